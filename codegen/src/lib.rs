@@ -1,0 +1,3 @@
+//! kafka-wire-codegen: compiles Kafka's JSON message schemas into Rust.
+
+pub mod load;
