@@ -1,0 +1,379 @@
+//! Decode and encode errors. Each error carries a kind and the place where
+//! it happened: the message and version, the field path (with array
+//! indices and tags), and for decoding the byte offset.
+//!
+//! Generated code adds one path segment per level on the way out, so a leaf
+//! error such as "need 4 bytes, have 1" reads in full as
+//! `MetadataResponse v12: topics[3].partitions[0].leader_id: need 4 bytes, have 1 (offset 87)`.
+
+use std::fmt;
+
+/// One step of a field path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PathSegment {
+    /// A field, by its Rust name.
+    Field(&'static str),
+    /// An array element, by index.
+    Index(usize),
+    /// An entry of a tagged-field section, by tag.
+    Tag(u32),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+struct Place {
+    message: Option<(&'static str, i16)>,
+    /// Innermost segment first: segments are pushed on the way out.
+    path: Vec<PathSegment>,
+}
+
+impl Place {
+    fn fmt_prefix(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some((name, version)) = self.message {
+            write!(f, "{name} v{version}: ")?;
+        }
+        let mut first = true;
+        for seg in self.path.iter().rev() {
+            match seg {
+                PathSegment::Field(name) => {
+                    if !first {
+                        f.write_str(".")?;
+                    }
+                    f.write_str(name)?;
+                }
+                PathSegment::Index(i) => write!(f, "[{i}]")?,
+                PathSegment::Tag(t) => write!(f, "<tag {t}>")?,
+            }
+            first = false;
+        }
+        if !self.path.is_empty() {
+            f.write_str(": ")?;
+        }
+        Ok(())
+    }
+}
+
+/// What went wrong while decoding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DecodeErrorKind {
+    /// The input ended early: `needed` bytes were required, `remaining` were left.
+    NotEnoughBytes {
+        /// Bytes the value needs.
+        needed: usize,
+        /// Bytes left in the input.
+        remaining: usize,
+    },
+    /// An unsigned varint longer than 5 bytes (10 for a varlong).
+    VarintTooLong,
+    /// An array or record count that the remaining bytes cannot hold.
+    CountTooLarge {
+        /// The count read from the wire.
+        count: u64,
+        /// Bytes left in the input.
+        remaining: usize,
+    },
+    /// A length prefix that is negative but not the null marker, or larger than allowed.
+    InvalidLength(i64),
+    /// Null in a field that is not nullable at this version.
+    NullNotAllowed,
+    /// A string that is not UTF-8.
+    InvalidUtf8,
+    /// A known tag appeared at a version where its field is not tagged.
+    TagNotValid(u32),
+    /// Tags of one tagged-field section not strictly ascending.
+    TagsNotAscending {
+        /// The previous tag.
+        previous: u32,
+        /// The tag that followed it.
+        tag: u32,
+    },
+    /// A known tagged field whose value did not use exactly its declared size.
+    TagSizeMismatch {
+        /// Size declared on the wire, in bytes.
+        declared: usize,
+        /// Bytes the value used.
+        used: usize,
+    },
+    /// A version outside the message's valid versions.
+    UnsupportedVersion(i16),
+    /// An api key that this crate does not know.
+    UnknownApiKey(i16),
+    /// Bytes left over after a value that should fill its input.
+    TrailingBytes(usize),
+    /// A value that decodes but breaks a rule of the protocol.
+    Invalid(&'static str),
+}
+
+impl fmt::Display for DecodeErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotEnoughBytes { needed, remaining } => {
+                write!(f, "need {needed} bytes, have {remaining}")
+            }
+            Self::VarintTooLong => f.write_str("varint is too long"),
+            Self::CountTooLarge { count, remaining } => {
+                write!(f, "count {count} but {remaining} bytes remain")
+            }
+            Self::InvalidLength(len) => write!(f, "invalid length {len}"),
+            Self::NullNotAllowed => f.write_str("null is not allowed at this version"),
+            Self::InvalidUtf8 => f.write_str("string is not valid UTF-8"),
+            Self::TagNotValid(tag) => write!(f, "tag {tag} is not valid at this version"),
+            Self::TagsNotAscending { previous, tag } => {
+                write!(f, "tag {tag} follows tag {previous}; tags must ascend")
+            }
+            Self::TagSizeMismatch { declared, used } => {
+                write!(f, "tagged field declared {declared} bytes but its value used {used}")
+            }
+            Self::UnsupportedVersion(v) => write!(f, "version {v} is not supported"),
+            Self::UnknownApiKey(k) => write!(f, "unknown api key {k}"),
+            Self::TrailingBytes(n) => write!(f, "{n} bytes left over"),
+            Self::Invalid(why) => f.write_str(why),
+        }
+    }
+}
+
+/// A decoding failure with its place: message, version, field path and byte
+/// offset from the start of the input.
+///
+/// Boxed inside so that `Result<T, DecodeError>` stays one word bigger than `T`.
+///
+/// # Example
+/// ```
+/// use kafka_wire::primitives::Reader;
+/// let mut r = Reader::new(bytes::Bytes::from_static(&[0, 1]));
+/// let err = r.read_i32().unwrap_err();
+/// assert_eq!(err.to_string(), "need 4 bytes, have 2 (offset 0)");
+/// ```
+#[derive(Clone, PartialEq, Eq)]
+pub struct DecodeError(Box<DecodeInner>);
+
+#[derive(Clone, PartialEq, Eq)]
+struct DecodeInner {
+    kind: DecodeErrorKind,
+    offset: usize,
+    place: Place,
+}
+
+impl DecodeError {
+    /// An error of `kind` at byte `offset`.
+    #[cold]
+    pub fn new(kind: DecodeErrorKind, offset: usize) -> Self {
+        Self(Box::new(DecodeInner { kind, offset, place: Place::default() }))
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &DecodeErrorKind {
+        &self.0.kind
+    }
+
+    /// Byte offset from the start of the input where the problem was found.
+    pub fn offset(&self) -> usize {
+        self.0.offset
+    }
+
+    /// The message name and version, when known.
+    pub fn message(&self) -> Option<(&'static str, i16)> {
+        self.0.place.message
+    }
+
+    /// The field path, outermost first.
+    pub fn path(&self) -> Vec<PathSegment> {
+        self.0.place.path.iter().rev().copied().collect()
+    }
+
+    /// Adds an enclosing field to the path.
+    #[cold]
+    #[must_use]
+    pub fn in_field(mut self, name: &'static str) -> Self {
+        self.0.place.path.push(PathSegment::Field(name));
+        self
+    }
+
+    /// Adds an enclosing array index to the path.
+    #[cold]
+    #[must_use]
+    pub fn at_index(mut self, index: usize) -> Self {
+        self.0.place.path.push(PathSegment::Index(index));
+        self
+    }
+
+    /// Adds an enclosing tagged-field entry to the path.
+    #[cold]
+    #[must_use]
+    pub fn at_tag(mut self, tag: u32) -> Self {
+        self.0.place.path.push(PathSegment::Tag(tag));
+        self
+    }
+
+    /// Names the message and version; the outermost context wins.
+    #[cold]
+    #[must_use]
+    pub fn in_message(mut self, name: &'static str, version: i16) -> Self {
+        if self.0.place.message.is_none() {
+            self.0.place.message = Some((name, version));
+        }
+        self
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.place.fmt_prefix(f)?;
+        write!(f, "{} (offset {})", self.0.kind, self.0.offset)
+    }
+}
+
+impl fmt::Debug for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "DecodeError({self})")
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// What went wrong while encoding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EncodeErrorKind {
+    /// A non-ignorable field holds a non-default value at a version that lacks it.
+    NonDefaultField,
+    /// Null in a field that is not nullable at this version.
+    NullNotAllowed,
+    /// A string longer than 32767 bytes, or a length beyond the prefix's range.
+    TooLong(usize),
+    /// A version outside the message's valid versions.
+    UnsupportedVersion(i16),
+    /// Unknown tagged fields set on a struct at a version that is not flexible.
+    TaggedFieldsNotFlexible,
+    /// An unknown tagged field whose tag is used twice or by a known field.
+    DuplicateTag(u32),
+    /// A value the protocol cannot carry.
+    Invalid(&'static str),
+}
+
+impl fmt::Display for EncodeErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NonDefaultField => {
+                f.write_str("field is not in this version and holds a non-default value")
+            }
+            Self::NullNotAllowed => f.write_str("null is not allowed at this version"),
+            Self::TooLong(n) => write!(f, "length {n} is too long"),
+            Self::UnsupportedVersion(v) => write!(f, "version {v} is not supported"),
+            Self::TaggedFieldsNotFlexible => {
+                f.write_str("tagged fields were set but this version is not flexible")
+            }
+            Self::DuplicateTag(t) => write!(f, "tag {t} is used twice"),
+            Self::Invalid(why) => f.write_str(why),
+        }
+    }
+}
+
+/// An encoding failure with its place: message, version and field path.
+///
+/// # Example
+/// ```
+/// use kafka_wire::error::{EncodeError, EncodeErrorKind};
+/// let err = EncodeError::new(EncodeErrorKind::NonDefaultField)
+///     .in_field("validate_only")
+///     .in_message("CreateTopicsRequest", 0);
+/// assert_eq!(
+///     err.to_string(),
+///     "CreateTopicsRequest v0: validate_only: field is not in this version and holds a non-default value"
+/// );
+/// ```
+#[derive(Clone, PartialEq, Eq)]
+pub struct EncodeError(Box<EncodeInner>);
+
+#[derive(Clone, PartialEq, Eq)]
+struct EncodeInner {
+    kind: EncodeErrorKind,
+    place: Place,
+}
+
+impl EncodeError {
+    /// An error of `kind`, place still unknown.
+    #[cold]
+    pub fn new(kind: EncodeErrorKind) -> Self {
+        Self(Box::new(EncodeInner { kind, place: Place::default() }))
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &EncodeErrorKind {
+        &self.0.kind
+    }
+
+    /// The message name and version, when known.
+    pub fn message(&self) -> Option<(&'static str, i16)> {
+        self.0.place.message
+    }
+
+    /// The field path, outermost first.
+    pub fn path(&self) -> Vec<PathSegment> {
+        self.0.place.path.iter().rev().copied().collect()
+    }
+
+    /// Adds an enclosing field to the path.
+    #[cold]
+    #[must_use]
+    pub fn in_field(mut self, name: &'static str) -> Self {
+        self.0.place.path.push(PathSegment::Field(name));
+        self
+    }
+
+    /// Adds an enclosing array index to the path.
+    #[cold]
+    #[must_use]
+    pub fn at_index(mut self, index: usize) -> Self {
+        self.0.place.path.push(PathSegment::Index(index));
+        self
+    }
+
+    /// Names the message and version; the outermost context wins.
+    #[cold]
+    #[must_use]
+    pub fn in_message(mut self, name: &'static str, version: i16) -> Self {
+        if self.0.place.message.is_none() {
+            self.0.place.message = Some((name, version));
+        }
+        self
+    }
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.place.fmt_prefix(f)?;
+        write!(f, "{}", self.0.kind)
+    }
+}
+
+impl fmt::Debug for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "EncodeError({self})")
+    }
+}
+
+impl std::error::Error for EncodeError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decode_path_reads_outermost_first() {
+        let err = DecodeError::new(DecodeErrorKind::CountTooLarge { count: 2147483647, remaining: 12 }, 4811)
+            .in_field("partitions")
+            .at_index(3)
+            .in_field("topics")
+            .in_message("MetadataResponse", 12)
+            .in_message("Ignored", 1);
+        assert_eq!(
+            err.to_string(),
+            "MetadataResponse v12: topics[3].partitions: count 2147483647 but 12 bytes remain (offset 4811)"
+        );
+        assert_eq!(
+            err.path(),
+            vec![PathSegment::Field("topics"), PathSegment::Index(3), PathSegment::Field("partitions")]
+        );
+    }
+}

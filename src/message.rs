@@ -1,0 +1,157 @@
+//! The traits every generated message implements.
+
+use std::fmt;
+
+use bytes::{Buf, Bytes, BytesMut};
+
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::primitives::{Reader, Wire};
+
+/// An inclusive range of versions; empty when `min > max`.
+///
+/// # Example
+/// ```
+/// use kafka_wire::message::VersionRange;
+/// let r = VersionRange::new(2, 5);
+/// assert!(r.contains(2) && r.contains(5) && !r.contains(6));
+/// assert!(VersionRange::NONE.is_empty());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct VersionRange {
+    /// Lowest version.
+    pub min: i16,
+    /// Highest version.
+    pub max: i16,
+}
+
+impl VersionRange {
+    /// The empty range.
+    pub const NONE: VersionRange = VersionRange { min: 0, max: -1 };
+
+    /// The versions `min..=max`.
+    pub const fn new(min: i16, max: i16) -> Self {
+        Self { min, max }
+    }
+
+    /// True when `version` is in the range.
+    pub const fn contains(&self, version: i16) -> bool {
+        self.min <= version && version <= self.max
+    }
+
+    /// True when the range holds no version.
+    pub const fn is_empty(&self) -> bool {
+        self.min > self.max
+    }
+}
+
+impl fmt::Display for VersionRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.is_empty(), self.min == self.max, self.max == i16::MAX) {
+            (true, _, _) => f.write_str("none"),
+            (_, true, _) => write!(f, "{}", self.min),
+            (_, _, true) => write!(f, "{}+", self.min),
+            _ => write!(f, "{}-{}", self.min, self.max),
+        }
+    }
+}
+
+/// A top-level message of a schema: a request, response, header or data
+/// record. Encoding and decoding check the version against
+/// [`Message::VERSIONS`] and name the message in every error.
+///
+/// # Example
+/// ```
+/// use kafka_wire::message::Message;
+/// use kafka_wire::messages::ResponseHeader;
+/// let header = ResponseHeader { correlation_id: 7, ..Default::default() };
+/// let mut buf = bytes::BytesMut::new();
+/// header.encode(&mut buf, 1).unwrap();
+/// assert_eq!(&buf[..], [0, 0, 0, 7, 0]);
+/// let mut bytes = buf.freeze();
+/// assert_eq!(ResponseHeader::decode(&mut bytes, 1).unwrap(), header);
+/// ```
+pub trait Message: Wire + Default + Clone + fmt::Debug + PartialEq {
+    /// The schema's message name, e.g. `"CreateTopicsRequest"`.
+    const NAME: &'static str;
+    /// The versions this message has (the schema's `validVersions`).
+    const VERSIONS: VersionRange;
+    /// The versions that use compact encodings and tagged fields (the
+    /// schema's `flexibleVersions`, within [`Message::VERSIONS`]).
+    const FLEXIBLE_VERSIONS: VersionRange;
+
+    /// Appends the message encoded at `version`.
+    ///
+    /// # Errors
+    /// [`EncodeErrorKind::UnsupportedVersion`] outside [`Message::VERSIONS`];
+    /// a non-default value in a non-ignorable field that `version` lacks;
+    /// null where `version` does not allow it; a string over 32767 bytes.
+    fn encode(&self, buf: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+        if !Self::VERSIONS.contains(version) {
+            return Err(EncodeError::new(EncodeErrorKind::UnsupportedVersion(version)).in_message(Self::NAME, version));
+        }
+        self.encode_value(buf, version, false).map_err(|e| e.in_message(Self::NAME, version))
+    }
+
+    /// Bytes that [`Message::encode`] writes at `version` when it succeeds.
+    fn encoded_size(&self, version: i16) -> usize {
+        self.value_size(version, false)
+    }
+
+    /// The message encoded at `version` as a new buffer.
+    ///
+    /// # Errors
+    /// As [`Message::encode`].
+    fn to_bytes(&self, version: i16) -> Result<Bytes, EncodeError> {
+        let mut buf = BytesMut::with_capacity(self.encoded_size(version));
+        self.encode(&mut buf, version)?;
+        Ok(buf.freeze())
+    }
+
+    /// Reads a message at `version` from the front of `buf` and advances
+    /// it. `bytes` and `records` fields share `buf`'s memory.
+    ///
+    /// # Errors
+    /// [`DecodeErrorKind::UnsupportedVersion`] outside [`Message::VERSIONS`],
+    /// or any decode error, with its field path and byte offset.
+    fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        let mut r = Reader::new(buf.clone());
+        let value = Self::decode_from(&mut r, version)?;
+        buf.advance(buf.len() - r.remaining());
+        Ok(value)
+    }
+
+    /// Reads a message at `version` from a [`Reader`].
+    ///
+    /// # Errors
+    /// As [`Message::decode`].
+    fn decode_from(r: &mut Reader, version: i16) -> Result<Self, DecodeError> {
+        if !Self::VERSIONS.contains(version) {
+            return Err(r.error(DecodeErrorKind::UnsupportedVersion(version)).in_message(Self::NAME, version));
+        }
+        Self::decode_value(r, version, false).map_err(|e| e.in_message(Self::NAME, version))
+    }
+
+    /// Reads a message at `version` that must fill `buf` exactly.
+    ///
+    /// # Errors
+    /// As [`Message::decode`], and [`DecodeErrorKind::TrailingBytes`] when
+    /// bytes are left over.
+    fn decode_exact(buf: Bytes, version: i16) -> Result<Self, DecodeError> {
+        let mut r = Reader::new(buf);
+        let value = Self::decode_from(&mut r, version)?;
+        r.finish().map_err(|e| e.in_message(Self::NAME, version))?;
+        Ok(value)
+    }
+}
+
+/// A request or response: a message with an api key.
+pub trait ApiMessage: Message {
+    /// The api key, e.g. 19 for CreateTopics.
+    const API_KEY: i16;
+}
+
+/// A request, paired with the response type that answers it.
+pub trait Request: ApiMessage {
+    /// The response to this request.
+    type Response: ApiMessage;
+}

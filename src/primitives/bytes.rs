@@ -1,0 +1,84 @@
+//! `bytes` and `records`: int32 length then the bytes (classic), or
+//! uvarint length+1 then the bytes (compact). Decoding shares the input's
+//! memory: no copy is made.
+//!
+//! ```text
+//! classic [43 66]: 00 00 00 02 43 66     compact [43 66]: 03 43 66
+//! classic null:    ff ff ff ff           compact null:    00
+//! ```
+
+use bytes::{BufMut, Bytes, BytesMut};
+
+use super::varint::{put_uvarint, uvarint_len};
+use super::{Nullable, Reader, Wire};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+
+#[inline]
+pub(super) fn put_len(buf: &mut BytesMut, len: usize, flexible: bool) -> Result<(), EncodeError> {
+    if len >= i32::MAX as usize {
+        return Err(EncodeError::new(EncodeErrorKind::TooLong(len)));
+    }
+    if flexible {
+        put_uvarint(buf, len as u32 + 1);
+    } else {
+        buf.put_i32(len as i32);
+    }
+    Ok(())
+}
+
+#[inline]
+pub(super) fn len_size(len: usize, flexible: bool) -> usize {
+    if flexible {
+        uvarint_len((len as u32).wrapping_add(1))
+    } else {
+        4
+    }
+}
+
+/// Reads a length or count prefix: `None` for null (any negative classic
+/// value, or compact 0).
+#[inline]
+pub(super) fn read_len(r: &mut Reader, flexible: bool) -> Result<Option<usize>, DecodeError> {
+    if flexible {
+        match r.read_uvarint()? {
+            0 => Ok(None),
+            n => Ok(Some((n - 1) as usize)),
+        }
+    } else {
+        match r.read_i32()? {
+            n if n < 0 => Ok(None),
+            n => Ok(Some(n as usize)),
+        }
+    }
+}
+
+impl Wire for Bytes {
+    #[inline]
+    fn encode_value(&self, buf: &mut BytesMut, _: i16, flexible: bool) -> Result<(), EncodeError> {
+        put_len(buf, self.len(), flexible)?;
+        buf.put_slice(self);
+        Ok(())
+    }
+
+    #[inline]
+    fn value_size(&self, _: i16, flexible: bool) -> usize {
+        self.len() + len_size(self.len(), flexible)
+    }
+
+    #[inline]
+    fn decode_value(r: &mut Reader, version: i16, flexible: bool) -> Result<Self, DecodeError> {
+        let offset = r.offset();
+        Self::decode_option(r, version, flexible)?
+            .ok_or_else(|| DecodeError::new(DecodeErrorKind::NullNotAllowed, offset))
+    }
+}
+
+impl Nullable for Bytes {
+    #[inline]
+    fn decode_option(r: &mut Reader, _: i16, flexible: bool) -> Result<Option<Self>, DecodeError> {
+        match read_len(r, flexible)? {
+            None => Ok(None),
+            Some(len) => r.read_bytes(len).map(Some),
+        }
+    }
+}

@@ -1,0 +1,117 @@
+//! Wire primitives: the encodings of every schema type, behind one trait.
+//!
+//! | schema type | Rust type | classic encoding | flexible (compact) encoding |
+//! |---|---|---|---|
+//! | `bool`, `int8` … `float64` | `bool`, `i8` … `f64` | fixed width, big-endian | same |
+//! | `uuid` | [`Uuid`] | 16 bytes | same |
+//! | `string` | `String` | int16 length, UTF-8 | uvarint length+1 |
+//! | `bytes`, `records` | [`Bytes`] | int32 length | uvarint length+1 |
+//! | `[]T` | `Vec<T>` | int32 count | uvarint count+1 |
+//! | nullable | `Option<T>` | length/count −1, struct marker `ff` | uvarint 0 |
+//!
+//! Generated code calls these through [`Wire`]; decoding shares memory with
+//! the input for `bytes` and `records`.
+
+mod array;
+mod bytes;
+mod nullable;
+mod number;
+pub mod reader;
+mod string;
+mod uuid;
+pub mod varint;
+
+pub use self::nullable::Nullable;
+pub use self::reader::Reader;
+pub use self::uuid::Uuid;
+
+use ::bytes::BytesMut;
+
+use crate::error::{DecodeError, EncodeError};
+
+/// A value with a Kafka wire encoding: every field type of a schema, and
+/// every generated struct.
+///
+/// `flexible` selects the compact encodings of strings, bytes, records and
+/// arrays; fixed-width values ignore it. Structs choose their own
+/// tagged-field section from `version`.
+///
+/// # Example
+/// ```
+/// use kafka_wire::primitives::{Reader, Wire};
+/// let mut buf = bytes::BytesMut::new();
+/// "rk".to_string().encode_value(&mut buf, 3, true).unwrap();
+/// assert_eq!(&buf[..], b"\x03rk");
+/// let mut r = Reader::new(buf.freeze());
+/// assert_eq!(String::decode_value(&mut r, 3, true).unwrap(), "rk");
+/// ```
+pub trait Wire: Sized {
+    /// Fewest bytes one value can take; bounds array counts before any allocation.
+    const MIN_SIZE: usize = 1;
+
+    /// Appends the encoding of `self` at `version`.
+    ///
+    /// # Errors
+    /// [`EncodeError`] for a value this version cannot carry; the buffer may
+    /// then hold part of the encoding.
+    fn encode_value(&self, buf: &mut BytesMut, version: i16, flexible: bool) -> Result<(), EncodeError>;
+
+    /// Bytes that [`Wire::encode_value`] writes when it succeeds.
+    fn value_size(&self, version: i16, flexible: bool) -> usize;
+
+    /// Reads one value.
+    ///
+    /// # Errors
+    /// [`DecodeError`] for input that is short or breaks the encoding's rules.
+    fn decode_value(r: &mut Reader, version: i16, flexible: bool) -> Result<Self, DecodeError>;
+
+    /// Appends the value as it appears inside a tagged-field entry (always compact).
+    ///
+    /// # Errors
+    /// As [`Wire::encode_value`].
+    #[inline]
+    fn encode_tagged(&self, buf: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+        self.encode_value(buf, version, true)
+    }
+
+    /// Bytes that [`Wire::encode_tagged`] writes.
+    #[inline]
+    fn tagged_size(&self, version: i16) -> usize {
+        self.value_size(version, true)
+    }
+
+    /// Reads the value of a tagged-field entry.
+    ///
+    /// # Errors
+    /// As [`Wire::decode_value`].
+    #[inline]
+    fn decode_tagged(r: &mut Reader, version: i16) -> Result<Self, DecodeError> {
+        Self::decode_value(r, version, true)
+    }
+}
+
+/// A generated struct: a message body, or a struct nested in one. Nullable
+/// struct fields (`Option<S>`) use a one-byte marker before the struct.
+pub trait Struct: Wire + Default + PartialEq {}
+
+/// Fields of generated code go through these, so each error names its field.
+#[doc(hidden)]
+pub mod field {
+    use super::*;
+
+    #[inline]
+    pub fn encode<T: Wire>(
+        value: &T,
+        buf: &mut BytesMut,
+        version: i16,
+        flexible: bool,
+        name: &'static str,
+    ) -> Result<(), EncodeError> {
+        value.encode_value(buf, version, flexible).map_err(|e| e.in_field(name))
+    }
+
+    #[inline]
+    pub fn decode<T: Wire>(r: &mut Reader, version: i16, flexible: bool, name: &'static str) -> Result<T, DecodeError> {
+        T::decode_value(r, version, flexible).map_err(|e| e.in_field(name))
+    }
+}

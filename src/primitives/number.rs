@@ -1,0 +1,59 @@
+//! Fixed-width values: `bool`, `int8`, `int16`, `uint16`, `int32`,
+//! `uint32`, `int64`, `float64`, all big-endian.
+
+use bytes::{BufMut, BytesMut};
+
+use super::{Reader, Wire};
+use crate::error::{DecodeError, EncodeError};
+
+macro_rules! fixed {
+    ($($ty:ty = $size:expr, $put:ident, $read:ident;)*) => {$(
+        impl Wire for $ty {
+            const MIN_SIZE: usize = $size;
+
+            #[inline]
+            fn encode_value(&self, buf: &mut BytesMut, _: i16, _: bool) -> Result<(), EncodeError> {
+                buf.$put(*self);
+                Ok(())
+            }
+
+            #[inline]
+            fn value_size(&self, _: i16, _: bool) -> usize {
+                $size
+            }
+
+            #[inline]
+            fn decode_value(r: &mut Reader, _: i16, _: bool) -> Result<Self, DecodeError> {
+                r.$read()
+            }
+        }
+    )*};
+}
+
+fixed! {
+    i8 = 1, put_i8, read_i8;
+    i16 = 2, put_i16, read_i16;
+    u16 = 2, put_u16, read_u16;
+    i32 = 4, put_i32, read_i32;
+    u32 = 4, put_u32, read_u32;
+    i64 = 8, put_i64, read_i64;
+    f64 = 8, put_f64, read_f64;
+}
+
+impl Wire for bool {
+    #[inline]
+    fn encode_value(&self, buf: &mut BytesMut, _: i16, _: bool) -> Result<(), EncodeError> {
+        buf.put_u8(u8::from(*self));
+        Ok(())
+    }
+
+    #[inline]
+    fn value_size(&self, _: i16, _: bool) -> usize {
+        1
+    }
+
+    #[inline]
+    fn decode_value(r: &mut Reader, _: i16, _: bool) -> Result<Self, DecodeError> {
+        r.read_bool()
+    }
+}

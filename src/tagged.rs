@@ -1,0 +1,158 @@
+//! The tagged-field section (KIP-482) that ends every struct in a flexible
+//! version:
+//!
+//! ```text
+//! uvarint count
+//! count × { uvarint tag, uvarint size, size bytes of value }
+//! ```
+//!
+//! Known tags of a struct are `0..n`; anything else is kept as a
+//! [`RawTaggedField`] and written back unchanged, in tag order.
+
+use bytes::{BufMut, Bytes, BytesMut};
+
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::primitives::varint::{put_uvarint, uvarint_len};
+use crate::primitives::{Reader, Wire};
+
+/// A tagged field this schema does not know, kept as its tag and raw bytes.
+///
+/// # Example
+/// ```
+/// use kafka_wire::tagged::RawTaggedField;
+/// let f = RawTaggedField::new(1000, bytes::Bytes::from_static(&[1, 2, 3]));
+/// assert_eq!((f.tag, &f.data[..]), (1000, &[1u8, 2, 3][..]));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct RawTaggedField {
+    /// The tag number.
+    pub tag: u32,
+    /// The value's bytes, without tag or size.
+    pub data: Bytes,
+}
+
+impl RawTaggedField {
+    /// A raw field with `tag` and `data`.
+    pub fn new(tag: u32, data: Bytes) -> Self {
+        Self { tag, data }
+    }
+}
+
+/// Appends one known tagged field: tag, size, value.
+///
+/// # Errors
+/// The value's own [`EncodeError`], with `name` on its path.
+#[doc(hidden)]
+#[inline]
+pub fn encode_field<T: Wire>(
+    buf: &mut BytesMut,
+    tag: u32,
+    value: &T,
+    version: i16,
+    name: &'static str,
+) -> Result<(), EncodeError> {
+    put_uvarint(buf, tag);
+    put_uvarint(buf, value.tagged_size(version) as u32);
+    value.encode_tagged(buf, version).map_err(|e| e.in_field(name))
+}
+
+/// Bytes that [`encode_field`] writes.
+#[doc(hidden)]
+#[inline]
+pub fn field_size<T: Wire>(tag: u32, value: &T, version: i16) -> usize {
+    let size = value.tagged_size(version);
+    uvarint_len(tag) + uvarint_len(size as u32) + size
+}
+
+/// Appends the unknown fields in ascending tag order. Their tags must be
+/// distinct and not below `known_tags` (the count of tags the schema
+/// defines for this struct).
+///
+/// # Errors
+/// [`EncodeErrorKind::DuplicateTag`] for a repeated or known tag.
+#[doc(hidden)]
+pub fn encode_unknown(buf: &mut BytesMut, fields: &[RawTaggedField], known_tags: u32) -> Result<(), EncodeError> {
+    let put = |buf: &mut BytesMut, f: &RawTaggedField| {
+        put_uvarint(buf, f.tag);
+        put_uvarint(buf, f.data.len() as u32);
+        buf.put_slice(&f.data);
+    };
+    if fields.windows(2).all(|w| w[0].tag < w[1].tag) {
+        if let Some(first) = fields.first().filter(|f| f.tag < known_tags) {
+            return Err(EncodeError::new(EncodeErrorKind::DuplicateTag(first.tag)));
+        }
+        fields.iter().for_each(|f| put(buf, f));
+        return Ok(());
+    }
+    let mut sorted: Vec<&RawTaggedField> = fields.iter().collect();
+    sorted.sort_by_key(|f| f.tag);
+    for (i, f) in sorted.iter().enumerate() {
+        if f.tag < known_tags || (i > 0 && sorted[i - 1].tag == f.tag) {
+            return Err(EncodeError::new(EncodeErrorKind::DuplicateTag(f.tag)));
+        }
+    }
+    sorted.into_iter().for_each(|f| put(buf, f));
+    Ok(())
+}
+
+/// Bytes that [`encode_unknown`] writes.
+#[doc(hidden)]
+pub fn unknown_size(fields: &[RawTaggedField]) -> usize {
+    fields.iter().map(|f| uvarint_len(f.tag) + uvarint_len(f.data.len() as u32) + f.data.len()).sum()
+}
+
+/// Fails when unknown tagged fields are set at a version that has no
+/// tagged-field section.
+///
+/// # Errors
+/// [`EncodeErrorKind::TaggedFieldsNotFlexible`].
+#[doc(hidden)]
+#[inline]
+pub fn check_none(fields: &[RawTaggedField]) -> Result<(), EncodeError> {
+    if fields.is_empty() {
+        Ok(())
+    } else {
+        Err(EncodeError::new(EncodeErrorKind::TaggedFieldsNotFlexible))
+    }
+}
+
+/// Reads a tagged-field section. For each tag below `known_tags`, `known`
+/// decodes the value from a reader holding exactly its declared bytes and
+/// returns `false` when the tag is not valid at this version; other tags are
+/// kept in `unknown`.
+///
+/// # Errors
+/// Short input, tags not strictly ascending, a known tag not valid at this
+/// version, or a known value that does not use exactly its declared size.
+#[doc(hidden)]
+pub fn decode_section(
+    r: &mut Reader,
+    known_tags: u32,
+    unknown: &mut Vec<RawTaggedField>,
+    mut known: impl FnMut(u32, &mut Reader) -> Result<bool, DecodeError>,
+) -> Result<(), DecodeError> {
+    let count = r.read_uvarint()? as usize;
+    // Each entry takes at least two bytes (tag and size).
+    r.check_count(count, 2)?;
+    let mut previous: Option<u32> = None;
+    for _ in 0..count {
+        let offset = r.offset();
+        let tag = r.read_uvarint()?;
+        if let Some(previous) = previous.filter(|&p| p >= tag) {
+            return Err(DecodeError::new(DecodeErrorKind::TagsNotAscending { previous, tag }, offset));
+        }
+        previous = Some(tag);
+        let size = r.read_uvarint()? as usize;
+        let mut value = r.sub_reader(size).map_err(|e| e.at_tag(tag))?;
+        if tag >= known_tags {
+            unknown.push(RawTaggedField { tag, data: value.into_remaining() });
+        } else if !known(tag, &mut value)? {
+            return Err(DecodeError::new(DecodeErrorKind::TagNotValid(tag), offset));
+        } else if value.remaining() != 0 {
+            let used = size - value.remaining();
+            return Err(DecodeError::new(DecodeErrorKind::TagSizeMismatch { declared: size, used }, offset)
+                .at_tag(tag));
+        }
+    }
+    Ok(())
+}
