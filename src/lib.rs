@@ -8,3 +8,5 @@ pub mod primitives;
 pub mod tagged;
 // Message traits and version ranges.
 pub mod message;
+// Kafka protocol error codes (-1..=128), names, retriability.
+pub mod error_code;
