@@ -10,3 +10,5 @@ pub mod tagged;
 pub mod message;
 // Kafka protocol error codes (-1..=128), names, retriability.
 pub mod error_code;
+// KIP-368 SASL re-authentication: reauth settings, session lifetime, expiry policy, client timing.
+pub mod reauth;

@@ -1,0 +1,742 @@
+//! SASL re-authentication (KIP-368): the timing and policy rules, as pure
+//! functions without I/O.
+//!
+//! Broker side:
+//! - [`resolve_connections_max_reauth_ms`] finds the `connections.max.reauth.ms`
+//!   setting that applies to a listener and SASL mechanism;
+//! - [`session_lifetime_ms`] computes the `SessionLifetimeMs` to put in a
+//!   SaslAuthenticate v1+ response;
+//! - [`SessionExpiry`] decides, per request, whether an authenticated
+//!   connection may go on or must be closed because its session expired.
+//!
+//! Client side:
+//! - [`reauthenticate_after`] says how long after authentication to start
+//!   re-authenticating, with a jitter drawn from a [`JitterSource`].
+//!
+//! All times are milliseconds; instants are milliseconds since the Unix epoch
+//! (or any one clock, as long as the caller uses it consistently).
+//!
+//! ```
+//! use kafka_wire::reauth::{
+//!     reauthenticate_after, resolve_connections_max_reauth_ms, session_lifetime_ms,
+//!     RequestDecision, SessionExpiry, API_KEY_SASL_HANDSHAKE,
+//! };
+//! use std::collections::HashMap;
+//! use std::time::Duration;
+//!
+//! // Broker: one hour for SASL_SSL/OAUTHBEARER, nothing elsewhere.
+//! let settings = HashMap::from([(
+//!     "listener.name.sasl_ssl.oauthbearer.connections.max.reauth.ms".to_string(),
+//!     "3600000".to_string(),
+//! )]);
+//! let max = resolve_connections_max_reauth_ms("SASL_SSL", "OAUTHBEARER", |key| settings.get(key))?;
+//! assert_eq!(max, 3_600_000);
+//!
+//! // The token expires in 10 minutes, sooner than the limit.
+//! let now = 1_700_000_000_000;
+//! let lifetime = session_lifetime_ms(max, Some(now + 600_000), now);
+//! assert_eq!(lifetime, 600_000);
+//!
+//! let expiry = SessionExpiry::new(now, lifetime);
+//! assert_eq!(expiry.decide(0, now + 600_001), RequestDecision::CloseConnection);
+//! assert_eq!(expiry.decide(API_KEY_SASL_HANDSHAKE, now + 600_001), RequestDecision::Allow);
+//!
+//! // Client: SaslAuthenticate v1+ and r = 0.5 → 90% of the lifetime.
+//! let after = reauthenticate_after(2, lifetime, &mut || 0.5);
+//! assert_eq!(after, Some(Duration::from_millis(540_000)));
+//! # Ok::<(), kafka_wire::reauth::ReauthConfigError>(())
+//! ```
+
+use std::collections::hash_map::RandomState;
+use std::hash::{BuildHasher, Hasher};
+use std::time::Duration;
+
+/// The broker setting's base name, `connections.max.reauth.ms` (KIP-368).
+///
+/// Maximum time, in ms, a SASL-authenticated connection may live before it
+/// must re-authenticate; `0` (Kafka's default) means no limit. It may be set
+/// per listener and per mechanism; see [`connections_max_reauth_ms_keys`].
+///
+/// ```
+/// assert_eq!(kafka_wire::reauth::CONNECTIONS_MAX_REAUTH_MS, "connections.max.reauth.ms");
+/// ```
+pub const CONNECTIONS_MAX_REAUTH_MS: &str = "connections.max.reauth.ms";
+
+/// API key of SaslHandshake (17), allowed on an expired session.
+///
+/// ```
+/// assert_eq!(kafka_wire::reauth::API_KEY_SASL_HANDSHAKE, 17);
+/// ```
+pub const API_KEY_SASL_HANDSHAKE: i16 = 17;
+
+/// API key of ApiVersions (18), allowed on an expired session.
+///
+/// ```
+/// assert_eq!(kafka_wire::reauth::API_KEY_API_VERSIONS, 18);
+/// ```
+pub const API_KEY_API_VERSIONS: i16 = 18;
+
+/// API key of SaslAuthenticate (36), allowed on an expired session.
+///
+/// ```
+/// assert_eq!(kafka_wire::reauth::API_KEY_SASL_AUTHENTICATE, 36);
+/// ```
+pub const API_KEY_SASL_AUTHENTICATE: i16 = 36;
+
+/// A `connections.max.reauth.ms` value that cannot be used.
+///
+/// Both variants name the exact setting key that held the bad value.
+///
+/// ```
+/// use kafka_wire::reauth::{resolve_connections_max_reauth_ms, ReauthConfigError};
+///
+/// let err = resolve_connections_max_reauth_ms("PLAIN", "PLAIN", |key: &str| {
+///     (key == "connections.max.reauth.ms").then_some("-5")
+/// })
+/// .unwrap_err();
+/// assert_eq!(
+///     err,
+///     ReauthConfigError::Negative { key: "connections.max.reauth.ms".into(), value: -5 }
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReauthConfigError {
+    /// The value is not a whole number of milliseconds that fits in an `i64`.
+    #[error("setting `{key}` = {value:?} is not a whole number of milliseconds")]
+    NotANumber {
+        /// The setting key, e.g. `listener.name.sasl_ssl.connections.max.reauth.ms`.
+        key: String,
+        /// The value as found.
+        value: String,
+    },
+    /// The value is below zero (use 0 for "no limit").
+    #[error("setting `{key}` = {value} is negative; 0 means no limit")]
+    Negative {
+        /// The setting key.
+        key: String,
+        /// The parsed value.
+        value: i64,
+    },
+}
+
+/// The three setting keys that may hold `connections.max.reauth.ms` for a
+/// listener and SASL mechanism, most specific first:
+///
+/// 1. `listener.name.<listener>.<mechanism>.connections.max.reauth.ms`
+/// 2. `listener.name.<listener>.connections.max.reauth.ms`
+/// 3. `connections.max.reauth.ms`
+///
+/// Listener and mechanism names are lower-cased, as Kafka does.
+///
+/// ```
+/// let keys = kafka_wire::reauth::connections_max_reauth_ms_keys("SASL_SSL", "SCRAM-SHA-256");
+/// assert_eq!(keys[0], "listener.name.sasl_ssl.scram-sha-256.connections.max.reauth.ms");
+/// assert_eq!(keys[1], "listener.name.sasl_ssl.connections.max.reauth.ms");
+/// assert_eq!(keys[2], "connections.max.reauth.ms");
+/// ```
+pub fn connections_max_reauth_ms_keys(listener: &str, mechanism: &str) -> [String; 3] {
+    let listener = listener.to_lowercase();
+    let mechanism = mechanism.to_lowercase();
+    [
+        format!("listener.name.{listener}.{mechanism}.{CONNECTIONS_MAX_REAUTH_MS}"),
+        format!("listener.name.{listener}.{CONNECTIONS_MAX_REAUTH_MS}"),
+        CONNECTIONS_MAX_REAUTH_MS.to_string(),
+    ]
+}
+
+/// The `connections.max.reauth.ms` (ms) that applies to a listener and SASL
+/// mechanism; `0` means no limit (Kafka's default, also returned when no key
+/// is set).
+///
+/// `lookup` returns a setting's value by key (for a `HashMap<String, String>`:
+/// `|key| map.get(key)`). The keys of [`connections_max_reauth_ms_keys`] are
+/// tried most specific first; the first key present decides, even if it holds
+/// `0`. Values are trimmed before parsing.
+///
+/// Source: KIP-368, broker setting `connections.max.reauth.ms`.
+///
+/// # Errors
+///
+/// [`ReauthConfigError::NotANumber`] or [`ReauthConfigError::Negative`] for
+/// the deciding key's value.
+///
+/// ```
+/// use kafka_wire::reauth::resolve_connections_max_reauth_ms;
+/// use std::collections::HashMap;
+///
+/// let settings = HashMap::from([
+///     ("connections.max.reauth.ms".to_string(), "600000".to_string()),
+///     ("listener.name.internal.connections.max.reauth.ms".to_string(), "0".to_string()),
+/// ]);
+/// let lookup = |key: &str| settings.get(key);
+/// assert_eq!(resolve_connections_max_reauth_ms("EXTERNAL", "PLAIN", lookup)?, 600_000);
+/// assert_eq!(resolve_connections_max_reauth_ms("INTERNAL", "PLAIN", lookup)?, 0);
+/// # Ok::<(), kafka_wire::reauth::ReauthConfigError>(())
+/// ```
+pub fn resolve_connections_max_reauth_ms<F, S>(
+    listener: &str,
+    mechanism: &str,
+    lookup: F,
+) -> Result<u64, ReauthConfigError>
+where
+    F: Fn(&str) -> Option<S>,
+    S: AsRef<str>,
+{
+    for key in connections_max_reauth_ms_keys(listener, mechanism) {
+        if let Some(value) = lookup(&key) {
+            let value = value.as_ref();
+            let parsed: i64 = value
+                .trim()
+                .parse()
+                .map_err(|_| ReauthConfigError::NotANumber {
+                    key: key.clone(),
+                    value: value.to_string(),
+                })?;
+            return u64::try_from(parsed)
+                .map_err(|_| ReauthConfigError::Negative { key, value: parsed });
+        }
+    }
+    Ok(0)
+}
+
+/// The `SessionLifetimeMs` (ms, `int64`) a broker sends in a SaslAuthenticate
+/// v1+ response; `0` means the session does not expire.
+///
+/// - `max_reauth_ms`: the applicable `connections.max.reauth.ms`
+///   ([`resolve_connections_max_reauth_ms`]); `0` = no maximum.
+/// - `credential_expiry_ms`: when the credential used to authenticate expires
+///   (e.g. an OAuth bearer token's expiry), if it has one.
+/// - `authenticated_at_ms`: when authentication completed.
+///
+/// Rules (KIP-368): maximum only → the maximum; credential expiry only → the
+/// credential's remaining lifetime; both → the smaller; neither → 0. Never
+/// negative: a credential already expired gives 0.
+///
+/// ```
+/// use kafka_wire::reauth::session_lifetime_ms;
+///
+/// let now = 1_000_000;
+/// assert_eq!(session_lifetime_ms(60_000, None, now), 60_000);
+/// assert_eq!(session_lifetime_ms(0, Some(now + 5_000), now), 5_000);
+/// assert_eq!(session_lifetime_ms(60_000, Some(now + 5_000), now), 5_000);
+/// assert_eq!(session_lifetime_ms(0, None, now), 0);
+/// assert_eq!(session_lifetime_ms(60_000, Some(now - 1), now), 0);
+/// ```
+pub fn session_lifetime_ms(
+    max_reauth_ms: u64,
+    credential_expiry_ms: Option<i64>,
+    authenticated_at_ms: i64,
+) -> i64 {
+    let maximum = (max_reauth_ms > 0).then(|| i64::try_from(max_reauth_ms).unwrap_or(i64::MAX));
+    let remaining = credential_expiry_ms.map(|expiry| expiry.saturating_sub(authenticated_at_ms));
+    let lifetime = match (maximum, remaining) {
+        (Some(maximum), Some(remaining)) => maximum.min(remaining),
+        (Some(maximum), None) => maximum,
+        (None, Some(remaining)) => remaining,
+        (None, None) => 0,
+    };
+    lifetime.max(0)
+}
+
+/// What a broker does with a request on an authenticated connection.
+///
+/// ```
+/// use kafka_wire::reauth::{RequestDecision, SessionExpiry};
+///
+/// assert_eq!(SessionExpiry::NEVER.decide(0, i64::MAX), RequestDecision::Allow);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RequestDecision {
+    /// Handle the request.
+    Allow,
+    /// The session expired and the request is not part of re-authentication:
+    /// close the connection without handling it.
+    CloseConnection,
+}
+
+/// Whether a request with this API key may still be sent on a connection
+/// whose session expired: only ApiVersions (18), SaslHandshake (17) and
+/// SaslAuthenticate (36), the requests that re-authenticate.
+///
+/// Source: KIP-368.
+///
+/// ```
+/// use kafka_wire::reauth::allowed_after_expiry;
+///
+/// assert!(allowed_after_expiry(36));
+/// assert!(!allowed_after_expiry(0)); // Produce
+/// ```
+pub const fn allowed_after_expiry(api_key: i16) -> bool {
+    matches!(
+        api_key,
+        API_KEY_API_VERSIONS | API_KEY_SASL_HANDSHAKE | API_KEY_SASL_AUTHENTICATE
+    )
+}
+
+/// When a connection's authenticated session expires, and the per-request
+/// policy that follows (KIP-368, broker side).
+///
+/// Build one after each successful (re-)authentication. Until the expiry
+/// instant every request is allowed; strictly after it, only
+/// [`allowed_after_expiry`] requests are, and any other request means closing
+/// the connection. The policy only acts on requests: an idle connection is
+/// never closed by it.
+///
+/// ```
+/// use kafka_wire::reauth::{RequestDecision, SessionExpiry};
+///
+/// let expiry = SessionExpiry::new(10_000, 5_000);
+/// assert_eq!(expiry.expires_at_ms(), Some(15_000));
+/// assert_eq!(expiry.decide(3, 15_000), RequestDecision::Allow); // Metadata, at expiry
+/// assert_eq!(expiry.decide(3, 15_001), RequestDecision::CloseConnection);
+/// assert_eq!(expiry.decide(18, 15_001), RequestDecision::Allow); // ApiVersions
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SessionExpiry {
+    expires_at_ms: Option<i64>,
+}
+
+impl SessionExpiry {
+    /// A session that never expires (session lifetime 0).
+    ///
+    /// ```
+    /// use kafka_wire::reauth::SessionExpiry;
+    ///
+    /// assert_eq!(SessionExpiry::NEVER.expires_at_ms(), None);
+    /// assert_eq!(SessionExpiry::new(5, 0), SessionExpiry::NEVER);
+    /// ```
+    pub const NEVER: SessionExpiry = SessionExpiry {
+        expires_at_ms: None,
+    };
+
+    /// The session of a connection authenticated at `authenticated_at_ms`
+    /// with the `session_lifetime_ms` sent to the client
+    /// ([`session_lifetime_ms`]). A lifetime of 0 or less never expires.
+    ///
+    /// ```
+    /// use kafka_wire::reauth::SessionExpiry;
+    ///
+    /// assert_eq!(SessionExpiry::new(1_000, 250).expires_at_ms(), Some(1_250));
+    /// ```
+    pub const fn new(authenticated_at_ms: i64, session_lifetime_ms: i64) -> Self {
+        if session_lifetime_ms > 0 {
+            SessionExpiry {
+                expires_at_ms: Some(authenticated_at_ms.saturating_add(session_lifetime_ms)),
+            }
+        } else {
+            SessionExpiry::NEVER
+        }
+    }
+
+    /// The instant (ms) the session expires, or `None` if it never does.
+    ///
+    /// ```
+    /// use kafka_wire::reauth::SessionExpiry;
+    ///
+    /// assert_eq!(SessionExpiry::new(0, 1).expires_at_ms(), Some(1));
+    /// ```
+    pub const fn expires_at_ms(&self) -> Option<i64> {
+        self.expires_at_ms
+    }
+
+    /// Whether the session has expired at `now_ms`: strictly after the
+    /// expiry instant.
+    ///
+    /// ```
+    /// use kafka_wire::reauth::SessionExpiry;
+    ///
+    /// let expiry = SessionExpiry::new(0, 100);
+    /// assert!(!expiry.is_expired(100));
+    /// assert!(expiry.is_expired(101));
+    /// ```
+    pub const fn is_expired(&self, now_ms: i64) -> bool {
+        match self.expires_at_ms {
+            Some(expires_at_ms) => now_ms > expires_at_ms,
+            None => false,
+        }
+    }
+
+    /// The decision for a request with `api_key` arriving at `now_ms`.
+    ///
+    /// ```
+    /// use kafka_wire::reauth::{RequestDecision, SessionExpiry};
+    ///
+    /// let expiry = SessionExpiry::new(0, 100);
+    /// assert_eq!(expiry.decide(1, 50), RequestDecision::Allow); // Fetch, in time
+    /// assert_eq!(expiry.decide(1, 150), RequestDecision::CloseConnection);
+    /// assert_eq!(expiry.decide(36, 150), RequestDecision::Allow); // SaslAuthenticate
+    /// ```
+    pub const fn decide(&self, api_key: i16, now_ms: i64) -> RequestDecision {
+        if !self.is_expired(now_ms) || allowed_after_expiry(api_key) {
+            RequestDecision::Allow
+        } else {
+            RequestDecision::CloseConnection
+        }
+    }
+}
+
+/// A source of the uniform random number `r` in `[0, 1)` used to spread
+/// re-authentications ([`reauthenticate_after`]).
+///
+/// Any `FnMut() -> f64` closure is one, which makes tests deterministic;
+/// [`StdJitter`] draws real random numbers.
+///
+/// ```
+/// use kafka_wire::reauth::JitterSource;
+///
+/// let mut fixed = || 0.25;
+/// assert_eq!(fixed.next_unit(), 0.25);
+/// ```
+pub trait JitterSource {
+    /// The next number, expected in `[0, 1)`.
+    fn next_unit(&mut self) -> f64;
+}
+
+impl<F: FnMut() -> f64> JitterSource for F {
+    fn next_unit(&mut self) -> f64 {
+        self()
+    }
+}
+
+/// A [`JitterSource`] from the standard library's randomly keyed hasher
+/// (`RandomState`): unpredictable enough to spread re-authentications, with
+/// no extra dependency. Not for cryptographic use.
+///
+/// ```
+/// use kafka_wire::reauth::{JitterSource, StdJitter};
+///
+/// let mut jitter = StdJitter::new();
+/// let r = jitter.next_unit();
+/// assert!((0.0..1.0).contains(&r));
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct StdJitter {
+    state: RandomState,
+    counter: u64,
+}
+
+impl StdJitter {
+    /// A new source with fresh random keys.
+    ///
+    /// ```
+    /// let _jitter = kafka_wire::reauth::StdJitter::new();
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl JitterSource for StdJitter {
+    fn next_unit(&mut self) -> f64 {
+        let mut hasher = self.state.build_hasher();
+        hasher.write_u64(self.counter);
+        self.counter = self.counter.wrapping_add(1);
+        // 53 random bits → a double in [0, 1).
+        (hasher.finish() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// Start of the client's re-authentication window, as a share of the session
+/// lifetime (85%, KIP-368).
+///
+/// ```
+/// assert_eq!(kafka_wire::reauth::REAUTH_WINDOW_START_PERCENT, 85);
+/// ```
+pub const REAUTH_WINDOW_START_PERCENT: u8 = 85;
+
+/// Width of the client's re-authentication window, as a share of the session
+/// lifetime (10%, so the window ends at 95%; KIP-368).
+///
+/// ```
+/// assert_eq!(kafka_wire::reauth::REAUTH_WINDOW_WIDTH_PERCENT, 10);
+/// ```
+pub const REAUTH_WINDOW_WIDTH_PERCENT: u8 = 10;
+
+/// How long after authentication ended a client should re-authenticate, or
+/// `None` if it should not.
+///
+/// - `sasl_authenticate_max_version`: the highest SaslAuthenticate version the
+///   broker supports (from ApiVersions). Below 1 the broker sends no session
+///   lifetime, so there is no re-authentication.
+/// - `session_lifetime_ms`: `SessionLifetimeMs` from the SaslAuthenticate
+///   response; 0 (or a negative value, which is invalid) means no limit.
+/// - `jitter`: supplies `r`; values outside `[0, 1)` are clamped into it and
+///   NaN counts as 0.
+///
+/// Result: `lifetime × (0.85 + r × 0.10)`, computed in whole ms (85% and the
+/// 10% window rounded down), so it always lies in `[85%, 95%)` of the
+/// lifetime and many connections do not re-authenticate at the same moment.
+///
+/// Source: KIP-368.
+///
+/// ```
+/// use kafka_wire::reauth::reauthenticate_after;
+/// use std::time::Duration;
+///
+/// assert_eq!(reauthenticate_after(1, 10_000, &mut || 0.0), Some(Duration::from_millis(8_500)));
+/// assert_eq!(reauthenticate_after(1, 10_000, &mut || 0.5), Some(Duration::from_millis(9_000)));
+/// assert_eq!(reauthenticate_after(0, 10_000, &mut || 0.5), None); // v0 broker
+/// assert_eq!(reauthenticate_after(2, 0, &mut || 0.5), None); // no limit
+/// ```
+pub fn reauthenticate_after(
+    sasl_authenticate_max_version: i16,
+    session_lifetime_ms: i64,
+    jitter: &mut impl JitterSource,
+) -> Option<Duration> {
+    if sasl_authenticate_max_version < 1 || session_lifetime_ms <= 0 {
+        return None;
+    }
+    let lifetime = u128::from(session_lifetime_ms.unsigned_abs());
+    let start = lifetime * u128::from(REAUTH_WINDOW_START_PERCENT) / 100;
+    let width = lifetime * u128::from(REAUTH_WINDOW_WIDTH_PERCENT) / 100;
+    let r = jitter.next_unit();
+    let r = if r.is_nan() { 0.0 } else { r.clamp(0.0, 1.0) };
+    // `as` saturates; the `min` keeps the result below 95% even when r is
+    // (or rounds to) 1.
+    let offset = ((width as f64 * r) as u128).min(width.saturating_sub(1));
+    let after_ms = u64::try_from(start + offset).unwrap_or(u64::MAX);
+    Some(Duration::from_millis(after_ms))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn settings(pairs: &[(&str, &str)]) -> HashMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    const MECH_KEY: &str = "listener.name.sasl_ssl.oauthbearer.connections.max.reauth.ms";
+    const LISTENER_KEY: &str = "listener.name.sasl_ssl.connections.max.reauth.ms";
+
+    fn resolve(map: &HashMap<String, String>) -> Result<u64, ReauthConfigError> {
+        resolve_connections_max_reauth_ms("SASL_SSL", "OAUTHBEARER", |key| map.get(key))
+    }
+
+    #[test]
+    fn unset_means_no_limit() {
+        assert_eq!(resolve(&settings(&[])), Ok(0));
+        // Keys for other listeners or mechanisms do not apply.
+        let map = settings(&[
+            ("listener.name.plaintext.connections.max.reauth.ms", "5"),
+            (
+                "listener.name.sasl_ssl.plain.connections.max.reauth.ms",
+                "6",
+            ),
+        ]);
+        assert_eq!(resolve(&map), Ok(0));
+    }
+
+    #[test]
+    fn precedence_most_specific_first() {
+        let all = settings(&[
+            (MECH_KEY, "100"),
+            (LISTENER_KEY, "200"),
+            ("connections.max.reauth.ms", "300"),
+        ]);
+        assert_eq!(resolve(&all), Ok(100));
+
+        let listener_and_global =
+            settings(&[(LISTENER_KEY, "200"), ("connections.max.reauth.ms", "300")]);
+        assert_eq!(resolve(&listener_and_global), Ok(200));
+
+        let global = settings(&[("connections.max.reauth.ms", "300")]);
+        assert_eq!(resolve(&global), Ok(300));
+    }
+
+    #[test]
+    fn specific_zero_overrides_general_limit() {
+        let map = settings(&[(MECH_KEY, "0"), ("connections.max.reauth.ms", "300")]);
+        assert_eq!(resolve(&map), Ok(0));
+    }
+
+    #[test]
+    fn names_are_lower_cased_and_values_trimmed() {
+        let map = settings(&[(MECH_KEY, " 42 ")]);
+        assert_eq!(
+            resolve_connections_max_reauth_ms("Sasl_Ssl", "OAuthBearer", |key| map.get(key)),
+            Ok(42)
+        );
+        // Upper-case keys in the map are not found.
+        let upper = settings(&[(
+            "listener.name.SASL_SSL.OAUTHBEARER.connections.max.reauth.ms",
+            "42",
+        )]);
+        assert_eq!(resolve(&upper), Ok(0));
+    }
+
+    #[test]
+    fn bad_values_name_the_key() {
+        let map = settings(&[(LISTENER_KEY, "1h"), ("connections.max.reauth.ms", "5")]);
+        assert_eq!(
+            resolve(&map),
+            Err(ReauthConfigError::NotANumber {
+                key: LISTENER_KEY.to_string(),
+                value: "1h".to_string()
+            })
+        );
+        let map = settings(&[(MECH_KEY, "-1")]);
+        let err = resolve(&map).unwrap_err();
+        assert_eq!(
+            err,
+            ReauthConfigError::Negative {
+                key: MECH_KEY.to_string(),
+                value: -1
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            format!("setting `{MECH_KEY}` = -1 is negative; 0 means no limit")
+        );
+        let map = settings(&[("connections.max.reauth.ms", "99999999999999999999")]);
+        assert!(matches!(
+            resolve(&map),
+            Err(ReauthConfigError::NotANumber { ref key, .. }) if key == "connections.max.reauth.ms"
+        ));
+        let map = settings(&[("connections.max.reauth.ms", "")]);
+        assert!(matches!(
+            resolve(&map),
+            Err(ReauthConfigError::NotANumber { .. })
+        ));
+    }
+
+    #[test]
+    fn lifetime_rules() {
+        let now = 1_700_000_000_000;
+        // Maximum only.
+        assert_eq!(session_lifetime_ms(3_600_000, None, now), 3_600_000);
+        // Credential only.
+        assert_eq!(session_lifetime_ms(0, Some(now + 1_234), now), 1_234);
+        // Both: the smaller.
+        assert_eq!(
+            session_lifetime_ms(3_600_000, Some(now + 1_234), now),
+            1_234
+        );
+        assert_eq!(session_lifetime_ms(1_000, Some(now + 1_234), now), 1_000);
+        // Neither.
+        assert_eq!(session_lifetime_ms(0, None, now), 0);
+    }
+
+    #[test]
+    fn lifetime_is_clamped() {
+        let now = 1_700_000_000_000;
+        assert_eq!(session_lifetime_ms(0, Some(now - 10), now), 0);
+        assert_eq!(session_lifetime_ms(5_000, Some(now - 10), now), 0);
+        assert_eq!(session_lifetime_ms(0, Some(now), now), 0);
+        // Extreme inputs saturate instead of overflowing.
+        assert_eq!(session_lifetime_ms(u64::MAX, None, now), i64::MAX);
+        assert_eq!(session_lifetime_ms(0, Some(i64::MIN), i64::MAX), 0);
+        assert_eq!(session_lifetime_ms(0, Some(i64::MAX), i64::MIN), i64::MAX);
+    }
+
+    #[test]
+    fn expiry_boundary_and_allowed_requests() {
+        let expiry = SessionExpiry::new(1_000, 500);
+        assert_eq!(expiry.expires_at_ms(), Some(1_500));
+        for api_key in [0, 1, 3, 17, 18, 36, 42, -1, i16::MAX] {
+            assert_eq!(expiry.decide(api_key, 1_000), RequestDecision::Allow);
+            assert_eq!(expiry.decide(api_key, 1_500), RequestDecision::Allow);
+        }
+        for api_key in [17, 18, 36] {
+            assert_eq!(expiry.decide(api_key, 1_501), RequestDecision::Allow);
+            assert_eq!(expiry.decide(api_key, i64::MAX), RequestDecision::Allow);
+        }
+        for api_key in [0, 1, 3, 16, 19, 35, 37, -1, i16::MAX] {
+            assert_eq!(
+                expiry.decide(api_key, 1_501),
+                RequestDecision::CloseConnection
+            );
+        }
+    }
+
+    #[test]
+    fn zero_lifetime_never_expires() {
+        for expiry in [
+            SessionExpiry::new(1_000, 0),
+            SessionExpiry::new(1_000, -5),
+            SessionExpiry::NEVER,
+        ] {
+            assert_eq!(expiry.expires_at_ms(), None);
+            assert!(!expiry.is_expired(i64::MAX));
+            assert_eq!(expiry.decide(0, i64::MAX), RequestDecision::Allow);
+        }
+        // Saturating expiry instead of overflow.
+        assert_eq!(
+            SessionExpiry::new(i64::MAX - 1, 10).expires_at_ms(),
+            Some(i64::MAX)
+        );
+    }
+
+    #[test]
+    fn reauth_window_bounds() {
+        let at = |r: f64| reauthenticate_after(1, 100_000, &mut || r);
+        assert_eq!(at(0.0), Some(Duration::from_millis(85_000)));
+        assert_eq!(at(0.25), Some(Duration::from_millis(87_500)));
+        assert_eq!(at(0.5), Some(Duration::from_millis(90_000)));
+        assert_eq!(at(0.999_999), Some(Duration::from_millis(94_999)));
+        // Out-of-range jitter is clamped into the window.
+        assert_eq!(at(1.0), Some(Duration::from_millis(94_999)));
+        assert_eq!(at(7.0), Some(Duration::from_millis(94_999)));
+        assert_eq!(at(-3.0), Some(Duration::from_millis(85_000)));
+        assert_eq!(at(f64::NAN), Some(Duration::from_millis(85_000)));
+    }
+
+    #[test]
+    fn reauth_needs_v1_and_a_lifetime() {
+        let mut half = || 0.5;
+        assert_eq!(reauthenticate_after(0, 10_000, &mut half), None);
+        assert_eq!(reauthenticate_after(-1, 10_000, &mut half), None);
+        assert_eq!(reauthenticate_after(1, 0, &mut half), None);
+        assert_eq!(reauthenticate_after(1, -10_000, &mut half), None);
+        assert_eq!(
+            reauthenticate_after(1, 10_000, &mut half),
+            Some(Duration::from_millis(9_000))
+        );
+        assert_eq!(
+            reauthenticate_after(2, 10_000, &mut half),
+            Some(Duration::from_millis(9_000))
+        );
+    }
+
+    #[test]
+    fn reauth_tiny_and_huge_lifetimes() {
+        // 1 ms: 85% and the window both round down to 0.
+        assert_eq!(
+            reauthenticate_after(1, 1, &mut || 0.9),
+            Some(Duration::from_millis(0))
+        );
+        // 20 ms: window [17, 19).
+        assert_eq!(
+            reauthenticate_after(1, 20, &mut || 0.0),
+            Some(Duration::from_millis(17))
+        );
+        assert_eq!(
+            reauthenticate_after(1, 20, &mut || 0.99),
+            Some(Duration::from_millis(18))
+        );
+        let huge = reauthenticate_after(1, i64::MAX, &mut || 0.0).unwrap();
+        assert_eq!(
+            huge,
+            Duration::from_millis((i128::from(i64::MAX) * 85 / 100) as u64)
+        );
+    }
+
+    #[test]
+    fn std_jitter_stays_in_unit_interval_and_varies() {
+        let mut jitter = StdJitter::new();
+        let draws: Vec<f64> = (0..1_000).map(|_| jitter.next_unit()).collect();
+        assert!(draws.iter().all(|r| (0.0..1.0).contains(r)));
+        let distinct: std::collections::HashSet<u64> = draws.iter().map(|r| r.to_bits()).collect();
+        assert!(distinct.len() > 990);
+        let lifetime = 1_000_000;
+        for _ in 0..1_000 {
+            let after = reauthenticate_after(1, lifetime, &mut jitter).unwrap();
+            let ms = after.as_millis();
+            assert!((850_000..950_000).contains(&ms), "{ms}");
+        }
+    }
+}
