@@ -1,0 +1,45 @@
+//! Helpers shared by the integration tests.
+
+use std::path::{Path, PathBuf};
+
+/// Finds the shared reference directory that some tests compare against
+/// (it holds `kafka-messages/`, Kafka's own schemas, plus captures and docs).
+///
+/// The directory is `$KAFKA_WIRE_SHARED` when that variable is set and not
+/// empty, otherwise `../shared` next to the crate root (`CARGO_MANIFEST_DIR`).
+/// `what` names the test or check that needs it; it only appears in the
+/// message below.
+///
+/// Returns `Some(dir)` when the directory exists. When it does not, the
+/// caller should skip its check: this prints
+/// `skipped: <what> needs <path> (set KAFKA_WIRE_SHARED)` to stderr and
+/// returns `None`.
+///
+/// # Panics
+/// With that same message instead of returning `None` when the environment
+/// variable `CI` is set to a non-empty value: in CI a missing corpus must
+/// fail the run rather than silently skip it.
+///
+/// # Example
+/// ```ignore
+/// let Some(shared) = common::shared_dir("schema equivalence") else { return };
+/// let corpus = shared.join("kafka-messages");
+/// ```
+pub fn shared_dir(what: &str) -> Option<PathBuf> {
+    let dir = match std::env::var_os("KAFKA_WIRE_SHARED") {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+    };
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    let message = format!(
+        "skipped: {what} needs {} (set KAFKA_WIRE_SHARED)",
+        dir.display()
+    );
+    if std::env::var_os("CI").is_some_and(|ci| !ci.is_empty()) {
+        panic!("{message}");
+    }
+    eprintln!("{message}");
+    None
+}
