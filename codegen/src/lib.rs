@@ -1,3 +1,357 @@
-//! kafka-wire-codegen: compiles Kafka's JSON message schemas into Rust.
+//! kafka-wire-codegen compiles message schemas written in Apache Kafka's
+//! JSON schema language into Rust: one struct per message and per nested
+//! struct, with encode, decode and size for every version.
+//!
+//! The flow, one module per step:
+//!
+//! ```text
+//! schema text ─load─▶ JSON ─lower─▶ model ─check─▶ registry ─emit─▶ tokens ─write─▶ formatted Rust
+//! ```
+//!
+//! Use it from a build script through [`Builder`], from the command line
+//! (`kafka-wire-codegen SCHEMA_DIR OUT_DIR`), or as a library call,
+//! [`generate`], that returns the source text.
+//!
+//! ```
+//! let schema = r#"{
+//!   "type": "data", "name": "Point", "validVersions": "0-1", "flexibleVersions": "1+",
+//!   "fields": [ { "name": "X", "type": "int32", "versions": "0+" } ]
+//! }"#;
+//! let out = kafka_wire_codegen::generate(&[("Point.json".into(), schema.into())], "::kafka_wire").unwrap();
+//! assert!(out.files.iter().any(|f| f.text.contains("pub struct Point")));
+//! ```
 
+// Schema text to JSON, comments blanked.
 pub mod load;
+// Located diagnostics: file, JSON path, fact.
+pub mod diag;
+// Version ranges and their algebra.
+pub mod versions;
+// The typed model of a schema.
+pub mod model;
+// JSON to model, with Kafka's coercions and per-object checks.
+pub mod lower;
+// Cross-field rules and the struct registry.
+pub mod check;
+// Rust names for Kafka names.
+pub mod naming;
+// Model to tokens.
+pub mod emit;
+// Tokens to formatted files on disk.
+pub mod write;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use quote::{format_ident, quote};
+
+use crate::diag::{Diagnostics, JsonPath};
+use crate::emit::EmitContext;
+use crate::model::{MessageSpec, SpecType};
+
+/// Why a run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// One or more schemas are invalid; every diagnostic is listed.
+    #[error("{0}")]
+    Schema(Diagnostics),
+    /// A file or directory could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The emitted code did not parse: a bug in the compiler, reported rather than panicking.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+/// One generated Rust file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GeneratedFile {
+    /// File name, e.g. `create_topics_request.rs`, or `mod.rs` for the index.
+    pub name: String,
+    /// Formatted Rust source, starting with the `@generated` line.
+    pub text: String,
+}
+
+/// What was generated for one message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MessageSummary {
+    /// The schema file.
+    pub file: String,
+    /// The message name.
+    pub name: String,
+    /// Its api key, for requests and responses.
+    pub api_key: Option<i16>,
+    /// Valid versions, e.g. `0-7`.
+    pub versions: String,
+    /// Flexible versions, e.g. `5+`.
+    pub flexible_versions: String,
+    /// Structs emitted (the body included).
+    pub structs: usize,
+    /// Fields across those structs.
+    pub fields: usize,
+}
+
+/// The result of a run: files and a summary per message.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Generated {
+    /// Every file, the index `mod.rs` last.
+    pub files: Vec<GeneratedFile>,
+    /// One entry per schema, in file-name order.
+    pub messages: Vec<MessageSummary>,
+}
+
+/// Compiles schemas given as `(file name, text)` pairs into Rust source.
+/// `runtime` is the path of the runtime crate in generated code
+/// (`::kafka_wire`, or `crate` inside kafka-wire itself).
+///
+/// # Errors
+/// [`Error::Schema`] with every problem found, each naming its file and
+/// JSON path.
+pub fn generate(sources: &[(String, String)], runtime: &str) -> Result<Generated, Error> {
+    let runtime: syn::Path = syn::parse_str(runtime)
+        .map_err(|e| Error::Internal(format!("runtime path {runtime:?}: {e}")))?;
+    let cx = EmitContext {
+        runtime: quote!(#runtime),
+    };
+    let mut sorted: Vec<&(String, String)> = sources.iter().collect();
+    sorted.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut diags = Diagnostics::default();
+    let mut specs: Vec<MessageSpec> = Vec::new();
+    for (file, text) in sorted {
+        match load::parse(text) {
+            Ok(json) => specs.extend(lower::lower(file, &json, &mut diags)),
+            Err(e) => diags.error(file, &JsonPath::root(), e.to_string()),
+        }
+    }
+    check::check_api_pairs(&specs, &mut diags);
+    let checked: Vec<_> = specs.iter().map(|s| check::check(s, &mut diags)).collect();
+    diags.into_result()?;
+
+    let responses: BTreeMap<i16, String> = specs
+        .iter()
+        .filter(|s| s.spec_type == SpecType::Response)
+        .filter_map(|s| Some((s.api_key?, s.name.clone())))
+        .collect();
+    let mut out = Generated::default();
+    let mut index = quote!();
+    for c in &checked {
+        let spec = c.spec;
+        let module = naming::module_name(&spec.name);
+        let tokens = emit::emit_message(c, &cx, &responses);
+        let text = write::format_file(tokens, &spec.file).map_err(Error::Internal)?;
+        out.files.push(GeneratedFile {
+            name: format!("{module}.rs"),
+            text,
+        });
+        let (module, file_name, ty) = (
+            format_ident!("{module}"),
+            format!("{module}.rs"),
+            naming::type_ident(&spec.name),
+        );
+        let doc = format!(" {}: generated from {}.", spec.name, spec.file);
+        index.extend(quote! {
+            #[doc = #doc]
+            pub mod #module { include!(#file_name); }
+            pub use #module::#ty;
+        });
+        out.messages.push(MessageSummary {
+            file: spec.file.clone(),
+            name: spec.name.clone(),
+            api_key: spec.api_key,
+            versions: spec.valid_versions.to_string(),
+            flexible_versions: spec.flexible_versions.to_string(),
+            structs: c.structs.len(),
+            fields: c.structs.iter().map(|s| s.fields.len()).sum(),
+        });
+    }
+    if specs.iter().any(|s| s.spec_type == SpecType::Request) {
+        let refs: Vec<&MessageSpec> = specs.iter().collect();
+        let tokens = emit::api::emit_api_table(&refs, &cx);
+        let text = write::format_file(tokens, "the request schemas").map_err(Error::Internal)?;
+        out.files.push(GeneratedFile {
+            name: "api_keys.rs".into(),
+            text,
+        });
+        index.extend(quote! {
+            /// The api-key table of this message set.
+            pub mod api_keys { include!("api_keys.rs"); }
+            pub use api_keys::{api_info, ApiKey, API_INFO};
+        });
+    }
+    let text = write::format_file(index, "the schema directory").map_err(Error::Internal)?;
+    out.files.push(GeneratedFile {
+        name: "mod.rs".into(),
+        text,
+    });
+    Ok(out)
+}
+
+/// Compiles schemas into Rust files, in the style of prost-build: set the
+/// inputs and the output directory, then call [`Builder::compile`].
+///
+/// ```no_run
+/// // build.rs
+/// kafka_wire_codegen::Builder::new()
+///     .input_dir("schemas")
+///     .out_dir(std::env::var("OUT_DIR").unwrap())
+///     .compile()
+///     .unwrap();
+/// // lib.rs: pub mod messages { include!(concat!(env!("OUT_DIR"), "/mod.rs")); }
+/// ```
+#[derive(Debug, Clone)]
+pub struct Builder {
+    inputs: Vec<PathBuf>,
+    out_dir: Option<PathBuf>,
+    runtime: String,
+    rerun_if_changed: bool,
+}
+
+impl Default for Builder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Builder {
+    /// A builder with no inputs, runtime path `::kafka_wire`, and
+    /// `cargo:rerun-if-changed` lines printed when run by a build script.
+    pub fn new() -> Self {
+        Builder {
+            inputs: Vec::new(),
+            out_dir: None,
+            runtime: "::kafka_wire".into(),
+            rerun_if_changed: std::env::var_os("CARGO_MANIFEST_DIR").is_some()
+                && std::env::var_os("OUT_DIR").is_some(),
+        }
+    }
+
+    /// Adds every `*.json` file of `dir` (not recursive).
+    pub fn input_dir(&mut self, dir: impl AsRef<Path>) -> &mut Self {
+        self.inputs.push(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Adds one schema file.
+    pub fn input(&mut self, file: impl AsRef<Path>) -> &mut Self {
+        self.inputs.push(file.as_ref().to_path_buf());
+        self
+    }
+
+    /// Sets where [`Builder::compile`] writes (default: `$OUT_DIR`).
+    pub fn out_dir(&mut self, dir: impl AsRef<Path>) -> &mut Self {
+        self.out_dir = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Sets the runtime crate's path in generated code (default `::kafka_wire`).
+    pub fn runtime_path(&mut self, path: &str) -> &mut Self {
+        self.runtime = path.to_string();
+        self
+    }
+
+    /// Whether to print `cargo:rerun-if-changed` for each input.
+    pub fn rerun_if_changed(&mut self, on: bool) -> &mut Self {
+        self.rerun_if_changed = on;
+        self
+    }
+
+    /// The schema files the inputs name, sorted.
+    ///
+    /// # Errors
+    /// [`Error::Io`] when a directory cannot be listed.
+    pub fn schema_files(&self) -> Result<Vec<PathBuf>, Error> {
+        let mut files = Vec::new();
+        for input in &self.inputs {
+            if input.is_dir() {
+                let entries = std::fs::read_dir(input).map_err(|source| Error::Io {
+                    path: input.clone(),
+                    source,
+                })?;
+                for entry in entries {
+                    let path = entry
+                        .map_err(|source| Error::Io {
+                            path: input.clone(),
+                            source,
+                        })?
+                        .path();
+                    if path.extension().is_some_and(|e| e == "json") {
+                        files.push(path);
+                    }
+                }
+            } else {
+                files.push(input.clone());
+            }
+        }
+        files.sort();
+        files.dedup();
+        Ok(files)
+    }
+
+    /// Reads and compiles the inputs without writing anything.
+    ///
+    /// # Errors
+    /// [`Error::Io`] for an unreadable input; [`Error::Schema`] for invalid schemas.
+    pub fn generate(&self) -> Result<Generated, Error> {
+        let mut sources = Vec::new();
+        for path in self.schema_files()? {
+            let text = std::fs::read_to_string(&path).map_err(|source| Error::Io {
+                path: path.clone(),
+                source,
+            })?;
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            sources.push((name, text));
+        }
+        generate(&sources, &self.runtime)
+    }
+
+    /// Compiles the inputs and writes one file per schema plus `mod.rs`
+    /// into the output directory. Files whose text is unchanged are not
+    /// rewritten; generated files no longer produced are removed.
+    ///
+    /// # Errors
+    /// As [`Builder::generate`], and [`Error::Io`] when writing fails.
+    pub fn compile(&self) -> Result<Generated, Error> {
+        if self.rerun_if_changed {
+            for input in &self.inputs {
+                println!("cargo:rerun-if-changed={}", input.display());
+            }
+            for file in self.schema_files()? {
+                println!("cargo:rerun-if-changed={}", file.display());
+            }
+        }
+        let out_dir = match &self.out_dir {
+            Some(dir) => dir.clone(),
+            None => std::env::var_os("OUT_DIR")
+                .map(PathBuf::from)
+                .ok_or_else(|| Error::Io {
+                    path: PathBuf::from("$OUT_DIR"),
+                    source: std::io::Error::new(
+                        std::io::ErrorKind::NotFound,
+                        "no out_dir set and OUT_DIR is not set",
+                    ),
+                })?,
+        };
+        let generated = self.generate()?;
+        let io = |source| Error::Io {
+            path: out_dir.clone(),
+            source,
+        };
+        std::fs::create_dir_all(&out_dir).map_err(io)?;
+        for file in &generated.files {
+            let path = out_dir.join(&file.name);
+            write::write_if_changed(&path, &file.text)
+                .map_err(|source| Error::Io { path, source })?;
+        }
+        let keep: Vec<String> = generated.files.iter().map(|f| f.name.clone()).collect();
+        write::prune_stale(&out_dir, &keep).map_err(io)?;
+        Ok(generated)
+    }
+}

@@ -27,7 +27,7 @@ pub use self::uuid::Uuid;
 
 use ::bytes::BytesMut;
 
-use crate::error::{DecodeError, EncodeError};
+use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
 
 /// A value with a Kafka wire encoding: every field type of a schema, and
 /// every generated struct.
@@ -54,7 +54,12 @@ pub trait Wire: Sized {
     /// # Errors
     /// [`EncodeError`] for a value this version cannot carry; the buffer may
     /// then hold part of the encoding.
-    fn encode_value(&self, buf: &mut BytesMut, version: i16, flexible: bool) -> Result<(), EncodeError>;
+    fn encode_value(
+        &self,
+        buf: &mut BytesMut,
+        version: i16,
+        flexible: bool,
+    ) -> Result<(), EncodeError>;
 
     /// Bytes that [`Wire::encode_value`] writes when it succeeds.
     fn value_size(&self, version: i16, flexible: bool) -> usize;
@@ -107,11 +112,48 @@ pub mod field {
         flexible: bool,
         name: &'static str,
     ) -> Result<(), EncodeError> {
-        value.encode_value(buf, version, flexible).map_err(|e| e.in_field(name))
+        value
+            .encode_value(buf, version, flexible)
+            .map_err(|e| e.in_field(name))
     }
 
     #[inline]
-    pub fn decode<T: Wire>(r: &mut Reader, version: i16, flexible: bool, name: &'static str) -> Result<T, DecodeError> {
+    pub fn decode<T: Wire>(
+        r: &mut Reader,
+        version: i16,
+        flexible: bool,
+        name: &'static str,
+    ) -> Result<T, DecodeError> {
         T::decode_value(r, version, flexible).map_err(|e| e.in_field(name))
+    }
+
+    /// Reads a value into an `Option` field at a version where null is not allowed.
+    #[inline]
+    pub fn decode_required<T: Wire>(
+        r: &mut Reader,
+        version: i16,
+        flexible: bool,
+        name: &'static str,
+    ) -> Result<Option<T>, DecodeError> {
+        decode(r, version, flexible, name).map(Some)
+    }
+
+    #[inline]
+    pub fn decode_tagged<T: Wire>(
+        r: &mut Reader,
+        version: i16,
+        name: &'static str,
+    ) -> Result<T, DecodeError> {
+        T::decode_tagged(r, version).map_err(|e| e.in_field(name))
+    }
+
+    #[cold]
+    pub fn non_default(name: &'static str) -> EncodeError {
+        EncodeError::new(EncodeErrorKind::NonDefaultField).in_field(name)
+    }
+
+    #[cold]
+    pub fn null_not_allowed(name: &'static str) -> EncodeError {
+        EncodeError::new(EncodeErrorKind::NullNotAllowed).in_field(name)
     }
 }

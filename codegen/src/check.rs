@@ -1,0 +1,317 @@
+//! Cross-field rules (spec §6, "Gen" rows), one function each, and the
+//! struct registry: every struct of a message with the versions its
+//! parents allow.
+
+use std::collections::BTreeMap;
+
+use crate::diag::{Diagnostics, JsonPath};
+use crate::model::{Field, MessageSpec, SpecType};
+use crate::naming;
+use crate::versions::Versions;
+
+/// A struct to emit: the message body, an inline struct or a common struct.
+#[derive(Debug, Clone)]
+pub struct StructDef<'a> {
+    /// Kafka's name of the struct (the message name for the body).
+    pub name: &'a str,
+    /// Its fields.
+    pub fields: &'a [Field],
+    /// Versions in which it can appear (its parents' versions ∩ its own).
+    pub versions: Versions,
+    /// True for the message body.
+    pub is_message: bool,
+}
+
+/// A message whose checks passed, with its structs in emission order.
+#[derive(Debug, Clone)]
+pub struct Checked<'a> {
+    /// The schema.
+    pub spec: &'a MessageSpec,
+    /// The body first, then nested and common structs in file order.
+    pub structs: Vec<StructDef<'a>>,
+}
+
+/// Runs every cross-field rule on one message and builds its registry.
+pub fn check<'a>(spec: &'a MessageSpec, diags: &mut Diagnostics) -> Checked<'a> {
+    let root = JsonPath::root();
+    let mut structs = vec![StructDef {
+        name: &spec.name,
+        fields: &spec.fields,
+        versions: spec.valid_versions,
+        is_message: true,
+    }];
+    valid_versions_bounded(spec, diags);
+    let commons = common_structs_unique(spec, diags);
+    for c in &spec.common_structs {
+        let versions = spec.valid_versions.intersect(c.versions);
+        structs.push(StructDef {
+            name: &c.name,
+            fields: &c.fields,
+            versions,
+            is_message: false,
+        });
+    }
+    let mut inline: BTreeMap<&str, JsonPath> = BTreeMap::new();
+    let mut walk = Walk {
+        spec,
+        diags,
+        commons: &commons,
+        inline: &mut inline,
+        structs: &mut structs,
+    };
+    walk.fields(&spec.fields, spec.valid_versions, true);
+    for c in &spec.common_structs {
+        walk.fields(&c.fields, spec.valid_versions.intersect(c.versions), false);
+    }
+    struct_names_distinct(spec, &structs, diags);
+    for s in &structs {
+        rust_field_names_distinct(spec, s, diags);
+    }
+    let _ = root;
+    Checked { spec, structs }
+}
+
+/// §6 #34, #41: validVersions must be bounded and non-empty.
+fn valid_versions_bounded(spec: &MessageSpec, diags: &mut Diagnostics) {
+    let path = JsonPath::root().key("validVersions");
+    if spec.valid_versions.is_open() {
+        diags.error(
+            &spec.file,
+            &path,
+            format!("Message {} does not specify a maximum version.", spec.name),
+        );
+    } else if spec.valid_versions.is_empty() {
+        diags.error(
+            &spec.file,
+            &path,
+            format!("Message {} has no valid versions.", spec.name),
+        );
+    }
+}
+
+/// §6 #31: each common struct is declared once. Returns the names.
+fn common_structs_unique<'a>(
+    spec: &'a MessageSpec,
+    diags: &mut Diagnostics,
+) -> BTreeMap<&'a str, Versions> {
+    let mut names = BTreeMap::new();
+    for c in &spec.common_structs {
+        if names.insert(c.name.as_str(), c.versions).is_some() {
+            diags.error(
+                &spec.file,
+                &c.path,
+                format!("Common struct {} was specified twice.", c.name),
+            );
+        }
+    }
+    names
+}
+
+/// §6 #43 and Rust's namespace: struct names are distinct from each other
+/// and from the message, after casing.
+fn struct_names_distinct(spec: &MessageSpec, structs: &[StructDef<'_>], diags: &mut Diagnostics) {
+    let mut seen: BTreeMap<String, &str> = BTreeMap::new();
+    for s in structs {
+        let rust = naming::type_name(s.name);
+        if let Some(other) = seen.insert(rust.clone(), s.name) {
+            if other != s.name || s.is_message {
+                diags.error(
+                    &spec.file,
+                    &JsonPath::root(),
+                    format!(
+                        "struct {} and {} both become the Rust type {rust}",
+                        other, s.name
+                    ),
+                );
+            } else if !s.is_message && other == spec.name {
+                diags.error(
+                    &spec.file,
+                    &JsonPath::root(),
+                    format!("struct {} has the name of its message", s.name),
+                );
+            }
+        }
+    }
+}
+
+/// Rust's namespace: field names of one struct stay distinct in snake_case.
+fn rust_field_names_distinct(spec: &MessageSpec, s: &StructDef<'_>, diags: &mut Diagnostics) {
+    let mut seen: BTreeMap<String, &str> = BTreeMap::new();
+    for f in s.fields {
+        let rust = naming::field_name(&f.name);
+        let reserved = rust == "unknown_tagged_fields";
+        if let Some(other) = seen.insert(rust.clone(), &f.name) {
+            diags.error(
+                &spec.file,
+                &f.path,
+                format!(
+                    "fields {other} and {} both become the Rust field {rust}",
+                    f.name
+                ),
+            );
+        } else if reserved {
+            diags.error(
+                &spec.file,
+                &f.path,
+                "the Rust field unknown_tagged_fields is reserved for unknown tagged fields",
+            );
+        }
+    }
+}
+
+struct Walk<'a, 'b> {
+    spec: &'a MessageSpec,
+    diags: &'b mut Diagnostics,
+    commons: &'b BTreeMap<&'a str, Versions>,
+    inline: &'b mut BTreeMap<&'a str, JsonPath>,
+    structs: &'b mut Vec<StructDef<'a>>,
+}
+
+impl<'a> Walk<'a, '_> {
+    fn err(&mut self, path: &JsonPath, message: String) {
+        self.diags.error(&self.spec.file, path, message);
+    }
+
+    fn fields(&mut self, fields: &'a [Field], within: Versions, top_level: bool) {
+        for f in fields {
+            if top_level && f.map_key {
+                self.err(
+                    &f.path.key("mapKey"),
+                    "Cannot set mapKey on top level fields.".into(),
+                );
+            }
+            self.flexible_versions_fit(f);
+            if let Some(name) = f.ty.struct_name() {
+                self.struct_field(f, name, within);
+            }
+        }
+    }
+
+    /// §6 #36, #37: tagged versions lie inside the field's flexible
+    /// versions, and an override inside the message's.
+    fn flexible_versions_fit(&mut self, f: &Field) {
+        let message = self.spec.flexible_versions;
+        if let Some(over) = f.flexible_versions {
+            if !message.contains_range(over) {
+                self.err(
+                    &f.path.key("flexibleVersions"),
+                    format!(
+                        "The flexible versions for field {} are {over}, which are not a subset of the flexible versions for the message as a whole, which are {message}",
+                        f.name
+                    ),
+                );
+            }
+        }
+        let flexible = f.flexible_versions.unwrap_or(message);
+        if !flexible.contains_range(f.tagged_versions) {
+            self.err(
+                &f.path.key("taggedVersions"),
+                format!("Field {} specifies tagged versions {} that are not a subset of the flexible versions {flexible}", f.name, f.tagged_versions),
+            );
+        }
+    }
+
+    /// §6 #32, #33, #41, #42 for a field of struct type.
+    fn struct_field(&mut self, f: &'a Field, name: &'a str, within: Versions) {
+        let present = f.versions.intersect(within);
+        if let Some(&common) = self.commons.get(name) {
+            if !f.fields.is_empty() {
+                self.err(
+                    &f.path,
+                    format!("Can't re-specify the common struct {name} as an inline struct."),
+                );
+            }
+            if !common.contains_range(present) {
+                self.err(
+                    &f.path.key("versions"),
+                    format!("field {} uses common struct {name} in versions {present}, but the struct only covers {common}", f.name),
+                );
+            }
+            return;
+        }
+        if let Some(first) = self.inline.get(name) {
+            let message = format!("Struct {name} was specified twice (first at {first}).");
+            self.err(&f.path, message);
+            return;
+        }
+        self.inline.insert(name, f.path.clone());
+        if present.is_empty() {
+            self.err(
+                &f.path.key("versions"),
+                format!(
+                    "Version ranges {within} and {} have no versions in common.",
+                    f.versions
+                ),
+            );
+        }
+        self.structs.push(StructDef {
+            name,
+            fields: &f.fields,
+            versions: present,
+            is_message: false,
+        });
+        self.fields(&f.fields, present, false);
+    }
+}
+
+/// §6 #44-#47, across all schemas of a run: one request and one response
+/// per api key, each named with its suffix, each with an api key.
+pub fn check_api_pairs(specs: &[MessageSpec], diags: &mut Diagnostics) {
+    let mut requests: BTreeMap<i16, &MessageSpec> = BTreeMap::new();
+    let mut responses: BTreeMap<i16, &MessageSpec> = BTreeMap::new();
+    for spec in specs {
+        let (suffix, map) = match spec.spec_type {
+            SpecType::Request => ("Request", &mut requests),
+            SpecType::Response => ("Response", &mut responses),
+            _ => continue,
+        };
+        let root = JsonPath::root();
+        if !spec.name.ends_with(suffix) || spec.name.len() == suffix.len() {
+            diags.error(
+                &spec.file,
+                &root.key("name"),
+                format!(
+                    "{} does not end with the expected suffix {suffix}",
+                    spec.name
+                ),
+            );
+        }
+        let Some(key) = spec.api_key else {
+            diags.error(
+                &spec.file,
+                &root,
+                format!("a {} needs an apiKey", suffix.to_lowercase()),
+            );
+            continue;
+        };
+        if let Some(other) = map.insert(key, spec) {
+            diags.error(
+                &spec.file,
+                &root.key("apiKey"),
+                format!(
+                    "Found more than one {} with API key {key} (also {})",
+                    suffix.to_lowercase(),
+                    other.file
+                ),
+            );
+        }
+    }
+    for (key, spec) in &requests {
+        if !responses.contains_key(key) {
+            diags.error(
+                &spec.file,
+                &JsonPath::root().key("apiKey"),
+                format!("failed to find response for API key {key}"),
+            );
+        }
+    }
+    for (key, spec) in &responses {
+        if !requests.contains_key(key) {
+            diags.error(
+                &spec.file,
+                &JsonPath::root().key("apiKey"),
+                format!("failed to find request for API key {key}"),
+            );
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! Diagnostics: every schema error with the file, the JSON path and the
+//! fact, e.g. `RequestHeader.json: fields[5] (InitialClientId): tag 0 is
+//! already used by InitialPrincipalName`.
+
+use std::fmt;
+
+/// A location inside a schema file, e.g. `fields[2] (Topics).fields[0] (Name).versions`.
+///
+/// # Example
+/// ```
+/// use kafka_wire_codegen::diag::JsonPath;
+/// let p = JsonPath::root().index("fields", 2, Some("Topics")).key("versions");
+/// assert_eq!(p.to_string(), "fields[2] (Topics).versions");
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct JsonPath(Vec<String>);
+
+impl JsonPath {
+    /// The root object.
+    pub fn root() -> Self {
+        Self(Vec::new())
+    }
+
+    /// A key of the object at this path.
+    #[must_use]
+    pub fn key(&self, key: &str) -> Self {
+        let mut p = self.clone();
+        p.0.push(key.to_string());
+        p
+    }
+
+    /// Element `i` of the list under `key`, named by `name` where known.
+    #[must_use]
+    pub fn index(&self, key: &str, i: usize, name: Option<&str>) -> Self {
+        let mut p = self.clone();
+        p.0.push(match name {
+            Some(n) => format!("{key}[{i}] ({n})"),
+            None => format!("{key}[{i}]"),
+        });
+        p
+    }
+}
+
+impl fmt::Display for JsonPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            return f.write_str("(root)");
+        }
+        f.write_str(&self.0.join("."))
+    }
+}
+
+/// One schema error.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Diagnostic {
+    /// The schema file's name, e.g. `RequestHeader.json`.
+    pub file: String,
+    /// Where in the file.
+    pub path: JsonPath,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}: {}", self.file, self.path, self.message)
+    }
+}
+
+/// Every diagnostic of a run, sorted by file and path.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+impl Diagnostics {
+    /// Records an error at `path` in `file`.
+    pub fn error(&mut self, file: &str, path: &JsonPath, message: impl Into<String>) {
+        self.0.push(Diagnostic {
+            file: file.to_string(),
+            path: path.clone(),
+            message: message.into(),
+        });
+    }
+
+    /// True when nothing was recorded.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// `Ok(())` when empty, else the sorted diagnostics as an error.
+    ///
+    /// # Errors
+    /// [`crate::Error::Schema`] holding every diagnostic.
+    pub fn into_result(mut self) -> Result<(), crate::Error> {
+        if self.0.is_empty() {
+            return Ok(());
+        }
+        self.0.sort();
+        self.0.dedup();
+        Err(crate::Error::Schema(self))
+    }
+}
+
+impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, d) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}

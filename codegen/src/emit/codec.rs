@@ -1,0 +1,293 @@
+//! `impl Wire` for each struct: encode, size and decode at a version, one
+//! statement per field, each guarded only where the versions need it.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+use super::cond::Cond;
+use super::field::FieldView;
+use super::{EmitContext, StructView};
+use crate::model::FieldType;
+use crate::naming;
+use crate::versions::Versions;
+
+/// `impl Wire for X` and `impl Struct for X`.
+pub fn emit_wire_impl(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
+    let rt = &cx.runtime;
+    let ident = naming::type_ident(view.def.name);
+    let encode = emit_encode(view, rt);
+    let size = emit_size(view, rt);
+    let decode = emit_decode(view, rt);
+    // An empty struct reads and writes nothing: its parameters go unused.
+    let empty = view.fields.is_empty() && !view.has_tagged_section();
+    let (version, buf, r) = if empty {
+        (quote!(_version), quote!(_buf), quote!(_r))
+    } else {
+        (quote!(version), quote!(buf), quote!(r))
+    };
+    let size_version = if view.fields.is_empty() {
+        quote!(_version)
+    } else {
+        quote!(version)
+    };
+    quote! {
+        impl #rt::primitives::Wire for #ident {
+            fn encode_value(&self, #buf: &mut #rt::BytesMut, #version: i16, _flexible: bool) -> Result<(), #rt::error::EncodeError> {
+                #encode
+            }
+
+            fn value_size(&self, #size_version: i16, _flexible: bool) -> usize {
+                #size
+            }
+
+            fn decode_value(#r: &mut #rt::primitives::Reader, #version: i16, _flexible: bool) -> Result<Self, #rt::error::DecodeError> {
+                #decode
+            }
+        }
+
+        impl #rt::primitives::Struct for #ident {}
+    }
+}
+
+fn emit_encode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
+    let within = view.def.versions;
+    let mut body = TokenStream::new();
+    for f in &view.fields {
+        let (ident, name) = (&f.ident, &f.name);
+        if !f.field.ignorable {
+            let non_default = f.non_default(quote!(self.#ident), rt);
+            if let Some(test) = Cond::new(f.present, within).and_not(non_default) {
+                body.extend(quote! {
+                    if #test {
+                        return Err(#rt::primitives::field::non_default(#name));
+                    }
+                });
+            }
+        }
+        let narrowed = f.positional.intersect(within);
+        let null_check = null_check(f, narrowed, rt);
+        let flexible = flexible_expr(f, narrowed);
+        body.extend(Cond::new(f.positional, within).guard(quote! {
+            #null_check
+            #rt::primitives::field::encode(&self.#ident, buf, version, #flexible, #name)?;
+        }));
+    }
+    if view.has_tagged_section() {
+        let section_versions = view.flexible;
+        let tagged: Vec<_> = view
+            .fields
+            .iter()
+            .filter(|f| !f.tagged.is_empty())
+            .collect();
+        let flags = tagged_flags(&tagged, section_versions, rt);
+        let counts = tagged.iter().map(|f| {
+            let flag = flag_ident(f);
+            quote!(+ usize::from(#flag))
+        });
+        let writes = tagged.iter().map(|f| {
+            let (ident, name, flag) = (&f.ident, &f.name, flag_ident(f));
+            let tag = Literal::u32_unsuffixed(f.field.tag.unwrap_or_default());
+            let null_check = null_check(f, f.tagged, rt);
+            quote! {
+                if #flag {
+                    #null_check
+                    #rt::tagged::encode_field(buf, #tag, &self.#ident, version, #name)?;
+                }
+            }
+        });
+        let known = Literal::u32_unsuffixed(view.known_tags);
+        let section = quote! {
+            #(#flags)*
+            let count = self.unknown_tagged_fields.len() #(#counts)*;
+            #rt::primitives::varint::put_uvarint(buf, count as u32);
+            #(#writes)*
+            #rt::tagged::encode_unknown(buf, &self.unknown_tagged_fields, #known)?;
+        };
+        body.extend(match Cond::new(section_versions, within) {
+            Cond::When(e) => quote! {
+                if #e {
+                    #section
+                } else {
+                    #rt::tagged::check_none(&self.unknown_tagged_fields)?;
+                }
+            },
+            _ => section,
+        });
+    }
+    quote!(#body Ok(()))
+}
+
+/// The `flexible` argument: whether strings, bytes and array prefixes are
+/// compact. Fixed-width values and structs ignore it, so they get `false`.
+fn flexible_expr(f: &FieldView<'_>, narrowed: Versions) -> TokenStream {
+    match f.field.ty {
+        FieldType::String
+        | FieldType::Bytes
+        | FieldType::Records
+        | FieldType::ApiMessage
+        | FieldType::Header
+        | FieldType::Array(_) => Cond::new(f.flexible, narrowed).expr(),
+        _ => quote!(false),
+    }
+}
+
+/// Refuses `None` where the field is not nullable, within `narrowed`.
+fn null_check(f: &FieldView<'_>, narrowed: Versions, rt: &TokenStream) -> TokenStream {
+    if !f.option {
+        return TokenStream::new();
+    }
+    let (ident, name) = (&f.ident, &f.name);
+    Cond::new(f.field.nullable_versions, narrowed)
+        .and_not(quote!(self.#ident.is_none()))
+        .map(|test| {
+            quote! {
+                if #test {
+                    return Err(#rt::primitives::field::null_not_allowed(#name));
+                }
+            }
+        })
+        .unwrap_or_default()
+}
+
+/// `let write_x = <tagged here> && <not default>;` for each tagged field.
+fn tagged_flags(
+    tagged: &[&FieldView<'_>],
+    section_versions: Versions,
+    rt: &TokenStream,
+) -> Vec<TokenStream> {
+    tagged
+        .iter()
+        .map(|f| {
+            let (ident, flag) = (&f.ident, flag_ident(f));
+            let test =
+                Cond::new(f.tagged, section_versions).and(f.non_default(quote!(self.#ident), rt));
+            quote!(let #flag = #test;)
+        })
+        .collect()
+}
+
+fn flag_ident(f: &FieldView<'_>) -> proc_macro2::Ident {
+    quote::format_ident!("write_{}", f.name)
+}
+
+fn emit_size(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
+    let within = view.def.versions;
+    let mut body = TokenStream::new();
+    for f in &view.fields {
+        let ident = &f.ident;
+        let flexible = flexible_expr(f, f.positional.intersect(within));
+        body.extend(Cond::new(f.positional, within).guard(quote! {
+            size += #rt::primitives::Wire::value_size(&self.#ident, version, #flexible);
+        }));
+    }
+    if view.has_tagged_section() {
+        let section_versions = view.flexible;
+        let tagged: Vec<_> = view
+            .fields
+            .iter()
+            .filter(|f| !f.tagged.is_empty())
+            .collect();
+        let flags = tagged_flags(&tagged, section_versions, rt);
+        let counts = tagged.iter().map(|f| {
+            let flag = flag_ident(f);
+            quote!(+ usize::from(#flag))
+        });
+        let sizes = tagged.iter().map(|f| {
+            let (ident, flag) = (&f.ident, flag_ident(f));
+            let tag = Literal::u32_unsuffixed(f.field.tag.unwrap_or_default());
+            quote! {
+                if #flag {
+                    size += #rt::tagged::field_size(#tag, &self.#ident, version);
+                }
+            }
+        });
+        let section = quote! {
+            #(#flags)*
+            let count = self.unknown_tagged_fields.len() #(#counts)*;
+            size += #rt::primitives::varint::uvarint_len(count as u32) + #rt::tagged::unknown_size(&self.unknown_tagged_fields);
+            #(#sizes)*
+        };
+        body.extend(Cond::new(section_versions, within).guard(section));
+    }
+    if body.is_empty() {
+        return quote!(0);
+    }
+    quote! {
+        let mut size = 0;
+        #body
+        size
+    }
+}
+
+fn emit_decode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
+    let within = view.def.versions;
+    let mut body = TokenStream::new();
+    for f in &view.fields {
+        let (ident, name, ty) = (&f.ident, &f.name, f.rust_type(rt));
+        let default = f.default_expr(rt);
+        let narrowed = f.positional.intersect(within);
+        let flexible = flexible_expr(f, narrowed);
+        let read = quote!(#rt::primitives::field::decode(r, version, #flexible, #name)?);
+        let read = match f.option {
+            false => read,
+            true => match Cond::new(f.field.nullable_versions, narrowed) {
+                Cond::Always => read,
+                Cond::Never => {
+                    quote!(#rt::primitives::field::decode_required(r, version, #flexible, #name)?)
+                }
+                Cond::When(e) => quote! {
+                    if #e { #read } else { #rt::primitives::field::decode_required(r, version, #flexible, #name)? }
+                },
+            },
+        };
+        let mutable = (!f.tagged.is_empty()).then(|| quote!(mut));
+        body.extend(match Cond::new(f.positional, within) {
+            Cond::Always => quote!(let #mutable #ident: #ty = #read;),
+            Cond::Never => quote!(let #mutable #ident: #ty = #default;),
+            Cond::When(e) => quote!(let #mutable #ident: #ty = if #e { #read } else { #default };),
+        });
+    }
+    let mut names: Vec<TokenStream> = view
+        .fields
+        .iter()
+        .map(|f| {
+            let ident = &f.ident;
+            quote!(#ident)
+        })
+        .collect();
+    if view.has_tagged_section() {
+        let section_versions = view.flexible;
+        let arms = view.fields.iter().filter(|f| !f.tagged.is_empty()).map(|f| {
+            let (ident, name) = (&f.ident, &f.name);
+            let tag = Literal::u32_unsuffixed(f.field.tag.unwrap_or_default());
+            let guard = match Cond::new(f.tagged, section_versions) {
+                Cond::When(e) => quote!(if #e),
+                _ => quote!(),
+            };
+            quote!(#tag #guard => #ident = #rt::primitives::field::decode_tagged(r, version, #name)?,)
+        }).collect::<Vec<_>>();
+        let known = Literal::u32_unsuffixed(view.known_tags);
+        let closure = if arms.is_empty() {
+            quote!(|_, _| Ok(false))
+        } else {
+            quote! {
+                |tag, r| {
+                    match tag {
+                        #(#arms)*
+                        _ => return Ok(false),
+                    }
+                    Ok(true)
+                }
+            }
+        };
+        let read =
+            quote!(#rt::tagged::decode_section(r, #known, &mut unknown_tagged_fields, #closure)?;);
+        body.extend(quote!(let mut unknown_tagged_fields = Vec::new();));
+        body.extend(Cond::new(section_versions, within).guard(read));
+        names.push(quote!(unknown_tagged_fields));
+    }
+    quote! {
+        #body
+        Ok(Self { #(#names),* })
+    }
+}

@@ -1,0 +1,276 @@
+//! One field as the emitters see it: its Rust name and type, its default,
+//! and the version sets that decide where it goes on the wire.
+
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::quote;
+
+use crate::model::{DefaultValue, Field, FieldType};
+use crate::naming;
+use crate::versions::Versions;
+
+/// A field inside one struct, with its derived version sets (spec §2.3).
+pub struct FieldView<'a> {
+    /// The schema field.
+    pub field: &'a Field,
+    /// Its Rust identifier.
+    pub ident: Ident,
+    /// Its Rust name as text, for error paths.
+    pub name: String,
+    /// Versions of the struct in which the field exists.
+    pub present: Versions,
+    /// Versions in which it travels in the tagged-field section.
+    pub tagged: Versions,
+    /// Versions in which it is a positional field.
+    pub positional: Versions,
+    /// Versions in which its string, bytes or array value is compact.
+    pub flexible: Versions,
+    /// Whether its Rust type is an `Option`.
+    pub option: bool,
+}
+
+impl<'a> FieldView<'a> {
+    /// The view of `field` inside a struct that exists in `within`, in a
+    /// message whose flexible versions are `message_flexible`.
+    pub fn new(field: &'a Field, within: Versions, message_flexible: Versions) -> Self {
+        let present = field.versions.intersect(within);
+        let tagged = field.tagged_versions.intersect(present);
+        let positional = present.subtract(tagged).unwrap_or(present);
+        let option = !field.nullable_versions.intersect(present).is_empty()
+            || (field.default == DefaultValue::Null && field.ty != FieldType::Records);
+        FieldView {
+            field,
+            ident: naming::field_ident(&field.name),
+            name: naming::field_name(&field.name),
+            present,
+            tagged,
+            positional,
+            flexible: field.flexible_versions.unwrap_or(message_flexible),
+            option,
+        }
+    }
+
+    /// The Rust type of the field.
+    pub fn rust_type(&self, rt: &TokenStream) -> TokenStream {
+        let base = base_type(&self.field.ty, rt);
+        if self.option {
+            quote!(Option<#base>)
+        } else {
+            base
+        }
+    }
+
+    /// The Rust type without `Option`.
+    pub fn base_type(&self, rt: &TokenStream) -> TokenStream {
+        base_type(&self.field.ty, rt)
+    }
+
+    /// True when the field's default equals the Rust type's own `Default`.
+    pub fn default_is_natural(&self) -> bool {
+        match &self.field.default {
+            DefaultValue::Natural => !self.option || self.field.ty == FieldType::Records,
+            DefaultValue::Null => self.option,
+            DefaultValue::Bool(b) => !*b && !self.option,
+            DefaultValue::Int(i) => *i == 0 && !self.option,
+            DefaultValue::Float(f) => *f == 0.0 && f.is_sign_positive() && !self.option,
+            DefaultValue::Str(s) => s.is_empty() && !self.option,
+            DefaultValue::Uuid(u) => *u == 0 && !self.option,
+        }
+    }
+
+    /// An expression of the field's default value.
+    pub fn default_expr(&self, rt: &TokenStream) -> TokenStream {
+        if self.option && matches!(self.field.default, DefaultValue::Null) {
+            return quote!(None);
+        }
+        let value = self.value_default(rt);
+        if self.option {
+            quote!(Some(#value))
+        } else {
+            value
+        }
+    }
+
+    /// The default as a value of the type without `Option`.
+    fn value_default(&self, rt: &TokenStream) -> TokenStream {
+        match &self.field.default {
+            DefaultValue::Natural | DefaultValue::Null => natural(&self.field.ty, rt),
+            DefaultValue::Bool(b) => quote!(#b),
+            DefaultValue::Int(i) => int_literal(*i),
+            DefaultValue::Float(f) => float_literal(*f),
+            DefaultValue::Str(s) if s.is_empty() => quote!(String::new()),
+            DefaultValue::Str(s) => quote!(String::from(#s)),
+            DefaultValue::Uuid(u) => {
+                let lit = Literal::u128_unsuffixed(*u);
+                quote!(#rt::primitives::Uuid::from_u128(#lit))
+            }
+        }
+    }
+
+    /// A boolean expression: the value at `access` differs from the default
+    /// (spec §5.2). `access` is a place (`self.x`) of the field's type.
+    pub fn non_default(&self, access: TokenStream, rt: &TokenStream) -> TokenStream {
+        if !self.option {
+            return self.differs(access, false, rt);
+        }
+        if matches!(self.field.default, DefaultValue::Null) {
+            return quote!(#access.is_some());
+        }
+        let inner = self.differs(quote!(v), true, rt);
+        quote!(#access.as_ref().map_or(true, |v| #inner))
+    }
+
+    /// `value != default` for a non-null value; `by_ref` when `value` is a reference.
+    fn differs(&self, value: TokenStream, by_ref: bool, rt: &TokenStream) -> TokenStream {
+        let ty = &self.field.ty;
+        let deref = if by_ref { quote!(*) } else { quote!() };
+        match (&self.field.default, ty) {
+            (
+                _,
+                FieldType::Bytes
+                | FieldType::Records
+                | FieldType::ApiMessage
+                | FieldType::Header
+                | FieldType::Array(_),
+            ) => {
+                quote!(!#value.is_empty())
+            }
+            (DefaultValue::Natural | DefaultValue::Null, FieldType::String) => {
+                quote!(!#value.is_empty())
+            }
+            (DefaultValue::Str(s), FieldType::String) => quote!(#value != #s),
+            (DefaultValue::Natural | DefaultValue::Null, FieldType::Uuid) => {
+                quote!(!#value.is_nil())
+            }
+            (_, FieldType::Struct(_)) => {
+                let t = base_type(ty, rt);
+                if by_ref {
+                    quote!(*#value != #t::default())
+                } else {
+                    quote!(#value != #t::default())
+                }
+            }
+            _ => {
+                let d = self.value_default(rt);
+                quote!(#deref #value != #d)
+            }
+        }
+    }
+
+    /// Doc lines: the `about` text, then where the field is on the wire.
+    pub fn doc(&self) -> Vec<String> {
+        let f = self.field;
+        let mut docs = about_lines(&f.about);
+        let mut facts = vec![format!("Versions {}", f.versions)];
+        if !f.nullable_versions.is_empty() {
+            facts.push(format!("nullable {}", f.nullable_versions));
+        }
+        if let Some(tag) = f.tag {
+            facts.push(format!("tag {tag} from {}", f.tagged_versions));
+        }
+        if f.ignorable {
+            facts.push("ignorable".into());
+        }
+        match &f.default {
+            DefaultValue::Natural => {}
+            DefaultValue::Null => facts.push("default null".into()),
+            DefaultValue::Bool(b) => facts.push(format!("default {b}")),
+            DefaultValue::Int(i) => facts.push(format!("default {i}")),
+            DefaultValue::Float(x) => facts.push(format!("default {x}")),
+            DefaultValue::Str(s) => facts.push(format!("default {s:?}")),
+            DefaultValue::Uuid(u) => facts.push(format!("default {u:032x}")),
+        }
+        if !docs.is_empty() {
+            docs.push(String::new());
+        }
+        docs.push(format!(" {}.", facts.join("; ")));
+        docs
+    }
+}
+
+/// The Rust type of a schema type.
+pub fn base_type(ty: &FieldType, rt: &TokenStream) -> TokenStream {
+    match ty {
+        FieldType::Bool => quote!(bool),
+        FieldType::Int8 => quote!(i8),
+        FieldType::Int16 => quote!(i16),
+        FieldType::Uint16 => quote!(u16),
+        FieldType::Int32 => quote!(i32),
+        FieldType::Uint32 => quote!(u32),
+        FieldType::Int64 => quote!(i64),
+        FieldType::Float64 => quote!(f64),
+        FieldType::String => quote!(String),
+        FieldType::Bytes | FieldType::Records => quote!(#rt::Bytes),
+        FieldType::Uuid => quote!(#rt::primitives::Uuid),
+        FieldType::ApiMessage => quote!(#rt::embedded::EmbeddedMessage),
+        FieldType::Header => quote!(#rt::embedded::EmbeddedHeader),
+        FieldType::Array(inner) => {
+            let inner = base_type(inner, rt);
+            quote!(Vec<#inner>)
+        }
+        FieldType::Struct(name) => {
+            let ident = naming::type_ident(name);
+            quote!(#ident)
+        }
+    }
+}
+
+/// The natural default of a schema type.
+fn natural(ty: &FieldType, rt: &TokenStream) -> TokenStream {
+    match ty {
+        FieldType::Bool => quote!(false),
+        FieldType::Float64 => quote!(0.0),
+        t if t.is_number_or_bool() => quote!(0),
+        FieldType::String => quote!(String::new()),
+        FieldType::Bytes | FieldType::Records => quote!(#rt::Bytes::new()),
+        FieldType::Uuid => quote!(#rt::primitives::Uuid::NIL),
+        FieldType::Array(_) => quote!(Vec::new()),
+        other => {
+            let t = base_type(other, rt);
+            quote!(#t::default())
+        }
+    }
+}
+
+fn int_literal(i: i64) -> TokenStream {
+    if i == i64::MIN {
+        return quote!(i64::MIN);
+    }
+    let lit = Literal::i64_unsuffixed(i.abs());
+    if i < 0 {
+        quote!(-#lit)
+    } else {
+        quote!(#lit)
+    }
+}
+
+fn float_literal(f: f64) -> TokenStream {
+    if f.is_nan() {
+        quote!(f64::NAN)
+    } else if f.is_infinite() && f > 0.0 {
+        quote!(f64::INFINITY)
+    } else if f.is_infinite() {
+        quote!(f64::NEG_INFINITY)
+    } else {
+        let lit = Literal::f64_unsuffixed(f.abs());
+        if f.is_sign_negative() {
+            quote!(-#lit)
+        } else {
+            quote!(#lit)
+        }
+    }
+}
+
+/// Doc lines from an `about` text: whitespace folded, and the characters
+/// rustdoc would read as markup escaped.
+pub fn about_lines(about: &str) -> Vec<String> {
+    let text = about.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.is_empty() {
+        return Vec::new();
+    }
+    let escaped = text
+        .replace('[', "\\[")
+        .replace(']', "\\]")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    vec![format!(" {escaped}")]
+}

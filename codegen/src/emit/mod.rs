@@ -1,0 +1,85 @@
+//! Model to tokens. Each emitter reads the checked model and cannot fail:
+//! every impossible case was refused by [`crate::check`].
+
+pub mod api;
+pub mod codec;
+pub mod cond;
+pub mod field;
+pub mod structs;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::check::{Checked, StructDef};
+use crate::versions::Versions;
+use field::FieldView;
+
+/// What every emitter needs to know besides the model.
+pub struct EmitContext {
+    /// Path of the runtime crate in generated code: `crate` or `::kafka_wire`.
+    pub runtime: TokenStream,
+}
+
+/// One struct with the views of its fields.
+pub struct StructView<'a> {
+    /// The struct.
+    pub def: &'a StructDef<'a>,
+    /// Its fields.
+    pub fields: Vec<FieldView<'a>>,
+    /// Versions of the struct that end with a tagged-field section.
+    pub flexible: Versions,
+    /// Count of tags the struct defines (`0..known_tags`).
+    pub known_tags: u32,
+}
+
+impl<'a> StructView<'a> {
+    /// The view of `def` in a message whose flexible versions are `message_flexible`.
+    pub fn new(def: &'a StructDef<'a>, message_flexible: Versions) -> Self {
+        let fields = def
+            .fields
+            .iter()
+            .map(|f| FieldView::new(f, def.versions, message_flexible))
+            .collect();
+        let known_tags = def
+            .fields
+            .iter()
+            .filter_map(|f| f.tag)
+            .map(|t| t + 1)
+            .max()
+            .unwrap_or(0);
+        StructView {
+            def,
+            fields,
+            flexible: message_flexible.intersect(def.versions),
+            known_tags,
+        }
+    }
+
+    /// True when some version of the struct has a tagged-field section.
+    pub fn has_tagged_section(&self) -> bool {
+        !self.flexible.is_empty()
+    }
+}
+
+/// The items of one message's module: its structs and their trait impls.
+pub fn emit_message(
+    checked: &Checked<'_>,
+    cx: &EmitContext,
+    responses: &std::collections::BTreeMap<i16, String>,
+) -> TokenStream {
+    let spec = checked.spec;
+    let mut out = TokenStream::new();
+    for def in &checked.structs {
+        let view = StructView::new(def, spec.flexible_versions);
+        out.extend(structs::emit_struct(&view, spec, cx));
+        out.extend(codec::emit_wire_impl(&view, cx));
+    }
+    out.extend(api::emit_message_impls(spec, cx, responses));
+    out
+}
+
+/// `#[doc = "..."]` attributes for doc lines.
+pub fn doc_attrs(lines: &[String]) -> TokenStream {
+    let attrs = lines.iter().map(|l| quote!(#[doc = #l]));
+    quote!(#(#attrs)*)
+}

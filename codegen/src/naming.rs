@@ -1,0 +1,91 @@
+//! Rust names for Kafka names, through heck: fields in snake_case, structs
+//! in UpperCamelCase, keywords escaped.
+
+use heck::{ToSnakeCase, ToUpperCamelCase};
+use proc_macro2::{Ident, Span};
+
+/// Rust keywords that a raw identifier (`r#type`) can stand for.
+const KEYWORDS: &[&str] = &[
+    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do", "dyn",
+    "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let",
+    "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref", "return",
+    "static", "struct", "trait", "true", "try", "type", "typeof", "unsafe", "unsized", "use",
+    "virtual", "where", "while", "yield",
+];
+
+/// Names a raw identifier cannot stand for.
+const NOT_RAW: &[&str] = &["self", "Self", "super", "crate", "_"];
+
+/// Type names that generated code uses unqualified; a struct of that name gets a suffix.
+const PRELUDE_TYPES: &[&str] = &[
+    "Vec", "String", "Option", "Result", "Box", "Default", "Some", "None", "Ok", "Err",
+];
+
+/// The snake_case text of a field name, e.g. `ThrottleTimeMs` → `throttle_time_ms`.
+///
+/// ```
+/// assert_eq!(kafka_wire_codegen::naming::field_name("ThrottleTimeMs"), "throttle_time_ms");
+/// ```
+pub fn field_name(kafka: &str) -> String {
+    kafka.to_snake_case()
+}
+
+/// The identifier of a field, escaped where it is a keyword.
+pub fn field_ident(kafka: &str) -> Ident {
+    ident(&field_name(kafka))
+}
+
+/// The UpperCamelCase name of a struct, e.g. `CreatableTopic`.
+///
+/// ```
+/// assert_eq!(kafka_wire_codegen::naming::type_name("Result"), "ResultStruct");
+/// ```
+pub fn type_name(kafka: &str) -> String {
+    let name = kafka.to_upper_camel_case();
+    if PRELUDE_TYPES.contains(&name.as_str()) {
+        format!("{name}Struct")
+    } else {
+        name
+    }
+}
+
+/// The identifier of a struct.
+pub fn type_ident(kafka: &str) -> Ident {
+    ident(&type_name(kafka))
+}
+
+/// The module (and file stem) of a schema's message, e.g. `create_topics_request`.
+pub fn module_name(message: &str) -> String {
+    let name = message.to_snake_case();
+    if KEYWORDS.contains(&name.as_str()) || NOT_RAW.contains(&name.as_str()) {
+        format!("{name}_")
+    } else {
+        name
+    }
+}
+
+/// An identifier, raw where it is a keyword, suffixed with `_` where raw is impossible.
+pub fn ident(name: &str) -> Ident {
+    if NOT_RAW.contains(&name) {
+        Ident::new(&format!("{name}_"), Span::call_site())
+    } else if KEYWORDS.contains(&name) {
+        Ident::new_raw(name, Span::call_site())
+    } else {
+        Ident::new(name, Span::call_site())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes() {
+        assert_eq!(field_ident("Type").to_string(), "r#type");
+        assert_eq!(field_ident("Match").to_string(), "r#match");
+        assert_eq!(field_ident("Self").to_string(), "self_");
+        assert_eq!(field_ident("IsrIds").to_string(), "isr_ids");
+        assert_eq!(type_ident("Vec").to_string(), "VecStruct");
+        assert_eq!(module_name("AlterConfigsRequest"), "alter_configs_request");
+    }
+}

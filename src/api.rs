@@ -1,0 +1,83 @@
+//! The api-key table: what each api key is, its versions, where it may be
+//! sent, and which request and response header versions go with each of
+//! its versions (spec §7.2, §8).
+//!
+//! [`ApiKey`] and [`API_INFO`] are generated from the request and response
+//! schemas; the rules that are not in the schemas live here.
+
+use crate::message::VersionRange;
+
+pub use crate::messages::{api_info, ApiKey, API_INFO};
+
+/// Where a request may be sent (a schema's `listeners`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Listener {
+    /// A ZooKeeper-mode broker.
+    ZkBroker,
+    /// A KRaft broker.
+    Broker,
+    /// A KRaft controller.
+    Controller,
+}
+
+/// Facts about one api key, from its request and response schemas.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ApiInfo {
+    /// The api key.
+    pub api_key: ApiKey,
+    /// Its name, e.g. `"CreateTopics"`.
+    pub name: &'static str,
+    /// The request's valid versions.
+    pub valid_versions: VersionRange,
+    /// The request's flexible versions (request header v2).
+    pub flexible_versions: VersionRange,
+    /// The response's flexible versions (response header v1).
+    pub response_flexible_versions: VersionRange,
+    /// Versions deprecated.
+    pub deprecated_versions: VersionRange,
+    /// Whether the highest valid version is still unstable.
+    pub latest_version_unstable: bool,
+    /// Where requests of this api may be sent.
+    pub listeners: &'static [Listener],
+}
+
+/// Api key of ApiVersions, whose response header is always v0 (KIP-511).
+pub const API_VERSIONS_KEY: i16 = 18;
+/// Api key of ControlledShutdown, whose v0 request uses request header v0.
+pub const CONTROLLED_SHUTDOWN_KEY: i16 = 7;
+
+impl ApiInfo {
+    /// The request header version for `api_version`: 2 in flexible
+    /// versions, else 1; 0 for ControlledShutdown v0.
+    ///
+    /// ```
+    /// let info = kafka_wire::api::api_info(18).unwrap();
+    /// assert_eq!((info.request_header_version(2), info.request_header_version(3)), (1, 2));
+    /// ```
+    pub const fn request_header_version(&self, api_version: i16) -> i16 {
+        if self.api_key as i16 == CONTROLLED_SHUTDOWN_KEY && api_version == 0 {
+            0
+        } else if self.flexible_versions.contains(api_version) {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// The response header version for `api_version`: 1 in flexible
+    /// versions, else 0; always 0 for ApiVersions.
+    ///
+    /// ```
+    /// let info = kafka_wire::api::api_info(18).unwrap();
+    /// assert_eq!(info.response_header_version(3), 0);
+    /// ```
+    pub const fn response_header_version(&self, api_version: i16) -> i16 {
+        if self.api_key as i16 == API_VERSIONS_KEY {
+            0
+        } else if self.response_flexible_versions.contains(api_version) {
+            1
+        } else {
+            0
+        }
+    }
+}

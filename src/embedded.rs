@@ -1,0 +1,218 @@
+//! Embedded messages (KIP-590): the `ApiMessage` and `Header` schema types.
+//!
+//! On the wire each is length-prefixed bytes, exactly like `bytes` (compact
+//! in flexible versions), so schemas that use them stay byte-compatible
+//! with Kafka. In Rust they keep the raw bytes, so a forwarded request
+//! travels unchanged, and offer typed encode and decode of what they hold.
+
+use bytes::{Bytes, BytesMut};
+
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::message::{ApiMessage, Message};
+use crate::messages::{RequestHeader, ResponseHeader};
+use crate::primitives::{Nullable, Reader, Wire};
+
+/// An embedded request or response with its header, e.g. the
+/// `RequestData` of an EnvelopeRequest: `header ‖ body` as raw bytes.
+///
+/// # Example
+/// ```
+/// use kafka_wire::embedded::EmbeddedMessage;
+/// use kafka_wire::messages::{RequestHeader, SaslHandshakeRequest};
+/// let header = RequestHeader { request_api_key: 17, request_api_version: 1, correlation_id: 5, ..Default::default() };
+/// let body = SaslHandshakeRequest { mechanism: "PLAIN".into() };
+/// let embedded = EmbeddedMessage::from_request(&header, &body).unwrap();
+/// let (h, rest) = embedded.request_header().unwrap();
+/// assert_eq!(h.correlation_id, 5);
+/// assert_eq!(&rest[..], b"\x00\x05PLAIN");
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct EmbeddedMessage(pub Bytes);
+
+/// An embedded request header as raw bytes (the `Header` schema type).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct EmbeddedHeader(pub Bytes);
+
+impl EmbeddedMessage {
+    /// The raw bytes, header and body.
+    pub fn as_bytes(&self) -> &Bytes {
+        &self.0
+    }
+
+    /// True when it holds no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Encodes `header` at the header version its api key and version call
+    /// for, then `body` at `header.request_api_version`.
+    ///
+    /// # Errors
+    /// An unknown api key, or any encode error of the header or body.
+    pub fn from_request<R: ApiMessage>(
+        header: &RequestHeader,
+        body: &R,
+    ) -> Result<Self, EncodeError> {
+        let info = crate::api::api_info(header.request_api_key).ok_or_else(|| {
+            EncodeError::new(crate::error::EncodeErrorKind::Invalid(
+                "unknown api key in request header",
+            ))
+        })?;
+        let header_version = info.request_header_version(header.request_api_version);
+        let mut buf = BytesMut::new();
+        header.encode(&mut buf, header_version)?;
+        body.encode(&mut buf, header.request_api_version)?;
+        Ok(Self(buf.freeze()))
+    }
+
+    /// Encodes a response `header` and `body` for `api_key` at `api_version`.
+    ///
+    /// # Errors
+    /// Any encode error of the header or body.
+    pub fn from_response<R: ApiMessage>(
+        header: &ResponseHeader,
+        body: &R,
+        api_version: i16,
+    ) -> Result<Self, EncodeError> {
+        let header_version = response_header_version(R::API_KEY, api_version);
+        let mut buf = BytesMut::new();
+        header.encode(&mut buf, header_version)?;
+        body.encode(&mut buf, api_version)?;
+        Ok(Self(buf.freeze()))
+    }
+
+    /// Decodes the request header, choosing its version from the api key
+    /// and version it starts with; returns it with the body's bytes.
+    ///
+    /// # Errors
+    /// Short input, an unknown api key, or a malformed header.
+    pub fn request_header(&self) -> Result<(RequestHeader, Bytes), DecodeError> {
+        let (header, r) = self.read_request_header()?;
+        Ok((header, r.into_remaining()))
+    }
+
+    fn read_request_header(&self) -> Result<(RequestHeader, Reader), DecodeError> {
+        let mut r = Reader::new(self.0.clone());
+        let mut peek = r.clone();
+        let api_key = peek.read_i16()?;
+        let api_version = peek.read_i16()?;
+        let info = crate::api::api_info(api_key)
+            .ok_or_else(|| DecodeError::new(DecodeErrorKind::UnknownApiKey(api_key), 0))?;
+        let header = RequestHeader::decode_from(&mut r, info.request_header_version(api_version))?;
+        Ok((header, r))
+    }
+
+    /// Decodes the header and a request body of type `R`, which must fill
+    /// the rest of the bytes.
+    ///
+    /// # Errors
+    /// As [`EmbeddedMessage::request_header`]; the header's api key not
+    /// `R`'s; a malformed body; trailing bytes.
+    pub fn decode_request<R: ApiMessage>(&self) -> Result<(RequestHeader, R), DecodeError> {
+        let (header, mut r) = self.read_request_header()?;
+        if header.request_api_key != R::API_KEY {
+            return Err(DecodeError::new(
+                DecodeErrorKind::Invalid("embedded request has another api key"),
+                0,
+            ));
+        }
+        let version = header.request_api_version;
+        let body = R::decode_from(&mut r, version)?;
+        r.finish().map_err(|e| e.in_message(R::NAME, version))?;
+        Ok((header, body))
+    }
+
+    /// Decodes a response header and body of type `R` at `api_version`
+    /// (the version of the request it answers).
+    ///
+    /// # Errors
+    /// A malformed header or body, or trailing bytes.
+    pub fn decode_response<R: ApiMessage>(
+        &self,
+        api_version: i16,
+    ) -> Result<(ResponseHeader, R), DecodeError> {
+        let mut r = Reader::new(self.0.clone());
+        let header =
+            ResponseHeader::decode_from(&mut r, response_header_version(R::API_KEY, api_version))?;
+        let body = R::decode_from(&mut r, api_version)?;
+        r.finish().map_err(|e| e.in_message(R::NAME, api_version))?;
+        Ok((header, body))
+    }
+}
+
+fn response_header_version(api_key: i16, api_version: i16) -> i16 {
+    crate::api::api_info(api_key).map_or(0, |info| info.response_header_version(api_version))
+}
+
+impl EmbeddedHeader {
+    /// Decodes the request header at `header_version`.
+    ///
+    /// # Errors
+    /// A malformed header or trailing bytes.
+    pub fn decode(&self, header_version: i16) -> Result<RequestHeader, DecodeError> {
+        RequestHeader::decode_exact(self.0.clone(), header_version)
+    }
+
+    /// Encodes `header` at `header_version`.
+    ///
+    /// # Errors
+    /// Any encode error of the header.
+    pub fn encode(header: &RequestHeader, header_version: i16) -> Result<Self, EncodeError> {
+        header.to_bytes(header_version).map(Self)
+    }
+
+    /// True when it holds no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+macro_rules! bytes_like {
+    ($ty:ident) => {
+        impl Wire for $ty {
+            #[inline]
+            fn encode_value(
+                &self,
+                buf: &mut BytesMut,
+                version: i16,
+                flexible: bool,
+            ) -> Result<(), EncodeError> {
+                self.0.encode_value(buf, version, flexible)
+            }
+
+            #[inline]
+            fn value_size(&self, version: i16, flexible: bool) -> usize {
+                self.0.value_size(version, flexible)
+            }
+
+            #[inline]
+            fn decode_value(
+                r: &mut Reader,
+                version: i16,
+                flexible: bool,
+            ) -> Result<Self, DecodeError> {
+                Bytes::decode_value(r, version, flexible).map($ty)
+            }
+        }
+
+        impl Nullable for $ty {
+            #[inline]
+            fn decode_option(
+                r: &mut Reader,
+                version: i16,
+                flexible: bool,
+            ) -> Result<Option<Self>, DecodeError> {
+                Ok(Bytes::decode_option(r, version, flexible)?.map($ty))
+            }
+        }
+
+        impl From<Bytes> for $ty {
+            fn from(bytes: Bytes) -> Self {
+                $ty(bytes)
+            }
+        }
+    };
+}
+
+bytes_like!(EmbeddedMessage);
+bytes_like!(EmbeddedHeader);
