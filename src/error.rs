@@ -122,7 +122,10 @@ impl fmt::Display for DecodeErrorKind {
                 write!(f, "tag {tag} follows tag {previous}; tags must ascend")
             }
             Self::TagSizeMismatch { declared, used } => {
-                write!(f, "tagged field declared {declared} bytes but its value used {used}")
+                write!(
+                    f,
+                    "tagged field declared {declared} bytes but its value used {used}"
+                )
             }
             Self::UnsupportedVersion(v) => write!(f, "version {v} is not supported"),
             Self::UnknownApiKey(k) => write!(f, "unknown api key {k}"),
@@ -158,7 +161,11 @@ impl DecodeError {
     /// An error of `kind` at byte `offset`.
     #[cold]
     pub fn new(kind: DecodeErrorKind, offset: usize) -> Self {
-        Self(Box::new(DecodeInner { kind, offset, place: Place::default() }))
+        Self(Box::new(DecodeInner {
+            kind,
+            offset,
+            place: Place::default(),
+        }))
     }
 
     /// What went wrong.
@@ -295,7 +302,10 @@ impl EncodeError {
     /// An error of `kind`, place still unknown.
     #[cold]
     pub fn new(kind: EncodeErrorKind) -> Self {
-        Self(Box::new(EncodeInner { kind, place: Place::default() }))
+        Self(Box::new(EncodeInner {
+            kind,
+            place: Place::default(),
+        }))
     }
 
     /// What went wrong.
@@ -361,19 +371,29 @@ mod tests {
 
     #[test]
     fn decode_path_reads_outermost_first() {
-        let err = DecodeError::new(DecodeErrorKind::CountTooLarge { count: 2147483647, remaining: 12 }, 4811)
-            .in_field("partitions")
-            .at_index(3)
-            .in_field("topics")
-            .in_message("MetadataResponse", 12)
-            .in_message("Ignored", 1);
+        let err = DecodeError::new(
+            DecodeErrorKind::CountTooLarge {
+                count: 2147483647,
+                remaining: 12,
+            },
+            4811,
+        )
+        .in_field("partitions")
+        .at_index(3)
+        .in_field("topics")
+        .in_message("MetadataResponse", 12)
+        .in_message("Ignored", 1);
         assert_eq!(
             err.to_string(),
             "MetadataResponse v12: topics[3].partitions: count 2147483647 but 12 bytes remain (offset 4811)"
         );
         assert_eq!(
             err.path(),
-            vec![PathSegment::Field("topics"), PathSegment::Index(3), PathSegment::Field("partitions")]
+            vec![
+                PathSegment::Field("topics"),
+                PathSegment::Index(3),
+                PathSegment::Field("partitions")
+            ]
         );
     }
 }
