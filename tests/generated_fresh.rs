@@ -1,0 +1,47 @@
+//! `generated/` holds the code that `build.rs` generates from `schemas/`,
+//! committed so that a schema edit shows as a reviewable diff. This test
+//! fails when the two differ and prints the command that refreshes it.
+
+use std::path::Path;
+
+const REFRESH: &str = "cargo run -p kafka-wire-codegen -- --runtime crate --out generated schemas";
+
+#[test]
+fn generated_matches_schemas() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let generated = kafka_wire_codegen::Builder::new()
+        .input_dir(root.join("schemas"))
+        .runtime_path("crate")
+        .rerun_if_changed(false)
+        .generate()
+        .unwrap_or_else(|e| panic!("schemas/ does not compile:\n{e}"));
+    let mut stale = Vec::new();
+    for file in &generated.files {
+        let committed = std::fs::read_to_string(root.join("generated").join(&file.name)).unwrap_or_default();
+        if committed != file.text {
+            stale.push(file.name.clone());
+        }
+    }
+    let expected: Vec<&str> = generated.files.iter().map(|f| f.name.as_str()).collect();
+    for entry in std::fs::read_dir(root.join("generated")).expect("generated/ exists") {
+        let name = entry.expect("readable entry").file_name().to_string_lossy().into_owned();
+        if name.ends_with(".rs") && !expected.contains(&name.as_str()) {
+            stale.push(format!("{name} (no longer generated)"));
+        }
+    }
+    assert!(stale.is_empty(), "generated/ is stale: {}\nrefresh it with:\n    {REFRESH}", stale.join(", "));
+}
+
+#[test]
+fn generation_is_deterministic() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let run = || {
+        kafka_wire_codegen::Builder::new()
+            .input_dir(root.join("schemas"))
+            .runtime_path("crate")
+            .rerun_if_changed(false)
+            .generate()
+            .expect("schemas compile")
+    };
+    assert_eq!(run(), run());
+}
