@@ -1,11 +1,15 @@
 //! Compiles `schemas/` into `$OUT_DIR`; `src/messages.rs` includes the result.
+//! With the `sample` feature the generated code also gets `Sample` impls.
 
 fn main() {
-    if let Err(e) = kafka_wire_codegen::Builder::new()
+    println!("cargo:rerun-if-changed=build.rs");
+    let result = kafka_wire_codegen::Builder::new()
         .input_dir("schemas")
         .runtime_path("crate")
-        .compile()
-    {
+        .samples(std::env::var_os("CARGO_FEATURE_SAMPLE").is_some())
+        .rerun_if_changed(true)
+        .compile();
+    if let Err(e) = result {
         eprintln!("{e}");
         std::process::exit(1);
     }

@@ -6,6 +6,8 @@
 pub enum ApiKey {
     /// Metadata (api key 3): versions 0-12, flexible 9+.
     Metadata = 3i16,
+    /// DescribeGroups (api key 15): versions 0-5, flexible 5+.
+    DescribeGroups = 15i16,
     /// SaslHandshake (api key 17): versions 0-1, flexible none.
     SaslHandshake = 17i16,
     /// ApiVersions (api key 18): versions 0-4, flexible 3+.
@@ -14,12 +16,20 @@ pub enum ApiKey {
     CreateTopics = 19i16,
     /// DeleteTopics (api key 20): versions 0-6, flexible 4+.
     DeleteTopics = 20i16,
+    /// AddPartitionsToTxn (api key 24): versions 0-5, flexible 3+.
+    AddPartitionsToTxn = 24i16,
+    /// AddOffsetsToTxn (api key 25): versions 0-4, flexible 3+.
+    AddOffsetsToTxn = 25i16,
     /// CreateAcls (api key 30): versions 0-3, flexible 2+.
     CreateAcls = 30i16,
     /// DeleteAcls (api key 31): versions 0-3, flexible 2+.
     DeleteAcls = 31i16,
     /// AlterConfigs (api key 33): versions 0-2, flexible 2+.
     AlterConfigs = 33i16,
+    /// AlterReplicaLogDirs (api key 34): versions 0-2, flexible 2+.
+    AlterReplicaLogDirs = 34i16,
+    /// DescribeLogDirs (api key 35): versions 0-4, flexible 2+.
+    DescribeLogDirs = 35i16,
     /// SaslAuthenticate (api key 36): versions 0-2, flexible 2+.
     SaslAuthenticate = 36i16,
     /// CreatePartitions (api key 37): versions 0-3, flexible 2+.
@@ -30,12 +40,28 @@ pub enum ApiKey {
     AlterPartitionReassignments = 45i16,
     /// AlterClientQuotas (api key 49): versions 0-1, flexible 1+.
     AlterClientQuotas = 49i16,
+    /// DescribeUserScramCredentials (api key 50): versions 0, flexible 0+.
+    DescribeUserScramCredentials = 50i16,
     /// AlterUserScramCredentials (api key 51): versions 0, flexible 0+.
     AlterUserScramCredentials = 51i16,
+    /// DescribeQuorum (api key 55): versions 0-2, flexible 0+.
+    DescribeQuorum = 55i16,
+    /// AlterPartition (api key 56): versions 0-3, flexible 0+.
+    AlterPartition = 56i16,
     /// UpdateFeatures (api key 57): versions 0-2, flexible 0+.
     UpdateFeatures = 57i16,
     /// Envelope (api key 58): versions 0, flexible 0+.
     Envelope = 58i16,
+    /// DescribeProducers (api key 61): versions 0, flexible 0+.
+    DescribeProducers = 61i16,
+    /// DescribeTransactions (api key 65): versions 0, flexible 0+.
+    DescribeTransactions = 65i16,
+    /// AllocateProducerIds (api key 67): versions 0, flexible 0+.
+    AllocateProducerIds = 67i16,
+    /// DescribeTopicPartitions (api key 75): versions 0, flexible 0+.
+    DescribeTopicPartitions = 75i16,
+    /// AddRaftVoter (api key 80): versions 0, flexible 0+.
+    AddRaftVoter = 80i16,
 }
 /// Facts about each api key, in api-key order.
 pub static API_INFO: &[crate::api::ApiInfo] = &[
@@ -46,6 +72,16 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         flexible_versions: crate::message::VersionRange::new(9, 12),
         response_flexible_versions: crate::message::VersionRange::new(9, 12),
         deprecated_versions: crate::message::VersionRange::new(0, 3),
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 15,
+        name: "DescribeGroups",
+        valid_versions: crate::message::VersionRange::new(0, 5),
+        flexible_versions: crate::message::VersionRange::new(5, 5),
+        response_flexible_versions: crate::message::VersionRange::new(5, 5),
+        deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
     },
@@ -106,6 +142,26 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         ],
     },
     crate::api::ApiInfo {
+        api_key: 24,
+        name: "AddPartitionsToTxn",
+        valid_versions: crate::message::VersionRange::new(0, 5),
+        flexible_versions: crate::message::VersionRange::new(3, 5),
+        response_flexible_versions: crate::message::VersionRange::new(3, 5),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 25,
+        name: "AddOffsetsToTxn",
+        valid_versions: crate::message::VersionRange::new(0, 4),
+        flexible_versions: crate::message::VersionRange::new(3, 4),
+        response_flexible_versions: crate::message::VersionRange::new(3, 4),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
         api_key: 30,
         name: "CreateAcls",
         valid_versions: crate::message::VersionRange::new(0, 3),
@@ -146,6 +202,26 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+    },
+    crate::api::ApiInfo {
+        api_key: 34,
+        name: "AlterReplicaLogDirs",
+        valid_versions: crate::message::VersionRange::new(0, 2),
+        flexible_versions: crate::message::VersionRange::new(2, 2),
+        response_flexible_versions: crate::message::VersionRange::new(2, 2),
+        deprecated_versions: crate::message::VersionRange::new(0, 0),
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 35,
+        name: "DescribeLogDirs",
+        valid_versions: crate::message::VersionRange::new(0, 4),
+        flexible_versions: crate::message::VersionRange::new(2, 4),
+        response_flexible_versions: crate::message::VersionRange::new(2, 4),
+        deprecated_versions: crate::message::VersionRange::new(0, 0),
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
     },
     crate::api::ApiInfo {
         api_key: 36,
@@ -218,6 +294,20 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         ],
     },
     crate::api::ApiInfo {
+        api_key: 50,
+        name: "DescribeUserScramCredentials",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::new(0, 0),
+        response_flexible_versions: crate::message::VersionRange::new(0, 0),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[
+            crate::api::Listener::ZkBroker,
+            crate::api::Listener::Broker,
+            crate::api::Listener::Controller,
+        ],
+    },
+    crate::api::ApiInfo {
         api_key: 51,
         name: "AlterUserScramCredentials",
         valid_versions: crate::message::VersionRange::new(0, 0),
@@ -230,6 +320,26 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+    },
+    crate::api::ApiInfo {
+        api_key: 55,
+        name: "DescribeQuorum",
+        valid_versions: crate::message::VersionRange::new(0, 2),
+        flexible_versions: crate::message::VersionRange::new(0, 2),
+        response_flexible_versions: crate::message::VersionRange::new(0, 2),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::Broker, crate::api::Listener::Controller],
+    },
+    crate::api::ApiInfo {
+        api_key: 56,
+        name: "AlterPartition",
+        valid_versions: crate::message::VersionRange::new(0, 3),
+        flexible_versions: crate::message::VersionRange::new(0, 3),
+        response_flexible_versions: crate::message::VersionRange::new(0, 3),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Controller],
     },
     crate::api::ApiInfo {
         api_key: 57,
@@ -255,26 +365,1348 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Controller],
     },
+    crate::api::ApiInfo {
+        api_key: 61,
+        name: "DescribeProducers",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::new(0, 0),
+        response_flexible_versions: crate::message::VersionRange::new(0, 0),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 65,
+        name: "DescribeTransactions",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::new(0, 0),
+        response_flexible_versions: crate::message::VersionRange::new(0, 0),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 67,
+        name: "AllocateProducerIds",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::new(0, 0),
+        response_flexible_versions: crate::message::VersionRange::new(0, 0),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Controller],
+    },
+    crate::api::ApiInfo {
+        api_key: 75,
+        name: "DescribeTopicPartitions",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::new(0, 0),
+        response_flexible_versions: crate::message::VersionRange::new(0, 0),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 80,
+        name: "AddRaftVoter",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::new(0, 0),
+        response_flexible_versions: crate::message::VersionRange::new(0, 0),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::Broker, crate::api::Listener::Controller],
+    },
 ];
 /// The facts about api key `code`, if this message set has it.
 pub fn api_info(code: i16) -> Option<&'static crate::api::ApiInfo> {
     match code {
         3 => Some(&API_INFO[0usize]),
-        17 => Some(&API_INFO[1usize]),
-        18 => Some(&API_INFO[2usize]),
-        19 => Some(&API_INFO[3usize]),
-        20 => Some(&API_INFO[4usize]),
-        30 => Some(&API_INFO[5usize]),
-        31 => Some(&API_INFO[6usize]),
-        33 => Some(&API_INFO[7usize]),
-        36 => Some(&API_INFO[8usize]),
-        37 => Some(&API_INFO[9usize]),
-        44 => Some(&API_INFO[10usize]),
-        45 => Some(&API_INFO[11usize]),
-        49 => Some(&API_INFO[12usize]),
-        51 => Some(&API_INFO[13usize]),
-        57 => Some(&API_INFO[14usize]),
-        58 => Some(&API_INFO[15usize]),
+        15 => Some(&API_INFO[1usize]),
+        17 => Some(&API_INFO[2usize]),
+        18 => Some(&API_INFO[3usize]),
+        19 => Some(&API_INFO[4usize]),
+        20 => Some(&API_INFO[5usize]),
+        24 => Some(&API_INFO[6usize]),
+        25 => Some(&API_INFO[7usize]),
+        30 => Some(&API_INFO[8usize]),
+        31 => Some(&API_INFO[9usize]),
+        33 => Some(&API_INFO[10usize]),
+        34 => Some(&API_INFO[11usize]),
+        35 => Some(&API_INFO[12usize]),
+        36 => Some(&API_INFO[13usize]),
+        37 => Some(&API_INFO[14usize]),
+        44 => Some(&API_INFO[15usize]),
+        45 => Some(&API_INFO[16usize]),
+        49 => Some(&API_INFO[17usize]),
+        50 => Some(&API_INFO[18usize]),
+        51 => Some(&API_INFO[19usize]),
+        55 => Some(&API_INFO[20usize]),
+        56 => Some(&API_INFO[21usize]),
+        57 => Some(&API_INFO[22usize]),
+        58 => Some(&API_INFO[23usize]),
+        61 => Some(&API_INFO[24usize]),
+        65 => Some(&API_INFO[25usize]),
+        67 => Some(&API_INFO[26usize]),
+        75 => Some(&API_INFO[27usize]),
+        80 => Some(&API_INFO[28usize]),
         _ => None,
+    }
+}
+/// A request body of any api key in this message set.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RequestBody {
+    /// Api key 3.
+    Metadata(super::metadata_request::MetadataRequest),
+    /// Api key 15.
+    DescribeGroups(super::describe_groups_request::DescribeGroupsRequest),
+    /// Api key 17.
+    SaslHandshake(super::sasl_handshake_request::SaslHandshakeRequest),
+    /// Api key 18.
+    ApiVersions(super::api_versions_request::ApiVersionsRequest),
+    /// Api key 19.
+    CreateTopics(super::create_topics_request::CreateTopicsRequest),
+    /// Api key 20.
+    DeleteTopics(super::delete_topics_request::DeleteTopicsRequest),
+    /// Api key 24.
+    AddPartitionsToTxn(super::add_partitions_to_txn_request::AddPartitionsToTxnRequest),
+    /// Api key 25.
+    AddOffsetsToTxn(super::add_offsets_to_txn_request::AddOffsetsToTxnRequest),
+    /// Api key 30.
+    CreateAcls(super::create_acls_request::CreateAclsRequest),
+    /// Api key 31.
+    DeleteAcls(super::delete_acls_request::DeleteAclsRequest),
+    /// Api key 33.
+    AlterConfigs(super::alter_configs_request::AlterConfigsRequest),
+    /// Api key 34.
+    AlterReplicaLogDirs(
+        super::alter_replica_log_dirs_request::AlterReplicaLogDirsRequest,
+    ),
+    /// Api key 35.
+    DescribeLogDirs(super::describe_log_dirs_request::DescribeLogDirsRequest),
+    /// Api key 36.
+    SaslAuthenticate(super::sasl_authenticate_request::SaslAuthenticateRequest),
+    /// Api key 37.
+    CreatePartitions(super::create_partitions_request::CreatePartitionsRequest),
+    /// Api key 44.
+    IncrementalAlterConfigs(
+        super::incremental_alter_configs_request::IncrementalAlterConfigsRequest,
+    ),
+    /// Api key 45.
+    AlterPartitionReassignments(
+        super::alter_partition_reassignments_request::AlterPartitionReassignmentsRequest,
+    ),
+    /// Api key 49.
+    AlterClientQuotas(super::alter_client_quotas_request::AlterClientQuotasRequest),
+    /// Api key 50.
+    DescribeUserScramCredentials(
+        super::describe_user_scram_credentials_request::DescribeUserScramCredentialsRequest,
+    ),
+    /// Api key 51.
+    AlterUserScramCredentials(
+        super::alter_user_scram_credentials_request::AlterUserScramCredentialsRequest,
+    ),
+    /// Api key 55.
+    DescribeQuorum(super::describe_quorum_request::DescribeQuorumRequest),
+    /// Api key 56.
+    AlterPartition(super::alter_partition_request::AlterPartitionRequest),
+    /// Api key 57.
+    UpdateFeatures(super::update_features_request::UpdateFeaturesRequest),
+    /// Api key 58.
+    Envelope(super::envelope_request::EnvelopeRequest),
+    /// Api key 61.
+    DescribeProducers(super::describe_producers_request::DescribeProducersRequest),
+    /// Api key 65.
+    DescribeTransactions(
+        super::describe_transactions_request::DescribeTransactionsRequest,
+    ),
+    /// Api key 67.
+    AllocateProducerIds(
+        super::allocate_producer_ids_request::AllocateProducerIdsRequest,
+    ),
+    /// Api key 75.
+    DescribeTopicPartitions(
+        super::describe_topic_partitions_request::DescribeTopicPartitionsRequest,
+    ),
+    /// Api key 80.
+    AddRaftVoter(super::add_raft_voter_request::AddRaftVoterRequest),
+}
+impl RequestBody {
+    /// The api key of the body.
+    pub fn api_key(&self) -> i16 {
+        match self {
+            Self::Metadata(_) => 3,
+            Self::DescribeGroups(_) => 15,
+            Self::SaslHandshake(_) => 17,
+            Self::ApiVersions(_) => 18,
+            Self::CreateTopics(_) => 19,
+            Self::DeleteTopics(_) => 20,
+            Self::AddPartitionsToTxn(_) => 24,
+            Self::AddOffsetsToTxn(_) => 25,
+            Self::CreateAcls(_) => 30,
+            Self::DeleteAcls(_) => 31,
+            Self::AlterConfigs(_) => 33,
+            Self::AlterReplicaLogDirs(_) => 34,
+            Self::DescribeLogDirs(_) => 35,
+            Self::SaslAuthenticate(_) => 36,
+            Self::CreatePartitions(_) => 37,
+            Self::IncrementalAlterConfigs(_) => 44,
+            Self::AlterPartitionReassignments(_) => 45,
+            Self::AlterClientQuotas(_) => 49,
+            Self::DescribeUserScramCredentials(_) => 50,
+            Self::AlterUserScramCredentials(_) => 51,
+            Self::DescribeQuorum(_) => 55,
+            Self::AlterPartition(_) => 56,
+            Self::UpdateFeatures(_) => 57,
+            Self::Envelope(_) => 58,
+            Self::DescribeProducers(_) => 61,
+            Self::DescribeTransactions(_) => 65,
+            Self::AllocateProducerIds(_) => 67,
+            Self::DescribeTopicPartitions(_) => 75,
+            Self::AddRaftVoter(_) => 80,
+        }
+    }
+    /// Appends the body encoded at `version`.
+    ///
+    /// # Errors
+    /// As [`Message::encode`](#rt::message::Message::encode).
+    pub fn encode(
+        &self,
+        buf: &mut crate::BytesMut,
+        version: i16,
+    ) -> Result<(), crate::error::EncodeError> {
+        match self {
+            Self::Metadata(m) => crate::message::Message::encode(m, buf, version),
+            Self::DescribeGroups(m) => crate::message::Message::encode(m, buf, version),
+            Self::SaslHandshake(m) => crate::message::Message::encode(m, buf, version),
+            Self::ApiVersions(m) => crate::message::Message::encode(m, buf, version),
+            Self::CreateTopics(m) => crate::message::Message::encode(m, buf, version),
+            Self::DeleteTopics(m) => crate::message::Message::encode(m, buf, version),
+            Self::AddPartitionsToTxn(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::AddOffsetsToTxn(m) => crate::message::Message::encode(m, buf, version),
+            Self::CreateAcls(m) => crate::message::Message::encode(m, buf, version),
+            Self::DeleteAcls(m) => crate::message::Message::encode(m, buf, version),
+            Self::AlterConfigs(m) => crate::message::Message::encode(m, buf, version),
+            Self::AlterReplicaLogDirs(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::DescribeLogDirs(m) => crate::message::Message::encode(m, buf, version),
+            Self::SaslAuthenticate(m) => crate::message::Message::encode(m, buf, version),
+            Self::CreatePartitions(m) => crate::message::Message::encode(m, buf, version),
+            Self::IncrementalAlterConfigs(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::AlterPartitionReassignments(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::AlterClientQuotas(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::DescribeUserScramCredentials(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::AlterUserScramCredentials(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::DescribeQuorum(m) => crate::message::Message::encode(m, buf, version),
+            Self::AlterPartition(m) => crate::message::Message::encode(m, buf, version),
+            Self::UpdateFeatures(m) => crate::message::Message::encode(m, buf, version),
+            Self::Envelope(m) => crate::message::Message::encode(m, buf, version),
+            Self::DescribeProducers(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::DescribeTransactions(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::AllocateProducerIds(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::DescribeTopicPartitions(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::AddRaftVoter(m) => crate::message::Message::encode(m, buf, version),
+        }
+    }
+    /// Bytes that [`Self::encode`] writes at `version`.
+    pub fn encoded_size(&self, version: i16) -> usize {
+        match self {
+            Self::Metadata(m) => crate::message::Message::encoded_size(m, version),
+            Self::DescribeGroups(m) => crate::message::Message::encoded_size(m, version),
+            Self::SaslHandshake(m) => crate::message::Message::encoded_size(m, version),
+            Self::ApiVersions(m) => crate::message::Message::encoded_size(m, version),
+            Self::CreateTopics(m) => crate::message::Message::encoded_size(m, version),
+            Self::DeleteTopics(m) => crate::message::Message::encoded_size(m, version),
+            Self::AddPartitionsToTxn(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::AddOffsetsToTxn(m) => crate::message::Message::encoded_size(m, version),
+            Self::CreateAcls(m) => crate::message::Message::encoded_size(m, version),
+            Self::DeleteAcls(m) => crate::message::Message::encoded_size(m, version),
+            Self::AlterConfigs(m) => crate::message::Message::encoded_size(m, version),
+            Self::AlterReplicaLogDirs(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::DescribeLogDirs(m) => crate::message::Message::encoded_size(m, version),
+            Self::SaslAuthenticate(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::CreatePartitions(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::IncrementalAlterConfigs(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::AlterPartitionReassignments(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::AlterClientQuotas(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::DescribeUserScramCredentials(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::AlterUserScramCredentials(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::DescribeQuorum(m) => crate::message::Message::encoded_size(m, version),
+            Self::AlterPartition(m) => crate::message::Message::encoded_size(m, version),
+            Self::UpdateFeatures(m) => crate::message::Message::encoded_size(m, version),
+            Self::Envelope(m) => crate::message::Message::encoded_size(m, version),
+            Self::DescribeProducers(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::DescribeTransactions(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::AllocateProducerIds(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::DescribeTopicPartitions(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::AddRaftVoter(m) => crate::message::Message::encoded_size(m, version),
+        }
+    }
+    /// Reads the body of `api_key` at `version`.
+    ///
+    /// # Errors
+    /// [`DecodeErrorKind::UnknownApiKey`](#rt::error::DecodeErrorKind::UnknownApiKey),
+    /// or the body's own decode error.
+    pub fn decode(
+        api_key: i16,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+    ) -> Result<Self, crate::error::DecodeError> {
+        match api_key {
+            3 => {
+                <super::metadata_request::MetadataRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::Metadata)
+            }
+            15 => {
+                <super::describe_groups_request::DescribeGroupsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DescribeGroups)
+            }
+            17 => {
+                <super::sasl_handshake_request::SaslHandshakeRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::SaslHandshake)
+            }
+            18 => {
+                <super::api_versions_request::ApiVersionsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ApiVersions)
+            }
+            19 => {
+                <super::create_topics_request::CreateTopicsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::CreateTopics)
+            }
+            20 => {
+                <super::delete_topics_request::DeleteTopicsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DeleteTopics)
+            }
+            24 => {
+                <super::add_partitions_to_txn_request::AddPartitionsToTxnRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::AddPartitionsToTxn)
+            }
+            25 => {
+                <super::add_offsets_to_txn_request::AddOffsetsToTxnRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::AddOffsetsToTxn)
+            }
+            30 => {
+                <super::create_acls_request::CreateAclsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::CreateAcls)
+            }
+            31 => {
+                <super::delete_acls_request::DeleteAclsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DeleteAcls)
+            }
+            33 => {
+                <super::alter_configs_request::AlterConfigsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::AlterConfigs)
+            }
+            34 => {
+                <super::alter_replica_log_dirs_request::AlterReplicaLogDirsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::AlterReplicaLogDirs)
+            }
+            35 => {
+                <super::describe_log_dirs_request::DescribeLogDirsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DescribeLogDirs)
+            }
+            36 => {
+                <super::sasl_authenticate_request::SaslAuthenticateRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::SaslAuthenticate)
+            }
+            37 => {
+                <super::create_partitions_request::CreatePartitionsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::CreatePartitions)
+            }
+            44 => {
+                <super::incremental_alter_configs_request::IncrementalAlterConfigsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::IncrementalAlterConfigs)
+            }
+            45 => {
+                <super::alter_partition_reassignments_request::AlterPartitionReassignmentsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::AlterPartitionReassignments)
+            }
+            49 => {
+                <super::alter_client_quotas_request::AlterClientQuotasRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::AlterClientQuotas)
+            }
+            50 => {
+                <super::describe_user_scram_credentials_request::DescribeUserScramCredentialsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DescribeUserScramCredentials)
+            }
+            51 => {
+                <super::alter_user_scram_credentials_request::AlterUserScramCredentialsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::AlterUserScramCredentials)
+            }
+            55 => {
+                <super::describe_quorum_request::DescribeQuorumRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DescribeQuorum)
+            }
+            56 => {
+                <super::alter_partition_request::AlterPartitionRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::AlterPartition)
+            }
+            57 => {
+                <super::update_features_request::UpdateFeaturesRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::UpdateFeatures)
+            }
+            58 => {
+                <super::envelope_request::EnvelopeRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::Envelope)
+            }
+            61 => {
+                <super::describe_producers_request::DescribeProducersRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DescribeProducers)
+            }
+            65 => {
+                <super::describe_transactions_request::DescribeTransactionsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DescribeTransactions)
+            }
+            67 => {
+                <super::allocate_producer_ids_request::AllocateProducerIdsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::AllocateProducerIds)
+            }
+            75 => {
+                <super::describe_topic_partitions_request::DescribeTopicPartitionsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DescribeTopicPartitions)
+            }
+            80 => {
+                <super::add_raft_voter_request::AddRaftVoterRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::AddRaftVoter)
+            }
+            _ => Err(r.error(crate::error::DecodeErrorKind::UnknownApiKey(api_key))),
+        }
+    }
+}
+impl From<super::metadata_request::MetadataRequest> for RequestBody {
+    fn from(m: super::metadata_request::MetadataRequest) -> Self {
+        Self::Metadata(m)
+    }
+}
+impl From<super::describe_groups_request::DescribeGroupsRequest> for RequestBody {
+    fn from(m: super::describe_groups_request::DescribeGroupsRequest) -> Self {
+        Self::DescribeGroups(m)
+    }
+}
+impl From<super::sasl_handshake_request::SaslHandshakeRequest> for RequestBody {
+    fn from(m: super::sasl_handshake_request::SaslHandshakeRequest) -> Self {
+        Self::SaslHandshake(m)
+    }
+}
+impl From<super::api_versions_request::ApiVersionsRequest> for RequestBody {
+    fn from(m: super::api_versions_request::ApiVersionsRequest) -> Self {
+        Self::ApiVersions(m)
+    }
+}
+impl From<super::create_topics_request::CreateTopicsRequest> for RequestBody {
+    fn from(m: super::create_topics_request::CreateTopicsRequest) -> Self {
+        Self::CreateTopics(m)
+    }
+}
+impl From<super::delete_topics_request::DeleteTopicsRequest> for RequestBody {
+    fn from(m: super::delete_topics_request::DeleteTopicsRequest) -> Self {
+        Self::DeleteTopics(m)
+    }
+}
+impl From<super::add_partitions_to_txn_request::AddPartitionsToTxnRequest>
+for RequestBody {
+    fn from(m: super::add_partitions_to_txn_request::AddPartitionsToTxnRequest) -> Self {
+        Self::AddPartitionsToTxn(m)
+    }
+}
+impl From<super::add_offsets_to_txn_request::AddOffsetsToTxnRequest> for RequestBody {
+    fn from(m: super::add_offsets_to_txn_request::AddOffsetsToTxnRequest) -> Self {
+        Self::AddOffsetsToTxn(m)
+    }
+}
+impl From<super::create_acls_request::CreateAclsRequest> for RequestBody {
+    fn from(m: super::create_acls_request::CreateAclsRequest) -> Self {
+        Self::CreateAcls(m)
+    }
+}
+impl From<super::delete_acls_request::DeleteAclsRequest> for RequestBody {
+    fn from(m: super::delete_acls_request::DeleteAclsRequest) -> Self {
+        Self::DeleteAcls(m)
+    }
+}
+impl From<super::alter_configs_request::AlterConfigsRequest> for RequestBody {
+    fn from(m: super::alter_configs_request::AlterConfigsRequest) -> Self {
+        Self::AlterConfigs(m)
+    }
+}
+impl From<super::alter_replica_log_dirs_request::AlterReplicaLogDirsRequest>
+for RequestBody {
+    fn from(
+        m: super::alter_replica_log_dirs_request::AlterReplicaLogDirsRequest,
+    ) -> Self {
+        Self::AlterReplicaLogDirs(m)
+    }
+}
+impl From<super::describe_log_dirs_request::DescribeLogDirsRequest> for RequestBody {
+    fn from(m: super::describe_log_dirs_request::DescribeLogDirsRequest) -> Self {
+        Self::DescribeLogDirs(m)
+    }
+}
+impl From<super::sasl_authenticate_request::SaslAuthenticateRequest> for RequestBody {
+    fn from(m: super::sasl_authenticate_request::SaslAuthenticateRequest) -> Self {
+        Self::SaslAuthenticate(m)
+    }
+}
+impl From<super::create_partitions_request::CreatePartitionsRequest> for RequestBody {
+    fn from(m: super::create_partitions_request::CreatePartitionsRequest) -> Self {
+        Self::CreatePartitions(m)
+    }
+}
+impl From<super::incremental_alter_configs_request::IncrementalAlterConfigsRequest>
+for RequestBody {
+    fn from(
+        m: super::incremental_alter_configs_request::IncrementalAlterConfigsRequest,
+    ) -> Self {
+        Self::IncrementalAlterConfigs(m)
+    }
+}
+impl From<
+    super::alter_partition_reassignments_request::AlterPartitionReassignmentsRequest,
+> for RequestBody {
+    fn from(
+        m: super::alter_partition_reassignments_request::AlterPartitionReassignmentsRequest,
+    ) -> Self {
+        Self::AlterPartitionReassignments(m)
+    }
+}
+impl From<super::alter_client_quotas_request::AlterClientQuotasRequest> for RequestBody {
+    fn from(m: super::alter_client_quotas_request::AlterClientQuotasRequest) -> Self {
+        Self::AlterClientQuotas(m)
+    }
+}
+impl From<
+    super::describe_user_scram_credentials_request::DescribeUserScramCredentialsRequest,
+> for RequestBody {
+    fn from(
+        m: super::describe_user_scram_credentials_request::DescribeUserScramCredentialsRequest,
+    ) -> Self {
+        Self::DescribeUserScramCredentials(m)
+    }
+}
+impl From<super::alter_user_scram_credentials_request::AlterUserScramCredentialsRequest>
+for RequestBody {
+    fn from(
+        m: super::alter_user_scram_credentials_request::AlterUserScramCredentialsRequest,
+    ) -> Self {
+        Self::AlterUserScramCredentials(m)
+    }
+}
+impl From<super::describe_quorum_request::DescribeQuorumRequest> for RequestBody {
+    fn from(m: super::describe_quorum_request::DescribeQuorumRequest) -> Self {
+        Self::DescribeQuorum(m)
+    }
+}
+impl From<super::alter_partition_request::AlterPartitionRequest> for RequestBody {
+    fn from(m: super::alter_partition_request::AlterPartitionRequest) -> Self {
+        Self::AlterPartition(m)
+    }
+}
+impl From<super::update_features_request::UpdateFeaturesRequest> for RequestBody {
+    fn from(m: super::update_features_request::UpdateFeaturesRequest) -> Self {
+        Self::UpdateFeatures(m)
+    }
+}
+impl From<super::envelope_request::EnvelopeRequest> for RequestBody {
+    fn from(m: super::envelope_request::EnvelopeRequest) -> Self {
+        Self::Envelope(m)
+    }
+}
+impl From<super::describe_producers_request::DescribeProducersRequest> for RequestBody {
+    fn from(m: super::describe_producers_request::DescribeProducersRequest) -> Self {
+        Self::DescribeProducers(m)
+    }
+}
+impl From<super::describe_transactions_request::DescribeTransactionsRequest>
+for RequestBody {
+    fn from(
+        m: super::describe_transactions_request::DescribeTransactionsRequest,
+    ) -> Self {
+        Self::DescribeTransactions(m)
+    }
+}
+impl From<super::allocate_producer_ids_request::AllocateProducerIdsRequest>
+for RequestBody {
+    fn from(
+        m: super::allocate_producer_ids_request::AllocateProducerIdsRequest,
+    ) -> Self {
+        Self::AllocateProducerIds(m)
+    }
+}
+impl From<super::describe_topic_partitions_request::DescribeTopicPartitionsRequest>
+for RequestBody {
+    fn from(
+        m: super::describe_topic_partitions_request::DescribeTopicPartitionsRequest,
+    ) -> Self {
+        Self::DescribeTopicPartitions(m)
+    }
+}
+impl From<super::add_raft_voter_request::AddRaftVoterRequest> for RequestBody {
+    fn from(m: super::add_raft_voter_request::AddRaftVoterRequest) -> Self {
+        Self::AddRaftVoter(m)
+    }
+}
+/// A response body of any api key in this message set.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ResponseBody {
+    /// Api key 3.
+    Metadata(super::metadata_response::MetadataResponse),
+    /// Api key 15.
+    DescribeGroups(super::describe_groups_response::DescribeGroupsResponse),
+    /// Api key 17.
+    SaslHandshake(super::sasl_handshake_response::SaslHandshakeResponse),
+    /// Api key 18.
+    ApiVersions(super::api_versions_response::ApiVersionsResponse),
+    /// Api key 19.
+    CreateTopics(super::create_topics_response::CreateTopicsResponse),
+    /// Api key 20.
+    DeleteTopics(super::delete_topics_response::DeleteTopicsResponse),
+    /// Api key 24.
+    AddPartitionsToTxn(
+        super::add_partitions_to_txn_response::AddPartitionsToTxnResponse,
+    ),
+    /// Api key 25.
+    AddOffsetsToTxn(super::add_offsets_to_txn_response::AddOffsetsToTxnResponse),
+    /// Api key 30.
+    CreateAcls(super::create_acls_response::CreateAclsResponse),
+    /// Api key 31.
+    DeleteAcls(super::delete_acls_response::DeleteAclsResponse),
+    /// Api key 33.
+    AlterConfigs(super::alter_configs_response::AlterConfigsResponse),
+    /// Api key 34.
+    AlterReplicaLogDirs(
+        super::alter_replica_log_dirs_response::AlterReplicaLogDirsResponse,
+    ),
+    /// Api key 35.
+    DescribeLogDirs(super::describe_log_dirs_response::DescribeLogDirsResponse),
+    /// Api key 36.
+    SaslAuthenticate(super::sasl_authenticate_response::SaslAuthenticateResponse),
+    /// Api key 37.
+    CreatePartitions(super::create_partitions_response::CreatePartitionsResponse),
+    /// Api key 44.
+    IncrementalAlterConfigs(
+        super::incremental_alter_configs_response::IncrementalAlterConfigsResponse,
+    ),
+    /// Api key 45.
+    AlterPartitionReassignments(
+        super::alter_partition_reassignments_response::AlterPartitionReassignmentsResponse,
+    ),
+    /// Api key 49.
+    AlterClientQuotas(super::alter_client_quotas_response::AlterClientQuotasResponse),
+    /// Api key 50.
+    DescribeUserScramCredentials(
+        super::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse,
+    ),
+    /// Api key 51.
+    AlterUserScramCredentials(
+        super::alter_user_scram_credentials_response::AlterUserScramCredentialsResponse,
+    ),
+    /// Api key 55.
+    DescribeQuorum(super::describe_quorum_response::DescribeQuorumResponse),
+    /// Api key 56.
+    AlterPartition(super::alter_partition_response::AlterPartitionResponse),
+    /// Api key 57.
+    UpdateFeatures(super::update_features_response::UpdateFeaturesResponse),
+    /// Api key 58.
+    Envelope(super::envelope_response::EnvelopeResponse),
+    /// Api key 61.
+    DescribeProducers(super::describe_producers_response::DescribeProducersResponse),
+    /// Api key 65.
+    DescribeTransactions(
+        super::describe_transactions_response::DescribeTransactionsResponse,
+    ),
+    /// Api key 67.
+    AllocateProducerIds(
+        super::allocate_producer_ids_response::AllocateProducerIdsResponse,
+    ),
+    /// Api key 75.
+    DescribeTopicPartitions(
+        super::describe_topic_partitions_response::DescribeTopicPartitionsResponse,
+    ),
+    /// Api key 80.
+    AddRaftVoter(super::add_raft_voter_response::AddRaftVoterResponse),
+}
+impl ResponseBody {
+    /// The api key of the body.
+    pub fn api_key(&self) -> i16 {
+        match self {
+            Self::Metadata(_) => 3,
+            Self::DescribeGroups(_) => 15,
+            Self::SaslHandshake(_) => 17,
+            Self::ApiVersions(_) => 18,
+            Self::CreateTopics(_) => 19,
+            Self::DeleteTopics(_) => 20,
+            Self::AddPartitionsToTxn(_) => 24,
+            Self::AddOffsetsToTxn(_) => 25,
+            Self::CreateAcls(_) => 30,
+            Self::DeleteAcls(_) => 31,
+            Self::AlterConfigs(_) => 33,
+            Self::AlterReplicaLogDirs(_) => 34,
+            Self::DescribeLogDirs(_) => 35,
+            Self::SaslAuthenticate(_) => 36,
+            Self::CreatePartitions(_) => 37,
+            Self::IncrementalAlterConfigs(_) => 44,
+            Self::AlterPartitionReassignments(_) => 45,
+            Self::AlterClientQuotas(_) => 49,
+            Self::DescribeUserScramCredentials(_) => 50,
+            Self::AlterUserScramCredentials(_) => 51,
+            Self::DescribeQuorum(_) => 55,
+            Self::AlterPartition(_) => 56,
+            Self::UpdateFeatures(_) => 57,
+            Self::Envelope(_) => 58,
+            Self::DescribeProducers(_) => 61,
+            Self::DescribeTransactions(_) => 65,
+            Self::AllocateProducerIds(_) => 67,
+            Self::DescribeTopicPartitions(_) => 75,
+            Self::AddRaftVoter(_) => 80,
+        }
+    }
+    /// Appends the body encoded at `version`.
+    ///
+    /// # Errors
+    /// As [`Message::encode`](#rt::message::Message::encode).
+    pub fn encode(
+        &self,
+        buf: &mut crate::BytesMut,
+        version: i16,
+    ) -> Result<(), crate::error::EncodeError> {
+        match self {
+            Self::Metadata(m) => crate::message::Message::encode(m, buf, version),
+            Self::DescribeGroups(m) => crate::message::Message::encode(m, buf, version),
+            Self::SaslHandshake(m) => crate::message::Message::encode(m, buf, version),
+            Self::ApiVersions(m) => crate::message::Message::encode(m, buf, version),
+            Self::CreateTopics(m) => crate::message::Message::encode(m, buf, version),
+            Self::DeleteTopics(m) => crate::message::Message::encode(m, buf, version),
+            Self::AddPartitionsToTxn(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::AddOffsetsToTxn(m) => crate::message::Message::encode(m, buf, version),
+            Self::CreateAcls(m) => crate::message::Message::encode(m, buf, version),
+            Self::DeleteAcls(m) => crate::message::Message::encode(m, buf, version),
+            Self::AlterConfigs(m) => crate::message::Message::encode(m, buf, version),
+            Self::AlterReplicaLogDirs(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::DescribeLogDirs(m) => crate::message::Message::encode(m, buf, version),
+            Self::SaslAuthenticate(m) => crate::message::Message::encode(m, buf, version),
+            Self::CreatePartitions(m) => crate::message::Message::encode(m, buf, version),
+            Self::IncrementalAlterConfigs(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::AlterPartitionReassignments(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::AlterClientQuotas(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::DescribeUserScramCredentials(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::AlterUserScramCredentials(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::DescribeQuorum(m) => crate::message::Message::encode(m, buf, version),
+            Self::AlterPartition(m) => crate::message::Message::encode(m, buf, version),
+            Self::UpdateFeatures(m) => crate::message::Message::encode(m, buf, version),
+            Self::Envelope(m) => crate::message::Message::encode(m, buf, version),
+            Self::DescribeProducers(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::DescribeTransactions(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::AllocateProducerIds(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::DescribeTopicPartitions(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::AddRaftVoter(m) => crate::message::Message::encode(m, buf, version),
+        }
+    }
+    /// Bytes that [`Self::encode`] writes at `version`.
+    pub fn encoded_size(&self, version: i16) -> usize {
+        match self {
+            Self::Metadata(m) => crate::message::Message::encoded_size(m, version),
+            Self::DescribeGroups(m) => crate::message::Message::encoded_size(m, version),
+            Self::SaslHandshake(m) => crate::message::Message::encoded_size(m, version),
+            Self::ApiVersions(m) => crate::message::Message::encoded_size(m, version),
+            Self::CreateTopics(m) => crate::message::Message::encoded_size(m, version),
+            Self::DeleteTopics(m) => crate::message::Message::encoded_size(m, version),
+            Self::AddPartitionsToTxn(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::AddOffsetsToTxn(m) => crate::message::Message::encoded_size(m, version),
+            Self::CreateAcls(m) => crate::message::Message::encoded_size(m, version),
+            Self::DeleteAcls(m) => crate::message::Message::encoded_size(m, version),
+            Self::AlterConfigs(m) => crate::message::Message::encoded_size(m, version),
+            Self::AlterReplicaLogDirs(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::DescribeLogDirs(m) => crate::message::Message::encoded_size(m, version),
+            Self::SaslAuthenticate(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::CreatePartitions(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::IncrementalAlterConfigs(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::AlterPartitionReassignments(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::AlterClientQuotas(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::DescribeUserScramCredentials(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::AlterUserScramCredentials(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::DescribeQuorum(m) => crate::message::Message::encoded_size(m, version),
+            Self::AlterPartition(m) => crate::message::Message::encoded_size(m, version),
+            Self::UpdateFeatures(m) => crate::message::Message::encoded_size(m, version),
+            Self::Envelope(m) => crate::message::Message::encoded_size(m, version),
+            Self::DescribeProducers(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::DescribeTransactions(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::AllocateProducerIds(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::DescribeTopicPartitions(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::AddRaftVoter(m) => crate::message::Message::encoded_size(m, version),
+        }
+    }
+    /// Reads the body of `api_key` at `version`.
+    ///
+    /// # Errors
+    /// [`DecodeErrorKind::UnknownApiKey`](#rt::error::DecodeErrorKind::UnknownApiKey),
+    /// or the body's own decode error.
+    pub fn decode(
+        api_key: i16,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+    ) -> Result<Self, crate::error::DecodeError> {
+        match api_key {
+            3 => {
+                <super::metadata_response::MetadataResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::Metadata)
+            }
+            15 => {
+                <super::describe_groups_response::DescribeGroupsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DescribeGroups)
+            }
+            17 => {
+                <super::sasl_handshake_response::SaslHandshakeResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::SaslHandshake)
+            }
+            18 => {
+                <super::api_versions_response::ApiVersionsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ApiVersions)
+            }
+            19 => {
+                <super::create_topics_response::CreateTopicsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::CreateTopics)
+            }
+            20 => {
+                <super::delete_topics_response::DeleteTopicsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DeleteTopics)
+            }
+            24 => {
+                <super::add_partitions_to_txn_response::AddPartitionsToTxnResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::AddPartitionsToTxn)
+            }
+            25 => {
+                <super::add_offsets_to_txn_response::AddOffsetsToTxnResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::AddOffsetsToTxn)
+            }
+            30 => {
+                <super::create_acls_response::CreateAclsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::CreateAcls)
+            }
+            31 => {
+                <super::delete_acls_response::DeleteAclsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DeleteAcls)
+            }
+            33 => {
+                <super::alter_configs_response::AlterConfigsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::AlterConfigs)
+            }
+            34 => {
+                <super::alter_replica_log_dirs_response::AlterReplicaLogDirsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::AlterReplicaLogDirs)
+            }
+            35 => {
+                <super::describe_log_dirs_response::DescribeLogDirsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DescribeLogDirs)
+            }
+            36 => {
+                <super::sasl_authenticate_response::SaslAuthenticateResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::SaslAuthenticate)
+            }
+            37 => {
+                <super::create_partitions_response::CreatePartitionsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::CreatePartitions)
+            }
+            44 => {
+                <super::incremental_alter_configs_response::IncrementalAlterConfigsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::IncrementalAlterConfigs)
+            }
+            45 => {
+                <super::alter_partition_reassignments_response::AlterPartitionReassignmentsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::AlterPartitionReassignments)
+            }
+            49 => {
+                <super::alter_client_quotas_response::AlterClientQuotasResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::AlterClientQuotas)
+            }
+            50 => {
+                <super::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DescribeUserScramCredentials)
+            }
+            51 => {
+                <super::alter_user_scram_credentials_response::AlterUserScramCredentialsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::AlterUserScramCredentials)
+            }
+            55 => {
+                <super::describe_quorum_response::DescribeQuorumResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DescribeQuorum)
+            }
+            56 => {
+                <super::alter_partition_response::AlterPartitionResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::AlterPartition)
+            }
+            57 => {
+                <super::update_features_response::UpdateFeaturesResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::UpdateFeatures)
+            }
+            58 => {
+                <super::envelope_response::EnvelopeResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::Envelope)
+            }
+            61 => {
+                <super::describe_producers_response::DescribeProducersResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DescribeProducers)
+            }
+            65 => {
+                <super::describe_transactions_response::DescribeTransactionsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DescribeTransactions)
+            }
+            67 => {
+                <super::allocate_producer_ids_response::AllocateProducerIdsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::AllocateProducerIds)
+            }
+            75 => {
+                <super::describe_topic_partitions_response::DescribeTopicPartitionsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DescribeTopicPartitions)
+            }
+            80 => {
+                <super::add_raft_voter_response::AddRaftVoterResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::AddRaftVoter)
+            }
+            _ => Err(r.error(crate::error::DecodeErrorKind::UnknownApiKey(api_key))),
+        }
+    }
+}
+impl From<super::metadata_response::MetadataResponse> for ResponseBody {
+    fn from(m: super::metadata_response::MetadataResponse) -> Self {
+        Self::Metadata(m)
+    }
+}
+impl From<super::describe_groups_response::DescribeGroupsResponse> for ResponseBody {
+    fn from(m: super::describe_groups_response::DescribeGroupsResponse) -> Self {
+        Self::DescribeGroups(m)
+    }
+}
+impl From<super::sasl_handshake_response::SaslHandshakeResponse> for ResponseBody {
+    fn from(m: super::sasl_handshake_response::SaslHandshakeResponse) -> Self {
+        Self::SaslHandshake(m)
+    }
+}
+impl From<super::api_versions_response::ApiVersionsResponse> for ResponseBody {
+    fn from(m: super::api_versions_response::ApiVersionsResponse) -> Self {
+        Self::ApiVersions(m)
+    }
+}
+impl From<super::create_topics_response::CreateTopicsResponse> for ResponseBody {
+    fn from(m: super::create_topics_response::CreateTopicsResponse) -> Self {
+        Self::CreateTopics(m)
+    }
+}
+impl From<super::delete_topics_response::DeleteTopicsResponse> for ResponseBody {
+    fn from(m: super::delete_topics_response::DeleteTopicsResponse) -> Self {
+        Self::DeleteTopics(m)
+    }
+}
+impl From<super::add_partitions_to_txn_response::AddPartitionsToTxnResponse>
+for ResponseBody {
+    fn from(
+        m: super::add_partitions_to_txn_response::AddPartitionsToTxnResponse,
+    ) -> Self {
+        Self::AddPartitionsToTxn(m)
+    }
+}
+impl From<super::add_offsets_to_txn_response::AddOffsetsToTxnResponse> for ResponseBody {
+    fn from(m: super::add_offsets_to_txn_response::AddOffsetsToTxnResponse) -> Self {
+        Self::AddOffsetsToTxn(m)
+    }
+}
+impl From<super::create_acls_response::CreateAclsResponse> for ResponseBody {
+    fn from(m: super::create_acls_response::CreateAclsResponse) -> Self {
+        Self::CreateAcls(m)
+    }
+}
+impl From<super::delete_acls_response::DeleteAclsResponse> for ResponseBody {
+    fn from(m: super::delete_acls_response::DeleteAclsResponse) -> Self {
+        Self::DeleteAcls(m)
+    }
+}
+impl From<super::alter_configs_response::AlterConfigsResponse> for ResponseBody {
+    fn from(m: super::alter_configs_response::AlterConfigsResponse) -> Self {
+        Self::AlterConfigs(m)
+    }
+}
+impl From<super::alter_replica_log_dirs_response::AlterReplicaLogDirsResponse>
+for ResponseBody {
+    fn from(
+        m: super::alter_replica_log_dirs_response::AlterReplicaLogDirsResponse,
+    ) -> Self {
+        Self::AlterReplicaLogDirs(m)
+    }
+}
+impl From<super::describe_log_dirs_response::DescribeLogDirsResponse> for ResponseBody {
+    fn from(m: super::describe_log_dirs_response::DescribeLogDirsResponse) -> Self {
+        Self::DescribeLogDirs(m)
+    }
+}
+impl From<super::sasl_authenticate_response::SaslAuthenticateResponse> for ResponseBody {
+    fn from(m: super::sasl_authenticate_response::SaslAuthenticateResponse) -> Self {
+        Self::SaslAuthenticate(m)
+    }
+}
+impl From<super::create_partitions_response::CreatePartitionsResponse> for ResponseBody {
+    fn from(m: super::create_partitions_response::CreatePartitionsResponse) -> Self {
+        Self::CreatePartitions(m)
+    }
+}
+impl From<super::incremental_alter_configs_response::IncrementalAlterConfigsResponse>
+for ResponseBody {
+    fn from(
+        m: super::incremental_alter_configs_response::IncrementalAlterConfigsResponse,
+    ) -> Self {
+        Self::IncrementalAlterConfigs(m)
+    }
+}
+impl From<
+    super::alter_partition_reassignments_response::AlterPartitionReassignmentsResponse,
+> for ResponseBody {
+    fn from(
+        m: super::alter_partition_reassignments_response::AlterPartitionReassignmentsResponse,
+    ) -> Self {
+        Self::AlterPartitionReassignments(m)
+    }
+}
+impl From<super::alter_client_quotas_response::AlterClientQuotasResponse>
+for ResponseBody {
+    fn from(m: super::alter_client_quotas_response::AlterClientQuotasResponse) -> Self {
+        Self::AlterClientQuotas(m)
+    }
+}
+impl From<
+    super::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse,
+> for ResponseBody {
+    fn from(
+        m: super::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse,
+    ) -> Self {
+        Self::DescribeUserScramCredentials(m)
+    }
+}
+impl From<
+    super::alter_user_scram_credentials_response::AlterUserScramCredentialsResponse,
+> for ResponseBody {
+    fn from(
+        m: super::alter_user_scram_credentials_response::AlterUserScramCredentialsResponse,
+    ) -> Self {
+        Self::AlterUserScramCredentials(m)
+    }
+}
+impl From<super::describe_quorum_response::DescribeQuorumResponse> for ResponseBody {
+    fn from(m: super::describe_quorum_response::DescribeQuorumResponse) -> Self {
+        Self::DescribeQuorum(m)
+    }
+}
+impl From<super::alter_partition_response::AlterPartitionResponse> for ResponseBody {
+    fn from(m: super::alter_partition_response::AlterPartitionResponse) -> Self {
+        Self::AlterPartition(m)
+    }
+}
+impl From<super::update_features_response::UpdateFeaturesResponse> for ResponseBody {
+    fn from(m: super::update_features_response::UpdateFeaturesResponse) -> Self {
+        Self::UpdateFeatures(m)
+    }
+}
+impl From<super::envelope_response::EnvelopeResponse> for ResponseBody {
+    fn from(m: super::envelope_response::EnvelopeResponse) -> Self {
+        Self::Envelope(m)
+    }
+}
+impl From<super::describe_producers_response::DescribeProducersResponse>
+for ResponseBody {
+    fn from(m: super::describe_producers_response::DescribeProducersResponse) -> Self {
+        Self::DescribeProducers(m)
+    }
+}
+impl From<super::describe_transactions_response::DescribeTransactionsResponse>
+for ResponseBody {
+    fn from(
+        m: super::describe_transactions_response::DescribeTransactionsResponse,
+    ) -> Self {
+        Self::DescribeTransactions(m)
+    }
+}
+impl From<super::allocate_producer_ids_response::AllocateProducerIdsResponse>
+for ResponseBody {
+    fn from(
+        m: super::allocate_producer_ids_response::AllocateProducerIdsResponse,
+    ) -> Self {
+        Self::AllocateProducerIds(m)
+    }
+}
+impl From<super::describe_topic_partitions_response::DescribeTopicPartitionsResponse>
+for ResponseBody {
+    fn from(
+        m: super::describe_topic_partitions_response::DescribeTopicPartitionsResponse,
+    ) -> Self {
+        Self::DescribeTopicPartitions(m)
+    }
+}
+impl From<super::add_raft_voter_response::AddRaftVoterResponse> for ResponseBody {
+    fn from(m: super::add_raft_voter_response::AddRaftVoterResponse) -> Self {
+        Self::AddRaftVoter(m)
     }
 }

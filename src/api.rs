@@ -24,7 +24,7 @@ pub enum Listener {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ApiInfo {
     /// The api key.
-    pub api_key: ApiKey,
+    pub api_key: i16,
     /// Its name, e.g. `"CreateTopics"`.
     pub name: &'static str,
     /// The request's valid versions.
@@ -55,7 +55,7 @@ impl ApiInfo {
     /// assert_eq!((info.request_header_version(2), info.request_header_version(3)), (1, 2));
     /// ```
     pub const fn request_header_version(&self, api_version: i16) -> i16 {
-        if self.api_key as i16 == CONTROLLED_SHUTDOWN_KEY && api_version == 0 {
+        if self.api_key == CONTROLLED_SHUTDOWN_KEY && api_version == 0 {
             0
         } else if self.flexible_versions.contains(api_version) {
             2
@@ -72,7 +72,7 @@ impl ApiInfo {
     /// assert_eq!(info.response_header_version(3), 0);
     /// ```
     pub const fn response_header_version(&self, api_version: i16) -> i16 {
-        if self.api_key as i16 == API_VERSIONS_KEY {
+        if self.api_key == API_VERSIONS_KEY {
             0
         } else if self.response_flexible_versions.contains(api_version) {
             1

@@ -49,14 +49,9 @@ impl EmbeddedMessage {
     ///
     /// # Errors
     /// An unknown api key, or any encode error of the header or body.
-    pub fn from_request<R: ApiMessage>(
-        header: &RequestHeader,
-        body: &R,
-    ) -> Result<Self, EncodeError> {
+    pub fn from_request<R: ApiMessage>(header: &RequestHeader, body: &R) -> Result<Self, EncodeError> {
         let info = crate::api::api_info(header.request_api_key).ok_or_else(|| {
-            EncodeError::new(crate::error::EncodeErrorKind::Invalid(
-                "unknown api key in request header",
-            ))
+            EncodeError::new(crate::error::EncodeErrorKind::Invalid("unknown api key in request header"))
         })?;
         let header_version = info.request_header_version(header.request_api_version);
         let mut buf = BytesMut::new();
@@ -111,10 +106,7 @@ impl EmbeddedMessage {
     pub fn decode_request<R: ApiMessage>(&self) -> Result<(RequestHeader, R), DecodeError> {
         let (header, mut r) = self.read_request_header()?;
         if header.request_api_key != R::API_KEY {
-            return Err(DecodeError::new(
-                DecodeErrorKind::Invalid("embedded request has another api key"),
-                0,
-            ));
+            return Err(DecodeError::new(DecodeErrorKind::Invalid("embedded request has another api key"), 0));
         }
         let version = header.request_api_version;
         let body = R::decode_from(&mut r, version)?;
@@ -127,13 +119,9 @@ impl EmbeddedMessage {
     ///
     /// # Errors
     /// A malformed header or body, or trailing bytes.
-    pub fn decode_response<R: ApiMessage>(
-        &self,
-        api_version: i16,
-    ) -> Result<(ResponseHeader, R), DecodeError> {
+    pub fn decode_response<R: ApiMessage>(&self, api_version: i16) -> Result<(ResponseHeader, R), DecodeError> {
         let mut r = Reader::new(self.0.clone());
-        let header =
-            ResponseHeader::decode_from(&mut r, response_header_version(R::API_KEY, api_version))?;
+        let header = ResponseHeader::decode_from(&mut r, response_header_version(R::API_KEY, api_version))?;
         let body = R::decode_from(&mut r, api_version)?;
         r.finish().map_err(|e| e.in_message(R::NAME, api_version))?;
         Ok((header, body))
@@ -171,12 +159,7 @@ macro_rules! bytes_like {
     ($ty:ident) => {
         impl Wire for $ty {
             #[inline]
-            fn encode_value(
-                &self,
-                buf: &mut BytesMut,
-                version: i16,
-                flexible: bool,
-            ) -> Result<(), EncodeError> {
+            fn encode_value(&self, buf: &mut BytesMut, version: i16, flexible: bool) -> Result<(), EncodeError> {
                 self.0.encode_value(buf, version, flexible)
             }
 
@@ -186,22 +169,14 @@ macro_rules! bytes_like {
             }
 
             #[inline]
-            fn decode_value(
-                r: &mut Reader,
-                version: i16,
-                flexible: bool,
-            ) -> Result<Self, DecodeError> {
+            fn decode_value(r: &mut Reader, version: i16, flexible: bool) -> Result<Self, DecodeError> {
                 Bytes::decode_value(r, version, flexible).map($ty)
             }
         }
 
         impl Nullable for $ty {
             #[inline]
-            fn decode_option(
-                r: &mut Reader,
-                version: i16,
-                flexible: bool,
-            ) -> Result<Option<Self>, DecodeError> {
+            fn decode_option(r: &mut Reader, version: i16, flexible: bool) -> Result<Option<Self>, DecodeError> {
                 Ok(Bytes::decode_option(r, version, flexible)?.map($ty))
             }
         }

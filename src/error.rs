@@ -122,10 +122,7 @@ impl fmt::Display for DecodeErrorKind {
                 write!(f, "tag {tag} follows tag {previous}; tags must ascend")
             }
             Self::TagSizeMismatch { declared, used } => {
-                write!(
-                    f,
-                    "tagged field declared {declared} bytes but its value used {used}"
-                )
+                write!(f, "tagged field declared {declared} bytes but its value used {used}")
             }
             Self::UnsupportedVersion(v) => write!(f, "version {v} is not supported"),
             Self::UnknownApiKey(k) => write!(f, "unknown api key {k}"),
@@ -161,11 +158,7 @@ impl DecodeError {
     /// An error of `kind` at byte `offset`.
     #[cold]
     pub fn new(kind: DecodeErrorKind, offset: usize) -> Self {
-        Self(Box::new(DecodeInner {
-            kind,
-            offset,
-            place: Place::default(),
-        }))
+        Self(Box::new(DecodeInner { kind, offset, place: Place::default() }))
     }
 
     /// What went wrong.
@@ -261,15 +254,11 @@ pub enum EncodeErrorKind {
 impl fmt::Display for EncodeErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::NonDefaultField => {
-                f.write_str("field is not in this version and holds a non-default value")
-            }
+            Self::NonDefaultField => f.write_str("field is not in this version and holds a non-default value"),
             Self::NullNotAllowed => f.write_str("null is not allowed at this version"),
             Self::TooLong(n) => write!(f, "length {n} is too long"),
             Self::UnsupportedVersion(v) => write!(f, "version {v} is not supported"),
-            Self::TaggedFieldsNotFlexible => {
-                f.write_str("tagged fields were set but this version is not flexible")
-            }
+            Self::TaggedFieldsNotFlexible => f.write_str("tagged fields were set but this version is not flexible"),
             Self::DuplicateTag(t) => write!(f, "tag {t} is used twice"),
             Self::Invalid(why) => f.write_str(why),
         }
@@ -302,10 +291,7 @@ impl EncodeError {
     /// An error of `kind`, place still unknown.
     #[cold]
     pub fn new(kind: EncodeErrorKind) -> Self {
-        Self(Box::new(EncodeInner {
-            kind,
-            place: Place::default(),
-        }))
+        Self(Box::new(EncodeInner { kind, place: Place::default() }))
     }
 
     /// What went wrong.
@@ -371,29 +357,19 @@ mod tests {
 
     #[test]
     fn decode_path_reads_outermost_first() {
-        let err = DecodeError::new(
-            DecodeErrorKind::CountTooLarge {
-                count: 2147483647,
-                remaining: 12,
-            },
-            4811,
-        )
-        .in_field("partitions")
-        .at_index(3)
-        .in_field("topics")
-        .in_message("MetadataResponse", 12)
-        .in_message("Ignored", 1);
+        let err = DecodeError::new(DecodeErrorKind::CountTooLarge { count: 2147483647, remaining: 12 }, 4811)
+            .in_field("partitions")
+            .at_index(3)
+            .in_field("topics")
+            .in_message("MetadataResponse", 12)
+            .in_message("Ignored", 1);
         assert_eq!(
             err.to_string(),
             "MetadataResponse v12: topics[3].partitions: count 2147483647 but 12 bytes remain (offset 4811)"
         );
         assert_eq!(
             err.path(),
-            vec![
-                PathSegment::Field("topics"),
-                PathSegment::Index(3),
-                PathSegment::Field("partitions")
-            ]
+            vec![PathSegment::Field("topics"), PathSegment::Index(3), PathSegment::Field("partitions")]
         );
     }
 }

@@ -279,8 +279,7 @@ impl ErrorCode {
     /// assert_eq!(ErrorCode::Unknown(999).name(), "UNKNOWN_ERROR_CODE");
     /// ```
     pub fn name(self) -> &'static str {
-        self.entry()
-            .map_or("UNKNOWN_ERROR_CODE", |entry| entry.name)
+        self.entry().map_or("UNKNOWN_ERROR_CODE", |entry| entry.name)
     }
 
     /// Whether sending the same request again later may succeed (Kafka's
@@ -310,10 +309,7 @@ impl ErrorCode {
     /// );
     /// ```
     pub fn description(self) -> &'static str {
-        self.entry()
-            .map_or("an error code this library does not know", |entry| {
-                entry.description
-            })
+        self.entry().map_or("an error code this library does not know", |entry| entry.description)
     }
 }
 
@@ -355,13 +351,7 @@ impl fmt::Display for ErrorCode {
     /// );
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} ({}): {}",
-            self.name(),
-            self.code(),
-            self.description()
-        )
+        write!(f, "{} ({}): {}", self.name(), self.code(), self.description())
     }
 }
 
@@ -406,11 +396,7 @@ mod tests {
         let names: HashSet<_> = ErrorCode::ALL.iter().map(|e| e.name()).collect();
         assert_eq!(names.len(), 130);
         for name in names {
-            assert!(
-                name.chars()
-                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'),
-                "{name}"
-            );
+            assert!(name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'), "{name}");
         }
     }
 
@@ -423,9 +409,7 @@ mod tests {
                 .map(|word| {
                     let lower = word.to_ascii_lowercase();
                     let mut chars = lower.chars();
-                    chars.next().map_or(String::new(), |first| {
-                        first.to_ascii_uppercase().to_string() + chars.as_str()
-                    })
+                    chars.next().map_or(String::new(), |first| first.to_ascii_uppercase().to_string() + chars.as_str())
                 })
                 .collect();
             assert_eq!(format!("{error:?}"), camel);
@@ -461,10 +445,7 @@ mod tests {
         assert_eq!(ErrorCode::from_code(-1), ErrorCode::UnknownServerError);
         assert_eq!(ErrorCode::from_code(0).name(), "NONE");
         assert_eq!(ErrorCode::from_code(99), ErrorCode::PositionOutOfRange);
-        assert_eq!(
-            ErrorCode::from_code(128).name(),
-            "INVALID_REGULAR_EXPRESSION"
-        );
+        assert_eq!(ErrorCode::from_code(128).name(), "INVALID_REGULAR_EXPRESSION");
         assert!(ErrorCode::from_code(2).is_retriable());
         assert!(ErrorCode::from_code(123).is_retriable());
         assert!(!ErrorCode::from_code(124).is_retriable());
@@ -501,16 +482,12 @@ mod tests {
 
     #[test]
     fn retriable_set_matches_spec() {
-        let retriable: Vec<i16> = ErrorCode::ALL
-            .iter()
-            .filter(|e| e.is_retriable())
-            .map(|e| e.code())
-            .collect();
+        let retriable: Vec<i16> = ErrorCode::ALL.iter().filter(|e| e.is_retriable()).map(|e| e.code()).collect();
         assert_eq!(
             retriable,
             vec![
-                2, 3, 5, 6, 7, 9, 13, 14, 15, 16, 19, 20, 41, 51, 56, 70, 71, 72, 74, 75, 78, 80,
-                83, 84, 88, 89, 100, 103, 106, 122, 123
+                2, 3, 5, 6, 7, 9, 13, 14, 15, 16, 19, 20, 41, 51, 56, 70, 71, 72, 74, 75, 78, 80, 83, 84, 88, 89, 100,
+                103, 106, 122, 123
             ]
         );
     }

@@ -16,6 +16,9 @@ pub mod messages;
 pub mod api;
 // Embedded messages and headers (KIP-590 `ApiMessage` and `Header`).
 pub mod embedded;
+// Random values shaped to a version, for property tests.
+#[cfg(feature = "sample")]
+pub mod sample;
 // Kafka protocol error codes (-1..=128), names, retriability.
 pub mod error_code;
 // KIP-368 SASL re-authentication: reauth settings, session lifetime, expiry policy, client timing.

@@ -87,13 +87,9 @@ pub trait Message: Wire + Default + Clone + fmt::Debug + PartialEq {
     /// null where `version` does not allow it; a string over 32767 bytes.
     fn encode(&self, buf: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
         if !Self::VERSIONS.contains(version) {
-            return Err(
-                EncodeError::new(EncodeErrorKind::UnsupportedVersion(version))
-                    .in_message(Self::NAME, version),
-            );
+            return Err(EncodeError::new(EncodeErrorKind::UnsupportedVersion(version)).in_message(Self::NAME, version));
         }
-        self.encode_value(buf, version, false)
-            .map_err(|e| e.in_message(Self::NAME, version))
+        self.encode_value(buf, version, false).map_err(|e| e.in_message(Self::NAME, version))
     }
 
     /// Bytes that [`Message::encode`] writes at `version` when it succeeds.
@@ -130,9 +126,7 @@ pub trait Message: Wire + Default + Clone + fmt::Debug + PartialEq {
     /// As [`Message::decode`].
     fn decode_from(r: &mut Reader, version: i16) -> Result<Self, DecodeError> {
         if !Self::VERSIONS.contains(version) {
-            return Err(r
-                .error(DecodeErrorKind::UnsupportedVersion(version))
-                .in_message(Self::NAME, version));
+            return Err(r.error(DecodeErrorKind::UnsupportedVersion(version)).in_message(Self::NAME, version));
         }
         Self::decode_value(r, version, false).map_err(|e| e.in_message(Self::NAME, version))
     }

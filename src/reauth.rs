@@ -188,12 +188,8 @@ where
             let parsed: i64 = value
                 .trim()
                 .parse()
-                .map_err(|_| ReauthConfigError::NotANumber {
-                    key: key.clone(),
-                    value: value.to_string(),
-                })?;
-            return u64::try_from(parsed)
-                .map_err(|_| ReauthConfigError::Negative { key, value: parsed });
+                .map_err(|_| ReauthConfigError::NotANumber { key: key.clone(), value: value.to_string() })?;
+            return u64::try_from(parsed).map_err(|_| ReauthConfigError::Negative { key, value: parsed });
         }
     }
     Ok(0)
@@ -222,11 +218,7 @@ where
 /// assert_eq!(session_lifetime_ms(0, None, now), 0);
 /// assert_eq!(session_lifetime_ms(60_000, Some(now - 1), now), 0);
 /// ```
-pub fn session_lifetime_ms(
-    max_reauth_ms: u64,
-    credential_expiry_ms: Option<i64>,
-    authenticated_at_ms: i64,
-) -> i64 {
+pub fn session_lifetime_ms(max_reauth_ms: u64, credential_expiry_ms: Option<i64>, authenticated_at_ms: i64) -> i64 {
     let maximum = (max_reauth_ms > 0).then(|| i64::try_from(max_reauth_ms).unwrap_or(i64::MAX));
     let remaining = credential_expiry_ms.map(|expiry| expiry.saturating_sub(authenticated_at_ms));
     let lifetime = match (maximum, remaining) {
@@ -267,10 +259,7 @@ pub enum RequestDecision {
 /// assert!(!allowed_after_expiry(0)); // Produce
 /// ```
 pub const fn allowed_after_expiry(api_key: i16) -> bool {
-    matches!(
-        api_key,
-        API_KEY_API_VERSIONS | API_KEY_SASL_HANDSHAKE | API_KEY_SASL_AUTHENTICATE
-    )
+    matches!(api_key, API_KEY_API_VERSIONS | API_KEY_SASL_HANDSHAKE | API_KEY_SASL_AUTHENTICATE)
 }
 
 /// When a connection's authenticated session expires, and the per-request
@@ -305,9 +294,7 @@ impl SessionExpiry {
     /// assert_eq!(SessionExpiry::NEVER.expires_at_ms(), None);
     /// assert_eq!(SessionExpiry::new(5, 0), SessionExpiry::NEVER);
     /// ```
-    pub const NEVER: SessionExpiry = SessionExpiry {
-        expires_at_ms: None,
-    };
+    pub const NEVER: SessionExpiry = SessionExpiry { expires_at_ms: None };
 
     /// The session of a connection authenticated at `authenticated_at_ms`
     /// with the `session_lifetime_ms` sent to the client
@@ -320,9 +307,7 @@ impl SessionExpiry {
     /// ```
     pub const fn new(authenticated_at_ms: i64, session_lifetime_ms: i64) -> Self {
         if session_lifetime_ms > 0 {
-            SessionExpiry {
-                expires_at_ms: Some(authenticated_at_ms.saturating_add(session_lifetime_ms)),
-            }
+            SessionExpiry { expires_at_ms: Some(authenticated_at_ms.saturating_add(session_lifetime_ms)) }
         } else {
             SessionExpiry::NEVER
         }
@@ -504,10 +489,7 @@ mod tests {
     use std::collections::HashMap;
 
     fn settings(pairs: &[(&str, &str)]) -> HashMap<String, String> {
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
     }
 
     const MECH_KEY: &str = "listener.name.sasl_ssl.oauthbearer.connections.max.reauth.ms";
@@ -523,25 +505,17 @@ mod tests {
         // Keys for other listeners or mechanisms do not apply.
         let map = settings(&[
             ("listener.name.plaintext.connections.max.reauth.ms", "5"),
-            (
-                "listener.name.sasl_ssl.plain.connections.max.reauth.ms",
-                "6",
-            ),
+            ("listener.name.sasl_ssl.plain.connections.max.reauth.ms", "6"),
         ]);
         assert_eq!(resolve(&map), Ok(0));
     }
 
     #[test]
     fn precedence_most_specific_first() {
-        let all = settings(&[
-            (MECH_KEY, "100"),
-            (LISTENER_KEY, "200"),
-            ("connections.max.reauth.ms", "300"),
-        ]);
+        let all = settings(&[(MECH_KEY, "100"), (LISTENER_KEY, "200"), ("connections.max.reauth.ms", "300")]);
         assert_eq!(resolve(&all), Ok(100));
 
-        let listener_and_global =
-            settings(&[(LISTENER_KEY, "200"), ("connections.max.reauth.ms", "300")]);
+        let listener_and_global = settings(&[(LISTENER_KEY, "200"), ("connections.max.reauth.ms", "300")]);
         assert_eq!(resolve(&listener_and_global), Ok(200));
 
         let global = settings(&[("connections.max.reauth.ms", "300")]);
@@ -557,15 +531,9 @@ mod tests {
     #[test]
     fn names_are_lower_cased_and_values_trimmed() {
         let map = settings(&[(MECH_KEY, " 42 ")]);
-        assert_eq!(
-            resolve_connections_max_reauth_ms("Sasl_Ssl", "OAuthBearer", |key| map.get(key)),
-            Ok(42)
-        );
+        assert_eq!(resolve_connections_max_reauth_ms("Sasl_Ssl", "OAuthBearer", |key| map.get(key)), Ok(42));
         // Upper-case keys in the map are not found.
-        let upper = settings(&[(
-            "listener.name.SASL_SSL.OAUTHBEARER.connections.max.reauth.ms",
-            "42",
-        )]);
+        let upper = settings(&[("listener.name.SASL_SSL.OAUTHBEARER.connections.max.reauth.ms", "42")]);
         assert_eq!(resolve(&upper), Ok(0));
     }
 
@@ -574,34 +542,19 @@ mod tests {
         let map = settings(&[(LISTENER_KEY, "1h"), ("connections.max.reauth.ms", "5")]);
         assert_eq!(
             resolve(&map),
-            Err(ReauthConfigError::NotANumber {
-                key: LISTENER_KEY.to_string(),
-                value: "1h".to_string()
-            })
+            Err(ReauthConfigError::NotANumber { key: LISTENER_KEY.to_string(), value: "1h".to_string() })
         );
         let map = settings(&[(MECH_KEY, "-1")]);
         let err = resolve(&map).unwrap_err();
-        assert_eq!(
-            err,
-            ReauthConfigError::Negative {
-                key: MECH_KEY.to_string(),
-                value: -1
-            }
-        );
-        assert_eq!(
-            err.to_string(),
-            format!("setting `{MECH_KEY}` = -1 is negative; 0 means no limit")
-        );
+        assert_eq!(err, ReauthConfigError::Negative { key: MECH_KEY.to_string(), value: -1 });
+        assert_eq!(err.to_string(), format!("setting `{MECH_KEY}` = -1 is negative; 0 means no limit"));
         let map = settings(&[("connections.max.reauth.ms", "99999999999999999999")]);
         assert!(matches!(
             resolve(&map),
             Err(ReauthConfigError::NotANumber { ref key, .. }) if key == "connections.max.reauth.ms"
         ));
         let map = settings(&[("connections.max.reauth.ms", "")]);
-        assert!(matches!(
-            resolve(&map),
-            Err(ReauthConfigError::NotANumber { .. })
-        ));
+        assert!(matches!(resolve(&map), Err(ReauthConfigError::NotANumber { .. })));
     }
 
     #[test]
@@ -612,10 +565,7 @@ mod tests {
         // Credential only.
         assert_eq!(session_lifetime_ms(0, Some(now + 1_234), now), 1_234);
         // Both: the smaller.
-        assert_eq!(
-            session_lifetime_ms(3_600_000, Some(now + 1_234), now),
-            1_234
-        );
+        assert_eq!(session_lifetime_ms(3_600_000, Some(now + 1_234), now), 1_234);
         assert_eq!(session_lifetime_ms(1_000, Some(now + 1_234), now), 1_000);
         // Neither.
         assert_eq!(session_lifetime_ms(0, None, now), 0);
@@ -646,29 +596,19 @@ mod tests {
             assert_eq!(expiry.decide(api_key, i64::MAX), RequestDecision::Allow);
         }
         for api_key in [0, 1, 3, 16, 19, 35, 37, -1, i16::MAX] {
-            assert_eq!(
-                expiry.decide(api_key, 1_501),
-                RequestDecision::CloseConnection
-            );
+            assert_eq!(expiry.decide(api_key, 1_501), RequestDecision::CloseConnection);
         }
     }
 
     #[test]
     fn zero_lifetime_never_expires() {
-        for expiry in [
-            SessionExpiry::new(1_000, 0),
-            SessionExpiry::new(1_000, -5),
-            SessionExpiry::NEVER,
-        ] {
+        for expiry in [SessionExpiry::new(1_000, 0), SessionExpiry::new(1_000, -5), SessionExpiry::NEVER] {
             assert_eq!(expiry.expires_at_ms(), None);
             assert!(!expiry.is_expired(i64::MAX));
             assert_eq!(expiry.decide(0, i64::MAX), RequestDecision::Allow);
         }
         // Saturating expiry instead of overflow.
-        assert_eq!(
-            SessionExpiry::new(i64::MAX - 1, 10).expires_at_ms(),
-            Some(i64::MAX)
-        );
+        assert_eq!(SessionExpiry::new(i64::MAX - 1, 10).expires_at_ms(), Some(i64::MAX));
     }
 
     #[test]
@@ -692,37 +632,19 @@ mod tests {
         assert_eq!(reauthenticate_after(-1, 10_000, &mut half), None);
         assert_eq!(reauthenticate_after(1, 0, &mut half), None);
         assert_eq!(reauthenticate_after(1, -10_000, &mut half), None);
-        assert_eq!(
-            reauthenticate_after(1, 10_000, &mut half),
-            Some(Duration::from_millis(9_000))
-        );
-        assert_eq!(
-            reauthenticate_after(2, 10_000, &mut half),
-            Some(Duration::from_millis(9_000))
-        );
+        assert_eq!(reauthenticate_after(1, 10_000, &mut half), Some(Duration::from_millis(9_000)));
+        assert_eq!(reauthenticate_after(2, 10_000, &mut half), Some(Duration::from_millis(9_000)));
     }
 
     #[test]
     fn reauth_tiny_and_huge_lifetimes() {
         // 1 ms: 85% and the window both round down to 0.
-        assert_eq!(
-            reauthenticate_after(1, 1, &mut || 0.9),
-            Some(Duration::from_millis(0))
-        );
+        assert_eq!(reauthenticate_after(1, 1, &mut || 0.9), Some(Duration::from_millis(0)));
         // 20 ms: window [17, 19).
-        assert_eq!(
-            reauthenticate_after(1, 20, &mut || 0.0),
-            Some(Duration::from_millis(17))
-        );
-        assert_eq!(
-            reauthenticate_after(1, 20, &mut || 0.99),
-            Some(Duration::from_millis(18))
-        );
+        assert_eq!(reauthenticate_after(1, 20, &mut || 0.0), Some(Duration::from_millis(17)));
+        assert_eq!(reauthenticate_after(1, 20, &mut || 0.99), Some(Duration::from_millis(18)));
         let huge = reauthenticate_after(1, i64::MAX, &mut || 0.0).unwrap();
-        assert_eq!(
-            huge,
-            Duration::from_millis((i128::from(i64::MAX) * 85 / 100) as u64)
-        );
+        assert_eq!(huge, Duration::from_millis((i128::from(i64::MAX) * 85 / 100) as u64));
     }
 
     #[test]

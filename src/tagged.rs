@@ -53,9 +53,7 @@ pub fn encode_field<T: Wire>(
 ) -> Result<(), EncodeError> {
     put_uvarint(buf, tag);
     put_uvarint(buf, value.tagged_size(version) as u32);
-    value
-        .encode_tagged(buf, version)
-        .map_err(|e| e.in_field(name))
+    value.encode_tagged(buf, version).map_err(|e| e.in_field(name))
 }
 
 /// Bytes that [`encode_field`] writes.
@@ -73,11 +71,7 @@ pub fn field_size<T: Wire>(tag: u32, value: &T, version: i16) -> usize {
 /// # Errors
 /// [`EncodeErrorKind::DuplicateTag`] for a repeated or known tag.
 #[doc(hidden)]
-pub fn encode_unknown(
-    buf: &mut BytesMut,
-    fields: &[RawTaggedField],
-    known_tags: u32,
-) -> Result<(), EncodeError> {
+pub fn encode_unknown(buf: &mut BytesMut, fields: &[RawTaggedField], known_tags: u32) -> Result<(), EncodeError> {
     let put = |buf: &mut BytesMut, f: &RawTaggedField| {
         put_uvarint(buf, f.tag);
         put_uvarint(buf, f.data.len() as u32);
@@ -104,10 +98,7 @@ pub fn encode_unknown(
 /// Bytes that [`encode_unknown`] writes.
 #[doc(hidden)]
 pub fn unknown_size(fields: &[RawTaggedField]) -> usize {
-    fields
-        .iter()
-        .map(|f| uvarint_len(f.tag) + uvarint_len(f.data.len() as u32) + f.data.len())
-        .sum()
+    fields.iter().map(|f| uvarint_len(f.tag) + uvarint_len(f.data.len() as u32) + f.data.len()).sum()
 }
 
 /// Fails when unknown tagged fields are set at a version that has no
@@ -148,31 +139,18 @@ pub fn decode_section(
         let offset = r.offset();
         let tag = r.read_uvarint()?;
         if let Some(previous) = previous.filter(|&p| p >= tag) {
-            return Err(DecodeError::new(
-                DecodeErrorKind::TagsNotAscending { previous, tag },
-                offset,
-            ));
+            return Err(DecodeError::new(DecodeErrorKind::TagsNotAscending { previous, tag }, offset));
         }
         previous = Some(tag);
         let size = r.read_uvarint()? as usize;
         let mut value = r.sub_reader(size).map_err(|e| e.at_tag(tag))?;
         if tag >= known_tags {
-            unknown.push(RawTaggedField {
-                tag,
-                data: value.into_remaining(),
-            });
+            unknown.push(RawTaggedField { tag, data: value.into_remaining() });
         } else if !known(tag, &mut value)? {
             return Err(DecodeError::new(DecodeErrorKind::TagNotValid(tag), offset));
         } else if value.remaining() != 0 {
             let used = size - value.remaining();
-            return Err(DecodeError::new(
-                DecodeErrorKind::TagSizeMismatch {
-                    declared: size,
-                    used,
-                },
-                offset,
-            )
-            .at_tag(tag));
+            return Err(DecodeError::new(DecodeErrorKind::TagSizeMismatch { declared: size, used }, offset).at_tag(tag));
         }
     }
     Ok(())

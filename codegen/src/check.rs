@@ -34,31 +34,16 @@ pub struct Checked<'a> {
 /// Runs every cross-field rule on one message and builds its registry.
 pub fn check<'a>(spec: &'a MessageSpec, diags: &mut Diagnostics) -> Checked<'a> {
     let root = JsonPath::root();
-    let mut structs = vec![StructDef {
-        name: &spec.name,
-        fields: &spec.fields,
-        versions: spec.valid_versions,
-        is_message: true,
-    }];
+    let mut structs =
+        vec![StructDef { name: &spec.name, fields: &spec.fields, versions: spec.valid_versions, is_message: true }];
     valid_versions_bounded(spec, diags);
     let commons = common_structs_unique(spec, diags);
     for c in &spec.common_structs {
         let versions = spec.valid_versions.intersect(c.versions);
-        structs.push(StructDef {
-            name: &c.name,
-            fields: &c.fields,
-            versions,
-            is_message: false,
-        });
+        structs.push(StructDef { name: &c.name, fields: &c.fields, versions, is_message: false });
     }
     let mut inline: BTreeMap<&str, JsonPath> = BTreeMap::new();
-    let mut walk = Walk {
-        spec,
-        diags,
-        commons: &commons,
-        inline: &mut inline,
-        structs: &mut structs,
-    };
+    let mut walk = Walk { spec, diags, commons: &commons, inline: &mut inline, structs: &mut structs };
     walk.fields(&spec.fields, spec.valid_versions, true);
     for c in &spec.common_structs {
         walk.fields(&c.fields, spec.valid_versions.intersect(c.versions), false);
@@ -75,33 +60,18 @@ pub fn check<'a>(spec: &'a MessageSpec, diags: &mut Diagnostics) -> Checked<'a> 
 fn valid_versions_bounded(spec: &MessageSpec, diags: &mut Diagnostics) {
     let path = JsonPath::root().key("validVersions");
     if spec.valid_versions.is_open() {
-        diags.error(
-            &spec.file,
-            &path,
-            format!("Message {} does not specify a maximum version.", spec.name),
-        );
+        diags.error(&spec.file, &path, format!("Message {} does not specify a maximum version.", spec.name));
     } else if spec.valid_versions.is_empty() {
-        diags.error(
-            &spec.file,
-            &path,
-            format!("Message {} has no valid versions.", spec.name),
-        );
+        diags.error(&spec.file, &path, format!("Message {} has no valid versions.", spec.name));
     }
 }
 
 /// §6 #31: each common struct is declared once. Returns the names.
-fn common_structs_unique<'a>(
-    spec: &'a MessageSpec,
-    diags: &mut Diagnostics,
-) -> BTreeMap<&'a str, Versions> {
+fn common_structs_unique<'a>(spec: &'a MessageSpec, diags: &mut Diagnostics) -> BTreeMap<&'a str, Versions> {
     let mut names = BTreeMap::new();
     for c in &spec.common_structs {
         if names.insert(c.name.as_str(), c.versions).is_some() {
-            diags.error(
-                &spec.file,
-                &c.path,
-                format!("Common struct {} was specified twice.", c.name),
-            );
+            diags.error(&spec.file, &c.path, format!("Common struct {} was specified twice.", c.name));
         }
     }
     names
@@ -118,17 +88,10 @@ fn struct_names_distinct(spec: &MessageSpec, structs: &[StructDef<'_>], diags: &
                 diags.error(
                     &spec.file,
                     &JsonPath::root(),
-                    format!(
-                        "struct {} and {} both become the Rust type {rust}",
-                        other, s.name
-                    ),
+                    format!("struct {} and {} both become the Rust type {rust}", other, s.name),
                 );
             } else if !s.is_message && other == spec.name {
-                diags.error(
-                    &spec.file,
-                    &JsonPath::root(),
-                    format!("struct {} has the name of its message", s.name),
-                );
+                diags.error(&spec.file, &JsonPath::root(), format!("struct {} has the name of its message", s.name));
             }
         }
     }
@@ -144,10 +107,7 @@ fn rust_field_names_distinct(spec: &MessageSpec, s: &StructDef<'_>, diags: &mut 
             diags.error(
                 &spec.file,
                 &f.path,
-                format!(
-                    "fields {other} and {} both become the Rust field {rust}",
-                    f.name
-                ),
+                format!("fields {other} and {} both become the Rust field {rust}", f.name),
             );
         } else if reserved {
             diags.error(
@@ -175,10 +135,7 @@ impl<'a> Walk<'a, '_> {
     fn fields(&mut self, fields: &'a [Field], within: Versions, top_level: bool) {
         for f in fields {
             if top_level && f.map_key {
-                self.err(
-                    &f.path.key("mapKey"),
-                    "Cannot set mapKey on top level fields.".into(),
-                );
+                self.err(&f.path.key("mapKey"), "Cannot set mapKey on top level fields.".into());
             }
             self.flexible_versions_fit(f);
             if let Some(name) = f.ty.struct_name() {
@@ -206,7 +163,10 @@ impl<'a> Walk<'a, '_> {
         if !flexible.contains_range(f.tagged_versions) {
             self.err(
                 &f.path.key("taggedVersions"),
-                format!("Field {} specifies tagged versions {} that are not a subset of the flexible versions {flexible}", f.name, f.tagged_versions),
+                format!(
+                    "Field {} specifies tagged versions {} that are not a subset of the flexible versions {flexible}",
+                    f.name, f.tagged_versions
+                ),
             );
         }
     }
@@ -216,15 +176,15 @@ impl<'a> Walk<'a, '_> {
         let present = f.versions.intersect(within);
         if let Some(&common) = self.commons.get(name) {
             if !f.fields.is_empty() {
-                self.err(
-                    &f.path,
-                    format!("Can't re-specify the common struct {name} as an inline struct."),
-                );
+                self.err(&f.path, format!("Can't re-specify the common struct {name} as an inline struct."));
             }
             if !common.contains_range(present) {
                 self.err(
                     &f.path.key("versions"),
-                    format!("field {} uses common struct {name} in versions {present}, but the struct only covers {common}", f.name),
+                    format!(
+                        "field {} uses common struct {name} in versions {present}, but the struct only covers {common}",
+                        f.name
+                    ),
                 );
             }
             return;
@@ -238,18 +198,10 @@ impl<'a> Walk<'a, '_> {
         if present.is_empty() {
             self.err(
                 &f.path.key("versions"),
-                format!(
-                    "Version ranges {within} and {} have no versions in common.",
-                    f.versions
-                ),
+                format!("Version ranges {within} and {} have no versions in common.", f.versions),
             );
         }
-        self.structs.push(StructDef {
-            name,
-            fields: &f.fields,
-            versions: present,
-            is_message: false,
-        });
+        self.structs.push(StructDef { name, fields: &f.fields, versions: present, is_message: false });
         self.fields(&f.fields, present, false);
     }
 }
@@ -270,29 +222,18 @@ pub fn check_api_pairs(specs: &[MessageSpec], diags: &mut Diagnostics) {
             diags.error(
                 &spec.file,
                 &root.key("name"),
-                format!(
-                    "{} does not end with the expected suffix {suffix}",
-                    spec.name
-                ),
+                format!("{} does not end with the expected suffix {suffix}", spec.name),
             );
         }
         let Some(key) = spec.api_key else {
-            diags.error(
-                &spec.file,
-                &root,
-                format!("a {} needs an apiKey", suffix.to_lowercase()),
-            );
+            diags.error(&spec.file, &root, format!("a {} needs an apiKey", suffix.to_lowercase()));
             continue;
         };
         if let Some(other) = map.insert(key, spec) {
             diags.error(
                 &spec.file,
                 &root.key("apiKey"),
-                format!(
-                    "Found more than one {} with API key {key} (also {})",
-                    suffix.to_lowercase(),
-                    other.file
-                ),
+                format!("Found more than one {} with API key {key} (also {})", suffix.to_lowercase(), other.file),
             );
         }
     }

@@ -74,11 +74,7 @@ pub struct Diagnostics(pub Vec<Diagnostic>);
 impl Diagnostics {
     /// Records an error at `path` in `file`.
     pub fn error(&mut self, file: &str, path: &JsonPath, message: impl Into<String>) {
-        self.0.push(Diagnostic {
-            file: file.to_string(),
-            path: path.clone(),
-            message: message.into(),
-        });
+        self.0.push(Diagnostic { file: file.to_string(), path: path.clone(), message: message.into() });
     }
 
     /// True when nothing was recorded.

@@ -113,11 +113,18 @@ pub struct Generated {
 /// [`Error::Schema`] with every problem found, each naming its file and
 /// JSON path.
 pub fn generate(sources: &[(String, String)], runtime: &str) -> Result<Generated, Error> {
-    let runtime: syn::Path = syn::parse_str(runtime)
-        .map_err(|e| Error::Internal(format!("runtime path {runtime:?}: {e}")))?;
-    let cx = EmitContext {
-        runtime: quote!(#runtime),
-    };
+    generate_with(sources, runtime, false)
+}
+
+/// As [`generate`]; `samples` also emits `Sample` impls (random values
+/// shaped to a version, for property tests; needs the runtime's `sample` feature).
+///
+/// # Errors
+/// As [`generate`].
+pub fn generate_with(sources: &[(String, String)], runtime: &str, samples: bool) -> Result<Generated, Error> {
+    let runtime: syn::Path =
+        syn::parse_str(runtime).map_err(|e| Error::Internal(format!("runtime path {runtime:?}: {e}")))?;
+    let cx = EmitContext { runtime: quote!(#runtime), samples };
     let mut sorted: Vec<&(String, String)> = sources.iter().collect();
     sorted.sort_by(|a, b| a.0.cmp(&b.0));
     let mut diags = Diagnostics::default();
@@ -144,15 +151,9 @@ pub fn generate(sources: &[(String, String)], runtime: &str) -> Result<Generated
         let module = naming::module_name(&spec.name);
         let tokens = emit::emit_message(c, &cx, &responses);
         let text = write::format_file(tokens, &spec.file).map_err(Error::Internal)?;
-        out.files.push(GeneratedFile {
-            name: format!("{module}.rs"),
-            text,
-        });
-        let (module, file_name, ty) = (
-            format_ident!("{module}"),
-            format!("{module}.rs"),
-            naming::type_ident(&spec.name),
-        );
+        out.files.push(GeneratedFile { name: format!("{module}.rs"), text });
+        let (module, file_name, ty) =
+            (format_ident!("{module}"), format!("{module}.rs"), naming::type_ident(&spec.name));
         let doc = format!(" {}: generated from {}.", spec.name, spec.file);
         index.extend(quote! {
             #[doc = #doc]
@@ -171,23 +172,18 @@ pub fn generate(sources: &[(String, String)], runtime: &str) -> Result<Generated
     }
     if specs.iter().any(|s| s.spec_type == SpecType::Request) {
         let refs: Vec<&MessageSpec> = specs.iter().collect();
-        let tokens = emit::api::emit_api_table(&refs, &cx);
+        let mut tokens = emit::api::emit_api_table(&refs, &cx);
+        tokens.extend(emit::api::emit_dispatch(&refs, &cx));
         let text = write::format_file(tokens, "the request schemas").map_err(Error::Internal)?;
-        out.files.push(GeneratedFile {
-            name: "api_keys.rs".into(),
-            text,
-        });
+        out.files.push(GeneratedFile { name: "api_keys.rs".into(), text });
         index.extend(quote! {
             /// The api-key table of this message set.
             pub mod api_keys { include!("api_keys.rs"); }
-            pub use api_keys::{api_info, ApiKey, API_INFO};
+            pub use api_keys::{api_info, ApiKey, RequestBody, ResponseBody, API_INFO};
         });
     }
     let text = write::format_file(index, "the schema directory").map_err(Error::Internal)?;
-    out.files.push(GeneratedFile {
-        name: "mod.rs".into(),
-        text,
-    });
+    out.files.push(GeneratedFile { name: "mod.rs".into(), text });
     Ok(out)
 }
 
@@ -209,6 +205,7 @@ pub struct Builder {
     out_dir: Option<PathBuf>,
     runtime: String,
     rerun_if_changed: bool,
+    samples: bool,
 }
 
 impl Default for Builder {
@@ -225,8 +222,8 @@ impl Builder {
             inputs: Vec::new(),
             out_dir: None,
             runtime: "::kafka_wire".into(),
-            rerun_if_changed: std::env::var_os("CARGO_MANIFEST_DIR").is_some()
-                && std::env::var_os("OUT_DIR").is_some(),
+            rerun_if_changed: std::env::var_os("CARGO_MANIFEST_DIR").is_some() && std::env::var_os("OUT_DIR").is_some(),
+            samples: false,
         }
     }
 
@@ -254,6 +251,13 @@ impl Builder {
         self
     }
 
+    /// Whether to emit `Sample` impls for property tests (default off; needs
+    /// the runtime's `sample` feature).
+    pub fn samples(&mut self, on: bool) -> &mut Self {
+        self.samples = on;
+        self
+    }
+
     /// Whether to print `cargo:rerun-if-changed` for each input.
     pub fn rerun_if_changed(&mut self, on: bool) -> &mut Self {
         self.rerun_if_changed = on;
@@ -268,17 +272,9 @@ impl Builder {
         let mut files = Vec::new();
         for input in &self.inputs {
             if input.is_dir() {
-                let entries = std::fs::read_dir(input).map_err(|source| Error::Io {
-                    path: input.clone(),
-                    source,
-                })?;
+                let entries = std::fs::read_dir(input).map_err(|source| Error::Io { path: input.clone(), source })?;
                 for entry in entries {
-                    let path = entry
-                        .map_err(|source| Error::Io {
-                            path: input.clone(),
-                            source,
-                        })?
-                        .path();
+                    let path = entry.map_err(|source| Error::Io { path: input.clone(), source })?.path();
                     if path.extension().is_some_and(|e| e == "json") {
                         files.push(path);
                     }
@@ -299,17 +295,11 @@ impl Builder {
     pub fn generate(&self) -> Result<Generated, Error> {
         let mut sources = Vec::new();
         for path in self.schema_files()? {
-            let text = std::fs::read_to_string(&path).map_err(|source| Error::Io {
-                path: path.clone(),
-                source,
-            })?;
-            let name = path
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
+            let text = std::fs::read_to_string(&path).map_err(|source| Error::Io { path: path.clone(), source })?;
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             sources.push((name, text));
         }
-        generate(&sources, &self.runtime)
+        generate_with(&sources, &self.runtime, self.samples)
     }
 
     /// Compiles the inputs and writes one file per schema plus `mod.rs`
@@ -329,26 +319,17 @@ impl Builder {
         }
         let out_dir = match &self.out_dir {
             Some(dir) => dir.clone(),
-            None => std::env::var_os("OUT_DIR")
-                .map(PathBuf::from)
-                .ok_or_else(|| Error::Io {
-                    path: PathBuf::from("$OUT_DIR"),
-                    source: std::io::Error::new(
-                        std::io::ErrorKind::NotFound,
-                        "no out_dir set and OUT_DIR is not set",
-                    ),
-                })?,
+            None => std::env::var_os("OUT_DIR").map(PathBuf::from).ok_or_else(|| Error::Io {
+                path: PathBuf::from("$OUT_DIR"),
+                source: std::io::Error::new(std::io::ErrorKind::NotFound, "no out_dir set and OUT_DIR is not set"),
+            })?,
         };
         let generated = self.generate()?;
-        let io = |source| Error::Io {
-            path: out_dir.clone(),
-            source,
-        };
+        let io = |source| Error::Io { path: out_dir.clone(), source };
         std::fs::create_dir_all(&out_dir).map_err(io)?;
         for file in &generated.files {
             let path = out_dir.join(&file.name);
-            write::write_if_changed(&path, &file.text)
-                .map_err(|source| Error::Io { path, source })?;
+            write::write_if_changed(&path, &file.text).map_err(|source| Error::Io { path, source })?;
         }
         let keep: Vec<String> = generated.files.iter().map(|f| f.name.clone()).collect();
         write::prune_stale(&out_dir, &keep).map_err(io)?;

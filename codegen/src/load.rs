@@ -86,8 +86,7 @@ pub fn blank_comments(text: &str) -> Result<String, LoadError> {
     // Only ASCII bytes outside strings were replaced by ASCII spaces, and a
     // comment's multi-byte characters were replaced whole, so the result is
     // still UTF-8; fall back to a lossy copy rather than panic.
-    Ok(String::from_utf8(out)
-        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+    Ok(String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
 /// Parses schema text (JSON with comments) into a JSON value. Trailing
@@ -156,10 +155,7 @@ mod tests {
 
     #[test]
     fn unterminated_block_comment() {
-        assert_eq!(
-            parse("{}\n  /* open").unwrap_err(),
-            LoadError::UnterminatedComment { line: 2, column: 3 }
-        );
+        assert_eq!(parse("{}\n  /* open").unwrap_err(), LoadError::UnterminatedComment { line: 2, column: 3 });
     }
 
     #[test]

@@ -5,9 +5,7 @@
 use serde_json::{Map, Value};
 
 use crate::diag::{Diagnostics, JsonPath};
-use crate::model::{
-    CommonStruct, DefaultValue, EntityType, Field, FieldType, Listener, MessageSpec, SpecType,
-};
+use crate::model::{CommonStruct, DefaultValue, EntityType, Field, FieldType, Listener, MessageSpec, SpecType};
 use crate::versions::Versions;
 
 const TOP_KEYS: &[&str] = &[
@@ -57,12 +55,7 @@ impl Lower<'_> {
         self.diags.error(self.file, path, message);
     }
 
-    fn object<'v>(
-        &mut self,
-        value: &'v Value,
-        path: &JsonPath,
-        allowed: &[&str],
-    ) -> Option<&'v Map<String, Value>> {
+    fn object<'v>(&mut self, value: &'v Value, path: &JsonPath, allowed: &[&str]) -> Option<&'v Map<String, Value>> {
         let Some(obj) = value.as_object() else {
             self.err(path, "expected an object");
             return None;
@@ -90,31 +83,17 @@ impl Lower<'_> {
     }
 
     /// An integer key: numeric strings are accepted and fractions truncated.
-    fn int(
-        &mut self,
-        obj: &Map<String, Value>,
-        key: &str,
-        path: &JsonPath,
-        min: i64,
-        max: i64,
-    ) -> Option<i64> {
+    fn int(&mut self, obj: &Map<String, Value>, key: &str, path: &JsonPath, min: i64, max: i64) -> Option<i64> {
         let value = match obj.get(key)? {
             Value::Null => return None,
-            Value::Number(n) => n.as_i64().or_else(|| {
-                n.as_f64()
-                    .filter(|f| f.is_finite())
-                    .map(|f| f.trunc() as i64)
-            }),
+            Value::Number(n) => n.as_i64().or_else(|| n.as_f64().filter(|f| f.is_finite()).map(|f| f.trunc() as i64)),
             Value::String(s) => s.trim().parse::<i64>().ok(),
             _ => None,
         };
         match value {
             Some(v) if (min..=max).contains(&v) => Some(v),
             Some(v) => {
-                self.err(
-                    &path.key(key),
-                    format!("{v} is out of range {min} to {max}"),
-                );
+                self.err(&path.key(key), format!("{v} is out of range {min} to {max}"));
                 None
             }
             None => {
@@ -148,12 +127,7 @@ impl Lower<'_> {
     }
 
     /// A version key; `None` when absent or empty.
-    fn versions(
-        &mut self,
-        obj: &Map<String, Value>,
-        key: &str,
-        path: &JsonPath,
-    ) -> Option<Versions> {
+    fn versions(&mut self, obj: &Map<String, Value>, key: &str, path: &JsonPath) -> Option<Versions> {
         let text = self.string(obj, key, path)?;
         if text.trim().is_empty() {
             return None;
@@ -199,9 +173,7 @@ impl Lower<'_> {
                 None
             }
         };
-        let api_key = self
-            .int(obj, "apiKey", &path, i16::MIN.into(), i16::MAX.into())
-            .map(|k| k as i16);
+        let api_key = self.int(obj, "apiKey", &path, i16::MIN.into(), i16::MAX.into()).map(|k| k as i16);
         let display = name.clone().unwrap_or_default();
         let valid_versions = self.versions(obj, "validVersions", &path);
         if valid_versions.is_none()
@@ -209,10 +181,7 @@ impl Lower<'_> {
                 .get("validVersions")
                 .is_some_and(|v| v.is_string() && v.as_str().is_some_and(|s| !s.trim().is_empty()))
         {
-            self.err(
-                &path.key("validVersions"),
-                format!("You must specify the version of the {display} structure."),
-            );
+            self.err(&path.key("validVersions"), format!("You must specify the version of the {display} structure."));
         }
         let flexible_versions = match obj.get("flexibleVersions") {
             None | Some(Value::Null) => {
@@ -222,9 +191,7 @@ impl Lower<'_> {
                 );
                 Versions::NONE
             }
-            Some(_) => self
-                .versions(obj, "flexibleVersions", &path)
-                .unwrap_or(Versions::NONE),
+            Some(_) => self.versions(obj, "flexibleVersions", &path).unwrap_or(Versions::NONE),
         };
         if !flexible_versions.is_empty() && !flexible_versions.is_open() {
             self.err(
@@ -232,9 +199,7 @@ impl Lower<'_> {
                 format!("flexibleVersions {flexible_versions} is not open-ended: it must be none, or N+"),
             );
         }
-        let deprecated_versions = self
-            .versions(obj, "deprecatedVersions", &path)
-            .unwrap_or(Versions::NONE);
+        let deprecated_versions = self.versions(obj, "deprecatedVersions", &path).unwrap_or(Versions::NONE);
         let mut listeners = Vec::new();
         for (i, item) in self.list(obj, "listeners").into_iter().enumerate() {
             match item.as_str() {
@@ -249,10 +214,7 @@ impl Lower<'_> {
         }
         let is_request = spec_type == Some(SpecType::Request);
         if !listeners.is_empty() && spec_type.is_some() && !is_request {
-            self.err(
-                &path.key("listeners"),
-                "listeners are only valid for messages with type request",
-            );
+            self.err(&path.key("listeners"), "listeners are only valid for messages with type request");
         }
         let latest_version_unstable = self.boolean(obj, "latestVersionUnstable", &path);
         if latest_version_unstable && spec_type.is_some() && !is_request {
@@ -304,29 +266,16 @@ impl Lower<'_> {
         }
         let versions = self.versions(obj, "versions", path);
         if versions.is_none() {
-            self.err(
-                &path.key("versions"),
-                format!("You must specify the version of the {name} structure."),
-            );
+            self.err(&path.key("versions"), format!("You must specify the version of the {name} structure."));
         }
         self.versions(obj, "deprecatedVersions", path);
         let fields = self.fields(obj, path, &name);
-        Some(CommonStruct {
-            name,
-            versions: versions?,
-            fields,
-            path: path.clone(),
-        })
+        Some(CommonStruct { name, versions: versions?, fields, path: path.clone() })
     }
 
     /// The `fields` list of an object, with the checks that span one struct:
     /// unique names, unique and contiguous tags.
-    fn fields(
-        &mut self,
-        obj: &Map<String, Value>,
-        path: &JsonPath,
-        struct_name: &str,
-    ) -> Vec<Field> {
+    fn fields(&mut self, obj: &Map<String, Value>, path: &JsonPath, struct_name: &str) -> Vec<Field> {
         let mut fields: Vec<Field> = Vec::new();
         for (i, item) in self.list(obj, "fields").into_iter().enumerate() {
             let name = item.get("name").and_then(Value::as_str);
@@ -337,7 +286,10 @@ impl Lower<'_> {
             if fields.iter().any(|f| f.name == field.name) {
                 self.err(
                     &fpath,
-                    format!("In {struct_name}, field {0} has a duplicate name {0}. All field names must be unique.", field.name),
+                    format!(
+                        "In {struct_name}, field {0} has a duplicate name {0}. All field names must be unique.",
+                        field.name
+                    ),
                 );
             }
             if let Some(tag) = field.tag {
@@ -351,12 +303,7 @@ impl Lower<'_> {
         let mut tags: Vec<u32> = fields.iter().filter_map(|f| f.tag).collect();
         tags.sort_unstable();
         tags.dedup();
-        if let Some(missing) = tags
-            .iter()
-            .enumerate()
-            .find(|(i, t)| *i as u32 != **t)
-            .map(|(i, _)| i)
-        {
+        if let Some(missing) = tags.iter().enumerate().find(|(i, t)| *i as u32 != **t).map(|(i, _)| i) {
             self.err(
                 path,
                 format!("In {struct_name}, the tag IDs are not contiguous. Make use of tag {missing} before using any higher tag IDs."),
@@ -387,37 +334,24 @@ impl Lower<'_> {
                 return None;
             }
         };
-        let tagged_versions = self
-            .versions(obj, "taggedVersions", path)
-            .unwrap_or(Versions::NONE);
+        let tagged_versions = self.versions(obj, "taggedVersions", path).unwrap_or(Versions::NONE);
         let explicit_versions = self.versions(obj, "versions", path);
         let versions = match explicit_versions {
             Some(v) => v,
             None if !tagged_versions.is_empty() => tagged_versions,
             None => {
-                self.err(
-                    &path.key("versions"),
-                    format!("You must specify the version of the {name} structure."),
-                );
+                self.err(&path.key("versions"), format!("You must specify the version of the {name} structure."));
                 Versions::NONE
             }
         };
-        let nullable_versions = self
-            .versions(obj, "nullableVersions", path)
-            .unwrap_or(Versions::NONE);
+        let nullable_versions = self.versions(obj, "nullableVersions", path).unwrap_or(Versions::NONE);
         if !nullable_versions.is_empty() && !ty.can_be_null() {
-            self.err(
-                &path.key("nullableVersions"),
-                format!("Type {ty} cannot be nullable."),
-            );
+            self.err(&path.key("nullableVersions"), format!("Type {ty} cannot be nullable."));
         }
         let tag = self.int(obj, "tag", path, i64::from(i32::MIN), i64::from(i32::MAX));
         let tag = match tag {
             Some(t) if t < 0 => {
-                self.err(
-                    &path.key("tag"),
-                    format!("Field {name} specifies a tag of {t}. Tags cannot be negative."),
-                );
+                self.err(&path.key("tag"), format!("Field {name} specifies a tag of {t}. Tags cannot be negative."));
                 None
             }
             Some(t) => Some(t as u32),
@@ -455,10 +389,7 @@ impl Lower<'_> {
                 );
             }
             if ty == FieldType::Records {
-                self.err(
-                    path,
-                    format!("Field {name} of type records cannot be a tagged field."),
-                );
+                self.err(path, format!("Field {name} of type records cannot be a tagged field."));
             }
         }
         let ignorable = self.boolean(obj, "ignorable", path);
@@ -509,10 +440,7 @@ impl Lower<'_> {
                 // Kafka accepts and ignores fields on an array of a primitive type.
                 FieldType::Array(_) => Vec::new(),
                 _ => {
-                    self.err(
-                        &path.key("fields"),
-                        format!("Non-array or Struct field {name} cannot have fields"),
-                    );
+                    self.err(&path.key("fields"), format!("Non-array or Struct field {name} cannot have fields"));
                     Vec::new()
                 }
             }
@@ -527,13 +455,12 @@ impl Lower<'_> {
                 DefaultValue::Natural
             }
         };
-        if default == DefaultValue::Null
-            && ty != FieldType::Records
-            && !nullable_versions.contains_range(versions)
-        {
+        if default == DefaultValue::Null && ty != FieldType::Records && !nullable_versions.contains_range(versions) {
             self.err(
                 &path.key("default"),
-                format!("null cannot be the default for field {name}, because not all versions of this field are nullable."),
+                format!(
+                    "null cannot be the default for field {name}, because not all versions of this field are nullable."
+                ),
             );
         }
         Some(Field {
@@ -555,13 +482,7 @@ impl Lower<'_> {
         })
     }
 
-    fn entity_type(
-        &mut self,
-        obj: &Map<String, Value>,
-        path: &JsonPath,
-        name: &str,
-        ty: &FieldType,
-    ) -> EntityType {
+    fn entity_type(&mut self, obj: &Map<String, Value>, path: &JsonPath, name: &str, ty: &FieldType) -> EntityType {
         let Some(text) = self.string(obj, "entityType", path) else {
             return EntityType::Unknown;
         };
@@ -573,10 +494,7 @@ impl Lower<'_> {
             "topicName" => (EntityType::TopicName, FieldType::String),
             "brokerId" => (EntityType::BrokerId, FieldType::Int32),
             other => {
-                self.err(
-                    &path.key("entityType"),
-                    format!("unknown entityType \"{other}\""),
-                );
+                self.err(&path.key("entityType"), format!("unknown entityType \"{other}\""));
                 return EntityType::Unknown;
             }
         };
@@ -596,8 +514,7 @@ impl Lower<'_> {
 
 /// True for `[A-Za-z][A-Za-z0-9]*`, the names Kafka allows for fields.
 fn is_identifier(name: &str) -> bool {
-    name.starts_with(|c: char| c.is_ascii_alphabetic())
-        && name.chars().all(|c| c.is_ascii_alphanumeric())
+    name.starts_with(|c: char| c.is_ascii_alphabetic()) && name.chars().all(|c| c.is_ascii_alphanumeric())
 }
 
 /// Parses a type string (spec §3.1).
@@ -623,9 +540,7 @@ pub fn parse_type(text: &str) -> Result<FieldType, String> {
         _ => {
             if let Some(inner) = text.strip_prefix("[]") {
                 if inner.is_empty() {
-                    return Err(format!(
-                        "Can't parse array type {text}. No element type found."
-                    ));
+                    return Err(format!("Can't parse array type {text}. No element type found."));
                 }
                 if inner.starts_with("[]") {
                     return Err(format!(
@@ -634,9 +549,7 @@ pub fn parse_type(text: &str) -> Result<FieldType, String> {
                 }
                 return Ok(FieldType::Array(Box::new(parse_type(inner)?)));
             }
-            if text.starts_with(|c: char| c.is_ascii_uppercase())
-                && text.chars().all(|c| c.is_ascii_alphanumeric())
-            {
+            if text.starts_with(|c: char| c.is_ascii_uppercase()) && text.chars().all(|c| c.is_ascii_alphanumeric()) {
                 FieldType::Struct(text.to_string())
             } else {
                 return Err(format!("Can't parse type {text}"));
@@ -650,11 +563,7 @@ pub fn parse_type(text: &str) -> Result<FieldType, String> {
 ///
 /// # Errors
 /// A message in the style of Kafka's generator.
-pub fn parse_default(
-    text: Option<&str>,
-    ty: &FieldType,
-    name: &str,
-) -> Result<DefaultValue, String> {
+pub fn parse_default(text: Option<&str>, ty: &FieldType, name: &str) -> Result<DefaultValue, String> {
     let text = match text {
         None | Some("") => return Ok(DefaultValue::Natural),
         Some(t) => t,
@@ -680,9 +589,7 @@ pub fn parse_default(
         };
         match parsed {
             Some(v) if (min..=max).contains(&v) => Ok(DefaultValue::Int(v)),
-            Some(_) => Err(format!(
-                "Invalid default for {ty} field {name}: {text} is out of range."
-            )),
+            Some(_) => Err(format!("Invalid default for {ty} field {name}: {text} is out of range.")),
             None => Err(invalid()),
         }
     };
@@ -769,29 +676,17 @@ mod tests {
     #[test]
     fn defaults_parse_as_kafka_writes_them() {
         let d = |t: &str, ty: FieldType| parse_default(Some(t), &ty, "F");
-        assert_eq!(
-            d("0x7fffffff", FieldType::Int32),
-            Ok(DefaultValue::Int(2147483647))
-        );
-        assert_eq!(
-            d("-2147483648", FieldType::Int32),
-            Ok(DefaultValue::Int(-2147483648))
-        );
+        assert_eq!(d("0x7fffffff", FieldType::Int32), Ok(DefaultValue::Int(2147483647)));
+        assert_eq!(d("-2147483648", FieldType::Int32), Ok(DefaultValue::Int(-2147483648)));
         assert!(d("0x80000000", FieldType::Int32).is_err());
         assert!(d("128", FieldType::Int8).is_err());
         assert!(d("010", FieldType::Int32).is_err());
         assert!(d("5L", FieldType::Int32).is_err());
-        assert_eq!(
-            d("0xcafcacafcacafca", FieldType::Int64),
-            Ok(DefaultValue::Int(0xcafcacafcacafca))
-        );
+        assert_eq!(d("0xcafcacafcacafca", FieldType::Int64), Ok(DefaultValue::Int(0xcafcacafcacafca)));
         assert_eq!(d("TRUE", FieldType::Bool), Ok(DefaultValue::Bool(true)));
         assert!(d("1", FieldType::Bool).is_err());
         assert_eq!(d("null", FieldType::String), Ok(DefaultValue::Null));
-        assert_eq!(
-            d("12.34", FieldType::Float64),
-            Ok(DefaultValue::Float(12.34))
-        );
+        assert_eq!(d("12.34", FieldType::Float64), Ok(DefaultValue::Float(12.34)));
         assert_eq!(d("33000", FieldType::Uint16), Ok(DefaultValue::Int(33000)));
         assert!(d("65536", FieldType::Uint16).is_err());
         assert!(d("x", FieldType::Bytes).is_err());
@@ -805,10 +700,7 @@ mod tests {
 
     #[test]
     fn type_grammar() {
-        assert_eq!(
-            parse_type("[]int32"),
-            Ok(FieldType::Array(Box::new(FieldType::Int32)))
-        );
+        assert_eq!(parse_type("[]int32"), Ok(FieldType::Array(Box::new(FieldType::Int32))));
         assert_eq!(parse_type("Int8"), Ok(FieldType::Struct("Int8".into())));
         assert!(parse_type("[]").is_err());
         assert!(parse_type("[][]int8").is_err());

@@ -57,19 +57,14 @@ fn main() -> ExitCode {
                 structs += m.structs;
                 fields += m.fields;
                 if !quiet {
-                    let api = m
-                        .api_key
-                        .map(|k| format!("api {k:>2}"))
-                        .unwrap_or_else(|| "      ".into());
+                    let api = m.api_key.map(|k| format!("api {k:>2}")).unwrap_or_else(|| "      ".into());
                     println!(
                         "{:<44} {api}  versions {:<6} flexible {:<5} {:>3} structs {:>4} fields",
                         m.name, m.versions, m.flexible_versions, m.structs, m.fields
                     );
                 }
             }
-            let target = out
-                .map(|d| format!(" into {}", d.display()))
-                .unwrap_or_default();
+            let target = out.map(|d| format!(" into {}", d.display())).unwrap_or_default();
             println!(
                 "generated {} messages, {structs} structs, {fields} fields, {} files{target}",
                 generated.messages.len(),

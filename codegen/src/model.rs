@@ -117,10 +117,7 @@ impl FieldType {
 
     /// True for types carried as length-prefixed bytes.
     pub fn is_bytes_like(&self) -> bool {
-        matches!(
-            self,
-            Self::Bytes | Self::Records | Self::ApiMessage | Self::Header
-        )
+        matches!(self, Self::Bytes | Self::Records | Self::ApiMessage | Self::Header)
     }
 
     /// The struct this type names, directly or as array element.

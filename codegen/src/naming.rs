@@ -6,20 +6,17 @@ use proc_macro2::{Ident, Span};
 
 /// Rust keywords that a raw identifier (`r#type`) can stand for.
 const KEYWORDS: &[&str] = &[
-    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do", "dyn",
-    "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let",
-    "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref", "return",
-    "static", "struct", "trait", "true", "try", "type", "typeof", "unsafe", "unsized", "use",
-    "virtual", "where", "while", "yield",
+    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do", "dyn", "else", "enum",
+    "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "macro", "match", "mod", "move",
+    "mut", "override", "priv", "pub", "ref", "return", "static", "struct", "trait", "true", "try", "type", "typeof",
+    "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
 ];
 
 /// Names a raw identifier cannot stand for.
 const NOT_RAW: &[&str] = &["self", "Self", "super", "crate", "_"];
 
 /// Type names that generated code uses unqualified; a struct of that name gets a suffix.
-const PRELUDE_TYPES: &[&str] = &[
-    "Vec", "String", "Option", "Result", "Box", "Default", "Some", "None", "Ok", "Err",
-];
+const PRELUDE_TYPES: &[&str] = &["Vec", "String", "Option", "Result", "Box", "Default", "Some", "None", "Ok", "Err"];
 
 /// The snake_case text of a field name, e.g. `ThrottleTimeMs` → `throttle_time_ms`.
 ///

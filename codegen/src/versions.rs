@@ -29,10 +29,7 @@ impl Versions {
     /// The empty range.
     pub const NONE: Versions = Versions { lo: 0, hi: -1 };
     /// Every version.
-    pub const ALL: Versions = Versions {
-        lo: 0,
-        hi: MAX_VERSION,
-    };
+    pub const ALL: Versions = Versions { lo: 0, hi: MAX_VERSION };
 
     /// The range `lo..=hi`.
     pub const fn new(lo: i16, hi: i16) -> Self {
@@ -91,11 +88,7 @@ pub struct ParseVersionsError(pub String);
 
 impl fmt::Display for ParseVersionsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "invalid version range \"{}\": expected none, N, A-B or N+ with versions 0 to 32767",
-            self.0
-        )
+        write!(f, "invalid version range \"{}\": expected none, N, A-B or N+ with versions 0 to 32767", self.0)
     }
 }
 
@@ -108,8 +101,7 @@ impl std::str::FromStr for Versions {
             if part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(ParseVersionsError(text.to_string()));
             }
-            part.parse::<i16>()
-                .map_err(|_| ParseVersionsError(text.to_string()))
+            part.parse::<i16>().map_err(|_| ParseVersionsError(text.to_string()))
         };
         if s == "none" {
             Ok(Versions::NONE)

@@ -247,16 +247,13 @@ impl InterWorkerConfig {
 
         let key_ttl_ms = match get(INTER_WORKER_KEY_TTL_MS) {
             None => defaults.key_ttl_ms,
-            Some(value) => value
-                .trim()
-                .parse::<i64>()
-                .ok()
-                .and_then(|ms| u64::try_from(ms).ok())
-                .ok_or_else(|| ConfigError::InvalidValue {
+            Some(value) => value.trim().parse::<i64>().ok().and_then(|ms| u64::try_from(ms).ok()).ok_or_else(|| {
+                ConfigError::InvalidValue {
                     key: INTER_WORKER_KEY_TTL_MS.to_string(),
                     value: value.clone(),
                     reason: "expected a non-negative whole number of milliseconds",
-                })?,
+                }
+            })?,
         };
 
         let verification_algorithms = match get(INTER_WORKER_VERIFICATION_ALGORITHMS) {
@@ -275,10 +272,7 @@ impl InterWorkerConfig {
             )?,
             key_size_bits,
             key_ttl_ms,
-            signature_algorithm: algorithm(
-                INTER_WORKER_SIGNATURE_ALGORITHM,
-                defaults.signature_algorithm,
-            )?,
+            signature_algorithm: algorithm(INTER_WORKER_SIGNATURE_ALGORITHM, defaults.signature_algorithm)?,
             verification_algorithms,
         };
         config.validate()?;
@@ -318,10 +312,7 @@ impl InterWorkerConfig {
                 reason: "expected a positive whole number of bits",
             });
         }
-        if !self
-            .verification_algorithms
-            .contains(&self.signature_algorithm)
-        {
+        if !self.verification_algorithms.contains(&self.signature_algorithm) {
             return Err(ConfigError::SignatureAlgorithmNotVerified {
                 signature_algorithm: self.signature_algorithm,
                 verification_algorithms: self.verification_algorithms.clone(),
@@ -342,8 +333,7 @@ impl InterWorkerConfig {
     /// assert_eq!(config.effective_key_size_bits(), 384);
     /// ```
     pub fn effective_key_size_bits(&self) -> u32 {
-        self.key_size_bits
-            .unwrap_or_else(|| self.key_generation_algorithm.default_key_size_bits())
+        self.key_size_bits.unwrap_or_else(|| self.key_generation_algorithm.default_key_size_bits())
     }
 
     /// Size, in bytes, of the session keys to generate:
@@ -363,10 +353,8 @@ impl InterWorkerConfig {
 }
 
 fn parse_algorithm(key: &str, name: &str) -> Result<SignatureAlgorithm, ConfigError> {
-    SignatureAlgorithm::from_jca_name(name).map_err(|source| ConfigError::UnknownAlgorithm {
-        key: key.to_string(),
-        source,
-    })
+    SignatureAlgorithm::from_jca_name(name)
+        .map_err(|source| ConfigError::UnknownAlgorithm { key: key.to_string(), source })
 }
 
 #[cfg(test)]
@@ -375,10 +363,7 @@ mod tests {
     use std::collections::HashMap;
 
     fn from(pairs: &[(&str, &str)]) -> Result<InterWorkerConfig, ConfigError> {
-        let map: HashMap<String, String> = pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
+        let map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         InterWorkerConfig::from_settings(|key| map.get(key))
     }
 
@@ -386,19 +371,13 @@ mod tests {
     fn defaults() {
         let config = from(&[]).unwrap();
         assert_eq!(config, InterWorkerConfig::default());
-        assert_eq!(
-            config.key_generation_algorithm,
-            SignatureAlgorithm::HmacSHA256
-        );
+        assert_eq!(config.key_generation_algorithm, SignatureAlgorithm::HmacSHA256);
         assert_eq!(config.key_size_bits, None);
         assert_eq!(config.effective_key_size_bits(), 256);
         assert_eq!(config.key_size_bytes(), 32);
         assert_eq!(config.key_ttl_ms, 3_600_000);
         assert_eq!(config.signature_algorithm, SignatureAlgorithm::HmacSHA256);
-        assert_eq!(
-            config.verification_algorithms,
-            vec![SignatureAlgorithm::HmacSHA256]
-        );
+        assert_eq!(config.verification_algorithms, vec![SignatureAlgorithm::HmacSHA256]);
     }
 
     #[test]
@@ -408,10 +387,7 @@ mod tests {
             (INTER_WORKER_KEY_SIZE, "1024"),
             (INTER_WORKER_KEY_TTL_MS, "60000"),
             (INTER_WORKER_SIGNATURE_ALGORITHM, "HmacSHA1"),
-            (
-                INTER_WORKER_VERIFICATION_ALGORITHMS,
-                "HmacSHA256 ,HmacSHA1,  HmacSHA512",
-            ),
+            (INTER_WORKER_VERIFICATION_ALGORITHMS, "HmacSHA256 ,HmacSHA1,  HmacSHA512"),
         ])
         .unwrap();
         assert_eq!(
@@ -433,12 +409,7 @@ mod tests {
 
     #[test]
     fn default_key_size_follows_generation_algorithm() {
-        for (name, bits) in [
-            ("HmacSHA256", 256),
-            ("HmacSHA384", 384),
-            ("HmacSHA512", 512),
-            ("HmacSHA1", 512),
-        ] {
+        for (name, bits) in [("HmacSHA256", 256), ("HmacSHA384", 384), ("HmacSHA512", 512), ("HmacSHA1", 512)] {
             let config = from(&[(INTER_WORKER_KEY_GENERATION_ALGORITHM, name)]).unwrap();
             assert_eq!(config.effective_key_size_bits(), bits, "{name}");
         }
@@ -476,17 +447,12 @@ mod tests {
 
     #[test]
     fn unknown_algorithms_name_the_setting() {
-        for key in [
-            INTER_WORKER_KEY_GENERATION_ALGORITHM,
-            INTER_WORKER_SIGNATURE_ALGORITHM,
-        ] {
+        for key in [INTER_WORKER_KEY_GENERATION_ALGORITHM, INTER_WORKER_SIGNATURE_ALGORITHM] {
             assert_eq!(
                 from(&[(key, "HmacMD5")]),
                 Err(ConfigError::UnknownAlgorithm {
                     key: key.to_string(),
-                    source: UnknownAlgorithm {
-                        name: "HmacMD5".into()
-                    },
+                    source: UnknownAlgorithm { name: "HmacMD5".into() },
                 })
             );
         }
@@ -519,24 +485,13 @@ mod tests {
                 "{value:?}"
             );
         }
-        assert_eq!(
-            from(&[(INTER_WORKER_KEY_TTL_MS, "0")]).unwrap().key_ttl_ms,
-            0
-        );
-        assert_eq!(
-            from(&[(INTER_WORKER_KEY_SIZE, "2147483647")])
-                .unwrap()
-                .key_size_bits,
-            Some(2_147_483_647)
-        );
+        assert_eq!(from(&[(INTER_WORKER_KEY_TTL_MS, "0")]).unwrap().key_ttl_ms, 0);
+        assert_eq!(from(&[(INTER_WORKER_KEY_SIZE, "2147483647")]).unwrap().key_size_bits, Some(2_147_483_647));
     }
 
     #[test]
     fn validate_rejects_zero_key_size() {
-        let config = InterWorkerConfig {
-            key_size_bits: Some(0),
-            ..InterWorkerConfig::default()
-        };
+        let config = InterWorkerConfig { key_size_bits: Some(0), ..InterWorkerConfig::default() };
         assert!(matches!(
             config.validate(),
             Err(ConfigError::InvalidValue { ref key, .. }) if key == INTER_WORKER_KEY_SIZE

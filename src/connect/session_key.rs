@@ -108,11 +108,7 @@ impl SessionKey {
     /// assert_eq!(key.algorithm(), SignatureAlgorithm::HmacSHA512);
     /// ```
     pub fn new(key: Vec<u8>, algorithm: SignatureAlgorithm, creation_timestamp_ms: i64) -> Self {
-        SessionKey {
-            key,
-            algorithm,
-            creation_timestamp_ms,
-        }
+        SessionKey { key, algorithm, creation_timestamp_ms }
     }
 
     /// The raw key bytes (what signing and [`verify`](super::signing::verify)
@@ -191,8 +187,7 @@ impl SessionKey {
     /// # Ok::<(), kafka_wire::connect::session_key::SessionKeyError>(())
     /// ```
     pub fn from_json_slice(json: &[u8]) -> Result<Self, SessionKeyError> {
-        let record: SessionKeyRecord =
-            serde_json::from_slice(json).map_err(SessionKeyError::Json)?;
+        let record: SessionKeyRecord = serde_json::from_slice(json).map_err(SessionKeyError::Json)?;
         SessionKey::try_from(record)
     }
 
@@ -300,9 +295,7 @@ impl TryFrom<SessionKeyRecord> for SessionKey {
     type Error = SessionKeyError;
 
     fn try_from(record: SessionKeyRecord) -> Result<Self, Self::Error> {
-        let key = BASE64
-            .decode(&record.key)
-            .map_err(SessionKeyError::InvalidBase64)?;
+        let key = BASE64.decode(&record.key).map_err(SessionKeyError::InvalidBase64)?;
         let algorithm = SignatureAlgorithm::from_jca_name(&record.algorithm)?;
         Ok(SessionKey::new(key, algorithm, record.creation_timestamp))
     }
@@ -323,11 +316,7 @@ mod tests {
     use super::*;
 
     fn sample() -> SessionKey {
-        SessionKey::new(
-            (0u8..32).collect(),
-            SignatureAlgorithm::HmacSHA256,
-            1_700_000_000_123,
-        )
+        SessionKey::new((0u8..32).collect(), SignatureAlgorithm::HmacSHA256, 1_700_000_000_123)
     }
 
     const SAMPLE_JSON: &str = r#"{"key":"AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=","algorithm":"HmacSHA256","creation-timestamp":1700000000123}"#;
@@ -373,19 +362,11 @@ mod tests {
             r#"{"key":"AAE=","algorithm":"HmacSHA256","creation-timestamp":9223372036854775808}"#,
             r#"{"key":"AAE=","algorithm":null,"creation-timestamp":1}"#,
         ] {
-            assert!(
-                matches!(SessionKey::from_json(bad), Err(SessionKeyError::Json(_))),
-                "{bad}"
-            );
+            assert!(matches!(SessionKey::from_json(bad), Err(SessionKeyError::Json(_))), "{bad}");
         }
+        assert!(matches!(SessionKey::from_json_slice(b"\xff\xfe"), Err(SessionKeyError::Json(_))));
         assert!(matches!(
-            SessionKey::from_json_slice(b"\xff\xfe"),
-            Err(SessionKeyError::Json(_))
-        ));
-        assert!(matches!(
-            SessionKey::from_json(
-                r#"{"key":"A*A=","algorithm":"HmacSHA256","creation-timestamp":1}"#
-            ),
+            SessionKey::from_json(r#"{"key":"A*A=","algorithm":"HmacSHA256","creation-timestamp":1}"#),
             Err(SessionKeyError::InvalidBase64(_))
         ));
         match SessionKey::from_json(r#"{"key":"AAE=","algorithm":"AES","creation-timestamp":1}"#) {
@@ -395,10 +376,8 @@ mod tests {
             other => panic!("unexpected {other:?}"),
         }
         // Through serde, the typed error surfaces as a message.
-        let err = serde_json::from_str::<SessionKey>(
-            r#"{"key":"AAE=","algorithm":"AES","creation-timestamp":1}"#,
-        )
-        .unwrap_err();
+        let err = serde_json::from_str::<SessionKey>(r#"{"key":"AAE=","algorithm":"AES","creation-timestamp":1}"#)
+            .unwrap_err();
         assert!(err.to_string().contains("algorithm"), "{err}");
     }
 
@@ -428,17 +407,9 @@ mod tests {
         let mut other_bytes = sample();
         other_bytes.key[31] ^= 1;
         assert!(!current.is_current(&other_bytes));
-        let shorter = SessionKey::new(
-            (0u8..31).collect(),
-            SignatureAlgorithm::HmacSHA256,
-            1_700_000_000_123,
-        );
+        let shorter = SessionKey::new((0u8..31).collect(), SignatureAlgorithm::HmacSHA256, 1_700_000_000_123);
         assert!(!current.is_current(&shorter));
-        let other_algorithm = SessionKey::new(
-            (0u8..32).collect(),
-            SignatureAlgorithm::HmacSHA512,
-            1_700_000_000_123,
-        );
+        let other_algorithm = SessionKey::new((0u8..32).collect(), SignatureAlgorithm::HmacSHA512, 1_700_000_000_123);
         assert!(!current.is_current(&other_algorithm));
         let older = SessionKey::new((0u8..32).collect(), SignatureAlgorithm::HmacSHA256, 1);
         assert!(!current.is_current(&older));
@@ -447,9 +418,6 @@ mod tests {
     #[test]
     fn debug_hides_key_bytes() {
         let text = format!("{:?}", sample());
-        assert_eq!(
-            text,
-            "SessionKey { key: <32 bytes>, algorithm: HmacSHA256, creation_timestamp_ms: 1700000000123 }"
-        );
+        assert_eq!(text, "SessionKey { key: <32 bytes>, algorithm: HmacSHA256, creation_timestamp_ms: 1700000000123 }");
     }
 }

@@ -163,9 +163,7 @@ impl SignatureAlgorithm {
         Self::ALL
             .into_iter()
             .find(|algorithm| algorithm.jca_name().eq_ignore_ascii_case(name))
-            .ok_or_else(|| UnknownAlgorithm {
-                name: name.to_string(),
-            })
+            .ok_or_else(|| UnknownAlgorithm { name: name.to_string() })
     }
 
     /// Size of the MAC this algorithm produces, in bits.
@@ -247,16 +245,10 @@ impl SignatureAlgorithm {
 
     fn verify_mac(self, key: &[u8], body: &[u8], signature: &[u8]) -> bool {
         match self {
-            SignatureAlgorithm::HmacSHA256 => {
-                verify_mac::<Hmac<sha2::Sha256>>(key, body, signature)
-            }
+            SignatureAlgorithm::HmacSHA256 => verify_mac::<Hmac<sha2::Sha256>>(key, body, signature),
             SignatureAlgorithm::HmacSHA1 => verify_mac::<Hmac<sha1::Sha1>>(key, body, signature),
-            SignatureAlgorithm::HmacSHA384 => {
-                verify_mac::<Hmac<sha2::Sha384>>(key, body, signature)
-            }
-            SignatureAlgorithm::HmacSHA512 => {
-                verify_mac::<Hmac<sha2::Sha512>>(key, body, signature)
-            }
+            SignatureAlgorithm::HmacSHA384 => verify_mac::<Hmac<sha2::Sha384>>(key, body, signature),
+            SignatureAlgorithm::HmacSHA512 => verify_mac::<Hmac<sha2::Sha512>>(key, body, signature),
         }
     }
 }
@@ -335,10 +327,7 @@ impl SignatureHeaders {
     /// }
     /// ```
     pub fn pairs(&self) -> [(&'static str, &str); 2] {
-        [
-            (AUTHORIZATION_HEADER, &self.authorization),
-            (SIGNATURE_ALGORITHM_HEADER, &self.signature_algorithm),
-        ]
+        [(AUTHORIZATION_HEADER, &self.authorization), (SIGNATURE_ALGORITHM_HEADER, &self.signature_algorithm)]
     }
 }
 
@@ -421,17 +410,11 @@ pub fn verify(
     permitted: &[SignatureAlgorithm],
 ) -> Result<(), SignatureError> {
     let authorization = authorization.ok_or(SignatureError::MissingHeader(AUTHORIZATION_HEADER))?;
-    let signature_algorithm =
-        signature_algorithm.ok_or(SignatureError::MissingHeader(SIGNATURE_ALGORITHM_HEADER))?;
+    let signature_algorithm = signature_algorithm.ok_or(SignatureError::MissingHeader(SIGNATURE_ALGORITHM_HEADER))?;
     let algorithm = SignatureAlgorithm::from_jca_name(signature_algorithm)?;
-    let signature = BASE64
-        .decode(authorization)
-        .map_err(SignatureError::InvalidBase64)?;
+    let signature = BASE64.decode(authorization).map_err(SignatureError::InvalidBase64)?;
     if !permitted.contains(&algorithm) {
-        return Err(SignatureError::AlgorithmNotPermitted {
-            algorithm,
-            permitted: permitted.to_vec(),
-        });
+        return Err(SignatureError::AlgorithmNotPermitted { algorithm, permitted: permitted.to_vec() });
     }
     let key = session_key.ok_or(SignatureError::NoSessionKey)?;
     if algorithm.verify_mac(key, body, &signature) {
@@ -472,13 +455,9 @@ mod tests {
 
     #[test]
     fn rfc_4231_test_case_2_headers() {
-        let headers =
-            SignatureAlgorithm::HmacSHA256.sign_headers(b"Jefe", b"what do ya want for nothing?");
+        let headers = SignatureAlgorithm::HmacSHA256.sign_headers(b"Jefe", b"what do ya want for nothing?");
         // base64 of 5bdcc146...64ec3843
-        assert_eq!(
-            headers.authorization,
-            "W9zBRr9gdU5qBCQmCJV1x1oAPwidJzmDnexYuWTsOEM="
-        );
+        assert_eq!(headers.authorization, "W9zBRr9gdU5qBCQmCJV1x1oAPwidJzmDnexYuWTsOEM=");
         assert_eq!(headers.signature_algorithm, "HmacSHA256");
     }
 
@@ -552,58 +531,29 @@ mod tests {
             SignatureError::MissingHeader("X-Connect-Request-Signature-Algorithm")
         );
         assert!(matches!(
-            refusal(
-                Some("not base64!"),
-                Some("HmacSHA256"),
-                Some(b"key"),
-                &sha256
-            ),
+            refusal(Some("not base64!"), Some("HmacSHA256"), Some(b"key"), &sha256),
             SignatureError::InvalidBase64(_)
         ));
         assert_eq!(
             refusal(auth, Some("HmacMD5"), Some(b"key"), &sha256),
-            SignatureError::UnknownAlgorithm(UnknownAlgorithm {
-                name: "HmacMD5".into()
-            })
+            SignatureError::UnknownAlgorithm(UnknownAlgorithm { name: "HmacMD5".into() })
         );
         let sha1 = SignatureAlgorithm::HmacSHA1.sign_headers(b"key", b"body");
         assert_eq!(
-            refusal(
-                Some(&sha1.authorization),
-                Some("HmacSHA1"),
-                Some(b"key"),
-                &sha256
-            ),
+            refusal(Some(&sha1.authorization), Some("HmacSHA1"), Some(b"key"), &sha256),
             SignatureError::AlgorithmNotPermitted {
                 algorithm: SignatureAlgorithm::HmacSHA1,
                 permitted: sha256.to_vec()
             }
         );
-        assert_eq!(
-            refusal(auth, Some("HmacSHA256"), None, &sha256),
-            SignatureError::NoSessionKey
-        );
-        assert_eq!(
-            refusal(auth, Some("HmacSHA256"), Some(b"other key"), &sha256),
-            SignatureError::BadSignature
-        );
+        assert_eq!(refusal(auth, Some("HmacSHA256"), None, &sha256), SignatureError::NoSessionKey);
+        assert_eq!(refusal(auth, Some("HmacSHA256"), Some(b"other key"), &sha256), SignatureError::BadSignature);
         // Signature of the wrong length, and an empty one.
-        assert_eq!(
-            refusal(Some("AAAA"), Some("HmacSHA256"), Some(b"key"), &sha256),
-            SignatureError::BadSignature
-        );
-        assert_eq!(
-            refusal(Some(""), Some("HmacSHA256"), Some(b"key"), &sha256),
-            SignatureError::BadSignature
-        );
+        assert_eq!(refusal(Some("AAAA"), Some("HmacSHA256"), Some(b"key"), &sha256), SignatureError::BadSignature);
+        assert_eq!(refusal(Some(""), Some("HmacSHA256"), Some(b"key"), &sha256), SignatureError::BadSignature);
         // The header names the algorithm; a MAC of another one does not pass.
         assert_eq!(
-            refusal(
-                Some(&sha1.authorization),
-                Some("HmacSHA256"),
-                Some(b"key"),
-                &SignatureAlgorithm::ALL
-            ),
+            refusal(Some(&sha1.authorization), Some("HmacSHA256"), Some(b"key"), &SignatureAlgorithm::ALL),
             SignatureError::BadSignature
         );
         // Nothing permitted: everything refused.
@@ -619,13 +569,7 @@ mod tests {
         let unpadded = good.authorization.trim_end_matches('=');
         assert_ne!(unpadded, good.authorization);
         assert_eq!(
-            verify(
-                b"body",
-                Some(unpadded),
-                Some("HmacSHA256"),
-                Some(b"key"),
-                &[SignatureAlgorithm::HmacSHA256]
-            ),
+            verify(b"body", Some(unpadded), Some("HmacSHA256"), Some(b"key"), &[SignatureAlgorithm::HmacSHA256]),
             Ok(())
         );
     }
@@ -633,21 +577,12 @@ mod tests {
     #[test]
     fn names_parse_and_print() {
         for algorithm in SignatureAlgorithm::ALL {
-            assert_eq!(
-                SignatureAlgorithm::from_jca_name(algorithm.jca_name()),
-                Ok(algorithm)
-            );
+            assert_eq!(SignatureAlgorithm::from_jca_name(algorithm.jca_name()), Ok(algorithm));
             assert_eq!(algorithm.to_string().parse(), Ok(algorithm));
-            assert_eq!(
-                SignatureAlgorithm::from_jca_name(&algorithm.jca_name().to_lowercase()),
-                Ok(algorithm)
-            );
+            assert_eq!(SignatureAlgorithm::from_jca_name(&algorithm.jca_name().to_lowercase()), Ok(algorithm));
         }
         for bad in ["", "HmacSHA256 ", "SHA256", "HmacSHA224", "HmacMD5"] {
-            assert_eq!(
-                SignatureAlgorithm::from_jca_name(bad),
-                Err(UnknownAlgorithm { name: bad.into() })
-            );
+            assert_eq!(SignatureAlgorithm::from_jca_name(bad), Err(UnknownAlgorithm { name: bad.into() }));
         }
     }
 
@@ -656,10 +591,7 @@ mod tests {
         // RFC 4231 test case 6: a 131-byte key, longer than the block size.
         let key = [0xaa_u8; 131];
         assert_eq!(
-            hex(&SignatureAlgorithm::HmacSHA256.sign(
-                &key,
-                b"Test Using Larger Than Block-Size Key - Hash Key First"
-            )),
+            hex(&SignatureAlgorithm::HmacSHA256.sign(&key, b"Test Using Larger Than Block-Size Key - Hash Key First")),
             "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"
         );
         // An empty key still signs and verifies.

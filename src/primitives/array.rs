@@ -18,27 +18,17 @@ const MAX_PREALLOC: usize = 1024;
 
 impl<T: Wire> Wire for Vec<T> {
     #[inline]
-    fn encode_value(
-        &self,
-        buf: &mut BytesMut,
-        version: i16,
-        flexible: bool,
-    ) -> Result<(), EncodeError> {
+    fn encode_value(&self, buf: &mut BytesMut, version: i16, flexible: bool) -> Result<(), EncodeError> {
         put_len(buf, self.len(), flexible)?;
         for (i, item) in self.iter().enumerate() {
-            item.encode_value(buf, version, flexible)
-                .map_err(|e| e.at_index(i))?;
+            item.encode_value(buf, version, flexible).map_err(|e| e.at_index(i))?;
         }
         Ok(())
     }
 
     #[inline]
     fn value_size(&self, version: i16, flexible: bool) -> usize {
-        len_size(self.len(), flexible)
-            + self
-                .iter()
-                .map(|item| item.value_size(version, flexible))
-                .sum::<usize>()
+        len_size(self.len(), flexible) + self.iter().map(|item| item.value_size(version, flexible)).sum::<usize>()
     }
 
     #[inline]
@@ -50,11 +40,7 @@ impl<T: Wire> Wire for Vec<T> {
 }
 
 impl<T: Wire> Nullable for Vec<T> {
-    fn decode_option(
-        r: &mut Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Option<Self>, DecodeError> {
+    fn decode_option(r: &mut Reader, version: i16, flexible: bool) -> Result<Option<Self>, DecodeError> {
         let Some(count) = read_len(r, flexible)? else {
             return Ok(None);
         };

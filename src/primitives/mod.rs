@@ -54,12 +54,7 @@ pub trait Wire: Sized {
     /// # Errors
     /// [`EncodeError`] for a value this version cannot carry; the buffer may
     /// then hold part of the encoding.
-    fn encode_value(
-        &self,
-        buf: &mut BytesMut,
-        version: i16,
-        flexible: bool,
-    ) -> Result<(), EncodeError>;
+    fn encode_value(&self, buf: &mut BytesMut, version: i16, flexible: bool) -> Result<(), EncodeError>;
 
     /// Bytes that [`Wire::encode_value`] writes when it succeeds.
     fn value_size(&self, version: i16, flexible: bool) -> usize;
@@ -112,18 +107,11 @@ pub mod field {
         flexible: bool,
         name: &'static str,
     ) -> Result<(), EncodeError> {
-        value
-            .encode_value(buf, version, flexible)
-            .map_err(|e| e.in_field(name))
+        value.encode_value(buf, version, flexible).map_err(|e| e.in_field(name))
     }
 
     #[inline]
-    pub fn decode<T: Wire>(
-        r: &mut Reader,
-        version: i16,
-        flexible: bool,
-        name: &'static str,
-    ) -> Result<T, DecodeError> {
+    pub fn decode<T: Wire>(r: &mut Reader, version: i16, flexible: bool, name: &'static str) -> Result<T, DecodeError> {
         T::decode_value(r, version, flexible).map_err(|e| e.in_field(name))
     }
 
@@ -139,11 +127,7 @@ pub mod field {
     }
 
     #[inline]
-    pub fn decode_tagged<T: Wire>(
-        r: &mut Reader,
-        version: i16,
-        name: &'static str,
-    ) -> Result<T, DecodeError> {
+    pub fn decode_tagged<T: Wire>(r: &mut Reader, version: i16, name: &'static str) -> Result<T, DecodeError> {
         T::decode_tagged(r, version).map_err(|e| e.in_field(name))
     }
 

@@ -19,11 +19,7 @@ pub trait Nullable: Wire {
     ///
     /// # Errors
     /// As [`Wire::decode_value`].
-    fn decode_option(
-        r: &mut Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Option<Self>, DecodeError>;
+    fn decode_option(r: &mut Reader, version: i16, flexible: bool) -> Result<Option<Self>, DecodeError>;
 
     /// Appends null.
     #[inline]
@@ -59,12 +55,7 @@ pub trait Nullable: Wire {
     /// # Errors
     /// As [`Wire::encode_value`].
     #[inline]
-    fn encode_present(
-        &self,
-        buf: &mut BytesMut,
-        version: i16,
-        flexible: bool,
-    ) -> Result<(), EncodeError> {
+    fn encode_present(&self, buf: &mut BytesMut, version: i16, flexible: bool) -> Result<(), EncodeError> {
         self.encode_value(buf, version, flexible)
     }
 
@@ -101,12 +92,7 @@ pub trait Nullable: Wire {
 
 impl<T: Nullable> Wire for Option<T> {
     #[inline]
-    fn encode_value(
-        &self,
-        buf: &mut BytesMut,
-        version: i16,
-        flexible: bool,
-    ) -> Result<(), EncodeError> {
+    fn encode_value(&self, buf: &mut BytesMut, version: i16, flexible: bool) -> Result<(), EncodeError> {
         match self {
             Some(v) => v.encode_present(buf, version, flexible),
             None => {
@@ -170,12 +156,7 @@ impl<S: Struct> Nullable for S {
     }
 
     #[inline]
-    fn encode_present(
-        &self,
-        buf: &mut BytesMut,
-        version: i16,
-        flexible: bool,
-    ) -> Result<(), EncodeError> {
+    fn encode_present(&self, buf: &mut BytesMut, version: i16, flexible: bool) -> Result<(), EncodeError> {
         buf.put_i8(1);
         self.encode_value(buf, version, flexible)
     }
@@ -197,11 +178,7 @@ impl<S: Struct> Nullable for S {
     }
 
     #[inline]
-    fn decode_option(
-        r: &mut Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Option<Self>, DecodeError> {
+    fn decode_option(r: &mut Reader, version: i16, flexible: bool) -> Result<Option<Self>, DecodeError> {
         // Any negative marker is null; any other marker means a struct follows.
         if r.read_i8()? < 0 {
             return Ok(None);

@@ -67,10 +67,7 @@ impl Reader {
     #[inline]
     fn need(&self, n: usize) -> Result<(), DecodeError> {
         if self.buf.len() < n {
-            return Err(self.error(DecodeErrorKind::NotEnoughBytes {
-                needed: n,
-                remaining: self.buf.len(),
-            }));
+            return Err(self.error(DecodeErrorKind::NotEnoughBytes { needed: n, remaining: self.buf.len() }));
         }
         Ok(())
     }
@@ -163,10 +160,7 @@ impl Reader {
     #[inline]
     pub fn sub_reader(&mut self, n: usize) -> Result<Reader, DecodeError> {
         let offset = self.offset;
-        Ok(Reader {
-            buf: self.read_bytes(n)?,
-            offset,
-        })
+        Ok(Reader { buf: self.read_bytes(n)?, offset })
     }
 
     /// Checks that a count of elements, each at least `min_size` bytes, can
@@ -177,10 +171,7 @@ impl Reader {
     #[inline]
     pub fn check_count(&self, count: usize, min_size: usize) -> Result<(), DecodeError> {
         if count.saturating_mul(min_size.max(1)) > self.buf.len() {
-            return Err(self.error(DecodeErrorKind::CountTooLarge {
-                count: count as u64,
-                remaining: self.buf.len(),
-            }));
+            return Err(self.error(DecodeErrorKind::CountTooLarge { count: count as u64, remaining: self.buf.len() }));
         }
         Ok(())
     }

@@ -31,12 +31,7 @@ pub(super) fn put_str(buf: &mut BytesMut, s: &str, flexible: bool) -> Result<(),
 
 #[inline]
 pub(super) fn str_size(s: &str, flexible: bool) -> usize {
-    s.len()
-        + if flexible {
-            uvarint_len(s.len() as u32 + 1)
-        } else {
-            2
-        }
+    s.len() + if flexible { uvarint_len(s.len() as u32 + 1) } else { 2 }
 }
 
 /// Reads a string or null (`None`).
@@ -78,8 +73,7 @@ impl Wire for String {
     #[inline]
     fn decode_value(r: &mut Reader, _: i16, flexible: bool) -> Result<Self, DecodeError> {
         let offset = r.offset();
-        read_str(r, flexible)?
-            .ok_or_else(|| DecodeError::new(DecodeErrorKind::NullNotAllowed, offset))
+        read_str(r, flexible)?.ok_or_else(|| DecodeError::new(DecodeErrorKind::NullNotAllowed, offset))
     }
 }
 

@@ -130,10 +130,7 @@ fn decode(buf: &[u8], max_len: usize) -> Result<(u64, usize), DecodeErrorKind> {
     if buf.len() >= max_len {
         Err(DecodeErrorKind::VarintTooLong)
     } else {
-        Err(DecodeErrorKind::NotEnoughBytes {
-            needed: buf.len() + 1,
-            remaining: buf.len(),
-        })
+        Err(DecodeErrorKind::NotEnoughBytes { needed: buf.len() + 1, remaining: buf.len() })
     }
 }
 
@@ -191,22 +188,10 @@ mod tests {
     #[test]
     fn over_long_and_truncated() {
         // test-vectors.md V15
-        assert_eq!(
-            decode_u32(&[0xff, 0xff, 0xff, 0xff, 0xff, 0x01]),
-            Err(DecodeErrorKind::VarintTooLong)
-        );
-        assert_eq!(
-            decode_u32(&[0x80, 0x80, 0x80, 0x80, 0x80, 0x00]),
-            Err(DecodeErrorKind::VarintTooLong)
-        );
+        assert_eq!(decode_u32(&[0xff, 0xff, 0xff, 0xff, 0xff, 0x01]), Err(DecodeErrorKind::VarintTooLong));
+        assert_eq!(decode_u32(&[0x80, 0x80, 0x80, 0x80, 0x80, 0x00]), Err(DecodeErrorKind::VarintTooLong));
         assert_eq!(decode_u64(&[0xff; 11]), Err(DecodeErrorKind::VarintTooLong));
-        assert_eq!(
-            decode_u32(&[0x80, 0x80]),
-            Err(DecodeErrorKind::NotEnoughBytes {
-                needed: 3,
-                remaining: 2
-            })
-        );
+        assert_eq!(decode_u32(&[0x80, 0x80]), Err(DecodeErrorKind::NotEnoughBytes { needed: 3, remaining: 2 }));
         // Non-minimal but within 5 bytes is accepted, as Kafka does.
         assert_eq!(decode_u32(&[0x81, 0x80, 0x80, 0x80, 0x00]), Ok((1, 5)));
     }

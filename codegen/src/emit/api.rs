@@ -15,20 +15,13 @@ fn range(v: Versions, rt: &TokenStream) -> TokenStream {
     if v.is_empty() {
         quote!(#rt::message::VersionRange::NONE)
     } else {
-        let (lo, hi) = (
-            proc_macro2::Literal::i16_unsuffixed(v.lo),
-            proc_macro2::Literal::i16_unsuffixed(v.hi),
-        );
+        let (lo, hi) = (proc_macro2::Literal::i16_unsuffixed(v.lo), proc_macro2::Literal::i16_unsuffixed(v.hi));
         quote!(#rt::message::VersionRange::new(#lo, #hi))
     }
 }
 
 /// `impl Message` for the body, plus `ApiMessage` and `Request` where they apply.
-pub fn emit_message_impls(
-    spec: &MessageSpec,
-    cx: &EmitContext,
-    responses: &BTreeMap<i16, String>,
-) -> TokenStream {
+pub fn emit_message_impls(spec: &MessageSpec, cx: &EmitContext, responses: &BTreeMap<i16, String>) -> TokenStream {
     let rt = &cx.runtime;
     let ident = naming::type_ident(&spec.name);
     let name = &spec.name;
@@ -41,19 +34,17 @@ pub fn emit_message_impls(
             const FLEXIBLE_VERSIONS: #rt::message::VersionRange = #flexible;
         }
     };
-    let Some(key) = spec
-        .api_key
-        .filter(|_| matches!(spec.spec_type, SpecType::Request | SpecType::Response))
-    else {
+    let Some(key) = spec.api_key.filter(|_| matches!(spec.spec_type, SpecType::Request | SpecType::Response)) else {
         return out;
     };
+    let key = proc_macro2::Literal::i16_unsuffixed(key);
     out.extend(quote! {
         impl #rt::message::ApiMessage for #ident {
             const API_KEY: i16 = #key;
         }
     });
     if spec.spec_type == SpecType::Request {
-        if let Some(response) = responses.get(&key) {
+        if let Some(response) = spec.api_key.and_then(|k| responses.get(&k)) {
             let module = format_ident!("{}", naming::module_name(response));
             let response = naming::type_ident(response);
             out.extend(quote! {
@@ -70,37 +61,26 @@ pub fn emit_message_impls(
 /// listeners and header versions, from the request schemas (spec §8.1).
 pub fn emit_api_table(specs: &[&MessageSpec], cx: &EmitContext) -> TokenStream {
     let rt = &cx.runtime;
-    let mut requests: Vec<&MessageSpec> = specs
-        .iter()
-        .copied()
-        .filter(|s| s.spec_type == SpecType::Request && s.api_key.is_some())
-        .collect();
+    let mut requests: Vec<&MessageSpec> =
+        specs.iter().copied().filter(|s| s.spec_type == SpecType::Request && s.api_key.is_some()).collect();
     requests.sort_by_key(|s| s.api_key);
-    let responses: BTreeMap<i16, &MessageSpec> = specs
-        .iter()
-        .filter(|s| s.spec_type == SpecType::Response)
-        .filter_map(|s| s.api_key.map(|k| (k, *s)))
-        .collect();
+    let responses: BTreeMap<i16, &MessageSpec> =
+        specs.iter().filter(|s| s.spec_type == SpecType::Response).filter_map(|s| s.api_key.map(|k| (k, *s))).collect();
     let variants = requests.iter().map(|s| {
         let base = s.name.trim_end_matches("Request");
         let ident = naming::type_ident(base);
         let key = s.api_key.unwrap_or_default();
-        let doc = format!(
-            " {base} (api key {key}): versions {}, flexible {}.",
-            s.valid_versions, s.flexible_versions
-        );
+        let doc = format!(" {base} (api key {key}): versions {}, flexible {}.", s.valid_versions, s.flexible_versions);
         quote!(#[doc = #doc] #ident = #key,)
     });
     let infos = requests.iter().map(|s| {
         let base = s.name.trim_end_matches("Request");
-        let ident = naming::type_ident(base);
+        let key = proc_macro2::Literal::i16_unsuffixed(s.api_key.unwrap_or_default());
         let valid = range(s.valid_versions, rt);
         let flexible = range(s.flexible_versions.intersect(s.valid_versions), rt);
         let response_flexible = responses
             .get(&s.api_key.unwrap_or_default())
-            .map_or(flexible.clone(), |r| {
-                range(r.flexible_versions.intersect(r.valid_versions), rt)
-            });
+            .map_or(flexible.clone(), |r| range(r.flexible_versions.intersect(r.valid_versions), rt));
         let deprecated = range(s.deprecated_versions, rt);
         let unstable = s.latest_version_unstable;
         let mut listeners = s.listeners.clone();
@@ -113,7 +93,7 @@ pub fn emit_api_table(specs: &[&MessageSpec], cx: &EmitContext) -> TokenStream {
         });
         quote! {
             #rt::api::ApiInfo {
-                api_key: ApiKey::#ident,
+                api_key: #key,
                 name: #base,
                 valid_versions: #valid,
                 flexible_versions: #flexible,
@@ -125,7 +105,7 @@ pub fn emit_api_table(specs: &[&MessageSpec], cx: &EmitContext) -> TokenStream {
         }
     });
     let arms = requests.iter().enumerate().map(|(i, s)| {
-        let key = s.api_key.unwrap_or_default();
+        let key = proc_macro2::Literal::i16_unsuffixed(s.api_key.unwrap_or_default());
         quote!(#key => Some(&API_INFO[#i]),)
     });
     quote! {
@@ -148,5 +128,119 @@ pub fn emit_api_table(specs: &[&MessageSpec], cx: &EmitContext) -> TokenStream {
                 _ => None,
             }
         }
+    }
+}
+
+/// `RequestBody` and `ResponseBody`: one variant per api key, with
+/// encode, size and decode chosen by api key at run time.
+pub fn emit_dispatch(specs: &[&MessageSpec], cx: &EmitContext) -> TokenStream {
+    let mut out = TokenStream::new();
+    for (spec_type, enum_name, what) in
+        [(SpecType::Request, "RequestBody", "request"), (SpecType::Response, "ResponseBody", "response")]
+    {
+        let mut bodies: Vec<&MessageSpec> =
+            specs.iter().copied().filter(|s| s.spec_type == spec_type && s.api_key.is_some()).collect();
+        bodies.sort_by_key(|s| s.api_key);
+        out.extend(emit_body_enum(&bodies, &format_ident!("{enum_name}"), what, cx));
+    }
+    out
+}
+
+fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str, cx: &EmitContext) -> TokenStream {
+    let rt = &cx.runtime;
+    let suffix = if what == "request" { "Request" } else { "Response" };
+    let entries: Vec<_> = bodies
+        .iter()
+        .map(|s| {
+            let variant = naming::type_ident(s.name.trim_end_matches(suffix));
+            let module = format_ident!("{}", naming::module_name(&s.name));
+            let ty = naming::type_ident(&s.name);
+            let key = proc_macro2::Literal::i16_unsuffixed(s.api_key.unwrap_or_default());
+            (variant, quote!(super::#module::#ty), key)
+        })
+        .collect();
+    let variants = entries.iter().map(|(v, ty, key)| {
+        let doc = format!(" Api key {key}.");
+        quote!(#[doc = #doc] #v(#ty),)
+    });
+    let keys = entries.iter().map(|(v, _, key)| quote!(Self::#v(_) => #key,));
+    let encodes =
+        entries.iter().map(|(v, _, _)| quote!(Self::#v(m) => #rt::message::Message::encode(m, buf, version),));
+    let sizes = entries.iter().map(|(v, _, _)| quote!(Self::#v(m) => #rt::message::Message::encoded_size(m, version),));
+    let decodes = entries
+        .iter()
+        .map(|(v, ty, key)| quote!(#key => <#ty as #rt::message::Message>::decode_from(r, version).map(Self::#v),));
+    let froms = entries.iter().map(|(v, ty, _)| {
+        quote! {
+            impl From<#ty> for #name {
+                fn from(m: #ty) -> Self {
+                    Self::#v(m)
+                }
+            }
+        }
+    });
+    let doc = format!(" A {what} body of any api key in this message set.");
+    let samples = cx.samples.then(|| {
+        let arms = entries
+            .iter()
+            .map(|(v, ty, key)| quote!(#key => Some(Self::#v(<#ty as #rt::sample::Sample>::sample(g, version))),));
+        quote! {
+            /// A random body for `api_key` at `version`, for property tests.
+            pub fn sample(api_key: i16, g: &mut #rt::sample::SampleGen, version: i16) -> Option<Self> {
+                match api_key {
+                    #(#arms)*
+                    _ => None,
+                }
+            }
+        }
+    });
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum #name {
+            #(#variants)*
+        }
+
+        impl #name {
+            /// The api key of the body.
+            pub fn api_key(&self) -> i16 {
+                match self {
+                    #(#keys)*
+                }
+            }
+
+            /// Appends the body encoded at `version`.
+            ///
+            /// # Errors
+            /// As [`Message::encode`](#rt::message::Message::encode).
+            pub fn encode(&self, buf: &mut #rt::BytesMut, version: i16) -> Result<(), #rt::error::EncodeError> {
+                match self {
+                    #(#encodes)*
+                }
+            }
+
+            /// Bytes that [`Self::encode`] writes at `version`.
+            pub fn encoded_size(&self, version: i16) -> usize {
+                match self {
+                    #(#sizes)*
+                }
+            }
+
+            /// Reads the body of `api_key` at `version`.
+            ///
+            /// # Errors
+            /// [`DecodeErrorKind::UnknownApiKey`](#rt::error::DecodeErrorKind::UnknownApiKey),
+            /// or the body's own decode error.
+            pub fn decode(api_key: i16, r: &mut #rt::primitives::Reader, version: i16) -> Result<Self, #rt::error::DecodeError> {
+                match api_key {
+                    #(#decodes)*
+                    _ => Err(r.error(#rt::error::DecodeErrorKind::UnknownApiKey(api_key))),
+                }
+            }
+
+            #samples
+        }
+
+        #(#froms)*
     }
 }

@@ -20,16 +20,10 @@ pub fn emit_wire_impl(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
     let decode = emit_decode(view, rt);
     // An empty struct reads and writes nothing: its parameters go unused.
     let empty = view.fields.is_empty() && !view.has_tagged_section();
-    let (version, buf, r) = if empty {
-        (quote!(_version), quote!(_buf), quote!(_r))
-    } else {
-        (quote!(version), quote!(buf), quote!(r))
-    };
-    let size_version = if view.fields.is_empty() {
-        quote!(_version)
-    } else {
-        quote!(version)
-    };
+    let (buf, r) = if empty { (quote!(_buf), quote!(_r)) } else { (quote!(buf), quote!(r)) };
+    let section_tests_version = matches!(Cond::new(view.flexible, view.def.versions), Cond::When(_));
+    let version = if view.fields.is_empty() && !section_tests_version { quote!(_version) } else { quote!(version) };
+    let size_version = version.clone();
     quote! {
         impl #rt::primitives::Wire for #ident {
             fn encode_value(&self, #buf: &mut #rt::BytesMut, #version: i16, _flexible: bool) -> Result<(), #rt::error::EncodeError> {
@@ -74,11 +68,7 @@ fn emit_encode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
     }
     if view.has_tagged_section() {
         let section_versions = view.flexible;
-        let tagged: Vec<_> = view
-            .fields
-            .iter()
-            .filter(|f| !f.tagged.is_empty())
-            .collect();
+        let tagged: Vec<_> = view.fields.iter().filter(|f| !f.tagged.is_empty()).collect();
         let flags = tagged_flags(&tagged, section_versions, rt);
         let counts = tagged.iter().map(|f| {
             let flag = flag_ident(f);
@@ -150,17 +140,12 @@ fn null_check(f: &FieldView<'_>, narrowed: Versions, rt: &TokenStream) -> TokenS
 }
 
 /// `let write_x = <tagged here> && <not default>;` for each tagged field.
-fn tagged_flags(
-    tagged: &[&FieldView<'_>],
-    section_versions: Versions,
-    rt: &TokenStream,
-) -> Vec<TokenStream> {
+fn tagged_flags(tagged: &[&FieldView<'_>], section_versions: Versions, rt: &TokenStream) -> Vec<TokenStream> {
     tagged
         .iter()
         .map(|f| {
             let (ident, flag) = (&f.ident, flag_ident(f));
-            let test =
-                Cond::new(f.tagged, section_versions).and(f.non_default(quote!(self.#ident), rt));
+            let test = Cond::new(f.tagged, section_versions).and(f.non_default(quote!(self.#ident), rt));
             quote!(let #flag = #test;)
         })
         .collect()
@@ -182,11 +167,7 @@ fn emit_size(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
     }
     if view.has_tagged_section() {
         let section_versions = view.flexible;
-        let tagged: Vec<_> = view
-            .fields
-            .iter()
-            .filter(|f| !f.tagged.is_empty())
-            .collect();
+        let tagged: Vec<_> = view.fields.iter().filter(|f| !f.tagged.is_empty()).collect();
         let flags = tagged_flags(&tagged, section_versions, rt);
         let counts = tagged.iter().map(|f| {
             let flag = flag_ident(f);
@@ -257,15 +238,20 @@ fn emit_decode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
         .collect();
     if view.has_tagged_section() {
         let section_versions = view.flexible;
-        let arms = view.fields.iter().filter(|f| !f.tagged.is_empty()).map(|f| {
-            let (ident, name) = (&f.ident, &f.name);
-            let tag = Literal::u32_unsuffixed(f.field.tag.unwrap_or_default());
-            let guard = match Cond::new(f.tagged, section_versions) {
-                Cond::When(e) => quote!(if #e),
-                _ => quote!(),
-            };
-            quote!(#tag #guard => #ident = #rt::primitives::field::decode_tagged(r, version, #name)?,)
-        }).collect::<Vec<_>>();
+        let arms = view
+            .fields
+            .iter()
+            .filter(|f| !f.tagged.is_empty())
+            .map(|f| {
+                let (ident, name) = (&f.ident, &f.name);
+                let tag = Literal::u32_unsuffixed(f.field.tag.unwrap_or_default());
+                let guard = match Cond::new(f.tagged, section_versions) {
+                    Cond::When(e) => quote!(if #e),
+                    _ => quote!(),
+                };
+                quote!(#tag #guard => #ident = #rt::primitives::field::decode_tagged(r, version, #name)?,)
+            })
+            .collect::<Vec<_>>();
         let known = Literal::u32_unsuffixed(view.known_tags);
         let closure = if arms.is_empty() {
             quote!(|_, _| Ok(false))
@@ -280,8 +266,7 @@ fn emit_decode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
                 }
             }
         };
-        let read =
-            quote!(#rt::tagged::decode_section(r, #known, &mut unknown_tagged_fields, #closure)?;);
+        let read = quote!(#rt::tagged::decode_section(r, #known, &mut unknown_tagged_fields, #closure)?;);
         body.extend(quote!(let mut unknown_tagged_fields = Vec::new();));
         body.extend(Cond::new(section_versions, within).guard(read));
         names.push(quote!(unknown_tagged_fields));

@@ -27,10 +27,7 @@ impl Cond {
             return Cond::Never;
         }
         let (lo, hi) = (here.lo > within.lo, here.hi < within.hi);
-        let (l, h) = (
-            Literal::i16_unsuffixed(here.lo),
-            Literal::i16_unsuffixed(here.hi),
-        );
+        let (l, h) = (Literal::i16_unsuffixed(here.lo), Literal::i16_unsuffixed(here.hi));
         match (lo, hi) {
             (false, false) => Cond::Always,
             (true, false) => Cond::When(quote!(version >= #l)),
@@ -101,10 +98,7 @@ mod tests {
         assert_eq!(text(&Cond::new(v("none"), v("0-12"))), "never");
         assert_eq!(text(&Cond::new(v("4+"), v("0-12"))), "version >= 4");
         assert_eq!(text(&Cond::new(v("0-3"), v("0-12"))), "version <= 3");
-        assert_eq!(
-            text(&Cond::new(v("2-3"), v("0-12"))),
-            "(2 ..= 3) . contains (& version)"
-        );
+        assert_eq!(text(&Cond::new(v("2-3"), v("0-12"))), "(2 ..= 3) . contains (& version)");
         assert_eq!(text(&Cond::new(v("2"), v("0-12"))), "version == 2");
         // The narrowed range settles what the outer check already tested.
         assert_eq!(text(&Cond::new(v("4+"), v("4-12"))), "always");

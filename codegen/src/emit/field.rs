@@ -126,11 +126,7 @@ impl<'a> FieldView<'a> {
         match (&self.field.default, ty) {
             (
                 _,
-                FieldType::Bytes
-                | FieldType::Records
-                | FieldType::ApiMessage
-                | FieldType::Header
-                | FieldType::Array(_),
+                FieldType::Bytes | FieldType::Records | FieldType::ApiMessage | FieldType::Header | FieldType::Array(_),
             ) => {
                 quote!(!#value.is_empty())
             }
@@ -267,10 +263,6 @@ pub fn about_lines(about: &str) -> Vec<String> {
     if text.is_empty() {
         return Vec::new();
     }
-    let escaped = text
-        .replace('[', "\\[")
-        .replace(']', "\\]")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;");
+    let escaped = text.replace('[', "\\[").replace(']', "\\]").replace('<', "&lt;").replace('>', "&gt;");
     vec![format!(" {escaped}")]
 }

@@ -5,6 +5,7 @@ pub mod api;
 pub mod codec;
 pub mod cond;
 pub mod field;
+pub mod sample;
 pub mod structs;
 
 use proc_macro2::TokenStream;
@@ -18,6 +19,8 @@ use field::FieldView;
 pub struct EmitContext {
     /// Path of the runtime crate in generated code: `crate` or `::kafka_wire`.
     pub runtime: TokenStream,
+    /// Whether to emit `Sample` impls (random values for property tests).
+    pub samples: bool,
 }
 
 /// One struct with the views of its fields.
@@ -35,24 +38,9 @@ pub struct StructView<'a> {
 impl<'a> StructView<'a> {
     /// The view of `def` in a message whose flexible versions are `message_flexible`.
     pub fn new(def: &'a StructDef<'a>, message_flexible: Versions) -> Self {
-        let fields = def
-            .fields
-            .iter()
-            .map(|f| FieldView::new(f, def.versions, message_flexible))
-            .collect();
-        let known_tags = def
-            .fields
-            .iter()
-            .filter_map(|f| f.tag)
-            .map(|t| t + 1)
-            .max()
-            .unwrap_or(0);
-        StructView {
-            def,
-            fields,
-            flexible: message_flexible.intersect(def.versions),
-            known_tags,
-        }
+        let fields = def.fields.iter().map(|f| FieldView::new(f, def.versions, message_flexible)).collect();
+        let known_tags = def.fields.iter().filter_map(|f| f.tag).map(|t| t + 1).max().unwrap_or(0);
+        StructView { def, fields, flexible: message_flexible.intersect(def.versions), known_tags }
     }
 
     /// True when some version of the struct has a tagged-field section.
@@ -73,6 +61,9 @@ pub fn emit_message(
         let view = StructView::new(def, spec.flexible_versions);
         out.extend(structs::emit_struct(&view, spec, cx));
         out.extend(codec::emit_wire_impl(&view, cx));
+        if cx.samples {
+            out.extend(sample::emit_sample_impl(&view, cx));
+        }
     }
     out.extend(api::emit_message_impls(spec, cx, responses));
     out

@@ -12,18 +12,11 @@ use crate::naming;
 pub fn emit_struct(view: &StructView<'_>, spec: &MessageSpec, cx: &EmitContext) -> TokenStream {
     let rt = &cx.runtime;
     let ident = naming::type_ident(view.def.name);
-    let mut docs = if view.def.is_message {
-        about_lines(&message_about(spec))
-    } else {
-        Vec::new()
-    };
+    let mut docs = if view.def.is_message { about_lines(&message_about(spec)) } else { Vec::new() };
     if !docs.is_empty() {
         docs.push(String::new());
     }
-    docs.push(format!(
-        " Versions {}; flexible {}.",
-        view.def.versions, view.flexible
-    ));
+    docs.push(format!(" Versions {}; flexible {}.", view.def.versions, view.flexible));
     let docs = doc_attrs(&docs);
     let fields = view.fields.iter().map(|f| {
         let doc = doc_attrs(&f.doc());
@@ -43,9 +36,7 @@ pub fn emit_struct(view: &StructView<'_>, spec: &MessageSpec, cx: &EmitContext) 
             let (name, value) = (&f.ident, f.default_expr(rt));
             quote!(#name: #value,)
         });
-        let unknown_init = view
-            .has_tagged_section()
-            .then(|| quote!(unknown_tagged_fields: Vec::new(),));
+        let unknown_init = view.has_tagged_section().then(|| quote!(unknown_tagged_fields: Vec::new(),));
         quote! {
             impl Default for #ident {
                 fn default() -> Self {
@@ -74,10 +65,7 @@ fn message_about(spec: &MessageSpec) -> String {
         crate::model::SpecType::Metadata => "metadata record",
     };
     match spec.api_key {
-        Some(key) => format!(
-            "The {} {kind} (api key {key}), from {}.",
-            spec.name, spec.file
-        ),
+        Some(key) => format!("The {} {kind} (api key {key}), from {}.", spec.name, spec.file),
         None => format!("The {} {kind}, from {}.", spec.name, spec.file),
     }
 }

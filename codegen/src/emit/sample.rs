@@ -1,0 +1,52 @@
+//! `impl Sample` for each struct (optional): random values that a version
+//! can carry, so a property test can check decode(encode(m)) == m for every
+//! message at every version.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+use super::cond::Cond;
+use super::{EmitContext, StructView};
+use crate::naming;
+
+/// `impl Sample for X`: fields present at the version get random values
+/// (null only where nullable); the others keep their defaults.
+pub fn emit_sample_impl(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
+    let rt = &cx.runtime;
+    let ident = naming::type_ident(view.def.name);
+    let within = view.def.versions;
+    let fields = view.fields.iter().map(|f| {
+        let name = &f.ident;
+        let value = quote!(#rt::sample::Sample::sample(g, version));
+        let value = if f.option {
+            let nullable = Cond::new(f.field.nullable_versions, f.present);
+            let test = nullable.and(quote!(g.one_in(4)));
+            quote!(if #test { None } else { Some(#value) })
+        } else {
+            value
+        };
+        Cond::new(f.present, within).guard(quote!(value.#name = #value;))
+    });
+    let unknown = view.has_tagged_section().then(|| {
+        let known = Literal::u32_unsuffixed(view.known_tags);
+        Cond::new(view.flexible, within).guard(quote!(value.unknown_tagged_fields = g.unknown_tagged_fields(#known);))
+    });
+    let (g, version) = if view.fields.is_empty() && unknown.is_none() {
+        (quote!(_g), quote!(_version))
+    } else if view.fields.is_empty() && !matches!(Cond::new(view.flexible, within), Cond::When(_)) {
+        (quote!(g), quote!(_version))
+    } else {
+        (quote!(g), quote!(version))
+    };
+    let binding = if view.fields.is_empty() && unknown.is_none() { quote!(let value) } else { quote!(let mut value) };
+    quote! {
+        impl #rt::sample::Sample for #ident {
+            fn sample(#g: &mut #rt::sample::SampleGen, #version: i16) -> Self {
+                #binding = Self::default();
+                #(#fields)*
+                #unknown
+                value
+            }
+        }
+    }
+}
