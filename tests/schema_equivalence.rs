@@ -66,19 +66,10 @@ enum Allowed {
 impl fmt::Display for Allowed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Allowed::Added {
-                file, path, why, ..
-            } => {
+            Allowed::Added { file, path, why, .. } => {
                 write!(f, "{file}: {path}: added field ({why})")
             }
-            Allowed::Changed {
-                file,
-                path,
-                key,
-                ours,
-                kafka,
-                why,
-            } => write!(
+            Allowed::Changed { file, path, key, ours, kafka, why } => write!(
                 f,
                 "{file}: {path}.{key}: ours {} vs Kafka {} ({why})",
                 show(ours.map(str::to_string).as_ref()),
@@ -246,11 +237,7 @@ fn normalise(value: &Value, level: Level) -> Node {
     Node {
         name: keys["name"].clone().unwrap_or_default(),
         fields: list("fields", Level::Field),
-        common_structs: if level == Level::Top {
-            list("commonStructs", Level::CommonStruct)
-        } else {
-            Vec::new()
-        },
+        common_structs: if level == Level::Top { list("commonStructs", Level::CommonStruct) } else { Vec::new() },
         keys,
     }
 }
@@ -268,18 +255,14 @@ fn normalise_key(obj: &Map<String, Value>, key: &str, level: Level) -> Option<St
         // Required, no default.
         ("validVersions", _) | ("versions", Level::CommonStruct) => versions(raw),
         // Required; "" means none.
-        ("flexibleVersions", Level::Top) => {
-            raw.map(|_| versions(raw).unwrap_or_else(|| "none".into()))
-        }
+        ("flexibleVersions", Level::Top) => raw.map(|_| versions(raw).unwrap_or_else(|| "none".into())),
         // A field's override: absent or "" means no override.
         ("flexibleVersions", _) => versions(raw),
         ("deprecatedVersions" | "nullableVersions" | "taggedVersions", _) => {
             Some(versions(raw).unwrap_or_else(|| "none".into()))
         }
         // A field's versions default to its taggedVersions.
-        ("versions", _) => {
-            versions(raw).or_else(|| versions(obj.get("taggedVersions").filter(|v| !v.is_null())))
-        }
+        ("versions", _) => versions(raw).or_else(|| versions(obj.get("taggedVersions").filter(|v| !v.is_null()))),
         _ => unreachable!("no normalisation for key {key}"),
     }
 }
@@ -319,9 +302,7 @@ fn boolean(raw: Option<&Value>) -> String {
         None => "false".into(),
         Some(Value::Bool(b)) => b.to_string(),
         Some(Value::String(s)) if matches!(s.as_str(), "true" | "True" | "TRUE") => "true".into(),
-        Some(Value::String(s)) if matches!(s.as_str(), "false" | "False" | "FALSE") => {
-            "false".into()
-        }
+        Some(Value::String(s)) if matches!(s.as_str(), "false" | "False" | "FALSE") => "false".into(),
         Some(other) => format!("invalid {other}"),
     }
 }
@@ -330,10 +311,7 @@ fn boolean(raw: Option<&Value>) -> String {
 fn listeners(raw: Option<&Value>) -> String {
     let mut items: Vec<String> = match raw {
         None => Vec::new(),
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|v| text(Some(v)).unwrap_or_default())
-            .collect(),
+        Some(Value::Array(items)) => items.iter().map(|v| text(Some(v)).unwrap_or_default()).collect(),
         Some(one) => vec![text(Some(one)).unwrap_or_default()],
     };
     items.sort();
@@ -382,11 +360,7 @@ struct Diff {
 
 #[derive(Debug)]
 enum What {
-    Key {
-        key: String,
-        ours: Option<String>,
-        kafka: Option<String>,
-    },
+    Key { key: String, ours: Option<String>, kafka: Option<String> },
     OnlyOurs(Node),
     OnlyKafka,
 }
@@ -400,30 +374,16 @@ impl fmt::Display for Diff {
         match &self.what {
             What::Key { key, ours, kafka } => {
                 let sep = if self.path.is_empty() { "" } else { "." };
-                write!(
-                    f,
-                    "{}{sep}{key}: ours {} vs Kafka {}",
-                    self.path,
-                    show(ours.as_ref()),
-                    show(kafka.as_ref())
-                )
+                write!(f, "{}{sep}{key}: ours {} vs Kafka {}", self.path, show(ours.as_ref()), show(kafka.as_ref()))
             }
             What::OnlyOurs(_) => write!(f, "{}: only in ours, not in Kafka's file", self.path),
-            What::OnlyKafka => write!(
-                f,
-                "{}: in Kafka's file (at this index there), missing from ours",
-                self.path
-            ),
+            What::OnlyKafka => write!(f, "{}: in Kafka's file (at this index there), missing from ours", self.path),
         }
     }
 }
 
 fn child_path(parent: &str, list: &str, index: usize, name: &str) -> (String, String) {
-    let bare = if parent.is_empty() {
-        format!("{list}[{index}]")
-    } else {
-        format!("{parent}.{list}[{index}]")
-    };
+    let bare = if parent.is_empty() { format!("{list}[{index}]") } else { format!("{parent}.{list}[{index}]") };
     let shown = format!("{bare} ({name})");
     (bare, shown)
 }
@@ -435,28 +395,12 @@ fn diff_node(ours: &Node, kafka: &Node, bare: &str, shown: &str, out: &mut Vec<D
     keys.sort();
     keys.dedup();
     for key in keys {
-        let (o, k) = (
-            ours.keys.get(key).cloned().flatten(),
-            kafka.keys.get(key).cloned().flatten(),
-        );
+        let (o, k) = (ours.keys.get(key).cloned().flatten(), kafka.keys.get(key).cloned().flatten());
         if o != k {
-            out.push(Diff {
-                path: shown.to_string(),
-                what: What::Key {
-                    key: key.clone(),
-                    ours: o,
-                    kafka: k,
-                },
-            });
+            out.push(Diff { path: shown.to_string(), what: What::Key { key: key.clone(), ours: o, kafka: k } });
         }
     }
-    diff_list(
-        &ours.common_structs,
-        &kafka.common_structs,
-        bare,
-        "commonStructs",
-        out,
-    );
+    diff_list(&ours.common_structs, &kafka.common_structs, bare, "commonStructs", out);
     diff_list(&ours.fields, &kafka.fields, bare, "fields", out);
 }
 
@@ -468,11 +412,8 @@ fn diff_list(ours: &[Node], kafka: &[Node], bare: &str, list: &str, out: &mut Ve
     let mut lcs = vec![vec![0usize; m + 1]; n + 1];
     for i in (0..n).rev() {
         for j in (0..m).rev() {
-            lcs[i][j] = if ours[i].name == kafka[j].name {
-                lcs[i + 1][j + 1] + 1
-            } else {
-                lcs[i + 1][j].max(lcs[i][j + 1])
-            };
+            lcs[i][j] =
+                if ours[i].name == kafka[j].name { lcs[i + 1][j + 1] + 1 } else { lcs[i + 1][j].max(lcs[i][j + 1]) };
         }
     }
     let (mut i, mut j) = (0, 0);
@@ -484,17 +425,11 @@ fn diff_list(ours: &[Node], kafka: &[Node], bare: &str, list: &str, out: &mut Ve
             j += 1;
         } else if i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1]) {
             let (_, s) = child_path(bare, list, i, &ours[i].name);
-            out.push(Diff {
-                path: s,
-                what: What::OnlyOurs(ours[i].clone()),
-            });
+            out.push(Diff { path: s, what: What::OnlyOurs(ours[i].clone()) });
             i += 1;
         } else {
             let (_, s) = child_path(bare, list, j, &kafka[j].name);
-            out.push(Diff {
-                path: s,
-                what: What::OnlyKafka,
-            });
+            out.push(Diff { path: s, what: What::OnlyKafka });
             j += 1;
         }
     }
@@ -503,20 +438,8 @@ fn diff_list(ours: &[Node], kafka: &[Node], bare: &str, list: &str, out: &mut Ve
 /// Whether `diff` in `file` is allow-listed: the index into [`ALLOWED`].
 fn allowance(file: &str, diff: &Diff) -> Option<usize> {
     ALLOWED.iter().position(|a| match (a, &diff.what) {
-        (Allowed::Added { file: f, path, .. }, What::OnlyOurs(_)) => {
-            *f == file && *path == diff.path
-        }
-        (
-            Allowed::Changed {
-                file: f,
-                path,
-                key: k,
-                ours: o,
-                kafka: kf,
-                ..
-            },
-            What::Key { key, ours, kafka },
-        ) => {
+        (Allowed::Added { file: f, path, .. }, What::OnlyOurs(_)) => *f == file && *path == diff.path,
+        (Allowed::Changed { file: f, path, key: k, ours: o, kafka: kf, .. }, What::Key { key, ours, kafka }) => {
             *f == file
                 && *path == diff.path
                 && *k == key.as_str()
@@ -532,18 +455,13 @@ fn check_added(file: &str, allowed: &Allowed, node: &Node, failures: &mut Vec<St
     let Allowed::Added { path, keys, .. } = allowed else {
         return;
     };
-    let expected: BTreeMap<String, Option<String>> = keys
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.map(str::to_string)))
-        .collect();
+    let expected: BTreeMap<String, Option<String>> =
+        keys.iter().map(|(k, v)| (k.to_string(), v.map(str::to_string))).collect();
     let mut all: Vec<&String> = node.keys.keys().chain(expected.keys()).collect();
     all.sort();
     all.dedup();
     for key in all {
-        let (o, e) = (
-            node.keys.get(key).cloned().flatten(),
-            expected.get(key).cloned().flatten(),
-        );
+        let (o, e) = (node.keys.get(key).cloned().flatten(), expected.get(key).cloned().flatten());
         if o != e {
             failures.push(format!(
                 "{file}: {path}.{key}: ours {} vs allow-list {}",
@@ -553,9 +471,7 @@ fn check_added(file: &str, allowed: &Allowed, node: &Node, failures: &mut Vec<St
         }
     }
     if !node.fields.is_empty() {
-        failures.push(format!(
-            "{file}: {path}: the added field must not have sub-fields"
-        ));
+        failures.push(format!("{file}: {path}: the added field must not have sub-fields"));
     }
 }
 
@@ -580,34 +496,21 @@ fn compare(ours: &BTreeMap<String, String>, kafka: impl Fn(&str) -> Option<Strin
             report.ours_only.push(file.clone());
             continue;
         };
-        let parsed = (
-            kafka_wire_codegen::load::parse(our_text),
-            kafka_wire_codegen::load::parse(&kafka_text),
-        );
+        let parsed = (kafka_wire_codegen::load::parse(our_text), kafka_wire_codegen::load::parse(&kafka_text));
         let (our_value, kafka_value) = match parsed {
             (Ok(o), Ok(k)) => (o, k),
             (Err(e), _) => {
-                report
-                    .failures
-                    .push(format!("{file}: ours does not parse: {e}"));
+                report.failures.push(format!("{file}: ours does not parse: {e}"));
                 continue;
             }
             (_, Err(e)) => {
-                report
-                    .failures
-                    .push(format!("{file}: Kafka's does not parse: {e}"));
+                report.failures.push(format!("{file}: Kafka's does not parse: {e}"));
                 continue;
             }
         };
         report.compared.push(file.clone());
         let mut diffs = Vec::new();
-        diff_node(
-            &normalise(&our_value, Level::Top),
-            &normalise(&kafka_value, Level::Top),
-            "",
-            "",
-            &mut diffs,
-        );
+        diff_node(&normalise(&our_value, Level::Top), &normalise(&kafka_value, Level::Top), "", "", &mut diffs);
         for diff in diffs {
             match allowance(file, &diff) {
                 Some(index) => {
@@ -622,9 +525,7 @@ fn compare(ours: &BTreeMap<String, String>, kafka: impl Fn(&str) -> Option<Strin
     }
     for (allowed, used) in ALLOWED.iter().zip(used) {
         if !used {
-            report
-                .failures
-                .push(format!("allow-listed difference not found: {allowed}"));
+            report.failures.push(format!("allow-listed difference not found: {allowed}"));
         }
     }
     for file in &report.ours_only {
@@ -636,9 +537,7 @@ fn compare(ours: &BTreeMap<String, String>, kafka: impl Fn(&str) -> Option<Strin
     }
     for file in KIP590_ONLY {
         if !report.ours_only.iter().any(|f| f == file) {
-            report.failures.push(format!(
-                "{file}: listed in KIP590_ONLY but not a KIP-590-only schema of ours"
-            ));
+            report.failures.push(format!("{file}: listed in KIP590_ONLY but not a KIP-590-only schema of ours"));
         }
     }
     report
@@ -654,18 +553,13 @@ fn our_schema_dir() -> PathBuf {
 
 /// Every `*.json` in `dir`, file name to text.
 fn read_schemas(dir: &Path) -> BTreeMap<String, String> {
-    let entries =
-        fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
+    let entries = fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
     let mut out = BTreeMap::new();
     for entry in entries {
         let path = entry.expect("directory entry").path();
         if path.extension().is_some_and(|e| e == "json") {
-            let text = fs::read_to_string(&path)
-                .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-            out.insert(
-                path.file_name().unwrap().to_string_lossy().into_owned(),
-                text,
-            );
+            let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+            out.insert(path.file_name().unwrap().to_string_lossy().into_owned(), text);
         }
     }
     out
@@ -674,11 +568,7 @@ fn read_schemas(dir: &Path) -> BTreeMap<String, String> {
 /// Kafka's schema directory, or `None` (test skipped) when absent.
 fn kafka_corpus(what: &str) -> Option<PathBuf> {
     let corpus = common::shared_dir(what)?.join("kafka-messages");
-    assert!(
-        corpus.is_dir(),
-        "{} is missing although the shared directory exists",
-        corpus.display()
-    );
+    assert!(corpus.is_dir(), "{} is missing although the shared directory exists", corpus.display());
     Some(corpus)
 }
 
@@ -697,28 +587,16 @@ fn our_schemas_match_kafkas_apart_from_the_allow_list() {
     };
     let ours = read_schemas(&our_schema_dir());
     let report = compare(&ours, corpus_reader(corpus));
-    eprintln!(
-        "compared {} schemas with Kafka's: {}",
-        report.compared.len(),
-        report.compared.join(", ")
-    );
+    eprintln!("compared {} schemas with Kafka's: {}", report.compared.len(), report.compared.join(", "));
     eprintln!(
         "KIP-590-only schemas (no Kafka counterpart): {}",
-        if report.ours_only.is_empty() {
-            "none".to_string()
-        } else {
-            report.ours_only.join(", ")
-        }
+        if report.ours_only.is_empty() { "none".to_string() } else { report.ours_only.join(", ") }
     );
     eprintln!("allowed differences:");
     for allowed in ALLOWED {
         eprintln!("  {allowed}");
     }
-    assert!(
-        !report.compared.is_empty(),
-        "no schema in {} was compared",
-        our_schema_dir().display()
-    );
+    assert!(!report.compared.is_empty(), "no schema in {} was compared", our_schema_dir().display());
     assert!(
         report.failures.is_empty(),
         "{} difference(s) from Kafka's schemas:\n{}",
@@ -731,9 +609,7 @@ fn our_schemas_match_kafkas_apart_from_the_allow_list() {
 fn failures_after(file: &str, edit: impl FnOnce(&mut Value)) -> Option<Vec<String>> {
     let corpus = kafka_corpus("schema_equivalence (mutation check)")?;
     let mut ours = read_schemas(&our_schema_dir());
-    let text = ours
-        .get_mut(file)
-        .unwrap_or_else(|| panic!("schemas/{file} is missing"));
+    let text = ours.get_mut(file).unwrap_or_else(|| panic!("schemas/{file} is missing"));
     let mut value = kafka_wire_codegen::load::parse(text).expect("our schema parses");
     edit(&mut value);
     *text = serde_json::to_string_pretty(&value).unwrap();
@@ -749,27 +625,20 @@ fn a_changed_version_in_our_file_fails() {
     };
     assert_eq!(
         failures,
-        [
-            r#"CreateTopicsRequest.json: fields[0].fields[4] (Configs).versions: ours "1+" vs Kafka "0+""#
-        ]
+        [r#"CreateTopicsRequest.json: fields[0].fields[4] (Configs).versions: ours "1+" vs Kafka "0+""#]
     );
 }
 
 #[test]
 fn removing_a_kip590_header_field_fails() {
     let Some(failures) = failures_after("RequestHeader.json", |v| {
-        v["fields"]
-            .as_array_mut()
-            .unwrap()
-            .retain(|f| f["name"] != "InitialClientId");
+        v["fields"].as_array_mut().unwrap().retain(|f| f["name"] != "InitialClientId");
     }) else {
         return;
     };
     assert_eq!(failures.len(), 1, "{failures:#?}");
     assert!(
-        failures[0].starts_with(
-            "allow-listed difference not found: RequestHeader.json: fields[5] (InitialClientId)"
-        ),
+        failures[0].starts_with("allow-listed difference not found: RequestHeader.json: fields[5] (InitialClientId)"),
         "{failures:#?}"
     );
 }
@@ -800,9 +669,9 @@ fn reverting_the_envelope_type_fails() {
         return;
     };
     assert_eq!(failures.len(), 2, "{failures:#?}");
-    assert!(failures.iter().all(|f| f.starts_with(
-        "allow-listed difference not found: EnvelopeResponse.json: fields[0] (ResponseData)"
-    )));
+    assert!(failures
+        .iter()
+        .all(|f| f.starts_with("allow-listed difference not found: EnvelopeResponse.json: fields[0] (ResponseData)")));
 }
 
 #[test]
@@ -878,9 +747,7 @@ fn differences_name_file_path_and_key() {
         { "name": "A", "type": "int8", "versions": "0+" }, { "name": "B", "type": "int8", "versions": "0+" },
         { "name": "C", "type": "int8", "versions": "0+" },
         { "name": "Configs", "type": "[]C", "versions": "1+", "fields": [ { "name": "V", "type": "string", "versions": "0+", "default": false } ] } ] } ] }"#;
-    let ours = kafka
-        .replace(r#""versions": "1+""#, r#""versions": "0+""#)
-        .replace("false", r#""true""#);
+    let ours = kafka.replace(r#""versions": "1+""#, r#""versions": "0+""#).replace("false", r#""true""#);
     let mut ours_files = BTreeMap::new();
     ours_files.insert("CreateTopicsRequest.json".to_string(), ours);
     let report = compare(&ours_files, |_| Some(kafka.to_string()));

@@ -33,10 +33,7 @@ pub fn shared_dir(what: &str) -> Option<PathBuf> {
     if dir.is_dir() {
         return Some(dir);
     }
-    let message = format!(
-        "skipped: {what} needs {} (set KAFKA_WIRE_SHARED)",
-        dir.display()
-    );
+    let message = format!("skipped: {what} needs {} (set KAFKA_WIRE_SHARED)", dir.display());
     if std::env::var_os("CI").is_some_and(|ci| !ci.is_empty()) {
         panic!("{message}");
     }
