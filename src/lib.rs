@@ -14,6 +14,8 @@ pub mod message;
 pub mod messages;
 // The api-key table and header-version rules.
 pub mod api;
+// Whole request and response frames, dispatched by api key.
+pub mod frame;
 // Embedded messages and headers (KIP-590 `ApiMessage` and `Header`).
 pub mod embedded;
 // Random values shaped to a version, for property tests.

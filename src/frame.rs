@@ -1,0 +1,191 @@
+//! Whole frames: header and body together, the header version chosen from
+//! the api key and version (spec §7), with or without the 4-byte size.
+//!
+//! ```text
+//! request frame:  int32 size | request header (v0, v1 or v2) | request body
+//! response frame: int32 size | response header (v0 or v1)    | response body
+//! ```
+//!
+//! A request announces its api key and version in its first four bytes,
+//! so it decodes alone; a response is read with the api key and version of
+//! the request it answers.
+
+use bytes::{Buf, BufMut, Bytes, BytesMut};
+
+use crate::api::{api_info, ApiInfo, API_VERSIONS_KEY};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::message::Message;
+use crate::messages::{RequestBody, RequestHeader, ResponseBody, ResponseHeader};
+use crate::primitives::Reader;
+
+/// A decoded request: its header and typed body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RequestFrame {
+    /// The request header, at the version the api key and version call for.
+    pub header: RequestHeader,
+    /// The body, at `header.request_api_version`.
+    pub body: RequestBody,
+}
+
+/// A decoded response: its header, typed body, and the version the body was
+/// read at (which differs from the request's only in the ApiVersions fallback).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResponseFrame {
+    /// The response header.
+    pub header: ResponseHeader,
+    /// The body.
+    pub body: ResponseBody,
+    /// The version the body was decoded at.
+    pub version: i16,
+}
+
+fn info(api_key: i16, offset: usize) -> Result<&'static ApiInfo, DecodeError> {
+    api_info(api_key).ok_or_else(|| DecodeError::new(DecodeErrorKind::UnknownApiKey(api_key), offset))
+}
+
+/// Decodes a request (header and body, no size prefix) that fills `buf`.
+///
+/// # Errors
+/// An unknown api key, a version the api does not have, a malformed header
+/// or body, or bytes left over.
+///
+/// # Example
+/// ```
+/// // ApiVersions v3 from kafka-python: header v2 (client id stays int16-prefixed), then the body.
+/// let bytes = kafka_wire::Bytes::from_static(b"\x00\x12\x00\x03\x00\x00\x00\x02\x00\x01k\x00\x02p\x021\x00");
+/// let frame = kafka_wire::frame::decode_request(bytes).unwrap();
+/// assert_eq!(frame.header.correlation_id, 2);
+/// assert_eq!(frame.body.api_key(), 18);
+/// ```
+pub fn decode_request(buf: Bytes) -> Result<RequestFrame, DecodeError> {
+    let mut r = Reader::new(buf);
+    let mut peek = r.clone();
+    let (api_key, api_version) = (peek.read_i16()?, peek.read_i16()?);
+    let info = info(api_key, 0)?;
+    let header = RequestHeader::decode_from(&mut r, info.request_header_version(api_version))?;
+    let body = RequestBody::decode(api_key, &mut r, api_version)?;
+    r.finish()?;
+    Ok(RequestFrame { header, body })
+}
+
+/// Decodes a request frame: the 4-byte size, then exactly that many bytes.
+///
+/// # Errors
+/// As [`decode_request`], and a size that does not match the bytes given.
+pub fn decode_request_frame(mut buf: Bytes) -> Result<RequestFrame, DecodeError> {
+    let body = unframe(&mut buf)?;
+    decode_request(body)
+}
+
+/// Appends a request (header and body, no size prefix), the header at the
+/// version its api key and version call for.
+///
+/// # Errors
+/// An unknown api key, or a header or body that the version cannot carry.
+pub fn encode_request(header: &RequestHeader, body: &RequestBody, buf: &mut BytesMut) -> Result<(), EncodeError> {
+    let info = api_info(header.request_api_key)
+        .ok_or_else(|| EncodeError::new(EncodeErrorKind::Invalid("unknown api key in request header")))?;
+    if body.api_key() != header.request_api_key {
+        return Err(EncodeError::new(EncodeErrorKind::Invalid("request body and header name different api keys")));
+    }
+    header.encode(buf, info.request_header_version(header.request_api_version))?;
+    body.encode(buf, header.request_api_version)
+}
+
+/// Appends a response (header and body, no size prefix) answering a request
+/// of the body's api key at `api_version`.
+///
+/// # Errors
+/// An unknown api key, or a header or body that the version cannot carry.
+pub fn encode_response(
+    header: &ResponseHeader,
+    body: &ResponseBody,
+    api_version: i16,
+    buf: &mut BytesMut,
+) -> Result<(), EncodeError> {
+    let info =
+        api_info(body.api_key()).ok_or_else(|| EncodeError::new(EncodeErrorKind::Invalid("unknown api key")))?;
+    header.encode(buf, info.response_header_version(api_version))?;
+    body.encode(buf, api_version)
+}
+
+/// Appends a frame: a 4-byte size, then what `write` appends.
+///
+/// # Errors
+/// What `write` returns, or a frame over `i32::MAX` bytes.
+///
+/// ```
+/// use kafka_wire::message::Message;
+/// let mut buf = kafka_wire::BytesMut::new();
+/// let header = kafka_wire::messages::ResponseHeader { correlation_id: 1, ..Default::default() };
+/// kafka_wire::frame::write_frame(&mut buf, |b| header.encode(b, 0)).unwrap();
+/// assert_eq!(&buf[..], [0, 0, 0, 4, 0, 0, 0, 1]);
+/// ```
+pub fn write_frame(
+    buf: &mut BytesMut,
+    write: impl FnOnce(&mut BytesMut) -> Result<(), EncodeError>,
+) -> Result<(), EncodeError> {
+    let start = buf.len();
+    buf.put_i32(0);
+    write(buf)?;
+    let size = buf.len() - start - 4;
+    let size = i32::try_from(size).map_err(|_| EncodeError::new(EncodeErrorKind::TooLong(size)))?;
+    buf[start..start + 4].copy_from_slice(&size.to_be_bytes());
+    Ok(())
+}
+
+/// Decodes a response (header and body, no size prefix) to a request of
+/// `api_key` at `api_version`, which must fill `buf`.
+///
+/// ApiVersions answers a version it does not support with a v0-shaped body
+/// carrying UNSUPPORTED_VERSION (35): when the body does not decode at
+/// `api_version`, it is decoded again at v0, and [`ResponseFrame::version`]
+/// says so.
+///
+/// # Errors
+/// An unknown api key, a malformed header or body, or bytes left over.
+pub fn decode_response(buf: Bytes, api_key: i16, api_version: i16) -> Result<ResponseFrame, DecodeError> {
+    let info = info(api_key, 0)?;
+    let mut r = Reader::new(buf);
+    let header = ResponseHeader::decode_from(&mut r, info.response_header_version(api_version))?;
+    let body_start = r.clone();
+    let first = ResponseBody::decode(api_key, &mut r, api_version).and_then(|body| r.finish().map(|()| body));
+    match first {
+        Ok(body) => Ok(ResponseFrame { header, body, version: api_version }),
+        Err(e) if api_key == API_VERSIONS_KEY && api_version > 0 => {
+            let mut r = body_start;
+            let body = ResponseBody::decode(api_key, &mut r, 0).map_err(|_| e)?;
+            r.finish()?;
+            Ok(ResponseFrame { header, body, version: 0 })
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Decodes a response frame: the 4-byte size, then exactly that many bytes.
+///
+/// # Errors
+/// As [`decode_response`], and a size that does not match the bytes given.
+pub fn decode_response_frame(mut buf: Bytes, api_key: i16, api_version: i16) -> Result<ResponseFrame, DecodeError> {
+    let body = unframe(&mut buf)?;
+    decode_response(body, api_key, api_version)
+}
+
+/// Splits the 4-byte size from a whole frame and checks it.
+fn unframe(buf: &mut Bytes) -> Result<Bytes, DecodeError> {
+    if buf.len() < 4 {
+        return Err(DecodeError::new(DecodeErrorKind::NotEnoughBytes { needed: 4, remaining: buf.len() }, 0));
+    }
+    let size = buf.get_i32();
+    if size < 0 || size as usize != buf.len() {
+        let kind = if size >= 0 && (size as usize) > buf.len() {
+            DecodeErrorKind::NotEnoughBytes { needed: size as usize, remaining: buf.len() }
+        } else if size < 0 {
+            DecodeErrorKind::InvalidLength(size.into())
+        } else {
+            DecodeErrorKind::TrailingBytes(buf.len() - size as usize)
+        };
+        return Err(DecodeError::new(kind, 0));
+    }
+    Ok(std::mem::take(buf))
+}
