@@ -146,10 +146,7 @@ impl Attributes {
     /// The same attributes with bit 3 set for `timestamp_type`.
     #[must_use]
     pub const fn with_timestamp_type(self, timestamp_type: TimestampType) -> Self {
-        self.set(
-            Self::TIMESTAMP_TYPE,
-            matches!(timestamp_type, TimestampType::LogAppendTime),
-        )
+        self.set(Self::TIMESTAMP_TYPE, matches!(timestamp_type, TimestampType::LogAppendTime))
     }
 
     /// The same attributes with bit 4 set to `on`.
@@ -233,24 +230,11 @@ impl BatchHeader {
     pub fn decode(bytes: &[u8]) -> Result<Self, RecordError> {
         let Some(h) = bytes.first_chunk::<{ Self::SIZE }>() else {
             let base_offset = bytes.first_chunk::<8>().map(|b| i64::from_be_bytes(*b));
-            let source = DecodeError::new(
-                DecodeErrorKind::NotEnoughBytes {
-                    needed: Self::SIZE,
-                    remaining: bytes.len(),
-                },
-                0,
-            );
-            return Err(RecordError::Decode {
-                at: Location {
-                    base_offset,
-                    ..Location::default()
-                },
-                source,
-            });
+            let source =
+                DecodeError::new(DecodeErrorKind::NotEnoughBytes { needed: Self::SIZE, remaining: bytes.len() }, 0);
+            return Err(RecordError::Decode { at: Location { base_offset, ..Location::default() }, source });
         };
-        let be = |from: usize, to: usize| -> u64 {
-            h[from..to].iter().fold(0, |acc, &b| (acc << 8) | b as u64)
-        };
+        let be = |from: usize, to: usize| -> u64 { h[from..to].iter().fold(0, |acc, &b| (acc << 8) | b as u64) };
         let header = Self {
             base_offset: be(0, 8) as i64,
             batch_length: be(8, 12) as u32 as i32,
@@ -268,10 +252,7 @@ impl BatchHeader {
         };
         let at = Location::batch(header.base_offset);
         if header.magic != MAGIC_V2 {
-            return Err(RecordError::UnsupportedMagic {
-                at: at.field("magic"),
-                magic: header.magic,
-            });
+            return Err(RecordError::UnsupportedMagic { at: at.field("magic"), magic: header.magic });
         }
         if (header.batch_length as i64) < (Self::SIZE - LOG_OVERHEAD) as i64 {
             return Err(RecordError::Invalid {
@@ -419,18 +400,13 @@ impl RecordBatch {
         let at = Location::batch(self.header.base_offset);
         let count = self.header.record_count;
         if count < 0 {
-            return Err(RecordError::Invalid {
-                at: at.field("record_count"),
-                what: "negative record count",
-            });
+            return Err(RecordError::Invalid { at: at.field("record_count"), what: "negative record count" });
         }
         let attributes = self.header.attributes;
-        let compression = attributes
-            .compression()
-            .ok_or(RecordError::UnknownCompression {
-                at: at.field("attributes"),
-                codec: attributes.compression_id(),
-            })?;
+        let compression = attributes.compression().ok_or(RecordError::UnknownCompression {
+            at: at.field("attributes"),
+            codec: attributes.compression_id(),
+        })?;
         let reader = match compression {
             Compression::None => {
                 let mut r = Reader::new(self.bytes.clone());
@@ -438,25 +414,13 @@ impl RecordBatch {
                 r
             }
             _ => {
-                let data = decompress(
-                    compression,
-                    &self.bytes[BatchHeader::SIZE..],
-                    options.max_decompressed_size,
-                )
-                .map_err(|e| e.within(at.field("records")))?;
+                let data = decompress(compression, &self.bytes[BatchHeader::SIZE..], options.max_decompressed_size)
+                    .map_err(|e| e.within(at.field("records")))?;
                 Reader::new(Bytes::from(data))
             }
         };
-        reader
-            .check_count(count as usize, MIN_RECORD_SIZE)
-            .at(at.field("record_count"))?;
-        Ok(Records {
-            reader,
-            at,
-            index: 0,
-            count: count as usize,
-            done: false,
-        })
+        reader.check_count(count as usize, MIN_RECORD_SIZE).at(at.field("record_count"))?;
+        Ok(Records { reader, at, index: 0, count: count as usize, done: false })
     }
 }
 
@@ -490,12 +454,7 @@ impl Iterator for Records {
         }
         if self.index == self.count {
             self.done = true;
-            return self
-                .reader
-                .finish()
-                .at(self.at.field("records"))
-                .err()
-                .map(Err);
+            return self.reader.finish().at(self.at.field("records")).err().map(Err);
         }
         let result = Record::decode(&mut self.reader, self.at.record(self.index));
         self.index += 1;

@@ -112,13 +112,7 @@ impl Batches {
 
     /// The entries of `records`, read with `options`.
     pub fn with_options(records: Bytes, options: DecodeOptions) -> Self {
-        Self {
-            buf: records,
-            pos: 0,
-            options,
-            partial: None,
-            done: false,
-        }
+        Self { buf: records, pos: 0, options, partial: None, done: false }
     }
 
     /// The partial batch at the end of the input, once the iterator has
@@ -142,10 +136,7 @@ impl Batches {
             return self.partial(base_offset, LOG_OVERHEAD);
         };
         let size = i32::from_be_bytes([size[0], size[1], size[2], size[3]]);
-        let at = Location {
-            base_offset,
-            ..Location::default()
-        };
+        let at = Location { base_offset, ..Location::default() };
         if size < MIN_MESSAGE_SIZE as i32 {
             return Err(RecordError::Invalid {
                 at: at.field("batch_length"),
@@ -174,35 +165,16 @@ impl Batches {
                 }
                 Ok(Some(Batch::Legacy(message)))
             }
-            _ => Err(RecordError::UnsupportedMagic {
-                at: at.field("magic"),
-                magic,
-            }),
+            _ => Err(RecordError::UnsupportedMagic { at: at.field("magic"), magic }),
         }
     }
 
-    fn partial(
-        &mut self,
-        base_offset: Option<i64>,
-        needed: usize,
-    ) -> Result<Option<Batch>, RecordError> {
+    fn partial(&mut self, base_offset: Option<i64>, needed: usize) -> Result<Option<Batch>, RecordError> {
         let available = self.buf.len() - self.pos;
-        self.partial = Some(PartialBatch {
-            position: self.pos,
-            base_offset,
-            needed,
-            available,
-        });
+        self.partial = Some(PartialBatch { position: self.pos, base_offset, needed, available });
         if self.options.reject_partial_batch {
-            let at = Location {
-                base_offset,
-                ..Location::default()
-            };
-            return Err(RecordError::PartialBatch {
-                at,
-                needed,
-                available,
-            });
+            let at = Location { base_offset, ..Location::default() };
+            return Err(RecordError::PartialBatch { at, needed, available });
         }
         Ok(None)
     }

@@ -166,10 +166,7 @@ impl RecordBatchBuilder {
         headers: Vec<Header>,
     ) -> &mut Self {
         let base = *self.base_timestamp.get_or_insert(timestamp);
-        let offset_delta = self
-            .records
-            .last()
-            .map_or(0, |r| r.offset_delta.wrapping_add(1));
+        let offset_delta = self.records.last().map_or(0, |r| r.offset_delta.wrapping_add(1));
         self.records.push(Record {
             attributes: 0,
             timestamp_delta: timestamp.wrapping_sub(base),
@@ -196,19 +193,10 @@ impl RecordBatchBuilder {
     fn header(&self) -> Result<BatchHeader, RecordError> {
         let base_timestamp = self.base_timestamp.unwrap_or(-1);
         let max_timestamp = self.max_timestamp.unwrap_or_else(|| {
-            self.records
-                .iter()
-                .map(|r| base_timestamp.wrapping_add(r.timestamp_delta))
-                .max()
-                .unwrap_or(base_timestamp)
+            self.records.iter().map(|r| base_timestamp.wrapping_add(r.timestamp_delta)).max().unwrap_or(base_timestamp)
         });
-        let last_offset_delta = self.last_offset_delta.unwrap_or_else(|| {
-            self.records
-                .iter()
-                .map(|r| r.offset_delta)
-                .max()
-                .unwrap_or(0)
-        });
+        let last_offset_delta =
+            self.last_offset_delta.unwrap_or_else(|| self.records.iter().map(|r| r.offset_delta).max().unwrap_or(0));
         Ok(BatchHeader {
             base_offset: self.base_offset,
             batch_length: 0,
@@ -244,13 +232,10 @@ impl RecordBatchBuilder {
 
     fn encode_inner(&self, buf: &mut BytesMut, start: usize) -> Result<(), RecordError> {
         let header = self.header()?;
-        let compression = self
-            .attributes
-            .compression()
-            .ok_or(RecordError::UnknownCompression {
-                at: Location::batch(self.base_offset).field("attributes"),
-                codec: self.attributes.compression_id(),
-            })?;
+        let compression = self.attributes.compression().ok_or(RecordError::UnknownCompression {
+            at: Location::batch(self.base_offset).field("attributes"),
+            codec: self.attributes.compression_id(),
+        })?;
         let mut records_len = 0usize;
         for r in &self.records {
             records_len = records_len.saturating_add(r.encoded_len()?);

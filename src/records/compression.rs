@@ -113,9 +113,7 @@ impl fmt::Display for Compression {
 
 /// The xerial snappy stream header: magic `82 53 4e 41 50 50 59 00`,
 /// version 1, compatible version 1.
-pub const XERIAL_HEADER: [u8; 16] = [
-    0x82, b'S', b'N', b'A', b'P', b'P', b'Y', 0, 0, 0, 0, 1, 0, 0, 0, 1,
-];
+pub const XERIAL_HEADER: [u8; 16] = [0x82, b'S', b'N', b'A', b'P', b'P', b'Y', 0, 0, 0, 0, 1, 0, 0, 0, 1];
 
 /// Input bytes per xerial block, as the Java client writes them.
 #[cfg(feature = "snappy")]
@@ -147,10 +145,7 @@ pub fn compress(compression: Compression, data: &[u8]) -> Result<Vec<u8>, Record
         #[cfg(feature = "zstd")]
         Compression::Zstd => zstd::compress(data),
         #[allow(unreachable_patterns)]
-        _ => Err(RecordError::CompressionUnavailable {
-            at: Location::default(),
-            compression,
-        }),
+        _ => Err(RecordError::CompressionUnavailable { at: Location::default(), compression }),
     }
 }
 
@@ -177,11 +172,7 @@ pub fn compress(compression: Compression, data: &[u8]) -> Result<Vec<u8>, Record
 ///     Err(RecordError::DecompressedTooLarge { limit: 2, .. })
 /// ));
 /// ```
-pub fn decompress(
-    compression: Compression,
-    data: &[u8],
-    max_size: usize,
-) -> Result<Vec<u8>, RecordError> {
+pub fn decompress(compression: Compression, data: &[u8], max_size: usize) -> Result<Vec<u8>, RecordError> {
     match compression {
         Compression::None => {
             check_size(data.len() as u64, max_size)?;
@@ -196,64 +187,54 @@ pub fn decompress(
         #[cfg(feature = "zstd")]
         Compression::Zstd => zstd::decompress(data, max_size),
         #[allow(unreachable_patterns)]
-        _ => Err(RecordError::CompressionUnavailable {
-            at: Location::default(),
-            compression,
-        }),
+        _ => Err(RecordError::CompressionUnavailable { at: Location::default(), compression }),
     }
 }
 
 fn check_size(size: u64, max_size: usize) -> Result<(), RecordError> {
     if size > max_size as u64 {
-        return Err(RecordError::DecompressedTooLarge {
-            at: Location::default(),
-            limit: max_size,
-        });
+        return Err(RecordError::DecompressedTooLarge { at: Location::default(), limit: max_size });
     }
     Ok(())
 }
 
 #[allow(dead_code)]
 fn corrupt(compression: Compression, message: impl fmt::Display) -> RecordError {
-    RecordError::Decompress {
-        at: Location::default(),
-        compression,
-        message: message.to_string(),
-    }
+    RecordError::Decompress { at: Location::default(), compression, message: message.to_string() }
 }
 
 #[allow(dead_code)]
 fn compress_failed(compression: Compression, message: impl fmt::Display) -> RecordError {
-    RecordError::Compress {
-        compression,
-        message: message.to_string(),
-    }
+    RecordError::Compress { compression, message: message.to_string() }
 }
 
 /// Reads a decompressing stream to its end, allocating once when the stream
 /// declared its size (`declared`, a lower bound of the real size) and never
 /// reading more than `max_size` + 1 bytes.
+///
+/// A declared size over `max_size` fails at once. Below it, the first
+/// allocation is also held to `max_ratio` times the input, so a few bytes
+/// that claim megabytes reserve no more than real data of their size
+/// could need; past that the buffer grows as data actually arrives.
 #[allow(dead_code)]
 fn read_limited(
     compression: Compression,
     reader: impl std::io::Read,
     declared: Option<u64>,
     input_len: usize,
+    max_ratio: usize,
     max_size: usize,
 ) -> Result<Vec<u8>, RecordError> {
     use std::io::Read;
     if let Some(size) = declared {
         check_size(size, max_size)?;
     }
-    // Without a declared size, start from a guess that the input bounds.
     let capacity = declared
         .map_or(input_len.saturating_mul(4), |size| size as usize)
+        .min(input_len.saturating_mul(max_ratio))
         .min(max_size);
     let mut out = Vec::with_capacity(capacity);
-    reader
-        .take((max_size as u64).saturating_add(1))
-        .read_to_end(&mut out)
-        .map_err(|e| corrupt(compression, e))?;
+    reader.take((max_size as u64).saturating_add(1)).read_to_end(&mut out).map_err(|e| corrupt(compression, e))?;
     check_size(out.len() as u64, max_size)?;
     Ok(out)
 }
@@ -265,29 +246,22 @@ mod gzip {
     use super::*;
 
     pub(super) fn compress(data: &[u8]) -> Result<Vec<u8>, RecordError> {
-        let mut enc = flate2::write::GzEncoder::new(
-            Vec::with_capacity(data.len() / 2 + 32),
-            flate2::Compression::default(),
-        );
-        enc.write_all(data)
-            .map_err(|e| compress_failed(Compression::Gzip, e))?;
-        enc.finish()
-            .map_err(|e| compress_failed(Compression::Gzip, e))
+        let mut enc =
+            flate2::write::GzEncoder::new(Vec::with_capacity(data.len() / 2 + 32), flate2::Compression::default());
+        enc.write_all(data).map_err(|e| compress_failed(Compression::Gzip, e))?;
+        enc.finish().map_err(|e| compress_failed(Compression::Gzip, e))
     }
 
     pub(super) fn decompress(data: &[u8], max_size: usize) -> Result<Vec<u8>, RecordError> {
         // ISIZE, the last 4 bytes: the size of the last member mod 2^32, so
         // never more than the whole output.
         let declared = match data.len() {
-            n if n >= 18 => {
-                Some(
-                    u32::from_le_bytes([data[n - 4], data[n - 3], data[n - 2], data[n - 1]]) as u64,
-                )
-            }
+            n if n >= 18 => Some(u32::from_le_bytes([data[n - 4], data[n - 3], data[n - 2], data[n - 1]]) as u64),
             _ => None,
         };
         let reader = flate2::read::MultiGzDecoder::new(data);
-        read_limited(Compression::Gzip, reader, declared, data.len(), max_size)
+        // Deflate expands at most 1032 times.
+        read_limited(Compression::Gzip, reader, declared, data.len(), 1032, max_size)
     }
 }
 
@@ -297,22 +271,36 @@ mod snappy {
 
     pub(super) fn compress(data: &[u8]) -> Result<Vec<u8>, RecordError> {
         let blocks = data.len().div_ceil(XERIAL_BLOCK);
-        let mut out = Vec::with_capacity(
-            XERIAL_HEADER.len() + 4 * blocks + snap::raw::max_compress_len(data.len()),
-        );
+        let mut out = Vec::with_capacity(XERIAL_HEADER.len() + 4 * blocks + snap::raw::max_compress_len(data.len()));
         out.extend_from_slice(&XERIAL_HEADER);
         let mut encoder = snap::raw::Encoder::new();
         for chunk in data.chunks(XERIAL_BLOCK) {
             let start = out.len();
             out.resize(start + 4 + snap::raw::max_compress_len(chunk.len()), 0);
-            let n = encoder
-                .compress(chunk, &mut out[start + 4..])
-                .map_err(|e| compress_failed(Compression::Snappy, e))?;
+            let n =
+                encoder.compress(chunk, &mut out[start + 4..]).map_err(|e| compress_failed(Compression::Snappy, e))?;
             out.truncate(start + 4 + n);
             // A block of at most 32 KiB input compresses to well under 2^31 bytes.
             out[start..start + 4].copy_from_slice(&(n as i32).to_be_bytes());
         }
         Ok(out)
+    }
+
+    /// Most output bytes one input byte of raw snappy can give: a 3-byte
+    /// copy element writes at most 64 bytes (plus room for the length varint).
+    const MAX_RATIO: usize = 22;
+
+    /// The uncompressed length a raw snappy block declares, checked against
+    /// what its bytes can expand to.
+    fn declared_len(block: &[u8]) -> Result<usize, RecordError> {
+        let len = snap::raw::decompress_len(block).map_err(|e| corrupt(Compression::Snappy, e))?;
+        if len > block.len().saturating_mul(MAX_RATIO) {
+            return Err(corrupt(
+                Compression::Snappy,
+                format!("declared length {len} is more than {} bytes can expand to", block.len()),
+            ));
+        }
+        Ok(len)
     }
 
     pub(super) fn decompress(data: &[u8], max_size: usize) -> Result<Vec<u8>, RecordError> {
@@ -321,10 +309,9 @@ mod snappy {
         }
         let len = snap::raw::decompress_len(data).map_err(|e| corrupt(Compression::Snappy, e))?;
         check_size(len as u64, max_size)?;
+        let len = declared_len(data)?;
         let mut out = vec![0; len];
-        let n = snap::raw::Decoder::new()
-            .decompress(data, &mut out)
-            .map_err(|e| corrupt(Compression::Snappy, e))?;
+        let n = snap::raw::Decoder::new().decompress(data, &mut out).map_err(|e| corrupt(Compression::Snappy, e))?;
         out.truncate(n);
         Ok(out)
     }
@@ -338,18 +325,12 @@ mod snappy {
             }
             let Some((len, tail)) = rest.split_first_chunk::<4>() else {
                 rest = &[];
-                return Some(Err(corrupt(
-                    Compression::Snappy,
-                    "xerial block length cut short",
-                )));
+                return Some(Err(corrupt(Compression::Snappy, "xerial block length cut short")));
             };
             let len = i32::from_be_bytes(*len);
             if len < 0 || len as usize > tail.len() {
                 rest = &[];
-                return Some(Err(corrupt(
-                    Compression::Snappy,
-                    format!("xerial block length {len} out of range"),
-                )));
+                return Some(Err(corrupt(Compression::Snappy, format!("xerial block length {len} out of range"))));
             }
             let (block, next) = tail.split_at(len as usize);
             rest = next;
@@ -364,18 +345,17 @@ mod snappy {
         // First pass: the blocks' declared sizes, so the output is allocated once.
         let mut total: u64 = 0;
         for block in blocks(body) {
-            let len =
-                snap::raw::decompress_len(block?).map_err(|e| corrupt(Compression::Snappy, e))?;
+            let block = block?;
+            let len = snap::raw::decompress_len(block).map_err(|e| corrupt(Compression::Snappy, e))?;
             total += len as u64;
             check_size(total, max_size)?;
+            declared_len(block)?;
         }
         let mut out = vec![0; total as usize];
         let mut pos = 0;
         let mut decoder = snap::raw::Decoder::new();
         for block in blocks(body) {
-            pos += decoder
-                .decompress(block?, &mut out[pos..])
-                .map_err(|e| corrupt(Compression::Snappy, e))?;
+            pos += decoder.decompress(block?, &mut out[pos..]).map_err(|e| corrupt(Compression::Snappy, e))?;
         }
         out.truncate(pos);
         Ok(out)
@@ -393,14 +373,10 @@ mod lz4 {
     pub(super) fn compress(data: &[u8]) -> Result<Vec<u8>, RecordError> {
         // 64 KiB independent blocks, no content size: what Kafka's Java
         // reader accepts.
-        let info = FrameInfo::new()
-            .block_size(BlockSize::Max64KB)
-            .block_mode(BlockMode::Independent);
+        let info = FrameInfo::new().block_size(BlockSize::Max64KB).block_mode(BlockMode::Independent);
         let mut enc = FrameEncoder::with_frame_info(info, Vec::with_capacity(data.len() / 2 + 32));
-        enc.write_all(data)
-            .map_err(|e| compress_failed(Compression::Lz4, e))?;
-        enc.finish()
-            .map_err(|e| compress_failed(Compression::Lz4, e))
+        enc.write_all(data).map_err(|e| compress_failed(Compression::Lz4, e))?;
+        enc.finish().map_err(|e| compress_failed(Compression::Lz4, e))
     }
 
     /// The frame descriptor's content size, when the FLG byte says it is there.
@@ -414,13 +390,8 @@ mod lz4 {
     }
 
     pub(super) fn decompress(data: &[u8], max_size: usize) -> Result<Vec<u8>, RecordError> {
-        read_limited(
-            Compression::Lz4,
-            FrameDecoder::new(data),
-            declared_size(data),
-            data.len(),
-            max_size,
-        )
+        // An LZ4 block expands at most about 255 times.
+        read_limited(Compression::Lz4, FrameDecoder::new(data), declared_size(data), data.len(), 255, max_size)
     }
 }
 
@@ -436,12 +407,10 @@ mod zstd {
     }
 
     pub(super) fn decompress(data: &[u8], max_size: usize) -> Result<Vec<u8>, RecordError> {
-        let declared = ::zstd::zstd_safe::get_frame_content_size(data)
-            .ok()
-            .flatten();
-        let reader = ::zstd::stream::read::Decoder::with_buffer(data)
-            .map_err(|e| corrupt(Compression::Zstd, e))?;
-        read_limited(Compression::Zstd, reader, declared, data.len(), max_size)
+        let declared = ::zstd::zstd_safe::get_frame_content_size(data).ok().flatten();
+        let reader = ::zstd::stream::read::Decoder::with_buffer(data).map_err(|e| corrupt(Compression::Zstd, e))?;
+        // zstd can expand further (RLE blocks); 1024 only bounds the first allocation.
+        read_limited(Compression::Zstd, reader, declared, data.len(), 1024, max_size)
     }
 }
 
@@ -450,9 +419,7 @@ mod tests {
     use super::*;
 
     fn sample() -> Vec<u8> {
-        (0..100_000u32)
-            .flat_map(|i| (i % 251).to_be_bytes())
-            .collect()
+        (0..100_000u32).flat_map(|i| (i % 251).to_be_bytes()).collect()
     }
 
     #[test]
@@ -465,11 +432,7 @@ mod tests {
                 decompress(c, &packed, data.len() - 1),
                 Err(RecordError::DecompressedTooLarge { limit, .. }) if limit == data.len() - 1
             ));
-            assert_eq!(
-                decompress(c, &compress(c, b"").unwrap(), 0).unwrap(),
-                b"",
-                "{c} empty"
-            );
+            assert_eq!(decompress(c, &compress(c, b"").unwrap(), 0).unwrap(), b"", "{c} empty");
         }
     }
 
@@ -489,46 +452,41 @@ mod tests {
         }
         assert_eq!(blocks, data.len().div_ceil(32 * 1024));
         let raw = snap::raw::Encoder::new().compress_vec(&data).unwrap();
-        assert_eq!(
-            decompress(Compression::Snappy, &raw, usize::MAX).unwrap(),
-            data
-        );
+        assert_eq!(decompress(Compression::Snappy, &raw, usize::MAX).unwrap(), data);
         // Cut-short block length and a block running past the end.
         let mut bad = XERIAL_HEADER.to_vec();
         bad.extend_from_slice(&[0, 0]);
-        assert!(matches!(
-            decompress(Compression::Snappy, &bad, 100),
-            Err(RecordError::Decompress { .. })
-        ));
+        assert!(matches!(decompress(Compression::Snappy, &bad, 100), Err(RecordError::Decompress { .. })));
         bad.truncate(16);
         bad.extend_from_slice(&[0, 0, 0, 9, 1]);
-        assert!(matches!(
-            decompress(Compression::Snappy, &bad, 100),
-            Err(RecordError::Decompress { .. })
-        ));
+        assert!(matches!(decompress(Compression::Snappy, &bad, 100), Err(RecordError::Decompress { .. })));
     }
 
     #[test]
     fn corrupt_input_is_an_error() {
-        for c in Compression::ALL
-            .into_iter()
-            .filter(|c| c.is_available() && *c != Compression::None)
-        {
+        for c in Compression::ALL.into_iter().filter(|c| c.is_available() && *c != Compression::None) {
             let err = decompress(
                 c,
                 // Starts with a small snappy length and ends in a small gzip ISIZE,
                 // so every codec gets past its size check and parses it.
-                &[
-                    0x05, 0xad, 0xbe, 0xef, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0, 0, 0,
-                ],
+                &[0x05, 0xad, 0xbe, 0xef, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0, 0, 0],
                 1 << 20,
             )
             .unwrap_err();
-            assert!(
-                matches!(err, RecordError::Decompress { compression, .. } if compression == c),
-                "{c}: {err}"
-            );
+            assert!(matches!(err, RecordError::Decompress { compression, .. } if compression == c), "{c}: {err}");
         }
+    }
+
+    #[cfg(feature = "snappy")]
+    #[test]
+    fn snappy_declared_length_must_fit_the_input() {
+        // 3 bytes declaring 64 KiB: under the limit, but no snappy stream of
+        // 3 bytes can expand that far, so nothing is allocated for it.
+        let err = decompress(Compression::Snappy, &[0x80, 0x80, 0x04], 1 << 20).unwrap_err();
+        assert!(err.to_string().contains("declared length 65536 is more than 3 bytes can expand to"), "{err}");
+        let mut framed = XERIAL_HEADER.to_vec();
+        framed.extend_from_slice(&[0, 0, 0, 3, 0x80, 0x80, 0x04]);
+        assert!(matches!(decompress(Compression::Snappy, &framed, 1 << 20), Err(RecordError::Decompress { .. })));
     }
 
     #[cfg(feature = "gzip")]
@@ -539,10 +497,7 @@ mod tests {
         packed[n - 4..].copy_from_slice(&u32::MAX.to_le_bytes());
         assert!(matches!(
             decompress(Compression::Gzip, &packed, 1 << 20),
-            Err(RecordError::DecompressedTooLarge {
-                limit: 1_048_576,
-                ..
-            })
+            Err(RecordError::DecompressedTooLarge { limit: 1_048_576, .. })
         ));
     }
 }

@@ -33,11 +33,7 @@ pub struct Location {
 impl Location {
     /// The batch (or legacy message) whose base offset is `base_offset`.
     pub const fn batch(base_offset: i64) -> Self {
-        Self {
-            base_offset: Some(base_offset),
-            record: None,
-            field: None,
-        }
+        Self { base_offset: Some(base_offset), record: None, field: None }
     }
 
     /// The same place, narrowed to record `index`.
@@ -241,10 +237,7 @@ impl RecordError {
 impl From<DecodeError> for RecordError {
     /// A wire-level error at an unknown place in the record set.
     fn from(source: DecodeError) -> Self {
-        Self::Decode {
-            at: Location::default(),
-            source,
-        }
+        Self::Decode { at: Location::default(), source }
     }
 }
 

@@ -95,10 +95,7 @@ impl LegacyMessage {
         let crc = r.read_u32().at(at.field("crc"))?;
         let magic = r.read_i8().at(at.field("magic"))?;
         if !(0..=1).contains(&magic) {
-            return Err(RecordError::UnsupportedMagic {
-                at: at.field("magic"),
-                magic,
-            });
+            return Err(RecordError::UnsupportedMagic { at: at.field("magic"), magic });
         }
         let attributes = r.read_i8().at(at.field("attributes"))?;
         let timestamp = match magic {
@@ -108,16 +105,7 @@ impl LegacyMessage {
         let key = read_nullable(&mut r).at(at.field("key"))?;
         let value = read_nullable(&mut r).at(at.field("value"))?;
         r.finish().at(at.field("value"))?;
-        Ok(Self {
-            offset,
-            crc,
-            magic,
-            attributes,
-            timestamp,
-            key,
-            value,
-            bytes,
-        })
+        Ok(Self { offset, crc, magic, attributes, timestamp, key, value, bytes })
     }
 
     /// The message as received.
@@ -133,10 +121,9 @@ impl LegacyMessage {
         let id = (self.attributes & 0x07) as u8;
         match Compression::from_id(id) {
             Some(c) if c != Compression::Zstd => Ok(c),
-            _ => Err(RecordError::UnknownCompression {
-                at: Location::batch(self.offset).field("attributes"),
-                codec: id,
-            }),
+            _ => {
+                Err(RecordError::UnknownCompression { at: Location::batch(self.offset).field("attributes"), codec: id })
+            }
         }
     }
 
@@ -193,26 +180,18 @@ impl LegacyMessage {
                 what: "compressed wrapper message has a null value",
             });
         };
-        let data = decompress(compression, value, options.max_decompressed_size)
-            .map_err(|e| e.within(at.field("value")))?;
+        let data =
+            decompress(compression, value, options.max_decompressed_size).map_err(|e| e.within(at.field("value")))?;
         let mut r = Reader::new(Bytes::from(data));
         let mut inner: Vec<LegacyMessage> = Vec::new();
         while r.remaining() > 0 {
             let at = at.record(inner.len());
             let size = peek_size(&r).at(at.field("message_size"))?;
-            let mut message = Self::decode(
-                r.read_bytes(LOG_OVERHEAD + size)
-                    .at(at.field("message_size"))?,
-                Some(at),
-            )?;
+            let mut message = Self::decode(r.read_bytes(LOG_OVERHEAD + size).at(at.field("message_size"))?, Some(at))?;
             if options.verify_crc {
                 let computed = message.compute_crc();
                 if computed != message.crc {
-                    return Err(RecordError::CrcMismatch {
-                        at: at.field("crc"),
-                        stored: message.crc,
-                        computed,
-                    });
+                    return Err(RecordError::CrcMismatch { at: at.field("crc"), stored: message.crc, computed });
                 }
             }
             if message.attributes & 0x07 != 0 {
@@ -248,10 +227,7 @@ fn peek_size(r: &Reader) -> Result<usize, DecodeError> {
         return Err(peek.error(DecodeErrorKind::InvalidLength(size as i64)));
     }
     if size as usize > peek.remaining() {
-        return Err(peek.error(DecodeErrorKind::NotEnoughBytes {
-            needed: size as usize,
-            remaining: peek.remaining(),
-        }));
+        return Err(peek.error(DecodeErrorKind::NotEnoughBytes { needed: size as usize, remaining: peek.remaining() }));
     }
     Ok(size as usize)
 }

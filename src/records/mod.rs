@@ -62,8 +62,7 @@ mod legacy;
 mod record;
 
 pub use self::batch::{
-    Attributes, BatchHeader, RecordBatch, Records, TimestampType, LOG_OVERHEAD, MAGIC_OFFSET,
-    MAGIC_V2,
+    Attributes, BatchHeader, RecordBatch, Records, TimestampType, LOG_OVERHEAD, MAGIC_OFFSET, MAGIC_V2,
 };
 pub use self::batches::{Batch, Batches, PartialBatch};
 pub use self::builder::RecordBatchBuilder;

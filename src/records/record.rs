@@ -55,10 +55,7 @@ pub struct Header {
 impl Header {
     /// A header with `key` and `value`.
     pub fn new(key: impl Into<Bytes>, value: Option<Bytes>) -> Self {
-        Self {
-            key: key.into(),
-            value,
-        }
+        Self { key: key.into(), value }
     }
 
     /// The key as text.
@@ -113,11 +110,7 @@ pub struct Record {
 impl Record {
     /// A record with `key` and `value`, both deltas 0 and no headers.
     pub fn new(key: Option<Bytes>, value: Option<Bytes>) -> Self {
-        Self {
-            key,
-            value,
-            ..Self::default()
-        }
+        Self { key, value, ..Self::default() }
     }
 
     /// The same record with one more header.
@@ -140,8 +133,7 @@ impl Record {
             + nullable_len("value", self.value.as_deref())?
             + varint_len(to_i32("header count", self.headers.len())?);
         for h in &self.headers {
-            n += nullable_len("header key", Some(&h.key))?
-                + nullable_len("header value", h.value.as_deref())?;
+            n += nullable_len("header key", Some(&h.key))? + nullable_len("header value", h.value.as_deref())?;
         }
         to_i32("record", n)?;
         Ok(n)
@@ -196,32 +188,22 @@ impl Record {
         let value = read_nullable(&mut body).at(at.field("value"))?;
         let count = body.read_varint().at(at.field("header_count"))?;
         if count < 0 {
-            return Err(body.error(DecodeErrorKind::Invalid("negative header count")))
-                .at(at.field("header_count"));
+            return Err(body.error(DecodeErrorKind::Invalid("negative header count"))).at(at.field("header_count"));
         }
-        body.check_count(count as usize, MIN_HEADER_SIZE)
-            .at(at.field("header_count"))?;
+        body.check_count(count as usize, MIN_HEADER_SIZE).at(at.field("header_count"))?;
         let mut headers = Vec::with_capacity(count as usize);
         for _ in 0..count {
             let key = match read_nullable(&mut body).at(at.field("header key"))? {
                 Some(key) => key,
                 None => {
-                    return Err(body.error(DecodeErrorKind::NullNotAllowed))
-                        .at(at.field("header key"));
+                    return Err(body.error(DecodeErrorKind::NullNotAllowed)).at(at.field("header key"));
                 }
             };
             let value = read_nullable(&mut body).at(at.field("header value"))?;
             headers.push(Header { key, value });
         }
         body.finish().at(at.field("length"))?;
-        Ok(Self {
-            attributes,
-            timestamp_delta,
-            offset_delta,
-            key,
-            value,
-            headers,
-        })
+        Ok(Self { attributes, timestamp_delta, offset_delta, key, value, headers })
     }
 }
 
@@ -261,10 +243,7 @@ mod tests {
     use super::*;
 
     fn decode(bytes: &[u8]) -> Result<Record, RecordError> {
-        Record::decode(
-            &mut Reader::new(Bytes::copy_from_slice(bytes)),
-            Location::batch(0).record(0),
-        )
+        Record::decode(&mut Reader::new(Bytes::copy_from_slice(bytes)), Location::batch(0).record(0))
     }
 
     #[test]
@@ -278,28 +257,15 @@ mod tests {
         record.encode(&mut buf).unwrap();
         assert_eq!(buf.len(), record.encoded_len().unwrap());
         let back = decode(&buf).unwrap();
-        let pairs: Vec<_> = back
-            .headers
-            .iter()
-            .map(|h| (h.key_str().unwrap(), h.value.as_deref()))
-            .collect();
-        assert_eq!(
-            pairs,
-            [
-                ("a", Some(&b"1"[..])),
-                ("a", None),
-                ("b", Some(&b""[..])),
-                ("a", Some(&b"2"[..]))
-            ]
-        );
+        let pairs: Vec<_> = back.headers.iter().map(|h| (h.key_str().unwrap(), h.value.as_deref())).collect();
+        assert_eq!(pairs, [("a", Some(&b"1"[..])), ("a", None), ("b", Some(&b""[..])), ("a", Some(&b"2"[..]))]);
         assert_eq!(back.value, None);
     }
 
     #[test]
     fn bad_records_are_errors() {
         // Header count 63 with 3 bytes left in the record.
-        let err =
-            decode(&[0x12, 0x00, 0x00, 0x00, 0x01, 0x00, 0x7e, 0x02, 0x68, 0x01]).unwrap_err();
+        let err = decode(&[0x12, 0x00, 0x00, 0x00, 0x01, 0x00, 0x7e, 0x02, 0x68, 0x01]).unwrap_err();
         assert_eq!(
             err.to_string(),
             "batch at offset 0, record 0, header_count: count 63 but 3 bytes remain (offset 7)"
@@ -314,14 +280,8 @@ mod tests {
         let err = decode(&[0x0c, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00]).unwrap_err();
         assert!(err.to_string().contains("key: invalid length -2"), "{err}");
         // Negative record length, and a length past the input.
-        assert!(decode(&[0x01])
-            .unwrap_err()
-            .to_string()
-            .contains("length: invalid length -1"));
-        assert!(decode(&[0x14, 0x00])
-            .unwrap_err()
-            .to_string()
-            .contains("need 10 bytes, have 1"));
+        assert!(decode(&[0x01]).unwrap_err().to_string().contains("length: invalid length -1"));
+        assert!(decode(&[0x14, 0x00]).unwrap_err().to_string().contains("need 10 bytes, have 1"));
         // A length larger than the fields use.
         let err = decode(&[0x0e, 0x00, 0x00, 0x00, 0x01, 0x01, 0x00, 0xff]).unwrap_err();
         assert!(err.to_string().contains("1 bytes left over"), "{err}");
