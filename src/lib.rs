@@ -1,4 +1,35 @@
 //! kafka-wire: the Kafka wire protocol for Rust.
+//!
+//! Every Kafka message, generated from the schemas in `schemas/` (Kafka's
+//! own JSON schema language) into plain structs with encode, decode and
+//! size for every version, plus the runtime they stand on.
+//!
+//! # The wire format on one page
+//!
+//! ```text
+//! frame     = int32 size, header, body
+//! request   = header v0: int16 api key, int16 api version, int32 correlation id
+//!             header v1: v0 + client id (int16-length string, -1 = null)
+//!             header v2: v1 + tagged fields          (flexible api versions)
+//! response  = header v0: int32 correlation id
+//!             header v1: v0 + tagged fields          (flexible; never ApiVersions)
+//! body      = fields in schema order, each present in its versions
+//! classic   = string: int16 len | bytes, array: int32 len | null = -1
+//! compact   = string, bytes, array: uvarint (len + 1) | null = 0   (flexible versions)
+//! tagged    = uvarint count, then per field: uvarint tag, uvarint size, value
+//! ```
+//!
+//! - [`message::Message`]: `encode`, `decode`, `encoded_size` at a version, for every message.
+//! - [`messages`]: the generated types, one module per schema, plus
+//!   [`messages::RequestBody`] and [`messages::ResponseBody`] by api key.
+//! - [`frame`]: whole frames, header version chosen from api key and version.
+//! - [`api`]: the api-key table; [`error_code`]: Kafka's error codes.
+//! - [`embedded`] for KIP-590 forwarding, [`reauth`] for
+//!   KIP-368, [`connect`] for KIP-507, [`records`] for record batches.
+//!
+//! Every decode error names the message, version, field path and byte
+//! offset; decoding never panics and never allocates more than the input
+//! can hold.
 
 pub use bytes::{Bytes, BytesMut};
 
@@ -29,3 +60,8 @@ pub mod reauth;
 pub mod connect;
 // Record batches v2 and legacy message sets: the payload of Produce and Fetch.
 pub mod records;
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
