@@ -38,6 +38,7 @@ pub fn check<'a>(spec: &'a MessageSpec, diags: &mut Diagnostics) -> Checked<'a> 
         vec![StructDef { name: &spec.name, fields: &spec.fields, versions: spec.valid_versions, is_message: true }];
     valid_versions_bounded(spec, diags);
     let commons = common_structs_unique(spec, diags);
+    common_structs_acyclic(spec, diags);
     for c in &spec.common_structs {
         let versions = spec.valid_versions.intersect(c.versions);
         structs.push(StructDef { name: &c.name, fields: &c.fields, versions, is_message: false });
@@ -63,6 +64,67 @@ fn valid_versions_bounded(spec: &MessageSpec, diags: &mut Diagnostics) {
         diags.error(&spec.file, &path, format!("Message {} does not specify a maximum version.", spec.name));
     } else if spec.valid_versions.is_empty() {
         diags.error(&spec.file, &path, format!("Message {} has no valid versions.", spec.name));
+    } else if spec.valid_versions.hi > MAX_VALID_VERSION {
+        diags.error(
+            &spec.file,
+            &path,
+            format!(
+                "Message {} declares versions up to {}; more than {MAX_VALID_VERSION} is refused as absurd",
+                spec.name, spec.valid_versions.hi
+            ),
+        );
+    }
+}
+
+/// Highest `validVersions` bound accepted. Kafka's busiest api has 18
+/// versions; a bound in the thousands is a typo, and each version costs
+/// generated branches and test time.
+pub const MAX_VALID_VERSION: i16 = 1000;
+
+/// Common structs may not contain themselves, directly or through other
+/// common structs: the Rust type would have infinite size.
+fn common_structs_acyclic(spec: &MessageSpec, diags: &mut Diagnostics) {
+    fn uses<'a>(fields: &'a [Field], out: &mut Vec<&'a str>) {
+        for f in fields {
+            if let Some(name) = f.ty.struct_name() {
+                // An array holds its elements behind a Vec: no infinite size.
+                if !matches!(f.ty, crate::model::FieldType::Array(_)) {
+                    out.push(name);
+                }
+            }
+            uses(&f.fields, out);
+        }
+    }
+    let edges: BTreeMap<&str, Vec<&str>> = spec
+        .common_structs
+        .iter()
+        .map(|c| {
+            let mut out = Vec::new();
+            uses(&c.fields, &mut out);
+            (c.name.as_str(), out)
+        })
+        .collect();
+    for c in &spec.common_structs {
+        let mut stack = vec![c.name.as_str()];
+        let mut seen = std::collections::BTreeSet::new();
+        while let Some(name) = stack.pop() {
+            for &next in edges.get(name).map(Vec::as_slice).unwrap_or_default() {
+                if next == c.name {
+                    diags.error(
+                        &spec.file,
+                        &c.path,
+                        format!(
+                            "common struct {} contains itself (through {name}); a struct cannot hold itself",
+                            c.name
+                        ),
+                    );
+                    return;
+                }
+                if seen.insert(next) {
+                    stack.push(next);
+                }
+            }
+        }
     }
 }
 

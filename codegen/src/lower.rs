@@ -354,6 +354,10 @@ impl Lower<'_> {
                 self.err(&path.key("tag"), format!("Field {name} specifies a tag of {t}. Tags cannot be negative."));
                 None
             }
+            Some(t) if t > MAX_TAG => {
+                self.err(&path.key("tag"), format!("Field {name} specifies tag {t}; tags above {MAX_TAG} are refused"));
+                None
+            }
             Some(t) => Some(t as u32),
             None => None,
         };
@@ -511,6 +515,10 @@ impl Lower<'_> {
         entity
     }
 }
+
+/// Highest tag accepted. Tags of one struct must be `0..n`, so a larger tag
+/// could only be valid after as many fields; Kafka's largest is 9.
+pub const MAX_TAG: i64 = 65_535;
 
 /// True for `[A-Za-z][A-Za-z0-9]*`, the names Kafka allows for fields.
 fn is_identifier(name: &str) -> bool {
