@@ -87,3 +87,71 @@ fn samples_cover_nulls_unknown_tags_and_absent_fields() {
     }
     assert!(null_topics && unknown && some_topics);
 }
+
+/// Hostile input, bounded for CI: every prefix of a valid encoding is an
+/// error (never a wrong value), and mutated encodings and random bytes give
+/// a value or a typed error, never a panic.
+mod hostile {
+    use super::*;
+
+    fn encodings(seed: u64) -> Vec<(i16, i16, kafka_wire::Bytes)> {
+        let mut out = Vec::new();
+        for info in API_INFO {
+            for version in info.valid_versions.min..=info.valid_versions.max {
+                let mut g = SampleGen::new(seed ^ ((info.api_key as u64) << 16) ^ version as u64);
+                let body = RequestBody::sample(info.api_key, &mut g, version).expect("request");
+                let mut buf = BytesMut::new();
+                body.encode(&mut buf, version).expect("encodes");
+                out.push((info.api_key, version, buf.freeze()));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_truncation_is_an_error() {
+        for (api_key, version, bytes) in encodings(11) {
+            for cut in 0..bytes.len() {
+                let mut r = Reader::new(bytes.slice(..cut));
+                let decoded = RequestBody::decode(api_key, &mut r, version).and_then(|b| r.finish().map(|()| b));
+                assert!(decoded.is_err(), "api {api_key} v{version}: a {cut}-byte prefix of {} decoded", bytes.len());
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+
+        #[test]
+        fn mutated_encodings_never_panic(seed in any::<u64>(), flips in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..4)) {
+            for (api_key, version, bytes) in encodings(seed) {
+                let mut mutated = bytes.to_vec();
+                if mutated.is_empty() {
+                    continue;
+                }
+                for &(at, byte) in &flips {
+                    let i = at % mutated.len();
+                    mutated[i] = byte;
+                }
+                let mut r = Reader::new(mutated.into());
+                let _ = RequestBody::decode(api_key, &mut r, version);
+                // The unmutated request read as that api's response: input of another shape.
+                let mut r = Reader::new(bytes.clone());
+                let _ = ResponseBody::decode(api_key, &mut r, version);
+            }
+        }
+
+        #[test]
+        fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
+            let bytes = kafka_wire::Bytes::from(bytes);
+            for info in API_INFO {
+                for version in info.valid_versions.min..=info.valid_versions.max {
+                    let _ = RequestBody::decode(info.api_key, &mut Reader::new(bytes.clone()), version);
+                    let _ = ResponseBody::decode(info.api_key, &mut Reader::new(bytes.clone()), version);
+                }
+            }
+            let _ = kafka_wire::frame::decode_request(bytes.clone());
+            let _ = kafka_wire::frame::decode_request_frame(bytes);
+        }
+    }
+}
