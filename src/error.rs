@@ -351,6 +351,18 @@ impl fmt::Debug for EncodeError {
 
 impl std::error::Error for EncodeError {}
 
+/// An api key that this message set does not have.
+///
+/// ```
+/// use kafka_wire::api::ApiKey;
+/// assert_eq!(ApiKey::try_from(3), Ok(ApiKey::Metadata));
+/// let err = ApiKey::try_from(-1).unwrap_err();
+/// assert_eq!(err.to_string(), "unknown api key -1");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("unknown api key {0}")]
+pub struct UnknownApiKey(pub i16);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -104,6 +104,12 @@ pub fn emit_api_table(specs: &[&MessageSpec], cx: &EmitContext) -> TokenStream {
             },
         }
     });
+    let idents: Vec<_> = requests.iter().map(|s| naming::type_ident(s.name.trim_end_matches("Request"))).collect();
+    let info_arms = idents.iter().enumerate().map(|(i, ident)| quote!(ApiKey::#ident => &API_INFO[#i],));
+    let try_arms = requests.iter().zip(&idents).map(|(s, ident)| {
+        let key = proc_macro2::Literal::i16_unsuffixed(s.api_key.unwrap_or_default());
+        quote!(#key => Ok(ApiKey::#ident),)
+    });
     let arms = requests.iter().enumerate().map(|(i, s)| {
         let key = proc_macro2::Literal::i16_unsuffixed(s.api_key.unwrap_or_default());
         quote!(#key => Some(&API_INFO[#i]),)
@@ -126,6 +132,34 @@ pub fn emit_api_table(specs: &[&MessageSpec], cx: &EmitContext) -> TokenStream {
             match code {
                 #(#arms)*
                 _ => None,
+            }
+        }
+
+        impl ApiKey {
+            /// Every api key, in order.
+            pub const ALL: &'static [ApiKey] = &[#(ApiKey::#idents),*];
+
+            /// The api key's number on the wire.
+            pub const fn code(self) -> i16 {
+                self as i16
+            }
+
+            /// The facts about this api key: name, versions, listeners, header versions.
+            pub fn info(self) -> &'static #rt::api::ApiInfo {
+                match self {
+                    #(#info_arms)*
+                }
+            }
+        }
+
+        impl TryFrom<i16> for ApiKey {
+            type Error = #rt::error::UnknownApiKey;
+
+            fn try_from(code: i16) -> Result<Self, Self::Error> {
+                match code {
+                    #(#try_arms)*
+                    _ => Err(#rt::error::UnknownApiKey(code)),
+                }
             }
         }
     }
