@@ -1,0 +1,25 @@
+//! Any bytes as the response to any api key and version (chosen by the
+//! first three bytes): a value or a typed error, never a panic.
+#![no_main]
+
+use kafka_wire::api::API_INFO;
+use kafka_wire::frame;
+use kafka_wire::{Bytes, BytesMut};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if data.len() < 2 || API_INFO.is_empty() {
+        return;
+    }
+    let info = &API_INFO[data[0] as usize % API_INFO.len()];
+    let span = (info.valid_versions.max - info.valid_versions.min + 1) as usize;
+    let version = info.valid_versions.min + (data[1] as usize % span) as i16;
+    let bytes = Bytes::copy_from_slice(&data[2..]);
+    if let Ok(f) = frame::decode_response(bytes, info.api_key, version) {
+        let mut buf = BytesMut::new();
+        if frame::encode_response(&f.header, &f.body, f.version, &mut buf).is_ok() {
+            let again = frame::decode_response(buf.freeze(), info.api_key, f.version).expect("our own encoding decodes");
+            assert_eq!(again.body, f.body);
+        }
+    }
+});
