@@ -1,0 +1,60 @@
+//! The README's table of supported apis is rendered from the api-key table;
+//! this test fails when they differ. `KAFKA_WIRE_BLESS=1 cargo test --test
+//! readme_apis` rewrites the table.
+
+use kafka_wire::api::{Listener, API_INFO};
+use kafka_wire::message::VersionRange;
+
+const START: &str = "<!-- apis:start -->";
+const END: &str = "<!-- apis:end -->";
+
+fn range(r: VersionRange) -> String {
+    r.to_string()
+}
+
+fn render() -> String {
+    let mut out = String::from(
+        "| api key | name | versions | flexible | deprecated | listeners |\n|---:|---|---|---|---|---|\n",
+    );
+    for info in API_INFO {
+        let listeners: Vec<&str> = info
+            .listeners
+            .iter()
+            .map(|l| match l {
+                Listener::ZkBroker => "zkBroker",
+                Listener::Broker => "broker",
+                Listener::Controller => "controller",
+            })
+            .collect();
+        let unstable = if info.latest_version_unstable { " (latest unstable)" } else { "" };
+        out.push_str(&format!(
+            "| {} | {} | {}{unstable} | {} | {} | {} |\n",
+            info.api_key,
+            info.name,
+            range(info.valid_versions),
+            range(info.flexible_versions),
+            range(info.deprecated_versions),
+            listeners.join(", ")
+        ));
+    }
+    out
+}
+
+#[test]
+fn readme_lists_every_api_and_version() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let readme = std::fs::read_to_string(&path).expect("README.md");
+    let (Some(start), Some(end)) = (readme.find(START), readme.find(END)) else {
+        panic!("README.md lacks the {START} … {END} markers");
+    };
+    let table = render();
+    let current = &readme[start + START.len()..end];
+    if current.trim() != table.trim() {
+        if std::env::var_os("KAFKA_WIRE_BLESS").is_some() {
+            let updated = format!("{}{START}\n{table}{}", &readme[..start], &readme[end..]);
+            std::fs::write(&path, updated).expect("README.md written");
+            return;
+        }
+        panic!("README.md's api table is stale; refresh it with:\n    KAFKA_WIRE_BLESS=1 cargo test --test readme_apis\n\nexpected:\n{table}");
+    }
+}
