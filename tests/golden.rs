@@ -14,19 +14,24 @@
 //! says so: unknown tags that are not strictly ascending are refused at
 //! decode time with a typed error, where Java accepts them.
 
-use kafka_wire::api::{api_info, ApiInfo, CONTROLLED_SHUTDOWN_KEY};
+use kafka_wire::api::{api_info, CONTROLLED_SHUTDOWN_KEY};
 use kafka_wire::error::{DecodeError, DecodeErrorKind, EncodeErrorKind};
-use kafka_wire::message::{Message, VersionRange};
+use kafka_wire::message::Message;
 use kafka_wire::messages::alter_configs_request::{AlterConfigsResource, AlterableConfig};
 use kafka_wire::messages::api_versions_response::{ApiVersion, SupportedFeatureKey};
 use kafka_wire::messages::create_acls_request::AclCreation;
 use kafka_wire::messages::create_topics_response::CreatableTopicResult;
+use kafka_wire::messages::fetch_request::ReplicaState;
+use kafka_wire::messages::fetch_response::{FetchableTopicResponse, PartitionData};
+use kafka_wire::messages::list_offsets_request::{ListOffsetsPartition, ListOffsetsTopic};
 use kafka_wire::messages::metadata_response::{MetadataResponsePartition, MetadataResponseTopic};
+use kafka_wire::messages::produce_request::{PartitionProduceData, TopicProduceData};
 use kafka_wire::messages::update_features_request::FeatureUpdateKey;
 use kafka_wire::messages::{
     AlterConfigsRequest, ApiVersionsRequest, ApiVersionsResponse, CreateAclsRequest, CreateTopicsRequest,
-    CreateTopicsResponse, MetadataRequest, MetadataResponse, RequestHeader, ResponseHeader, SaslAuthenticateRequest,
-    SaslAuthenticateResponse, SaslHandshakeRequest, UpdateFeaturesRequest,
+    CreateTopicsResponse, FetchRequest, FetchResponse, ListOffsetsRequest, MetadataRequest, MetadataResponse,
+    ProduceRequest, RequestHeader, ResponseHeader, SaslAuthenticateRequest, SaslAuthenticateResponse,
+    SaslHandshakeRequest, UpdateFeaturesRequest,
 };
 use kafka_wire::primitives::varint::{put_uvarint, put_varint, put_varlong};
 use kafka_wire::primitives::{Reader, Uuid};
@@ -426,17 +431,7 @@ fn v2_api_versions_response_uses_response_header_v0() {
     assert_eq!(err.offset(), 2, "{err}");
 
     // V2 companion check: ControlledShutdown v0 uses request header v0 (no ClientId).
-    // ControlledShutdown is not in schemas/, so api_info(7) is None; the rule is checked on an
-    // ApiInfo for api key 7 (flexible from v3, as in Kafka's ControlledShutdownRequest.json).
-    assert!(api_info(CONTROLLED_SHUTDOWN_KEY).is_none());
-    let controlled_shutdown = ApiInfo {
-        api_key: CONTROLLED_SHUTDOWN_KEY,
-        name: "ControlledShutdown",
-        valid_versions: VersionRange::new(0, 3),
-        flexible_versions: VersionRange::new(3, 3),
-        response_flexible_versions: VersionRange::new(3, 3),
-        ..*info
-    };
+    let controlled_shutdown = api_info(CONTROLLED_SHUTDOWN_KEY).unwrap();
     assert_eq!(controlled_shutdown.request_header_version(0), 0);
     assert_eq!(controlled_shutdown.request_header_version(1), 1);
     assert_eq!(controlled_shutdown.request_header_version(3), 2);
@@ -560,7 +555,20 @@ fn v8_tagged_fields_at_default_not_written() {
         ..response
     };
     both_ways(&with_40, 5, "00 00 00 00 02 03 74 31 00 00 00 00 00 00 01 00 01 01 01 00 02 00 28 00");
-    // V8, FetchRequest v15 ReplicaState part: FetchRequest is not in schemas/ yet, so not tested here.
+
+    // V8: FetchRequest v15 with ReplicaState {-1, -1} (its default) writes no tag 1; with {3, 7} it
+    // writes tag 1: the struct and its own empty tagged section, 13 bytes. (The bytes around the tag
+    // are derived from FetchRequest.json: MaxWaitMs 500, MinBytes 1, the rest at default.)
+    let fetch = FetchRequest { max_wait_ms: 500, min_bytes: 1, ..Default::default() };
+    assert_eq!((fetch.replica_state.replica_id, fetch.replica_state.replica_epoch), (-1, -1));
+    both_ways(&fetch, 15, "000001f4 00000001 7fffffff 00 00000000 ffffffff 01 01 01 00");
+    let replica =
+        FetchRequest { replica_state: ReplicaState { replica_id: 3, replica_epoch: 7, ..Default::default() }, ..fetch };
+    both_ways(
+        &replica,
+        15,
+        "000001f4 00000001 7fffffff 00 00000000 ffffffff 01 01 01 01 01 0d 00000003 0000000000000007 00",
+    );
 }
 
 #[test]
@@ -578,9 +586,11 @@ fn v9_tag_ordering_and_duplicates() {
         EncodeErrorKind::DuplicateTag(5),
         &["SaslAuthenticateRequest v2", "tag 5"],
     );
-    // V9: an unknown tag equal to a tag the struct defines at that version is rejected (FetchRequest
-    // is not in schemas/; RequestHeader v2 defines tags 0 and 1, ApiVersionsResponse v3 tags 0-3),
-    // even when the known field is at its default and would not be written.
+    // V9: an unknown tag equal to a tag the struct defines at that version is rejected: tag 0 on
+    // FetchRequest v12 (ClusterId), and likewise in RequestHeader v2 (tags 0, 1) and
+    // ApiVersionsResponse v3 (tags 0-3), even when the known field is at its default.
+    let fetch = FetchRequest { unknown_tagged_fields: vec![raw(0, "00")], ..Default::default() };
+    encode_fails(&fetch, 12, EncodeErrorKind::DuplicateTag(0), &["FetchRequest v12", "tag 0"]);
     let header = RequestHeader { unknown_tagged_fields: vec![raw(1, "00")], ..header_18_3_7(Some("cid")) };
     encode_fails(&header, 2, EncodeErrorKind::DuplicateTag(1), &["RequestHeader v2", "tag 1"]);
     let body = ApiVersionsResponse { unknown_tagged_fields: vec![raw(3, "01")], ..api_versions(0, 4) };
@@ -657,11 +667,37 @@ fn v11_nullable_vs_non_nullable_strings() {
     assert_eq!(err.offset(), 2, "{err}");
 }
 
-// V12: ListOffsetsRequest and FetchResponse are not in schemas/, so V12 is not tested here except
-// for its one part about a message that is: CreateTopicsResponse v4 with num_partitions 1 (v5+,
-// ignorable) encodes without it (bytes derived from the v4 layout).
 #[test]
-fn v12_create_topics_response_ignorable_field_dropped() {
+fn v12_defaults_at_old_versions_and_ignorable_fields() {
+    // V12: ListOffsetsRequest v0 (31 B): MaxNumOffsets at its default 1 is written; CurrentLeaderEpoch
+    // (v4+, ignorable) is silently dropped and reads back as its default -1.
+    let partition =
+        ListOffsetsPartition { partition_index: 0, timestamp: -1, current_leader_epoch: 5, ..Default::default() };
+    assert_eq!(partition.max_num_offsets, 1);
+    let request = |partition: ListOffsetsPartition| ListOffsetsRequest {
+        replica_id: -1,
+        topics: vec![ListOffsetsTopic { name: "t".into(), partitions: vec![partition], ..Default::default() }],
+        ..Default::default()
+    };
+    let read_back = request(ListOffsetsPartition { current_leader_epoch: -1, ..partition.clone() });
+    lossy(
+        &request(partition),
+        0,
+        "FF FF FF FF 00 00 00 01 00 01 74 00 00 00 01 00 00 00 00 FF FF FF FF FF FF FF FF 00 00 00 01",
+        &read_back,
+    );
+    // V12: the v1 bytes decode to max_num_offsets 1 and current_leader_epoch -1 (defaults, not 0).
+    let decoded =
+        both_ways(&read_back, 1, "FF FF FF FF 00 00 00 01 00 01 74 00 00 00 01 00 00 00 00 FF FF FF FF FF FF FF FF");
+    let p = &decoded.topics[0].partitions[0];
+    assert_eq!((p.max_num_offsets, p.current_leader_epoch), (1, -1));
+
+    // V12: FetchResponse v6 with session_id 123 (v7+, not ignorable) cannot be encoded.
+    let fetch = FetchResponse { session_id: 123, ..Default::default() };
+    encode_fails(&fetch, 6, EncodeErrorKind::NonDefaultField, &["FetchResponse v6", "session_id"]);
+
+    // V12: CreateTopicsResponse v4 with num_partitions 1 (v5+, ignorable) encodes without it (bytes
+    // derived from the v4 layout); it reads back as its default -1.
     let topic =
         CreatableTopicResult { name: "t1".into(), error_message: None, num_partitions: 1, ..Default::default() };
     let response = CreateTopicsResponse { topics: vec![topic.clone()], ..Default::default() };
@@ -672,8 +708,80 @@ fn v12_create_topics_response_ignorable_field_dropped() {
     lossy(&response, 4, "00 00 00 00 00 00 00 01 00 02 74 31 00 00 FF FF", &read_back);
 }
 
-// V13: the `records` field of FetchResponse / ProduceRequest; neither is in schemas/.
-// V14: record batch v2 (records, not a message of schemas/); see the records module's own tests.
+/// The 10-byte stand-in for a record batch of V13 (the `records` field is opaque bytes here).
+const TEN: &str = "00 01 02 03 04 05 06 07 08 09";
+
+#[test]
+fn v13_records_field_compact_length_and_null_vs_empty() {
+    // V13: FetchResponse with one topic "t" and one partition whose Records are `records`; the bytes
+    // before Records are derived from FetchResponse.json (all at default), the Records part is V13's.
+    fn fetch(records: Option<Bytes>) -> FetchResponse {
+        FetchResponse {
+            responses: vec![FetchableTopicResponse {
+                topic: "t".into(),
+                partitions: vec![PartitionData { records, ..Default::default() }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        }
+    }
+    let v11 = |records: &str| {
+        format!(
+            "00000000 0000 00000000 00000001 0001 74 00000001
+             00000000 0000 0000000000000000 ffffffffffffffff ffffffffffffffff 00000000 ffffffff {records}"
+        )
+    };
+    let v12 = |records: &str| {
+        format!(
+            "00000000 0000 00000000 02 02 74 02
+             00000000 0000 0000000000000000 ffffffffffffffff ffffffffffffffff 01 ffffffff {records} 00 00 00"
+        )
+    };
+    let empty = fetch(Some(Bytes::new()));
+    let none = fetch(None);
+    let batch = fetch(Some(hex(TEN)));
+    // V13: at v11: empty 00 00 00 00, None FF FF FF FF, 10-byte batch 00 00 00 0A + 10 bytes
+    both_ways(&empty, 11, &v11("00 00 00 00"));
+    both_ways(&none, 11, &v11("FF FF FF FF"));
+    both_ways(&batch, 11, &v11(&format!("00 00 00 0A {TEN}")));
+    // V13: at v12: empty 01, None 00, 10-byte batch 0B + 10 bytes
+    both_ways(&empty, 12, &v12("01"));
+    both_ways(&none, 12, &v12("00"));
+    both_ways(&batch, 12, &v12(&format!("0B {TEN}")));
+    // V13: builders default to empty, not None; decoders accept None at every version.
+    assert_eq!(PartitionData::default().records, Some(Bytes::new()));
+    for version in FetchResponse::VERSIONS.min..=FetchResponse::VERSIONS.max {
+        let bytes = none.to_bytes(version).unwrap();
+        let decoded = FetchResponse::decode_exact(bytes, version).unwrap();
+        assert_eq!(decoded.responses[0].partitions[0].records, None, "FetchResponse v{version}");
+    }
+
+    // V13: ProduceRequest v8 vs v9 follow the same rule (acks 1, timeout 1000, topic "t", partition 0;
+    // the bytes around Records derived from ProduceRequest.json).
+    fn produce(records: Option<Bytes>) -> ProduceRequest {
+        ProduceRequest {
+            transactional_id: None,
+            acks: 1,
+            timeout_ms: 1000,
+            topic_data: vec![TopicProduceData {
+                name: "t".into(),
+                partition_data: vec![PartitionProduceData { index: 0, records, ..Default::default() }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        }
+    }
+    let v8 = |records: &str| format!("ffff 0001 000003e8 00000001 0001 74 00000001 00000000 {records}");
+    let v9 = |records: &str| format!("00 0001 000003e8 02 02 74 02 00000000 {records} 00 00 00");
+    both_ways(&produce(Some(Bytes::new())), 8, &v8("00 00 00 00"));
+    both_ways(&produce(None), 8, &v8("FF FF FF FF"));
+    both_ways(&produce(Some(hex(TEN))), 8, &v8(&format!("00 00 00 0A {TEN}")));
+    both_ways(&produce(Some(Bytes::new())), 9, &v9("01"));
+    both_ways(&produce(None), 9, &v9("00"));
+    both_ways(&produce(Some(hex(TEN))), 9, &v9(&format!("0B {TEN}")));
+}
+
+// V14: record batch v2 (kafka_wire::records, not a message of schemas/): not tested here.
 
 #[test]
 fn v15_over_long_varints() {
@@ -747,7 +855,23 @@ fn v16_sasl_authenticate_and_reauthentication() {
 #[test]
 fn v17_decoding_gives_schema_defaults() {
     // V17 is mostly about the schema loader (kafka-wire-codegen's tests); these are its decoding
-    // defaults for fields absent at the version read. FetchRequest ("0x7fffffff") is not in schemas/.
+    // defaults for fields absent at the version read.
+
+    // V17: "0x7fffffff" -> 2147483647 (FetchRequest MaxBytes, v3+), read from FetchRequest v2 bytes
+    // (ReplicaId -1, MaxWaitMs 500, MinBytes 1, no topics), with the other later fields' defaults.
+    let expected = FetchRequest {
+        replica_id: -1,
+        max_wait_ms: 500,
+        min_bytes: 1,
+        max_bytes: 2147483647,
+        isolation_level: 0,
+        session_id: 0,
+        session_epoch: -1,
+        cluster_id: None,
+        rack_id: String::new(),
+        ..Default::default()
+    };
+    both_ways(&expected, 2, "ffffffff 000001f4 00000001 00000000");
 
     // V17: "-2147483648" -> i32::MIN, "null" -> None, "-1", "false": MetadataResponse v0 with one topic.
     let v0 = "00 00 00 00
