@@ -19,9 +19,13 @@
 //! magic "\x82SNAPPY\0"      version 1     compatible 1
 //! ```
 //!
-//! Decompression never allocates more than the caller's limit: sizes the
-//! stream declares (gzip ISIZE, zstd and lz4 content size, snappy lengths)
-//! are checked against it first, and reading stops one byte past it.
+//! Decompression writes into one buffer, allocated once at the size the
+//! stream declares or its headers bound: gzip's ISIZE, snappy's block
+//! lengths, the content size of lz4 and zstd frames, or else the sum of
+//! their block headers' maximum outputs (frames from the Java client carry
+//! no content size). It never allocates past the caller's limit: declared
+//! sizes are checked against it first, a snappy length against what its
+//! input can expand to, and reading stops one byte past the limit.
 //! Known gap: LZ4 from magic-0 messages of Kafka 0.8–0.9, whose frame
 //! header checksum was computed wrongly (fixed by KIP-57), is rejected as
 //! corrupt.
@@ -208,35 +212,61 @@ fn compress_failed(compression: Compression, message: impl fmt::Display) -> Reco
     RecordError::Compress { compression, message: message.to_string() }
 }
 
-/// Reads a decompressing stream to its end, allocating once when the stream
-/// declared its size (`declared`, a lower bound of the real size) and never
-/// reading more than `max_size` + 1 bytes.
+/// Reads a decompressing stream to its end into one buffer, never reading
+/// more than `max_size` + 1 bytes.
 ///
-/// A declared size over `max_size` fails at once. Below it, the first
-/// allocation is also held to `max_ratio` times the input, so a few bytes
-/// that claim megabytes reserve no more than real data of their size
-/// could need; past that the buffer grows as data actually arrives.
+/// `at_least` is a size the stream declares that the output cannot be
+/// below: over `max_size`, it fails at once. The buffer is allocated once
+/// at `at_most` (an upper bound the stream's headers give) or else
+/// `at_least`, held to `max_ratio` times the input so that a few bytes
+/// claiming megabytes reserve no more than real data of their size could
+/// need; only when the stream declared nothing, or lied, does it grow.
 #[allow(dead_code)]
 fn read_limited(
     compression: Compression,
     reader: impl std::io::Read,
-    declared: Option<u64>,
+    (at_least, at_most): (Option<u64>, Option<u64>),
     input_len: usize,
     max_ratio: usize,
     max_size: usize,
 ) -> Result<Vec<u8>, RecordError> {
     use std::io::Read;
-    if let Some(size) = declared {
+    if let Some(size) = at_least {
         check_size(size, max_size)?;
     }
-    let capacity = declared
-        .map_or(input_len.saturating_mul(4), |size| size as usize)
+    let capacity = at_most
+        .or(at_least)
+        .map_or(input_len.saturating_mul(4), |size| size.min(usize::MAX as u64) as usize)
         .min(input_len.saturating_mul(max_ratio))
         .min(max_size);
     let mut out = Vec::with_capacity(capacity);
     reader.take((max_size as u64).saturating_add(1)).read_to_end(&mut out).map_err(|e| corrupt(compression, e))?;
     check_size(out.len() as u64, max_size)?;
     Ok(out)
+}
+
+/// One frame's walk: its declared content size, an upper bound of its
+/// output, and its length in bytes; `None` when it does not parse.
+#[allow(dead_code)]
+type FrameWalk = Option<(Option<u64>, u64, usize)>;
+
+/// Sizes a sequence of frames declares: their content sizes summed (a lower
+/// bound of the output), and an upper bound when every frame parses (the
+/// decoder then reports what does not).
+#[allow(dead_code)]
+fn frame_sizes(mut data: &[u8], walk: fn(&[u8]) -> FrameWalk) -> (Option<u64>, Option<u64>) {
+    let (mut at_least, mut at_most) = (None::<u64>, Some(0u64));
+    while !data.is_empty() {
+        let Some((content, bound, used)) = walk(data) else {
+            return (at_least, None);
+        };
+        if let Some(c) = content {
+            at_least = Some(at_least.unwrap_or(0).saturating_add(c));
+        }
+        at_most = at_most.map(|m| m.saturating_add(content.unwrap_or(bound)));
+        data = &data[used..];
+    }
+    (at_least, at_most)
 }
 
 #[cfg(feature = "gzip")]
@@ -261,7 +291,7 @@ mod gzip {
         };
         let reader = flate2::read::MultiGzDecoder::new(data);
         // Deflate expands at most 1032 times.
-        read_limited(Compression::Gzip, reader, declared, data.len(), 1032, max_size)
+        read_limited(Compression::Gzip, reader, (declared, None), data.len(), 1032, max_size)
     }
 }
 
@@ -379,19 +409,75 @@ mod lz4 {
         enc.finish().map_err(|e| compress_failed(Compression::Lz4, e))
     }
 
-    /// The frame descriptor's content size, when the FLG byte says it is there.
-    fn declared_size(data: &[u8]) -> Option<u64> {
+    /// One frame's declared content size (when FLG bit 3 says it is
+    /// there), an upper bound of its output from its block headers, and
+    /// its length in bytes.
+    ///
+    /// ```text
+    /// 04 22 4d 18 | FLG | BD | [content size u64 LE] | [dict id u32] | HC
+    /// | blocks: u32 LE size (bit 31: stored uncompressed), data, [checksum u32] | 00 00 00 00
+    /// | [content checksum u32]
+    /// ```
+    fn walk_frame(data: &[u8]) -> FrameWalk {
         const MAGIC: [u8; 4] = [0x04, 0x22, 0x4d, 0x18];
-        let flg = *data.get(4)?;
-        if data[..4] != MAGIC || flg & 0x08 == 0 {
+        if data.get(..4)? != MAGIC {
             return None;
         }
-        Some(u64::from_le_bytes(data.get(6..14)?.try_into().ok()?))
+        let (flg, bd) = (*data.get(4)?, *data.get(5)?);
+        let content = match flg & 0x08 {
+            0 => None,
+            _ => Some(u64::from_le_bytes(data.get(6..14)?.try_into().ok()?)),
+        };
+        let mut pos = 7 + if content.is_some() { 8 } else { 0 } + if flg & 0x01 != 0 { 4 } else { 0 };
+        let block_max: u64 = match (bd >> 4) & 0x07 {
+            4 => 64 << 10,
+            5 => 256 << 10,
+            6 => 1 << 20,
+            7 => 4 << 20,
+            _ => return None,
+        };
+        let block_checksum = if flg & 0x10 != 0 { 4 } else { 0 };
+        let mut bound = 0u64;
+        loop {
+            let size = u32::from_le_bytes(data.get(pos..pos + 4)?.try_into().ok()?);
+            pos += 4;
+            if size == 0 {
+                break;
+            }
+            let len = (size & 0x7fff_ffff) as usize;
+            pos = pos.checked_add(len)?.checked_add(block_checksum)?;
+            bound += if size & 0x8000_0000 != 0 { len as u64 } else { block_max };
+        }
+        pos += if flg & 0x04 != 0 { 4 } else { 0 };
+        (pos <= data.len()).then_some((content, bound, pos))
+    }
+
+    /// Sizes the frames declare (see [`frame_sizes`]).
+    pub(super) fn sizes(data: &[u8]) -> (Option<u64>, Option<u64>) {
+        frame_sizes(data, walk_frame)
+    }
+
+    /// Reads frame after frame: lz4_flex's decoder reports the end of each
+    /// frame as the end of input.
+    struct Frames<'a>(FrameDecoder<std::io::Cursor<&'a [u8]>>);
+
+    impl std::io::Read for Frames<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            loop {
+                let n = self.0.read(buf)?;
+                let input = self.0.get_ref();
+                // Each pass consumes at least a frame header, so this ends.
+                if n > 0 || buf.is_empty() || input.position() >= input.get_ref().len() as u64 {
+                    return Ok(n);
+                }
+            }
+        }
     }
 
     pub(super) fn decompress(data: &[u8], max_size: usize) -> Result<Vec<u8>, RecordError> {
+        let frames = Frames(FrameDecoder::new(std::io::Cursor::new(data)));
         // An LZ4 block expands at most about 255 times.
-        read_limited(Compression::Lz4, FrameDecoder::new(data), declared_size(data), data.len(), 255, max_size)
+        read_limited(Compression::Lz4, frames, sizes(data), data.len(), 255, max_size)
     }
 }
 
@@ -406,11 +492,85 @@ mod zstd {
         ::zstd::bulk::compress(data, LEVEL).map_err(|e| compress_failed(Compression::Zstd, e))
     }
 
+    /// Largest output of one compressed block.
+    const BLOCK_MAX: u64 = 128 << 10;
+
+    /// One frame's declared content size, an upper bound of its output from
+    /// its block headers, and its length in bytes (RFC 8878). Skippable
+    /// frames give nothing.
+    ///
+    /// ```text
+    /// 28 b5 2f fd | descriptor | [window] | [dict id 0/1/2/4] | [content size 0/1/2/4/8 LE]
+    /// | blocks: 3-byte LE header (bit 0 last, bits 1-2 raw/RLE/compressed, bits 3-23 size), content
+    /// | [checksum u32]
+    /// ```
+    fn walk_frame(data: &[u8]) -> FrameWalk {
+        let magic = u32::from_le_bytes(data.get(..4)?.try_into().ok()?);
+        if magic & 0xffff_fff0 == 0x184d_2a50 {
+            let used = 8usize.checked_add(u32::from_le_bytes(data.get(4..8)?.try_into().ok()?) as usize)?;
+            return (used <= data.len()).then_some((Some(0), 0, used));
+        }
+        if magic != 0xfd2f_b528 {
+            return None;
+        }
+        let descriptor = *data.get(4)?;
+        let single_segment = descriptor & 0x20 != 0;
+        let mut pos = 5;
+        let window = if single_segment {
+            None
+        } else {
+            let w = *data.get(pos)?;
+            pos += 1;
+            let base = 1u64 << (10 + (w >> 3));
+            Some(base + base / 8 * (w & 0x07) as u64)
+        };
+        pos += [0, 1, 2, 4][(descriptor & 0x03) as usize];
+        let size_len = match descriptor >> 6 {
+            0 => usize::from(single_segment),
+            1 => 2,
+            2 => 4,
+            _ => 8,
+        };
+        let content = match data.get(pos..pos + size_len)? {
+            [] => None,
+            bytes => {
+                let v = bytes.iter().rev().fold(0u64, |acc, &b| (acc << 8) | b as u64);
+                Some(if size_len == 2 { v + 256 } else { v })
+            }
+        };
+        pos += size_len;
+        let block_max = window.or(content).unwrap_or(BLOCK_MAX).min(BLOCK_MAX);
+        let mut bound = 0u64;
+        loop {
+            let h = data.get(pos..pos + 3)?;
+            let header = u32::from_le_bytes([h[0], h[1], h[2], 0]);
+            pos += 3;
+            let size = (header >> 3) as usize;
+            let (stored, out) = match (header >> 1) & 0x03 {
+                0 => (size, size as u64),
+                1 => (1, size as u64),
+                2 => (size, block_max),
+                _ => return None,
+            };
+            pos = pos.checked_add(stored)?;
+            bound += out;
+            if header & 1 != 0 {
+                break;
+            }
+        }
+        pos += if descriptor & 0x04 != 0 { 4 } else { 0 };
+        (pos <= data.len()).then_some((content, bound, pos))
+    }
+
+    /// Sizes the frames declare (see [`frame_sizes`]).
+    pub(super) fn sizes(data: &[u8]) -> (Option<u64>, Option<u64>) {
+        frame_sizes(data, walk_frame)
+    }
+
     pub(super) fn decompress(data: &[u8], max_size: usize) -> Result<Vec<u8>, RecordError> {
-        let declared = ::zstd::zstd_safe::get_frame_content_size(data).ok().flatten();
         let reader = ::zstd::stream::read::Decoder::with_buffer(data).map_err(|e| corrupt(Compression::Zstd, e))?;
-        // zstd can expand further (RLE blocks); 1024 only bounds the first allocation.
-        read_limited(Compression::Zstd, reader, declared, data.len(), 1024, max_size)
+        // RLE blocks can expand further; 1024 only bounds the first allocation.
+        read_limited(Compression::Zstd, reader, sizes(data), data.len(), 1024, max_size)
     }
 }
 
@@ -475,6 +635,61 @@ mod tests {
             .unwrap_err();
             assert!(matches!(err, RecordError::Decompress { compression, .. } if compression == c), "{c}: {err}");
         }
+    }
+
+    #[test]
+    fn decompression_allocates_once() {
+        // The output buffer is allocated at its final size: gzip's ISIZE,
+        // snappy's lengths, zstd's content size, and for lz4 (whose frames
+        // from the Java client carry no content size) the block headers'
+        // bound, at most one block too large.
+        let data = sample();
+        for c in Compression::ALL.into_iter().filter(|c| c.is_available()) {
+            let out = decompress(c, &compress(c, &data).unwrap(), 1 << 30).unwrap();
+            assert_eq!(out, data);
+            let slack = if c == Compression::Lz4 { 64 << 10 } else { 0 };
+            assert!(out.capacity() >= data.len() && out.capacity() - data.len() <= slack, "{c}: {}", out.capacity());
+        }
+    }
+
+    #[cfg(feature = "lz4")]
+    #[test]
+    fn lz4_frame_sizes() {
+        let data = sample();
+        let packed = compress(Compression::Lz4, &data).unwrap();
+        let blocks = data.len().div_ceil(64 << 10) as u64;
+        assert_eq!(lz4::sizes(&packed), (None, Some(blocks * (64 << 10))));
+        let two = [&packed[..], &packed[..]].concat();
+        assert_eq!(lz4::sizes(&two), (None, Some(2 * blocks * (64 << 10))));
+        assert_eq!(lz4::sizes(&packed[..packed.len() - 1]), (None, None));
+        assert_eq!(decompress(Compression::Lz4, &two, 1 << 30).unwrap().len(), 2 * data.len());
+    }
+
+    #[cfg(feature = "zstd")]
+    #[test]
+    fn zstd_frame_sizes() {
+        let data = sample();
+        // One-shot compression declares the content size.
+        let packed = compress(Compression::Zstd, &data).unwrap();
+        assert_eq!(zstd::sizes(&packed), (Some(data.len() as u64), Some(data.len() as u64)));
+        // Streaming compression, as the Java client's, does not: the block
+        // headers bound the output within one block.
+        let streamed = ::zstd::stream::encode_all(&data[..], 3).unwrap();
+        let (at_least, at_most) = zstd::sizes(&streamed);
+        assert_eq!(at_least, None);
+        let at_most = at_most.unwrap();
+        assert!(at_most >= data.len() as u64 && at_most - (data.len() as u64) < 128 << 10, "{at_most}");
+        let out = decompress(Compression::Zstd, &streamed, 1 << 30).unwrap();
+        // Allocated once: at the bound (or the ratio cap below it), never grown past it.
+        assert_eq!(out.len(), data.len());
+        assert!(out.capacity() >= data.len() && out.capacity() as u64 <= at_most, "{}", out.capacity());
+        assert_eq!(zstd::sizes(&streamed[..streamed.len() - 1]).1, None);
+        // Two frames, and a skippable frame between them.
+        let mut two = packed.clone();
+        two.extend_from_slice(&[0x50, 0x2a, 0x4d, 0x18, 2, 0, 0, 0, 0xaa, 0xbb]);
+        two.extend_from_slice(&streamed);
+        assert_eq!(zstd::sizes(&two).0, Some(data.len() as u64));
+        assert_eq!(decompress(Compression::Zstd, &two, 1 << 30).unwrap().len(), 2 * data.len());
     }
 
     #[cfg(feature = "snappy")]
