@@ -9,7 +9,9 @@
 //!   constant-time verification;
 //! - [`session_key`]: the session key record (`session-key` in the config
 //!   topic) as JSON, and when to rotate it;
-//! - [`config`]: the `inter.worker.*` worker settings with their defaults.
+//! - [`config`]: the `inter.worker.*` worker settings with their defaults;
+//! - [`protocol`]: the worker group protocol (`default`, `compatible`,
+//!   `sessioned`): worker metadata and assignment blobs, protocol choice.
 //!
 //! ```
 //! use kafka_wire::connect::{verify, InterWorkerConfig, SessionKey, SignatureAlgorithm};
@@ -35,9 +37,11 @@
 //! ```
 
 pub mod config;
+pub mod protocol;
 pub mod session_key;
 pub mod signing;
 
 pub use config::{ConfigError, InterWorkerConfig};
+pub use protocol::{choose_protocol, ConnectProtocol, ConnectProtocolError};
 pub use session_key::{rotation_needed, SessionKey, SessionKeyError};
 pub use signing::{verify, SignatureAlgorithm, SignatureError, SignatureHeaders, UnknownAlgorithm};
