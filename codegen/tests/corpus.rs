@@ -1,0 +1,212 @@
+//! The compiler on Apache Kafka's own 186 schemas, unmodified: (a) the
+//! library accepts them all, (b) the generated code builds against the
+//! kafka-wire runtime without a single warning, (c) the command line
+//! reports them, and refuses a bad schema with a located error.
+//!
+//! The corpus is `$KAFKA_WIRE_SHARED/kafka-messages`, `KAFKA_WIRE_SHARED`
+//! defaulting to `../shared` next to the workspace root. Without it the tests
+//! print `skipped: ...` and pass, unless `CI` is set, where they fail.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const CORPUS_SIZE: usize = 186;
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("codegen/ is inside the workspace").to_path_buf()
+}
+
+/// The corpus directory, or `None` (after saying so) when it is absent.
+fn corpus(what: &str) -> Option<PathBuf> {
+    let shared = match std::env::var_os("KAFKA_WIRE_SHARED") {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => workspace_root().join("../shared"),
+    };
+    let dir = shared.join("kafka-messages");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    let message = format!("skipped: {what} needs {} (set KAFKA_WIRE_SHARED)", dir.display());
+    if std::env::var_os("CI").is_some_and(|ci| !ci.is_empty()) {
+        panic!("{message}");
+    }
+    eprintln!("{message}");
+    None
+}
+
+fn schema_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn sources(dir: &Path) -> Vec<(String, String)> {
+    schema_files(dir)
+        .iter()
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(p).unwrap())
+        })
+        .collect()
+}
+
+/// (a) Every schema of the corpus compiles, as given.
+#[test]
+fn library_accepts_the_whole_corpus() {
+    let Some(dir) = corpus("corpus acceptance") else { return };
+    let sources = sources(&dir);
+    assert_eq!(sources.len(), CORPUS_SIZE, "schemas in {}", dir.display());
+    let out = kafka_wire_codegen::generate(&sources, "::kafka_wire").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.messages.len(), CORPUS_SIZE);
+    // One file per message, the api-key table and the index.
+    assert_eq!(out.files.len(), CORPUS_SIZE + 2);
+    assert_eq!(out.files.last().unwrap().name, "mod.rs");
+    let names: std::collections::BTreeSet<&str> = out.files.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names.len(), out.files.len(), "file names are distinct");
+    // Every message is summarised in file-name order, with its file.
+    let files: Vec<&str> = out.messages.iter().map(|m| m.file.as_str()).collect();
+    let expected: Vec<&str> = sources.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(files, expected);
+    let requests = out.messages.iter().filter(|m| m.name.ends_with("Request") && m.api_key.is_some()).count();
+    let responses = out.messages.iter().filter(|m| m.name.ends_with("Response") && m.api_key.is_some()).count();
+    assert_eq!(requests, responses, "every request has its response");
+}
+
+/// Where the scratch crate goes: under the target directory of this build.
+fn scratch_dir() -> PathBuf {
+    let target = match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => workspace_root().join("target"),
+    };
+    let target = if target.is_absolute() { target } else { workspace_root().join(target) };
+    target.join("corpus-check")
+}
+
+/// (b) The generated corpus builds against the runtime, with no warning.
+#[test]
+fn generated_corpus_builds_without_warnings() {
+    let Some(dir) = corpus("corpus build") else { return };
+    let scratch = scratch_dir();
+    let src = scratch.join("src");
+    let generated = src.join("generated");
+    std::fs::create_dir_all(&generated).unwrap();
+
+    let out = kafka_wire_codegen::Builder::new()
+        .input_dir(&dir)
+        .out_dir(&generated)
+        .runtime_path("::kafka_wire")
+        .rerun_if_changed(false)
+        .compile()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.messages.len(), CORPUS_SIZE);
+
+    let root = workspace_root();
+    let manifest = format!(
+        r#"# Written by codegen/tests/corpus.rs: Kafka's schemas compiled against kafka-wire.
+[package]
+name = "corpus-check"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+kafka-wire = {{ path = {root:?}, default-features = false }}
+
+[workspace]
+"#,
+        root = root.display().to_string()
+    );
+    std::fs::write(scratch.join("Cargo.toml"), manifest).unwrap();
+    std::fs::write(
+        src.join("lib.rs"),
+        "//! Kafka's schemas, generated by kafka-wire-codegen (codegen/tests/corpus.rs).\n\
+         pub mod messages {\n    include!(\"generated/mod.rs\");\n}\n",
+    )
+    .unwrap();
+    // The workspace's lock file pins the same dependency versions, so the
+    // scratch build needs no registry resolution.
+    if let Ok(lock) = std::fs::read(root.join("Cargo.lock")) {
+        std::fs::write(scratch.join("Cargo.lock"), lock).unwrap();
+    }
+
+    // The outer cargo holds the lock of its own target directory: build into
+    // one of our own.
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .args(["build", "--quiet", "--message-format=short"])
+        .current_dir(&scratch)
+        .env("CARGO_TARGET_DIR", scratch.join("target"))
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env_remove("CARGO_BUILD_RUSTFLAGS")
+        .output()
+        .expect("cargo runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "the generated corpus does not build:\n{stderr}");
+    let warnings: Vec<&str> = stderr.lines().filter(|l| l.contains("warning")).collect();
+    assert!(warnings.is_empty(), "the build warns:\n{}", warnings.join("\n"));
+}
+
+/// (c) The command line checks the corpus: one line per message and a total.
+#[test]
+fn cli_reports_the_corpus() {
+    let Some(dir) = corpus("corpus command line") else { return };
+    let output = Command::new(env!("CARGO_BIN_EXE_kafka-wire-codegen")).arg(&dir).output().expect("the CLI runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "stderr:\n{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), CORPUS_SIZE + 1, "{stdout}");
+    let total = lines.last().unwrap();
+    assert!(total.starts_with(&format!("generated {CORPUS_SIZE} messages, ")), "{total}");
+    // The message lines name the messages, in file order.
+    for ((line, file), n) in lines.iter().zip(schema_files(&dir)).zip(1..) {
+        let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+        assert!(line.starts_with(&stem), "line {n} {line:?} is not about {stem}");
+    }
+    let metadata = lines.iter().find(|l| l.starts_with("MetadataRequest ")).expect("a MetadataRequest line");
+    assert!(metadata.contains("api  3"), "{metadata}");
+
+    // --quiet prints only the total.
+    let quiet = Command::new(env!("CARGO_BIN_EXE_kafka-wire-codegen")).arg("--quiet").arg(&dir).output().unwrap();
+    assert_eq!(quiet.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&quiet.stdout).lines().collect::<Vec<_>>(), [*total]);
+}
+
+/// (c) The command line refuses a bad schema: exit 1, the located error on stderr.
+#[test]
+fn cli_refuses_a_bad_schema() {
+    let bad = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad/kip590_duplicate_tag/RequestHeader.json");
+    let output = Command::new(env!("CARGO_BIN_EXE_kafka-wire-codegen")).arg(&bad).output().expect("the CLI runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "stderr:\n{stderr}");
+    assert!(output.stdout.is_empty(), "nothing on stdout");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "RequestHeader.json: fields[5] (InitialClientId): tag 0 is already used by InitialPrincipalName",
+            "1 error(s)"
+        ]
+    );
+
+    // A directory with several bad schemas: every error, each located.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad/duplicate_api_key");
+    let output = Command::new(env!("CARGO_BIN_EXE_kafka-wire-codegen")).arg(&dir).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr).lines().next(),
+        Some("FooRequest.json: apiKey: Found more than one request with API key 1 (also BarRequest.json)")
+    );
+
+    // Bad arguments and unreadable inputs are exit 2, not 1.
+    let output = Command::new(env!("CARGO_BIN_EXE_kafka-wire-codegen")).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let output =
+        Command::new(env!("CARGO_BIN_EXE_kafka-wire-codegen")).arg("/nonexistent/Missing.json").output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+}
