@@ -1,0 +1,166 @@
+//! Field names that are also the names generated code uses for its own
+//! locals and parameters (`version`, `r`, `tag`, `buf`, `size`, `count`,
+//! ...) must not change what the code does. Each case compiles a tiny schema
+//! into a scratch crate under the target directory and runs a round trip
+//! there with `cargo test` (the kafka-wire build is shared with
+//! `corpus.rs`'s scratch crate).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+fn scratch_root() -> PathBuf {
+    let target = match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => workspace_root().join("target"),
+    };
+    let target = if target.is_absolute() { target } else { workspace_root().join(target) };
+    target.join("corpus-check")
+}
+
+/// Generates `schema` into a crate named `case`, with `test` as its test
+/// module body, runs `cargo test` there and fails with its output unless it passes.
+fn round_trip(case: &str, schema: &str, test: &str) {
+    // The cases share one target directory: one cargo at a time.
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _guard = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let out = kafka_wire_codegen::generate(&[(format!("{case}.json"), schema.to_string())], "::kafka_wire")
+        .unwrap_or_else(|e| panic!("{case}: {e}"));
+    let root = scratch_root();
+    let dir = root.join(format!("names-{}", case.to_lowercase()));
+    let generated = dir.join("src/generated");
+    std::fs::create_dir_all(&generated).unwrap();
+    for f in &out.files {
+        std::fs::write(generated.join(&f.name), &f.text).unwrap();
+    }
+    let manifest = format!(
+        "[package]\nname = \"names-{}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
+         [dependencies]\nkafka-wire = {{ path = {:?}, default-features = false }}\n\n[workspace]\n",
+        case.to_lowercase(),
+        workspace_root().display().to_string()
+    );
+    std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+    if let Ok(lock) = std::fs::read(workspace_root().join("Cargo.lock")) {
+        std::fs::write(dir.join("Cargo.lock"), lock).unwrap();
+    }
+    let lib = format!(
+        "pub mod messages {{\n    include!(\"generated/mod.rs\");\n}}\n\n\
+         #[cfg(test)]\nmod tests {{\n    use super::messages::*;\n    use kafka_wire::message::Message;\n\n{test}\n}}\n"
+    );
+    std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .args(["test", "--lib", "--quiet", "--message-format=short"])
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", root.join("target"))
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .output()
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "{case}: generated code fails:\n{}\n{}",
+        String::from_utf8_lossy(&output.stderr),
+        String::from_utf8_lossy(&output.stdout)
+    );
+}
+
+/// Kafka's LeaderChangeMessage, VotersRecord, KRaftVersionRecord,
+/// SnapshotHeaderRecord and SnapshotFooterRecord all start with an int16
+/// field named `Version`: decoding must keep reading the later fields at the
+/// version asked for, not at the value of that field.
+#[test]
+#[ignore = "BUG: emit/codec.rs emit_decode binds each field to a local of its own name, so a field Version shadows the `version` parameter and every later field decodes at the field's value (LeaderChangeMessage v1 with Version 0 loses VoterDirectoryId)"]
+fn field_named_version() {
+    round_trip(
+        "Shadow",
+        r#"{"type": "data", "name": "Shadow", "validVersions": "0-1", "flexibleVersions": "none",
+            "fields": [{"name": "Version", "type": "int16", "versions": "0+"},
+                       {"name": "Extra", "type": "int32", "versions": "1+"}]}"#,
+        r#"
+    #[test]
+    fn version_field_does_not_change_the_decode_version() {
+        let m = Shadow { version: 0, extra: 7, ..Default::default() };
+        let bytes = m.to_bytes(1).unwrap();
+        assert_eq!(&bytes[..], [0, 0, 0, 0, 0, 7]);
+        assert_eq!(Shadow::decode_exact(bytes, 1).unwrap(), m);
+    }"#,
+    );
+}
+
+/// A field named `R` is the decoder's reader.
+#[test]
+#[ignore = "BUG: emit/codec.rs emit_decode binds each field to a local of its own name, so a field R shadows the reader `r` and the generated code does not compile (expected `&mut Reader`, found `i32`)"]
+fn field_named_r() {
+    round_trip(
+        "Reader",
+        r#"{"type": "data", "name": "Reader", "validVersions": "0-1", "flexibleVersions": "1+",
+            "fields": [{"name": "R", "type": "int32", "versions": "0+"},
+                       {"name": "Next", "type": "string", "versions": "0+"}]}"#,
+        r#"
+    #[test]
+    fn reader_field_round_trips() {
+        let m = Reader { r: 5, next: "n".into(), ..Default::default() };
+        for v in 0..=1 {
+            let bytes = m.to_bytes(v).unwrap();
+            assert_eq!(Reader::decode_exact(bytes, v).unwrap(), m);
+        }
+    }"#,
+    );
+}
+
+/// `tag` is the parameter of the tagged-field closure.
+#[test]
+#[ignore = "BUG: emit/codec.rs emit_decode: the tagged-field closure is `|tag, r| match tag { 0 => tag = ... }`, so a tagged field named Tag (or R) assigns the closure's parameter instead of the field (E0384, does not compile)"]
+fn tagged_field_named_tag() {
+    round_trip(
+        "Tags",
+        r#"{"type": "data", "name": "Tags", "validVersions": "0-1", "flexibleVersions": "1+",
+            "fields": [{"name": "Tag", "type": "int32", "versions": "1+", "tag": 0, "taggedVersions": "1+"},
+                       {"name": "Other", "type": "string", "versions": "1+", "tag": 1, "taggedVersions": "1+"}]}"#,
+        r#"
+    #[test]
+    fn tag_field_round_trips() {
+        let m = Tags { tag: 9, other: "o".into(), ..Default::default() };
+        let bytes = m.to_bytes(1).unwrap();
+        assert_eq!(Tags::decode_exact(bytes, 1).unwrap(), m);
+        assert_eq!(Tags::decode_exact(Tags::default().to_bytes(0).unwrap(), 0).unwrap(), Tags::default());
+    }"#,
+    );
+}
+
+/// The other names the generated code uses for itself: as fields they must
+/// not interfere.
+#[test]
+fn fields_named_like_generated_locals() {
+    round_trip(
+        "Locals",
+        r#"{"type": "data", "name": "Locals", "validVersions": "0-2", "flexibleVersions": "1+",
+            "fields": [{"name": "Buf", "type": "int32", "versions": "0+"},
+                       {"name": "Size", "type": "int32", "versions": "0+"},
+                       {"name": "Count", "type": "string", "versions": "0+"},
+                       {"name": "Flexible", "type": "bool", "versions": "0+"},
+                       {"name": "Self", "type": "int8", "versions": "0+"},
+                       {"name": "Type", "type": "int8", "versions": "0+"},
+                       {"name": "WriteA", "type": "int8", "versions": "0+"},
+                       {"name": "A", "type": "int32", "versions": "2+", "tag": 0, "taggedVersions": "2+"},
+                       {"name": "V", "type": "int32", "versions": "2+"}]}"#,
+        r#"
+    #[test]
+    fn round_trip_at_every_version() {
+        for v in 0..=2 {
+            let m = Locals {
+                buf: 1, size: 2, count: "three".into(), flexible: true, self_: 5, r#type: 6,
+                write_a: 7, a: if v >= 2 { 8 } else { 0 }, v: if v >= 2 { 9 } else { 0 },
+                ..Default::default()
+            };
+            let bytes = m.to_bytes(v).unwrap();
+            assert_eq!(bytes.len(), m.encoded_size(v));
+            assert_eq!(Locals::decode_exact(bytes, v).unwrap(), m);
+        }
+    }"#,
+    );
+}
