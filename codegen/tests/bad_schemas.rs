@@ -51,10 +51,7 @@ fn diagnostics(case: &str) -> Vec<String> {
             lines
         }
         Err(other) => panic!("{case}: expected schema diagnostics, got {other}"),
-        Ok(out) => panic!(
-            "{case}: the bad schema was accepted ({} messages generated)",
-            out.messages.len()
-        ),
+        Ok(out) => panic!("{case}: the bad schema was accepted ({} messages generated)", out.messages.len()),
     }
 }
 
@@ -71,10 +68,7 @@ fn assert_diagnostics(case: &str, expected: &[&str]) {
 fn assert_reports(case: &str, expected: &[&str]) {
     let got = diagnostics(case);
     for line in expected {
-        assert!(
-            got.iter().any(|g| g == line),
-            "tests/bad/{case}: missing {line:?} in {got:#?}"
-        );
+        assert!(got.iter().any(|g| g == line), "tests/bad/{case}: missing {line:?} in {got:#?}");
     }
 }
 
@@ -257,7 +251,8 @@ bad! {
     ];
 }
 
-const DUPLICATE_FIELD_NAME: &str = "duplicate_field_name.json: fields[1] (F): In Bad, field F has a duplicate name F. All field names must be unique.";
+const DUPLICATE_FIELD_NAME: &str =
+    "duplicate_field_name.json: fields[1] (F): In Bad, field F has a duplicate name F. All field names must be unique.";
 
 #[test]
 fn duplicate_field_name_is_reported() {
@@ -364,10 +359,7 @@ bad! {
 #[ignore = "BUG: generate() accepts two schemas whose messages share a name (or a module name); mod.rs then declares `pub mod foo` twice and the second foo.rs overwrites the first"]
 fn duplicate_message_name() {
     let got = diagnostics("duplicate_message_name");
-    assert!(
-        got.iter().any(|d| d.starts_with("FooB.json: ") && d.contains("Foo")),
-        "{got:#?}"
-    );
+    assert!(got.iter().any(|d| d.starts_with("FooB.json: ") && d.contains("Foo")), "{got:#?}");
 }
 
 // Several errors in one file: all reported (collect, don't stop), sorted.
@@ -406,10 +398,8 @@ fn several_errors_in_document_order() {
 /// Errors of several files come sorted by file name whatever the input order.
 #[test]
 fn errors_of_several_files_are_sorted_by_file() {
-    let mut inputs: Vec<(String, String)> = ["type_unknown", "nullable_int32", "missing_type"]
-        .iter()
-        .flat_map(|c| sources(c))
-        .collect();
+    let mut inputs: Vec<(String, String)> =
+        ["type_unknown", "nullable_int32", "missing_type"].iter().flat_map(|c| sources(c)).collect();
     let expected = [
         r#"missing_type.json: (root): missing "type""#,
         "nullable_int32.json: fields[0] (F).nullableVersions: Type int32 cannot be nullable.",
@@ -428,8 +418,7 @@ fn errors_of_several_files_are_sorted_by_file() {
 /// The fields of a diagnostic are the file, the path and the message, as displayed.
 #[test]
 fn diagnostic_parts() {
-    let Err(Error::Schema(diags)) = generate(&sources("kip590_duplicate_tag"), "::kafka_wire")
-    else {
+    let Err(Error::Schema(diags)) = generate(&sources("kip590_duplicate_tag"), "::kafka_wire") else {
         panic!("duplicate tags compiled");
     };
     let [d] = diags.0.as_slice() else {

@@ -160,8 +160,25 @@ fn single_byte_mutations() {
     run_one("RequestHeader.json", COMPACT).unwrap();
     let bytes = COMPACT.as_bytes();
     let replacements: &[&[u8]] = &[
-        b"\"", b"{", b"}", b"[", b"]", b",", b":", b"0", b"9", b"+", b"-", b"/", b"*", b"\\",
-        b"\x00", "é".as_bytes(), b"A", b"_", b" ",
+        b"\"",
+        b"{",
+        b"}",
+        b"[",
+        b"]",
+        b",",
+        b":",
+        b"0",
+        b"9",
+        b"+",
+        b"-",
+        b"/",
+        b"*",
+        b"\\",
+        b"\x00",
+        "é".as_bytes(),
+        b"A",
+        b"_",
+        b" ",
     ];
     let mut rng = Rng(0x5eed_0003);
     let mut oks = 0;
@@ -343,8 +360,10 @@ fn huge_numbers_and_extreme_values() {
 
 fn wide_tagged(n: usize) -> String {
     let tagged: Vec<Value> = (0..n)
-        .map(|i| json!({"name": format!("Tagged{i}"), "type": "string", "tag": i,
-                        "taggedVersions": "1+", "nullableVersions": "1+", "default": "null"}))
+        .map(|i| {
+            json!({"name": format!("Tagged{i}"), "type": "string", "tag": i,
+                        "taggedVersions": "1+", "nullableVersions": "1+", "default": "null"})
+        })
         .collect();
     let doc = json!({"type": "data", "name": "WideTagged", "validVersions": "0-1",
                      "flexibleVersions": "1+", "fields": tagged});
@@ -355,18 +374,15 @@ fn wide_tagged(n: usize) -> String {
 #[test]
 fn five_thousand_fields() {
     let n = 5000;
-    let positional: Vec<Value> = (0..n)
-        .map(|i| json!({"name": format!("Field{i}"), "type": "int32", "versions": "0+"}))
-        .collect();
+    let positional: Vec<Value> =
+        (0..n).map(|i| json!({"name": format!("Field{i}"), "type": "int32", "versions": "0+"})).collect();
     let doc = json!({"type": "data", "name": "Wide", "validVersions": "0-1",
                      "flexibleVersions": "1+", "fields": positional});
     let out = run_one("Wide.json", &doc.to_string()).unwrap();
     assert_eq!(out.messages[0].fields, n);
 
     // 5000 fields sharing one name: 4999 duplicates, all reported.
-    let same: Vec<Value> = (0..n)
-        .map(|_| json!({"name": "Same", "type": "int32", "versions": "0+"}))
-        .collect();
+    let same: Vec<Value> = (0..n).map(|_| json!({"name": "Same", "type": "int32", "versions": "0+"})).collect();
     let doc = json!({"type": "data", "name": "Same", "validVersions": "0",
                      "flexibleVersions": "0+", "fields": same});
     match run_one("Same.json", &doc.to_string()) {

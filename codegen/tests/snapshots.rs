@@ -11,9 +11,7 @@
 use std::path::Path;
 
 fn schema(name: &str) -> (String, String) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../schemas")
-        .join(format!("{name}.json"));
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas").join(format!("{name}.json"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     (format!("{name}.json"), text)
 }
@@ -23,13 +21,14 @@ fn schema(name: &str) -> (String, String) {
 fn generated(message: &str, companions: &[&str]) -> String {
     let mut sources = vec![schema(message)];
     sources.extend(companions.iter().map(|c| schema(c)));
-    let out = kafka_wire_codegen::generate(&sources, "crate")
-        .unwrap_or_else(|e| panic!("{message}: {e}"));
+    let out = kafka_wire_codegen::generate(&sources, "crate").unwrap_or_else(|e| panic!("{message}: {e}"));
     let file = format!("{}.rs", kafka_wire_codegen::naming::module_name(message));
     out.files
         .iter()
         .find(|f| f.name == file)
-        .unwrap_or_else(|| panic!("{message}: no {file} among {:?}", out.files.iter().map(|f| &f.name).collect::<Vec<_>>()))
+        .unwrap_or_else(|| {
+            panic!("{message}: no {file} among {:?}", out.files.iter().map(|f| &f.name).collect::<Vec<_>>())
+        })
         .text
         .clone()
 }
@@ -46,10 +45,7 @@ fn envelope_request() {
 
 #[test]
 fn alter_configs_request() {
-    insta::assert_snapshot!(
-        "alter_configs_request",
-        generated("AlterConfigsRequest", &["AlterConfigsResponse"])
-    );
+    insta::assert_snapshot!("alter_configs_request", generated("AlterConfigsRequest", &["AlterConfigsResponse"]));
 }
 
 #[test]
