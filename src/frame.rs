@@ -103,8 +103,7 @@ pub fn encode_response(
     api_version: i16,
     buf: &mut BytesMut,
 ) -> Result<(), EncodeError> {
-    let info =
-        api_info(body.api_key()).ok_or_else(|| EncodeError::new(EncodeErrorKind::Invalid("unknown api key")))?;
+    let info = api_info(body.api_key()).ok_or_else(|| EncodeError::new(EncodeErrorKind::Invalid("unknown api key")))?;
     header.encode(buf, info.response_header_version(api_version))?;
     body.encode(buf, api_version)
 }
