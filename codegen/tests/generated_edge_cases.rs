@@ -1,9 +1,10 @@
-//! Field names that are also the names generated code uses for its own
-//! locals and parameters (`version`, `r`, `tag`, `buf`, `size`, `count`,
-//! ...) must not change what the code does. Each case compiles a tiny schema
-//! into a scratch crate under the target directory and runs a round trip
-//! there with `cargo test` (the kafka-wire build is shared with
-//! `corpus.rs`'s scratch crate).
+//! Generated code for edge-case schemas compiles without warnings and
+//! round-trips: field names that are also the names generated code uses for
+//! its own locals and parameters (`version`, `r`, `tag`, `buf`, `size`,
+//! `count`, ...), and structs none of whose fields exist in any of their
+//! versions. Each case compiles a tiny schema into a scratch crate under the
+//! target directory and runs a round trip there with `cargo test` (the
+//! kafka-wire build is shared with `corpus.rs`'s scratch crate).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -60,12 +61,15 @@ fn round_trip(case: &str, schema: &str, test: &str) {
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
         .output()
         .expect("cargo runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         output.status.success(),
-        "{case}: generated code fails:\n{}\n{}",
-        String::from_utf8_lossy(&output.stderr),
+        "{case}: generated code fails:\n{stderr}\n{}",
         String::from_utf8_lossy(&output.stdout)
     );
+    let warnings: Vec<&str> =
+        stderr.lines().filter(|l| l.contains("warning") && l.contains("src/generated/")).collect();
+    assert!(warnings.is_empty(), "{case}: generated code warns:\n{}", warnings.join("\n"));
 }
 
 /// Kafka's LeaderChangeMessage, VotersRecord, KRaftVersionRecord,
@@ -160,6 +164,29 @@ fn fields_named_like_generated_locals() {
             let bytes = m.to_bytes(v).unwrap();
             assert_eq!(bytes.len(), m.encoded_size(v));
             assert_eq!(Locals::decode_exact(bytes, v).unwrap(), m);
+        }
+    }"#,
+    );
+}
+
+/// Kafka accepts field versions outside `validVersions` (spec §6, "not
+/// checked"): a struct whose fields never exist encodes as nothing, and its
+/// code must still build without warnings.
+#[test]
+#[ignore = "BUG: emit/codec.rs emit_wire_impl names the parameters _buf/_r/_version only when the struct has no fields at all; with fields that exist in none of its versions (versions 2+ in a 0-1 message, or 3-1) the code warns: unused variables `buf`, `r`, `version`"]
+fn struct_whose_fields_never_exist() {
+    round_trip(
+        "Never",
+        r#"{"type": "data", "name": "Never", "validVersions": "0-1", "flexibleVersions": "none",
+            "fields": [{"name": "Later", "type": "int32", "versions": "2+"},
+                       {"name": "Inverted", "type": "string", "versions": "3-1"}]}"#,
+        r#"
+    #[test]
+    fn encodes_as_nothing() {
+        for v in 0..=1 {
+            let bytes = Never::default().to_bytes(v).unwrap();
+            assert!(bytes.is_empty());
+            assert_eq!(Never::decode_exact(bytes, v).unwrap(), Never::default());
         }
     }"#,
     );
