@@ -191,3 +191,25 @@ fn struct_whose_fields_never_exist() {
     }"#,
     );
 }
+
+/// The same bug on a real schema of `schemas/`: LeaderChangeMessage v1 whose
+/// `Version` field holds 0 decodes its voters at version 0 and loses their
+/// VoterDirectoryId (the bytes are then left over).
+#[test]
+#[ignore = "BUG: emit/codec.rs emit_decode: the field Version shadows the decode version (see field_named_version); LeaderChangeMessage v1 with Version 0 does not round-trip"]
+fn leader_change_message_v1_with_version_field_0() {
+    let path = workspace_root().join("schemas/LeaderChangeMessage.json");
+    let schema = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    round_trip(
+        "LeaderChangeMessage",
+        &schema,
+        r#"
+    #[test]
+    fn v1_round_trips_whatever_the_version_field_says() {
+        let voter = leader_change_message::Voter { voter_id: 1, voter_directory_id: kafka_wire::primitives::Uuid::from_u128(7), ..Default::default() };
+        let m = LeaderChangeMessage { version: 0, leader_id: 1, voters: vec![voter.clone()], granting_voters: vec![voter], ..Default::default() };
+        let bytes = m.to_bytes(1).unwrap();
+        assert_eq!(LeaderChangeMessage::decode_exact(bytes, 1).unwrap(), m);
+    }"#,
+    );
+}
