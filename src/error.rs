@@ -52,6 +52,47 @@ impl Place {
     }
 }
 
+/// The methods both error types share: their place (message, version, path).
+macro_rules! place_methods {
+    () => {
+    /// The message name and version, when known.
+    pub fn message(&self) -> Option<(&'static str, i16)> {
+        self.0.place.message
+    }
+
+    /// The field path, outermost first.
+    pub fn path(&self) -> Vec<PathSegment> {
+        self.0.place.path.iter().rev().copied().collect()
+    }
+
+    /// Adds an enclosing field to the path.
+    #[cold]
+    #[must_use]
+    pub fn in_field(mut self, name: &'static str) -> Self {
+        self.0.place.path.push(PathSegment::Field(name));
+        self
+    }
+
+    /// Adds an enclosing array index to the path.
+    #[cold]
+    #[must_use]
+    pub fn at_index(mut self, index: usize) -> Self {
+        self.0.place.path.push(PathSegment::Index(index));
+        self
+    }
+
+    /// Names the message and version; the outermost context wins.
+    #[cold]
+    #[must_use]
+    pub fn in_message(mut self, name: &'static str, version: i16) -> Self {
+        if self.0.place.message.is_none() {
+            self.0.place.message = Some((name, version));
+        }
+        self
+    }
+    };
+}
+
 /// What went wrong while decoding.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -171,47 +212,13 @@ impl DecodeError {
         self.0.offset
     }
 
-    /// The message name and version, when known.
-    pub fn message(&self) -> Option<(&'static str, i16)> {
-        self.0.place.message
-    }
-
-    /// The field path, outermost first.
-    pub fn path(&self) -> Vec<PathSegment> {
-        self.0.place.path.iter().rev().copied().collect()
-    }
-
-    /// Adds an enclosing field to the path.
-    #[cold]
-    #[must_use]
-    pub fn in_field(mut self, name: &'static str) -> Self {
-        self.0.place.path.push(PathSegment::Field(name));
-        self
-    }
-
-    /// Adds an enclosing array index to the path.
-    #[cold]
-    #[must_use]
-    pub fn at_index(mut self, index: usize) -> Self {
-        self.0.place.path.push(PathSegment::Index(index));
-        self
-    }
+    place_methods!();
 
     /// Adds an enclosing tagged-field entry to the path.
     #[cold]
     #[must_use]
     pub fn at_tag(mut self, tag: u32) -> Self {
         self.0.place.path.push(PathSegment::Tag(tag));
-        self
-    }
-
-    /// Names the message and version; the outermost context wins.
-    #[cold]
-    #[must_use]
-    pub fn in_message(mut self, name: &'static str, version: i16) -> Self {
-        if self.0.place.message.is_none() {
-            self.0.place.message = Some((name, version));
-        }
         self
     }
 }
@@ -299,41 +306,7 @@ impl EncodeError {
         &self.0.kind
     }
 
-    /// The message name and version, when known.
-    pub fn message(&self) -> Option<(&'static str, i16)> {
-        self.0.place.message
-    }
-
-    /// The field path, outermost first.
-    pub fn path(&self) -> Vec<PathSegment> {
-        self.0.place.path.iter().rev().copied().collect()
-    }
-
-    /// Adds an enclosing field to the path.
-    #[cold]
-    #[must_use]
-    pub fn in_field(mut self, name: &'static str) -> Self {
-        self.0.place.path.push(PathSegment::Field(name));
-        self
-    }
-
-    /// Adds an enclosing array index to the path.
-    #[cold]
-    #[must_use]
-    pub fn at_index(mut self, index: usize) -> Self {
-        self.0.place.path.push(PathSegment::Index(index));
-        self
-    }
-
-    /// Names the message and version; the outermost context wins.
-    #[cold]
-    #[must_use]
-    pub fn in_message(mut self, name: &'static str, version: i16) -> Self {
-        if self.0.place.message.is_none() {
-            self.0.place.message = Some((name, version));
-        }
-        self
-    }
+    place_methods!();
 }
 
 impl fmt::Display for EncodeError {
