@@ -166,6 +166,10 @@ fn rust_field_names_distinct(spec: &MessageSpec, s: &StructDef<'_>, diags: &mut 
         let rust = naming::field_name(&f.name);
         let reserved = rust == "unknown_tagged_fields";
         if let Some(other) = seen.insert(rust.clone(), &f.name) {
+            if other == f.name {
+                // The same name twice was reported where the fields were read.
+                continue;
+            }
             diags.error(
                 &spec.file,
                 &f.path,
@@ -268,9 +272,24 @@ impl<'a> Walk<'a, '_> {
     }
 }
 
+/// Across schemas: each message name, and the module it becomes, is used once.
+fn messages_distinct(specs: &[MessageSpec], diags: &mut Diagnostics) {
+    let mut modules: BTreeMap<String, &MessageSpec> = BTreeMap::new();
+    for spec in specs {
+        if let Some(first) = modules.insert(naming::module_name(&spec.name), spec) {
+            diags.error(
+                &spec.file,
+                &JsonPath::root().key("name"),
+                format!("message {} has the same Rust module as {} in {}", spec.name, first.name, first.file),
+            );
+        }
+    }
+}
+
 /// §6 #44-#47, across all schemas of a run: one request and one response
 /// per api key, each named with its suffix, each with an api key.
 pub fn check_api_pairs(specs: &[MessageSpec], diags: &mut Diagnostics) {
+    messages_distinct(specs, diags);
     let mut requests: BTreeMap<i16, &MessageSpec> = BTreeMap::new();
     let mut responses: BTreeMap<i16, &MessageSpec> = BTreeMap::new();
     for spec in specs {

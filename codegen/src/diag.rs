@@ -13,7 +13,17 @@ use std::fmt;
 /// assert_eq!(p.to_string(), "fields[2] (Topics).versions");
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord)]
-pub struct JsonPath(Vec<String>);
+pub struct JsonPath(Vec<Step>);
+
+/// One step of a path: a key, optionally an index into the list under it
+/// (ordered by number, so paths sort in document order) and the name of
+/// that element.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Step {
+    key: String,
+    index: Option<usize>,
+    name: Option<String>,
+}
 
 impl JsonPath {
     /// The root object.
@@ -25,7 +35,7 @@ impl JsonPath {
     #[must_use]
     pub fn key(&self, key: &str) -> Self {
         let mut p = self.clone();
-        p.0.push(key.to_string());
+        p.0.push(Step { key: key.to_string(), index: None, name: None });
         p
     }
 
@@ -33,10 +43,7 @@ impl JsonPath {
     #[must_use]
     pub fn index(&self, key: &str, i: usize, name: Option<&str>) -> Self {
         let mut p = self.clone();
-        p.0.push(match name {
-            Some(n) => format!("{key}[{i}] ({n})"),
-            None => format!("{key}[{i}]"),
-        });
+        p.0.push(Step { key: key.to_string(), index: Some(i), name: name.map(str::to_string) });
         p
     }
 }
@@ -46,7 +53,19 @@ impl fmt::Display for JsonPath {
         if self.0.is_empty() {
             return f.write_str("(root)");
         }
-        f.write_str(&self.0.join("."))
+        for (i, step) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(".")?;
+            }
+            f.write_str(&step.key)?;
+            if let Some(index) = step.index {
+                write!(f, "[{index}]")?;
+            }
+            if let Some(name) = &step.name {
+                write!(f, " ({name})")?;
+            }
+        }
+        Ok(())
     }
 }
 

@@ -336,9 +336,12 @@ impl Lower<'_> {
         };
         let tagged_versions = self.versions(obj, "taggedVersions", path).unwrap_or(Versions::NONE);
         let explicit_versions = self.versions(obj, "versions", path);
+        let versions_given = self.string(obj, "versions", path).is_some_and(|t| !t.trim().is_empty());
         let versions = match explicit_versions {
             Some(v) => v,
             None if !tagged_versions.is_empty() => tagged_versions,
+            // A malformed string was already reported where it was parsed.
+            None if versions_given => Versions::NONE,
             None => {
                 self.err(&path.key("versions"), format!("You must specify the version of the {name} structure."));
                 Versions::NONE
@@ -361,7 +364,9 @@ impl Lower<'_> {
             Some(t) => Some(t as u32),
             None => None,
         };
-        match (tag, tagged_versions.is_empty()) {
+        // A tag that was given but refused was reported already: not "no tag".
+        let tag_given = obj.get("tag").is_some_and(|t| !t.is_null());
+        match (tag.or(tag_given.then_some(0)), tagged_versions.is_empty()) {
             (Some(_), true) => self.err(
                 &path.key("tag"),
                 format!("Field {name} has a tag but no taggedVersions. If a tag is specified, taggedVersions must be specified as well."),

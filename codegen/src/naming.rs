@@ -32,6 +32,25 @@ pub fn field_ident(kafka: &str) -> Ident {
     ident(&field_name(kafka))
 }
 
+/// Names that generated decode functions use for themselves.
+const DECODER_NAMES: &[&str] = &["r", "version", "tag", "unknown_tagged_fields"];
+
+/// The local variable for a field while decoding: the field's own name,
+/// or `<name>_field` where that would hide the decoder's own names.
+///
+/// ```
+/// assert_eq!(kafka_wire_codegen::naming::local_ident("Version").to_string(), "version_field");
+/// assert_eq!(kafka_wire_codegen::naming::local_ident("Topics").to_string(), "topics");
+/// ```
+pub fn local_ident(kafka: &str) -> Ident {
+    let name = field_name(kafka);
+    if DECODER_NAMES.contains(&name.as_str()) {
+        ident(&format!("{name}_field"))
+    } else {
+        ident(&name)
+    }
+}
+
 /// The UpperCamelCase name of a struct, e.g. `CreatableTopic`.
 ///
 /// ```

@@ -67,14 +67,14 @@ pub fn emit_api_table(specs: &[&MessageSpec], cx: &EmitContext) -> TokenStream {
     let responses: BTreeMap<i16, &MessageSpec> =
         specs.iter().filter(|s| s.spec_type == SpecType::Response).filter_map(|s| s.api_key.map(|k| (k, *s))).collect();
     let variants = requests.iter().map(|s| {
-        let base = s.name.trim_end_matches("Request");
+        let base = api_name(&s.name, "Request");
         let ident = naming::type_ident(base);
         let key = s.api_key.unwrap_or_default();
         let doc = format!(" {base} (api key {key}): versions {}, flexible {}.", s.valid_versions, s.flexible_versions);
         quote!(#[doc = #doc] #ident = #key,)
     });
     let infos = requests.iter().map(|s| {
-        let base = s.name.trim_end_matches("Request");
+        let base = api_name(&s.name, "Request");
         let key = proc_macro2::Literal::i16_unsuffixed(s.api_key.unwrap_or_default());
         let valid = range(s.valid_versions, rt);
         let flexible = range(s.flexible_versions.intersect(s.valid_versions), rt);
@@ -104,7 +104,7 @@ pub fn emit_api_table(specs: &[&MessageSpec], cx: &EmitContext) -> TokenStream {
             },
         }
     });
-    let idents: Vec<_> = requests.iter().map(|s| naming::type_ident(s.name.trim_end_matches("Request"))).collect();
+    let idents: Vec<_> = requests.iter().map(|s| naming::type_ident(api_name(&s.name, "Request"))).collect();
     let info_arms = idents.iter().enumerate().map(|(i, ident)| quote!(ApiKey::#ident => &API_INFO[#i],));
     let try_arms = requests.iter().zip(&idents).map(|(s, ident)| {
         let key = proc_macro2::Literal::i16_unsuffixed(s.api_key.unwrap_or_default());
@@ -186,7 +186,7 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
     let entries: Vec<_> = bodies
         .iter()
         .map(|s| {
-            let variant = naming::type_ident(s.name.trim_end_matches(suffix));
+            let variant = naming::type_ident(api_name(&s.name, suffix));
             let module = format_ident!("{}", naming::module_name(&s.name));
             let ty = naming::type_ident(&s.name);
             let key = proc_macro2::Literal::i16_unsuffixed(s.api_key.unwrap_or_default());
@@ -277,4 +277,10 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
 
         #(#froms)*
     }
+}
+
+/// The api's name: the message name without its one `Request` or
+/// `Response` suffix (`FooRequestRequest` → `FooRequest`).
+fn api_name<'a>(message: &'a str, suffix: &str) -> &'a str {
+    message.strip_suffix(suffix).unwrap_or(message)
 }

@@ -2,7 +2,7 @@
 //! statement per field, each guarded only where the versions need it.
 
 use proc_macro2::{Literal, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 
 use super::cond::Cond;
 use super::field::FieldView;
@@ -18,15 +18,18 @@ pub fn emit_wire_impl(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
     let encode = emit_encode(view, rt);
     let size = emit_size(view, rt);
     let decode = emit_decode(view, rt);
-    // An empty struct reads and writes nothing: its parameters go unused.
-    let empty = view.fields.is_empty() && !view.has_tagged_section();
-    let (buf, r) = if empty { (quote!(_buf), quote!(_r)) } else { (quote!(buf), quote!(r)) };
-    let section_tests_version = matches!(Cond::new(view.flexible, view.def.versions), Cond::When(_));
-    let version = if view.fields.is_empty() && !section_tests_version { quote!(_version) } else { quote!(version) };
-    let size_version = version.clone();
+    // A parameter the body never names (a struct with nothing to read or
+    // write at any of its versions) gets a leading underscore.
+    let param = |body: &TokenStream, name: &str| {
+        let ident = if uses_ident(body, name) { format_ident!("{name}") } else { format_ident!("_{name}") };
+        quote!(#ident)
+    };
+    let (buf, encode_version) = (param(&encode, "buf"), param(&encode, "version"));
+    let size_version = param(&size, "version");
+    let (r, decode_version) = (param(&decode, "r"), param(&decode, "version"));
     quote! {
         impl #rt::primitives::Wire for #ident {
-            fn encode_value(&self, #buf: &mut #rt::BytesMut, #version: i16, _flexible: bool) -> Result<(), #rt::error::EncodeError> {
+            fn encode_value(&self, #buf: &mut #rt::BytesMut, #encode_version: i16, _flexible: bool) -> Result<(), #rt::error::EncodeError> {
                 #encode
             }
 
@@ -34,13 +37,22 @@ pub fn emit_wire_impl(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
                 #size
             }
 
-            fn decode_value(#r: &mut #rt::primitives::Reader, #version: i16, _flexible: bool) -> Result<Self, #rt::error::DecodeError> {
+            fn decode_value(#r: &mut #rt::primitives::Reader, #decode_version: i16, _flexible: bool) -> Result<Self, #rt::error::DecodeError> {
                 #decode
             }
         }
 
         impl #rt::primitives::Struct for #ident {}
     }
+}
+
+/// True when `tokens` mention the identifier `name` anywhere.
+pub fn uses_ident(tokens: &TokenStream, name: &str) -> bool {
+    tokens.clone().into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Ident(i) => i == name,
+        proc_macro2::TokenTree::Group(g) => uses_ident(&g.stream(), name),
+        _ => false,
+    })
 }
 
 fn emit_encode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
@@ -70,9 +82,14 @@ fn emit_encode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
         let section_versions = view.flexible;
         let tagged: Vec<_> = view.fields.iter().filter(|f| !f.tagged.is_empty()).collect();
         let flags = tagged_flags(&tagged, section_versions, rt);
+        let count_decl = if tagged.is_empty() {
+            quote!(let count = self.unknown_tagged_fields.len();)
+        } else {
+            quote!(let mut count = self.unknown_tagged_fields.len();)
+        };
         let counts = tagged.iter().map(|f| {
             let flag = flag_ident(f);
-            quote!(+ usize::from(#flag))
+            quote!(count += usize::from(#flag);)
         });
         let writes = tagged.iter().map(|f| {
             let (ident, name, flag) = (&f.ident, &f.name, flag_ident(f));
@@ -88,7 +105,8 @@ fn emit_encode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
         let known = Literal::u32_unsuffixed(view.known_tags);
         let section = quote! {
             #(#flags)*
-            let count = self.unknown_tagged_fields.len() #(#counts)*;
+            #count_decl
+            #(#counts)*
             #rt::primitives::varint::put_uvarint(buf, count as u32);
             #(#writes)*
             #rt::tagged::encode_unknown(buf, &self.unknown_tagged_fields, #known)?;
@@ -169,9 +187,14 @@ fn emit_size(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
         let section_versions = view.flexible;
         let tagged: Vec<_> = view.fields.iter().filter(|f| !f.tagged.is_empty()).collect();
         let flags = tagged_flags(&tagged, section_versions, rt);
+        let count_decl = if tagged.is_empty() {
+            quote!(let count = self.unknown_tagged_fields.len();)
+        } else {
+            quote!(let mut count = self.unknown_tagged_fields.len();)
+        };
         let counts = tagged.iter().map(|f| {
             let flag = flag_ident(f);
-            quote!(+ usize::from(#flag))
+            quote!(count += usize::from(#flag);)
         });
         let sizes = tagged.iter().map(|f| {
             let (ident, flag) = (&f.ident, flag_ident(f));
@@ -184,7 +207,8 @@ fn emit_size(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
         });
         let section = quote! {
             #(#flags)*
-            let count = self.unknown_tagged_fields.len() #(#counts)*;
+            #count_decl
+            #(#counts)*
             size += #rt::primitives::varint::uvarint_len(count as u32) + #rt::tagged::unknown_size(&self.unknown_tagged_fields);
             #(#sizes)*
         };
@@ -204,7 +228,7 @@ fn emit_decode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
     let within = view.def.versions;
     let mut body = TokenStream::new();
     for f in &view.fields {
-        let (ident, name, ty) = (&f.ident, &f.name, f.rust_type(rt));
+        let (local, name, ty) = (&f.local, &f.name, f.rust_type(rt));
         let default = f.default_expr(rt);
         let narrowed = f.positional.intersect(within);
         let flexible = flexible_expr(f, narrowed);
@@ -223,17 +247,21 @@ fn emit_decode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
         };
         let mutable = (!f.tagged.is_empty()).then(|| quote!(mut));
         body.extend(match Cond::new(f.positional, within) {
-            Cond::Always => quote!(let #mutable #ident: #ty = #read;),
-            Cond::Never => quote!(let #mutable #ident: #ty = #default;),
-            Cond::When(e) => quote!(let #mutable #ident: #ty = if #e { #read } else { #default };),
+            Cond::Always => quote!(let #mutable #local: #ty = #read;),
+            Cond::Never => quote!(let #mutable #local: #ty = #default;),
+            Cond::When(e) => quote!(let #mutable #local: #ty = if #e { #read } else { #default };),
         });
     }
     let mut names: Vec<TokenStream> = view
         .fields
         .iter()
         .map(|f| {
-            let ident = &f.ident;
-            quote!(#ident)
+            let (ident, local) = (&f.ident, &f.local);
+            if ident == local {
+                quote!(#ident)
+            } else {
+                quote!(#ident: #local)
+            }
         })
         .collect();
     if view.has_tagged_section() {
@@ -243,13 +271,13 @@ fn emit_decode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
             .iter()
             .filter(|f| !f.tagged.is_empty())
             .map(|f| {
-                let (ident, name) = (&f.ident, &f.name);
+                let (local, name) = (&f.local, &f.name);
                 let tag = Literal::u32_unsuffixed(f.field.tag.unwrap_or_default());
                 let guard = match Cond::new(f.tagged, section_versions) {
                     Cond::When(e) => quote!(if #e),
                     _ => quote!(),
                 };
-                quote!(#tag #guard => #ident = #rt::primitives::field::decode_tagged(r, version, #name)?,)
+                quote!(#tag #guard => #local = #rt::primitives::field::decode_tagged(r, version, #name)?,)
             })
             .collect::<Vec<_>>();
         let known = Literal::u32_unsuffixed(view.known_tags);

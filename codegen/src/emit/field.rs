@@ -16,6 +16,9 @@ pub struct FieldView<'a> {
     pub ident: Ident,
     /// Its Rust name as text, for error paths.
     pub name: String,
+    /// The local variable that holds it while a struct is decoded: its
+    /// name, unless that would hide a name the decoder itself uses.
+    pub local: Ident,
     /// Versions of the struct in which the field exists.
     pub present: Versions,
     /// Versions in which it travels in the tagged-field section.
@@ -41,6 +44,7 @@ impl<'a> FieldView<'a> {
             field,
             ident: naming::field_ident(&field.name),
             name: naming::field_name(&field.name),
+            local: naming::local_ident(&field.name),
             present,
             tagged,
             positional,
