@@ -55,41 +55,41 @@ impl Place {
 /// The methods both error types share: their place (message, version, path).
 macro_rules! place_methods {
     () => {
-    /// The message name and version, when known.
-    pub fn message(&self) -> Option<(&'static str, i16)> {
-        self.0.place.message
-    }
-
-    /// The field path, outermost first.
-    pub fn path(&self) -> Vec<PathSegment> {
-        self.0.place.path.iter().rev().copied().collect()
-    }
-
-    /// Adds an enclosing field to the path.
-    #[cold]
-    #[must_use]
-    pub fn in_field(mut self, name: &'static str) -> Self {
-        self.0.place.path.push(PathSegment::Field(name));
-        self
-    }
-
-    /// Adds an enclosing array index to the path.
-    #[cold]
-    #[must_use]
-    pub fn at_index(mut self, index: usize) -> Self {
-        self.0.place.path.push(PathSegment::Index(index));
-        self
-    }
-
-    /// Names the message and version; the outermost context wins.
-    #[cold]
-    #[must_use]
-    pub fn in_message(mut self, name: &'static str, version: i16) -> Self {
-        if self.0.place.message.is_none() {
-            self.0.place.message = Some((name, version));
+        /// The message name and version, when known.
+        pub fn message(&self) -> Option<(&'static str, i16)> {
+            self.0.place.message
         }
-        self
-    }
+
+        /// The field path, outermost first.
+        pub fn path(&self) -> Vec<PathSegment> {
+            self.0.place.path.iter().rev().copied().collect()
+        }
+
+        /// Adds an enclosing field to the path.
+        #[cold]
+        #[must_use]
+        pub fn in_field(mut self, name: &'static str) -> Self {
+            self.0.place.path.push(PathSegment::Field(name));
+            self
+        }
+
+        /// Adds an enclosing array index to the path.
+        #[cold]
+        #[must_use]
+        pub fn at_index(mut self, index: usize) -> Self {
+            self.0.place.path.push(PathSegment::Index(index));
+            self
+        }
+
+        /// Names the message and version; the outermost context wins.
+        #[cold]
+        #[must_use]
+        pub fn in_message(mut self, name: &'static str, version: i16) -> Self {
+            if self.0.place.message.is_none() {
+                self.0.place.message = Some((name, version));
+            }
+            self
+        }
     };
 }
 

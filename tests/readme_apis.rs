@@ -13,9 +13,8 @@ fn range(r: VersionRange) -> String {
 }
 
 fn render() -> String {
-    let mut out = String::from(
-        "| api key | name | versions | flexible | deprecated | listeners |\n|---:|---|---|---|---|---|\n",
-    );
+    let mut out =
+        String::from("| api key | name | versions | flexible | deprecated | listeners |\n|---:|---|---|---|---|---|\n");
     for info in API_INFO {
         let listeners: Vec<&str> = info
             .listeners
