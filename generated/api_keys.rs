@@ -4,10 +4,40 @@
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(i16)]
 pub enum ApiKey {
+    /// Produce (api key 0): versions 0-11, flexible 9+.
+    Produce = 0i16,
+    /// Fetch (api key 1): versions 0-17, flexible 12+.
+    Fetch = 1i16,
+    /// ListOffsets (api key 2): versions 0-10, flexible 6+.
+    ListOffsets = 2i16,
     /// Metadata (api key 3): versions 0-12, flexible 9+.
     Metadata = 3i16,
+    /// LeaderAndIsr (api key 4): versions 0-7, flexible 4+.
+    LeaderAndIsr = 4i16,
+    /// StopReplica (api key 5): versions 0-4, flexible 2+.
+    StopReplica = 5i16,
+    /// UpdateMetadata (api key 6): versions 0-8, flexible 6+.
+    UpdateMetadata = 6i16,
+    /// ControlledShutdown (api key 7): versions 0-3, flexible 3+.
+    ControlledShutdown = 7i16,
+    /// OffsetCommit (api key 8): versions 0-9, flexible 8+.
+    OffsetCommit = 8i16,
+    /// OffsetFetch (api key 9): versions 0-9, flexible 6+.
+    OffsetFetch = 9i16,
+    /// FindCoordinator (api key 10): versions 0-6, flexible 3+.
+    FindCoordinator = 10i16,
+    /// JoinGroup (api key 11): versions 0-9, flexible 6+.
+    JoinGroup = 11i16,
+    /// Heartbeat (api key 12): versions 0-4, flexible 4+.
+    Heartbeat = 12i16,
+    /// LeaveGroup (api key 13): versions 0-5, flexible 4+.
+    LeaveGroup = 13i16,
+    /// SyncGroup (api key 14): versions 0-5, flexible 4+.
+    SyncGroup = 14i16,
     /// DescribeGroups (api key 15): versions 0-5, flexible 5+.
     DescribeGroups = 15i16,
+    /// ListGroups (api key 16): versions 0-5, flexible 3+.
+    ListGroups = 16i16,
     /// SaslHandshake (api key 17): versions 0-1, flexible none.
     SaslHandshake = 17i16,
     /// ApiVersions (api key 18): versions 0-4, flexible 3+.
@@ -16,14 +46,30 @@ pub enum ApiKey {
     CreateTopics = 19i16,
     /// DeleteTopics (api key 20): versions 0-6, flexible 4+.
     DeleteTopics = 20i16,
+    /// DeleteRecords (api key 21): versions 0-2, flexible 2+.
+    DeleteRecords = 21i16,
+    /// InitProducerId (api key 22): versions 0-5, flexible 2+.
+    InitProducerId = 22i16,
+    /// OffsetForLeaderEpoch (api key 23): versions 0-4, flexible 4+.
+    OffsetForLeaderEpoch = 23i16,
     /// AddPartitionsToTxn (api key 24): versions 0-5, flexible 3+.
     AddPartitionsToTxn = 24i16,
     /// AddOffsetsToTxn (api key 25): versions 0-4, flexible 3+.
     AddOffsetsToTxn = 25i16,
+    /// EndTxn (api key 26): versions 0-5, flexible 3+.
+    EndTxn = 26i16,
+    /// WriteTxnMarkers (api key 27): versions 0-1, flexible 1+.
+    WriteTxnMarkers = 27i16,
+    /// TxnOffsetCommit (api key 28): versions 0-4, flexible 3+.
+    TxnOffsetCommit = 28i16,
+    /// DescribeAcls (api key 29): versions 0-3, flexible 2+.
+    DescribeAcls = 29i16,
     /// CreateAcls (api key 30): versions 0-3, flexible 2+.
     CreateAcls = 30i16,
     /// DeleteAcls (api key 31): versions 0-3, flexible 2+.
     DeleteAcls = 31i16,
+    /// DescribeConfigs (api key 32): versions 0-4, flexible 4+.
+    DescribeConfigs = 32i16,
     /// AlterConfigs (api key 33): versions 0-2, flexible 2+.
     AlterConfigs = 33i16,
     /// AlterReplicaLogDirs (api key 34): versions 0-2, flexible 2+.
@@ -34,16 +80,40 @@ pub enum ApiKey {
     SaslAuthenticate = 36i16,
     /// CreatePartitions (api key 37): versions 0-3, flexible 2+.
     CreatePartitions = 37i16,
+    /// CreateDelegationToken (api key 38): versions 0-3, flexible 2+.
+    CreateDelegationToken = 38i16,
+    /// RenewDelegationToken (api key 39): versions 0-2, flexible 2+.
+    RenewDelegationToken = 39i16,
+    /// ExpireDelegationToken (api key 40): versions 0-2, flexible 2+.
+    ExpireDelegationToken = 40i16,
+    /// DescribeDelegationToken (api key 41): versions 0-3, flexible 2+.
+    DescribeDelegationToken = 41i16,
+    /// DeleteGroups (api key 42): versions 0-2, flexible 2+.
+    DeleteGroups = 42i16,
+    /// ElectLeaders (api key 43): versions 0-2, flexible 2+.
+    ElectLeaders = 43i16,
     /// IncrementalAlterConfigs (api key 44): versions 0-1, flexible 1+.
     IncrementalAlterConfigs = 44i16,
     /// AlterPartitionReassignments (api key 45): versions 0, flexible 0+.
     AlterPartitionReassignments = 45i16,
+    /// ListPartitionReassignments (api key 46): versions 0, flexible 0+.
+    ListPartitionReassignments = 46i16,
+    /// OffsetDelete (api key 47): versions 0, flexible none.
+    OffsetDelete = 47i16,
+    /// DescribeClientQuotas (api key 48): versions 0-1, flexible 1+.
+    DescribeClientQuotas = 48i16,
     /// AlterClientQuotas (api key 49): versions 0-1, flexible 1+.
     AlterClientQuotas = 49i16,
     /// DescribeUserScramCredentials (api key 50): versions 0, flexible 0+.
     DescribeUserScramCredentials = 50i16,
     /// AlterUserScramCredentials (api key 51): versions 0, flexible 0+.
     AlterUserScramCredentials = 51i16,
+    /// Vote (api key 52): versions 0-1, flexible 0+.
+    Vote = 52i16,
+    /// BeginQuorumEpoch (api key 53): versions 0-1, flexible 1+.
+    BeginQuorumEpoch = 53i16,
+    /// EndQuorumEpoch (api key 54): versions 0-1, flexible 1+.
+    EndQuorumEpoch = 54i16,
     /// DescribeQuorum (api key 55): versions 0-2, flexible 0+.
     DescribeQuorum = 55i16,
     /// AlterPartition (api key 56): versions 0-3, flexible 0+.
@@ -52,19 +122,101 @@ pub enum ApiKey {
     UpdateFeatures = 57i16,
     /// Envelope (api key 58): versions 0, flexible 0+.
     Envelope = 58i16,
+    /// FetchSnapshot (api key 59): versions 0-1, flexible 0+.
+    FetchSnapshot = 59i16,
+    /// DescribeCluster (api key 60): versions 0-1, flexible 0+.
+    DescribeCluster = 60i16,
     /// DescribeProducers (api key 61): versions 0, flexible 0+.
     DescribeProducers = 61i16,
+    /// BrokerRegistration (api key 62): versions 0-4, flexible 0+.
+    BrokerRegistration = 62i16,
+    /// BrokerHeartbeat (api key 63): versions 0-1, flexible 0+.
+    BrokerHeartbeat = 63i16,
+    /// UnregisterBroker (api key 64): versions 0, flexible 0+.
+    UnregisterBroker = 64i16,
     /// DescribeTransactions (api key 65): versions 0, flexible 0+.
     DescribeTransactions = 65i16,
+    /// ListTransactions (api key 66): versions 0-1, flexible 0+.
+    ListTransactions = 66i16,
     /// AllocateProducerIds (api key 67): versions 0, flexible 0+.
     AllocateProducerIds = 67i16,
+    /// ConsumerGroupHeartbeat (api key 68): versions 0-1, flexible 0+.
+    ConsumerGroupHeartbeat = 68i16,
+    /// ConsumerGroupDescribe (api key 69): versions 0, flexible 0+.
+    ConsumerGroupDescribe = 69i16,
+    /// ControllerRegistration (api key 70): versions 0, flexible 0+.
+    ControllerRegistration = 70i16,
+    /// GetTelemetrySubscriptions (api key 71): versions 0, flexible 0+.
+    GetTelemetrySubscriptions = 71i16,
+    /// PushTelemetry (api key 72): versions 0, flexible 0+.
+    PushTelemetry = 72i16,
+    /// AssignReplicasToDirs (api key 73): versions 0, flexible 0+.
+    AssignReplicasToDirs = 73i16,
+    /// ListClientMetricsResources (api key 74): versions 0, flexible 0+.
+    ListClientMetricsResources = 74i16,
     /// DescribeTopicPartitions (api key 75): versions 0, flexible 0+.
     DescribeTopicPartitions = 75i16,
+    /// ShareGroupHeartbeat (api key 76): versions 0, flexible 0+.
+    ShareGroupHeartbeat = 76i16,
+    /// ShareGroupDescribe (api key 77): versions 0, flexible 0+.
+    ShareGroupDescribe = 77i16,
+    /// ShareFetch (api key 78): versions 0, flexible 0+.
+    ShareFetch = 78i16,
+    /// ShareAcknowledge (api key 79): versions 0, flexible 0+.
+    ShareAcknowledge = 79i16,
     /// AddRaftVoter (api key 80): versions 0, flexible 0+.
     AddRaftVoter = 80i16,
+    /// RemoveRaftVoter (api key 81): versions 0, flexible 0+.
+    RemoveRaftVoter = 81i16,
+    /// UpdateRaftVoter (api key 82): versions 0, flexible 0+.
+    UpdateRaftVoter = 82i16,
+    /// InitializeShareGroupState (api key 83): versions 0, flexible 0+.
+    InitializeShareGroupState = 83i16,
+    /// ReadShareGroupState (api key 84): versions 0, flexible 0+.
+    ReadShareGroupState = 84i16,
+    /// WriteShareGroupState (api key 85): versions 0, flexible 0+.
+    WriteShareGroupState = 85i16,
+    /// DeleteShareGroupState (api key 86): versions 0, flexible 0+.
+    DeleteShareGroupState = 86i16,
+    /// ReadShareGroupStateSummary (api key 87): versions 0, flexible 0+.
+    ReadShareGroupStateSummary = 87i16,
 }
 /// Facts about each api key, in api-key order.
 pub static API_INFO: &[crate::api::ApiInfo] = &[
+    crate::api::ApiInfo {
+        api_key: 0,
+        name: "Produce",
+        valid_versions: crate::message::VersionRange::new(0, 11),
+        flexible_versions: crate::message::VersionRange::new(9, 11),
+        response_flexible_versions: crate::message::VersionRange::new(9, 11),
+        deprecated_versions: crate::message::VersionRange::new(0, 6),
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 1,
+        name: "Fetch",
+        valid_versions: crate::message::VersionRange::new(0, 17),
+        flexible_versions: crate::message::VersionRange::new(12, 17),
+        response_flexible_versions: crate::message::VersionRange::new(12, 17),
+        deprecated_versions: crate::message::VersionRange::new(0, 3),
+        latest_version_unstable: false,
+        listeners: &[
+            crate::api::Listener::ZkBroker,
+            crate::api::Listener::Broker,
+            crate::api::Listener::Controller,
+        ],
+    },
+    crate::api::ApiInfo {
+        api_key: 2,
+        name: "ListOffsets",
+        valid_versions: crate::message::VersionRange::new(0, 10),
+        flexible_versions: crate::message::VersionRange::new(6, 10),
+        response_flexible_versions: crate::message::VersionRange::new(6, 10),
+        deprecated_versions: crate::message::VersionRange::new(0, 0),
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+    },
     crate::api::ApiInfo {
         api_key: 3,
         name: "Metadata",
@@ -76,11 +228,131 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
     },
     crate::api::ApiInfo {
+        api_key: 4,
+        name: "LeaderAndIsr",
+        valid_versions: crate::message::VersionRange::new(0, 7),
+        flexible_versions: crate::message::VersionRange::new(4, 7),
+        response_flexible_versions: crate::message::VersionRange::new(4, 7),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker],
+    },
+    crate::api::ApiInfo {
+        api_key: 5,
+        name: "StopReplica",
+        valid_versions: crate::message::VersionRange::new(0, 4),
+        flexible_versions: crate::message::VersionRange::new(2, 4),
+        response_flexible_versions: crate::message::VersionRange::new(2, 4),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker],
+    },
+    crate::api::ApiInfo {
+        api_key: 6,
+        name: "UpdateMetadata",
+        valid_versions: crate::message::VersionRange::new(0, 8),
+        flexible_versions: crate::message::VersionRange::new(6, 8),
+        response_flexible_versions: crate::message::VersionRange::new(6, 8),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker],
+    },
+    crate::api::ApiInfo {
+        api_key: 7,
+        name: "ControlledShutdown",
+        valid_versions: crate::message::VersionRange::new(0, 3),
+        flexible_versions: crate::message::VersionRange::new(3, 3),
+        response_flexible_versions: crate::message::VersionRange::new(3, 3),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Controller],
+    },
+    crate::api::ApiInfo {
+        api_key: 8,
+        name: "OffsetCommit",
+        valid_versions: crate::message::VersionRange::new(0, 9),
+        flexible_versions: crate::message::VersionRange::new(8, 9),
+        response_flexible_versions: crate::message::VersionRange::new(8, 9),
+        deprecated_versions: crate::message::VersionRange::new(0, 1),
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 9,
+        name: "OffsetFetch",
+        valid_versions: crate::message::VersionRange::new(0, 9),
+        flexible_versions: crate::message::VersionRange::new(6, 9),
+        response_flexible_versions: crate::message::VersionRange::new(6, 9),
+        deprecated_versions: crate::message::VersionRange::new(0, 0),
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 10,
+        name: "FindCoordinator",
+        valid_versions: crate::message::VersionRange::new(0, 6),
+        flexible_versions: crate::message::VersionRange::new(3, 6),
+        response_flexible_versions: crate::message::VersionRange::new(3, 6),
+        deprecated_versions: crate::message::VersionRange::new(0, 0),
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 11,
+        name: "JoinGroup",
+        valid_versions: crate::message::VersionRange::new(0, 9),
+        flexible_versions: crate::message::VersionRange::new(6, 9),
+        response_flexible_versions: crate::message::VersionRange::new(6, 9),
+        deprecated_versions: crate::message::VersionRange::new(0, 1),
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 12,
+        name: "Heartbeat",
+        valid_versions: crate::message::VersionRange::new(0, 4),
+        flexible_versions: crate::message::VersionRange::new(4, 4),
+        response_flexible_versions: crate::message::VersionRange::new(4, 4),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 13,
+        name: "LeaveGroup",
+        valid_versions: crate::message::VersionRange::new(0, 5),
+        flexible_versions: crate::message::VersionRange::new(4, 5),
+        response_flexible_versions: crate::message::VersionRange::new(4, 5),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 14,
+        name: "SyncGroup",
+        valid_versions: crate::message::VersionRange::new(0, 5),
+        flexible_versions: crate::message::VersionRange::new(4, 5),
+        response_flexible_versions: crate::message::VersionRange::new(4, 5),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
         api_key: 15,
         name: "DescribeGroups",
         valid_versions: crate::message::VersionRange::new(0, 5),
         flexible_versions: crate::message::VersionRange::new(5, 5),
         response_flexible_versions: crate::message::VersionRange::new(5, 5),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 16,
+        name: "ListGroups",
+        valid_versions: crate::message::VersionRange::new(0, 5),
+        flexible_versions: crate::message::VersionRange::new(3, 5),
+        response_flexible_versions: crate::message::VersionRange::new(3, 5),
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
@@ -142,6 +414,36 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         ],
     },
     crate::api::ApiInfo {
+        api_key: 21,
+        name: "DeleteRecords",
+        valid_versions: crate::message::VersionRange::new(0, 2),
+        flexible_versions: crate::message::VersionRange::new(2, 2),
+        response_flexible_versions: crate::message::VersionRange::new(2, 2),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 22,
+        name: "InitProducerId",
+        valid_versions: crate::message::VersionRange::new(0, 5),
+        flexible_versions: crate::message::VersionRange::new(2, 5),
+        response_flexible_versions: crate::message::VersionRange::new(2, 5),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 23,
+        name: "OffsetForLeaderEpoch",
+        valid_versions: crate::message::VersionRange::new(0, 4),
+        flexible_versions: crate::message::VersionRange::new(4, 4),
+        response_flexible_versions: crate::message::VersionRange::new(4, 4),
+        deprecated_versions: crate::message::VersionRange::new(0, 1),
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
         api_key: 24,
         name: "AddPartitionsToTxn",
         valid_versions: crate::message::VersionRange::new(0, 5),
@@ -160,6 +462,50 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 26,
+        name: "EndTxn",
+        valid_versions: crate::message::VersionRange::new(0, 5),
+        flexible_versions: crate::message::VersionRange::new(3, 5),
+        response_flexible_versions: crate::message::VersionRange::new(3, 5),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: true,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 27,
+        name: "WriteTxnMarkers",
+        valid_versions: crate::message::VersionRange::new(0, 1),
+        flexible_versions: crate::message::VersionRange::new(1, 1),
+        response_flexible_versions: crate::message::VersionRange::new(1, 1),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 28,
+        name: "TxnOffsetCommit",
+        valid_versions: crate::message::VersionRange::new(0, 4),
+        flexible_versions: crate::message::VersionRange::new(3, 4),
+        response_flexible_versions: crate::message::VersionRange::new(3, 4),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 29,
+        name: "DescribeAcls",
+        valid_versions: crate::message::VersionRange::new(0, 3),
+        flexible_versions: crate::message::VersionRange::new(2, 3),
+        response_flexible_versions: crate::message::VersionRange::new(2, 3),
+        deprecated_versions: crate::message::VersionRange::new(0, 0),
+        latest_version_unstable: false,
+        listeners: &[
+            crate::api::Listener::ZkBroker,
+            crate::api::Listener::Broker,
+            crate::api::Listener::Controller,
+        ],
     },
     crate::api::ApiInfo {
         api_key: 30,
@@ -181,6 +527,20 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         valid_versions: crate::message::VersionRange::new(0, 3),
         flexible_versions: crate::message::VersionRange::new(2, 3),
         response_flexible_versions: crate::message::VersionRange::new(2, 3),
+        deprecated_versions: crate::message::VersionRange::new(0, 0),
+        latest_version_unstable: false,
+        listeners: &[
+            crate::api::Listener::ZkBroker,
+            crate::api::Listener::Broker,
+            crate::api::Listener::Controller,
+        ],
+    },
+    crate::api::ApiInfo {
+        api_key: 32,
+        name: "DescribeConfigs",
+        valid_versions: crate::message::VersionRange::new(0, 4),
+        flexible_versions: crate::message::VersionRange::new(4, 4),
+        response_flexible_versions: crate::message::VersionRange::new(4, 4),
         deprecated_versions: crate::message::VersionRange::new(0, 0),
         latest_version_unstable: false,
         listeners: &[
@@ -252,6 +612,86 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         ],
     },
     crate::api::ApiInfo {
+        api_key: 38,
+        name: "CreateDelegationToken",
+        valid_versions: crate::message::VersionRange::new(0, 3),
+        flexible_versions: crate::message::VersionRange::new(2, 3),
+        response_flexible_versions: crate::message::VersionRange::new(2, 3),
+        deprecated_versions: crate::message::VersionRange::new(0, 0),
+        latest_version_unstable: false,
+        listeners: &[
+            crate::api::Listener::ZkBroker,
+            crate::api::Listener::Broker,
+            crate::api::Listener::Controller,
+        ],
+    },
+    crate::api::ApiInfo {
+        api_key: 39,
+        name: "RenewDelegationToken",
+        valid_versions: crate::message::VersionRange::new(0, 2),
+        flexible_versions: crate::message::VersionRange::new(2, 2),
+        response_flexible_versions: crate::message::VersionRange::new(2, 2),
+        deprecated_versions: crate::message::VersionRange::new(0, 0),
+        latest_version_unstable: false,
+        listeners: &[
+            crate::api::Listener::ZkBroker,
+            crate::api::Listener::Broker,
+            crate::api::Listener::Controller,
+        ],
+    },
+    crate::api::ApiInfo {
+        api_key: 40,
+        name: "ExpireDelegationToken",
+        valid_versions: crate::message::VersionRange::new(0, 2),
+        flexible_versions: crate::message::VersionRange::new(2, 2),
+        response_flexible_versions: crate::message::VersionRange::new(2, 2),
+        deprecated_versions: crate::message::VersionRange::new(0, 0),
+        latest_version_unstable: false,
+        listeners: &[
+            crate::api::Listener::ZkBroker,
+            crate::api::Listener::Broker,
+            crate::api::Listener::Controller,
+        ],
+    },
+    crate::api::ApiInfo {
+        api_key: 41,
+        name: "DescribeDelegationToken",
+        valid_versions: crate::message::VersionRange::new(0, 3),
+        flexible_versions: crate::message::VersionRange::new(2, 3),
+        response_flexible_versions: crate::message::VersionRange::new(2, 3),
+        deprecated_versions: crate::message::VersionRange::new(0, 0),
+        latest_version_unstable: false,
+        listeners: &[
+            crate::api::Listener::ZkBroker,
+            crate::api::Listener::Broker,
+            crate::api::Listener::Controller,
+        ],
+    },
+    crate::api::ApiInfo {
+        api_key: 42,
+        name: "DeleteGroups",
+        valid_versions: crate::message::VersionRange::new(0, 2),
+        flexible_versions: crate::message::VersionRange::new(2, 2),
+        response_flexible_versions: crate::message::VersionRange::new(2, 2),
+        deprecated_versions: crate::message::VersionRange::new(0, 0),
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 43,
+        name: "ElectLeaders",
+        valid_versions: crate::message::VersionRange::new(0, 2),
+        flexible_versions: crate::message::VersionRange::new(2, 2),
+        response_flexible_versions: crate::message::VersionRange::new(2, 2),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[
+            crate::api::Listener::ZkBroker,
+            crate::api::Listener::Broker,
+            crate::api::Listener::Controller,
+        ],
+    },
+    crate::api::ApiInfo {
         api_key: 44,
         name: "IncrementalAlterConfigs",
         valid_versions: crate::message::VersionRange::new(0, 1),
@@ -278,6 +718,40 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+    },
+    crate::api::ApiInfo {
+        api_key: 46,
+        name: "ListPartitionReassignments",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::new(0, 0),
+        response_flexible_versions: crate::message::VersionRange::new(0, 0),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[
+            crate::api::Listener::ZkBroker,
+            crate::api::Listener::Broker,
+            crate::api::Listener::Controller,
+        ],
+    },
+    crate::api::ApiInfo {
+        api_key: 47,
+        name: "OffsetDelete",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::NONE,
+        response_flexible_versions: crate::message::VersionRange::NONE,
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 48,
+        name: "DescribeClientQuotas",
+        valid_versions: crate::message::VersionRange::new(0, 1),
+        flexible_versions: crate::message::VersionRange::new(1, 1),
+        response_flexible_versions: crate::message::VersionRange::new(1, 1),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
     },
     crate::api::ApiInfo {
         api_key: 49,
@@ -320,6 +794,36 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+    },
+    crate::api::ApiInfo {
+        api_key: 52,
+        name: "Vote",
+        valid_versions: crate::message::VersionRange::new(0, 1),
+        flexible_versions: crate::message::VersionRange::new(0, 1),
+        response_flexible_versions: crate::message::VersionRange::new(0, 1),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::Controller],
+    },
+    crate::api::ApiInfo {
+        api_key: 53,
+        name: "BeginQuorumEpoch",
+        valid_versions: crate::message::VersionRange::new(0, 1),
+        flexible_versions: crate::message::VersionRange::new(1, 1),
+        response_flexible_versions: crate::message::VersionRange::new(1, 1),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::Controller],
+    },
+    crate::api::ApiInfo {
+        api_key: 54,
+        name: "EndQuorumEpoch",
+        valid_versions: crate::message::VersionRange::new(0, 1),
+        flexible_versions: crate::message::VersionRange::new(1, 1),
+        response_flexible_versions: crate::message::VersionRange::new(1, 1),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::Controller],
     },
     crate::api::ApiInfo {
         api_key: 55,
@@ -366,6 +870,30 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Controller],
     },
     crate::api::ApiInfo {
+        api_key: 59,
+        name: "FetchSnapshot",
+        valid_versions: crate::message::VersionRange::new(0, 1),
+        flexible_versions: crate::message::VersionRange::new(0, 1),
+        response_flexible_versions: crate::message::VersionRange::new(0, 1),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::Controller],
+    },
+    crate::api::ApiInfo {
+        api_key: 60,
+        name: "DescribeCluster",
+        valid_versions: crate::message::VersionRange::new(0, 1),
+        flexible_versions: crate::message::VersionRange::new(0, 1),
+        response_flexible_versions: crate::message::VersionRange::new(0, 1),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[
+            crate::api::Listener::ZkBroker,
+            crate::api::Listener::Broker,
+            crate::api::Listener::Controller,
+        ],
+    },
+    crate::api::ApiInfo {
         api_key: 61,
         name: "DescribeProducers",
         valid_versions: crate::message::VersionRange::new(0, 0),
@@ -376,11 +904,51 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
     },
     crate::api::ApiInfo {
+        api_key: 62,
+        name: "BrokerRegistration",
+        valid_versions: crate::message::VersionRange::new(0, 4),
+        flexible_versions: crate::message::VersionRange::new(0, 4),
+        response_flexible_versions: crate::message::VersionRange::new(0, 4),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::Controller],
+    },
+    crate::api::ApiInfo {
+        api_key: 63,
+        name: "BrokerHeartbeat",
+        valid_versions: crate::message::VersionRange::new(0, 1),
+        flexible_versions: crate::message::VersionRange::new(0, 1),
+        response_flexible_versions: crate::message::VersionRange::new(0, 1),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::Controller],
+    },
+    crate::api::ApiInfo {
+        api_key: 64,
+        name: "UnregisterBroker",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::new(0, 0),
+        response_flexible_versions: crate::message::VersionRange::new(0, 0),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::Broker, crate::api::Listener::Controller],
+    },
+    crate::api::ApiInfo {
         api_key: 65,
         name: "DescribeTransactions",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 66,
+        name: "ListTransactions",
+        valid_versions: crate::message::VersionRange::new(0, 1),
+        flexible_versions: crate::message::VersionRange::new(0, 1),
+        response_flexible_versions: crate::message::VersionRange::new(0, 1),
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
@@ -396,6 +964,76 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Controller],
     },
     crate::api::ApiInfo {
+        api_key: 68,
+        name: "ConsumerGroupHeartbeat",
+        valid_versions: crate::message::VersionRange::new(0, 1),
+        flexible_versions: crate::message::VersionRange::new(0, 1),
+        response_flexible_versions: crate::message::VersionRange::new(0, 1),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: true,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 69,
+        name: "ConsumerGroupDescribe",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::new(0, 0),
+        response_flexible_versions: crate::message::VersionRange::new(0, 0),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 70,
+        name: "ControllerRegistration",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::new(0, 0),
+        response_flexible_versions: crate::message::VersionRange::new(0, 0),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::Controller],
+    },
+    crate::api::ApiInfo {
+        api_key: 71,
+        name: "GetTelemetrySubscriptions",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::new(0, 0),
+        response_flexible_versions: crate::message::VersionRange::new(0, 0),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 72,
+        name: "PushTelemetry",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::new(0, 0),
+        response_flexible_versions: crate::message::VersionRange::new(0, 0),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 73,
+        name: "AssignReplicasToDirs",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::new(0, 0),
+        response_flexible_versions: crate::message::VersionRange::new(0, 0),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::Controller],
+    },
+    crate::api::ApiInfo {
+        api_key: 74,
+        name: "ListClientMetricsResources",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::new(0, 0),
+        response_flexible_versions: crate::message::VersionRange::new(0, 0),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
         api_key: 75,
         name: "DescribeTopicPartitions",
         valid_versions: crate::message::VersionRange::new(0, 0),
@@ -403,6 +1041,46 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
+        listeners: &[crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 76,
+        name: "ShareGroupHeartbeat",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::new(0, 0),
+        response_flexible_versions: crate::message::VersionRange::new(0, 0),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: true,
+        listeners: &[crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 77,
+        name: "ShareGroupDescribe",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::new(0, 0),
+        response_flexible_versions: crate::message::VersionRange::new(0, 0),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: true,
+        listeners: &[crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 78,
+        name: "ShareFetch",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::new(0, 0),
+        response_flexible_versions: crate::message::VersionRange::new(0, 0),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: true,
+        listeners: &[crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 79,
+        name: "ShareAcknowledge",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::new(0, 0),
+        response_flexible_versions: crate::message::VersionRange::new(0, 0),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: true,
         listeners: &[crate::api::Listener::Broker],
     },
     crate::api::ApiInfo {
@@ -415,49 +1093,494 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::Broker, crate::api::Listener::Controller],
     },
+    crate::api::ApiInfo {
+        api_key: 81,
+        name: "RemoveRaftVoter",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::new(0, 0),
+        response_flexible_versions: crate::message::VersionRange::new(0, 0),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::Broker, crate::api::Listener::Controller],
+    },
+    crate::api::ApiInfo {
+        api_key: 82,
+        name: "UpdateRaftVoter",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::new(0, 0),
+        response_flexible_versions: crate::message::VersionRange::new(0, 0),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::Controller],
+    },
+    crate::api::ApiInfo {
+        api_key: 83,
+        name: "InitializeShareGroupState",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::new(0, 0),
+        response_flexible_versions: crate::message::VersionRange::new(0, 0),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: true,
+        listeners: &[crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 84,
+        name: "ReadShareGroupState",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::new(0, 0),
+        response_flexible_versions: crate::message::VersionRange::new(0, 0),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: true,
+        listeners: &[crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 85,
+        name: "WriteShareGroupState",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::new(0, 0),
+        response_flexible_versions: crate::message::VersionRange::new(0, 0),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: true,
+        listeners: &[crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 86,
+        name: "DeleteShareGroupState",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::new(0, 0),
+        response_flexible_versions: crate::message::VersionRange::new(0, 0),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: true,
+        listeners: &[crate::api::Listener::Broker],
+    },
+    crate::api::ApiInfo {
+        api_key: 87,
+        name: "ReadShareGroupStateSummary",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::new(0, 0),
+        response_flexible_versions: crate::message::VersionRange::new(0, 0),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: true,
+        listeners: &[crate::api::Listener::Broker],
+    },
 ];
 /// The facts about api key `code`, if this message set has it.
 pub fn api_info(code: i16) -> Option<&'static crate::api::ApiInfo> {
     match code {
-        3 => Some(&API_INFO[0usize]),
-        15 => Some(&API_INFO[1usize]),
-        17 => Some(&API_INFO[2usize]),
-        18 => Some(&API_INFO[3usize]),
-        19 => Some(&API_INFO[4usize]),
-        20 => Some(&API_INFO[5usize]),
-        24 => Some(&API_INFO[6usize]),
-        25 => Some(&API_INFO[7usize]),
-        30 => Some(&API_INFO[8usize]),
-        31 => Some(&API_INFO[9usize]),
-        33 => Some(&API_INFO[10usize]),
-        34 => Some(&API_INFO[11usize]),
-        35 => Some(&API_INFO[12usize]),
-        36 => Some(&API_INFO[13usize]),
-        37 => Some(&API_INFO[14usize]),
-        44 => Some(&API_INFO[15usize]),
-        45 => Some(&API_INFO[16usize]),
-        49 => Some(&API_INFO[17usize]),
-        50 => Some(&API_INFO[18usize]),
-        51 => Some(&API_INFO[19usize]),
-        55 => Some(&API_INFO[20usize]),
-        56 => Some(&API_INFO[21usize]),
-        57 => Some(&API_INFO[22usize]),
-        58 => Some(&API_INFO[23usize]),
-        61 => Some(&API_INFO[24usize]),
-        65 => Some(&API_INFO[25usize]),
-        67 => Some(&API_INFO[26usize]),
-        75 => Some(&API_INFO[27usize]),
-        80 => Some(&API_INFO[28usize]),
+        0 => Some(&API_INFO[0usize]),
+        1 => Some(&API_INFO[1usize]),
+        2 => Some(&API_INFO[2usize]),
+        3 => Some(&API_INFO[3usize]),
+        4 => Some(&API_INFO[4usize]),
+        5 => Some(&API_INFO[5usize]),
+        6 => Some(&API_INFO[6usize]),
+        7 => Some(&API_INFO[7usize]),
+        8 => Some(&API_INFO[8usize]),
+        9 => Some(&API_INFO[9usize]),
+        10 => Some(&API_INFO[10usize]),
+        11 => Some(&API_INFO[11usize]),
+        12 => Some(&API_INFO[12usize]),
+        13 => Some(&API_INFO[13usize]),
+        14 => Some(&API_INFO[14usize]),
+        15 => Some(&API_INFO[15usize]),
+        16 => Some(&API_INFO[16usize]),
+        17 => Some(&API_INFO[17usize]),
+        18 => Some(&API_INFO[18usize]),
+        19 => Some(&API_INFO[19usize]),
+        20 => Some(&API_INFO[20usize]),
+        21 => Some(&API_INFO[21usize]),
+        22 => Some(&API_INFO[22usize]),
+        23 => Some(&API_INFO[23usize]),
+        24 => Some(&API_INFO[24usize]),
+        25 => Some(&API_INFO[25usize]),
+        26 => Some(&API_INFO[26usize]),
+        27 => Some(&API_INFO[27usize]),
+        28 => Some(&API_INFO[28usize]),
+        29 => Some(&API_INFO[29usize]),
+        30 => Some(&API_INFO[30usize]),
+        31 => Some(&API_INFO[31usize]),
+        32 => Some(&API_INFO[32usize]),
+        33 => Some(&API_INFO[33usize]),
+        34 => Some(&API_INFO[34usize]),
+        35 => Some(&API_INFO[35usize]),
+        36 => Some(&API_INFO[36usize]),
+        37 => Some(&API_INFO[37usize]),
+        38 => Some(&API_INFO[38usize]),
+        39 => Some(&API_INFO[39usize]),
+        40 => Some(&API_INFO[40usize]),
+        41 => Some(&API_INFO[41usize]),
+        42 => Some(&API_INFO[42usize]),
+        43 => Some(&API_INFO[43usize]),
+        44 => Some(&API_INFO[44usize]),
+        45 => Some(&API_INFO[45usize]),
+        46 => Some(&API_INFO[46usize]),
+        47 => Some(&API_INFO[47usize]),
+        48 => Some(&API_INFO[48usize]),
+        49 => Some(&API_INFO[49usize]),
+        50 => Some(&API_INFO[50usize]),
+        51 => Some(&API_INFO[51usize]),
+        52 => Some(&API_INFO[52usize]),
+        53 => Some(&API_INFO[53usize]),
+        54 => Some(&API_INFO[54usize]),
+        55 => Some(&API_INFO[55usize]),
+        56 => Some(&API_INFO[56usize]),
+        57 => Some(&API_INFO[57usize]),
+        58 => Some(&API_INFO[58usize]),
+        59 => Some(&API_INFO[59usize]),
+        60 => Some(&API_INFO[60usize]),
+        61 => Some(&API_INFO[61usize]),
+        62 => Some(&API_INFO[62usize]),
+        63 => Some(&API_INFO[63usize]),
+        64 => Some(&API_INFO[64usize]),
+        65 => Some(&API_INFO[65usize]),
+        66 => Some(&API_INFO[66usize]),
+        67 => Some(&API_INFO[67usize]),
+        68 => Some(&API_INFO[68usize]),
+        69 => Some(&API_INFO[69usize]),
+        70 => Some(&API_INFO[70usize]),
+        71 => Some(&API_INFO[71usize]),
+        72 => Some(&API_INFO[72usize]),
+        73 => Some(&API_INFO[73usize]),
+        74 => Some(&API_INFO[74usize]),
+        75 => Some(&API_INFO[75usize]),
+        76 => Some(&API_INFO[76usize]),
+        77 => Some(&API_INFO[77usize]),
+        78 => Some(&API_INFO[78usize]),
+        79 => Some(&API_INFO[79usize]),
+        80 => Some(&API_INFO[80usize]),
+        81 => Some(&API_INFO[81usize]),
+        82 => Some(&API_INFO[82usize]),
+        83 => Some(&API_INFO[83usize]),
+        84 => Some(&API_INFO[84usize]),
+        85 => Some(&API_INFO[85usize]),
+        86 => Some(&API_INFO[86usize]),
+        87 => Some(&API_INFO[87usize]),
         _ => None,
+    }
+}
+impl ApiKey {
+    /// Every api key, in order.
+    pub const ALL: &'static [ApiKey] = &[
+        ApiKey::Produce,
+        ApiKey::Fetch,
+        ApiKey::ListOffsets,
+        ApiKey::Metadata,
+        ApiKey::LeaderAndIsr,
+        ApiKey::StopReplica,
+        ApiKey::UpdateMetadata,
+        ApiKey::ControlledShutdown,
+        ApiKey::OffsetCommit,
+        ApiKey::OffsetFetch,
+        ApiKey::FindCoordinator,
+        ApiKey::JoinGroup,
+        ApiKey::Heartbeat,
+        ApiKey::LeaveGroup,
+        ApiKey::SyncGroup,
+        ApiKey::DescribeGroups,
+        ApiKey::ListGroups,
+        ApiKey::SaslHandshake,
+        ApiKey::ApiVersions,
+        ApiKey::CreateTopics,
+        ApiKey::DeleteTopics,
+        ApiKey::DeleteRecords,
+        ApiKey::InitProducerId,
+        ApiKey::OffsetForLeaderEpoch,
+        ApiKey::AddPartitionsToTxn,
+        ApiKey::AddOffsetsToTxn,
+        ApiKey::EndTxn,
+        ApiKey::WriteTxnMarkers,
+        ApiKey::TxnOffsetCommit,
+        ApiKey::DescribeAcls,
+        ApiKey::CreateAcls,
+        ApiKey::DeleteAcls,
+        ApiKey::DescribeConfigs,
+        ApiKey::AlterConfigs,
+        ApiKey::AlterReplicaLogDirs,
+        ApiKey::DescribeLogDirs,
+        ApiKey::SaslAuthenticate,
+        ApiKey::CreatePartitions,
+        ApiKey::CreateDelegationToken,
+        ApiKey::RenewDelegationToken,
+        ApiKey::ExpireDelegationToken,
+        ApiKey::DescribeDelegationToken,
+        ApiKey::DeleteGroups,
+        ApiKey::ElectLeaders,
+        ApiKey::IncrementalAlterConfigs,
+        ApiKey::AlterPartitionReassignments,
+        ApiKey::ListPartitionReassignments,
+        ApiKey::OffsetDelete,
+        ApiKey::DescribeClientQuotas,
+        ApiKey::AlterClientQuotas,
+        ApiKey::DescribeUserScramCredentials,
+        ApiKey::AlterUserScramCredentials,
+        ApiKey::Vote,
+        ApiKey::BeginQuorumEpoch,
+        ApiKey::EndQuorumEpoch,
+        ApiKey::DescribeQuorum,
+        ApiKey::AlterPartition,
+        ApiKey::UpdateFeatures,
+        ApiKey::Envelope,
+        ApiKey::FetchSnapshot,
+        ApiKey::DescribeCluster,
+        ApiKey::DescribeProducers,
+        ApiKey::BrokerRegistration,
+        ApiKey::BrokerHeartbeat,
+        ApiKey::UnregisterBroker,
+        ApiKey::DescribeTransactions,
+        ApiKey::ListTransactions,
+        ApiKey::AllocateProducerIds,
+        ApiKey::ConsumerGroupHeartbeat,
+        ApiKey::ConsumerGroupDescribe,
+        ApiKey::ControllerRegistration,
+        ApiKey::GetTelemetrySubscriptions,
+        ApiKey::PushTelemetry,
+        ApiKey::AssignReplicasToDirs,
+        ApiKey::ListClientMetricsResources,
+        ApiKey::DescribeTopicPartitions,
+        ApiKey::ShareGroupHeartbeat,
+        ApiKey::ShareGroupDescribe,
+        ApiKey::ShareFetch,
+        ApiKey::ShareAcknowledge,
+        ApiKey::AddRaftVoter,
+        ApiKey::RemoveRaftVoter,
+        ApiKey::UpdateRaftVoter,
+        ApiKey::InitializeShareGroupState,
+        ApiKey::ReadShareGroupState,
+        ApiKey::WriteShareGroupState,
+        ApiKey::DeleteShareGroupState,
+        ApiKey::ReadShareGroupStateSummary,
+    ];
+    /// The api key's number on the wire.
+    pub const fn code(self) -> i16 {
+        self as i16
+    }
+    /// The facts about this api key: name, versions, listeners, header versions.
+    pub fn info(self) -> &'static crate::api::ApiInfo {
+        match self {
+            ApiKey::Produce => &API_INFO[0usize],
+            ApiKey::Fetch => &API_INFO[1usize],
+            ApiKey::ListOffsets => &API_INFO[2usize],
+            ApiKey::Metadata => &API_INFO[3usize],
+            ApiKey::LeaderAndIsr => &API_INFO[4usize],
+            ApiKey::StopReplica => &API_INFO[5usize],
+            ApiKey::UpdateMetadata => &API_INFO[6usize],
+            ApiKey::ControlledShutdown => &API_INFO[7usize],
+            ApiKey::OffsetCommit => &API_INFO[8usize],
+            ApiKey::OffsetFetch => &API_INFO[9usize],
+            ApiKey::FindCoordinator => &API_INFO[10usize],
+            ApiKey::JoinGroup => &API_INFO[11usize],
+            ApiKey::Heartbeat => &API_INFO[12usize],
+            ApiKey::LeaveGroup => &API_INFO[13usize],
+            ApiKey::SyncGroup => &API_INFO[14usize],
+            ApiKey::DescribeGroups => &API_INFO[15usize],
+            ApiKey::ListGroups => &API_INFO[16usize],
+            ApiKey::SaslHandshake => &API_INFO[17usize],
+            ApiKey::ApiVersions => &API_INFO[18usize],
+            ApiKey::CreateTopics => &API_INFO[19usize],
+            ApiKey::DeleteTopics => &API_INFO[20usize],
+            ApiKey::DeleteRecords => &API_INFO[21usize],
+            ApiKey::InitProducerId => &API_INFO[22usize],
+            ApiKey::OffsetForLeaderEpoch => &API_INFO[23usize],
+            ApiKey::AddPartitionsToTxn => &API_INFO[24usize],
+            ApiKey::AddOffsetsToTxn => &API_INFO[25usize],
+            ApiKey::EndTxn => &API_INFO[26usize],
+            ApiKey::WriteTxnMarkers => &API_INFO[27usize],
+            ApiKey::TxnOffsetCommit => &API_INFO[28usize],
+            ApiKey::DescribeAcls => &API_INFO[29usize],
+            ApiKey::CreateAcls => &API_INFO[30usize],
+            ApiKey::DeleteAcls => &API_INFO[31usize],
+            ApiKey::DescribeConfigs => &API_INFO[32usize],
+            ApiKey::AlterConfigs => &API_INFO[33usize],
+            ApiKey::AlterReplicaLogDirs => &API_INFO[34usize],
+            ApiKey::DescribeLogDirs => &API_INFO[35usize],
+            ApiKey::SaslAuthenticate => &API_INFO[36usize],
+            ApiKey::CreatePartitions => &API_INFO[37usize],
+            ApiKey::CreateDelegationToken => &API_INFO[38usize],
+            ApiKey::RenewDelegationToken => &API_INFO[39usize],
+            ApiKey::ExpireDelegationToken => &API_INFO[40usize],
+            ApiKey::DescribeDelegationToken => &API_INFO[41usize],
+            ApiKey::DeleteGroups => &API_INFO[42usize],
+            ApiKey::ElectLeaders => &API_INFO[43usize],
+            ApiKey::IncrementalAlterConfigs => &API_INFO[44usize],
+            ApiKey::AlterPartitionReassignments => &API_INFO[45usize],
+            ApiKey::ListPartitionReassignments => &API_INFO[46usize],
+            ApiKey::OffsetDelete => &API_INFO[47usize],
+            ApiKey::DescribeClientQuotas => &API_INFO[48usize],
+            ApiKey::AlterClientQuotas => &API_INFO[49usize],
+            ApiKey::DescribeUserScramCredentials => &API_INFO[50usize],
+            ApiKey::AlterUserScramCredentials => &API_INFO[51usize],
+            ApiKey::Vote => &API_INFO[52usize],
+            ApiKey::BeginQuorumEpoch => &API_INFO[53usize],
+            ApiKey::EndQuorumEpoch => &API_INFO[54usize],
+            ApiKey::DescribeQuorum => &API_INFO[55usize],
+            ApiKey::AlterPartition => &API_INFO[56usize],
+            ApiKey::UpdateFeatures => &API_INFO[57usize],
+            ApiKey::Envelope => &API_INFO[58usize],
+            ApiKey::FetchSnapshot => &API_INFO[59usize],
+            ApiKey::DescribeCluster => &API_INFO[60usize],
+            ApiKey::DescribeProducers => &API_INFO[61usize],
+            ApiKey::BrokerRegistration => &API_INFO[62usize],
+            ApiKey::BrokerHeartbeat => &API_INFO[63usize],
+            ApiKey::UnregisterBroker => &API_INFO[64usize],
+            ApiKey::DescribeTransactions => &API_INFO[65usize],
+            ApiKey::ListTransactions => &API_INFO[66usize],
+            ApiKey::AllocateProducerIds => &API_INFO[67usize],
+            ApiKey::ConsumerGroupHeartbeat => &API_INFO[68usize],
+            ApiKey::ConsumerGroupDescribe => &API_INFO[69usize],
+            ApiKey::ControllerRegistration => &API_INFO[70usize],
+            ApiKey::GetTelemetrySubscriptions => &API_INFO[71usize],
+            ApiKey::PushTelemetry => &API_INFO[72usize],
+            ApiKey::AssignReplicasToDirs => &API_INFO[73usize],
+            ApiKey::ListClientMetricsResources => &API_INFO[74usize],
+            ApiKey::DescribeTopicPartitions => &API_INFO[75usize],
+            ApiKey::ShareGroupHeartbeat => &API_INFO[76usize],
+            ApiKey::ShareGroupDescribe => &API_INFO[77usize],
+            ApiKey::ShareFetch => &API_INFO[78usize],
+            ApiKey::ShareAcknowledge => &API_INFO[79usize],
+            ApiKey::AddRaftVoter => &API_INFO[80usize],
+            ApiKey::RemoveRaftVoter => &API_INFO[81usize],
+            ApiKey::UpdateRaftVoter => &API_INFO[82usize],
+            ApiKey::InitializeShareGroupState => &API_INFO[83usize],
+            ApiKey::ReadShareGroupState => &API_INFO[84usize],
+            ApiKey::WriteShareGroupState => &API_INFO[85usize],
+            ApiKey::DeleteShareGroupState => &API_INFO[86usize],
+            ApiKey::ReadShareGroupStateSummary => &API_INFO[87usize],
+        }
+    }
+}
+impl TryFrom<i16> for ApiKey {
+    type Error = crate::error::UnknownApiKey;
+    fn try_from(code: i16) -> Result<Self, Self::Error> {
+        match code {
+            0 => Ok(ApiKey::Produce),
+            1 => Ok(ApiKey::Fetch),
+            2 => Ok(ApiKey::ListOffsets),
+            3 => Ok(ApiKey::Metadata),
+            4 => Ok(ApiKey::LeaderAndIsr),
+            5 => Ok(ApiKey::StopReplica),
+            6 => Ok(ApiKey::UpdateMetadata),
+            7 => Ok(ApiKey::ControlledShutdown),
+            8 => Ok(ApiKey::OffsetCommit),
+            9 => Ok(ApiKey::OffsetFetch),
+            10 => Ok(ApiKey::FindCoordinator),
+            11 => Ok(ApiKey::JoinGroup),
+            12 => Ok(ApiKey::Heartbeat),
+            13 => Ok(ApiKey::LeaveGroup),
+            14 => Ok(ApiKey::SyncGroup),
+            15 => Ok(ApiKey::DescribeGroups),
+            16 => Ok(ApiKey::ListGroups),
+            17 => Ok(ApiKey::SaslHandshake),
+            18 => Ok(ApiKey::ApiVersions),
+            19 => Ok(ApiKey::CreateTopics),
+            20 => Ok(ApiKey::DeleteTopics),
+            21 => Ok(ApiKey::DeleteRecords),
+            22 => Ok(ApiKey::InitProducerId),
+            23 => Ok(ApiKey::OffsetForLeaderEpoch),
+            24 => Ok(ApiKey::AddPartitionsToTxn),
+            25 => Ok(ApiKey::AddOffsetsToTxn),
+            26 => Ok(ApiKey::EndTxn),
+            27 => Ok(ApiKey::WriteTxnMarkers),
+            28 => Ok(ApiKey::TxnOffsetCommit),
+            29 => Ok(ApiKey::DescribeAcls),
+            30 => Ok(ApiKey::CreateAcls),
+            31 => Ok(ApiKey::DeleteAcls),
+            32 => Ok(ApiKey::DescribeConfigs),
+            33 => Ok(ApiKey::AlterConfigs),
+            34 => Ok(ApiKey::AlterReplicaLogDirs),
+            35 => Ok(ApiKey::DescribeLogDirs),
+            36 => Ok(ApiKey::SaslAuthenticate),
+            37 => Ok(ApiKey::CreatePartitions),
+            38 => Ok(ApiKey::CreateDelegationToken),
+            39 => Ok(ApiKey::RenewDelegationToken),
+            40 => Ok(ApiKey::ExpireDelegationToken),
+            41 => Ok(ApiKey::DescribeDelegationToken),
+            42 => Ok(ApiKey::DeleteGroups),
+            43 => Ok(ApiKey::ElectLeaders),
+            44 => Ok(ApiKey::IncrementalAlterConfigs),
+            45 => Ok(ApiKey::AlterPartitionReassignments),
+            46 => Ok(ApiKey::ListPartitionReassignments),
+            47 => Ok(ApiKey::OffsetDelete),
+            48 => Ok(ApiKey::DescribeClientQuotas),
+            49 => Ok(ApiKey::AlterClientQuotas),
+            50 => Ok(ApiKey::DescribeUserScramCredentials),
+            51 => Ok(ApiKey::AlterUserScramCredentials),
+            52 => Ok(ApiKey::Vote),
+            53 => Ok(ApiKey::BeginQuorumEpoch),
+            54 => Ok(ApiKey::EndQuorumEpoch),
+            55 => Ok(ApiKey::DescribeQuorum),
+            56 => Ok(ApiKey::AlterPartition),
+            57 => Ok(ApiKey::UpdateFeatures),
+            58 => Ok(ApiKey::Envelope),
+            59 => Ok(ApiKey::FetchSnapshot),
+            60 => Ok(ApiKey::DescribeCluster),
+            61 => Ok(ApiKey::DescribeProducers),
+            62 => Ok(ApiKey::BrokerRegistration),
+            63 => Ok(ApiKey::BrokerHeartbeat),
+            64 => Ok(ApiKey::UnregisterBroker),
+            65 => Ok(ApiKey::DescribeTransactions),
+            66 => Ok(ApiKey::ListTransactions),
+            67 => Ok(ApiKey::AllocateProducerIds),
+            68 => Ok(ApiKey::ConsumerGroupHeartbeat),
+            69 => Ok(ApiKey::ConsumerGroupDescribe),
+            70 => Ok(ApiKey::ControllerRegistration),
+            71 => Ok(ApiKey::GetTelemetrySubscriptions),
+            72 => Ok(ApiKey::PushTelemetry),
+            73 => Ok(ApiKey::AssignReplicasToDirs),
+            74 => Ok(ApiKey::ListClientMetricsResources),
+            75 => Ok(ApiKey::DescribeTopicPartitions),
+            76 => Ok(ApiKey::ShareGroupHeartbeat),
+            77 => Ok(ApiKey::ShareGroupDescribe),
+            78 => Ok(ApiKey::ShareFetch),
+            79 => Ok(ApiKey::ShareAcknowledge),
+            80 => Ok(ApiKey::AddRaftVoter),
+            81 => Ok(ApiKey::RemoveRaftVoter),
+            82 => Ok(ApiKey::UpdateRaftVoter),
+            83 => Ok(ApiKey::InitializeShareGroupState),
+            84 => Ok(ApiKey::ReadShareGroupState),
+            85 => Ok(ApiKey::WriteShareGroupState),
+            86 => Ok(ApiKey::DeleteShareGroupState),
+            87 => Ok(ApiKey::ReadShareGroupStateSummary),
+            _ => Err(crate::error::UnknownApiKey(code)),
+        }
     }
 }
 /// A request body of any api key in this message set.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RequestBody {
+    /// Api key 0.
+    Produce(super::produce_request::ProduceRequest),
+    /// Api key 1.
+    Fetch(super::fetch_request::FetchRequest),
+    /// Api key 2.
+    ListOffsets(super::list_offsets_request::ListOffsetsRequest),
     /// Api key 3.
     Metadata(super::metadata_request::MetadataRequest),
+    /// Api key 4.
+    LeaderAndIsr(super::leader_and_isr_request::LeaderAndIsrRequest),
+    /// Api key 5.
+    StopReplica(super::stop_replica_request::StopReplicaRequest),
+    /// Api key 6.
+    UpdateMetadata(super::update_metadata_request::UpdateMetadataRequest),
+    /// Api key 7.
+    ControlledShutdown(super::controlled_shutdown_request::ControlledShutdownRequest),
+    /// Api key 8.
+    OffsetCommit(super::offset_commit_request::OffsetCommitRequest),
+    /// Api key 9.
+    OffsetFetch(super::offset_fetch_request::OffsetFetchRequest),
+    /// Api key 10.
+    FindCoordinator(super::find_coordinator_request::FindCoordinatorRequest),
+    /// Api key 11.
+    JoinGroup(super::join_group_request::JoinGroupRequest),
+    /// Api key 12.
+    Heartbeat(super::heartbeat_request::HeartbeatRequest),
+    /// Api key 13.
+    LeaveGroup(super::leave_group_request::LeaveGroupRequest),
+    /// Api key 14.
+    SyncGroup(super::sync_group_request::SyncGroupRequest),
     /// Api key 15.
     DescribeGroups(super::describe_groups_request::DescribeGroupsRequest),
+    /// Api key 16.
+    ListGroups(super::list_groups_request::ListGroupsRequest),
     /// Api key 17.
     SaslHandshake(super::sasl_handshake_request::SaslHandshakeRequest),
     /// Api key 18.
@@ -466,14 +1589,32 @@ pub enum RequestBody {
     CreateTopics(super::create_topics_request::CreateTopicsRequest),
     /// Api key 20.
     DeleteTopics(super::delete_topics_request::DeleteTopicsRequest),
+    /// Api key 21.
+    DeleteRecords(super::delete_records_request::DeleteRecordsRequest),
+    /// Api key 22.
+    InitProducerId(super::init_producer_id_request::InitProducerIdRequest),
+    /// Api key 23.
+    OffsetForLeaderEpoch(
+        super::offset_for_leader_epoch_request::OffsetForLeaderEpochRequest,
+    ),
     /// Api key 24.
     AddPartitionsToTxn(super::add_partitions_to_txn_request::AddPartitionsToTxnRequest),
     /// Api key 25.
     AddOffsetsToTxn(super::add_offsets_to_txn_request::AddOffsetsToTxnRequest),
+    /// Api key 26.
+    EndTxn(super::end_txn_request::EndTxnRequest),
+    /// Api key 27.
+    WriteTxnMarkers(super::write_txn_markers_request::WriteTxnMarkersRequest),
+    /// Api key 28.
+    TxnOffsetCommit(super::txn_offset_commit_request::TxnOffsetCommitRequest),
+    /// Api key 29.
+    DescribeAcls(super::describe_acls_request::DescribeAclsRequest),
     /// Api key 30.
     CreateAcls(super::create_acls_request::CreateAclsRequest),
     /// Api key 31.
     DeleteAcls(super::delete_acls_request::DeleteAclsRequest),
+    /// Api key 32.
+    DescribeConfigs(super::describe_configs_request::DescribeConfigsRequest),
     /// Api key 33.
     AlterConfigs(super::alter_configs_request::AlterConfigsRequest),
     /// Api key 34.
@@ -486,6 +1627,26 @@ pub enum RequestBody {
     SaslAuthenticate(super::sasl_authenticate_request::SaslAuthenticateRequest),
     /// Api key 37.
     CreatePartitions(super::create_partitions_request::CreatePartitionsRequest),
+    /// Api key 38.
+    CreateDelegationToken(
+        super::create_delegation_token_request::CreateDelegationTokenRequest,
+    ),
+    /// Api key 39.
+    RenewDelegationToken(
+        super::renew_delegation_token_request::RenewDelegationTokenRequest,
+    ),
+    /// Api key 40.
+    ExpireDelegationToken(
+        super::expire_delegation_token_request::ExpireDelegationTokenRequest,
+    ),
+    /// Api key 41.
+    DescribeDelegationToken(
+        super::describe_delegation_token_request::DescribeDelegationTokenRequest,
+    ),
+    /// Api key 42.
+    DeleteGroups(super::delete_groups_request::DeleteGroupsRequest),
+    /// Api key 43.
+    ElectLeaders(super::elect_leaders_request::ElectLeadersRequest),
     /// Api key 44.
     IncrementalAlterConfigs(
         super::incremental_alter_configs_request::IncrementalAlterConfigsRequest,
@@ -493,6 +1654,16 @@ pub enum RequestBody {
     /// Api key 45.
     AlterPartitionReassignments(
         super::alter_partition_reassignments_request::AlterPartitionReassignmentsRequest,
+    ),
+    /// Api key 46.
+    ListPartitionReassignments(
+        super::list_partition_reassignments_request::ListPartitionReassignmentsRequest,
+    ),
+    /// Api key 47.
+    OffsetDelete(super::offset_delete_request::OffsetDeleteRequest),
+    /// Api key 48.
+    DescribeClientQuotas(
+        super::describe_client_quotas_request::DescribeClientQuotasRequest,
     ),
     /// Api key 49.
     AlterClientQuotas(super::alter_client_quotas_request::AlterClientQuotasRequest),
@@ -504,6 +1675,12 @@ pub enum RequestBody {
     AlterUserScramCredentials(
         super::alter_user_scram_credentials_request::AlterUserScramCredentialsRequest,
     ),
+    /// Api key 52.
+    Vote(super::vote_request::VoteRequest),
+    /// Api key 53.
+    BeginQuorumEpoch(super::begin_quorum_epoch_request::BeginQuorumEpochRequest),
+    /// Api key 54.
+    EndQuorumEpoch(super::end_quorum_epoch_request::EndQuorumEpochRequest),
     /// Api key 55.
     DescribeQuorum(super::describe_quorum_request::DescribeQuorumRequest),
     /// Api key 56.
@@ -512,56 +1689,187 @@ pub enum RequestBody {
     UpdateFeatures(super::update_features_request::UpdateFeaturesRequest),
     /// Api key 58.
     Envelope(super::envelope_request::EnvelopeRequest),
+    /// Api key 59.
+    FetchSnapshot(super::fetch_snapshot_request::FetchSnapshotRequest),
+    /// Api key 60.
+    DescribeCluster(super::describe_cluster_request::DescribeClusterRequest),
     /// Api key 61.
     DescribeProducers(super::describe_producers_request::DescribeProducersRequest),
+    /// Api key 62.
+    BrokerRegistration(super::broker_registration_request::BrokerRegistrationRequest),
+    /// Api key 63.
+    BrokerHeartbeat(super::broker_heartbeat_request::BrokerHeartbeatRequest),
+    /// Api key 64.
+    UnregisterBroker(super::unregister_broker_request::UnregisterBrokerRequest),
     /// Api key 65.
     DescribeTransactions(
         super::describe_transactions_request::DescribeTransactionsRequest,
     ),
+    /// Api key 66.
+    ListTransactions(super::list_transactions_request::ListTransactionsRequest),
     /// Api key 67.
     AllocateProducerIds(
         super::allocate_producer_ids_request::AllocateProducerIdsRequest,
+    ),
+    /// Api key 68.
+    ConsumerGroupHeartbeat(
+        super::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest,
+    ),
+    /// Api key 69.
+    ConsumerGroupDescribe(
+        super::consumer_group_describe_request::ConsumerGroupDescribeRequest,
+    ),
+    /// Api key 70.
+    ControllerRegistration(
+        super::controller_registration_request::ControllerRegistrationRequest,
+    ),
+    /// Api key 71.
+    GetTelemetrySubscriptions(
+        super::get_telemetry_subscriptions_request::GetTelemetrySubscriptionsRequest,
+    ),
+    /// Api key 72.
+    PushTelemetry(super::push_telemetry_request::PushTelemetryRequest),
+    /// Api key 73.
+    AssignReplicasToDirs(
+        super::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest,
+    ),
+    /// Api key 74.
+    ListClientMetricsResources(
+        super::list_client_metrics_resources_request::ListClientMetricsResourcesRequest,
     ),
     /// Api key 75.
     DescribeTopicPartitions(
         super::describe_topic_partitions_request::DescribeTopicPartitionsRequest,
     ),
+    /// Api key 76.
+    ShareGroupHeartbeat(
+        super::share_group_heartbeat_request::ShareGroupHeartbeatRequest,
+    ),
+    /// Api key 77.
+    ShareGroupDescribe(super::share_group_describe_request::ShareGroupDescribeRequest),
+    /// Api key 78.
+    ShareFetch(super::share_fetch_request::ShareFetchRequest),
+    /// Api key 79.
+    ShareAcknowledge(super::share_acknowledge_request::ShareAcknowledgeRequest),
     /// Api key 80.
     AddRaftVoter(super::add_raft_voter_request::AddRaftVoterRequest),
+    /// Api key 81.
+    RemoveRaftVoter(super::remove_raft_voter_request::RemoveRaftVoterRequest),
+    /// Api key 82.
+    UpdateRaftVoter(super::update_raft_voter_request::UpdateRaftVoterRequest),
+    /// Api key 83.
+    InitializeShareGroupState(
+        super::initialize_share_group_state_request::InitializeShareGroupStateRequest,
+    ),
+    /// Api key 84.
+    ReadShareGroupState(
+        super::read_share_group_state_request::ReadShareGroupStateRequest,
+    ),
+    /// Api key 85.
+    WriteShareGroupState(
+        super::write_share_group_state_request::WriteShareGroupStateRequest,
+    ),
+    /// Api key 86.
+    DeleteShareGroupState(
+        super::delete_share_group_state_request::DeleteShareGroupStateRequest,
+    ),
+    /// Api key 87.
+    ReadShareGroupStateSummary(
+        super::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest,
+    ),
 }
 impl RequestBody {
     /// The api key of the body.
     pub fn api_key(&self) -> i16 {
         match self {
+            Self::Produce(_) => 0,
+            Self::Fetch(_) => 1,
+            Self::ListOffsets(_) => 2,
             Self::Metadata(_) => 3,
+            Self::LeaderAndIsr(_) => 4,
+            Self::StopReplica(_) => 5,
+            Self::UpdateMetadata(_) => 6,
+            Self::ControlledShutdown(_) => 7,
+            Self::OffsetCommit(_) => 8,
+            Self::OffsetFetch(_) => 9,
+            Self::FindCoordinator(_) => 10,
+            Self::JoinGroup(_) => 11,
+            Self::Heartbeat(_) => 12,
+            Self::LeaveGroup(_) => 13,
+            Self::SyncGroup(_) => 14,
             Self::DescribeGroups(_) => 15,
+            Self::ListGroups(_) => 16,
             Self::SaslHandshake(_) => 17,
             Self::ApiVersions(_) => 18,
             Self::CreateTopics(_) => 19,
             Self::DeleteTopics(_) => 20,
+            Self::DeleteRecords(_) => 21,
+            Self::InitProducerId(_) => 22,
+            Self::OffsetForLeaderEpoch(_) => 23,
             Self::AddPartitionsToTxn(_) => 24,
             Self::AddOffsetsToTxn(_) => 25,
+            Self::EndTxn(_) => 26,
+            Self::WriteTxnMarkers(_) => 27,
+            Self::TxnOffsetCommit(_) => 28,
+            Self::DescribeAcls(_) => 29,
             Self::CreateAcls(_) => 30,
             Self::DeleteAcls(_) => 31,
+            Self::DescribeConfigs(_) => 32,
             Self::AlterConfigs(_) => 33,
             Self::AlterReplicaLogDirs(_) => 34,
             Self::DescribeLogDirs(_) => 35,
             Self::SaslAuthenticate(_) => 36,
             Self::CreatePartitions(_) => 37,
+            Self::CreateDelegationToken(_) => 38,
+            Self::RenewDelegationToken(_) => 39,
+            Self::ExpireDelegationToken(_) => 40,
+            Self::DescribeDelegationToken(_) => 41,
+            Self::DeleteGroups(_) => 42,
+            Self::ElectLeaders(_) => 43,
             Self::IncrementalAlterConfigs(_) => 44,
             Self::AlterPartitionReassignments(_) => 45,
+            Self::ListPartitionReassignments(_) => 46,
+            Self::OffsetDelete(_) => 47,
+            Self::DescribeClientQuotas(_) => 48,
             Self::AlterClientQuotas(_) => 49,
             Self::DescribeUserScramCredentials(_) => 50,
             Self::AlterUserScramCredentials(_) => 51,
+            Self::Vote(_) => 52,
+            Self::BeginQuorumEpoch(_) => 53,
+            Self::EndQuorumEpoch(_) => 54,
             Self::DescribeQuorum(_) => 55,
             Self::AlterPartition(_) => 56,
             Self::UpdateFeatures(_) => 57,
             Self::Envelope(_) => 58,
+            Self::FetchSnapshot(_) => 59,
+            Self::DescribeCluster(_) => 60,
             Self::DescribeProducers(_) => 61,
+            Self::BrokerRegistration(_) => 62,
+            Self::BrokerHeartbeat(_) => 63,
+            Self::UnregisterBroker(_) => 64,
             Self::DescribeTransactions(_) => 65,
+            Self::ListTransactions(_) => 66,
             Self::AllocateProducerIds(_) => 67,
+            Self::ConsumerGroupHeartbeat(_) => 68,
+            Self::ConsumerGroupDescribe(_) => 69,
+            Self::ControllerRegistration(_) => 70,
+            Self::GetTelemetrySubscriptions(_) => 71,
+            Self::PushTelemetry(_) => 72,
+            Self::AssignReplicasToDirs(_) => 73,
+            Self::ListClientMetricsResources(_) => 74,
             Self::DescribeTopicPartitions(_) => 75,
+            Self::ShareGroupHeartbeat(_) => 76,
+            Self::ShareGroupDescribe(_) => 77,
+            Self::ShareFetch(_) => 78,
+            Self::ShareAcknowledge(_) => 79,
             Self::AddRaftVoter(_) => 80,
+            Self::RemoveRaftVoter(_) => 81,
+            Self::UpdateRaftVoter(_) => 82,
+            Self::InitializeShareGroupState(_) => 83,
+            Self::ReadShareGroupState(_) => 84,
+            Self::WriteShareGroupState(_) => 85,
+            Self::DeleteShareGroupState(_) => 86,
+            Self::ReadShareGroupStateSummary(_) => 87,
         }
     }
     /// Appends the body encoded at `version`.
@@ -574,18 +1882,45 @@ impl RequestBody {
         version: i16,
     ) -> Result<(), crate::error::EncodeError> {
         match self {
+            Self::Produce(m) => crate::message::Message::encode(m, buf, version),
+            Self::Fetch(m) => crate::message::Message::encode(m, buf, version),
+            Self::ListOffsets(m) => crate::message::Message::encode(m, buf, version),
             Self::Metadata(m) => crate::message::Message::encode(m, buf, version),
+            Self::LeaderAndIsr(m) => crate::message::Message::encode(m, buf, version),
+            Self::StopReplica(m) => crate::message::Message::encode(m, buf, version),
+            Self::UpdateMetadata(m) => crate::message::Message::encode(m, buf, version),
+            Self::ControlledShutdown(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::OffsetCommit(m) => crate::message::Message::encode(m, buf, version),
+            Self::OffsetFetch(m) => crate::message::Message::encode(m, buf, version),
+            Self::FindCoordinator(m) => crate::message::Message::encode(m, buf, version),
+            Self::JoinGroup(m) => crate::message::Message::encode(m, buf, version),
+            Self::Heartbeat(m) => crate::message::Message::encode(m, buf, version),
+            Self::LeaveGroup(m) => crate::message::Message::encode(m, buf, version),
+            Self::SyncGroup(m) => crate::message::Message::encode(m, buf, version),
             Self::DescribeGroups(m) => crate::message::Message::encode(m, buf, version),
+            Self::ListGroups(m) => crate::message::Message::encode(m, buf, version),
             Self::SaslHandshake(m) => crate::message::Message::encode(m, buf, version),
             Self::ApiVersions(m) => crate::message::Message::encode(m, buf, version),
             Self::CreateTopics(m) => crate::message::Message::encode(m, buf, version),
             Self::DeleteTopics(m) => crate::message::Message::encode(m, buf, version),
+            Self::DeleteRecords(m) => crate::message::Message::encode(m, buf, version),
+            Self::InitProducerId(m) => crate::message::Message::encode(m, buf, version),
+            Self::OffsetForLeaderEpoch(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
             Self::AddPartitionsToTxn(m) => {
                 crate::message::Message::encode(m, buf, version)
             }
             Self::AddOffsetsToTxn(m) => crate::message::Message::encode(m, buf, version),
+            Self::EndTxn(m) => crate::message::Message::encode(m, buf, version),
+            Self::WriteTxnMarkers(m) => crate::message::Message::encode(m, buf, version),
+            Self::TxnOffsetCommit(m) => crate::message::Message::encode(m, buf, version),
+            Self::DescribeAcls(m) => crate::message::Message::encode(m, buf, version),
             Self::CreateAcls(m) => crate::message::Message::encode(m, buf, version),
             Self::DeleteAcls(m) => crate::message::Message::encode(m, buf, version),
+            Self::DescribeConfigs(m) => crate::message::Message::encode(m, buf, version),
             Self::AlterConfigs(m) => crate::message::Message::encode(m, buf, version),
             Self::AlterReplicaLogDirs(m) => {
                 crate::message::Message::encode(m, buf, version)
@@ -593,10 +1928,31 @@ impl RequestBody {
             Self::DescribeLogDirs(m) => crate::message::Message::encode(m, buf, version),
             Self::SaslAuthenticate(m) => crate::message::Message::encode(m, buf, version),
             Self::CreatePartitions(m) => crate::message::Message::encode(m, buf, version),
+            Self::CreateDelegationToken(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::RenewDelegationToken(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::ExpireDelegationToken(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::DescribeDelegationToken(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::DeleteGroups(m) => crate::message::Message::encode(m, buf, version),
+            Self::ElectLeaders(m) => crate::message::Message::encode(m, buf, version),
             Self::IncrementalAlterConfigs(m) => {
                 crate::message::Message::encode(m, buf, version)
             }
             Self::AlterPartitionReassignments(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::ListPartitionReassignments(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::OffsetDelete(m) => crate::message::Message::encode(m, buf, version),
+            Self::DescribeClientQuotas(m) => {
                 crate::message::Message::encode(m, buf, version)
             }
             Self::AlterClientQuotas(m) => {
@@ -608,40 +1964,122 @@ impl RequestBody {
             Self::AlterUserScramCredentials(m) => {
                 crate::message::Message::encode(m, buf, version)
             }
+            Self::Vote(m) => crate::message::Message::encode(m, buf, version),
+            Self::BeginQuorumEpoch(m) => crate::message::Message::encode(m, buf, version),
+            Self::EndQuorumEpoch(m) => crate::message::Message::encode(m, buf, version),
             Self::DescribeQuorum(m) => crate::message::Message::encode(m, buf, version),
             Self::AlterPartition(m) => crate::message::Message::encode(m, buf, version),
             Self::UpdateFeatures(m) => crate::message::Message::encode(m, buf, version),
             Self::Envelope(m) => crate::message::Message::encode(m, buf, version),
+            Self::FetchSnapshot(m) => crate::message::Message::encode(m, buf, version),
+            Self::DescribeCluster(m) => crate::message::Message::encode(m, buf, version),
             Self::DescribeProducers(m) => {
                 crate::message::Message::encode(m, buf, version)
             }
+            Self::BrokerRegistration(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::BrokerHeartbeat(m) => crate::message::Message::encode(m, buf, version),
+            Self::UnregisterBroker(m) => crate::message::Message::encode(m, buf, version),
             Self::DescribeTransactions(m) => {
                 crate::message::Message::encode(m, buf, version)
             }
+            Self::ListTransactions(m) => crate::message::Message::encode(m, buf, version),
             Self::AllocateProducerIds(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::ConsumerGroupHeartbeat(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::ConsumerGroupDescribe(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::ControllerRegistration(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::GetTelemetrySubscriptions(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::PushTelemetry(m) => crate::message::Message::encode(m, buf, version),
+            Self::AssignReplicasToDirs(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::ListClientMetricsResources(m) => {
                 crate::message::Message::encode(m, buf, version)
             }
             Self::DescribeTopicPartitions(m) => {
                 crate::message::Message::encode(m, buf, version)
             }
+            Self::ShareGroupHeartbeat(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::ShareGroupDescribe(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::ShareFetch(m) => crate::message::Message::encode(m, buf, version),
+            Self::ShareAcknowledge(m) => crate::message::Message::encode(m, buf, version),
             Self::AddRaftVoter(m) => crate::message::Message::encode(m, buf, version),
+            Self::RemoveRaftVoter(m) => crate::message::Message::encode(m, buf, version),
+            Self::UpdateRaftVoter(m) => crate::message::Message::encode(m, buf, version),
+            Self::InitializeShareGroupState(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::ReadShareGroupState(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::WriteShareGroupState(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::DeleteShareGroupState(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::ReadShareGroupStateSummary(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
         }
     }
     /// Bytes that [`Self::encode`] writes at `version`.
     pub fn encoded_size(&self, version: i16) -> usize {
         match self {
+            Self::Produce(m) => crate::message::Message::encoded_size(m, version),
+            Self::Fetch(m) => crate::message::Message::encoded_size(m, version),
+            Self::ListOffsets(m) => crate::message::Message::encoded_size(m, version),
             Self::Metadata(m) => crate::message::Message::encoded_size(m, version),
+            Self::LeaderAndIsr(m) => crate::message::Message::encoded_size(m, version),
+            Self::StopReplica(m) => crate::message::Message::encoded_size(m, version),
+            Self::UpdateMetadata(m) => crate::message::Message::encoded_size(m, version),
+            Self::ControlledShutdown(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::OffsetCommit(m) => crate::message::Message::encoded_size(m, version),
+            Self::OffsetFetch(m) => crate::message::Message::encoded_size(m, version),
+            Self::FindCoordinator(m) => crate::message::Message::encoded_size(m, version),
+            Self::JoinGroup(m) => crate::message::Message::encoded_size(m, version),
+            Self::Heartbeat(m) => crate::message::Message::encoded_size(m, version),
+            Self::LeaveGroup(m) => crate::message::Message::encoded_size(m, version),
+            Self::SyncGroup(m) => crate::message::Message::encoded_size(m, version),
             Self::DescribeGroups(m) => crate::message::Message::encoded_size(m, version),
+            Self::ListGroups(m) => crate::message::Message::encoded_size(m, version),
             Self::SaslHandshake(m) => crate::message::Message::encoded_size(m, version),
             Self::ApiVersions(m) => crate::message::Message::encoded_size(m, version),
             Self::CreateTopics(m) => crate::message::Message::encoded_size(m, version),
             Self::DeleteTopics(m) => crate::message::Message::encoded_size(m, version),
+            Self::DeleteRecords(m) => crate::message::Message::encoded_size(m, version),
+            Self::InitProducerId(m) => crate::message::Message::encoded_size(m, version),
+            Self::OffsetForLeaderEpoch(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
             Self::AddPartitionsToTxn(m) => {
                 crate::message::Message::encoded_size(m, version)
             }
             Self::AddOffsetsToTxn(m) => crate::message::Message::encoded_size(m, version),
+            Self::EndTxn(m) => crate::message::Message::encoded_size(m, version),
+            Self::WriteTxnMarkers(m) => crate::message::Message::encoded_size(m, version),
+            Self::TxnOffsetCommit(m) => crate::message::Message::encoded_size(m, version),
+            Self::DescribeAcls(m) => crate::message::Message::encoded_size(m, version),
             Self::CreateAcls(m) => crate::message::Message::encoded_size(m, version),
             Self::DeleteAcls(m) => crate::message::Message::encoded_size(m, version),
+            Self::DescribeConfigs(m) => crate::message::Message::encoded_size(m, version),
             Self::AlterConfigs(m) => crate::message::Message::encoded_size(m, version),
             Self::AlterReplicaLogDirs(m) => {
                 crate::message::Message::encoded_size(m, version)
@@ -653,10 +2091,31 @@ impl RequestBody {
             Self::CreatePartitions(m) => {
                 crate::message::Message::encoded_size(m, version)
             }
+            Self::CreateDelegationToken(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::RenewDelegationToken(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::ExpireDelegationToken(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::DescribeDelegationToken(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::DeleteGroups(m) => crate::message::Message::encoded_size(m, version),
+            Self::ElectLeaders(m) => crate::message::Message::encoded_size(m, version),
             Self::IncrementalAlterConfigs(m) => {
                 crate::message::Message::encoded_size(m, version)
             }
             Self::AlterPartitionReassignments(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::ListPartitionReassignments(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::OffsetDelete(m) => crate::message::Message::encoded_size(m, version),
+            Self::DescribeClientQuotas(m) => {
                 crate::message::Message::encoded_size(m, version)
             }
             Self::AlterClientQuotas(m) => {
@@ -668,23 +2127,86 @@ impl RequestBody {
             Self::AlterUserScramCredentials(m) => {
                 crate::message::Message::encoded_size(m, version)
             }
+            Self::Vote(m) => crate::message::Message::encoded_size(m, version),
+            Self::BeginQuorumEpoch(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::EndQuorumEpoch(m) => crate::message::Message::encoded_size(m, version),
             Self::DescribeQuorum(m) => crate::message::Message::encoded_size(m, version),
             Self::AlterPartition(m) => crate::message::Message::encoded_size(m, version),
             Self::UpdateFeatures(m) => crate::message::Message::encoded_size(m, version),
             Self::Envelope(m) => crate::message::Message::encoded_size(m, version),
+            Self::FetchSnapshot(m) => crate::message::Message::encoded_size(m, version),
+            Self::DescribeCluster(m) => crate::message::Message::encoded_size(m, version),
             Self::DescribeProducers(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::BrokerRegistration(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::BrokerHeartbeat(m) => crate::message::Message::encoded_size(m, version),
+            Self::UnregisterBroker(m) => {
                 crate::message::Message::encoded_size(m, version)
             }
             Self::DescribeTransactions(m) => {
                 crate::message::Message::encoded_size(m, version)
             }
+            Self::ListTransactions(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
             Self::AllocateProducerIds(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::ConsumerGroupHeartbeat(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::ConsumerGroupDescribe(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::ControllerRegistration(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::GetTelemetrySubscriptions(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::PushTelemetry(m) => crate::message::Message::encoded_size(m, version),
+            Self::AssignReplicasToDirs(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::ListClientMetricsResources(m) => {
                 crate::message::Message::encoded_size(m, version)
             }
             Self::DescribeTopicPartitions(m) => {
                 crate::message::Message::encoded_size(m, version)
             }
+            Self::ShareGroupHeartbeat(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::ShareGroupDescribe(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::ShareFetch(m) => crate::message::Message::encoded_size(m, version),
+            Self::ShareAcknowledge(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
             Self::AddRaftVoter(m) => crate::message::Message::encoded_size(m, version),
+            Self::RemoveRaftVoter(m) => crate::message::Message::encoded_size(m, version),
+            Self::UpdateRaftVoter(m) => crate::message::Message::encoded_size(m, version),
+            Self::InitializeShareGroupState(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::ReadShareGroupState(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::WriteShareGroupState(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::DeleteShareGroupState(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::ReadShareGroupStateSummary(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
         }
     }
     /// Reads the body of `api_key` at `version`.
@@ -698,6 +2220,27 @@ impl RequestBody {
         version: i16,
     ) -> Result<Self, crate::error::DecodeError> {
         match api_key {
+            0 => {
+                <super::produce_request::ProduceRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::Produce)
+            }
+            1 => {
+                <super::fetch_request::FetchRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::Fetch)
+            }
+            2 => {
+                <super::list_offsets_request::ListOffsetsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ListOffsets)
+            }
             3 => {
                 <super::metadata_request::MetadataRequest as crate::message::Message>::decode_from(
                         r,
@@ -705,12 +2248,96 @@ impl RequestBody {
                     )
                     .map(Self::Metadata)
             }
+            4 => {
+                <super::leader_and_isr_request::LeaderAndIsrRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::LeaderAndIsr)
+            }
+            5 => {
+                <super::stop_replica_request::StopReplicaRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::StopReplica)
+            }
+            6 => {
+                <super::update_metadata_request::UpdateMetadataRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::UpdateMetadata)
+            }
+            7 => {
+                <super::controlled_shutdown_request::ControlledShutdownRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ControlledShutdown)
+            }
+            8 => {
+                <super::offset_commit_request::OffsetCommitRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::OffsetCommit)
+            }
+            9 => {
+                <super::offset_fetch_request::OffsetFetchRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::OffsetFetch)
+            }
+            10 => {
+                <super::find_coordinator_request::FindCoordinatorRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::FindCoordinator)
+            }
+            11 => {
+                <super::join_group_request::JoinGroupRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::JoinGroup)
+            }
+            12 => {
+                <super::heartbeat_request::HeartbeatRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::Heartbeat)
+            }
+            13 => {
+                <super::leave_group_request::LeaveGroupRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::LeaveGroup)
+            }
+            14 => {
+                <super::sync_group_request::SyncGroupRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::SyncGroup)
+            }
             15 => {
                 <super::describe_groups_request::DescribeGroupsRequest as crate::message::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeGroups)
+            }
+            16 => {
+                <super::list_groups_request::ListGroupsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ListGroups)
             }
             17 => {
                 <super::sasl_handshake_request::SaslHandshakeRequest as crate::message::Message>::decode_from(
@@ -740,6 +2367,27 @@ impl RequestBody {
                     )
                     .map(Self::DeleteTopics)
             }
+            21 => {
+                <super::delete_records_request::DeleteRecordsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DeleteRecords)
+            }
+            22 => {
+                <super::init_producer_id_request::InitProducerIdRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::InitProducerId)
+            }
+            23 => {
+                <super::offset_for_leader_epoch_request::OffsetForLeaderEpochRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::OffsetForLeaderEpoch)
+            }
             24 => {
                 <super::add_partitions_to_txn_request::AddPartitionsToTxnRequest as crate::message::Message>::decode_from(
                         r,
@@ -754,6 +2402,34 @@ impl RequestBody {
                     )
                     .map(Self::AddOffsetsToTxn)
             }
+            26 => {
+                <super::end_txn_request::EndTxnRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::EndTxn)
+            }
+            27 => {
+                <super::write_txn_markers_request::WriteTxnMarkersRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::WriteTxnMarkers)
+            }
+            28 => {
+                <super::txn_offset_commit_request::TxnOffsetCommitRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::TxnOffsetCommit)
+            }
+            29 => {
+                <super::describe_acls_request::DescribeAclsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DescribeAcls)
+            }
             30 => {
                 <super::create_acls_request::CreateAclsRequest as crate::message::Message>::decode_from(
                         r,
@@ -767,6 +2443,13 @@ impl RequestBody {
                         version,
                     )
                     .map(Self::DeleteAcls)
+            }
+            32 => {
+                <super::describe_configs_request::DescribeConfigsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DescribeConfigs)
             }
             33 => {
                 <super::alter_configs_request::AlterConfigsRequest as crate::message::Message>::decode_from(
@@ -803,6 +2486,48 @@ impl RequestBody {
                     )
                     .map(Self::CreatePartitions)
             }
+            38 => {
+                <super::create_delegation_token_request::CreateDelegationTokenRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::CreateDelegationToken)
+            }
+            39 => {
+                <super::renew_delegation_token_request::RenewDelegationTokenRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::RenewDelegationToken)
+            }
+            40 => {
+                <super::expire_delegation_token_request::ExpireDelegationTokenRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ExpireDelegationToken)
+            }
+            41 => {
+                <super::describe_delegation_token_request::DescribeDelegationTokenRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DescribeDelegationToken)
+            }
+            42 => {
+                <super::delete_groups_request::DeleteGroupsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DeleteGroups)
+            }
+            43 => {
+                <super::elect_leaders_request::ElectLeadersRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ElectLeaders)
+            }
             44 => {
                 <super::incremental_alter_configs_request::IncrementalAlterConfigsRequest as crate::message::Message>::decode_from(
                         r,
@@ -816,6 +2541,27 @@ impl RequestBody {
                         version,
                     )
                     .map(Self::AlterPartitionReassignments)
+            }
+            46 => {
+                <super::list_partition_reassignments_request::ListPartitionReassignmentsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ListPartitionReassignments)
+            }
+            47 => {
+                <super::offset_delete_request::OffsetDeleteRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::OffsetDelete)
+            }
+            48 => {
+                <super::describe_client_quotas_request::DescribeClientQuotasRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DescribeClientQuotas)
             }
             49 => {
                 <super::alter_client_quotas_request::AlterClientQuotasRequest as crate::message::Message>::decode_from(
@@ -837,6 +2583,27 @@ impl RequestBody {
                         version,
                     )
                     .map(Self::AlterUserScramCredentials)
+            }
+            52 => {
+                <super::vote_request::VoteRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::Vote)
+            }
+            53 => {
+                <super::begin_quorum_epoch_request::BeginQuorumEpochRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::BeginQuorumEpoch)
+            }
+            54 => {
+                <super::end_quorum_epoch_request::EndQuorumEpochRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::EndQuorumEpoch)
             }
             55 => {
                 <super::describe_quorum_request::DescribeQuorumRequest as crate::message::Message>::decode_from(
@@ -866,12 +2633,47 @@ impl RequestBody {
                     )
                     .map(Self::Envelope)
             }
+            59 => {
+                <super::fetch_snapshot_request::FetchSnapshotRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::FetchSnapshot)
+            }
+            60 => {
+                <super::describe_cluster_request::DescribeClusterRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DescribeCluster)
+            }
             61 => {
                 <super::describe_producers_request::DescribeProducersRequest as crate::message::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeProducers)
+            }
+            62 => {
+                <super::broker_registration_request::BrokerRegistrationRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::BrokerRegistration)
+            }
+            63 => {
+                <super::broker_heartbeat_request::BrokerHeartbeatRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::BrokerHeartbeat)
+            }
+            64 => {
+                <super::unregister_broker_request::UnregisterBrokerRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::UnregisterBroker)
             }
             65 => {
                 <super::describe_transactions_request::DescribeTransactionsRequest as crate::message::Message>::decode_from(
@@ -880,12 +2682,68 @@ impl RequestBody {
                     )
                     .map(Self::DescribeTransactions)
             }
+            66 => {
+                <super::list_transactions_request::ListTransactionsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ListTransactions)
+            }
             67 => {
                 <super::allocate_producer_ids_request::AllocateProducerIdsRequest as crate::message::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AllocateProducerIds)
+            }
+            68 => {
+                <super::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ConsumerGroupHeartbeat)
+            }
+            69 => {
+                <super::consumer_group_describe_request::ConsumerGroupDescribeRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ConsumerGroupDescribe)
+            }
+            70 => {
+                <super::controller_registration_request::ControllerRegistrationRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ControllerRegistration)
+            }
+            71 => {
+                <super::get_telemetry_subscriptions_request::GetTelemetrySubscriptionsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::GetTelemetrySubscriptions)
+            }
+            72 => {
+                <super::push_telemetry_request::PushTelemetryRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::PushTelemetry)
+            }
+            73 => {
+                <super::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::AssignReplicasToDirs)
+            }
+            74 => {
+                <super::list_client_metrics_resources_request::ListClientMetricsResourcesRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ListClientMetricsResources)
             }
             75 => {
                 <super::describe_topic_partitions_request::DescribeTopicPartitionsRequest as crate::message::Message>::decode_from(
@@ -894,6 +2752,34 @@ impl RequestBody {
                     )
                     .map(Self::DescribeTopicPartitions)
             }
+            76 => {
+                <super::share_group_heartbeat_request::ShareGroupHeartbeatRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ShareGroupHeartbeat)
+            }
+            77 => {
+                <super::share_group_describe_request::ShareGroupDescribeRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ShareGroupDescribe)
+            }
+            78 => {
+                <super::share_fetch_request::ShareFetchRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ShareFetch)
+            }
+            79 => {
+                <super::share_acknowledge_request::ShareAcknowledgeRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ShareAcknowledge)
+            }
             80 => {
                 <super::add_raft_voter_request::AddRaftVoterRequest as crate::message::Message>::decode_from(
                         r,
@@ -901,8 +2787,72 @@ impl RequestBody {
                     )
                     .map(Self::AddRaftVoter)
             }
+            81 => {
+                <super::remove_raft_voter_request::RemoveRaftVoterRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::RemoveRaftVoter)
+            }
+            82 => {
+                <super::update_raft_voter_request::UpdateRaftVoterRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::UpdateRaftVoter)
+            }
+            83 => {
+                <super::initialize_share_group_state_request::InitializeShareGroupStateRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::InitializeShareGroupState)
+            }
+            84 => {
+                <super::read_share_group_state_request::ReadShareGroupStateRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ReadShareGroupState)
+            }
+            85 => {
+                <super::write_share_group_state_request::WriteShareGroupStateRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::WriteShareGroupState)
+            }
+            86 => {
+                <super::delete_share_group_state_request::DeleteShareGroupStateRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DeleteShareGroupState)
+            }
+            87 => {
+                <super::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ReadShareGroupStateSummary)
+            }
             _ => Err(r.error(crate::error::DecodeErrorKind::UnknownApiKey(api_key))),
         }
+    }
+}
+impl From<super::produce_request::ProduceRequest> for RequestBody {
+    fn from(m: super::produce_request::ProduceRequest) -> Self {
+        Self::Produce(m)
+    }
+}
+impl From<super::fetch_request::FetchRequest> for RequestBody {
+    fn from(m: super::fetch_request::FetchRequest) -> Self {
+        Self::Fetch(m)
+    }
+}
+impl From<super::list_offsets_request::ListOffsetsRequest> for RequestBody {
+    fn from(m: super::list_offsets_request::ListOffsetsRequest) -> Self {
+        Self::ListOffsets(m)
     }
 }
 impl From<super::metadata_request::MetadataRequest> for RequestBody {
@@ -910,9 +2860,70 @@ impl From<super::metadata_request::MetadataRequest> for RequestBody {
         Self::Metadata(m)
     }
 }
+impl From<super::leader_and_isr_request::LeaderAndIsrRequest> for RequestBody {
+    fn from(m: super::leader_and_isr_request::LeaderAndIsrRequest) -> Self {
+        Self::LeaderAndIsr(m)
+    }
+}
+impl From<super::stop_replica_request::StopReplicaRequest> for RequestBody {
+    fn from(m: super::stop_replica_request::StopReplicaRequest) -> Self {
+        Self::StopReplica(m)
+    }
+}
+impl From<super::update_metadata_request::UpdateMetadataRequest> for RequestBody {
+    fn from(m: super::update_metadata_request::UpdateMetadataRequest) -> Self {
+        Self::UpdateMetadata(m)
+    }
+}
+impl From<super::controlled_shutdown_request::ControlledShutdownRequest>
+for RequestBody {
+    fn from(m: super::controlled_shutdown_request::ControlledShutdownRequest) -> Self {
+        Self::ControlledShutdown(m)
+    }
+}
+impl From<super::offset_commit_request::OffsetCommitRequest> for RequestBody {
+    fn from(m: super::offset_commit_request::OffsetCommitRequest) -> Self {
+        Self::OffsetCommit(m)
+    }
+}
+impl From<super::offset_fetch_request::OffsetFetchRequest> for RequestBody {
+    fn from(m: super::offset_fetch_request::OffsetFetchRequest) -> Self {
+        Self::OffsetFetch(m)
+    }
+}
+impl From<super::find_coordinator_request::FindCoordinatorRequest> for RequestBody {
+    fn from(m: super::find_coordinator_request::FindCoordinatorRequest) -> Self {
+        Self::FindCoordinator(m)
+    }
+}
+impl From<super::join_group_request::JoinGroupRequest> for RequestBody {
+    fn from(m: super::join_group_request::JoinGroupRequest) -> Self {
+        Self::JoinGroup(m)
+    }
+}
+impl From<super::heartbeat_request::HeartbeatRequest> for RequestBody {
+    fn from(m: super::heartbeat_request::HeartbeatRequest) -> Self {
+        Self::Heartbeat(m)
+    }
+}
+impl From<super::leave_group_request::LeaveGroupRequest> for RequestBody {
+    fn from(m: super::leave_group_request::LeaveGroupRequest) -> Self {
+        Self::LeaveGroup(m)
+    }
+}
+impl From<super::sync_group_request::SyncGroupRequest> for RequestBody {
+    fn from(m: super::sync_group_request::SyncGroupRequest) -> Self {
+        Self::SyncGroup(m)
+    }
+}
 impl From<super::describe_groups_request::DescribeGroupsRequest> for RequestBody {
     fn from(m: super::describe_groups_request::DescribeGroupsRequest) -> Self {
         Self::DescribeGroups(m)
+    }
+}
+impl From<super::list_groups_request::ListGroupsRequest> for RequestBody {
+    fn from(m: super::list_groups_request::ListGroupsRequest) -> Self {
+        Self::ListGroups(m)
     }
 }
 impl From<super::sasl_handshake_request::SaslHandshakeRequest> for RequestBody {
@@ -935,6 +2946,24 @@ impl From<super::delete_topics_request::DeleteTopicsRequest> for RequestBody {
         Self::DeleteTopics(m)
     }
 }
+impl From<super::delete_records_request::DeleteRecordsRequest> for RequestBody {
+    fn from(m: super::delete_records_request::DeleteRecordsRequest) -> Self {
+        Self::DeleteRecords(m)
+    }
+}
+impl From<super::init_producer_id_request::InitProducerIdRequest> for RequestBody {
+    fn from(m: super::init_producer_id_request::InitProducerIdRequest) -> Self {
+        Self::InitProducerId(m)
+    }
+}
+impl From<super::offset_for_leader_epoch_request::OffsetForLeaderEpochRequest>
+for RequestBody {
+    fn from(
+        m: super::offset_for_leader_epoch_request::OffsetForLeaderEpochRequest,
+    ) -> Self {
+        Self::OffsetForLeaderEpoch(m)
+    }
+}
 impl From<super::add_partitions_to_txn_request::AddPartitionsToTxnRequest>
 for RequestBody {
     fn from(m: super::add_partitions_to_txn_request::AddPartitionsToTxnRequest) -> Self {
@@ -946,6 +2975,26 @@ impl From<super::add_offsets_to_txn_request::AddOffsetsToTxnRequest> for Request
         Self::AddOffsetsToTxn(m)
     }
 }
+impl From<super::end_txn_request::EndTxnRequest> for RequestBody {
+    fn from(m: super::end_txn_request::EndTxnRequest) -> Self {
+        Self::EndTxn(m)
+    }
+}
+impl From<super::write_txn_markers_request::WriteTxnMarkersRequest> for RequestBody {
+    fn from(m: super::write_txn_markers_request::WriteTxnMarkersRequest) -> Self {
+        Self::WriteTxnMarkers(m)
+    }
+}
+impl From<super::txn_offset_commit_request::TxnOffsetCommitRequest> for RequestBody {
+    fn from(m: super::txn_offset_commit_request::TxnOffsetCommitRequest) -> Self {
+        Self::TxnOffsetCommit(m)
+    }
+}
+impl From<super::describe_acls_request::DescribeAclsRequest> for RequestBody {
+    fn from(m: super::describe_acls_request::DescribeAclsRequest) -> Self {
+        Self::DescribeAcls(m)
+    }
+}
 impl From<super::create_acls_request::CreateAclsRequest> for RequestBody {
     fn from(m: super::create_acls_request::CreateAclsRequest) -> Self {
         Self::CreateAcls(m)
@@ -954,6 +3003,11 @@ impl From<super::create_acls_request::CreateAclsRequest> for RequestBody {
 impl From<super::delete_acls_request::DeleteAclsRequest> for RequestBody {
     fn from(m: super::delete_acls_request::DeleteAclsRequest) -> Self {
         Self::DeleteAcls(m)
+    }
+}
+impl From<super::describe_configs_request::DescribeConfigsRequest> for RequestBody {
+    fn from(m: super::describe_configs_request::DescribeConfigsRequest) -> Self {
+        Self::DescribeConfigs(m)
     }
 }
 impl From<super::alter_configs_request::AlterConfigsRequest> for RequestBody {
@@ -984,6 +3038,48 @@ impl From<super::create_partitions_request::CreatePartitionsRequest> for Request
         Self::CreatePartitions(m)
     }
 }
+impl From<super::create_delegation_token_request::CreateDelegationTokenRequest>
+for RequestBody {
+    fn from(
+        m: super::create_delegation_token_request::CreateDelegationTokenRequest,
+    ) -> Self {
+        Self::CreateDelegationToken(m)
+    }
+}
+impl From<super::renew_delegation_token_request::RenewDelegationTokenRequest>
+for RequestBody {
+    fn from(
+        m: super::renew_delegation_token_request::RenewDelegationTokenRequest,
+    ) -> Self {
+        Self::RenewDelegationToken(m)
+    }
+}
+impl From<super::expire_delegation_token_request::ExpireDelegationTokenRequest>
+for RequestBody {
+    fn from(
+        m: super::expire_delegation_token_request::ExpireDelegationTokenRequest,
+    ) -> Self {
+        Self::ExpireDelegationToken(m)
+    }
+}
+impl From<super::describe_delegation_token_request::DescribeDelegationTokenRequest>
+for RequestBody {
+    fn from(
+        m: super::describe_delegation_token_request::DescribeDelegationTokenRequest,
+    ) -> Self {
+        Self::DescribeDelegationToken(m)
+    }
+}
+impl From<super::delete_groups_request::DeleteGroupsRequest> for RequestBody {
+    fn from(m: super::delete_groups_request::DeleteGroupsRequest) -> Self {
+        Self::DeleteGroups(m)
+    }
+}
+impl From<super::elect_leaders_request::ElectLeadersRequest> for RequestBody {
+    fn from(m: super::elect_leaders_request::ElectLeadersRequest) -> Self {
+        Self::ElectLeaders(m)
+    }
+}
 impl From<super::incremental_alter_configs_request::IncrementalAlterConfigsRequest>
 for RequestBody {
     fn from(
@@ -999,6 +3095,27 @@ impl From<
         m: super::alter_partition_reassignments_request::AlterPartitionReassignmentsRequest,
     ) -> Self {
         Self::AlterPartitionReassignments(m)
+    }
+}
+impl From<super::list_partition_reassignments_request::ListPartitionReassignmentsRequest>
+for RequestBody {
+    fn from(
+        m: super::list_partition_reassignments_request::ListPartitionReassignmentsRequest,
+    ) -> Self {
+        Self::ListPartitionReassignments(m)
+    }
+}
+impl From<super::offset_delete_request::OffsetDeleteRequest> for RequestBody {
+    fn from(m: super::offset_delete_request::OffsetDeleteRequest) -> Self {
+        Self::OffsetDelete(m)
+    }
+}
+impl From<super::describe_client_quotas_request::DescribeClientQuotasRequest>
+for RequestBody {
+    fn from(
+        m: super::describe_client_quotas_request::DescribeClientQuotasRequest,
+    ) -> Self {
+        Self::DescribeClientQuotas(m)
     }
 }
 impl From<super::alter_client_quotas_request::AlterClientQuotasRequest> for RequestBody {
@@ -1023,6 +3140,21 @@ for RequestBody {
         Self::AlterUserScramCredentials(m)
     }
 }
+impl From<super::vote_request::VoteRequest> for RequestBody {
+    fn from(m: super::vote_request::VoteRequest) -> Self {
+        Self::Vote(m)
+    }
+}
+impl From<super::begin_quorum_epoch_request::BeginQuorumEpochRequest> for RequestBody {
+    fn from(m: super::begin_quorum_epoch_request::BeginQuorumEpochRequest) -> Self {
+        Self::BeginQuorumEpoch(m)
+    }
+}
+impl From<super::end_quorum_epoch_request::EndQuorumEpochRequest> for RequestBody {
+    fn from(m: super::end_quorum_epoch_request::EndQuorumEpochRequest) -> Self {
+        Self::EndQuorumEpoch(m)
+    }
+}
 impl From<super::describe_quorum_request::DescribeQuorumRequest> for RequestBody {
     fn from(m: super::describe_quorum_request::DescribeQuorumRequest) -> Self {
         Self::DescribeQuorum(m)
@@ -1043,9 +3175,35 @@ impl From<super::envelope_request::EnvelopeRequest> for RequestBody {
         Self::Envelope(m)
     }
 }
+impl From<super::fetch_snapshot_request::FetchSnapshotRequest> for RequestBody {
+    fn from(m: super::fetch_snapshot_request::FetchSnapshotRequest) -> Self {
+        Self::FetchSnapshot(m)
+    }
+}
+impl From<super::describe_cluster_request::DescribeClusterRequest> for RequestBody {
+    fn from(m: super::describe_cluster_request::DescribeClusterRequest) -> Self {
+        Self::DescribeCluster(m)
+    }
+}
 impl From<super::describe_producers_request::DescribeProducersRequest> for RequestBody {
     fn from(m: super::describe_producers_request::DescribeProducersRequest) -> Self {
         Self::DescribeProducers(m)
+    }
+}
+impl From<super::broker_registration_request::BrokerRegistrationRequest>
+for RequestBody {
+    fn from(m: super::broker_registration_request::BrokerRegistrationRequest) -> Self {
+        Self::BrokerRegistration(m)
+    }
+}
+impl From<super::broker_heartbeat_request::BrokerHeartbeatRequest> for RequestBody {
+    fn from(m: super::broker_heartbeat_request::BrokerHeartbeatRequest) -> Self {
+        Self::BrokerHeartbeat(m)
+    }
+}
+impl From<super::unregister_broker_request::UnregisterBrokerRequest> for RequestBody {
+    fn from(m: super::unregister_broker_request::UnregisterBrokerRequest) -> Self {
+        Self::UnregisterBroker(m)
     }
 }
 impl From<super::describe_transactions_request::DescribeTransactionsRequest>
@@ -1056,12 +3214,71 @@ for RequestBody {
         Self::DescribeTransactions(m)
     }
 }
+impl From<super::list_transactions_request::ListTransactionsRequest> for RequestBody {
+    fn from(m: super::list_transactions_request::ListTransactionsRequest) -> Self {
+        Self::ListTransactions(m)
+    }
+}
 impl From<super::allocate_producer_ids_request::AllocateProducerIdsRequest>
 for RequestBody {
     fn from(
         m: super::allocate_producer_ids_request::AllocateProducerIdsRequest,
     ) -> Self {
         Self::AllocateProducerIds(m)
+    }
+}
+impl From<super::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest>
+for RequestBody {
+    fn from(
+        m: super::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest,
+    ) -> Self {
+        Self::ConsumerGroupHeartbeat(m)
+    }
+}
+impl From<super::consumer_group_describe_request::ConsumerGroupDescribeRequest>
+for RequestBody {
+    fn from(
+        m: super::consumer_group_describe_request::ConsumerGroupDescribeRequest,
+    ) -> Self {
+        Self::ConsumerGroupDescribe(m)
+    }
+}
+impl From<super::controller_registration_request::ControllerRegistrationRequest>
+for RequestBody {
+    fn from(
+        m: super::controller_registration_request::ControllerRegistrationRequest,
+    ) -> Self {
+        Self::ControllerRegistration(m)
+    }
+}
+impl From<super::get_telemetry_subscriptions_request::GetTelemetrySubscriptionsRequest>
+for RequestBody {
+    fn from(
+        m: super::get_telemetry_subscriptions_request::GetTelemetrySubscriptionsRequest,
+    ) -> Self {
+        Self::GetTelemetrySubscriptions(m)
+    }
+}
+impl From<super::push_telemetry_request::PushTelemetryRequest> for RequestBody {
+    fn from(m: super::push_telemetry_request::PushTelemetryRequest) -> Self {
+        Self::PushTelemetry(m)
+    }
+}
+impl From<super::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest>
+for RequestBody {
+    fn from(
+        m: super::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest,
+    ) -> Self {
+        Self::AssignReplicasToDirs(m)
+    }
+}
+impl From<
+    super::list_client_metrics_resources_request::ListClientMetricsResourcesRequest,
+> for RequestBody {
+    fn from(
+        m: super::list_client_metrics_resources_request::ListClientMetricsResourcesRequest,
+    ) -> Self {
+        Self::ListClientMetricsResources(m)
     }
 }
 impl From<super::describe_topic_partitions_request::DescribeTopicPartitionsRequest>
@@ -1072,18 +3289,123 @@ for RequestBody {
         Self::DescribeTopicPartitions(m)
     }
 }
+impl From<super::share_group_heartbeat_request::ShareGroupHeartbeatRequest>
+for RequestBody {
+    fn from(
+        m: super::share_group_heartbeat_request::ShareGroupHeartbeatRequest,
+    ) -> Self {
+        Self::ShareGroupHeartbeat(m)
+    }
+}
+impl From<super::share_group_describe_request::ShareGroupDescribeRequest>
+for RequestBody {
+    fn from(m: super::share_group_describe_request::ShareGroupDescribeRequest) -> Self {
+        Self::ShareGroupDescribe(m)
+    }
+}
+impl From<super::share_fetch_request::ShareFetchRequest> for RequestBody {
+    fn from(m: super::share_fetch_request::ShareFetchRequest) -> Self {
+        Self::ShareFetch(m)
+    }
+}
+impl From<super::share_acknowledge_request::ShareAcknowledgeRequest> for RequestBody {
+    fn from(m: super::share_acknowledge_request::ShareAcknowledgeRequest) -> Self {
+        Self::ShareAcknowledge(m)
+    }
+}
 impl From<super::add_raft_voter_request::AddRaftVoterRequest> for RequestBody {
     fn from(m: super::add_raft_voter_request::AddRaftVoterRequest) -> Self {
         Self::AddRaftVoter(m)
     }
 }
+impl From<super::remove_raft_voter_request::RemoveRaftVoterRequest> for RequestBody {
+    fn from(m: super::remove_raft_voter_request::RemoveRaftVoterRequest) -> Self {
+        Self::RemoveRaftVoter(m)
+    }
+}
+impl From<super::update_raft_voter_request::UpdateRaftVoterRequest> for RequestBody {
+    fn from(m: super::update_raft_voter_request::UpdateRaftVoterRequest) -> Self {
+        Self::UpdateRaftVoter(m)
+    }
+}
+impl From<super::initialize_share_group_state_request::InitializeShareGroupStateRequest>
+for RequestBody {
+    fn from(
+        m: super::initialize_share_group_state_request::InitializeShareGroupStateRequest,
+    ) -> Self {
+        Self::InitializeShareGroupState(m)
+    }
+}
+impl From<super::read_share_group_state_request::ReadShareGroupStateRequest>
+for RequestBody {
+    fn from(
+        m: super::read_share_group_state_request::ReadShareGroupStateRequest,
+    ) -> Self {
+        Self::ReadShareGroupState(m)
+    }
+}
+impl From<super::write_share_group_state_request::WriteShareGroupStateRequest>
+for RequestBody {
+    fn from(
+        m: super::write_share_group_state_request::WriteShareGroupStateRequest,
+    ) -> Self {
+        Self::WriteShareGroupState(m)
+    }
+}
+impl From<super::delete_share_group_state_request::DeleteShareGroupStateRequest>
+for RequestBody {
+    fn from(
+        m: super::delete_share_group_state_request::DeleteShareGroupStateRequest,
+    ) -> Self {
+        Self::DeleteShareGroupState(m)
+    }
+}
+impl From<
+    super::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest,
+> for RequestBody {
+    fn from(
+        m: super::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest,
+    ) -> Self {
+        Self::ReadShareGroupStateSummary(m)
+    }
+}
 /// A response body of any api key in this message set.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ResponseBody {
+    /// Api key 0.
+    Produce(super::produce_response::ProduceResponse),
+    /// Api key 1.
+    Fetch(super::fetch_response::FetchResponse),
+    /// Api key 2.
+    ListOffsets(super::list_offsets_response::ListOffsetsResponse),
     /// Api key 3.
     Metadata(super::metadata_response::MetadataResponse),
+    /// Api key 4.
+    LeaderAndIsr(super::leader_and_isr_response::LeaderAndIsrResponse),
+    /// Api key 5.
+    StopReplica(super::stop_replica_response::StopReplicaResponse),
+    /// Api key 6.
+    UpdateMetadata(super::update_metadata_response::UpdateMetadataResponse),
+    /// Api key 7.
+    ControlledShutdown(super::controlled_shutdown_response::ControlledShutdownResponse),
+    /// Api key 8.
+    OffsetCommit(super::offset_commit_response::OffsetCommitResponse),
+    /// Api key 9.
+    OffsetFetch(super::offset_fetch_response::OffsetFetchResponse),
+    /// Api key 10.
+    FindCoordinator(super::find_coordinator_response::FindCoordinatorResponse),
+    /// Api key 11.
+    JoinGroup(super::join_group_response::JoinGroupResponse),
+    /// Api key 12.
+    Heartbeat(super::heartbeat_response::HeartbeatResponse),
+    /// Api key 13.
+    LeaveGroup(super::leave_group_response::LeaveGroupResponse),
+    /// Api key 14.
+    SyncGroup(super::sync_group_response::SyncGroupResponse),
     /// Api key 15.
     DescribeGroups(super::describe_groups_response::DescribeGroupsResponse),
+    /// Api key 16.
+    ListGroups(super::list_groups_response::ListGroupsResponse),
     /// Api key 17.
     SaslHandshake(super::sasl_handshake_response::SaslHandshakeResponse),
     /// Api key 18.
@@ -1092,16 +3414,34 @@ pub enum ResponseBody {
     CreateTopics(super::create_topics_response::CreateTopicsResponse),
     /// Api key 20.
     DeleteTopics(super::delete_topics_response::DeleteTopicsResponse),
+    /// Api key 21.
+    DeleteRecords(super::delete_records_response::DeleteRecordsResponse),
+    /// Api key 22.
+    InitProducerId(super::init_producer_id_response::InitProducerIdResponse),
+    /// Api key 23.
+    OffsetForLeaderEpoch(
+        super::offset_for_leader_epoch_response::OffsetForLeaderEpochResponse,
+    ),
     /// Api key 24.
     AddPartitionsToTxn(
         super::add_partitions_to_txn_response::AddPartitionsToTxnResponse,
     ),
     /// Api key 25.
     AddOffsetsToTxn(super::add_offsets_to_txn_response::AddOffsetsToTxnResponse),
+    /// Api key 26.
+    EndTxn(super::end_txn_response::EndTxnResponse),
+    /// Api key 27.
+    WriteTxnMarkers(super::write_txn_markers_response::WriteTxnMarkersResponse),
+    /// Api key 28.
+    TxnOffsetCommit(super::txn_offset_commit_response::TxnOffsetCommitResponse),
+    /// Api key 29.
+    DescribeAcls(super::describe_acls_response::DescribeAclsResponse),
     /// Api key 30.
     CreateAcls(super::create_acls_response::CreateAclsResponse),
     /// Api key 31.
     DeleteAcls(super::delete_acls_response::DeleteAclsResponse),
+    /// Api key 32.
+    DescribeConfigs(super::describe_configs_response::DescribeConfigsResponse),
     /// Api key 33.
     AlterConfigs(super::alter_configs_response::AlterConfigsResponse),
     /// Api key 34.
@@ -1114,6 +3454,26 @@ pub enum ResponseBody {
     SaslAuthenticate(super::sasl_authenticate_response::SaslAuthenticateResponse),
     /// Api key 37.
     CreatePartitions(super::create_partitions_response::CreatePartitionsResponse),
+    /// Api key 38.
+    CreateDelegationToken(
+        super::create_delegation_token_response::CreateDelegationTokenResponse,
+    ),
+    /// Api key 39.
+    RenewDelegationToken(
+        super::renew_delegation_token_response::RenewDelegationTokenResponse,
+    ),
+    /// Api key 40.
+    ExpireDelegationToken(
+        super::expire_delegation_token_response::ExpireDelegationTokenResponse,
+    ),
+    /// Api key 41.
+    DescribeDelegationToken(
+        super::describe_delegation_token_response::DescribeDelegationTokenResponse,
+    ),
+    /// Api key 42.
+    DeleteGroups(super::delete_groups_response::DeleteGroupsResponse),
+    /// Api key 43.
+    ElectLeaders(super::elect_leaders_response::ElectLeadersResponse),
     /// Api key 44.
     IncrementalAlterConfigs(
         super::incremental_alter_configs_response::IncrementalAlterConfigsResponse,
@@ -1121,6 +3481,16 @@ pub enum ResponseBody {
     /// Api key 45.
     AlterPartitionReassignments(
         super::alter_partition_reassignments_response::AlterPartitionReassignmentsResponse,
+    ),
+    /// Api key 46.
+    ListPartitionReassignments(
+        super::list_partition_reassignments_response::ListPartitionReassignmentsResponse,
+    ),
+    /// Api key 47.
+    OffsetDelete(super::offset_delete_response::OffsetDeleteResponse),
+    /// Api key 48.
+    DescribeClientQuotas(
+        super::describe_client_quotas_response::DescribeClientQuotasResponse,
     ),
     /// Api key 49.
     AlterClientQuotas(super::alter_client_quotas_response::AlterClientQuotasResponse),
@@ -1132,6 +3502,12 @@ pub enum ResponseBody {
     AlterUserScramCredentials(
         super::alter_user_scram_credentials_response::AlterUserScramCredentialsResponse,
     ),
+    /// Api key 52.
+    Vote(super::vote_response::VoteResponse),
+    /// Api key 53.
+    BeginQuorumEpoch(super::begin_quorum_epoch_response::BeginQuorumEpochResponse),
+    /// Api key 54.
+    EndQuorumEpoch(super::end_quorum_epoch_response::EndQuorumEpochResponse),
     /// Api key 55.
     DescribeQuorum(super::describe_quorum_response::DescribeQuorumResponse),
     /// Api key 56.
@@ -1140,56 +3516,187 @@ pub enum ResponseBody {
     UpdateFeatures(super::update_features_response::UpdateFeaturesResponse),
     /// Api key 58.
     Envelope(super::envelope_response::EnvelopeResponse),
+    /// Api key 59.
+    FetchSnapshot(super::fetch_snapshot_response::FetchSnapshotResponse),
+    /// Api key 60.
+    DescribeCluster(super::describe_cluster_response::DescribeClusterResponse),
     /// Api key 61.
     DescribeProducers(super::describe_producers_response::DescribeProducersResponse),
+    /// Api key 62.
+    BrokerRegistration(super::broker_registration_response::BrokerRegistrationResponse),
+    /// Api key 63.
+    BrokerHeartbeat(super::broker_heartbeat_response::BrokerHeartbeatResponse),
+    /// Api key 64.
+    UnregisterBroker(super::unregister_broker_response::UnregisterBrokerResponse),
     /// Api key 65.
     DescribeTransactions(
         super::describe_transactions_response::DescribeTransactionsResponse,
     ),
+    /// Api key 66.
+    ListTransactions(super::list_transactions_response::ListTransactionsResponse),
     /// Api key 67.
     AllocateProducerIds(
         super::allocate_producer_ids_response::AllocateProducerIdsResponse,
+    ),
+    /// Api key 68.
+    ConsumerGroupHeartbeat(
+        super::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse,
+    ),
+    /// Api key 69.
+    ConsumerGroupDescribe(
+        super::consumer_group_describe_response::ConsumerGroupDescribeResponse,
+    ),
+    /// Api key 70.
+    ControllerRegistration(
+        super::controller_registration_response::ControllerRegistrationResponse,
+    ),
+    /// Api key 71.
+    GetTelemetrySubscriptions(
+        super::get_telemetry_subscriptions_response::GetTelemetrySubscriptionsResponse,
+    ),
+    /// Api key 72.
+    PushTelemetry(super::push_telemetry_response::PushTelemetryResponse),
+    /// Api key 73.
+    AssignReplicasToDirs(
+        super::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse,
+    ),
+    /// Api key 74.
+    ListClientMetricsResources(
+        super::list_client_metrics_resources_response::ListClientMetricsResourcesResponse,
     ),
     /// Api key 75.
     DescribeTopicPartitions(
         super::describe_topic_partitions_response::DescribeTopicPartitionsResponse,
     ),
+    /// Api key 76.
+    ShareGroupHeartbeat(
+        super::share_group_heartbeat_response::ShareGroupHeartbeatResponse,
+    ),
+    /// Api key 77.
+    ShareGroupDescribe(super::share_group_describe_response::ShareGroupDescribeResponse),
+    /// Api key 78.
+    ShareFetch(super::share_fetch_response::ShareFetchResponse),
+    /// Api key 79.
+    ShareAcknowledge(super::share_acknowledge_response::ShareAcknowledgeResponse),
     /// Api key 80.
     AddRaftVoter(super::add_raft_voter_response::AddRaftVoterResponse),
+    /// Api key 81.
+    RemoveRaftVoter(super::remove_raft_voter_response::RemoveRaftVoterResponse),
+    /// Api key 82.
+    UpdateRaftVoter(super::update_raft_voter_response::UpdateRaftVoterResponse),
+    /// Api key 83.
+    InitializeShareGroupState(
+        super::initialize_share_group_state_response::InitializeShareGroupStateResponse,
+    ),
+    /// Api key 84.
+    ReadShareGroupState(
+        super::read_share_group_state_response::ReadShareGroupStateResponse,
+    ),
+    /// Api key 85.
+    WriteShareGroupState(
+        super::write_share_group_state_response::WriteShareGroupStateResponse,
+    ),
+    /// Api key 86.
+    DeleteShareGroupState(
+        super::delete_share_group_state_response::DeleteShareGroupStateResponse,
+    ),
+    /// Api key 87.
+    ReadShareGroupStateSummary(
+        super::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse,
+    ),
 }
 impl ResponseBody {
     /// The api key of the body.
     pub fn api_key(&self) -> i16 {
         match self {
+            Self::Produce(_) => 0,
+            Self::Fetch(_) => 1,
+            Self::ListOffsets(_) => 2,
             Self::Metadata(_) => 3,
+            Self::LeaderAndIsr(_) => 4,
+            Self::StopReplica(_) => 5,
+            Self::UpdateMetadata(_) => 6,
+            Self::ControlledShutdown(_) => 7,
+            Self::OffsetCommit(_) => 8,
+            Self::OffsetFetch(_) => 9,
+            Self::FindCoordinator(_) => 10,
+            Self::JoinGroup(_) => 11,
+            Self::Heartbeat(_) => 12,
+            Self::LeaveGroup(_) => 13,
+            Self::SyncGroup(_) => 14,
             Self::DescribeGroups(_) => 15,
+            Self::ListGroups(_) => 16,
             Self::SaslHandshake(_) => 17,
             Self::ApiVersions(_) => 18,
             Self::CreateTopics(_) => 19,
             Self::DeleteTopics(_) => 20,
+            Self::DeleteRecords(_) => 21,
+            Self::InitProducerId(_) => 22,
+            Self::OffsetForLeaderEpoch(_) => 23,
             Self::AddPartitionsToTxn(_) => 24,
             Self::AddOffsetsToTxn(_) => 25,
+            Self::EndTxn(_) => 26,
+            Self::WriteTxnMarkers(_) => 27,
+            Self::TxnOffsetCommit(_) => 28,
+            Self::DescribeAcls(_) => 29,
             Self::CreateAcls(_) => 30,
             Self::DeleteAcls(_) => 31,
+            Self::DescribeConfigs(_) => 32,
             Self::AlterConfigs(_) => 33,
             Self::AlterReplicaLogDirs(_) => 34,
             Self::DescribeLogDirs(_) => 35,
             Self::SaslAuthenticate(_) => 36,
             Self::CreatePartitions(_) => 37,
+            Self::CreateDelegationToken(_) => 38,
+            Self::RenewDelegationToken(_) => 39,
+            Self::ExpireDelegationToken(_) => 40,
+            Self::DescribeDelegationToken(_) => 41,
+            Self::DeleteGroups(_) => 42,
+            Self::ElectLeaders(_) => 43,
             Self::IncrementalAlterConfigs(_) => 44,
             Self::AlterPartitionReassignments(_) => 45,
+            Self::ListPartitionReassignments(_) => 46,
+            Self::OffsetDelete(_) => 47,
+            Self::DescribeClientQuotas(_) => 48,
             Self::AlterClientQuotas(_) => 49,
             Self::DescribeUserScramCredentials(_) => 50,
             Self::AlterUserScramCredentials(_) => 51,
+            Self::Vote(_) => 52,
+            Self::BeginQuorumEpoch(_) => 53,
+            Self::EndQuorumEpoch(_) => 54,
             Self::DescribeQuorum(_) => 55,
             Self::AlterPartition(_) => 56,
             Self::UpdateFeatures(_) => 57,
             Self::Envelope(_) => 58,
+            Self::FetchSnapshot(_) => 59,
+            Self::DescribeCluster(_) => 60,
             Self::DescribeProducers(_) => 61,
+            Self::BrokerRegistration(_) => 62,
+            Self::BrokerHeartbeat(_) => 63,
+            Self::UnregisterBroker(_) => 64,
             Self::DescribeTransactions(_) => 65,
+            Self::ListTransactions(_) => 66,
             Self::AllocateProducerIds(_) => 67,
+            Self::ConsumerGroupHeartbeat(_) => 68,
+            Self::ConsumerGroupDescribe(_) => 69,
+            Self::ControllerRegistration(_) => 70,
+            Self::GetTelemetrySubscriptions(_) => 71,
+            Self::PushTelemetry(_) => 72,
+            Self::AssignReplicasToDirs(_) => 73,
+            Self::ListClientMetricsResources(_) => 74,
             Self::DescribeTopicPartitions(_) => 75,
+            Self::ShareGroupHeartbeat(_) => 76,
+            Self::ShareGroupDescribe(_) => 77,
+            Self::ShareFetch(_) => 78,
+            Self::ShareAcknowledge(_) => 79,
             Self::AddRaftVoter(_) => 80,
+            Self::RemoveRaftVoter(_) => 81,
+            Self::UpdateRaftVoter(_) => 82,
+            Self::InitializeShareGroupState(_) => 83,
+            Self::ReadShareGroupState(_) => 84,
+            Self::WriteShareGroupState(_) => 85,
+            Self::DeleteShareGroupState(_) => 86,
+            Self::ReadShareGroupStateSummary(_) => 87,
         }
     }
     /// Appends the body encoded at `version`.
@@ -1202,18 +3709,45 @@ impl ResponseBody {
         version: i16,
     ) -> Result<(), crate::error::EncodeError> {
         match self {
+            Self::Produce(m) => crate::message::Message::encode(m, buf, version),
+            Self::Fetch(m) => crate::message::Message::encode(m, buf, version),
+            Self::ListOffsets(m) => crate::message::Message::encode(m, buf, version),
             Self::Metadata(m) => crate::message::Message::encode(m, buf, version),
+            Self::LeaderAndIsr(m) => crate::message::Message::encode(m, buf, version),
+            Self::StopReplica(m) => crate::message::Message::encode(m, buf, version),
+            Self::UpdateMetadata(m) => crate::message::Message::encode(m, buf, version),
+            Self::ControlledShutdown(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::OffsetCommit(m) => crate::message::Message::encode(m, buf, version),
+            Self::OffsetFetch(m) => crate::message::Message::encode(m, buf, version),
+            Self::FindCoordinator(m) => crate::message::Message::encode(m, buf, version),
+            Self::JoinGroup(m) => crate::message::Message::encode(m, buf, version),
+            Self::Heartbeat(m) => crate::message::Message::encode(m, buf, version),
+            Self::LeaveGroup(m) => crate::message::Message::encode(m, buf, version),
+            Self::SyncGroup(m) => crate::message::Message::encode(m, buf, version),
             Self::DescribeGroups(m) => crate::message::Message::encode(m, buf, version),
+            Self::ListGroups(m) => crate::message::Message::encode(m, buf, version),
             Self::SaslHandshake(m) => crate::message::Message::encode(m, buf, version),
             Self::ApiVersions(m) => crate::message::Message::encode(m, buf, version),
             Self::CreateTopics(m) => crate::message::Message::encode(m, buf, version),
             Self::DeleteTopics(m) => crate::message::Message::encode(m, buf, version),
+            Self::DeleteRecords(m) => crate::message::Message::encode(m, buf, version),
+            Self::InitProducerId(m) => crate::message::Message::encode(m, buf, version),
+            Self::OffsetForLeaderEpoch(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
             Self::AddPartitionsToTxn(m) => {
                 crate::message::Message::encode(m, buf, version)
             }
             Self::AddOffsetsToTxn(m) => crate::message::Message::encode(m, buf, version),
+            Self::EndTxn(m) => crate::message::Message::encode(m, buf, version),
+            Self::WriteTxnMarkers(m) => crate::message::Message::encode(m, buf, version),
+            Self::TxnOffsetCommit(m) => crate::message::Message::encode(m, buf, version),
+            Self::DescribeAcls(m) => crate::message::Message::encode(m, buf, version),
             Self::CreateAcls(m) => crate::message::Message::encode(m, buf, version),
             Self::DeleteAcls(m) => crate::message::Message::encode(m, buf, version),
+            Self::DescribeConfigs(m) => crate::message::Message::encode(m, buf, version),
             Self::AlterConfigs(m) => crate::message::Message::encode(m, buf, version),
             Self::AlterReplicaLogDirs(m) => {
                 crate::message::Message::encode(m, buf, version)
@@ -1221,10 +3755,31 @@ impl ResponseBody {
             Self::DescribeLogDirs(m) => crate::message::Message::encode(m, buf, version),
             Self::SaslAuthenticate(m) => crate::message::Message::encode(m, buf, version),
             Self::CreatePartitions(m) => crate::message::Message::encode(m, buf, version),
+            Self::CreateDelegationToken(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::RenewDelegationToken(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::ExpireDelegationToken(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::DescribeDelegationToken(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::DeleteGroups(m) => crate::message::Message::encode(m, buf, version),
+            Self::ElectLeaders(m) => crate::message::Message::encode(m, buf, version),
             Self::IncrementalAlterConfigs(m) => {
                 crate::message::Message::encode(m, buf, version)
             }
             Self::AlterPartitionReassignments(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::ListPartitionReassignments(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::OffsetDelete(m) => crate::message::Message::encode(m, buf, version),
+            Self::DescribeClientQuotas(m) => {
                 crate::message::Message::encode(m, buf, version)
             }
             Self::AlterClientQuotas(m) => {
@@ -1236,40 +3791,122 @@ impl ResponseBody {
             Self::AlterUserScramCredentials(m) => {
                 crate::message::Message::encode(m, buf, version)
             }
+            Self::Vote(m) => crate::message::Message::encode(m, buf, version),
+            Self::BeginQuorumEpoch(m) => crate::message::Message::encode(m, buf, version),
+            Self::EndQuorumEpoch(m) => crate::message::Message::encode(m, buf, version),
             Self::DescribeQuorum(m) => crate::message::Message::encode(m, buf, version),
             Self::AlterPartition(m) => crate::message::Message::encode(m, buf, version),
             Self::UpdateFeatures(m) => crate::message::Message::encode(m, buf, version),
             Self::Envelope(m) => crate::message::Message::encode(m, buf, version),
+            Self::FetchSnapshot(m) => crate::message::Message::encode(m, buf, version),
+            Self::DescribeCluster(m) => crate::message::Message::encode(m, buf, version),
             Self::DescribeProducers(m) => {
                 crate::message::Message::encode(m, buf, version)
             }
+            Self::BrokerRegistration(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::BrokerHeartbeat(m) => crate::message::Message::encode(m, buf, version),
+            Self::UnregisterBroker(m) => crate::message::Message::encode(m, buf, version),
             Self::DescribeTransactions(m) => {
                 crate::message::Message::encode(m, buf, version)
             }
+            Self::ListTransactions(m) => crate::message::Message::encode(m, buf, version),
             Self::AllocateProducerIds(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::ConsumerGroupHeartbeat(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::ConsumerGroupDescribe(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::ControllerRegistration(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::GetTelemetrySubscriptions(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::PushTelemetry(m) => crate::message::Message::encode(m, buf, version),
+            Self::AssignReplicasToDirs(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::ListClientMetricsResources(m) => {
                 crate::message::Message::encode(m, buf, version)
             }
             Self::DescribeTopicPartitions(m) => {
                 crate::message::Message::encode(m, buf, version)
             }
+            Self::ShareGroupHeartbeat(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::ShareGroupDescribe(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::ShareFetch(m) => crate::message::Message::encode(m, buf, version),
+            Self::ShareAcknowledge(m) => crate::message::Message::encode(m, buf, version),
             Self::AddRaftVoter(m) => crate::message::Message::encode(m, buf, version),
+            Self::RemoveRaftVoter(m) => crate::message::Message::encode(m, buf, version),
+            Self::UpdateRaftVoter(m) => crate::message::Message::encode(m, buf, version),
+            Self::InitializeShareGroupState(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::ReadShareGroupState(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::WriteShareGroupState(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::DeleteShareGroupState(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
+            Self::ReadShareGroupStateSummary(m) => {
+                crate::message::Message::encode(m, buf, version)
+            }
         }
     }
     /// Bytes that [`Self::encode`] writes at `version`.
     pub fn encoded_size(&self, version: i16) -> usize {
         match self {
+            Self::Produce(m) => crate::message::Message::encoded_size(m, version),
+            Self::Fetch(m) => crate::message::Message::encoded_size(m, version),
+            Self::ListOffsets(m) => crate::message::Message::encoded_size(m, version),
             Self::Metadata(m) => crate::message::Message::encoded_size(m, version),
+            Self::LeaderAndIsr(m) => crate::message::Message::encoded_size(m, version),
+            Self::StopReplica(m) => crate::message::Message::encoded_size(m, version),
+            Self::UpdateMetadata(m) => crate::message::Message::encoded_size(m, version),
+            Self::ControlledShutdown(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::OffsetCommit(m) => crate::message::Message::encoded_size(m, version),
+            Self::OffsetFetch(m) => crate::message::Message::encoded_size(m, version),
+            Self::FindCoordinator(m) => crate::message::Message::encoded_size(m, version),
+            Self::JoinGroup(m) => crate::message::Message::encoded_size(m, version),
+            Self::Heartbeat(m) => crate::message::Message::encoded_size(m, version),
+            Self::LeaveGroup(m) => crate::message::Message::encoded_size(m, version),
+            Self::SyncGroup(m) => crate::message::Message::encoded_size(m, version),
             Self::DescribeGroups(m) => crate::message::Message::encoded_size(m, version),
+            Self::ListGroups(m) => crate::message::Message::encoded_size(m, version),
             Self::SaslHandshake(m) => crate::message::Message::encoded_size(m, version),
             Self::ApiVersions(m) => crate::message::Message::encoded_size(m, version),
             Self::CreateTopics(m) => crate::message::Message::encoded_size(m, version),
             Self::DeleteTopics(m) => crate::message::Message::encoded_size(m, version),
+            Self::DeleteRecords(m) => crate::message::Message::encoded_size(m, version),
+            Self::InitProducerId(m) => crate::message::Message::encoded_size(m, version),
+            Self::OffsetForLeaderEpoch(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
             Self::AddPartitionsToTxn(m) => {
                 crate::message::Message::encoded_size(m, version)
             }
             Self::AddOffsetsToTxn(m) => crate::message::Message::encoded_size(m, version),
+            Self::EndTxn(m) => crate::message::Message::encoded_size(m, version),
+            Self::WriteTxnMarkers(m) => crate::message::Message::encoded_size(m, version),
+            Self::TxnOffsetCommit(m) => crate::message::Message::encoded_size(m, version),
+            Self::DescribeAcls(m) => crate::message::Message::encoded_size(m, version),
             Self::CreateAcls(m) => crate::message::Message::encoded_size(m, version),
             Self::DeleteAcls(m) => crate::message::Message::encoded_size(m, version),
+            Self::DescribeConfigs(m) => crate::message::Message::encoded_size(m, version),
             Self::AlterConfigs(m) => crate::message::Message::encoded_size(m, version),
             Self::AlterReplicaLogDirs(m) => {
                 crate::message::Message::encoded_size(m, version)
@@ -1281,10 +3918,31 @@ impl ResponseBody {
             Self::CreatePartitions(m) => {
                 crate::message::Message::encoded_size(m, version)
             }
+            Self::CreateDelegationToken(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::RenewDelegationToken(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::ExpireDelegationToken(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::DescribeDelegationToken(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::DeleteGroups(m) => crate::message::Message::encoded_size(m, version),
+            Self::ElectLeaders(m) => crate::message::Message::encoded_size(m, version),
             Self::IncrementalAlterConfigs(m) => {
                 crate::message::Message::encoded_size(m, version)
             }
             Self::AlterPartitionReassignments(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::ListPartitionReassignments(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::OffsetDelete(m) => crate::message::Message::encoded_size(m, version),
+            Self::DescribeClientQuotas(m) => {
                 crate::message::Message::encoded_size(m, version)
             }
             Self::AlterClientQuotas(m) => {
@@ -1296,23 +3954,86 @@ impl ResponseBody {
             Self::AlterUserScramCredentials(m) => {
                 crate::message::Message::encoded_size(m, version)
             }
+            Self::Vote(m) => crate::message::Message::encoded_size(m, version),
+            Self::BeginQuorumEpoch(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::EndQuorumEpoch(m) => crate::message::Message::encoded_size(m, version),
             Self::DescribeQuorum(m) => crate::message::Message::encoded_size(m, version),
             Self::AlterPartition(m) => crate::message::Message::encoded_size(m, version),
             Self::UpdateFeatures(m) => crate::message::Message::encoded_size(m, version),
             Self::Envelope(m) => crate::message::Message::encoded_size(m, version),
+            Self::FetchSnapshot(m) => crate::message::Message::encoded_size(m, version),
+            Self::DescribeCluster(m) => crate::message::Message::encoded_size(m, version),
             Self::DescribeProducers(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::BrokerRegistration(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::BrokerHeartbeat(m) => crate::message::Message::encoded_size(m, version),
+            Self::UnregisterBroker(m) => {
                 crate::message::Message::encoded_size(m, version)
             }
             Self::DescribeTransactions(m) => {
                 crate::message::Message::encoded_size(m, version)
             }
+            Self::ListTransactions(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
             Self::AllocateProducerIds(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::ConsumerGroupHeartbeat(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::ConsumerGroupDescribe(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::ControllerRegistration(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::GetTelemetrySubscriptions(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::PushTelemetry(m) => crate::message::Message::encoded_size(m, version),
+            Self::AssignReplicasToDirs(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::ListClientMetricsResources(m) => {
                 crate::message::Message::encoded_size(m, version)
             }
             Self::DescribeTopicPartitions(m) => {
                 crate::message::Message::encoded_size(m, version)
             }
+            Self::ShareGroupHeartbeat(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::ShareGroupDescribe(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::ShareFetch(m) => crate::message::Message::encoded_size(m, version),
+            Self::ShareAcknowledge(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
             Self::AddRaftVoter(m) => crate::message::Message::encoded_size(m, version),
+            Self::RemoveRaftVoter(m) => crate::message::Message::encoded_size(m, version),
+            Self::UpdateRaftVoter(m) => crate::message::Message::encoded_size(m, version),
+            Self::InitializeShareGroupState(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::ReadShareGroupState(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::WriteShareGroupState(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::DeleteShareGroupState(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::ReadShareGroupStateSummary(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
         }
     }
     /// Reads the body of `api_key` at `version`.
@@ -1326,6 +4047,27 @@ impl ResponseBody {
         version: i16,
     ) -> Result<Self, crate::error::DecodeError> {
         match api_key {
+            0 => {
+                <super::produce_response::ProduceResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::Produce)
+            }
+            1 => {
+                <super::fetch_response::FetchResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::Fetch)
+            }
+            2 => {
+                <super::list_offsets_response::ListOffsetsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ListOffsets)
+            }
             3 => {
                 <super::metadata_response::MetadataResponse as crate::message::Message>::decode_from(
                         r,
@@ -1333,12 +4075,96 @@ impl ResponseBody {
                     )
                     .map(Self::Metadata)
             }
+            4 => {
+                <super::leader_and_isr_response::LeaderAndIsrResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::LeaderAndIsr)
+            }
+            5 => {
+                <super::stop_replica_response::StopReplicaResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::StopReplica)
+            }
+            6 => {
+                <super::update_metadata_response::UpdateMetadataResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::UpdateMetadata)
+            }
+            7 => {
+                <super::controlled_shutdown_response::ControlledShutdownResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ControlledShutdown)
+            }
+            8 => {
+                <super::offset_commit_response::OffsetCommitResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::OffsetCommit)
+            }
+            9 => {
+                <super::offset_fetch_response::OffsetFetchResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::OffsetFetch)
+            }
+            10 => {
+                <super::find_coordinator_response::FindCoordinatorResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::FindCoordinator)
+            }
+            11 => {
+                <super::join_group_response::JoinGroupResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::JoinGroup)
+            }
+            12 => {
+                <super::heartbeat_response::HeartbeatResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::Heartbeat)
+            }
+            13 => {
+                <super::leave_group_response::LeaveGroupResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::LeaveGroup)
+            }
+            14 => {
+                <super::sync_group_response::SyncGroupResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::SyncGroup)
+            }
             15 => {
                 <super::describe_groups_response::DescribeGroupsResponse as crate::message::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeGroups)
+            }
+            16 => {
+                <super::list_groups_response::ListGroupsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ListGroups)
             }
             17 => {
                 <super::sasl_handshake_response::SaslHandshakeResponse as crate::message::Message>::decode_from(
@@ -1368,6 +4194,27 @@ impl ResponseBody {
                     )
                     .map(Self::DeleteTopics)
             }
+            21 => {
+                <super::delete_records_response::DeleteRecordsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DeleteRecords)
+            }
+            22 => {
+                <super::init_producer_id_response::InitProducerIdResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::InitProducerId)
+            }
+            23 => {
+                <super::offset_for_leader_epoch_response::OffsetForLeaderEpochResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::OffsetForLeaderEpoch)
+            }
             24 => {
                 <super::add_partitions_to_txn_response::AddPartitionsToTxnResponse as crate::message::Message>::decode_from(
                         r,
@@ -1382,6 +4229,34 @@ impl ResponseBody {
                     )
                     .map(Self::AddOffsetsToTxn)
             }
+            26 => {
+                <super::end_txn_response::EndTxnResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::EndTxn)
+            }
+            27 => {
+                <super::write_txn_markers_response::WriteTxnMarkersResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::WriteTxnMarkers)
+            }
+            28 => {
+                <super::txn_offset_commit_response::TxnOffsetCommitResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::TxnOffsetCommit)
+            }
+            29 => {
+                <super::describe_acls_response::DescribeAclsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DescribeAcls)
+            }
             30 => {
                 <super::create_acls_response::CreateAclsResponse as crate::message::Message>::decode_from(
                         r,
@@ -1395,6 +4270,13 @@ impl ResponseBody {
                         version,
                     )
                     .map(Self::DeleteAcls)
+            }
+            32 => {
+                <super::describe_configs_response::DescribeConfigsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DescribeConfigs)
             }
             33 => {
                 <super::alter_configs_response::AlterConfigsResponse as crate::message::Message>::decode_from(
@@ -1431,6 +4313,48 @@ impl ResponseBody {
                     )
                     .map(Self::CreatePartitions)
             }
+            38 => {
+                <super::create_delegation_token_response::CreateDelegationTokenResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::CreateDelegationToken)
+            }
+            39 => {
+                <super::renew_delegation_token_response::RenewDelegationTokenResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::RenewDelegationToken)
+            }
+            40 => {
+                <super::expire_delegation_token_response::ExpireDelegationTokenResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ExpireDelegationToken)
+            }
+            41 => {
+                <super::describe_delegation_token_response::DescribeDelegationTokenResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DescribeDelegationToken)
+            }
+            42 => {
+                <super::delete_groups_response::DeleteGroupsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DeleteGroups)
+            }
+            43 => {
+                <super::elect_leaders_response::ElectLeadersResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ElectLeaders)
+            }
             44 => {
                 <super::incremental_alter_configs_response::IncrementalAlterConfigsResponse as crate::message::Message>::decode_from(
                         r,
@@ -1444,6 +4368,27 @@ impl ResponseBody {
                         version,
                     )
                     .map(Self::AlterPartitionReassignments)
+            }
+            46 => {
+                <super::list_partition_reassignments_response::ListPartitionReassignmentsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ListPartitionReassignments)
+            }
+            47 => {
+                <super::offset_delete_response::OffsetDeleteResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::OffsetDelete)
+            }
+            48 => {
+                <super::describe_client_quotas_response::DescribeClientQuotasResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DescribeClientQuotas)
             }
             49 => {
                 <super::alter_client_quotas_response::AlterClientQuotasResponse as crate::message::Message>::decode_from(
@@ -1465,6 +4410,27 @@ impl ResponseBody {
                         version,
                     )
                     .map(Self::AlterUserScramCredentials)
+            }
+            52 => {
+                <super::vote_response::VoteResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::Vote)
+            }
+            53 => {
+                <super::begin_quorum_epoch_response::BeginQuorumEpochResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::BeginQuorumEpoch)
+            }
+            54 => {
+                <super::end_quorum_epoch_response::EndQuorumEpochResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::EndQuorumEpoch)
             }
             55 => {
                 <super::describe_quorum_response::DescribeQuorumResponse as crate::message::Message>::decode_from(
@@ -1494,12 +4460,47 @@ impl ResponseBody {
                     )
                     .map(Self::Envelope)
             }
+            59 => {
+                <super::fetch_snapshot_response::FetchSnapshotResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::FetchSnapshot)
+            }
+            60 => {
+                <super::describe_cluster_response::DescribeClusterResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DescribeCluster)
+            }
             61 => {
                 <super::describe_producers_response::DescribeProducersResponse as crate::message::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::DescribeProducers)
+            }
+            62 => {
+                <super::broker_registration_response::BrokerRegistrationResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::BrokerRegistration)
+            }
+            63 => {
+                <super::broker_heartbeat_response::BrokerHeartbeatResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::BrokerHeartbeat)
+            }
+            64 => {
+                <super::unregister_broker_response::UnregisterBrokerResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::UnregisterBroker)
             }
             65 => {
                 <super::describe_transactions_response::DescribeTransactionsResponse as crate::message::Message>::decode_from(
@@ -1508,12 +4509,68 @@ impl ResponseBody {
                     )
                     .map(Self::DescribeTransactions)
             }
+            66 => {
+                <super::list_transactions_response::ListTransactionsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ListTransactions)
+            }
             67 => {
                 <super::allocate_producer_ids_response::AllocateProducerIdsResponse as crate::message::Message>::decode_from(
                         r,
                         version,
                     )
                     .map(Self::AllocateProducerIds)
+            }
+            68 => {
+                <super::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ConsumerGroupHeartbeat)
+            }
+            69 => {
+                <super::consumer_group_describe_response::ConsumerGroupDescribeResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ConsumerGroupDescribe)
+            }
+            70 => {
+                <super::controller_registration_response::ControllerRegistrationResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ControllerRegistration)
+            }
+            71 => {
+                <super::get_telemetry_subscriptions_response::GetTelemetrySubscriptionsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::GetTelemetrySubscriptions)
+            }
+            72 => {
+                <super::push_telemetry_response::PushTelemetryResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::PushTelemetry)
+            }
+            73 => {
+                <super::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::AssignReplicasToDirs)
+            }
+            74 => {
+                <super::list_client_metrics_resources_response::ListClientMetricsResourcesResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ListClientMetricsResources)
             }
             75 => {
                 <super::describe_topic_partitions_response::DescribeTopicPartitionsResponse as crate::message::Message>::decode_from(
@@ -1522,6 +4579,34 @@ impl ResponseBody {
                     )
                     .map(Self::DescribeTopicPartitions)
             }
+            76 => {
+                <super::share_group_heartbeat_response::ShareGroupHeartbeatResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ShareGroupHeartbeat)
+            }
+            77 => {
+                <super::share_group_describe_response::ShareGroupDescribeResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ShareGroupDescribe)
+            }
+            78 => {
+                <super::share_fetch_response::ShareFetchResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ShareFetch)
+            }
+            79 => {
+                <super::share_acknowledge_response::ShareAcknowledgeResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ShareAcknowledge)
+            }
             80 => {
                 <super::add_raft_voter_response::AddRaftVoterResponse as crate::message::Message>::decode_from(
                         r,
@@ -1529,8 +4614,72 @@ impl ResponseBody {
                     )
                     .map(Self::AddRaftVoter)
             }
+            81 => {
+                <super::remove_raft_voter_response::RemoveRaftVoterResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::RemoveRaftVoter)
+            }
+            82 => {
+                <super::update_raft_voter_response::UpdateRaftVoterResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::UpdateRaftVoter)
+            }
+            83 => {
+                <super::initialize_share_group_state_response::InitializeShareGroupStateResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::InitializeShareGroupState)
+            }
+            84 => {
+                <super::read_share_group_state_response::ReadShareGroupStateResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ReadShareGroupState)
+            }
+            85 => {
+                <super::write_share_group_state_response::WriteShareGroupStateResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::WriteShareGroupState)
+            }
+            86 => {
+                <super::delete_share_group_state_response::DeleteShareGroupStateResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DeleteShareGroupState)
+            }
+            87 => {
+                <super::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::ReadShareGroupStateSummary)
+            }
             _ => Err(r.error(crate::error::DecodeErrorKind::UnknownApiKey(api_key))),
         }
+    }
+}
+impl From<super::produce_response::ProduceResponse> for ResponseBody {
+    fn from(m: super::produce_response::ProduceResponse) -> Self {
+        Self::Produce(m)
+    }
+}
+impl From<super::fetch_response::FetchResponse> for ResponseBody {
+    fn from(m: super::fetch_response::FetchResponse) -> Self {
+        Self::Fetch(m)
+    }
+}
+impl From<super::list_offsets_response::ListOffsetsResponse> for ResponseBody {
+    fn from(m: super::list_offsets_response::ListOffsetsResponse) -> Self {
+        Self::ListOffsets(m)
     }
 }
 impl From<super::metadata_response::MetadataResponse> for ResponseBody {
@@ -1538,9 +4687,70 @@ impl From<super::metadata_response::MetadataResponse> for ResponseBody {
         Self::Metadata(m)
     }
 }
+impl From<super::leader_and_isr_response::LeaderAndIsrResponse> for ResponseBody {
+    fn from(m: super::leader_and_isr_response::LeaderAndIsrResponse) -> Self {
+        Self::LeaderAndIsr(m)
+    }
+}
+impl From<super::stop_replica_response::StopReplicaResponse> for ResponseBody {
+    fn from(m: super::stop_replica_response::StopReplicaResponse) -> Self {
+        Self::StopReplica(m)
+    }
+}
+impl From<super::update_metadata_response::UpdateMetadataResponse> for ResponseBody {
+    fn from(m: super::update_metadata_response::UpdateMetadataResponse) -> Self {
+        Self::UpdateMetadata(m)
+    }
+}
+impl From<super::controlled_shutdown_response::ControlledShutdownResponse>
+for ResponseBody {
+    fn from(m: super::controlled_shutdown_response::ControlledShutdownResponse) -> Self {
+        Self::ControlledShutdown(m)
+    }
+}
+impl From<super::offset_commit_response::OffsetCommitResponse> for ResponseBody {
+    fn from(m: super::offset_commit_response::OffsetCommitResponse) -> Self {
+        Self::OffsetCommit(m)
+    }
+}
+impl From<super::offset_fetch_response::OffsetFetchResponse> for ResponseBody {
+    fn from(m: super::offset_fetch_response::OffsetFetchResponse) -> Self {
+        Self::OffsetFetch(m)
+    }
+}
+impl From<super::find_coordinator_response::FindCoordinatorResponse> for ResponseBody {
+    fn from(m: super::find_coordinator_response::FindCoordinatorResponse) -> Self {
+        Self::FindCoordinator(m)
+    }
+}
+impl From<super::join_group_response::JoinGroupResponse> for ResponseBody {
+    fn from(m: super::join_group_response::JoinGroupResponse) -> Self {
+        Self::JoinGroup(m)
+    }
+}
+impl From<super::heartbeat_response::HeartbeatResponse> for ResponseBody {
+    fn from(m: super::heartbeat_response::HeartbeatResponse) -> Self {
+        Self::Heartbeat(m)
+    }
+}
+impl From<super::leave_group_response::LeaveGroupResponse> for ResponseBody {
+    fn from(m: super::leave_group_response::LeaveGroupResponse) -> Self {
+        Self::LeaveGroup(m)
+    }
+}
+impl From<super::sync_group_response::SyncGroupResponse> for ResponseBody {
+    fn from(m: super::sync_group_response::SyncGroupResponse) -> Self {
+        Self::SyncGroup(m)
+    }
+}
 impl From<super::describe_groups_response::DescribeGroupsResponse> for ResponseBody {
     fn from(m: super::describe_groups_response::DescribeGroupsResponse) -> Self {
         Self::DescribeGroups(m)
+    }
+}
+impl From<super::list_groups_response::ListGroupsResponse> for ResponseBody {
+    fn from(m: super::list_groups_response::ListGroupsResponse) -> Self {
+        Self::ListGroups(m)
     }
 }
 impl From<super::sasl_handshake_response::SaslHandshakeResponse> for ResponseBody {
@@ -1563,6 +4773,24 @@ impl From<super::delete_topics_response::DeleteTopicsResponse> for ResponseBody 
         Self::DeleteTopics(m)
     }
 }
+impl From<super::delete_records_response::DeleteRecordsResponse> for ResponseBody {
+    fn from(m: super::delete_records_response::DeleteRecordsResponse) -> Self {
+        Self::DeleteRecords(m)
+    }
+}
+impl From<super::init_producer_id_response::InitProducerIdResponse> for ResponseBody {
+    fn from(m: super::init_producer_id_response::InitProducerIdResponse) -> Self {
+        Self::InitProducerId(m)
+    }
+}
+impl From<super::offset_for_leader_epoch_response::OffsetForLeaderEpochResponse>
+for ResponseBody {
+    fn from(
+        m: super::offset_for_leader_epoch_response::OffsetForLeaderEpochResponse,
+    ) -> Self {
+        Self::OffsetForLeaderEpoch(m)
+    }
+}
 impl From<super::add_partitions_to_txn_response::AddPartitionsToTxnResponse>
 for ResponseBody {
     fn from(
@@ -1576,6 +4804,26 @@ impl From<super::add_offsets_to_txn_response::AddOffsetsToTxnResponse> for Respo
         Self::AddOffsetsToTxn(m)
     }
 }
+impl From<super::end_txn_response::EndTxnResponse> for ResponseBody {
+    fn from(m: super::end_txn_response::EndTxnResponse) -> Self {
+        Self::EndTxn(m)
+    }
+}
+impl From<super::write_txn_markers_response::WriteTxnMarkersResponse> for ResponseBody {
+    fn from(m: super::write_txn_markers_response::WriteTxnMarkersResponse) -> Self {
+        Self::WriteTxnMarkers(m)
+    }
+}
+impl From<super::txn_offset_commit_response::TxnOffsetCommitResponse> for ResponseBody {
+    fn from(m: super::txn_offset_commit_response::TxnOffsetCommitResponse) -> Self {
+        Self::TxnOffsetCommit(m)
+    }
+}
+impl From<super::describe_acls_response::DescribeAclsResponse> for ResponseBody {
+    fn from(m: super::describe_acls_response::DescribeAclsResponse) -> Self {
+        Self::DescribeAcls(m)
+    }
+}
 impl From<super::create_acls_response::CreateAclsResponse> for ResponseBody {
     fn from(m: super::create_acls_response::CreateAclsResponse) -> Self {
         Self::CreateAcls(m)
@@ -1584,6 +4832,11 @@ impl From<super::create_acls_response::CreateAclsResponse> for ResponseBody {
 impl From<super::delete_acls_response::DeleteAclsResponse> for ResponseBody {
     fn from(m: super::delete_acls_response::DeleteAclsResponse) -> Self {
         Self::DeleteAcls(m)
+    }
+}
+impl From<super::describe_configs_response::DescribeConfigsResponse> for ResponseBody {
+    fn from(m: super::describe_configs_response::DescribeConfigsResponse) -> Self {
+        Self::DescribeConfigs(m)
     }
 }
 impl From<super::alter_configs_response::AlterConfigsResponse> for ResponseBody {
@@ -1614,6 +4867,48 @@ impl From<super::create_partitions_response::CreatePartitionsResponse> for Respo
         Self::CreatePartitions(m)
     }
 }
+impl From<super::create_delegation_token_response::CreateDelegationTokenResponse>
+for ResponseBody {
+    fn from(
+        m: super::create_delegation_token_response::CreateDelegationTokenResponse,
+    ) -> Self {
+        Self::CreateDelegationToken(m)
+    }
+}
+impl From<super::renew_delegation_token_response::RenewDelegationTokenResponse>
+for ResponseBody {
+    fn from(
+        m: super::renew_delegation_token_response::RenewDelegationTokenResponse,
+    ) -> Self {
+        Self::RenewDelegationToken(m)
+    }
+}
+impl From<super::expire_delegation_token_response::ExpireDelegationTokenResponse>
+for ResponseBody {
+    fn from(
+        m: super::expire_delegation_token_response::ExpireDelegationTokenResponse,
+    ) -> Self {
+        Self::ExpireDelegationToken(m)
+    }
+}
+impl From<super::describe_delegation_token_response::DescribeDelegationTokenResponse>
+for ResponseBody {
+    fn from(
+        m: super::describe_delegation_token_response::DescribeDelegationTokenResponse,
+    ) -> Self {
+        Self::DescribeDelegationToken(m)
+    }
+}
+impl From<super::delete_groups_response::DeleteGroupsResponse> for ResponseBody {
+    fn from(m: super::delete_groups_response::DeleteGroupsResponse) -> Self {
+        Self::DeleteGroups(m)
+    }
+}
+impl From<super::elect_leaders_response::ElectLeadersResponse> for ResponseBody {
+    fn from(m: super::elect_leaders_response::ElectLeadersResponse) -> Self {
+        Self::ElectLeaders(m)
+    }
+}
 impl From<super::incremental_alter_configs_response::IncrementalAlterConfigsResponse>
 for ResponseBody {
     fn from(
@@ -1629,6 +4924,28 @@ impl From<
         m: super::alter_partition_reassignments_response::AlterPartitionReassignmentsResponse,
     ) -> Self {
         Self::AlterPartitionReassignments(m)
+    }
+}
+impl From<
+    super::list_partition_reassignments_response::ListPartitionReassignmentsResponse,
+> for ResponseBody {
+    fn from(
+        m: super::list_partition_reassignments_response::ListPartitionReassignmentsResponse,
+    ) -> Self {
+        Self::ListPartitionReassignments(m)
+    }
+}
+impl From<super::offset_delete_response::OffsetDeleteResponse> for ResponseBody {
+    fn from(m: super::offset_delete_response::OffsetDeleteResponse) -> Self {
+        Self::OffsetDelete(m)
+    }
+}
+impl From<super::describe_client_quotas_response::DescribeClientQuotasResponse>
+for ResponseBody {
+    fn from(
+        m: super::describe_client_quotas_response::DescribeClientQuotasResponse,
+    ) -> Self {
+        Self::DescribeClientQuotas(m)
     }
 }
 impl From<super::alter_client_quotas_response::AlterClientQuotasResponse>
@@ -1655,6 +4972,22 @@ impl From<
         Self::AlterUserScramCredentials(m)
     }
 }
+impl From<super::vote_response::VoteResponse> for ResponseBody {
+    fn from(m: super::vote_response::VoteResponse) -> Self {
+        Self::Vote(m)
+    }
+}
+impl From<super::begin_quorum_epoch_response::BeginQuorumEpochResponse>
+for ResponseBody {
+    fn from(m: super::begin_quorum_epoch_response::BeginQuorumEpochResponse) -> Self {
+        Self::BeginQuorumEpoch(m)
+    }
+}
+impl From<super::end_quorum_epoch_response::EndQuorumEpochResponse> for ResponseBody {
+    fn from(m: super::end_quorum_epoch_response::EndQuorumEpochResponse) -> Self {
+        Self::EndQuorumEpoch(m)
+    }
+}
 impl From<super::describe_quorum_response::DescribeQuorumResponse> for ResponseBody {
     fn from(m: super::describe_quorum_response::DescribeQuorumResponse) -> Self {
         Self::DescribeQuorum(m)
@@ -1675,10 +5008,36 @@ impl From<super::envelope_response::EnvelopeResponse> for ResponseBody {
         Self::Envelope(m)
     }
 }
+impl From<super::fetch_snapshot_response::FetchSnapshotResponse> for ResponseBody {
+    fn from(m: super::fetch_snapshot_response::FetchSnapshotResponse) -> Self {
+        Self::FetchSnapshot(m)
+    }
+}
+impl From<super::describe_cluster_response::DescribeClusterResponse> for ResponseBody {
+    fn from(m: super::describe_cluster_response::DescribeClusterResponse) -> Self {
+        Self::DescribeCluster(m)
+    }
+}
 impl From<super::describe_producers_response::DescribeProducersResponse>
 for ResponseBody {
     fn from(m: super::describe_producers_response::DescribeProducersResponse) -> Self {
         Self::DescribeProducers(m)
+    }
+}
+impl From<super::broker_registration_response::BrokerRegistrationResponse>
+for ResponseBody {
+    fn from(m: super::broker_registration_response::BrokerRegistrationResponse) -> Self {
+        Self::BrokerRegistration(m)
+    }
+}
+impl From<super::broker_heartbeat_response::BrokerHeartbeatResponse> for ResponseBody {
+    fn from(m: super::broker_heartbeat_response::BrokerHeartbeatResponse) -> Self {
+        Self::BrokerHeartbeat(m)
+    }
+}
+impl From<super::unregister_broker_response::UnregisterBrokerResponse> for ResponseBody {
+    fn from(m: super::unregister_broker_response::UnregisterBrokerResponse) -> Self {
+        Self::UnregisterBroker(m)
     }
 }
 impl From<super::describe_transactions_response::DescribeTransactionsResponse>
@@ -1689,12 +5048,71 @@ for ResponseBody {
         Self::DescribeTransactions(m)
     }
 }
+impl From<super::list_transactions_response::ListTransactionsResponse> for ResponseBody {
+    fn from(m: super::list_transactions_response::ListTransactionsResponse) -> Self {
+        Self::ListTransactions(m)
+    }
+}
 impl From<super::allocate_producer_ids_response::AllocateProducerIdsResponse>
 for ResponseBody {
     fn from(
         m: super::allocate_producer_ids_response::AllocateProducerIdsResponse,
     ) -> Self {
         Self::AllocateProducerIds(m)
+    }
+}
+impl From<super::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse>
+for ResponseBody {
+    fn from(
+        m: super::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse,
+    ) -> Self {
+        Self::ConsumerGroupHeartbeat(m)
+    }
+}
+impl From<super::consumer_group_describe_response::ConsumerGroupDescribeResponse>
+for ResponseBody {
+    fn from(
+        m: super::consumer_group_describe_response::ConsumerGroupDescribeResponse,
+    ) -> Self {
+        Self::ConsumerGroupDescribe(m)
+    }
+}
+impl From<super::controller_registration_response::ControllerRegistrationResponse>
+for ResponseBody {
+    fn from(
+        m: super::controller_registration_response::ControllerRegistrationResponse,
+    ) -> Self {
+        Self::ControllerRegistration(m)
+    }
+}
+impl From<super::get_telemetry_subscriptions_response::GetTelemetrySubscriptionsResponse>
+for ResponseBody {
+    fn from(
+        m: super::get_telemetry_subscriptions_response::GetTelemetrySubscriptionsResponse,
+    ) -> Self {
+        Self::GetTelemetrySubscriptions(m)
+    }
+}
+impl From<super::push_telemetry_response::PushTelemetryResponse> for ResponseBody {
+    fn from(m: super::push_telemetry_response::PushTelemetryResponse) -> Self {
+        Self::PushTelemetry(m)
+    }
+}
+impl From<super::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse>
+for ResponseBody {
+    fn from(
+        m: super::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse,
+    ) -> Self {
+        Self::AssignReplicasToDirs(m)
+    }
+}
+impl From<
+    super::list_client_metrics_resources_response::ListClientMetricsResourcesResponse,
+> for ResponseBody {
+    fn from(
+        m: super::list_client_metrics_resources_response::ListClientMetricsResourcesResponse,
+    ) -> Self {
+        Self::ListClientMetricsResources(m)
     }
 }
 impl From<super::describe_topic_partitions_response::DescribeTopicPartitionsResponse>
@@ -1705,8 +5123,86 @@ for ResponseBody {
         Self::DescribeTopicPartitions(m)
     }
 }
+impl From<super::share_group_heartbeat_response::ShareGroupHeartbeatResponse>
+for ResponseBody {
+    fn from(
+        m: super::share_group_heartbeat_response::ShareGroupHeartbeatResponse,
+    ) -> Self {
+        Self::ShareGroupHeartbeat(m)
+    }
+}
+impl From<super::share_group_describe_response::ShareGroupDescribeResponse>
+for ResponseBody {
+    fn from(
+        m: super::share_group_describe_response::ShareGroupDescribeResponse,
+    ) -> Self {
+        Self::ShareGroupDescribe(m)
+    }
+}
+impl From<super::share_fetch_response::ShareFetchResponse> for ResponseBody {
+    fn from(m: super::share_fetch_response::ShareFetchResponse) -> Self {
+        Self::ShareFetch(m)
+    }
+}
+impl From<super::share_acknowledge_response::ShareAcknowledgeResponse> for ResponseBody {
+    fn from(m: super::share_acknowledge_response::ShareAcknowledgeResponse) -> Self {
+        Self::ShareAcknowledge(m)
+    }
+}
 impl From<super::add_raft_voter_response::AddRaftVoterResponse> for ResponseBody {
     fn from(m: super::add_raft_voter_response::AddRaftVoterResponse) -> Self {
         Self::AddRaftVoter(m)
+    }
+}
+impl From<super::remove_raft_voter_response::RemoveRaftVoterResponse> for ResponseBody {
+    fn from(m: super::remove_raft_voter_response::RemoveRaftVoterResponse) -> Self {
+        Self::RemoveRaftVoter(m)
+    }
+}
+impl From<super::update_raft_voter_response::UpdateRaftVoterResponse> for ResponseBody {
+    fn from(m: super::update_raft_voter_response::UpdateRaftVoterResponse) -> Self {
+        Self::UpdateRaftVoter(m)
+    }
+}
+impl From<
+    super::initialize_share_group_state_response::InitializeShareGroupStateResponse,
+> for ResponseBody {
+    fn from(
+        m: super::initialize_share_group_state_response::InitializeShareGroupStateResponse,
+    ) -> Self {
+        Self::InitializeShareGroupState(m)
+    }
+}
+impl From<super::read_share_group_state_response::ReadShareGroupStateResponse>
+for ResponseBody {
+    fn from(
+        m: super::read_share_group_state_response::ReadShareGroupStateResponse,
+    ) -> Self {
+        Self::ReadShareGroupState(m)
+    }
+}
+impl From<super::write_share_group_state_response::WriteShareGroupStateResponse>
+for ResponseBody {
+    fn from(
+        m: super::write_share_group_state_response::WriteShareGroupStateResponse,
+    ) -> Self {
+        Self::WriteShareGroupState(m)
+    }
+}
+impl From<super::delete_share_group_state_response::DeleteShareGroupStateResponse>
+for ResponseBody {
+    fn from(
+        m: super::delete_share_group_state_response::DeleteShareGroupStateResponse,
+    ) -> Self {
+        Self::DeleteShareGroupState(m)
+    }
+}
+impl From<
+    super::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse,
+> for ResponseBody {
+    fn from(
+        m: super::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse,
+    ) -> Self {
+        Self::ReadShareGroupStateSummary(m)
     }
 }

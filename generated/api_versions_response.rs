@@ -85,11 +85,11 @@ impl crate::primitives::Wire for ApiVersionsResponse {
             let write_finalized_features_epoch = self.finalized_features_epoch != -1;
             let write_finalized_features = !self.finalized_features.is_empty();
             let write_zk_migration_ready = self.zk_migration_ready != false;
-            let count = self.unknown_tagged_fields.len()
-                + usize::from(write_supported_features)
-                + usize::from(write_finalized_features_epoch)
-                + usize::from(write_finalized_features)
-                + usize::from(write_zk_migration_ready);
+            let mut count = self.unknown_tagged_fields.len();
+            count += usize::from(write_supported_features);
+            count += usize::from(write_finalized_features_epoch);
+            count += usize::from(write_finalized_features);
+            count += usize::from(write_zk_migration_ready);
             crate::primitives::varint::put_uvarint(buf, count as u32);
             if write_supported_features {
                 crate::tagged::encode_field(
@@ -155,11 +155,11 @@ impl crate::primitives::Wire for ApiVersionsResponse {
             let write_finalized_features_epoch = self.finalized_features_epoch != -1;
             let write_finalized_features = !self.finalized_features.is_empty();
             let write_zk_migration_ready = self.zk_migration_ready != false;
-            let count = self.unknown_tagged_fields.len()
-                + usize::from(write_supported_features)
-                + usize::from(write_finalized_features_epoch)
-                + usize::from(write_finalized_features)
-                + usize::from(write_zk_migration_ready);
+            let mut count = self.unknown_tagged_fields.len();
+            count += usize::from(write_supported_features);
+            count += usize::from(write_finalized_features_epoch);
+            count += usize::from(write_finalized_features);
+            count += usize::from(write_zk_migration_ready);
             size
                 += crate::primitives::varint::uvarint_len(count as u32)
                     + crate::tagged::unknown_size(&self.unknown_tagged_fields);

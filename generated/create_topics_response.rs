@@ -221,8 +221,8 @@ impl crate::primitives::Wire for CreatableTopicResult {
         }
         if version >= 5 {
             let write_topic_config_error_code = self.topic_config_error_code != 0;
-            let count = self.unknown_tagged_fields.len()
-                + usize::from(write_topic_config_error_code);
+            let mut count = self.unknown_tagged_fields.len();
+            count += usize::from(write_topic_config_error_code);
             crate::primitives::varint::put_uvarint(buf, count as u32);
             if write_topic_config_error_code {
                 crate::tagged::encode_field(
@@ -275,8 +275,8 @@ impl crate::primitives::Wire for CreatableTopicResult {
         }
         if version >= 5 {
             let write_topic_config_error_code = self.topic_config_error_code != 0;
-            let count = self.unknown_tagged_fields.len()
-                + usize::from(write_topic_config_error_code);
+            let mut count = self.unknown_tagged_fields.len();
+            count += usize::from(write_topic_config_error_code);
             size
                 += crate::primitives::varint::uvarint_len(count as u32)
                     + crate::tagged::unknown_size(&self.unknown_tagged_fields);

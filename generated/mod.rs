@@ -110,6 +110,106 @@ pub mod api_versions_response {
     include!("api_versions_response.rs");
 }
 pub use api_versions_response::ApiVersionsResponse;
+/// AssignReplicasToDirsRequest: generated from AssignReplicasToDirsRequest.json.
+pub mod assign_replicas_to_dirs_request {
+    include!("assign_replicas_to_dirs_request.rs");
+}
+pub use assign_replicas_to_dirs_request::AssignReplicasToDirsRequest;
+/// AssignReplicasToDirsResponse: generated from AssignReplicasToDirsResponse.json.
+pub mod assign_replicas_to_dirs_response {
+    include!("assign_replicas_to_dirs_response.rs");
+}
+pub use assign_replicas_to_dirs_response::AssignReplicasToDirsResponse;
+/// BeginQuorumEpochRequest: generated from BeginQuorumEpochRequest.json.
+pub mod begin_quorum_epoch_request {
+    include!("begin_quorum_epoch_request.rs");
+}
+pub use begin_quorum_epoch_request::BeginQuorumEpochRequest;
+/// BeginQuorumEpochResponse: generated from BeginQuorumEpochResponse.json.
+pub mod begin_quorum_epoch_response {
+    include!("begin_quorum_epoch_response.rs");
+}
+pub use begin_quorum_epoch_response::BeginQuorumEpochResponse;
+/// BrokerHeartbeatRequest: generated from BrokerHeartbeatRequest.json.
+pub mod broker_heartbeat_request {
+    include!("broker_heartbeat_request.rs");
+}
+pub use broker_heartbeat_request::BrokerHeartbeatRequest;
+/// BrokerHeartbeatResponse: generated from BrokerHeartbeatResponse.json.
+pub mod broker_heartbeat_response {
+    include!("broker_heartbeat_response.rs");
+}
+pub use broker_heartbeat_response::BrokerHeartbeatResponse;
+/// BrokerRegistrationRequest: generated from BrokerRegistrationRequest.json.
+pub mod broker_registration_request {
+    include!("broker_registration_request.rs");
+}
+pub use broker_registration_request::BrokerRegistrationRequest;
+/// BrokerRegistrationResponse: generated from BrokerRegistrationResponse.json.
+pub mod broker_registration_response {
+    include!("broker_registration_response.rs");
+}
+pub use broker_registration_response::BrokerRegistrationResponse;
+/// ConnectAssignment: generated from ConnectAssignment.json.
+pub mod connect_assignment {
+    include!("connect_assignment.rs");
+}
+pub use connect_assignment::ConnectAssignment;
+/// ConnectWorkerMetadata: generated from ConnectWorkerMetadata.json.
+pub mod connect_worker_metadata {
+    include!("connect_worker_metadata.rs");
+}
+pub use connect_worker_metadata::ConnectWorkerMetadata;
+/// ConsumerGroupDescribeRequest: generated from ConsumerGroupDescribeRequest.json.
+pub mod consumer_group_describe_request {
+    include!("consumer_group_describe_request.rs");
+}
+pub use consumer_group_describe_request::ConsumerGroupDescribeRequest;
+/// ConsumerGroupDescribeResponse: generated from ConsumerGroupDescribeResponse.json.
+pub mod consumer_group_describe_response {
+    include!("consumer_group_describe_response.rs");
+}
+pub use consumer_group_describe_response::ConsumerGroupDescribeResponse;
+/// ConsumerGroupHeartbeatRequest: generated from ConsumerGroupHeartbeatRequest.json.
+pub mod consumer_group_heartbeat_request {
+    include!("consumer_group_heartbeat_request.rs");
+}
+pub use consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest;
+/// ConsumerGroupHeartbeatResponse: generated from ConsumerGroupHeartbeatResponse.json.
+pub mod consumer_group_heartbeat_response {
+    include!("consumer_group_heartbeat_response.rs");
+}
+pub use consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse;
+/// ConsumerProtocolAssignment: generated from ConsumerProtocolAssignment.json.
+pub mod consumer_protocol_assignment {
+    include!("consumer_protocol_assignment.rs");
+}
+pub use consumer_protocol_assignment::ConsumerProtocolAssignment;
+/// ConsumerProtocolSubscription: generated from ConsumerProtocolSubscription.json.
+pub mod consumer_protocol_subscription {
+    include!("consumer_protocol_subscription.rs");
+}
+pub use consumer_protocol_subscription::ConsumerProtocolSubscription;
+/// ControlledShutdownRequest: generated from ControlledShutdownRequest.json.
+pub mod controlled_shutdown_request {
+    include!("controlled_shutdown_request.rs");
+}
+pub use controlled_shutdown_request::ControlledShutdownRequest;
+/// ControlledShutdownResponse: generated from ControlledShutdownResponse.json.
+pub mod controlled_shutdown_response {
+    include!("controlled_shutdown_response.rs");
+}
+pub use controlled_shutdown_response::ControlledShutdownResponse;
+/// ControllerRegistrationRequest: generated from ControllerRegistrationRequest.json.
+pub mod controller_registration_request {
+    include!("controller_registration_request.rs");
+}
+pub use controller_registration_request::ControllerRegistrationRequest;
+/// ControllerRegistrationResponse: generated from ControllerRegistrationResponse.json.
+pub mod controller_registration_response {
+    include!("controller_registration_response.rs");
+}
+pub use controller_registration_response::ControllerRegistrationResponse;
 /// CreateAclsRequest: generated from CreateAclsRequest.json.
 pub mod create_acls_request {
     include!("create_acls_request.rs");
@@ -120,6 +220,16 @@ pub mod create_acls_response {
     include!("create_acls_response.rs");
 }
 pub use create_acls_response::CreateAclsResponse;
+/// CreateDelegationTokenRequest: generated from CreateDelegationTokenRequest.json.
+pub mod create_delegation_token_request {
+    include!("create_delegation_token_request.rs");
+}
+pub use create_delegation_token_request::CreateDelegationTokenRequest;
+/// CreateDelegationTokenResponse: generated from CreateDelegationTokenResponse.json.
+pub mod create_delegation_token_response {
+    include!("create_delegation_token_response.rs");
+}
+pub use create_delegation_token_response::CreateDelegationTokenResponse;
 /// CreatePartitionsRequest: generated from CreatePartitionsRequest.json.
 pub mod create_partitions_request {
     include!("create_partitions_request.rs");
@@ -155,6 +265,36 @@ pub mod delete_acls_response {
     include!("delete_acls_response.rs");
 }
 pub use delete_acls_response::DeleteAclsResponse;
+/// DeleteGroupsRequest: generated from DeleteGroupsRequest.json.
+pub mod delete_groups_request {
+    include!("delete_groups_request.rs");
+}
+pub use delete_groups_request::DeleteGroupsRequest;
+/// DeleteGroupsResponse: generated from DeleteGroupsResponse.json.
+pub mod delete_groups_response {
+    include!("delete_groups_response.rs");
+}
+pub use delete_groups_response::DeleteGroupsResponse;
+/// DeleteRecordsRequest: generated from DeleteRecordsRequest.json.
+pub mod delete_records_request {
+    include!("delete_records_request.rs");
+}
+pub use delete_records_request::DeleteRecordsRequest;
+/// DeleteRecordsResponse: generated from DeleteRecordsResponse.json.
+pub mod delete_records_response {
+    include!("delete_records_response.rs");
+}
+pub use delete_records_response::DeleteRecordsResponse;
+/// DeleteShareGroupStateRequest: generated from DeleteShareGroupStateRequest.json.
+pub mod delete_share_group_state_request {
+    include!("delete_share_group_state_request.rs");
+}
+pub use delete_share_group_state_request::DeleteShareGroupStateRequest;
+/// DeleteShareGroupStateResponse: generated from DeleteShareGroupStateResponse.json.
+pub mod delete_share_group_state_response {
+    include!("delete_share_group_state_response.rs");
+}
+pub use delete_share_group_state_response::DeleteShareGroupStateResponse;
 /// DeleteTopicsRequest: generated from DeleteTopicsRequest.json.
 pub mod delete_topics_request {
     include!("delete_topics_request.rs");
@@ -165,6 +305,56 @@ pub mod delete_topics_response {
     include!("delete_topics_response.rs");
 }
 pub use delete_topics_response::DeleteTopicsResponse;
+/// DescribeAclsRequest: generated from DescribeAclsRequest.json.
+pub mod describe_acls_request {
+    include!("describe_acls_request.rs");
+}
+pub use describe_acls_request::DescribeAclsRequest;
+/// DescribeAclsResponse: generated from DescribeAclsResponse.json.
+pub mod describe_acls_response {
+    include!("describe_acls_response.rs");
+}
+pub use describe_acls_response::DescribeAclsResponse;
+/// DescribeClientQuotasRequest: generated from DescribeClientQuotasRequest.json.
+pub mod describe_client_quotas_request {
+    include!("describe_client_quotas_request.rs");
+}
+pub use describe_client_quotas_request::DescribeClientQuotasRequest;
+/// DescribeClientQuotasResponse: generated from DescribeClientQuotasResponse.json.
+pub mod describe_client_quotas_response {
+    include!("describe_client_quotas_response.rs");
+}
+pub use describe_client_quotas_response::DescribeClientQuotasResponse;
+/// DescribeClusterRequest: generated from DescribeClusterRequest.json.
+pub mod describe_cluster_request {
+    include!("describe_cluster_request.rs");
+}
+pub use describe_cluster_request::DescribeClusterRequest;
+/// DescribeClusterResponse: generated from DescribeClusterResponse.json.
+pub mod describe_cluster_response {
+    include!("describe_cluster_response.rs");
+}
+pub use describe_cluster_response::DescribeClusterResponse;
+/// DescribeConfigsRequest: generated from DescribeConfigsRequest.json.
+pub mod describe_configs_request {
+    include!("describe_configs_request.rs");
+}
+pub use describe_configs_request::DescribeConfigsRequest;
+/// DescribeConfigsResponse: generated from DescribeConfigsResponse.json.
+pub mod describe_configs_response {
+    include!("describe_configs_response.rs");
+}
+pub use describe_configs_response::DescribeConfigsResponse;
+/// DescribeDelegationTokenRequest: generated from DescribeDelegationTokenRequest.json.
+pub mod describe_delegation_token_request {
+    include!("describe_delegation_token_request.rs");
+}
+pub use describe_delegation_token_request::DescribeDelegationTokenRequest;
+/// DescribeDelegationTokenResponse: generated from DescribeDelegationTokenResponse.json.
+pub mod describe_delegation_token_response {
+    include!("describe_delegation_token_response.rs");
+}
+pub use describe_delegation_token_response::DescribeDelegationTokenResponse;
 /// DescribeGroupsRequest: generated from DescribeGroupsRequest.json.
 pub mod describe_groups_request {
     include!("describe_groups_request.rs");
@@ -235,6 +425,36 @@ pub mod describe_user_scram_credentials_response {
     include!("describe_user_scram_credentials_response.rs");
 }
 pub use describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse;
+/// ElectLeadersRequest: generated from ElectLeadersRequest.json.
+pub mod elect_leaders_request {
+    include!("elect_leaders_request.rs");
+}
+pub use elect_leaders_request::ElectLeadersRequest;
+/// ElectLeadersResponse: generated from ElectLeadersResponse.json.
+pub mod elect_leaders_response {
+    include!("elect_leaders_response.rs");
+}
+pub use elect_leaders_response::ElectLeadersResponse;
+/// EndQuorumEpochRequest: generated from EndQuorumEpochRequest.json.
+pub mod end_quorum_epoch_request {
+    include!("end_quorum_epoch_request.rs");
+}
+pub use end_quorum_epoch_request::EndQuorumEpochRequest;
+/// EndQuorumEpochResponse: generated from EndQuorumEpochResponse.json.
+pub mod end_quorum_epoch_response {
+    include!("end_quorum_epoch_response.rs");
+}
+pub use end_quorum_epoch_response::EndQuorumEpochResponse;
+/// EndTxnRequest: generated from EndTxnRequest.json.
+pub mod end_txn_request {
+    include!("end_txn_request.rs");
+}
+pub use end_txn_request::EndTxnRequest;
+/// EndTxnResponse: generated from EndTxnResponse.json.
+pub mod end_txn_response {
+    include!("end_txn_response.rs");
+}
+pub use end_txn_response::EndTxnResponse;
 /// EnvelopeRequest: generated from EnvelopeRequest.json.
 pub mod envelope_request {
     include!("envelope_request.rs");
@@ -245,6 +465,66 @@ pub mod envelope_response {
     include!("envelope_response.rs");
 }
 pub use envelope_response::EnvelopeResponse;
+/// ExpireDelegationTokenRequest: generated from ExpireDelegationTokenRequest.json.
+pub mod expire_delegation_token_request {
+    include!("expire_delegation_token_request.rs");
+}
+pub use expire_delegation_token_request::ExpireDelegationTokenRequest;
+/// ExpireDelegationTokenResponse: generated from ExpireDelegationTokenResponse.json.
+pub mod expire_delegation_token_response {
+    include!("expire_delegation_token_response.rs");
+}
+pub use expire_delegation_token_response::ExpireDelegationTokenResponse;
+/// FetchRequest: generated from FetchRequest.json.
+pub mod fetch_request {
+    include!("fetch_request.rs");
+}
+pub use fetch_request::FetchRequest;
+/// FetchResponse: generated from FetchResponse.json.
+pub mod fetch_response {
+    include!("fetch_response.rs");
+}
+pub use fetch_response::FetchResponse;
+/// FetchSnapshotRequest: generated from FetchSnapshotRequest.json.
+pub mod fetch_snapshot_request {
+    include!("fetch_snapshot_request.rs");
+}
+pub use fetch_snapshot_request::FetchSnapshotRequest;
+/// FetchSnapshotResponse: generated from FetchSnapshotResponse.json.
+pub mod fetch_snapshot_response {
+    include!("fetch_snapshot_response.rs");
+}
+pub use fetch_snapshot_response::FetchSnapshotResponse;
+/// FindCoordinatorRequest: generated from FindCoordinatorRequest.json.
+pub mod find_coordinator_request {
+    include!("find_coordinator_request.rs");
+}
+pub use find_coordinator_request::FindCoordinatorRequest;
+/// FindCoordinatorResponse: generated from FindCoordinatorResponse.json.
+pub mod find_coordinator_response {
+    include!("find_coordinator_response.rs");
+}
+pub use find_coordinator_response::FindCoordinatorResponse;
+/// GetTelemetrySubscriptionsRequest: generated from GetTelemetrySubscriptionsRequest.json.
+pub mod get_telemetry_subscriptions_request {
+    include!("get_telemetry_subscriptions_request.rs");
+}
+pub use get_telemetry_subscriptions_request::GetTelemetrySubscriptionsRequest;
+/// GetTelemetrySubscriptionsResponse: generated from GetTelemetrySubscriptionsResponse.json.
+pub mod get_telemetry_subscriptions_response {
+    include!("get_telemetry_subscriptions_response.rs");
+}
+pub use get_telemetry_subscriptions_response::GetTelemetrySubscriptionsResponse;
+/// HeartbeatRequest: generated from HeartbeatRequest.json.
+pub mod heartbeat_request {
+    include!("heartbeat_request.rs");
+}
+pub use heartbeat_request::HeartbeatRequest;
+/// HeartbeatResponse: generated from HeartbeatResponse.json.
+pub mod heartbeat_response {
+    include!("heartbeat_response.rs");
+}
+pub use heartbeat_response::HeartbeatResponse;
 /// IncrementalAlterConfigsRequest: generated from IncrementalAlterConfigsRequest.json.
 pub mod incremental_alter_configs_request {
     include!("incremental_alter_configs_request.rs");
@@ -255,6 +535,116 @@ pub mod incremental_alter_configs_response {
     include!("incremental_alter_configs_response.rs");
 }
 pub use incremental_alter_configs_response::IncrementalAlterConfigsResponse;
+/// InitProducerIdRequest: generated from InitProducerIdRequest.json.
+pub mod init_producer_id_request {
+    include!("init_producer_id_request.rs");
+}
+pub use init_producer_id_request::InitProducerIdRequest;
+/// InitProducerIdResponse: generated from InitProducerIdResponse.json.
+pub mod init_producer_id_response {
+    include!("init_producer_id_response.rs");
+}
+pub use init_producer_id_response::InitProducerIdResponse;
+/// InitializeShareGroupStateRequest: generated from InitializeShareGroupStateRequest.json.
+pub mod initialize_share_group_state_request {
+    include!("initialize_share_group_state_request.rs");
+}
+pub use initialize_share_group_state_request::InitializeShareGroupStateRequest;
+/// InitializeShareGroupStateResponse: generated from InitializeShareGroupStateResponse.json.
+pub mod initialize_share_group_state_response {
+    include!("initialize_share_group_state_response.rs");
+}
+pub use initialize_share_group_state_response::InitializeShareGroupStateResponse;
+/// JoinGroupRequest: generated from JoinGroupRequest.json.
+pub mod join_group_request {
+    include!("join_group_request.rs");
+}
+pub use join_group_request::JoinGroupRequest;
+/// JoinGroupResponse: generated from JoinGroupResponse.json.
+pub mod join_group_response {
+    include!("join_group_response.rs");
+}
+pub use join_group_response::JoinGroupResponse;
+/// KRaftVersionRecord: generated from KRaftVersionRecord.json.
+pub mod k_raft_version_record {
+    include!("k_raft_version_record.rs");
+}
+pub use k_raft_version_record::KRaftVersionRecord;
+/// LeaderAndIsrRequest: generated from LeaderAndIsrRequest.json.
+pub mod leader_and_isr_request {
+    include!("leader_and_isr_request.rs");
+}
+pub use leader_and_isr_request::LeaderAndIsrRequest;
+/// LeaderAndIsrResponse: generated from LeaderAndIsrResponse.json.
+pub mod leader_and_isr_response {
+    include!("leader_and_isr_response.rs");
+}
+pub use leader_and_isr_response::LeaderAndIsrResponse;
+/// LeaderChangeMessage: generated from LeaderChangeMessage.json.
+pub mod leader_change_message {
+    include!("leader_change_message.rs");
+}
+pub use leader_change_message::LeaderChangeMessage;
+/// LeaveGroupRequest: generated from LeaveGroupRequest.json.
+pub mod leave_group_request {
+    include!("leave_group_request.rs");
+}
+pub use leave_group_request::LeaveGroupRequest;
+/// LeaveGroupResponse: generated from LeaveGroupResponse.json.
+pub mod leave_group_response {
+    include!("leave_group_response.rs");
+}
+pub use leave_group_response::LeaveGroupResponse;
+/// ListClientMetricsResourcesRequest: generated from ListClientMetricsResourcesRequest.json.
+pub mod list_client_metrics_resources_request {
+    include!("list_client_metrics_resources_request.rs");
+}
+pub use list_client_metrics_resources_request::ListClientMetricsResourcesRequest;
+/// ListClientMetricsResourcesResponse: generated from ListClientMetricsResourcesResponse.json.
+pub mod list_client_metrics_resources_response {
+    include!("list_client_metrics_resources_response.rs");
+}
+pub use list_client_metrics_resources_response::ListClientMetricsResourcesResponse;
+/// ListGroupsRequest: generated from ListGroupsRequest.json.
+pub mod list_groups_request {
+    include!("list_groups_request.rs");
+}
+pub use list_groups_request::ListGroupsRequest;
+/// ListGroupsResponse: generated from ListGroupsResponse.json.
+pub mod list_groups_response {
+    include!("list_groups_response.rs");
+}
+pub use list_groups_response::ListGroupsResponse;
+/// ListOffsetsRequest: generated from ListOffsetsRequest.json.
+pub mod list_offsets_request {
+    include!("list_offsets_request.rs");
+}
+pub use list_offsets_request::ListOffsetsRequest;
+/// ListOffsetsResponse: generated from ListOffsetsResponse.json.
+pub mod list_offsets_response {
+    include!("list_offsets_response.rs");
+}
+pub use list_offsets_response::ListOffsetsResponse;
+/// ListPartitionReassignmentsRequest: generated from ListPartitionReassignmentsRequest.json.
+pub mod list_partition_reassignments_request {
+    include!("list_partition_reassignments_request.rs");
+}
+pub use list_partition_reassignments_request::ListPartitionReassignmentsRequest;
+/// ListPartitionReassignmentsResponse: generated from ListPartitionReassignmentsResponse.json.
+pub mod list_partition_reassignments_response {
+    include!("list_partition_reassignments_response.rs");
+}
+pub use list_partition_reassignments_response::ListPartitionReassignmentsResponse;
+/// ListTransactionsRequest: generated from ListTransactionsRequest.json.
+pub mod list_transactions_request {
+    include!("list_transactions_request.rs");
+}
+pub use list_transactions_request::ListTransactionsRequest;
+/// ListTransactionsResponse: generated from ListTransactionsResponse.json.
+pub mod list_transactions_response {
+    include!("list_transactions_response.rs");
+}
+pub use list_transactions_response::ListTransactionsResponse;
 /// MetadataRequest: generated from MetadataRequest.json.
 pub mod metadata_request {
     include!("metadata_request.rs");
@@ -265,6 +655,106 @@ pub mod metadata_response {
     include!("metadata_response.rs");
 }
 pub use metadata_response::MetadataResponse;
+/// OffsetCommitRequest: generated from OffsetCommitRequest.json.
+pub mod offset_commit_request {
+    include!("offset_commit_request.rs");
+}
+pub use offset_commit_request::OffsetCommitRequest;
+/// OffsetCommitResponse: generated from OffsetCommitResponse.json.
+pub mod offset_commit_response {
+    include!("offset_commit_response.rs");
+}
+pub use offset_commit_response::OffsetCommitResponse;
+/// OffsetDeleteRequest: generated from OffsetDeleteRequest.json.
+pub mod offset_delete_request {
+    include!("offset_delete_request.rs");
+}
+pub use offset_delete_request::OffsetDeleteRequest;
+/// OffsetDeleteResponse: generated from OffsetDeleteResponse.json.
+pub mod offset_delete_response {
+    include!("offset_delete_response.rs");
+}
+pub use offset_delete_response::OffsetDeleteResponse;
+/// OffsetFetchRequest: generated from OffsetFetchRequest.json.
+pub mod offset_fetch_request {
+    include!("offset_fetch_request.rs");
+}
+pub use offset_fetch_request::OffsetFetchRequest;
+/// OffsetFetchResponse: generated from OffsetFetchResponse.json.
+pub mod offset_fetch_response {
+    include!("offset_fetch_response.rs");
+}
+pub use offset_fetch_response::OffsetFetchResponse;
+/// OffsetForLeaderEpochRequest: generated from OffsetForLeaderEpochRequest.json.
+pub mod offset_for_leader_epoch_request {
+    include!("offset_for_leader_epoch_request.rs");
+}
+pub use offset_for_leader_epoch_request::OffsetForLeaderEpochRequest;
+/// OffsetForLeaderEpochResponse: generated from OffsetForLeaderEpochResponse.json.
+pub mod offset_for_leader_epoch_response {
+    include!("offset_for_leader_epoch_response.rs");
+}
+pub use offset_for_leader_epoch_response::OffsetForLeaderEpochResponse;
+/// ProduceRequest: generated from ProduceRequest.json.
+pub mod produce_request {
+    include!("produce_request.rs");
+}
+pub use produce_request::ProduceRequest;
+/// ProduceResponse: generated from ProduceResponse.json.
+pub mod produce_response {
+    include!("produce_response.rs");
+}
+pub use produce_response::ProduceResponse;
+/// PushTelemetryRequest: generated from PushTelemetryRequest.json.
+pub mod push_telemetry_request {
+    include!("push_telemetry_request.rs");
+}
+pub use push_telemetry_request::PushTelemetryRequest;
+/// PushTelemetryResponse: generated from PushTelemetryResponse.json.
+pub mod push_telemetry_response {
+    include!("push_telemetry_response.rs");
+}
+pub use push_telemetry_response::PushTelemetryResponse;
+/// ReadShareGroupStateRequest: generated from ReadShareGroupStateRequest.json.
+pub mod read_share_group_state_request {
+    include!("read_share_group_state_request.rs");
+}
+pub use read_share_group_state_request::ReadShareGroupStateRequest;
+/// ReadShareGroupStateResponse: generated from ReadShareGroupStateResponse.json.
+pub mod read_share_group_state_response {
+    include!("read_share_group_state_response.rs");
+}
+pub use read_share_group_state_response::ReadShareGroupStateResponse;
+/// ReadShareGroupStateSummaryRequest: generated from ReadShareGroupStateSummaryRequest.json.
+pub mod read_share_group_state_summary_request {
+    include!("read_share_group_state_summary_request.rs");
+}
+pub use read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest;
+/// ReadShareGroupStateSummaryResponse: generated from ReadShareGroupStateSummaryResponse.json.
+pub mod read_share_group_state_summary_response {
+    include!("read_share_group_state_summary_response.rs");
+}
+pub use read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse;
+/// RemoveRaftVoterRequest: generated from RemoveRaftVoterRequest.json.
+pub mod remove_raft_voter_request {
+    include!("remove_raft_voter_request.rs");
+}
+pub use remove_raft_voter_request::RemoveRaftVoterRequest;
+/// RemoveRaftVoterResponse: generated from RemoveRaftVoterResponse.json.
+pub mod remove_raft_voter_response {
+    include!("remove_raft_voter_response.rs");
+}
+pub use remove_raft_voter_response::RemoveRaftVoterResponse;
+/// RenewDelegationTokenRequest: generated from RenewDelegationTokenRequest.json.
+pub mod renew_delegation_token_request {
+    include!("renew_delegation_token_request.rs");
+}
+pub use renew_delegation_token_request::RenewDelegationTokenRequest;
+/// RenewDelegationTokenResponse: generated from RenewDelegationTokenResponse.json.
+pub mod renew_delegation_token_response {
+    include!("renew_delegation_token_response.rs");
+}
+pub use renew_delegation_token_response::RenewDelegationTokenResponse;
 /// RequestHeader: generated from RequestHeader.json.
 pub mod request_header {
     include!("request_header.rs");
@@ -295,6 +785,96 @@ pub mod sasl_handshake_response {
     include!("sasl_handshake_response.rs");
 }
 pub use sasl_handshake_response::SaslHandshakeResponse;
+/// ShareAcknowledgeRequest: generated from ShareAcknowledgeRequest.json.
+pub mod share_acknowledge_request {
+    include!("share_acknowledge_request.rs");
+}
+pub use share_acknowledge_request::ShareAcknowledgeRequest;
+/// ShareAcknowledgeResponse: generated from ShareAcknowledgeResponse.json.
+pub mod share_acknowledge_response {
+    include!("share_acknowledge_response.rs");
+}
+pub use share_acknowledge_response::ShareAcknowledgeResponse;
+/// ShareFetchRequest: generated from ShareFetchRequest.json.
+pub mod share_fetch_request {
+    include!("share_fetch_request.rs");
+}
+pub use share_fetch_request::ShareFetchRequest;
+/// ShareFetchResponse: generated from ShareFetchResponse.json.
+pub mod share_fetch_response {
+    include!("share_fetch_response.rs");
+}
+pub use share_fetch_response::ShareFetchResponse;
+/// ShareGroupDescribeRequest: generated from ShareGroupDescribeRequest.json.
+pub mod share_group_describe_request {
+    include!("share_group_describe_request.rs");
+}
+pub use share_group_describe_request::ShareGroupDescribeRequest;
+/// ShareGroupDescribeResponse: generated from ShareGroupDescribeResponse.json.
+pub mod share_group_describe_response {
+    include!("share_group_describe_response.rs");
+}
+pub use share_group_describe_response::ShareGroupDescribeResponse;
+/// ShareGroupHeartbeatRequest: generated from ShareGroupHeartbeatRequest.json.
+pub mod share_group_heartbeat_request {
+    include!("share_group_heartbeat_request.rs");
+}
+pub use share_group_heartbeat_request::ShareGroupHeartbeatRequest;
+/// ShareGroupHeartbeatResponse: generated from ShareGroupHeartbeatResponse.json.
+pub mod share_group_heartbeat_response {
+    include!("share_group_heartbeat_response.rs");
+}
+pub use share_group_heartbeat_response::ShareGroupHeartbeatResponse;
+/// SnapshotFooterRecord: generated from SnapshotFooterRecord.json.
+pub mod snapshot_footer_record {
+    include!("snapshot_footer_record.rs");
+}
+pub use snapshot_footer_record::SnapshotFooterRecord;
+/// SnapshotHeaderRecord: generated from SnapshotHeaderRecord.json.
+pub mod snapshot_header_record {
+    include!("snapshot_header_record.rs");
+}
+pub use snapshot_header_record::SnapshotHeaderRecord;
+/// StopReplicaRequest: generated from StopReplicaRequest.json.
+pub mod stop_replica_request {
+    include!("stop_replica_request.rs");
+}
+pub use stop_replica_request::StopReplicaRequest;
+/// StopReplicaResponse: generated from StopReplicaResponse.json.
+pub mod stop_replica_response {
+    include!("stop_replica_response.rs");
+}
+pub use stop_replica_response::StopReplicaResponse;
+/// SyncGroupRequest: generated from SyncGroupRequest.json.
+pub mod sync_group_request {
+    include!("sync_group_request.rs");
+}
+pub use sync_group_request::SyncGroupRequest;
+/// SyncGroupResponse: generated from SyncGroupResponse.json.
+pub mod sync_group_response {
+    include!("sync_group_response.rs");
+}
+pub use sync_group_response::SyncGroupResponse;
+/// TxnOffsetCommitRequest: generated from TxnOffsetCommitRequest.json.
+pub mod txn_offset_commit_request {
+    include!("txn_offset_commit_request.rs");
+}
+pub use txn_offset_commit_request::TxnOffsetCommitRequest;
+/// TxnOffsetCommitResponse: generated from TxnOffsetCommitResponse.json.
+pub mod txn_offset_commit_response {
+    include!("txn_offset_commit_response.rs");
+}
+pub use txn_offset_commit_response::TxnOffsetCommitResponse;
+/// UnregisterBrokerRequest: generated from UnregisterBrokerRequest.json.
+pub mod unregister_broker_request {
+    include!("unregister_broker_request.rs");
+}
+pub use unregister_broker_request::UnregisterBrokerRequest;
+/// UnregisterBrokerResponse: generated from UnregisterBrokerResponse.json.
+pub mod unregister_broker_response {
+    include!("unregister_broker_response.rs");
+}
+pub use unregister_broker_response::UnregisterBrokerResponse;
 /// UpdateFeaturesRequest: generated from UpdateFeaturesRequest.json.
 pub mod update_features_request {
     include!("update_features_request.rs");
@@ -305,6 +885,61 @@ pub mod update_features_response {
     include!("update_features_response.rs");
 }
 pub use update_features_response::UpdateFeaturesResponse;
+/// UpdateMetadataRequest: generated from UpdateMetadataRequest.json.
+pub mod update_metadata_request {
+    include!("update_metadata_request.rs");
+}
+pub use update_metadata_request::UpdateMetadataRequest;
+/// UpdateMetadataResponse: generated from UpdateMetadataResponse.json.
+pub mod update_metadata_response {
+    include!("update_metadata_response.rs");
+}
+pub use update_metadata_response::UpdateMetadataResponse;
+/// UpdateRaftVoterRequest: generated from UpdateRaftVoterRequest.json.
+pub mod update_raft_voter_request {
+    include!("update_raft_voter_request.rs");
+}
+pub use update_raft_voter_request::UpdateRaftVoterRequest;
+/// UpdateRaftVoterResponse: generated from UpdateRaftVoterResponse.json.
+pub mod update_raft_voter_response {
+    include!("update_raft_voter_response.rs");
+}
+pub use update_raft_voter_response::UpdateRaftVoterResponse;
+/// VoteRequest: generated from VoteRequest.json.
+pub mod vote_request {
+    include!("vote_request.rs");
+}
+pub use vote_request::VoteRequest;
+/// VoteResponse: generated from VoteResponse.json.
+pub mod vote_response {
+    include!("vote_response.rs");
+}
+pub use vote_response::VoteResponse;
+/// VotersRecord: generated from VotersRecord.json.
+pub mod voters_record {
+    include!("voters_record.rs");
+}
+pub use voters_record::VotersRecord;
+/// WriteShareGroupStateRequest: generated from WriteShareGroupStateRequest.json.
+pub mod write_share_group_state_request {
+    include!("write_share_group_state_request.rs");
+}
+pub use write_share_group_state_request::WriteShareGroupStateRequest;
+/// WriteShareGroupStateResponse: generated from WriteShareGroupStateResponse.json.
+pub mod write_share_group_state_response {
+    include!("write_share_group_state_response.rs");
+}
+pub use write_share_group_state_response::WriteShareGroupStateResponse;
+/// WriteTxnMarkersRequest: generated from WriteTxnMarkersRequest.json.
+pub mod write_txn_markers_request {
+    include!("write_txn_markers_request.rs");
+}
+pub use write_txn_markers_request::WriteTxnMarkersRequest;
+/// WriteTxnMarkersResponse: generated from WriteTxnMarkersResponse.json.
+pub mod write_txn_markers_response {
+    include!("write_txn_markers_response.rs");
+}
+pub use write_txn_markers_response::WriteTxnMarkersResponse;
 /// The api-key table of this message set.
 pub mod api_keys {
     include!("api_keys.rs");

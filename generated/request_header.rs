@@ -85,9 +85,9 @@ impl crate::primitives::Wire for RequestHeader {
         if version >= 2 {
             let write_initial_principal_name = self.initial_principal_name.is_some();
             let write_initial_client_id = self.initial_client_id.is_some();
-            let count = self.unknown_tagged_fields.len()
-                + usize::from(write_initial_principal_name)
-                + usize::from(write_initial_client_id);
+            let mut count = self.unknown_tagged_fields.len();
+            count += usize::from(write_initial_principal_name);
+            count += usize::from(write_initial_client_id);
             crate::primitives::varint::put_uvarint(buf, count as u32);
             if write_initial_principal_name {
                 crate::tagged::encode_field(
@@ -135,9 +135,9 @@ impl crate::primitives::Wire for RequestHeader {
         if version >= 2 {
             let write_initial_principal_name = self.initial_principal_name.is_some();
             let write_initial_client_id = self.initial_client_id.is_some();
-            let count = self.unknown_tagged_fields.len()
-                + usize::from(write_initial_principal_name)
-                + usize::from(write_initial_client_id);
+            let mut count = self.unknown_tagged_fields.len();
+            count += usize::from(write_initial_principal_name);
+            count += usize::from(write_initial_client_id);
             size
                 += crate::primitives::varint::uvarint_len(count as u32)
                     + crate::tagged::unknown_size(&self.unknown_tagged_fields);
