@@ -9,8 +9,17 @@ fn main() {
         .samples(std::env::var_os("CARGO_FEATURE_SAMPLE").is_some())
         .rerun_if_changed(true)
         .compile();
-    if let Err(e) = result {
-        eprintln!("{e}");
-        std::process::exit(1);
+    match result {
+        Ok(_) => {}
+        Err(kafka_wire_codegen::Error::Schema(diags)) => {
+            for d in &diags.0 {
+                eprintln!("{}", d.located());
+            }
+            std::process::exit(1);
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(1);
+        }
     }
 }

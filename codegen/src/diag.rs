@@ -26,6 +26,18 @@ struct Step {
 }
 
 impl JsonPath {
+    /// The path as key and index parts, as [`crate::lines`] records them.
+    pub fn parts(&self) -> Vec<crate::lines::Part> {
+        let mut parts = Vec::new();
+        for step in &self.0 {
+            parts.push(crate::lines::Part::Key(step.key.clone()));
+            if let Some(i) = step.index {
+                parts.push(crate::lines::Part::Index(i));
+            }
+        }
+        parts
+    }
+
     /// The root object.
     pub fn root() -> Self {
         Self(Vec::new())
@@ -78,6 +90,19 @@ pub struct Diagnostic {
     pub path: JsonPath,
     /// What is wrong.
     pub message: String,
+    /// The 1-based line where the path starts, when it could be found.
+    pub line: Option<usize>,
+}
+
+impl Diagnostic {
+    /// The diagnostic as `file:line: path: message`, the form editors jump to
+    /// (without `:line` when the line is unknown).
+    pub fn located(&self) -> String {
+        match self.line {
+            Some(line) => format!("{}:{line}: {}: {}", self.file, self.path, self.message),
+            None => self.to_string(),
+        }
+    }
 }
 
 impl fmt::Display for Diagnostic {
@@ -93,7 +118,7 @@ pub struct Diagnostics(pub Vec<Diagnostic>);
 impl Diagnostics {
     /// Records an error at `path` in `file`.
     pub fn error(&mut self, file: &str, path: &JsonPath, message: impl Into<String>) {
-        self.0.push(Diagnostic { file: file.to_string(), path: path.clone(), message: message.into() });
+        self.0.push(Diagnostic { file: file.to_string(), path: path.clone(), message: message.into(), line: None });
     }
 
     /// True when nothing was recorded.

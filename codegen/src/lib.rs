@@ -25,6 +25,8 @@
 pub mod load;
 // Located diagnostics: file, JSON path, fact.
 pub mod diag;
+// The line of each JSON path, for diagnostics.
+pub mod lines;
 // Version ranges and their algebra.
 pub mod versions;
 // The typed model of a schema.
@@ -137,6 +139,7 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, samples: bool)
     }
     check::check_api_pairs(&specs, &mut diags);
     let checked: Vec<_> = specs.iter().map(|s| check::check(s, &mut diags)).collect();
+    locate(&mut diags, sources);
     diags.into_result()?;
 
     let responses: BTreeMap<i16, String> = specs
@@ -185,6 +188,26 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, samples: bool)
     let text = write::format_file(index, "the schema directory").map_err(Error::Internal)?;
     out.files.push(GeneratedFile { name: "mod.rs".into(), text });
     Ok(out)
+}
+
+/// Fills in the line of each diagnostic: the line of the longest prefix of
+/// its path found in its file (syntax errors already carry theirs).
+fn locate(diags: &mut Diagnostics, sources: &[(String, String)]) {
+    let mut cache: BTreeMap<&str, std::collections::HashMap<Vec<lines::Part>, usize>> = BTreeMap::new();
+    for d in &mut diags.0 {
+        let Some((name, text)) = sources.iter().find(|(n, _)| *n == d.file) else { continue };
+        let map = cache
+            .entry(name)
+            .or_insert_with(|| load::blank_comments(text).map(|t| lines::lines(&t)).unwrap_or_default());
+        let mut parts = d.path.parts();
+        while !parts.is_empty() {
+            if let Some(&line) = map.get(&parts) {
+                d.line = Some(line);
+                break;
+            }
+            parts.pop();
+        }
+    }
 }
 
 /// Compiles schemas into Rust files, in the style of prost-build: set the

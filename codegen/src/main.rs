@@ -73,7 +73,9 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(kafka_wire_codegen::Error::Schema(diags)) => {
-            eprintln!("{diags}");
+            for d in &diags.0 {
+                eprintln!("{}", d.located());
+            }
             eprintln!("{} error(s)", diags.0.len());
             ExitCode::from(1)
         }

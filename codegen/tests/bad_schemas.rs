@@ -451,3 +451,16 @@ fn every_bad_file_has_a_test() {
     missing.sort();
     assert!(missing.is_empty(), "cases without a test: {missing:?}");
 }
+
+/// Each diagnostic also names the line where its JSON path starts.
+#[test]
+fn diagnostics_name_their_line() {
+    let Err(Error::Schema(diags)) = generate(&sources("kip590_duplicate_tag"), "::kafka_wire") else {
+        panic!("duplicate tags compiled");
+    };
+    assert_eq!(diags.0[0].line, Some(15));
+    assert_eq!(
+        diags.0[0].located(),
+        "RequestHeader.json:15: fields[5] (InitialClientId): tag 0 is already used by InitialPrincipalName"
+    );
+}

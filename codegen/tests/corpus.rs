@@ -189,7 +189,7 @@ fn cli_refuses_a_bad_schema() {
     assert_eq!(
         lines,
         [
-            "RequestHeader.json: fields[5] (InitialClientId): tag 0 is already used by InitialPrincipalName",
+            "RequestHeader.json:15: fields[5] (InitialClientId): tag 0 is already used by InitialPrincipalName",
             "1 error(s)"
         ]
     );
@@ -200,7 +200,7 @@ fn cli_refuses_a_bad_schema() {
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         String::from_utf8_lossy(&output.stderr).lines().next(),
-        Some("FooRequest.json: apiKey: Found more than one request with API key 1 (also BarRequest.json)")
+        Some("FooRequest.json:4: apiKey: Found more than one request with API key 1 (also BarRequest.json)")
     );
 
     // Bad arguments and unreadable inputs are exit 2, not 1.
