@@ -81,3 +81,68 @@ impl ApiInfo {
         }
     }
 }
+
+impl ApiInfo {
+    /// True when a broker may forward this api's requests to the active
+    /// controller inside an EnvelopeRequest (KIP-590): the admin writes
+    /// (topics, ACLs, configs, partitions, delegation tokens, leader
+    /// elections, reassignments, quotas, SCRAM credentials, features,
+    /// broker unregistration, producer-id blocks, raft voters) and
+    /// DescribeQuorum. 21 apis; Envelope itself is not forwardable.
+    ///
+    /// Not in the schemas: Kafka's `ApiKeys` table (spec §8.2).
+    ///
+    /// ```
+    /// use kafka_wire::api::{api_info, API_INFO};
+    /// assert!(api_info(19).unwrap().forwardable()); // CreateTopics
+    /// assert!(!api_info(3).unwrap().forwardable()); // Metadata
+    /// assert!(!api_info(58).unwrap().forwardable()); // Envelope
+    /// assert_eq!(API_INFO.iter().filter(|i| i.forwardable()).count(), 21);
+    /// ```
+    pub const fn forwardable(&self) -> bool {
+        matches!(
+            self.api_key,
+            19 | 20 | 30 | 31 | 33 | 37 | 38 | 39 | 40 | 43 | 44 | 45 | 46 | 49 | 51 | 55 | 57 | 64 | 67 | 80 | 81
+        )
+    }
+
+    /// True when this api is a cluster action: sent only between brokers
+    /// and controllers, and authorized with CLUSTER_ACTION on the cluster
+    /// resource (for Envelope: the forwarding broker's own principal,
+    /// KIP-590). 20 apis.
+    ///
+    /// Not in the schemas: Kafka's `ApiKeys` table (spec §8.2).
+    ///
+    /// ```
+    /// use kafka_wire::api::{api_info, API_INFO};
+    /// assert!(api_info(58).unwrap().cluster_action()); // Envelope
+    /// assert!(!api_info(19).unwrap().cluster_action()); // CreateTopics
+    /// assert_eq!(API_INFO.iter().filter(|i| i.cluster_action()).count(), 20);
+    /// ```
+    pub const fn cluster_action(&self) -> bool {
+        matches!(
+            self.api_key,
+            4 | 5 | 6 | 7 | 27 | 52 | 53 | 54 | 55 | 56 | 57 | 58 | 62 | 63 | 67 | 83 | 84 | 85 | 86 | 87
+        )
+    }
+
+    /// True when a server should keep the request's receive buffer alive
+    /// until the request is handled, because the decoded request may share
+    /// its memory (`bytes` or classic `records` fields) or the request may
+    /// be forwarded byte for byte: every [`ApiInfo::forwardable`] api, plus
+    /// Produce, JoinGroup, SyncGroup, SaslAuthenticate, Envelope and
+    /// PushTelemetry.
+    ///
+    /// Not in the schemas: Kafka's `ApiKeys` table (spec §8.2).
+    ///
+    /// ```
+    /// use kafka_wire::api::{api_info, API_INFO};
+    /// assert!(api_info(36).unwrap().requires_delayed_allocation()); // SaslAuthenticate
+    /// assert!(api_info(19).unwrap().requires_delayed_allocation()); // CreateTopics (forwardable)
+    /// assert!(!api_info(3).unwrap().requires_delayed_allocation()); // Metadata
+    /// assert_eq!(API_INFO.iter().filter(|i| i.requires_delayed_allocation()).count(), 27);
+    /// ```
+    pub const fn requires_delayed_allocation(&self) -> bool {
+        self.forwardable() || matches!(self.api_key, 0 | 11 | 14 | 36 | 58 | 72)
+    }
+}

@@ -49,6 +49,8 @@ pub mod api;
 pub mod frame;
 // Embedded messages and headers (KIP-590 `ApiMessage` and `Header`).
 pub mod embedded;
+// KIP-590 forwarding to the controller: wrap in and unwrap from Envelope, the broker's decision on the answer.
+pub mod forward;
 // Random values shaped to a version, for property tests.
 #[cfg(feature = "sample")]
 pub mod sample;

@@ -1,0 +1,88 @@
+//! KIP-590: a broker forwards admin requests to the active controller
+//! inside an Envelope (api key 58), and reads the controller's answer back.
+//!
+//! ```text
+//! client ── CreateTopics ──▶ broker ── Envelope(RequestData = the client's bytes) ──▶ controller
+//!                                       header v2: InitialPrincipalName, InitialClientId
+//! client ◀── CreateTopicsResponse ── broker ◀── EnvelopeResponse(ResponseData, ErrorCode) ──
+//! ```
+//!
+//! - Broker, out: [`wrap_request`] puts a client request, byte for byte,
+//!   with the client's principal ([`DefaultPrincipalData`] v0) and address,
+//!   into an [`EnvelopeRequest`] and builds the envelope's request header.
+//! - Controller: after the CLUSTER_ACTION check on the envelope (failure:
+//!   [`cluster_authorization_failed`]), [`unwrap_request`] reads principal,
+//!   address, embedded header and typed body, refusing what may not be
+//!   forwarded with an [`UnwrapError`] that names the error code to answer
+//!   with ([`UnwrapError::envelope_response`]). The answer goes back with
+//!   [`wrap_response`].
+//! - Broker, back: [`unwrap_response`] checks the embedded correlation id
+//!   and decides ([`ForwardOutcome`]): pass the response on, retry on the
+//!   new controller (NOT_CONTROLLER), or answer the client with its own
+//!   response type filled with the error ([`error_response`];
+//!   CLUSTER_AUTHORIZATION_FAILED becomes UNKNOWN_SERVER_ERROR).
+//!
+//! Which apis may be forwarded is [`ApiInfo::forwardable`] of the api-key
+//! table ([`forwardable_apis`]).
+//!
+//! ```
+//! use std::net::{IpAddr, Ipv4Addr};
+//! use kafka_wire::error_code::ErrorCode;
+//! use kafka_wire::forward::{envelope_error, unwrap_request, unwrap_response, wrap_request, ForwardOutcome};
+//! use kafka_wire::messages::{DefaultPrincipalData, RequestBody, ResponseBody};
+//! use kafka_wire::Bytes;
+//!
+//! // DeleteTopics v1 (request header v1): correlation id 9, client id "c", topic "t", timeout 1000 ms.
+//! let client_request = Bytes::from_static(b"\x00\x14\x00\x01\x00\x00\x00\x09\x00\x01c\x00\x00\x00\x01\x00\x01t\x00\x00\x03\xe8");
+//! let principal = DefaultPrincipalData { r#type: "User".into(), name: "alice".into(), ..Default::default() };
+//! let client = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 7));
+//!
+//! // Broker: wrap.
+//! let wrapped = wrap_request(client_request.clone(), &principal, client, 100, Some("broker-1"))?;
+//! assert_eq!(wrapped.envelope.request_data.as_bytes(), &client_request);
+//! assert_eq!(wrapped.header.initial_principal_name.as_deref(), Some("alice"));
+//!
+//! // Controller: unwrap.
+//! let unwrapped = unwrap_request(&wrapped.envelope)?;
+//! assert_eq!((unwrapped.principal.name.as_str(), unwrapped.client_address), ("alice", client));
+//! let RequestBody::DeleteTopics(body) = &unwrapped.body else { unreachable!() };
+//! assert_eq!(body.topic_names, ["t"]);
+//!
+//! // The controller refuses the envelope with INVALID_REQUEST; the broker answers the client.
+//! let outcome = unwrap_response(&envelope_error(ErrorCode::InvalidRequest), &wrapped.forwarded)?;
+//! let ForwardOutcome::ErrorToClient(ResponseBody::DeleteTopics(answer)) = outcome else { unreachable!() };
+//! assert_eq!((answer.responses[0].name.as_deref(), answer.responses[0].error_code), (Some("t"), 42));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! [`DefaultPrincipalData`]: crate::messages::DefaultPrincipalData
+//! [`EnvelopeRequest`]: crate::messages::EnvelopeRequest
+//! [`ApiInfo::forwardable`]: crate::api::ApiInfo::forwardable
+
+mod error_response;
+mod request;
+mod response;
+
+pub use error_response::{error_response, NotForwardable};
+pub use request::{
+    client_address_bytes, decode_client_address, decode_principal, encode_principal, unwrap_request, wrap_request,
+    ForwardedRequest, UnwrapError, UnwrappedRequest, WrapError, WrappedRequest, ENVELOPE_HEADER_VERSION,
+    ENVELOPE_VERSION, PRINCIPAL_DATA_VERSION,
+};
+pub use response::{
+    cluster_authorization_failed, envelope_error, unwrap_response, wrap_response, ForwardOutcome, ResponseError,
+};
+
+use crate::api::{ApiInfo, API_INFO};
+
+/// The apis a broker may forward to the controller, in api-key order: those
+/// of the api-key table whose [`ApiInfo::forwardable`] is true.
+///
+/// ```
+/// let keys: Vec<i16> = kafka_wire::forward::forwardable_apis().map(|info| info.api_key).collect();
+/// assert_eq!(keys.len(), 21);
+/// assert_eq!(keys[..3], [19, 20, 30]); // CreateTopics, DeleteTopics, CreateAcls
+/// ```
+pub fn forwardable_apis() -> impl Iterator<Item = &'static ApiInfo> {
+    API_INFO.iter().filter(|info| info.forwardable())
+}

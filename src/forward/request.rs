@@ -1,0 +1,478 @@
+//! The request direction: wrapping a client request into an EnvelopeRequest
+//! on the broker, unwrapping it on the controller.
+
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+
+use bytes::{Bytes, BytesMut};
+
+use crate::api::api_info;
+use crate::embedded::EmbeddedMessage;
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::error_code::ErrorCode;
+use crate::message::{ApiMessage, Message};
+use crate::messages::{DefaultPrincipalData, EnvelopeRequest, EnvelopeResponse, RequestBody, RequestHeader};
+use crate::primitives::Reader;
+
+use super::response::envelope_error;
+
+/// The Envelope api's version this module writes (its only version, 0).
+pub const ENVELOPE_VERSION: i16 = 0;
+
+/// The request header version of Envelope v0 (flexible: v2, which carries
+/// the KIP-590 tagged fields `InitialPrincipalName` and `InitialClientId`).
+pub const ENVELOPE_HEADER_VERSION: i16 = 2;
+
+/// The version of [`DefaultPrincipalData`] in `RequestPrincipal` (0, its
+/// only version; flexible encoding).
+pub const PRINCIPAL_DATA_VERSION: i16 = 0;
+
+/// A client request as the forwarding broker received and decoded it: what
+/// the broker keeps to read the controller's answer ([`super::unwrap_response`]).
+///
+/// ```
+/// use kafka_wire::forward::ForwardedRequest;
+/// use kafka_wire::messages::{CreateTopicsRequest, RequestHeader};
+/// let header = RequestHeader { request_api_key: 19, request_api_version: 4, correlation_id: 3, ..Default::default() };
+/// let forwarded = ForwardedRequest { header, body: CreateTopicsRequest::default().into() };
+/// assert_eq!((forwarded.api_key(), forwarded.api_version(), forwarded.correlation_id()), (19, 4, 3));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct ForwardedRequest {
+    /// The client's request header.
+    pub header: RequestHeader,
+    /// The client's request body, at `header.request_api_version`.
+    pub body: RequestBody,
+}
+
+impl ForwardedRequest {
+    /// The api key of the client's request.
+    pub fn api_key(&self) -> i16 {
+        self.header.request_api_key
+    }
+
+    /// The version of the client's request (and of its response).
+    pub fn api_version(&self) -> i16 {
+        self.header.request_api_version
+    }
+
+    /// The client's correlation id, which the embedded response must echo.
+    pub fn correlation_id(&self) -> i32 {
+        self.header.correlation_id
+    }
+}
+
+/// What [`wrap_request`] builds: the envelope's header and body, and the
+/// decoded client request.
+///
+/// ```
+/// use std::net::{IpAddr, Ipv6Addr};
+/// use kafka_wire::forward::wrap_request;
+/// use kafka_wire::messages::DefaultPrincipalData;
+/// // UnregisterBroker v0 (header v2): correlation id 1, client id "c", no tags; broker id 5, no tags.
+/// let request = kafka_wire::Bytes::from_static(b"\x00\x40\x00\x00\x00\x00\x00\x01\x00\x01c\x00\x00\x00\x00\x05\x00");
+/// let wrapped = wrap_request(request, &DefaultPrincipalData::default(), IpAddr::V6(Ipv6Addr::LOCALHOST), 7, None)?;
+/// let mut buf = kafka_wire::BytesMut::new();
+/// wrapped.encode(&mut buf)?;
+/// assert_eq!(&buf[..4], [0, 58, 0, 0]); // Envelope v0
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct WrappedRequest {
+    /// The envelope's request header: v2, api key 58 version 0, with
+    /// `initial_principal_name` and `initial_client_id` filled.
+    pub header: RequestHeader,
+    /// The envelope: the client's bytes, principal and address.
+    pub envelope: EnvelopeRequest,
+    /// The client's request, decoded.
+    pub forwarded: ForwardedRequest,
+}
+
+impl WrappedRequest {
+    /// Appends the envelope request, header (v2) then body (v0), without
+    /// the 4-byte size (see [`crate::frame::write_frame`]).
+    ///
+    /// # Errors
+    /// An encode error of the header or body (for example a client id over
+    /// 32767 bytes).
+    pub fn encode(&self, buf: &mut BytesMut) -> Result<(), EncodeError> {
+        self.header.encode(buf, ENVELOPE_HEADER_VERSION)?;
+        self.envelope.encode(buf, ENVELOPE_VERSION)
+    }
+}
+
+/// Why a broker will not forward a client request ([`wrap_request`]).
+///
+/// ```
+/// use kafka_wire::forward::WrapError;
+/// use kafka_wire::error_code::ErrorCode;
+/// assert_eq!(WrapError::NotForwardable { api_key: 3 }.error_code(), ErrorCode::InvalidRequest);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum WrapError {
+    /// The request is itself an Envelope.
+    #[error("an Envelope request cannot be forwarded inside another envelope")]
+    NestedEnvelope,
+    /// The api is unknown or not forwardable ([`crate::api::ApiInfo::forwardable`]).
+    #[error("api key {api_key} is not forwardable")]
+    NotForwardable {
+        /// The request's api key.
+        api_key: i16,
+    },
+    /// The api has no such version.
+    #[error("api key {api_key} has no version {version}")]
+    UnsupportedVersion {
+        /// The request's api key.
+        api_key: i16,
+        /// The request's version.
+        version: i16,
+    },
+    /// The request header or body does not decode, or bytes are left over.
+    #[error("the request to forward is malformed: {0}")]
+    Malformed(#[source] DecodeError),
+    /// The principal cannot be encoded (a name over 32767 bytes).
+    #[error("the principal cannot be encoded: {0}")]
+    Principal(#[source] EncodeError),
+}
+
+impl WrapError {
+    /// The error a broker would answer the client with: UNSUPPORTED_VERSION
+    /// (35) for [`WrapError::UnsupportedVersion`], UNKNOWN_SERVER_ERROR (-1)
+    /// for [`WrapError::Principal`], INVALID_REQUEST (42) otherwise.
+    pub fn error_code(&self) -> ErrorCode {
+        match self {
+            WrapError::UnsupportedVersion { .. } => ErrorCode::UnsupportedVersion,
+            WrapError::Principal(_) => ErrorCode::UnknownServerError,
+            _ => ErrorCode::InvalidRequest,
+        }
+    }
+}
+
+/// What [`unwrap_request`] reads from an envelope on the controller.
+///
+/// ```
+/// use std::net::{IpAddr, Ipv4Addr};
+/// use kafka_wire::forward::{unwrap_request, wrap_request};
+/// use kafka_wire::messages::DefaultPrincipalData;
+/// let request = kafka_wire::Bytes::from_static(b"\x00\x40\x00\x00\x00\x00\x00\x01\x00\x01c\x00\x00\x00\x00\x05\x00");
+/// let principal = DefaultPrincipalData { r#type: "User".into(), name: "bob".into(), token_authenticated: true, ..Default::default() };
+/// let address = IpAddr::V4(Ipv4Addr::new(192, 0, 2, 1));
+/// let wrapped = wrap_request(request, &principal, address, 7, None)?;
+/// let unwrapped = unwrap_request(&wrapped.envelope)?;
+/// assert_eq!((unwrapped.principal, unwrapped.client_address), (principal, address));
+/// assert_eq!(unwrapped.header.correlation_id, 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnwrappedRequest {
+    /// The client's request header, as embedded.
+    pub header: RequestHeader,
+    /// The client's request body.
+    pub body: RequestBody,
+    /// The client's principal, for the controller to authorize the request with.
+    pub principal: DefaultPrincipalData,
+    /// The client's IP address.
+    pub client_address: IpAddr,
+}
+
+/// Why a controller refuses a forwarded request ([`unwrap_request`]); each
+/// maps to the error code of the error EnvelopeResponse it answers with.
+///
+/// ```
+/// use kafka_wire::forward::UnwrapError;
+/// let refusal = UnwrapError::UnsupportedVersion { api_key: 19, version: 99 };
+/// assert_eq!(refusal.error_code().code(), 35);
+/// assert_eq!(refusal.envelope_response().error_code, 35);
+/// assert_eq!(refusal.envelope_response().response_data, None);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum UnwrapError {
+    /// The embedded request is itself an Envelope. INVALID_REQUEST (42).
+    #[error("the envelope holds another envelope")]
+    NestedEnvelope,
+    /// The embedded api key is unknown or not forwardable. INVALID_REQUEST (42).
+    #[error("the envelope holds api key {api_key}, which is not forwardable")]
+    NotForwardable {
+        /// The embedded api key.
+        api_key: i16,
+    },
+    /// The embedded version is not one the api has. UNSUPPORTED_VERSION (35).
+    #[error("the envelope holds api key {api_key} at version {version}, which it does not have")]
+    UnsupportedVersion {
+        /// The embedded api key.
+        api_key: i16,
+        /// The embedded version.
+        version: i16,
+    },
+    /// The embedded request header does not decode. INVALID_REQUEST (42).
+    #[error("the embedded request header is malformed: {0}")]
+    MalformedHeader(#[source] DecodeError),
+    /// The embedded request body does not decode. INVALID_REQUEST (42).
+    #[error("the embedded request body is malformed: {0}")]
+    MalformedBody(#[source] DecodeError),
+    /// Bytes left over after the embedded body. INVALID_REQUEST (42).
+    #[error("{count} bytes left over after the embedded request")]
+    TrailingBytes {
+        /// Bytes left over.
+        count: usize,
+    },
+    /// `RequestPrincipal` is null. PRINCIPAL_DESERIALIZATION_FAILURE (97).
+    #[error("the envelope has no principal")]
+    MissingPrincipal,
+    /// `RequestPrincipal` is not a DefaultPrincipalData v0 filling its
+    /// bytes. PRINCIPAL_DESERIALIZATION_FAILURE (97).
+    #[error("the envelope's principal is malformed: {0}")]
+    MalformedPrincipal(#[source] DecodeError),
+    /// `ClientHostAddress` is neither 4 nor 16 bytes. INVALID_REQUEST (42).
+    #[error("the client address has {len} bytes; expected 4 (IPv4) or 16 (IPv6)")]
+    BadClientAddress {
+        /// Its length in bytes.
+        len: usize,
+    },
+}
+
+impl UnwrapError {
+    /// The error code a controller answers this refusal with, in the
+    /// EnvelopeResponse's `ErrorCode`: UNSUPPORTED_VERSION (35),
+    /// PRINCIPAL_DESERIALIZATION_FAILURE (97) or INVALID_REQUEST (42).
+    ///
+    /// ```
+    /// use kafka_wire::error_code::ErrorCode;
+    /// use kafka_wire::forward::UnwrapError;
+    /// assert_eq!(UnwrapError::MissingPrincipal.error_code(), ErrorCode::PrincipalDeserializationFailure);
+    /// assert_eq!(UnwrapError::NestedEnvelope.error_code(), ErrorCode::InvalidRequest);
+    /// ```
+    pub fn error_code(&self) -> ErrorCode {
+        match self {
+            UnwrapError::UnsupportedVersion { .. } => ErrorCode::UnsupportedVersion,
+            UnwrapError::MissingPrincipal | UnwrapError::MalformedPrincipal(_) => {
+                ErrorCode::PrincipalDeserializationFailure
+            }
+            UnwrapError::NestedEnvelope
+            | UnwrapError::NotForwardable { .. }
+            | UnwrapError::MalformedHeader(_)
+            | UnwrapError::MalformedBody(_)
+            | UnwrapError::TrailingBytes { .. }
+            | UnwrapError::BadClientAddress { .. } => ErrorCode::InvalidRequest,
+        }
+    }
+
+    /// The error EnvelopeResponse for this refusal: no response data,
+    /// [`UnwrapError::error_code`].
+    pub fn envelope_response(&self) -> EnvelopeResponse {
+        envelope_error(self.error_code())
+    }
+}
+
+/// Encodes a principal as `RequestPrincipal` holds it: DefaultPrincipalData
+/// v0 (compact strings `Type` and `Name`, bool `TokenAuthenticated`, tagged
+/// fields).
+///
+/// # Errors
+/// A string over 32767 bytes.
+///
+/// ```
+/// use kafka_wire::forward::encode_principal;
+/// use kafka_wire::messages::DefaultPrincipalData;
+/// let principal = DefaultPrincipalData { r#type: "User".into(), name: "a".into(), ..Default::default() };
+/// // Compact strings carry length + 1; then false, then no tagged fields.
+/// assert_eq!(&encode_principal(&principal)?[..], b"\x05User\x02a\x00\x00");
+/// # Ok::<(), kafka_wire::error::EncodeError>(())
+/// ```
+pub fn encode_principal(principal: &DefaultPrincipalData) -> Result<Bytes, EncodeError> {
+    principal.to_bytes(PRINCIPAL_DATA_VERSION)
+}
+
+/// Decodes `RequestPrincipal`: a DefaultPrincipalData v0 that fills the
+/// bytes.
+///
+/// # Errors
+/// [`UnwrapError::MalformedPrincipal`] (code 97) for malformed bytes or
+/// bytes left over.
+///
+/// ```
+/// use kafka_wire::forward::decode_principal;
+/// let principal = decode_principal(kafka_wire::Bytes::from_static(b"\x05User\x02a\x01\x00"))?;
+/// assert_eq!((principal.r#type.as_str(), principal.name.as_str(), principal.token_authenticated), ("User", "a", true));
+/// assert!(decode_principal(kafka_wire::Bytes::from_static(b"\x05Us")).is_err());
+/// # Ok::<(), kafka_wire::forward::UnwrapError>(())
+/// ```
+pub fn decode_principal(bytes: Bytes) -> Result<DefaultPrincipalData, UnwrapError> {
+    DefaultPrincipalData::decode_exact(bytes, PRINCIPAL_DATA_VERSION).map_err(UnwrapError::MalformedPrincipal)
+}
+
+/// `ClientHostAddress` for an address: its 4 (IPv4) or 16 (IPv6) bytes in
+/// network order.
+///
+/// ```
+/// use std::net::{IpAddr, Ipv4Addr};
+/// let bytes = kafka_wire::forward::client_address_bytes(IpAddr::V4(Ipv4Addr::new(10, 1, 2, 3)));
+/// assert_eq!(&bytes[..], [10, 1, 2, 3]);
+/// ```
+pub fn client_address_bytes(address: IpAddr) -> Bytes {
+    match address {
+        IpAddr::V4(v4) => Bytes::copy_from_slice(&v4.octets()),
+        IpAddr::V6(v6) => Bytes::copy_from_slice(&v6.octets()),
+    }
+}
+
+/// Reads `ClientHostAddress`: 4 bytes are IPv4, 16 bytes IPv6.
+///
+/// # Errors
+/// [`UnwrapError::BadClientAddress`] (code 42) for any other length.
+///
+/// ```
+/// use std::net::{IpAddr, Ipv6Addr};
+/// use kafka_wire::forward::decode_client_address;
+/// let mut v6 = [0u8; 16];
+/// v6[15] = 1;
+/// assert_eq!(decode_client_address(&v6), Ok(IpAddr::V6(Ipv6Addr::LOCALHOST)));
+/// assert!(decode_client_address(&[127, 0, 0]).is_err());
+/// ```
+pub fn decode_client_address(bytes: &[u8]) -> Result<IpAddr, UnwrapError> {
+    if let Ok(v4) = <[u8; 4]>::try_from(bytes) {
+        Ok(IpAddr::V4(Ipv4Addr::from(v4)))
+    } else if let Ok(v6) = <[u8; 16]>::try_from(bytes) {
+        Ok(IpAddr::V6(Ipv6Addr::from(v6)))
+    } else {
+        Err(UnwrapError::BadClientAddress { len: bytes.len() })
+    }
+}
+
+/// Why an embedded request was refused, before it is told as a
+/// [`WrapError`] (broker) or an [`UnwrapError`] (controller).
+enum Refusal {
+    Nested,
+    NotForwardable(i16),
+    UnsupportedVersion(i16, i16),
+    Header(DecodeError),
+    Body(DecodeError),
+    Trailing { count: usize, offset: usize },
+}
+
+impl From<Refusal> for UnwrapError {
+    fn from(refusal: Refusal) -> Self {
+        match refusal {
+            Refusal::Nested => UnwrapError::NestedEnvelope,
+            Refusal::NotForwardable(api_key) => UnwrapError::NotForwardable { api_key },
+            Refusal::UnsupportedVersion(api_key, version) => UnwrapError::UnsupportedVersion { api_key, version },
+            Refusal::Header(e) => UnwrapError::MalformedHeader(e),
+            Refusal::Body(e) => UnwrapError::MalformedBody(e),
+            Refusal::Trailing { count, .. } => UnwrapError::TrailingBytes { count },
+        }
+    }
+}
+
+impl From<Refusal> for WrapError {
+    fn from(refusal: Refusal) -> Self {
+        match refusal {
+            Refusal::Nested => WrapError::NestedEnvelope,
+            Refusal::NotForwardable(api_key) => WrapError::NotForwardable { api_key },
+            Refusal::UnsupportedVersion(api_key, version) => WrapError::UnsupportedVersion { api_key, version },
+            Refusal::Header(e) | Refusal::Body(e) => WrapError::Malformed(e),
+            Refusal::Trailing { count, offset } => {
+                WrapError::Malformed(DecodeError::new(DecodeErrorKind::TrailingBytes(count), offset))
+            }
+        }
+    }
+}
+
+/// Reads and checks an embedded request: api key and version first (nested
+/// envelope, forwardable, version), then header, body and the end.
+fn read_embedded(bytes: &Bytes) -> Result<(RequestHeader, RequestBody), Refusal> {
+    let mut r = Reader::new(bytes.clone());
+    let mut peek = r.clone();
+    let api_key = peek.read_i16().map_err(Refusal::Header)?;
+    let version = peek.read_i16().map_err(Refusal::Header)?;
+    if api_key == EnvelopeRequest::API_KEY {
+        return Err(Refusal::Nested);
+    }
+    let info = api_info(api_key).filter(|info| info.forwardable()).ok_or(Refusal::NotForwardable(api_key))?;
+    if !info.valid_versions.contains(version) {
+        return Err(Refusal::UnsupportedVersion(api_key, version));
+    }
+    let header = RequestHeader::decode_from(&mut r, info.request_header_version(version)).map_err(Refusal::Header)?;
+    let body = RequestBody::decode(api_key, &mut r, version).map_err(Refusal::Body)?;
+    match r.remaining() {
+        0 => Ok((header, body)),
+        count => Err(Refusal::Trailing { count, offset: r.offset() }),
+    }
+}
+
+/// Wraps a client request, as received, for forwarding to the controller.
+///
+/// `request` is the client's request header and body exactly as read from
+/// the connection (the frame without its 4-byte size); it becomes the
+/// envelope's `RequestData` unchanged. The envelope carries `principal`
+/// encoded as DefaultPrincipalData v0 and `client_address` as 4 or 16 bytes.
+/// The envelope's own header is v2, api key 58 version 0, with the
+/// broker's `correlation_id` and `client_id`, `initial_principal_name` =
+/// the principal's name and `initial_client_id` = the client's client id.
+///
+/// # Errors
+/// [`WrapError::NestedEnvelope`] for an Envelope request;
+/// [`WrapError::NotForwardable`] for an api that is unknown or not
+/// forwardable; [`WrapError::UnsupportedVersion`]; [`WrapError::Malformed`]
+/// when the header or body does not decode or bytes are left over;
+/// [`WrapError::Principal`] when the principal cannot be encoded.
+///
+/// ```
+/// use std::net::{IpAddr, Ipv4Addr};
+/// use kafka_wire::forward::{wrap_request, WrapError};
+/// use kafka_wire::messages::DefaultPrincipalData;
+/// // Metadata v0 (header v1), correlation id 1, no client id (null), all topics (empty array).
+/// let metadata = kafka_wire::Bytes::from_static(b"\x00\x03\x00\x00\x00\x00\x00\x01\xff\xff\x00\x00\x00\x00");
+/// let err = wrap_request(metadata, &DefaultPrincipalData::default(), IpAddr::V4(Ipv4Addr::LOCALHOST), 1, None);
+/// assert_eq!(err, Err(WrapError::NotForwardable { api_key: 3 }));
+/// ```
+pub fn wrap_request(
+    request: Bytes,
+    principal: &DefaultPrincipalData,
+    client_address: IpAddr,
+    correlation_id: i32,
+    client_id: Option<&str>,
+) -> Result<WrappedRequest, WrapError> {
+    let (client_header, body) = read_embedded(&request)?;
+    let principal_bytes = encode_principal(principal).map_err(WrapError::Principal)?;
+    let header = RequestHeader {
+        request_api_key: EnvelopeRequest::API_KEY,
+        request_api_version: ENVELOPE_VERSION,
+        correlation_id,
+        client_id: client_id.map(str::to_string),
+        initial_principal_name: Some(principal.name.clone()),
+        initial_client_id: client_header.client_id.clone(),
+        ..Default::default()
+    };
+    let envelope = EnvelopeRequest {
+        request_data: EmbeddedMessage(request),
+        request_principal: Some(principal_bytes),
+        client_host_address: client_address_bytes(client_address),
+        ..Default::default()
+    };
+    Ok(WrappedRequest { header, envelope, forwarded: ForwardedRequest { header: client_header, body } })
+}
+
+/// Unwraps a forwarded request on the controller, after the envelope itself
+/// passed the CLUSTER_ACTION check.
+///
+/// Checks, in order: the client address, the embedded request (not an
+/// Envelope, a forwardable api, a version the api has, header, body, no
+/// bytes left over), then the principal.
+///
+/// # Errors
+/// An [`UnwrapError`]; answer it with [`UnwrapError::envelope_response`].
+///
+/// ```
+/// use kafka_wire::forward::{unwrap_request, UnwrapError};
+/// use kafka_wire::messages::EnvelopeRequest;
+/// let envelope = EnvelopeRequest { client_host_address: vec![10, 0, 0, 1].into(), request_principal: None, ..Default::default() };
+/// // Empty request data: not even an api key.
+/// assert!(matches!(unwrap_request(&envelope), Err(UnwrapError::MalformedHeader(_))));
+/// ```
+pub fn unwrap_request(envelope: &EnvelopeRequest) -> Result<UnwrappedRequest, UnwrapError> {
+    let client_address = decode_client_address(&envelope.client_host_address)?;
+    let (header, body) = read_embedded(envelope.request_data.as_bytes())?;
+    let principal = decode_principal(envelope.request_principal.clone().ok_or(UnwrapError::MissingPrincipal)?)?;
+    Ok(UnwrappedRequest { header, body, principal, client_address })
+}

@@ -1,0 +1,178 @@
+//! The response direction: the controller wraps its answer (or an error)
+//! in an EnvelopeResponse; the forwarding broker reads it and decides.
+
+use bytes::BytesMut;
+
+use crate::embedded::EmbeddedMessage;
+use crate::error::{DecodeError, EncodeError};
+use crate::error_code::ErrorCode;
+use crate::frame;
+use crate::messages::{EnvelopeResponse, ResponseBody, ResponseHeader};
+
+use super::error_response::{error_response, NotForwardable};
+use super::request::ForwardedRequest;
+
+/// Wraps the controller's answer to a forwarded request: `header` and
+/// `body` encoded at `api_version` (the embedded request's version; the
+/// header version from [`crate::api::ApiInfo::response_header_version`])
+/// become `ResponseData`; `ErrorCode` is 0.
+///
+/// # Errors
+/// An unknown api key, or a header or body that `api_version` cannot carry.
+///
+/// ```
+/// use kafka_wire::forward::wrap_response;
+/// use kafka_wire::messages::{ResponseHeader, UnregisterBrokerResponse};
+/// let header = ResponseHeader { correlation_id: 1, ..Default::default() };
+/// let body = UnregisterBrokerResponse { error_message: None, ..Default::default() };
+/// let envelope = wrap_response(&header, &body.into(), 0)?;
+/// // Response header v1 (correlation id, no tags), then throttle 0, error 0, null message, no tags.
+/// assert_eq!(envelope.response_data.unwrap().as_bytes().as_ref(), b"\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00");
+/// assert_eq!(envelope.error_code, 0);
+/// # Ok::<(), kafka_wire::error::EncodeError>(())
+/// ```
+pub fn wrap_response(
+    header: &ResponseHeader,
+    body: &ResponseBody,
+    api_version: i16,
+) -> Result<EnvelopeResponse, EncodeError> {
+    let mut buf = BytesMut::new();
+    frame::encode_response(header, body, api_version, &mut buf)?;
+    Ok(EnvelopeResponse {
+        response_data: Some(EmbeddedMessage(buf.freeze())),
+        error_code: ErrorCode::None.code(),
+        ..Default::default()
+    })
+}
+
+/// An error EnvelopeResponse: no response data, `code` as the envelope's
+/// `ErrorCode`.
+///
+/// ```
+/// use kafka_wire::error_code::ErrorCode;
+/// let envelope = kafka_wire::forward::envelope_error(ErrorCode::NotController);
+/// assert_eq!((envelope.response_data, envelope.error_code), (None, 41));
+/// ```
+pub fn envelope_error(code: ErrorCode) -> EnvelopeResponse {
+    EnvelopeResponse { response_data: None, error_code: code.code(), ..Default::default() }
+}
+
+/// The controller's answer when the envelope's sender fails the
+/// CLUSTER_ACTION check on the cluster resource: an error EnvelopeResponse
+/// with CLUSTER_AUTHORIZATION_FAILED (31).
+///
+/// ```
+/// assert_eq!(kafka_wire::forward::cluster_authorization_failed().error_code, 31);
+/// ```
+pub fn cluster_authorization_failed() -> EnvelopeResponse {
+    envelope_error(ErrorCode::ClusterAuthorizationFailed)
+}
+
+/// What the forwarding broker does with the controller's answer
+/// ([`unwrap_response`]).
+///
+/// ```
+/// use kafka_wire::forward::ForwardOutcome;
+/// let outcome = ForwardOutcome::RetryOnNewController;
+/// assert!(matches!(outcome, ForwardOutcome::RetryOnNewController));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub enum ForwardOutcome {
+    /// The controller answered: send this header and body to the client (at
+    /// the client's request version). The header's correlation id is the
+    /// client's.
+    Response(ResponseHeader, ResponseBody),
+    /// NOT_CONTROLLER (41): find the new active controller and forward the
+    /// same request to it.
+    RetryOnNewController,
+    /// The envelope failed: answer the client with this body, the client's
+    /// own response type with the error on every item it named
+    /// ([`super::error_response`]).
+    ErrorToClient(ResponseBody),
+}
+
+/// Why the broker cannot make sense of an EnvelopeResponse
+/// ([`unwrap_response`]).
+///
+/// ```
+/// use kafka_wire::forward::ResponseError;
+/// let err = ResponseError::CorrelationIdMismatch { expected: 3, found: 4 };
+/// assert_eq!(err.to_string(), "the embedded response answers correlation id 4, not the forwarded 3");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ResponseError {
+    /// `ErrorCode` is 0 but `ResponseData` is null.
+    #[error("the envelope response has neither an error nor response data")]
+    MissingResponseData,
+    /// The embedded response header or body does not decode at the
+    /// forwarded request's api key and version, or bytes are left over.
+    #[error("the embedded response is malformed: {0}")]
+    Malformed(#[source] DecodeError),
+    /// The embedded response answers another request.
+    #[error("the embedded response answers correlation id {found}, not the forwarded {expected}")]
+    CorrelationIdMismatch {
+        /// The forwarded request's correlation id.
+        expected: i32,
+        /// The embedded response header's correlation id.
+        found: i32,
+    },
+    /// The forwarded request's api is not forwardable, so no error
+    /// response can be built for it.
+    #[error(transparent)]
+    NotForwardable(#[from] NotForwardable),
+}
+
+/// Reads the controller's EnvelopeResponse to `forwarded` (the request
+/// [`super::wrap_request`] wrapped) and decides what to do:
+///
+/// - `ErrorCode` NOT_CONTROLLER (41): [`ForwardOutcome::RetryOnNewController`];
+/// - CLUSTER_AUTHORIZATION_FAILED (31): [`ForwardOutcome::ErrorToClient`]
+///   with UNKNOWN_SERVER_ERROR (-1) (the client must not see the broker's
+///   own authorization failure);
+/// - any other non-zero code: [`ForwardOutcome::ErrorToClient`] with that
+///   code;
+/// - 0: the embedded response, decoded at the forwarded api key and version,
+///   its correlation id checked: [`ForwardOutcome::Response`].
+///
+/// # Errors
+/// [`ResponseError::MissingResponseData`], [`ResponseError::Malformed`],
+/// [`ResponseError::CorrelationIdMismatch`], or
+/// [`ResponseError::NotForwardable`] when `forwarded` holds an api that is
+/// not forwardable.
+///
+/// ```
+/// use kafka_wire::error_code::ErrorCode;
+/// use kafka_wire::forward::{envelope_error, unwrap_response, ForwardOutcome, ForwardedRequest};
+/// use kafka_wire::messages::{RequestHeader, UnregisterBrokerRequest};
+/// let header = RequestHeader { request_api_key: 64, correlation_id: 1, ..Default::default() };
+/// let forwarded = ForwardedRequest { header, body: UnregisterBrokerRequest::default().into() };
+/// let outcome = unwrap_response(&envelope_error(ErrorCode::NotController), &forwarded)?;
+/// assert_eq!(outcome, ForwardOutcome::RetryOnNewController);
+/// # Ok::<(), kafka_wire::forward::ResponseError>(())
+/// ```
+pub fn unwrap_response(
+    response: &EnvelopeResponse,
+    forwarded: &ForwardedRequest,
+) -> Result<ForwardOutcome, ResponseError> {
+    let version = forwarded.api_version();
+    match ErrorCode::from_code(response.error_code) {
+        ErrorCode::None => {}
+        ErrorCode::NotController => return Ok(ForwardOutcome::RetryOnNewController),
+        ErrorCode::ClusterAuthorizationFailed => {
+            let body = error_response(&forwarded.body, version, ErrorCode::UnknownServerError)?;
+            return Ok(ForwardOutcome::ErrorToClient(body));
+        }
+        code => return Ok(ForwardOutcome::ErrorToClient(error_response(&forwarded.body, version, code)?)),
+    }
+    let data = response.response_data.as_ref().ok_or(ResponseError::MissingResponseData)?;
+    let answer = frame::decode_response(data.as_bytes().clone(), forwarded.api_key(), version)
+        .map_err(ResponseError::Malformed)?;
+    if answer.header.correlation_id != forwarded.correlation_id() {
+        return Err(ResponseError::CorrelationIdMismatch {
+            expected: forwarded.correlation_id(),
+            found: answer.header.correlation_id,
+        });
+    }
+    Ok(ForwardOutcome::Response(answer.header, answer.body))
+}
