@@ -47,6 +47,9 @@ pub mod messages;
 pub mod api;
 // Whole request and response frames, dispatched by api key.
 pub mod frame;
+// tokio-util codecs: size-prefixed frames, typed server and client sides (feature `tokio`).
+#[cfg(feature = "tokio")]
+pub mod codec;
 // Embedded messages and headers (KIP-590 `ApiMessage` and `Header`).
 pub mod embedded;
 // KIP-590 forwarding to the controller: wrap in and unwrap from Envelope, the broker's decision on the answer.

@@ -1,0 +1,129 @@
+//! Metadata: this node, the controller (also this node), and the topics
+//! asked for, created first when they are unknown and auto-creation is on.
+
+use kafka_wire::error_code::ErrorCode;
+use kafka_wire::messages::metadata_response::{
+    MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic,
+};
+use kafka_wire::messages::{MetadataRequest, MetadataResponse};
+use kafka_wire::primitives::Uuid;
+
+use crate::connection::Context;
+use crate::state::{valid_topic_name, Topic, Topics, LEADER_EPOCH};
+
+/// A topic the client asked for, by name or (v10+) by id.
+enum Wanted {
+    Name(String),
+    Id(Uuid),
+}
+
+/// Answers Metadata at `version`.
+pub async fn handle(cx: &Context, request: &MetadataRequest, version: i16) -> MetadataResponse {
+    let config = &cx.broker.config;
+    // v0: an empty list means every topic; v1+: null means every topic.
+    let wanted: Option<Vec<Wanted>> = match &request.topics {
+        Some(topics) if version == 0 && topics.is_empty() => None,
+        None => None,
+        Some(topics) => Some(
+            topics
+                .iter()
+                .map(|t| match &t.name {
+                    Some(name) => Wanted::Name(name.clone()),
+                    None => Wanted::Id(t.topic_id),
+                })
+                .collect(),
+        ),
+    };
+    let allow_auto_create = config.auto_create_topics && (version < 4 || request.allow_auto_topic_creation);
+    if let (Some(wanted), true) = (&wanted, allow_auto_create) {
+        let missing: Vec<String> = {
+            let topics = cx.broker.cluster.topics();
+            wanted
+                .iter()
+                .filter_map(|w| match w {
+                    Wanted::Name(name) if valid_topic_name(name) && topics.get(name).is_none() => Some(name.clone()),
+                    _ => None,
+                })
+                .collect()
+        };
+        if !missing.is_empty() {
+            let n = crate::state::Stats::bump(&cx.broker.cluster.stats.forwarded);
+            log!("forward: auto-creating {missing:?} for Metadata v{version} as CreateTopics in an Envelope (forwarded: {n})");
+            let created = cx
+                .broker
+                .controller
+                .auto_create(&missing, config.default_partitions, &cx.principal(), cx.peer.ip())
+                .await;
+            if let Err(e) = created {
+                log!("metadata: auto-creating {missing:?} failed: {e}");
+            }
+        }
+    }
+
+    let topics = cx.broker.cluster.topics();
+    let topics_out = match wanted {
+        None => topics.iter().map(|(name, topic)| describe(name, topic, config.node_id)).collect(),
+        Some(wanted) => wanted.iter().map(|w| lookup(&topics, w, config.node_id)).collect(),
+    };
+    MetadataResponse {
+        brokers: vec![MetadataResponseBroker {
+            node_id: config.node_id,
+            host: config.host.to_string(),
+            port: i32::from(cx.broker.port),
+            rack: None,
+            ..Default::default()
+        }],
+        cluster_id: Some(config.cluster_id.clone()),
+        controller_id: config.node_id,
+        topics: topics_out,
+        ..Default::default()
+    }
+}
+
+fn lookup(topics: &Topics, wanted: &Wanted, node: i32) -> MetadataResponseTopic {
+    match wanted {
+        Wanted::Name(name) => match topics.get(name) {
+            Some(topic) => describe(name, topic, node),
+            None => {
+                let code = if valid_topic_name(name) {
+                    ErrorCode::UnknownTopicOrPartition
+                } else {
+                    ErrorCode::InvalidTopicException
+                };
+                MetadataResponseTopic { error_code: code.code(), name: Some(name.clone()), ..Default::default() }
+            }
+        },
+        Wanted::Id(id) => match topics.name_of(id).and_then(|name| topics.get(name).map(|t| (name, t))) {
+            Some((name, topic)) => describe(name, topic, node),
+            None => MetadataResponseTopic {
+                error_code: ErrorCode::UnknownTopicId.code(),
+                name: None,
+                topic_id: *id,
+                ..Default::default()
+            },
+        },
+    }
+}
+
+fn describe(name: &str, topic: &Topic, node: i32) -> MetadataResponseTopic {
+    let partitions = (0..topic.partitions.len())
+        .map(|i| MetadataResponsePartition {
+            error_code: 0,
+            partition_index: i32::try_from(i).unwrap_or(i32::MAX),
+            leader_id: node,
+            leader_epoch: LEADER_EPOCH,
+            replica_nodes: vec![node],
+            isr_nodes: vec![node],
+            offline_replicas: vec![],
+            ..Default::default()
+        })
+        .collect();
+    MetadataResponseTopic {
+        error_code: 0,
+        name: Some(name.to_string()),
+        topic_id: topic.id,
+        is_internal: false,
+        partitions,
+        ..Default::default()
+    }
+}

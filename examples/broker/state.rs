@@ -1,0 +1,386 @@
+//! The cluster's data, in memory: topics, their partitions' logs of record
+//! batches, and a signal that wakes fetches waiting for data.
+
+use std::collections::hash_map::RandomState;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasher, Hasher};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use bytes::{Bytes, BytesMut};
+use kafka_wire::error_code::ErrorCode;
+use kafka_wire::primitives::Uuid;
+use kafka_wire::records::{Batch, Batches, DecodeOptions, RecordBatch};
+use tokio::sync::watch;
+
+/// Leader epoch of every partition: one node, never a new leader.
+pub const LEADER_EPOCH: i32 = 0;
+
+/// Everything the broker and the controller share.
+pub struct Cluster {
+    topics: Mutex<Topics>,
+    /// Bumped after every append or topic change; fetches wait on it.
+    data: watch::Sender<u64>,
+    next_producer_id: AtomicI64,
+    /// Counters printed at exit and checked by scripts/e2e.sh.
+    pub stats: Stats,
+}
+
+/// Counters of things worth knowing from outside.
+#[derive(Default)]
+pub struct Stats {
+    /// Connections accepted.
+    pub connections: AtomicU64,
+    /// Successful SASL authentications, first ones and re-authentications.
+    pub authentications: AtomicU64,
+    /// Successful KIP-368 re-authentications.
+    pub reauthentications: AtomicU64,
+    /// Connections closed because their session expired.
+    pub expired_sessions: AtomicU64,
+    /// Requests forwarded to the controller in an Envelope.
+    pub forwarded: AtomicU64,
+}
+
+impl Stats {
+    /// Adds one to a counter and returns the new value.
+    pub fn bump(counter: &AtomicU64) -> u64 {
+        counter.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    /// One line with every counter.
+    pub fn summary(&self) -> String {
+        let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        format!(
+            "connections={} authentications={} reauthentications={} expired_sessions={} forwarded={}",
+            get(&self.connections),
+            get(&self.authentications),
+            get(&self.reauthentications),
+            get(&self.expired_sessions),
+            get(&self.forwarded)
+        )
+    }
+}
+
+impl Cluster {
+    /// An empty cluster.
+    pub fn new() -> Self {
+        Self {
+            topics: Mutex::new(Topics::default()),
+            data: watch::Sender::new(0),
+            next_producer_id: AtomicI64::new(1000),
+            stats: Stats::default(),
+        }
+    }
+
+    /// The topics, locked. Never held across an `.await`.
+    pub fn topics(&self) -> MutexGuard<'_, Topics> {
+        self.topics.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A receiver that sees the next [`Cluster::data_changed`].
+    pub fn subscribe(&self) -> watch::Receiver<u64> {
+        self.data.subscribe()
+    }
+
+    /// Wakes the fetches waiting for data.
+    pub fn data_changed(&self) {
+        self.data.send_modify(|n| *n = n.wrapping_add(1));
+    }
+
+    /// A new producer id for InitProducerId.
+    pub fn next_producer_id(&self) -> i64 {
+        self.next_producer_id.fetch_add(1, Ordering::Relaxed)
+    }
+}
+
+/// The topics by name, and their names by topic id.
+#[derive(Default)]
+pub struct Topics {
+    by_name: BTreeMap<String, Topic>,
+    names_by_id: HashMap<Uuid, String>,
+}
+
+/// One topic.
+pub struct Topic {
+    /// Its topic id (Metadata v10+, Fetch v13+).
+    pub id: Uuid,
+    /// Its partitions, by index.
+    pub partitions: Vec<PartitionLog>,
+}
+
+impl Topics {
+    /// The topic called `name`.
+    pub fn get(&self, name: &str) -> Option<&Topic> {
+        self.by_name.get(name)
+    }
+
+    /// The topic called `name`, to append to.
+    pub fn get_mut(&mut self, name: &str) -> Option<&mut Topic> {
+        self.by_name.get_mut(name)
+    }
+
+    /// The name of the topic with id `id`.
+    pub fn name_of(&self, id: &Uuid) -> Option<&str> {
+        self.names_by_id.get(id).map(String::as_str)
+    }
+
+    /// Every topic, by name.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &Topic)> {
+        self.by_name.iter()
+    }
+
+    /// Creates a topic with `partitions` empty partitions; returns its id.
+    pub fn create(&mut self, name: &str, partitions: i32) -> Uuid {
+        let mut id = random_uuid();
+        while id.is_nil() || self.names_by_id.contains_key(&id) {
+            id = random_uuid();
+        }
+        let count = usize::try_from(partitions).unwrap_or(0);
+        let topic = Topic { id, partitions: (0..count).map(|_| PartitionLog::default()).collect() };
+        self.by_name.insert(name.to_string(), topic);
+        self.names_by_id.insert(id, name.to_string());
+        id
+    }
+
+    /// Deletes the topic called `name`; returns its id.
+    pub fn delete(&mut self, name: &str) -> Option<Uuid> {
+        let topic = self.by_name.remove(name)?;
+        self.names_by_id.remove(&topic.id);
+        Some(topic.id)
+    }
+}
+
+impl Topic {
+    /// The partition with index `index`.
+    pub fn partition(&self, index: i32) -> Option<&PartitionLog> {
+        usize::try_from(index).ok().and_then(|i| self.partitions.get(i))
+    }
+
+    /// The partition with index `index`, to append to.
+    pub fn partition_mut(&mut self, index: i32) -> Option<&mut PartitionLog> {
+        usize::try_from(index).ok().and_then(|i| self.partitions.get_mut(i))
+    }
+}
+
+/// One partition's log: record batches v2 with the offsets this broker
+/// gave them.
+#[derive(Default)]
+pub struct PartitionLog {
+    batches: Vec<StoredBatch>,
+    log_end_offset: i64,
+}
+
+/// A batch as stored: its bytes, base offset rewritten.
+struct StoredBatch {
+    base_offset: i64,
+    last_offset: i64,
+    max_timestamp: i64,
+    bytes: Bytes,
+}
+
+impl PartitionLog {
+    /// The first offset in the log (nothing is ever deleted here).
+    pub fn log_start_offset(&self) -> i64 {
+        0
+    }
+
+    /// The offset the next record gets; also the high watermark and the
+    /// last stable offset (one replica, no transactions).
+    pub fn log_end_offset(&self) -> i64 {
+        self.log_end_offset
+    }
+
+    /// Appends the record batches of a Produce request and returns the
+    /// offset of the first record.
+    ///
+    /// Every batch must be a whole v2 batch with a good CRC. Each one's
+    /// base offset is rewritten to the next offset of the log and its
+    /// partition leader epoch stamped; neither is covered by the CRC, so
+    /// the bytes stay valid. Nothing is appended unless every batch is good.
+    pub fn append(&mut self, records: Bytes) -> Result<i64, ErrorCode> {
+        let mut options = DecodeOptions::default();
+        options.reject_partial_batch = true;
+        let mut next = self.log_end_offset;
+        let mut new = Vec::new();
+        for batch in Batches::with_options(records, options) {
+            let batch = match batch {
+                Ok(Batch::V2(batch)) => batch,
+                Ok(Batch::Legacy(_)) => return Err(ErrorCode::UnsupportedForMessageFormat),
+                Err(_) => return Err(ErrorCode::CorruptMessage),
+            };
+            let header = batch.header();
+            if header.last_offset_delta < 0 || header.record_count <= 0 {
+                return Err(ErrorCode::InvalidRecord);
+            }
+            let mut bytes = BytesMut::from(&batch.as_bytes()[..]);
+            bytes[0..8].copy_from_slice(&next.to_be_bytes());
+            bytes[12..16].copy_from_slice(&LEADER_EPOCH.to_be_bytes());
+            let last_offset = next + i64::from(header.last_offset_delta);
+            new.push(StoredBatch {
+                base_offset: next,
+                last_offset,
+                max_timestamp: header.max_timestamp,
+                bytes: bytes.freeze(),
+            });
+            next = last_offset + 1;
+        }
+        if new.is_empty() {
+            return Err(ErrorCode::InvalidRecord);
+        }
+        let base_offset = self.log_end_offset;
+        self.batches.extend(new);
+        self.log_end_offset = next;
+        Ok(base_offset)
+    }
+
+    /// Whole batches from the one holding `offset` on, at least one batch
+    /// and then as many as fit in `max_bytes` (KIP-74).
+    pub fn read(&self, offset: i64, max_bytes: usize) -> Bytes {
+        let first = self.batches.partition_point(|b| b.last_offset < offset);
+        let Some(head) = self.batches.get(first) else { return Bytes::new() };
+        if first + 1 == self.batches.len() || head.bytes.len() >= max_bytes {
+            return head.bytes.clone();
+        }
+        let mut out = BytesMut::new();
+        for batch in &self.batches[first..] {
+            if !out.is_empty() && out.len() + batch.bytes.len() > max_bytes {
+                break;
+            }
+            out.extend_from_slice(&batch.bytes);
+        }
+        out.freeze()
+    }
+
+    /// The first record whose timestamp is at least `timestamp`: its offset
+    /// and timestamp (ListOffsets with a timestamp).
+    pub fn offset_for_timestamp(&self, timestamp: i64) -> Option<(i64, i64)> {
+        for batch in self.batches.iter().filter(|b| b.max_timestamp >= timestamp) {
+            if let Some(found) = records_of(batch).into_iter().find(|(_, ts)| *ts >= timestamp) {
+                return Some(found);
+            }
+        }
+        None
+    }
+
+    /// The record with the largest timestamp, the first of equals: its
+    /// offset and timestamp (ListOffsets MAX_TIMESTAMP, -3).
+    pub fn max_timestamp(&self) -> Option<(i64, i64)> {
+        let mut best: Option<(i64, i64)> = None;
+        for batch in &self.batches {
+            if best.is_some_and(|(_, ts)| batch.max_timestamp <= ts) {
+                continue;
+            }
+            for (offset, ts) in records_of(batch) {
+                if best.map_or(true, |(_, best_ts)| ts > best_ts) {
+                    best = Some((offset, ts));
+                }
+            }
+        }
+        best
+    }
+}
+
+/// Offsets and timestamps of a stored batch's records.
+fn records_of(batch: &StoredBatch) -> Vec<(i64, i64)> {
+    let Ok(parsed) = RecordBatch::parse(batch.bytes.clone()) else { return Vec::new() };
+    let header = *parsed.header();
+    let Ok(records) = parsed.records(&DecodeOptions::default()) else {
+        return vec![(batch.base_offset, batch.max_timestamp)];
+    };
+    records.filter_map(Result::ok).map(|r| (header.offset_of(&r), header.timestamp_of(&r))).collect()
+}
+
+/// Kafka's rule for topic names: 1 to 249 of `[a-zA-Z0-9._-]`, not `.` or `..`.
+pub fn valid_topic_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 249
+        && name != "."
+        && name != ".."
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+}
+
+/// A random version-4 UUID, from the standard library's random hasher keys.
+pub fn random_uuid() -> Uuid {
+    let half = || {
+        let mut h = RandomState::new().build_hasher();
+        h.write_u128(SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos()));
+        h.finish()
+    };
+    let mut bytes = [0u8; 16];
+    bytes[..8].copy_from_slice(&half().to_be_bytes());
+    bytes[8..].copy_from_slice(&half().to_be_bytes());
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    Uuid(bytes)
+}
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kafka_wire::records::RecordBatchBuilder;
+
+    fn batch(n: usize, ts: i64) -> Bytes {
+        let mut b = RecordBatchBuilder::new(0);
+        for i in 0..n {
+            b.append(ts + i as i64, None, Some(Bytes::from(format!("v{i}"))), vec![]);
+        }
+        b.build().unwrap()
+    }
+
+    #[test]
+    fn append_assigns_offsets_and_keeps_crcs() {
+        let mut log = PartitionLog::default();
+        assert_eq!(log.append(batch(3, 100)), Ok(0));
+        assert_eq!(log.append(batch(2, 200)), Ok(3));
+        assert_eq!(log.log_end_offset(), 5);
+        let all = log.read(0, 1 << 20);
+        let offsets: Vec<i64> = Batches::new(all)
+            .map(|b| {
+                let Batch::V2(b) = b.unwrap() else { panic!("v2") };
+                b.verify_crc().unwrap();
+                b.header().base_offset
+            })
+            .collect();
+        assert_eq!(offsets, [0, 3]);
+        // From the middle of the second batch: that batch whole.
+        let tail = log.read(4, 1);
+        assert_eq!(Batches::new(tail).next().unwrap().unwrap().base_offset(), 3);
+        assert!(log.read(5, 1 << 20).is_empty());
+    }
+
+    #[test]
+    fn append_refuses_bad_input() {
+        let mut log = PartitionLog::default();
+        let good = batch(1, 0);
+        let mut corrupt = BytesMut::from(&good[..]);
+        let last = corrupt.len() - 1;
+        corrupt[last] ^= 0xff;
+        assert_eq!(log.append(corrupt.freeze()), Err(ErrorCode::CorruptMessage));
+        assert_eq!(log.append(good.slice(..good.len() - 3)), Err(ErrorCode::CorruptMessage));
+        assert_eq!(log.append(Bytes::new()), Err(ErrorCode::InvalidRecord));
+        assert_eq!(log.log_end_offset(), 0);
+    }
+
+    #[test]
+    fn timestamps() {
+        let mut log = PartitionLog::default();
+        log.append(batch(3, 100)).unwrap();
+        log.append(batch(3, 50)).unwrap();
+        assert_eq!(log.offset_for_timestamp(101), Some((1, 101)));
+        assert_eq!(log.offset_for_timestamp(103), None);
+        assert_eq!(log.max_timestamp(), Some((2, 102)));
+    }
+
+    #[test]
+    fn topic_names() {
+        assert!(valid_topic_name("t-kcat_1.x"));
+        assert!(!valid_topic_name("") && !valid_topic_name("..") && !valid_topic_name("a b"));
+        assert!(!valid_topic_name(&"x".repeat(250)));
+    }
+}

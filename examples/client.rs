@@ -1,0 +1,509 @@
+//! An example Kafka client on kafka-wire and tokio: it negotiates versions
+//! with ApiVersions (falling back when the broker answers a newer
+//! ApiVersions with UNSUPPORTED_VERSION), optionally authenticates with
+//! SASL/PLAIN, creates a topic, produces one record batch of three records
+//! and fetches them back.
+//!
+//! ```text
+//! cargo run --features tokio --example client -- --bootstrap 127.0.0.1:9092
+//! cargo run --features tokio --example client -- --bootstrap 127.0.0.1:9092 --sasl-plain alice:alice-secret
+//! ```
+//!
+//! It prints one line per step and exits non-zero on the first failure.
+//! Every network wait is bounded (`--timeout-secs`, default 20).
+
+use std::collections::HashMap;
+use std::process::ExitCode;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use futures_util::{SinkExt, StreamExt};
+use kafka_wire::api::api_info;
+use kafka_wire::codec::{ClientCodec, CodecError};
+use kafka_wire::error_code::ErrorCode;
+use kafka_wire::frame::{RequestFrame, ResponseFrame};
+use kafka_wire::messages::create_topics_request::CreatableTopic;
+use kafka_wire::messages::fetch_request::{FetchPartition, FetchTopic};
+use kafka_wire::messages::metadata_request::MetadataRequestTopic;
+use kafka_wire::messages::metadata_response::MetadataResponseBroker;
+use kafka_wire::messages::produce_request::{PartitionProduceData, TopicProduceData};
+use kafka_wire::messages::{
+    ApiVersionsRequest, CreateTopicsRequest, FetchRequest, MetadataRequest, MetadataResponse, ProduceRequest,
+    RequestBody, RequestHeader, ResponseBody, SaslAuthenticateRequest, SaslHandshakeRequest,
+};
+use kafka_wire::primitives::Uuid;
+use kafka_wire::records::{Batch, Batches, DecodeOptions, Header, RecordBatchBuilder};
+use kafka_wire::Bytes;
+use tokio::net::TcpStream;
+use tokio::time::Instant;
+use tokio_util::codec::Framed;
+
+const USAGE: &str = "\
+kafka-wire example client: ApiVersions, (SASL/PLAIN,) CreateTopics, Produce, Fetch.
+
+usage: client [--bootstrap HOST:PORT] [--topic NAME] [--sasl-plain USER:PASS] [--timeout-secs N]
+
+  --bootstrap HOST:PORT   a broker (default 127.0.0.1:9092)
+  --topic NAME            topic to create (default: kafka-wire-example-<random>)
+  --sasl-plain USER:PASS  authenticate with SASL/PLAIN
+  --timeout-secs N        bound on each wait: connect, response, topic ready, fetch (default 20)
+";
+
+/// ApiVersions: the one api negotiated before knowing anything.
+const API_VERSIONS: i16 = 18;
+/// The lowest Produce and Fetch versions that carry record batches v2.
+const MIN_PRODUCE: i16 = 3;
+const MIN_FETCH: i16 = 4;
+
+/// What went wrong.
+#[derive(Debug, thiserror::Error)]
+enum ClientError {
+    #[error("{0}")]
+    Usage(String),
+    #[error("cannot connect to {addr}: {source}")]
+    Connect { addr: String, source: std::io::Error },
+    #[error("{0}")]
+    Codec(#[from] CodecError),
+    #[error("the broker closed the connection")]
+    Closed,
+    #[error("no answer within {0:?}")]
+    Timeout(Duration),
+    #[error("unexpected answer to {0}")]
+    Unexpected(&'static str),
+    #[error("{what}: error {code} ({name})")]
+    Kafka { what: String, code: i16, name: &'static str },
+    #[error("no version of {api} that both sides support (broker: {broker})")]
+    NoCommonVersion { api: &'static str, broker: String },
+    #[error("{0}")]
+    Check(String),
+}
+
+fn kafka_error(what: impl Into<String>, code: i16) -> ClientError {
+    ClientError::Kafka { what: what.into(), code, name: ErrorCode::from_code(code).name() }
+}
+
+struct Args {
+    bootstrap: String,
+    topic: Option<String>,
+    sasl: Option<(String, String)>,
+    timeout: Duration,
+}
+
+fn parse_args() -> Result<Option<Args>, ClientError> {
+    let mut args =
+        Args { bootstrap: "127.0.0.1:9092".into(), topic: None, sasl: None, timeout: Duration::from_secs(20) };
+    let mut it = std::env::args().skip(1);
+    while let Some(option) = it.next() {
+        let mut value = || it.next().ok_or_else(|| ClientError::Usage(format!("{option} needs a value")));
+        match option.as_str() {
+            "-h" | "--help" => return Ok(None),
+            "--bootstrap" => args.bootstrap = value()?,
+            "--topic" => args.topic = Some(value()?),
+            "--sasl-plain" => {
+                let v = value()?;
+                let (user, password) =
+                    v.split_once(':').ok_or_else(|| ClientError::Usage("--sasl-plain takes USER:PASS".into()))?;
+                args.sasl = Some((user.to_string(), password.to_string()));
+            }
+            "--timeout-secs" => {
+                let v = value()?;
+                let secs: u64 = v.parse().map_err(|_| ClientError::Usage(format!("bad --timeout-secs {v:?}")))?;
+                args.timeout = Duration::from_secs(secs);
+            }
+            _ => return Err(ClientError::Usage(format!("unknown option {option:?} (see --help)"))),
+        }
+    }
+    Ok(Some(args))
+}
+
+/// One connection to one broker, with the versions negotiated on it.
+struct Connection {
+    addr: String,
+    framed: Framed<TcpStream, ClientCodec>,
+    next_correlation_id: i32,
+    /// The broker's version range per api key.
+    broker_versions: HashMap<i16, (i16, i16)>,
+    timeout: Duration,
+}
+
+impl Connection {
+    /// Connects (retrying while the port refuses, up to `timeout`),
+    /// negotiates versions and authenticates if asked.
+    async fn open(addr: &str, timeout: Duration, sasl: Option<&(String, String)>) -> Result<Self, ClientError> {
+        let deadline = Instant::now() + timeout;
+        let stream = loop {
+            match tokio::time::timeout_at(deadline, TcpStream::connect(addr)).await {
+                Ok(Ok(stream)) => break stream,
+                Ok(Err(e)) if Instant::now() + Duration::from_millis(200) < deadline => {
+                    let _ = e;
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+                Ok(Err(source)) => return Err(ClientError::Connect { addr: addr.to_string(), source }),
+                Err(_) => return Err(ClientError::Timeout(timeout)),
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let mut conn = Connection {
+            addr: addr.to_string(),
+            framed: Framed::new(stream, ClientCodec::new()),
+            next_correlation_id: 1,
+            broker_versions: HashMap::new(),
+            timeout,
+        };
+        conn.negotiate().await?;
+        if let Some((user, password)) = sasl {
+            conn.authenticate(user, password).await?;
+        }
+        Ok(conn)
+    }
+
+    /// Sends one request at `version` and waits for its answer.
+    async fn call(&mut self, body: RequestBody, version: i16) -> Result<ResponseFrame, ClientError> {
+        let header = RequestHeader {
+            request_api_key: body.api_key(),
+            request_api_version: version,
+            correlation_id: self.next_correlation_id,
+            client_id: Some("kafka-wire-example".into()),
+            ..Default::default()
+        };
+        self.next_correlation_id = self.next_correlation_id.wrapping_add(1);
+        self.framed.send(RequestFrame { header, body }).await?;
+        match tokio::time::timeout(self.timeout, self.framed.next()).await {
+            Err(_) => Err(ClientError::Timeout(self.timeout)),
+            Ok(None) => Err(ClientError::Closed),
+            Ok(Some(response)) => Ok(response?),
+        }
+    }
+
+    /// ApiVersions at our highest version; on UNSUPPORTED_VERSION (a v0
+    /// body listing the broker's ApiVersions range), again at the highest
+    /// version both have.
+    async fn negotiate(&mut self) -> Result<(), ClientError> {
+        let ours = api_info(API_VERSIONS).map_or(0, |info| info.valid_versions.max);
+        let request = || {
+            RequestBody::from(ApiVersionsRequest {
+                client_software_name: "kafka-wire-example".into(),
+                client_software_version: env!("CARGO_PKG_VERSION").into(),
+                ..Default::default()
+            })
+        };
+        let mut version = ours;
+        let mut answer = self.call(request(), version).await?;
+        let ResponseBody::ApiVersions(mut body) = answer.body else {
+            return Err(ClientError::Unexpected("ApiVersions"));
+        };
+        if body.error_code == ErrorCode::UnsupportedVersion.code() {
+            let theirs = body.api_keys.iter().find(|k| k.api_key == API_VERSIONS).map_or(0, |k| k.max_version);
+            version = ours.min(theirs);
+            println!(
+                "  ApiVersions v{ours}: broker answered UNSUPPORTED_VERSION (v{} body, its highest v{theirs}); retrying at v{version}",
+                answer.version
+            );
+            answer = self.call(request(), version).await?;
+            let ResponseBody::ApiVersions(again) = answer.body else {
+                return Err(ClientError::Unexpected("ApiVersions"));
+            };
+            body = again;
+        }
+        if body.error_code != 0 {
+            return Err(kafka_error("ApiVersions", body.error_code));
+        }
+        self.broker_versions = body.api_keys.iter().map(|k| (k.api_key, (k.min_version, k.max_version))).collect();
+        println!("  ApiVersions v{version}: broker at {} lists {} apis", self.addr, self.broker_versions.len());
+        Ok(())
+    }
+
+    /// The highest version of `api_key` both sides support, at least `floor`.
+    fn version(&self, api_key: i16, floor: i16) -> Result<i16, ClientError> {
+        let info = api_info(api_key).ok_or(ClientError::Unexpected("an unknown api"))?;
+        let (broker_min, broker_max) = self
+            .broker_versions
+            .get(&api_key)
+            .copied()
+            .ok_or_else(|| ClientError::NoCommonVersion { api: info.name, broker: "not supported".into() })?;
+        let max = broker_max.min(info.valid_versions.max);
+        let min = broker_min.max(info.valid_versions.min).max(floor);
+        if min > max {
+            return Err(ClientError::NoCommonVersion { api: info.name, broker: format!("v{broker_min}-{broker_max}") });
+        }
+        Ok(max)
+    }
+
+    /// SaslHandshake (PLAIN) then SaslAuthenticate.
+    async fn authenticate(&mut self, user: &str, password: &str) -> Result<(), ClientError> {
+        let version = self.version(17, 1)?;
+        let answer = self.call(SaslHandshakeRequest { mechanism: "PLAIN".into() }.into(), version).await?;
+        let ResponseBody::SaslHandshake(body) = answer.body else {
+            return Err(ClientError::Unexpected("SaslHandshake"));
+        };
+        if body.error_code != 0 {
+            return Err(kafka_error(format!("SaslHandshake (broker offers {:?})", body.mechanisms), body.error_code));
+        }
+        let version = self.version(36, 0)?;
+        let message = Bytes::from(format!("\0{user}\0{password}"));
+        let answer =
+            self.call(SaslAuthenticateRequest { auth_bytes: message, ..Default::default() }.into(), version).await?;
+        let ResponseBody::SaslAuthenticate(body) = answer.body else {
+            return Err(ClientError::Unexpected("SaslAuthenticate"));
+        };
+        if body.error_code != 0 {
+            let what = format!("SaslAuthenticate: {}", body.error_message.unwrap_or_default());
+            return Err(kafka_error(what, body.error_code));
+        }
+        println!("  SASL/PLAIN v{version}: authenticated as {user}, session lifetime {} ms", body.session_lifetime_ms);
+        Ok(())
+    }
+
+    /// Metadata for `topic` (or every topic), without creating anything.
+    async fn metadata(&mut self, topic: Option<&str>) -> Result<(MetadataResponse, i16), ClientError> {
+        let version = self.version(3, 0)?;
+        let topics = match topic {
+            Some(name) => Some(vec![MetadataRequestTopic { name: Some(name.to_string()), ..Default::default() }]),
+            // v0 has no null: an empty list means all topics.
+            None if version == 0 => Some(Vec::new()),
+            None => None,
+        };
+        // Not ignorable before v4, where it must keep its default (true).
+        let request = MetadataRequest { topics, allow_auto_topic_creation: version < 4, ..Default::default() };
+        let answer = self.call(request.into(), version).await?;
+        match answer.body {
+            ResponseBody::Metadata(body) => Ok((body, version)),
+            _ => Err(ClientError::Unexpected("Metadata")),
+        }
+    }
+}
+
+fn address(broker: &MetadataResponseBroker) -> String {
+    format!("{}:{}", broker.host, broker.port)
+}
+
+/// The connections of one run, one per broker address.
+struct Client {
+    args: Args,
+    connections: HashMap<String, Connection>,
+}
+
+impl Client {
+    async fn connection(&mut self, addr: &str) -> Result<&mut Connection, ClientError> {
+        if !self.connections.contains_key(addr) {
+            println!("connect {addr}");
+            let conn = Connection::open(addr, self.args.timeout, self.args.sasl.as_ref()).await?;
+            self.connections.insert(addr.to_string(), conn);
+        }
+        self.connections.get_mut(addr).ok_or(ClientError::Closed)
+    }
+
+    /// The address of node `node_id`, from a Metadata response.
+    fn node(metadata: &MetadataResponse, node_id: i32) -> Option<String> {
+        metadata.brokers.iter().find(|b| b.node_id == node_id).map(address)
+    }
+
+    async fn run(&mut self) -> Result<(), ClientError> {
+        let bootstrap = self.args.bootstrap.clone();
+        let (metadata, version) = self.connection(&bootstrap).await?.metadata(None).await?;
+        let brokers: Vec<String> = metadata.brokers.iter().map(|b| format!("{}@{}", b.node_id, address(b))).collect();
+        println!(
+            "metadata v{version}: cluster {:?}, brokers {brokers:?}, controller {}, {} topics",
+            metadata.cluster_id.as_deref().unwrap_or("?"),
+            metadata.controller_id,
+            metadata.topics.len()
+        );
+
+        // CreateTopics goes to the controller (brokers forward it anyway).
+        let topic = self.args.topic.clone().unwrap_or_else(|| format!("kafka-wire-example-{:08x}", random_u32()));
+        let controller = Self::node(&metadata, metadata.controller_id).unwrap_or_else(|| bootstrap.clone());
+        let conn = self.connection(&controller).await?;
+        let version = conn.version(19, 0)?;
+        let request = CreateTopicsRequest {
+            topics: vec![CreatableTopic {
+                name: topic.clone(),
+                num_partitions: 1,
+                replication_factor: 1,
+                ..Default::default()
+            }],
+            timeout_ms: 10_000,
+            ..Default::default()
+        };
+        let answer = conn.call(request.into(), version).await?;
+        let ResponseBody::CreateTopics(body) = answer.body else { return Err(ClientError::Unexpected("CreateTopics")) };
+        let result = body.topics.first().ok_or(ClientError::Unexpected("CreateTopics"))?;
+        if result.error_code != 0 {
+            return Err(kafka_error(
+                format!("CreateTopics {topic}: {}", result.error_message.clone().unwrap_or_default()),
+                result.error_code,
+            ));
+        }
+        println!("create topic v{version}: {topic} (1 partition) on {controller}");
+
+        // Wait until the topic has a leader.
+        let deadline = Instant::now() + self.args.timeout;
+        let (leader, topic_id) = loop {
+            let (metadata, _) = self.connection(&bootstrap).await?.metadata(Some(&topic)).await?;
+            let ready = metadata.topics.first().filter(|t| t.error_code == 0).and_then(|t| {
+                let p =
+                    t.partitions.iter().find(|p| p.partition_index == 0 && p.error_code == 0 && p.leader_id >= 0)?;
+                Some((Self::node(&metadata, p.leader_id)?, t.topic_id))
+            });
+            if let Some(ready) = ready {
+                break ready;
+            }
+            if Instant::now() >= deadline {
+                return Err(ClientError::Check(format!("{topic} has no leader after {:?}", self.args.timeout)));
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        };
+        println!("metadata: {topic} partition 0 led by {leader}, topic id {topic_id}");
+
+        let produced_offset = self.produce(&leader, &topic).await?;
+        self.fetch(&leader, &topic, topic_id, produced_offset).await
+    }
+
+    async fn produce(&mut self, leader: &str, topic: &str) -> Result<i64, ClientError> {
+        let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64);
+        let mut batch = RecordBatchBuilder::new(0);
+        for i in 0..3 {
+            let headers = vec![Header::new("h", Some(Bytes::from_static(b"v")))];
+            batch.append(now + i, Some(format!("k{i}").into()), Some(format!("hello-{i}").into()), headers);
+        }
+        let records = batch.build().map_err(|e| ClientError::Check(format!("cannot build the batch: {e}")))?;
+        let conn = self.connection(leader).await?;
+        let version = conn.version(0, MIN_PRODUCE)?;
+        let request = ProduceRequest {
+            transactional_id: None,
+            acks: -1,
+            timeout_ms: 10_000,
+            topic_data: vec![TopicProduceData {
+                name: topic.to_string(),
+                partition_data: vec![PartitionProduceData { index: 0, records: Some(records), ..Default::default() }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let answer = conn.call(request.into(), version).await?;
+        let ResponseBody::Produce(body) = answer.body else { return Err(ClientError::Unexpected("Produce")) };
+        let partition = body
+            .responses
+            .first()
+            .and_then(|t| t.partition_responses.first())
+            .ok_or(ClientError::Unexpected("Produce"))?;
+        if partition.error_code != 0 {
+            return Err(kafka_error("Produce", partition.error_code));
+        }
+        println!("produce v{version}: 3 records (header h=v) at offset {}", partition.base_offset);
+        Ok(partition.base_offset)
+    }
+
+    async fn fetch(&mut self, leader: &str, topic: &str, topic_id: Uuid, from: i64) -> Result<(), ClientError> {
+        let timeout = self.args.timeout;
+        let conn = self.connection(leader).await?;
+        let mut version = conn.version(1, MIN_FETCH)?;
+        if topic_id.is_nil() && version >= 13 {
+            // Fetch v13+ names topics by id; without one (a broker that
+            // does not give ids), fall back to v12 as Kafka's client does.
+            version = 12;
+        }
+        let deadline = Instant::now() + timeout;
+        let mut got: Vec<(i64, String, String, String)> = Vec::new();
+        let mut offset = from;
+        while got.len() < 3 {
+            if Instant::now() >= deadline {
+                return Err(ClientError::Check(format!("fetched {} of 3 records in {timeout:?}", got.len())));
+            }
+            let request = FetchRequest {
+                max_wait_ms: 500,
+                min_bytes: 1,
+                topics: vec![FetchTopic {
+                    topic: topic.to_string(), // v0-12
+                    topic_id,                 // v13+
+                    partitions: vec![FetchPartition {
+                        partition: 0,
+                        fetch_offset: offset,
+                        partition_max_bytes: 1 << 20,
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                }],
+                ..Default::default()
+            };
+            let answer = conn.call(request.into(), version).await?;
+            let ResponseBody::Fetch(body) = answer.body else { return Err(ClientError::Unexpected("Fetch")) };
+            if body.error_code != 0 {
+                return Err(kafka_error("Fetch", body.error_code));
+            }
+            let partition =
+                body.responses.first().and_then(|t| t.partitions.first()).ok_or(ClientError::Unexpected("Fetch"))?;
+            if partition.error_code != 0 {
+                return Err(kafka_error("Fetch", partition.error_code));
+            }
+            for batch in Batches::new(partition.records.clone().unwrap_or_default()) {
+                let batch = batch.map_err(|e| ClientError::Check(format!("bad record batch: {e}")))?;
+                let Batch::V2(batch) = batch else { return Err(ClientError::Check("legacy message set".into())) };
+                let header = *batch.header();
+                let records = batch
+                    .records(&DecodeOptions::default())
+                    .map_err(|e| ClientError::Check(format!("bad records: {e}")))?;
+                for record in records {
+                    let record = record.map_err(|e| ClientError::Check(format!("bad record: {e}")))?;
+                    let at = header.offset_of(&record);
+                    if at < offset {
+                        continue;
+                    }
+                    let text = |b: Option<Bytes>| String::from_utf8_lossy(&b.unwrap_or_default()).into_owned();
+                    let headers: Vec<String> = record
+                        .headers
+                        .iter()
+                        .map(|h| format!("{}={}", String::from_utf8_lossy(&h.key), text(h.value.clone())))
+                        .collect();
+                    got.push((at, text(record.key), text(record.value), headers.join(",")));
+                    offset = at + 1;
+                }
+            }
+        }
+        for (i, (at, key, value, headers)) in got.iter().enumerate() {
+            let expected = (from + i as i64, format!("k{i}"), format!("hello-{i}"), "h=v".to_string());
+            if (*at, key.clone(), value.clone(), headers.clone()) != expected {
+                return Err(ClientError::Check(format!("record {i}: got {:?}, expected {expected:?}", got[i])));
+            }
+        }
+        println!("fetch v{version}: {got:?}");
+        Ok(())
+    }
+}
+
+fn random_u32() -> u32 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64));
+    h.finish() as u32
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(Some(args)) => args,
+        Ok(None) => {
+            print!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("client: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("client: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut client = Client { args, connections: HashMap::new() };
+    match runtime.block_on(client.run()) {
+        Ok(()) => {
+            println!("OK");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            println!("FAIL: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
