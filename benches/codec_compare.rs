@@ -1,0 +1,135 @@
+//! kafka-wire against kafka-protocol 0.18 on the same messages, in the same
+//! run: one criterion group per (message, operation) with both crates as
+//! its functions. See docs/performance.md for the results and
+//! `scripts/bench-compare.sh` for the table.
+//!
+//! - **encode**: append the message at its version to a `BytesMut` that is
+//!   cleared and reused (its capacity already fits the message), so the
+//!   figure is the codec's work alone, not the allocator's growth policy.
+//! - **decode**: read the message from a `Bytes` holding exactly its
+//!   encoding; the decoded value is dropped inside the timed loop, so
+//!   freeing what decode allocated counts too.
+//!
+//! `cargo bench --bench codec_compare -- 'MetadataResponse'` runs one message.
+//!
+//! Profiling: with `KAFKA_WIRE_PROFILE=<message>:<op>:<crate>[:<iterations>]`
+//! (message one of metadata, produce, fetch, api_versions, create_topics,
+//! header; op encode or decode; crate kafka-wire or kafka-protocol) the binary
+//! builds the fixtures, then runs only that operation inside the function
+//! `profiled_section`, for `valgrind --tool=callgrind
+//! --toggle-collect='*profiled_section*'` (commands in docs/performance.md).
+
+mod common;
+
+use std::hint::black_box;
+
+use common::Case;
+use criterion::{Criterion, Throughput};
+use kafka_protocol::protocol::{Decodable, Encodable};
+use kafka_wire::message::Message;
+use kafka_wire::BytesMut;
+
+fn encode_wire<W: Message, K>(case: &Case<W, K>, buf: &mut BytesMut) -> usize {
+    buf.clear();
+    black_box(&case.wire).encode(buf, case.version).unwrap();
+    buf.len()
+}
+
+fn encode_kp<W, K: Encodable>(case: &Case<W, K>, buf: &mut BytesMut) -> usize {
+    buf.clear();
+    black_box(&case.kp).encode(buf, case.version).unwrap();
+    buf.len()
+}
+
+fn decode_wire<W: Message, K>(case: &Case<W, K>) -> W {
+    let mut bytes = black_box(case.bytes.clone());
+    W::decode(&mut bytes, case.version).unwrap()
+}
+
+fn decode_kp<W, K: Decodable>(case: &Case<W, K>) -> K {
+    let mut bytes = black_box(case.bytes.clone());
+    K::decode(&mut bytes, case.version).unwrap()
+}
+
+fn compare<W: Message, K: Encodable + Decodable>(c: &mut Criterion, case: &Case<W, K>) {
+    let len = case.bytes.len();
+    let mut buf = BytesMut::with_capacity(len);
+
+    let mut g = c.benchmark_group(format!("{} encode", case.name));
+    g.throughput(Throughput::Bytes(len as u64));
+    g.bench_function("kafka-wire", |b| b.iter(|| encode_wire(case, &mut buf)));
+    g.bench_function("kafka-protocol", |b| b.iter(|| encode_kp(case, &mut buf)));
+    g.finish();
+
+    let mut g = c.benchmark_group(format!("{} decode", case.name));
+    g.throughput(Throughput::Bytes(len as u64));
+    g.bench_function("kafka-wire", |b| b.iter(|| decode_wire(case)));
+    g.bench_function("kafka-protocol", |b| b.iter(|| decode_kp(case)));
+    g.finish();
+}
+
+/// The one section callgrind counts (`--toggle-collect='*profiled_section*'`).
+#[inline(never)]
+fn profiled_section<R>(iterations: usize, mut f: impl FnMut() -> R) {
+    for _ in 0..iterations {
+        black_box(f());
+    }
+}
+
+fn profile_case<W: Message, K: Encodable + Decodable>(case: &Case<W, K>, op: &str, krate: &str, n: usize) {
+    let mut buf = BytesMut::with_capacity(case.bytes.len());
+    // One untimed round first, so the buffer and allocator are warm.
+    match (op, krate) {
+        ("encode", "kafka-wire") => {
+            encode_wire(case, &mut buf);
+            profiled_section(n, || encode_wire(case, &mut buf))
+        }
+        ("encode", "kafka-protocol") => {
+            encode_kp(case, &mut buf);
+            profiled_section(n, || encode_kp(case, &mut buf))
+        }
+        ("decode", "kafka-wire") => {
+            drop(decode_wire(case));
+            profiled_section(n, || decode_wire(case))
+        }
+        ("decode", "kafka-protocol") => {
+            drop(decode_kp(case));
+            profiled_section(n, || decode_kp(case))
+        }
+        _ => panic!("op is encode or decode, crate is kafka-wire or kafka-protocol"),
+    }
+    eprintln!("{}: {op} with {krate}, {n} time(s), {} bytes", case.name, case.bytes.len());
+}
+
+fn profile(spec: &str) {
+    let parts: Vec<&str> = spec.split(':').collect();
+    let (message, op, krate) = match parts[..] {
+        [m, o, k] | [m, o, k, _] => (m, o, k),
+        _ => panic!("KAFKA_WIRE_PROFILE=<message>:<encode|decode>:<kafka-wire|kafka-protocol>[:<iterations>]"),
+    };
+    let n = parts.get(3).map_or(1, |n| n.parse().expect("iterations"));
+    match message {
+        "metadata" => profile_case(&common::metadata(), op, krate, n),
+        "produce" => profile_case(&common::produce(), op, krate, n),
+        "fetch" => profile_case(&common::fetch(), op, krate, n),
+        "api_versions" => profile_case(&common::api_versions(), op, krate, n),
+        "create_topics" => profile_case(&common::create_topics(), op, krate, n),
+        "header" => profile_case(&common::header(), op, krate, n),
+        other => panic!("unknown message {other}"),
+    }
+}
+
+fn main() {
+    if let Ok(spec) = std::env::var("KAFKA_WIRE_PROFILE") {
+        profile(&spec);
+        return;
+    }
+    let mut c = Criterion::default().configure_from_args();
+    compare(&mut c, &common::metadata());
+    compare(&mut c, &common::produce());
+    compare(&mut c, &common::fetch());
+    compare(&mut c, &common::api_versions());
+    compare(&mut c, &common::create_topics());
+    compare(&mut c, &common::header());
+    c.final_summary();
+}

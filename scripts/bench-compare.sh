@@ -1,0 +1,255 @@
+#!/usr/bin/env bash
+# kafka-wire against kafka-protocol 0.18: codec speed, codegen speed, build time.
+# Results and how to read them: docs/performance.md.
+#
+# usage: scripts/bench-compare.sh [options] [criterion filter]
+#   --runs N           run the criterion benches N times; each figure is the
+#                      median of the N per-run medians (default 1)
+#   --quick            shorter criterion runs (1 s warm-up, 3 s measurement)
+#   --callgrind        also count instructions of one encode/decode per crate
+#                      under valgrind --tool=callgrind (stable on a busy machine)
+#   --no-criterion     skip the criterion benches (e.g. with --callgrind)
+#   --no-codegen       skip (a), timing the codegen CLI on the Kafka corpus
+#   --no-build         skip (b), the clean release builds of both crates
+#   --build-features default|minimal
+#                      (b) with each crate's default features plus kafka-protocol's
+#                      messages_enums, or (default) minimal: no compression codecs
+#                      (kafka-wire default-features = false; kafka-protocol
+#                      client, broker, messages_enums)
+#
+# Environment: CARGO_TARGET_DIR (default target), KAFKA_WIRE_SHARED (default
+# ../shared; the corpus is $KAFKA_WIRE_SHARED/kafka-messages), CARGO_BUILD_JOBS
+# for (b) (default 2). Needs cargo and python3; hyperfine and valgrind when there.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
+case "$TARGET" in /*) ;; *) TARGET=$ROOT/$TARGET ;; esac
+export CARGO_TARGET_DIR=$TARGET
+SHARED=${KAFKA_WIRE_SHARED:-$ROOT/../shared}
+JOBS=${CARGO_BUILD_JOBS:-2}
+
+RUNS=1 QUICK=0 CALLGRIND=0 CRITERION=1 CODEGEN=1 BUILD=1 BUILD_FEATURES=minimal FILTER=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --runs) RUNS=$2; shift ;;
+        --quick) QUICK=1 ;;
+        --callgrind) CALLGRIND=1 ;;
+        --no-criterion) CRITERION=0 ;;
+        --no-codegen) CODEGEN=0 ;;
+        --no-build) BUILD=0 ;;
+        --build-features) BUILD_FEATURES=$2; shift ;;
+        -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        -*) echo "unknown option $1" >&2; exit 2 ;;
+        *) FILTER+=("$1") ;;
+    esac
+    shift
+done
+
+section() { printf '\n== %s ==\n' "$*"; }
+
+section "machine"
+echo "nproc:  $(nproc)"
+echo "cpu:    $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+echo "rustc:  $(rustc --version)"
+echo "load:   $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
+
+# --- codec benchmarks --------------------------------------------------------
+
+# Prints the table of one criterion run directory set: message, op, both
+# times, ratio. Arguments: directories holding copies of target/criterion.
+criterion_table() {
+    python3 - "$@" <<'PY'
+import json, os, statistics, sys
+
+def load(root):
+    out = {}
+    for dirpath, _, files in os.walk(root):
+        if os.path.basename(dirpath) != "new" or "estimates.json" not in files:
+            continue
+        with open(os.path.join(dirpath, "benchmark.json")) as f:
+            b = json.load(f)
+        with open(os.path.join(dirpath, "estimates.json")) as f:
+            e = json.load(f)
+        fn = b["function_id"] if b.get("value_str") is None else f'{b["function_id"]}@{b["value_str"]}'
+        out[(b["group_id"], fn)] = e["median"]["point_estimate"]
+    return out
+
+runs = [load(d) for d in sys.argv[1:]]
+keys = sorted(set().union(*runs))
+
+def med(key):
+    vals = [r[key] for r in runs if key in r]
+    return statistics.median(vals), min(vals), max(vals)
+
+def fmt(ns):
+    for unit, scale in (("s", 1e9), ("ms", 1e6), ("µs", 1e3)):
+        if ns >= scale:
+            return f"{ns / scale:.3g} {unit}"
+    return f"{ns:.3g} ns"
+
+order = ["MetadataResponse", "ProduceRequest", "FetchResponse", "ApiVersionsResponse", "CreateTopicsRequest", "RequestHeader"]
+groups = sorted({g for g, _ in keys}, key=lambda g: (next((i for i, o in enumerate(order) if g.startswith(o)), 99), "zero-copy" in g, g))
+spread = len(runs) > 1
+print(f"median of {len(runs)} criterion run(s); ratio = kafka-protocol time / kafka-wire time (above 1: kafka-wire is faster)")
+print()
+print("| message | op | kafka-wire | kafka-protocol | ratio |")
+print("|---|---|---:|---:|---:|")
+for g in groups:
+    if "zero-copy" in g:
+        continue
+    message, op = g.rsplit(" ", 1)
+    if (g, "kafka-wire") not in keys or (g, "kafka-protocol") not in keys:
+        continue
+    (w, wlo, whi), (k, klo, khi) = med((g, "kafka-wire")), med((g, "kafka-protocol"))
+    ws = f"{fmt(w)} ({fmt(wlo)}–{fmt(whi)})" if spread else fmt(w)
+    ks = f"{fmt(k)} ({fmt(klo)}–{fmt(khi)})" if spread else fmt(k)
+    print(f"| {message} | {op} | {ws} | {ks} | {k / w:.2f} |")
+zc = [g for g in groups if "zero-copy" in g]
+for g in zc:
+    print()
+    print(f"{g}: decode time by record bytes per partition (16 partitions)")
+    print()
+    print("| crate | 1 KiB | 1 MiB | 1 MiB / 1 KiB |")
+    print("|---|---:|---:|---:|")
+    for crate in ("kafka-wire", "kafka-protocol"):
+        a, b = (g, f"{crate}@1 KiB"), (g, f"{crate}@1 MiB")
+        if a in keys and b in keys:
+            print(f"| {crate} | {fmt(med(a)[0])} | {fmt(med(b)[0])} | {med(b)[0] / med(a)[0]:.2f} |")
+PY
+}
+
+if [ "$CRITERION" = 1 ]; then
+    section "codec: criterion (cargo bench --bench codec_compare --bench zero_copy)"
+    ARGS=()
+    [ "$QUICK" = 1 ] && ARGS+=(--warm-up-time 1 --measurement-time 3)
+    cargo bench --bench codec_compare --bench zero_copy --no-run 2>&1 | tail -n 3
+    KEEP=$TARGET/bench-compare/criterion-runs
+    rm -rf "$KEEP"
+    mkdir -p "$KEEP"
+    for run in $(seq 1 "$RUNS"); do
+        echo "criterion run $run of $RUNS"
+        rm -rf "$TARGET/criterion"
+        cargo bench --bench codec_compare --bench zero_copy -- "${ARGS[@]}" "${FILTER[@]}" >"$KEEP/run$run.log" 2>&1 || {
+            tail -n 30 "$KEEP/run$run.log"
+            exit 1
+        }
+        cp -r "$TARGET/criterion" "$KEEP/run$run"
+    done
+    echo
+    criterion_table "$KEEP"/run*/
+fi
+
+# --- instruction counts ------------------------------------------------------
+
+if [ "$CALLGRIND" = 1 ]; then
+    section "codec: instructions per operation (valgrind --tool=callgrind)"
+    command -v valgrind >/dev/null || { echo "valgrind not installed (apt-get install -y valgrind)"; exit 1; }
+    BIN=$(cargo bench --bench codec_compare --no-run --message-format=json 2>/dev/null |
+        python3 -c 'import json,sys
+for l in sys.stdin:
+    m = json.loads(l)
+    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "codec_compare" and m.get("executable"):
+        print(m["executable"])')
+    OUT=$TARGET/bench-compare/callgrind
+    mkdir -p "$OUT"
+    echo "one operation after one warm-up round, counted inside profiled_section; ratio = kafka-protocol / kafka-wire"
+    echo
+    echo "| message | op | kafka-wire instructions | kafka-protocol instructions | ratio |"
+    echo "|---|---|---:|---:|---:|"
+    for m in metadata produce fetch api_versions create_topics header; do
+        for op in encode decode; do
+            row=()
+            for crate in kafka-wire kafka-protocol; do
+                f=$OUT/$m.$op.$crate.out
+                KAFKA_WIRE_PROFILE=$m:$op:$crate valgrind --tool=callgrind --callgrind-out-file="$f" \
+                    --toggle-collect='*profiled_section*' "$BIN" 2>"$f.log"
+                row+=("$(sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' "$f.log")")
+            done
+            python3 -c "import sys; w, k = int(sys.argv[3]), int(sys.argv[4]); print(f'| {sys.argv[1]} | {sys.argv[2]} | {w:,} | {k:,} | {k / w:.2f} |')" \
+                "$m" "$op" "${row[0]}" "${row[1]}"
+        done
+    done
+    echo
+    echo "profiles: $OUT (callgrind_annotate --inclusive=no FILE | head -40)"
+fi
+
+# --- (a) codegen over the Kafka corpus ---------------------------------------
+
+if [ "$CODEGEN" = 1 ]; then
+    section "(a) codegen: all schemas of $SHARED/kafka-messages"
+    CORPUS=$SHARED/kafka-messages
+    if [ ! -d "$CORPUS" ]; then
+        echo "corpus not found at $CORPUS (set KAFKA_WIRE_SHARED)"
+    else
+        echo "$(ls "$CORPUS"/*.json | wc -l) schema files"
+        cargo build --release -p kafka-wire-codegen --bin kafka-wire-codegen 2>&1 | tail -n 1
+        CLI=$TARGET/release/kafka-wire-codegen
+        "$CLI" --quiet "$CORPUS"
+        if command -v hyperfine >/dev/null; then
+            hyperfine --warmup 3 --runs 30 --style basic "$CLI --quiet $CORPUS"
+        else
+            echo "hyperfine not installed (apt-get install -y hyperfine): 10 runs of time"
+            for _ in $(seq 10); do /usr/bin/env time -f '%e s wall, %U s user, %M KiB max RSS' "$CLI" --quiet "$CORPUS" >/dev/null; done
+        fi
+    fi
+fi
+
+# --- (b) clean release build of each crate alone -----------------------------
+
+# Writes a scratch crate depending on one of the two crates, builds it from
+# clean with --timings, and prints the wall time and the crate's own units.
+build_one() {
+    local name=$1 dep=$2 dir=$TARGET/bench-compare/build-$1
+    rm -rf "$dir"
+    mkdir -p "$dir/src"
+    cat >"$dir/Cargo.toml" <<EOF
+[package]
+name = "scratch-$name"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+$dep
+
+[workspace]
+EOF
+    echo 'pub use dep::*;' >"$dir/src/lib.rs"
+    (cd "$dir" && cargo generate-lockfile -q && cargo fetch -q)
+    local start end
+    start=$(date +%s.%N)
+    (cd "$dir" && CARGO_TARGET_DIR="$dir/target" CARGO_BUILD_JOBS=$JOBS \
+        cargo build --release --timings -q 2>&1 | grep -v '^ *Timing report' || true)
+    end=$(date +%s.%N)
+    python3 - "$name" "$start" "$end" "$dir"/target/cargo-timings/cargo-timing.html <<'PY'
+import json, re, sys
+name, start, end, html = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+data = json.loads(re.search(r"const UNIT_DATA = (\[.*?\]);\n", open(html).read(), re.S).group(1))
+own = [u for u in data if u["name"] in (name, name + "-codegen")]
+units = len(data)
+own_s = sum(u["duration"] for u in own)
+detail = ", ".join(f'{u["name"]} {u["target"].strip() or "lib"} {u["duration"]:.1f} s' for u in own)
+print(f"| {name} | {end - start:.1f} s | {units} | {own_s:.1f} s | {detail} |")
+PY
+}
+
+if [ "$BUILD" = 1 ]; then
+    section "(b) clean release build, CARGO_BUILD_JOBS=$JOBS, features: $BUILD_FEATURES"
+    if [ "$BUILD_FEATURES" = default ]; then
+        KW="dep = { package = \"kafka-wire\", path = \"$ROOT\" }"
+        KP='dep = { package = "kafka-protocol", version = "=0.18.0", features = ["messages_enums"] }'
+    else
+        KW="dep = { package = \"kafka-wire\", path = \"$ROOT\", default-features = false }"
+        KP='dep = { package = "kafka-protocol", version = "=0.18.0", default-features = false, features = ["client", "broker", "messages_enums"] }'
+    fi
+    echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo
+    echo "| crate | wall, clean build | units | the crate's own units (sum) | of which |"
+    echo "|---|---:|---:|---:|---|"
+    build_one kafka-wire "$KW"
+    build_one kafka-protocol "$KP"
+    echo
+    echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+fi
