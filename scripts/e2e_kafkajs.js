@@ -6,7 +6,8 @@
 // hello-0..2, header h=v), consumes them through a consumer group, commits
 // and checks the committed offset; with --soak-secs, then keeps producing
 // and consuming one record at a time on the same connections for N seconds
-// (KIP-368 re-authentication when the broker sets a session lifetime).
+// (KIP-368 re-authentication when the broker sets a session lifetime);
+// finally deletes the topic.
 // Prints one line per step, then OK (exit 0) or FAIL (exit 1). Every wait is
 // bounded.
 'use strict';
@@ -125,6 +126,12 @@ async function main() {
 
   await consumer.disconnect();
   await producer.disconnect();
+
+  // DeleteTopics (forwarded to the controller like CreateTopics).
+  await admin.deleteTopics({ topics: [topic], timeout: 15000 });
+  const left = await admin.listTopics();
+  check(!left.includes(topic), `${topic} still listed after DeleteTopics`);
+  console.log(`deleted ${topic}`);
   await admin.disconnect();
 }
 
