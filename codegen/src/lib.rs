@@ -195,6 +195,9 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, samples: bool)
 fn locate(diags: &mut Diagnostics, sources: &[(String, String)]) {
     let mut cache: BTreeMap<&str, std::collections::HashMap<Vec<lines::Part>, usize>> = BTreeMap::new();
     for d in &mut diags.0 {
+        if d.line.is_some() || d.path.parts().is_empty() {
+            continue;
+        }
         let Some((name, text)) = sources.iter().find(|(n, _)| *n == d.file) else { continue };
         let map = cache
             .entry(name)

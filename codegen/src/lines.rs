@@ -19,8 +19,12 @@ enum Frame {
     Array { next: usize },
 }
 
+/// Paths deeper than this are not recorded: schemas nest a few levels, and
+/// hostile input nested thousands deep must not cost quadratic time.
+pub const MAX_DEPTH: usize = 64;
+
 /// The 1-based line of every key and list element in `text` (JSON with its
-/// comments already blanked), by path from the root.
+/// comments already blanked), by path from the root, up to [`MAX_DEPTH`].
 ///
 /// ```
 /// use kafka_wire_codegen::lines::{lines, Part};
@@ -38,7 +42,9 @@ pub fn lines(text: &str) -> HashMap<Vec<Part>, usize> {
     let value_starts = |stack: &mut Vec<Frame>, path: &mut Vec<Part>, out: &mut HashMap<Vec<Part>, usize>, line| {
         if let Some(Frame::Array { next }) = stack.last_mut() {
             path.push(Part::Index(*next));
-            out.entry(path.clone()).or_insert(line);
+            if path.len() <= MAX_DEPTH {
+                out.entry(path.clone()).or_insert(line);
+            }
             *next += 1;
         }
     };
@@ -64,7 +70,9 @@ pub fn lines(text: &str) -> HashMap<Vec<Part>, usize> {
                         *key = Some(s.clone());
                     }
                     path.push(Part::Key(s));
-                    out.entry(path.clone()).or_insert(line);
+                    if path.len() <= MAX_DEPTH {
+                        out.entry(path.clone()).or_insert(line);
+                    }
                 } else {
                     value_starts(&mut stack, &mut path, &mut out, line);
                     end_value(&mut stack, &mut path);
