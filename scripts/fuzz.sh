@@ -30,6 +30,17 @@ seed() {
             xxd -r -p "$shared/captures/$file" > "$c/record_batch/$name"
         fi
     done
+    # Record batches inside the captured frames: magic 2 at byte 16 and a length that fits.
+    python3 - "$shared/captures" "$c/record_batch" <<'PY'
+import pathlib, struct, sys
+src, dst = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+for f in src.glob("*/*.hex"):
+    b = bytes.fromhex(f.read_text().strip())
+    for p in range(len(b) - 61):
+        length = struct.unpack(">i", b[p + 8:p + 12])[0]
+        if b[p + 16] == 2 and 49 <= length and p + 12 + length <= len(b):
+            (dst / f"{f.stem}-batch-{p}").write_bytes(b[p:p + 12 + length])
+PY
 }
 
 seed
