@@ -44,6 +44,8 @@ PY
 }
 
 seed
+# Seeds from encoded round-trip values: every api key and version.
+FUZZ_SEEDS_DIR="$root/fuzz/corpus" cargo test -q --features sample --test fuzz_seeds > /dev/null
 for t in "${targets[@]}"; do
     echo "== $t for ${seconds}s"
     log="fuzz/$t.log"
