@@ -29,7 +29,16 @@ const STRS: usize = 2100; // CreateTopicsRequest v7 fixture: 100 names + 1000 co
 const ARRAYS: usize = 32_000; // MetadataResponse v12 fixture: 16,000 partitions x (replicas, isr)
 
 fn strings_input() -> Bytes {
-    let words = ["cleanup.policy", "compact,delete", "retention.ms", "604800000", "orders.events.topic-00042", "zstd", "2", "false"];
+    let words = [
+        "cleanup.policy",
+        "compact,delete",
+        "retention.ms",
+        "604800000",
+        "orders.events.topic-00042",
+        "zstd",
+        "2",
+        "false",
+    ];
     let mut b = BytesMut::new();
     for i in 0..STRS {
         let w = words[i % words.len()];
@@ -145,7 +154,11 @@ fn s4(input: &Bytes) -> usize {
         let len = uvarint(buf, &mut pos) as usize - 1;
         let s = &buf[pos..pos + len];
         // SAFETY: ASCII is valid UTF-8.
-        let s = if is_ascii_fast(s) { unsafe { std::str::from_utf8_unchecked(s) } } else { std::str::from_utf8(s).unwrap() };
+        let s = if is_ascii_fast(s) {
+            unsafe { std::str::from_utf8_unchecked(s) }
+        } else {
+            std::str::from_utf8(s).unwrap()
+        };
         out.push(s);
         pos += len;
     }
@@ -338,7 +351,6 @@ fn z0(ps: &[MetadataResponsePartition]) -> usize {
     ps.iter().map(|p| p.value_size(12, true)).sum()
 }
 
-
 // ---- produce partitions decode -----------------------------------------------
 use kafka_wire::messages::produce_request::PartitionProduceData;
 
@@ -368,7 +380,14 @@ fn p1(input: &Bytes) -> usize {
         let index = i32::from_be_bytes(buf[pos..pos + 4].try_into().unwrap());
         pos += 4;
         let len = uvarint(buf, &mut pos) as usize;
-        let records = if len == 0 { None } else { let l = len - 1; let b = input.slice(pos..pos + l); pos += l; Some(b) };
+        let records = if len == 0 {
+            None
+        } else {
+            let l = len - 1;
+            let b = input.slice(pos..pos + l);
+            pos += l;
+            Some(b)
+        };
         let mut unknown_tagged_fields = Vec::new();
         if buf[pos] == 0 {
             pos += 1;
@@ -389,7 +408,8 @@ fn section<R>(n: usize, mut f: impl FnMut() -> R) {
     }
 }
 
-const VARIANTS: [&str; 16] = ["s0", "s1", "s2", "s3", "s4", "a0", "a1", "a2", "a3", "e0", "e1", "e2", "e3", "z0", "p0", "p1"];
+const VARIANTS: [&str; 16] =
+    ["s0", "s1", "s2", "s3", "s4", "a0", "a1", "a2", "a3", "e0", "e1", "e2", "e3", "z0", "p0", "p1"];
 
 fn main() {
     // cargo bench passes --bench; a bare variant name runs that variant once (for callgrind).
