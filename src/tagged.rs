@@ -71,7 +71,15 @@ pub fn field_size<T: Wire>(tag: u32, value: &T, version: i16) -> usize {
 /// # Errors
 /// [`EncodeErrorKind::DuplicateTag`] for a repeated or known tag.
 #[doc(hidden)]
+#[inline]
 pub fn encode_unknown(buf: &mut BytesMut, fields: &[RawTaggedField], known_tags: u32) -> Result<(), EncodeError> {
+    if fields.is_empty() {
+        return Ok(());
+    }
+    encode_unknown_fields(buf, fields, known_tags)
+}
+
+fn encode_unknown_fields(buf: &mut BytesMut, fields: &[RawTaggedField], known_tags: u32) -> Result<(), EncodeError> {
     let put = |buf: &mut BytesMut, f: &RawTaggedField| {
         put_uvarint(buf, f.tag);
         put_uvarint(buf, f.data.len() as u32);
@@ -97,6 +105,7 @@ pub fn encode_unknown(buf: &mut BytesMut, fields: &[RawTaggedField], known_tags:
 
 /// Bytes that [`encode_unknown`] writes.
 #[doc(hidden)]
+#[inline]
 pub fn unknown_size(fields: &[RawTaggedField]) -> usize {
     fields.iter().map(|f| uvarint_len(f.tag) + uvarint_len(f.data.len() as u32) + f.data.len()).sum()
 }
