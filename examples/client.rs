@@ -2,11 +2,15 @@
 //! with ApiVersions (falling back when the broker answers a newer
 //! ApiVersions with UNSUPPORTED_VERSION), optionally authenticates with
 //! SASL/PLAIN, creates a topic, produces one record batch of three records
-//! and fetches them back.
+//! (compressed with `--compression`) and fetches them back, decompressing
+//! them and checking each batch's codec. With `--fetch-only TOPIC` it only
+//! fetches: records another client wrote, checked the same way.
 //!
 //! ```text
 //! cargo run --features tokio --example client -- --bootstrap 127.0.0.1:9092
 //! cargo run --features tokio --example client -- --bootstrap 127.0.0.1:9092 --sasl-plain alice:alice-secret
+//! cargo run --features tokio --example client -- --bootstrap 127.0.0.1:9092 --compression zstd
+//! cargo run --features tokio --example client -- --bootstrap 127.0.0.1:9092 --fetch-only demo --expect 3 --compression lz4
 //! ```
 //!
 //! It prints one line per step and exits non-zero on the first failure.
@@ -31,7 +35,7 @@ use kafka_wire::messages::{
     RequestBody, RequestHeader, ResponseBody, SaslAuthenticateRequest, SaslHandshakeRequest,
 };
 use kafka_wire::primitives::Uuid;
-use kafka_wire::records::{Batch, Batches, DecodeOptions, Header, RecordBatchBuilder};
+use kafka_wire::records::{Batch, Batches, Compression, DecodeOptions, Header, RecordBatchBuilder, XERIAL_HEADER};
 use kafka_wire::Bytes;
 use tokio::net::TcpStream;
 use tokio::time::Instant;
@@ -41,11 +45,18 @@ const USAGE: &str = "\
 kafka-wire example client: ApiVersions, (SASL/PLAIN,) CreateTopics, Produce, Fetch.
 
 usage: client [--bootstrap HOST:PORT] [--topic NAME] [--sasl-plain USER:PASS] [--timeout-secs N]
+              [--compression CODEC] [--pad N] [--fetch-only TOPIC [--expect N]]
 
   --bootstrap HOST:PORT   a broker (default 127.0.0.1:9092)
   --topic NAME            topic to create (default: kafka-wire-example-<random>)
   --sasl-plain USER:PASS  authenticate with SASL/PLAIN
   --timeout-secs N        bound on each wait: connect, response, topic ready, fetch (default 20)
+  --compression CODEC     none, gzip, snappy, lz4 or zstd (default none): the codec of the batch
+                          produced, and the codec every fetched batch must have
+  --pad N                 record i is key k<i>, value hello-<i> then N dots, header h=v (default 0)
+  --fetch-only TOPIC      create and produce nothing: fetch TOPIC partition 0 from offset 0 and
+                          check its records (written by another client) as above
+  --expect N              how many records --fetch-only expects (default 3)
 ";
 
 /// ApiVersions: the one api negotiated before knowing anything.
@@ -86,11 +97,31 @@ struct Args {
     topic: Option<String>,
     sasl: Option<(String, String)>,
     timeout: Duration,
+    compression: Compression,
+    pad: usize,
+    fetch_only: Option<String>,
+    expect: usize,
+}
+
+/// Record `i` as produced here and expected back: key, value, header h=v.
+fn expected_record(i: usize, pad: usize) -> (String, String, String) {
+    (format!("k{i}"), format!("hello-{i}{}", ".".repeat(pad)), "h=v".to_string())
 }
 
 fn parse_args() -> Result<Option<Args>, ClientError> {
-    let mut args =
-        Args { bootstrap: "127.0.0.1:9092".into(), topic: None, sasl: None, timeout: Duration::from_secs(20) };
+    let mut args = Args {
+        bootstrap: "127.0.0.1:9092".into(),
+        topic: None,
+        sasl: None,
+        timeout: Duration::from_secs(20),
+        compression: Compression::None,
+        pad: 0,
+        fetch_only: None,
+        expect: 3,
+    };
+    let number = |option: &str, v: String| -> Result<usize, ClientError> {
+        v.parse().map_err(|_| ClientError::Usage(format!("bad {option} {v:?}")))
+    };
     let mut it = std::env::args().skip(1);
     while let Some(option) = it.next() {
         let mut value = || it.next().ok_or_else(|| ClientError::Usage(format!("{option} needs a value")));
@@ -109,6 +140,18 @@ fn parse_args() -> Result<Option<Args>, ClientError> {
                 let secs: u64 = v.parse().map_err(|_| ClientError::Usage(format!("bad --timeout-secs {v:?}")))?;
                 args.timeout = Duration::from_secs(secs);
             }
+            "--compression" => {
+                let v = value()?;
+                args.compression = Compression::ALL.into_iter().find(|c| c.name() == v).ok_or_else(|| {
+                    ClientError::Usage(format!("unknown --compression {v:?} (none, gzip, snappy, lz4, zstd)"))
+                })?;
+                if !args.compression.is_available() {
+                    return Err(ClientError::Usage(format!("this build has no {v} (cargo feature {v})")));
+                }
+            }
+            "--pad" => args.pad = number("--pad", value()?)?,
+            "--fetch-only" => args.fetch_only = Some(value()?),
+            "--expect" => args.expect = number("--expect", value()?)?,
             _ => return Err(ClientError::Usage(format!("unknown option {option:?} (see --help)"))),
         }
     }
@@ -308,6 +351,11 @@ impl Client {
             metadata.topics.len()
         );
 
+        if let Some(topic) = self.args.fetch_only.clone() {
+            let (leader, topic_id) = self.wait_for_leader(&bootstrap, &topic).await?;
+            return self.fetch(&leader, &topic, topic_id, 0, self.args.expect).await;
+        }
+
         // CreateTopics goes to the controller (brokers forward it anyway).
         let topic = self.args.topic.clone().unwrap_or_else(|| format!("kafka-wire-example-{:08x}", random_u32()));
         let controller = Self::node(&metadata, metadata.controller_id).unwrap_or_else(|| bootstrap.clone());
@@ -334,10 +382,17 @@ impl Client {
         }
         println!("create topic v{version}: {topic} (1 partition) on {controller}");
 
-        // Wait until the topic has a leader.
+        let (leader, topic_id) = self.wait_for_leader(&bootstrap, &topic).await?;
+        let produced_offset = self.produce(&leader, &topic).await?;
+        self.fetch(&leader, &topic, topic_id, produced_offset, 3).await
+    }
+
+    /// Waits until partition 0 of `topic` has a leader: its address and the
+    /// topic id.
+    async fn wait_for_leader(&mut self, bootstrap: &str, topic: &str) -> Result<(String, Uuid), ClientError> {
         let deadline = Instant::now() + self.args.timeout;
         let (leader, topic_id) = loop {
-            let (metadata, _) = self.connection(&bootstrap).await?.metadata(Some(&topic)).await?;
+            let (metadata, _) = self.connection(bootstrap).await?.metadata(Some(topic)).await?;
             let ready = metadata.topics.first().filter(|t| t.error_code == 0).and_then(|t| {
                 let p =
                     t.partitions.iter().find(|p| p.partition_index == 0 && p.error_code == 0 && p.leader_id >= 0)?;
@@ -352,19 +407,21 @@ impl Client {
             tokio::time::sleep(Duration::from_millis(200)).await;
         };
         println!("metadata: {topic} partition 0 led by {leader}, topic id {topic_id}");
-
-        let produced_offset = self.produce(&leader, &topic).await?;
-        self.fetch(&leader, &topic, topic_id, produced_offset).await
+        Ok((leader, topic_id))
     }
 
     async fn produce(&mut self, leader: &str, topic: &str) -> Result<i64, ClientError> {
         let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64);
+        let compression = self.args.compression;
         let mut batch = RecordBatchBuilder::new(0);
+        batch.compression(compression);
         for i in 0..3 {
+            let (key, value, _) = expected_record(i, self.args.pad);
             let headers = vec![Header::new("h", Some(Bytes::from_static(b"v")))];
-            batch.append(now + i, Some(format!("k{i}").into()), Some(format!("hello-{i}").into()), headers);
+            batch.append(now + i as i64, Some(key.into()), Some(value.into()), headers);
         }
         let records = batch.build().map_err(|e| ClientError::Check(format!("cannot build the batch: {e}")))?;
+        let size = records.len();
         let conn = self.connection(leader).await?;
         let version = conn.version(0, MIN_PRODUCE)?;
         let request = ProduceRequest {
@@ -388,12 +445,27 @@ impl Client {
         if partition.error_code != 0 {
             return Err(kafka_error("Produce", partition.error_code));
         }
-        println!("produce v{version}: 3 records (header h=v) at offset {}", partition.base_offset);
+        println!(
+            "produce v{version}: 3 records (header h=v) in one batch ({compression}, {size} bytes) at offset {}",
+            partition.base_offset
+        );
         Ok(partition.base_offset)
     }
 
-    async fn fetch(&mut self, leader: &str, topic: &str, topic_id: Uuid, from: i64) -> Result<(), ClientError> {
+    /// Fetches `expect` records of partition 0 from offset `from`,
+    /// decompressing each batch, and checks them against
+    /// [`expected_record`] and each batch's codec against `--compression`.
+    async fn fetch(
+        &mut self,
+        leader: &str,
+        topic: &str,
+        topic_id: Uuid,
+        from: i64,
+        expect: usize,
+    ) -> Result<(), ClientError> {
         let timeout = self.args.timeout;
+        let codec = self.args.compression;
+        let pad = self.args.pad;
         let conn = self.connection(leader).await?;
         let mut version = conn.version(1, MIN_FETCH)?;
         if topic_id.is_nil() && version >= 13 {
@@ -404,9 +476,9 @@ impl Client {
         let deadline = Instant::now() + timeout;
         let mut got: Vec<(i64, String, String, String)> = Vec::new();
         let mut offset = from;
-        while got.len() < 3 {
+        while got.len() < expect {
             if Instant::now() >= deadline {
-                return Err(ClientError::Check(format!("fetched {} of 3 records in {timeout:?}", got.len())));
+                return Err(ClientError::Check(format!("fetched {} of {expect} records in {timeout:?}", got.len())));
             }
             let request = FetchRequest {
                 max_wait_ms: 500,
@@ -438,6 +510,32 @@ impl Client {
                 let batch = batch.map_err(|e| ClientError::Check(format!("bad record batch: {e}")))?;
                 let Batch::V2(batch) = batch else { return Err(ClientError::Check("legacy message set".into())) };
                 let header = *batch.header();
+                if header.last_offset() < offset {
+                    continue;
+                }
+                let id = header.attributes.compression_id();
+                let name = header.attributes.compression().map_or("unknown", Compression::name);
+                // Snappy comes xerial-framed (Kafka's Java client) or as one raw block.
+                let framing = match header.attributes.compression() {
+                    Some(Compression::Snappy) if batch.records_bytes().starts_with(&XERIAL_HEADER[..8]) => {
+                        ", xerial framing"
+                    }
+                    Some(Compression::Snappy) => ", raw snappy block",
+                    _ => "",
+                };
+                println!(
+                    "  batch at offset {}: {} records, codec {id} ({name}{framing}), {} bytes",
+                    header.base_offset,
+                    header.record_count,
+                    batch.as_bytes().len()
+                );
+                if header.attributes.compression() != Some(codec) {
+                    return Err(ClientError::Check(format!(
+                        "batch at offset {} is compressed with codec {id} ({name}), expected {} ({codec})",
+                        header.base_offset,
+                        codec.id()
+                    )));
+                }
                 let records = batch
                     .records(&DecodeOptions::default())
                     .map_err(|e| ClientError::Check(format!("bad records: {e}")))?;
@@ -458,13 +556,27 @@ impl Client {
                 }
             }
         }
+        if got.len() > expect {
+            return Err(ClientError::Check(format!("fetched {} records, expected {expect}: {got:?}", got.len())));
+        }
         for (i, (at, key, value, headers)) in got.iter().enumerate() {
-            let expected = (from + i as i64, format!("k{i}"), format!("hello-{i}"), "h=v".to_string());
+            let (k, v, h) = expected_record(i, pad);
+            let expected = (from + i as i64, k, v, h);
             if (*at, key.clone(), value.clone(), headers.clone()) != expected {
                 return Err(ClientError::Check(format!("record {i}: got {:?}, expected {expected:?}", got[i])));
             }
         }
-        println!("fetch v{version}: {got:?}");
+        let shown: Vec<_> = got
+            .iter()
+            .map(|(at, key, value, headers)| {
+                let value = match value.char_indices().nth(16) {
+                    Some((cut, _)) => format!("{}..({} bytes)", &value[..cut], value.len()),
+                    None => value.clone(),
+                };
+                (*at, key.clone(), value, headers.clone())
+            })
+            .collect();
+        println!("fetch v{version}: {} records, every batch {codec}: {shown:?}", got.len());
         Ok(())
     }
 }

@@ -12,8 +12,18 @@ and kafka-python, used by scripts/e2e.sh against the example broker.
       two confluent-kafka consumers in one group share a two-partition topic.
   e2e_clients.py committed --bootstrap HOST:PORT --group G --topic T --expect N
       check a group's committed offset of partition 0 (for kcat's commit).
+  e2e_clients.py produce CLIENT --bootstrap HOST:PORT --topic T --compression C [--pad N]
+      create T (one partition) and produce three records (k0..k2, hello-0..2
+      then N dots, header h=v) in one batch compressed with C (gzip, snappy,
+      lz4 or zstd), for examples/client.rs --fetch-only to read.
+  e2e_clients.py consume CLIENT --bootstrap HOST:PORT --topic T --expect N --compression C [--pad N]
+      read partition 0 of T from offset 0 without a group (records written by
+      examples/client.rs --compression C) and check the N records as above.
 
-Prints one line per step; exits 0 when every check passed, 1 otherwise.
+Prints one line per step; exits 0 when every check passed, 1 otherwise, and
+77 (with a last line "SKIP: reason") when the client lacks the codec: the
+codecs of kafka-python other than gzip need their python modules
+(python-snappy, lz4, zstandard).
 Every wait is bounded.
 """
 
@@ -27,6 +37,10 @@ EXPECTED = [(f"k{i}".encode(), f"hello-{i}".encode()) for i in range(3)]
 
 
 class Failed(Exception):
+    pass
+
+
+class Skipped(Exception):
     pass
 
 
@@ -240,6 +254,129 @@ def kafka_python_roundtrip(args):
     producer.close(timeout=10)
 
 
+# ---------------------------------------------------------------- compression
+
+
+# What kafka-python needs for each codec (kafka/codec.py): the check and the module.
+KAFKA_PYTHON_CODECS = {"gzip": ("has_gzip", "gzip (standard library)"),
+                       "snappy": ("has_snappy", "snappy (PyPI python-snappy)"),
+                       "lz4": ("has_lz4", "lz4.frame (PyPI lz4)"),
+                       "zstd": ("has_zstd", "zstandard (PyPI zstandard)")}
+
+
+def expected_records(pad, n=3):
+    return [(f"k{i}".encode(), f"hello-{i}{'.' * pad}".encode()) for i in range(n)]
+
+
+def kafka_python_has(codec):
+    """Skips unless this kafka-python can compress and decompress `codec`."""
+    import kafka
+    from kafka import codec as kcodec
+
+    check_name, module = KAFKA_PYTHON_CODECS[codec]
+    if not getattr(kcodec, check_name)():
+        raise Skipped(f"kafka-python {kafka.__version__} has no {codec}: python module {module} is not installed")
+    step(f"kafka-python {kafka.__version__}: {codec} available ({module})")
+
+
+def create_topic(client, bootstrap, topic):
+    if client == "confluent":
+        from confluent_kafka.admin import AdminClient, NewTopic
+
+        admin = AdminClient({"bootstrap.servers": bootstrap})
+        for _, future in admin.create_topics([NewTopic(topic, num_partitions=1, replication_factor=1)]).items():
+            future.result(15)
+    else:
+        from kafka import KafkaAdminClient
+        from kafka.admin import NewTopic
+
+        admin = KafkaAdminClient(bootstrap_servers=bootstrap, request_timeout_ms=15000)
+        admin.create_topics([NewTopic(topic, 1, 1)])
+        admin.close()
+    step(f"created {topic}")
+
+
+def produce_compressed(args):
+    records = expected_records(args.pad)
+    if args.client == "confluent":
+        import confluent_kafka
+        from confluent_kafka import Producer
+
+        create_topic("confluent", args.bootstrap, args.topic)
+        # linger.ms keeps the three records in one batch. librdkafka sends a
+        # batch uncompressed when compressing does not make it smaller (short
+        # records under lz4 do that), hence --pad.
+        producer = Producer({"bootstrap.servers": args.bootstrap, "compression.type": args.compression,
+                             "linger.ms": 100})
+        offsets, errors = [], []
+
+        def delivered(err, msg):
+            if err:
+                errors.append(err)
+            else:
+                offsets.append(msg.offset())
+
+        for key, value in records:
+            producer.produce(args.topic, key=key, value=value, headers=[("h", b"v")], on_delivery=delivered)
+        check(producer.flush(15) == 0, "records left unflushed")
+        check(not errors, f"delivery errors: {errors}")
+        version = f"confluent-kafka {confluent_kafka.__version__}, librdkafka {confluent_kafka.libversion()[0]}"
+    else:
+        import kafka
+        from kafka import KafkaProducer
+
+        kafka_python_has(args.compression)
+        create_topic("kafka-python", args.bootstrap, args.topic)
+        producer = KafkaProducer(bootstrap_servers=args.bootstrap, request_timeout_ms=15000,
+                                 compression_type=args.compression, linger_ms=100)
+        futures = [producer.send(args.topic, key=k, value=v, headers=[("h", b"v")]) for k, v in records]
+        offsets = [f.get(timeout=15).offset for f in futures]
+        producer.close(timeout=10)
+        version = f"kafka-python {kafka.__version__}"
+    check(sorted(offsets) == [0, 1, 2], f"produced at offsets {offsets}")
+    step(f"{version}: produced 3 records with compression.type={args.compression} to {args.topic}, offsets 0-2")
+
+
+def consume_from_start(args):
+    want = [(k, v, i, [("h", b"v")]) for i, (k, v) in enumerate(expected_records(args.pad, args.expect))]
+    got = []
+    deadline = time.time() + 30
+    if args.client == "confluent":
+        import confluent_kafka
+        from confluent_kafka import Consumer, TopicPartition
+
+        # assign(), not subscribe(): no group is joined, nothing committed.
+        consumer = Consumer({"bootstrap.servers": args.bootstrap, "group.id": "e2e-codecs",
+                             "enable.auto.commit": False})
+        consumer.assign([TopicPartition(args.topic, 0, 0)])
+        while len(got) < args.expect and time.time() < deadline:
+            m = consumer.poll(1.0)
+            if m is None:
+                continue
+            check(not m.error(), f"consumer error: {m.error()}")
+            got.append((m.key(), m.value(), m.offset(), m.headers()))
+        consumer.close()
+        version = f"confluent-kafka {confluent_kafka.__version__}, librdkafka {confluent_kafka.libversion()[0]}"
+    else:
+        import kafka
+        from kafka import KafkaConsumer, TopicPartition
+
+        kafka_python_has(args.compression)
+        consumer = KafkaConsumer(bootstrap_servers=args.bootstrap, group_id=None, enable_auto_commit=False,
+                                 request_timeout_ms=15000)
+        tp = TopicPartition(args.topic, 0)
+        consumer.assign([tp])
+        consumer.seek(tp, 0)
+        while len(got) < args.expect and time.time() < deadline:
+            for records in consumer.poll(timeout_ms=1000).values():
+                got.extend((r.key, r.value, r.offset, [(h[0], h[1]) for h in r.headers]) for r in records)
+        consumer.close()
+        version = f"kafka-python {kafka.__version__}"
+    check(got == want, f"consumed {got}, expected {want}")
+    step(f"{version}: read {len(got)} {args.compression} records of {args.topic}: "
+         f"{[(k, v[:9] + b'..', o) for k, v, o, _ in got]}, headers h=v")
+
+
 # ---------------------------------------------------------------- common
 
 
@@ -262,17 +399,23 @@ def soak(seconds, produce, consume):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("mode", choices=["roundtrip", "two-members", "committed"])
+    p.add_argument("mode", choices=["roundtrip", "two-members", "committed", "produce", "consume"])
     p.add_argument("client", nargs="?", choices=["confluent", "kafka-python"], default="confluent")
     p.add_argument("--bootstrap", required=True)
     p.add_argument("--sasl", metavar="USER:PASS")
     p.add_argument("--soak-secs", type=float, default=0)
     p.add_argument("--group")
     p.add_argument("--topic")
-    p.add_argument("--expect", type=int)
+    p.add_argument("--expect", type=int, default=3)
+    p.add_argument("--compression", choices=sorted(KAFKA_PYTHON_CODECS))
+    p.add_argument("--pad", type=int, default=0)
     args = p.parse_args()
     try:
-        if args.mode == "committed":
+        if args.mode in ("produce", "consume"):
+            if not (args.topic and args.compression):
+                p.error(f"{args.mode} needs --topic and --compression")
+            (produce_compressed if args.mode == "produce" else consume_from_start)(args)
+        elif args.mode == "committed":
             confluent_committed(args)
         elif args.mode == "two-members":
             confluent_two_members(args)
@@ -280,6 +423,9 @@ def main():
             confluent_roundtrip(args)
         else:
             kafka_python_roundtrip(args)
+    except Skipped as e:
+        print(f"SKIP: {e}", flush=True)
+        return 77
     except Failed as e:
         print(f"FAIL: {e}", flush=True)
         return 1
