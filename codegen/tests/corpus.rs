@@ -7,6 +7,7 @@
 //! defaulting to `../shared` next to the workspace root. Without it the tests
 //! print `skipped: ...` and pass, unless `CI` is set, where they fail.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -19,7 +20,8 @@ fn workspace_root() -> PathBuf {
 /// The corpus directory, or `None` (after saying so) when it is absent.
 fn corpus(what: &str) -> Option<PathBuf> {
     let shared = match std::env::var_os("KAFKA_WIRE_SHARED") {
-        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        // A relative path is taken from the workspace root, whichever crate runs the test.
+        Some(dir) if !dir.is_empty() => workspace_root().join(dir),
         _ => workspace_root().join("../shared"),
     };
     let dir = shared.join("kafka-messages");
@@ -30,7 +32,8 @@ fn corpus(what: &str) -> Option<PathBuf> {
     if std::env::var_os("CI").is_some_and(|ci| !ci.is_empty()) {
         panic!("{message}");
     }
-    eprintln!("{message}");
+    // Written to stderr directly: the test harness captures `eprintln!`.
+    let _ = writeln!(std::io::stderr(), "{message}");
     None
 }
 
@@ -79,7 +82,8 @@ fn library_accepts_the_whole_corpus() {
 /// Where the scratch crate goes: under the target directory of this build.
 fn scratch_dir() -> PathBuf {
     let target = match std::env::var_os("CARGO_TARGET_DIR") {
-        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        // A relative path is taken from the workspace root, whichever crate runs the test.
+        Some(dir) if !dir.is_empty() => workspace_root().join(dir),
         _ => workspace_root().join("target"),
     };
     let target = if target.is_absolute() { target } else { workspace_root().join(target) };

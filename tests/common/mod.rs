@@ -1,5 +1,6 @@
 //! Helpers shared by the integration tests.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Finds the shared reference directory that some tests compare against
@@ -27,7 +28,8 @@ use std::path::{Path, PathBuf};
 /// ```
 pub fn shared_dir(what: &str) -> Option<PathBuf> {
     let dir = match std::env::var_os("KAFKA_WIRE_SHARED") {
-        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        // A relative path is taken from the workspace root, whichever crate runs the test.
+        Some(dir) if !dir.is_empty() => Path::new(env!("CARGO_MANIFEST_DIR")).join(dir),
         _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
     };
     if dir.is_dir() {
@@ -37,6 +39,7 @@ pub fn shared_dir(what: &str) -> Option<PathBuf> {
     if std::env::var_os("CI").is_some_and(|ci| !ci.is_empty()) {
         panic!("{message}");
     }
-    eprintln!("{message}");
+    // Written to stderr directly: the test harness captures `eprintln!`.
+    let _ = writeln!(std::io::stderr(), "{message}");
     None
 }
