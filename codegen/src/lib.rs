@@ -9,7 +9,7 @@
 //! ```
 //!
 //! Use it from a build script through [`Builder`], from the command line
-//! (`kafka-wire-codegen SCHEMA_DIR OUT_DIR`), or as a library call,
+//! (`kafka-wire-codegen --out OUT_DIR SCHEMA_DIR`), or as a library call,
 //! [`generate`], that returns the source text.
 //!
 //! ```
@@ -134,7 +134,15 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, samples: bool)
     for (file, text) in sorted {
         match load::parse(text) {
             Ok(json) => specs.extend(lower::lower(file, &json, &mut diags)),
-            Err(e) => diags.error(file, &JsonPath::root(), e.to_string()),
+            Err(e) => {
+                let line = match &e {
+                    load::LoadError::Syntax { line, .. } | load::LoadError::UnterminatedComment { line, .. } => *line,
+                };
+                diags.error(file, &JsonPath::root(), e.to_string());
+                if let Some(d) = diags.0.last_mut() {
+                    d.line = Some(line);
+                }
+            }
         }
     }
     check::check_api_pairs(&specs, &mut diags);
@@ -320,12 +328,25 @@ impl Builder {
     /// [`Error::Io`] for an unreadable input; [`Error::Schema`] for invalid schemas.
     pub fn generate(&self) -> Result<Generated, Error> {
         let mut sources = Vec::new();
+        let mut paths = BTreeMap::new();
         for path in self.schema_files()? {
             let text = std::fs::read_to_string(&path).map_err(|source| Error::Io { path: path.clone(), source })?;
             let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            paths.insert(name.clone(), path.display().to_string());
             sources.push((name, text));
         }
-        generate_with(&sources, &self.runtime, self.samples)
+        // Diagnostics name each file by the path it was given as.
+        generate_with(&sources, &self.runtime, self.samples).map_err(|e| match e {
+            Error::Schema(mut diags) => {
+                for d in &mut diags.0 {
+                    if let Some(path) = paths.get(&d.file) {
+                        d.file = path.clone();
+                    }
+                }
+                Error::Schema(diags)
+            }
+            other => other,
+        })
     }
 
     /// Compiles the inputs and writes one file per schema plus `mod.rs`

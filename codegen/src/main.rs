@@ -46,6 +46,17 @@ fn main() -> ExitCode {
     if inputs == 0 {
         return usage_error("no schemas given");
     }
+    match builder.schema_files() {
+        Ok(files) if files.is_empty() => {
+            eprintln!("error: no *.json schema files in the inputs given");
+            return ExitCode::from(2);
+        }
+        Ok(_) => {}
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    }
     let result = match &out {
         Some(dir) => builder.out_dir(dir).compile(),
         None => builder.generate(),
@@ -64,12 +75,19 @@ fn main() -> ExitCode {
                     );
                 }
             }
-            let target = out.map(|d| format!(" into {}", d.display())).unwrap_or_default();
-            println!(
-                "generated {} messages, {structs} structs, {fields} fields, {} files{target}",
-                generated.messages.len(),
-                generated.files.len()
-            );
+            match out {
+                Some(dir) => println!(
+                    "generated {} messages, {structs} structs, {fields} fields, {} files into {}",
+                    generated.messages.len(),
+                    generated.files.len(),
+                    dir.display()
+                ),
+                None => println!(
+                    "generated {} messages, {structs} structs, {fields} fields, {} files; checked only, nothing written (use --out DIR)",
+                    generated.messages.len(),
+                    generated.files.len()
+                ),
+            }
             ExitCode::SUCCESS
         }
         Err(kafka_wire_codegen::Error::Schema(diags)) => {
