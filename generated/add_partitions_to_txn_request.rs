@@ -35,7 +35,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        if !(version >= 4) && !self.transactions.is_empty() {
+        if version < 4 && !self.transactions.is_empty() {
             return Err(crate::primitives::field::non_default("transactions"));
         }
         if version >= 4 {
@@ -47,7 +47,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
                 "transactions",
             )?;
         }
-        if !(version <= 3) && !self.v3_and_below_transactional_id.is_empty() {
+        if version > 3 && !self.v3_and_below_transactional_id.is_empty() {
             return Err(
                 crate::primitives::field::non_default("v3_and_below_transactional_id"),
             );
@@ -61,7 +61,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
                 "v3_and_below_transactional_id",
             )?;
         }
-        if !(version <= 3) && self.v3_and_below_producer_id != 0 {
+        if version > 3 && self.v3_and_below_producer_id != 0 {
             return Err(
                 crate::primitives::field::non_default("v3_and_below_producer_id"),
             );
@@ -75,7 +75,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
                 "v3_and_below_producer_id",
             )?;
         }
-        if !(version <= 3) && self.v3_and_below_producer_epoch != 0 {
+        if version > 3 && self.v3_and_below_producer_epoch != 0 {
             return Err(
                 crate::primitives::field::non_default("v3_and_below_producer_epoch"),
             );
@@ -89,7 +89,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
                 "v3_and_below_producer_epoch",
             )?;
         }
-        if !(version <= 3) && !self.v3_and_below_topics.is_empty() {
+        if version > 3 && !self.v3_and_below_topics.is_empty() {
             return Err(crate::primitives::field::non_default("v3_and_below_topics"));
         }
         if version <= 3 {

@@ -47,7 +47,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnResponse {
                 "error_code",
             )?;
         }
-        if !(version >= 4) && !self.results_by_transaction.is_empty() {
+        if version < 4 && !self.results_by_transaction.is_empty() {
             return Err(crate::primitives::field::non_default("results_by_transaction"));
         }
         if version >= 4 {
@@ -59,7 +59,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnResponse {
                 "results_by_transaction",
             )?;
         }
-        if !(version <= 3) && !self.results_by_topic_v3_and_below.is_empty() {
+        if version > 3 && !self.results_by_topic_v3_and_below.is_empty() {
             return Err(
                 crate::primitives::field::non_default("results_by_topic_v3_and_below"),
             );

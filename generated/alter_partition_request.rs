@@ -265,7 +265,7 @@ impl crate::primitives::Wire for PartitionData {
             false,
             "leader_epoch",
         )?;
-        if !(version <= 2) && !self.new_isr.is_empty() {
+        if version > 2 && !self.new_isr.is_empty() {
             return Err(crate::primitives::field::non_default("new_isr"));
         }
         if version <= 2 {
@@ -277,7 +277,7 @@ impl crate::primitives::Wire for PartitionData {
                 "new_isr",
             )?;
         }
-        if !(version >= 3) && !self.new_isr_with_epochs.is_empty() {
+        if version < 3 && !self.new_isr_with_epochs.is_empty() {
             return Err(crate::primitives::field::non_default("new_isr_with_epochs"));
         }
         if version >= 3 {
@@ -289,7 +289,7 @@ impl crate::primitives::Wire for PartitionData {
                 "new_isr_with_epochs",
             )?;
         }
-        if !(version >= 1) && self.leader_recovery_state != 0 {
+        if version < 1 && self.leader_recovery_state != 0 {
             return Err(crate::primitives::field::non_default("leader_recovery_state"));
         }
         if version >= 1 {

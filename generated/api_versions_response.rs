@@ -84,7 +84,7 @@ impl crate::primitives::Wire for ApiVersionsResponse {
             let write_supported_features = !self.supported_features.is_empty();
             let write_finalized_features_epoch = self.finalized_features_epoch != -1;
             let write_finalized_features = !self.finalized_features.is_empty();
-            let write_zk_migration_ready = self.zk_migration_ready != false;
+            let write_zk_migration_ready = self.zk_migration_ready;
             let mut count = self.unknown_tagged_fields.len();
             count += usize::from(write_supported_features);
             count += usize::from(write_finalized_features_epoch);
@@ -154,7 +154,7 @@ impl crate::primitives::Wire for ApiVersionsResponse {
             let write_supported_features = !self.supported_features.is_empty();
             let write_finalized_features_epoch = self.finalized_features_epoch != -1;
             let write_finalized_features = !self.finalized_features.is_empty();
-            let write_zk_migration_ready = self.zk_migration_ready != false;
+            let write_zk_migration_ready = self.zk_migration_ready;
             let mut count = self.unknown_tagged_fields.len();
             count += usize::from(write_supported_features);
             count += usize::from(write_finalized_features_epoch);

@@ -87,7 +87,7 @@ impl crate::primitives::Wire for BrokerHeartbeatRequest {
             false,
             "want_shut_down",
         )?;
-        if !(version >= 1) && !self.offline_log_dirs.is_empty() {
+        if version < 1 && !self.offline_log_dirs.is_empty() {
             return Err(crate::primitives::field::non_default("offline_log_dirs"));
         }
         let write_offline_log_dirs = version >= 1 && !self.offline_log_dirs.is_empty();

@@ -103,7 +103,7 @@ impl crate::primitives::Wire for BrokerRegistrationRequest {
             "features",
         )?;
         crate::primitives::field::encode(&self.rack, buf, version, true, "rack")?;
-        if !(version >= 1) && self.is_migrating_zk_broker != false {
+        if version < 1 && self.is_migrating_zk_broker {
             return Err(crate::primitives::field::non_default("is_migrating_zk_broker"));
         }
         if version >= 1 {

@@ -70,7 +70,7 @@ impl crate::primitives::Wire for ConnectAssignment {
             false,
             "config_offset",
         )?;
-        if !(version >= 1) && self.assignment.is_none() {
+        if version < 1 && self.assignment.is_none() {
             return Err(crate::primitives::field::null_not_allowed("assignment"));
         }
         crate::primitives::field::encode(
@@ -80,7 +80,7 @@ impl crate::primitives::Wire for ConnectAssignment {
             false,
             "assignment",
         )?;
-        if !(version >= 1) && self.revoked.as_ref().map_or(true, |v| !v.is_empty()) {
+        if version < 1 && self.revoked.as_ref().is_none_or(|v| !v.is_empty()) {
             return Err(crate::primitives::field::non_default("revoked"));
         }
         if version >= 1 {
@@ -92,7 +92,7 @@ impl crate::primitives::Wire for ConnectAssignment {
                 "revoked",
             )?;
         }
-        if !(version >= 1) && self.delay != 0 {
+        if version < 1 && self.delay != 0 {
             return Err(crate::primitives::field::non_default("delay"));
         }
         if version >= 1 {

@@ -33,7 +33,7 @@ impl crate::primitives::Wire for ConnectWorkerMetadata {
             false,
             "config_offset",
         )?;
-        if !(version >= 1) && self.allocation.is_some() {
+        if version < 1 && self.allocation.is_some() {
             return Err(crate::primitives::field::non_default("allocation"));
         }
         if version >= 1 {

@@ -115,7 +115,7 @@ impl crate::primitives::Wire for ConsumerGroupHeartbeatRequest {
             true,
             "subscribed_topic_names",
         )?;
-        if !(version >= 1) && self.subscribed_topic_regex.is_some() {
+        if version < 1 && self.subscribed_topic_regex.is_some() {
             return Err(crate::primitives::field::non_default("subscribed_topic_regex"));
         }
         if version >= 1 {

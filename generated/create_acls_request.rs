@@ -147,7 +147,7 @@ impl crate::primitives::Wire for AclCreation {
             version >= 2,
             "resource_name",
         )?;
-        if !(version >= 1) && self.resource_pattern_type != 3 {
+        if version < 1 && self.resource_pattern_type != 3 {
             return Err(crate::primitives::field::non_default("resource_pattern_type"));
         }
         if version >= 1 {

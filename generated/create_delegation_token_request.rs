@@ -42,8 +42,8 @@ impl crate::primitives::Wire for CreateDelegationTokenRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        if !(version >= 3)
-            && self.owner_principal_type.as_ref().map_or(true, |v| !v.is_empty())
+        if version < 3
+            && self.owner_principal_type.as_ref().is_none_or(|v| !v.is_empty())
         {
             return Err(crate::primitives::field::non_default("owner_principal_type"));
         }
@@ -56,8 +56,8 @@ impl crate::primitives::Wire for CreateDelegationTokenRequest {
                 "owner_principal_type",
             )?;
         }
-        if !(version >= 3)
-            && self.owner_principal_name.as_ref().map_or(true, |v| !v.is_empty())
+        if version < 3
+            && self.owner_principal_name.as_ref().is_none_or(|v| !v.is_empty())
         {
             return Err(crate::primitives::field::non_default("owner_principal_name"));
         }

@@ -80,7 +80,7 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
             version >= 2,
             "principal_name",
         )?;
-        if !(version >= 3) && !self.token_requester_principal_type.is_empty() {
+        if version < 3 && !self.token_requester_principal_type.is_empty() {
             return Err(
                 crate::primitives::field::non_default("token_requester_principal_type"),
             );
@@ -94,7 +94,7 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
                 "token_requester_principal_type",
             )?;
         }
-        if !(version >= 3) && !self.token_requester_principal_name.is_empty() {
+        if version < 3 && !self.token_requester_principal_name.is_empty() {
             return Err(
                 crate::primitives::field::non_default("token_requester_principal_name"),
             );

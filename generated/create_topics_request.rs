@@ -51,7 +51,7 @@ impl crate::primitives::Wire for CreateTopicsRequest {
             false,
             "timeout_ms",
         )?;
-        if !(version >= 1) && self.validate_only != false {
+        if version < 1 && self.validate_only {
             return Err(crate::primitives::field::non_default("validate_only"));
         }
         if version >= 1 {

@@ -143,7 +143,7 @@ impl crate::primitives::Wire for DeleteAclsFilter {
             version >= 2,
             "resource_name_filter",
         )?;
-        if !(version >= 1) && self.pattern_type_filter != 3 {
+        if version < 1 && self.pattern_type_filter != 3 {
             return Err(crate::primitives::field::non_default("pattern_type_filter"));
         }
         if version >= 1 {

@@ -324,7 +324,7 @@ impl crate::primitives::Wire for DeleteAclsMatchingAcl {
             version >= 2,
             "resource_name",
         )?;
-        if !(version >= 1) && self.pattern_type != 3 {
+        if version < 1 && self.pattern_type != 3 {
             return Err(crate::primitives::field::non_default("pattern_type"));
         }
         if version >= 1 {

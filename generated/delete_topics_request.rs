@@ -27,7 +27,7 @@ impl crate::primitives::Wire for DeleteTopicsRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        if !(version >= 6) && !self.topics.is_empty() {
+        if version < 6 && !self.topics.is_empty() {
             return Err(crate::primitives::field::non_default("topics"));
         }
         if version >= 6 {

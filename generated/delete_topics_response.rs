@@ -145,7 +145,7 @@ impl crate::primitives::Wire for DeletableTopicResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        if !(version >= 6) && self.name.is_none() {
+        if version < 6 && self.name.is_none() {
             return Err(crate::primitives::field::null_not_allowed("name"));
         }
         crate::primitives::field::encode(

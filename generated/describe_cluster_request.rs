@@ -39,7 +39,7 @@ impl crate::primitives::Wire for DescribeClusterRequest {
             false,
             "include_cluster_authorized_operations",
         )?;
-        if !(version >= 1) && self.endpoint_type != 1 {
+        if version < 1 && self.endpoint_type != 1 {
             return Err(crate::primitives::field::non_default("endpoint_type"));
         }
         if version >= 1 {

@@ -83,7 +83,7 @@ impl crate::primitives::Wire for DescribeClusterResponse {
             true,
             "error_message",
         )?;
-        if !(version >= 1) && self.endpoint_type != 1 {
+        if version < 1 && self.endpoint_type != 1 {
             return Err(crate::primitives::field::non_default("endpoint_type"));
         }
         if version >= 1 {

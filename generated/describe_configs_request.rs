@@ -34,7 +34,7 @@ impl crate::primitives::Wire for DescribeConfigsRequest {
             version >= 4,
             "resources",
         )?;
-        if !(version >= 1) && self.include_synonyms != false {
+        if version < 1 && self.include_synonyms {
             return Err(crate::primitives::field::non_default("include_synonyms"));
         }
         if version >= 1 {
@@ -46,7 +46,7 @@ impl crate::primitives::Wire for DescribeConfigsRequest {
                 "include_synonyms",
             )?;
         }
-        if !(version >= 3) && self.include_documentation != false {
+        if version < 3 && self.include_documentation {
             return Err(crate::primitives::field::non_default("include_documentation"));
         }
         if version >= 3 {

@@ -354,7 +354,7 @@ impl crate::primitives::Wire for DescribeConfigsResourceResult {
             false,
             "read_only",
         )?;
-        if !(version <= 0) && self.is_default != false {
+        if version > 0 && self.is_default {
             return Err(crate::primitives::field::non_default("is_default"));
         }
         if version <= 0 {

@@ -183,7 +183,7 @@ impl crate::primitives::Wire for DescribedDelegationToken {
             version >= 2,
             "principal_name",
         )?;
-        if !(version >= 3) && !self.token_requester_principal_type.is_empty() {
+        if version < 3 && !self.token_requester_principal_type.is_empty() {
             return Err(
                 crate::primitives::field::non_default("token_requester_principal_type"),
             );
@@ -197,7 +197,7 @@ impl crate::primitives::Wire for DescribedDelegationToken {
                 "token_requester_principal_type",
             )?;
         }
-        if !(version >= 3) && !self.token_requester_principal_name.is_empty() {
+        if version < 3 && !self.token_requester_principal_name.is_empty() {
             return Err(
                 crate::primitives::field::non_default("token_requester_principal_name"),
             );

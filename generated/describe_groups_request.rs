@@ -30,7 +30,7 @@ impl crate::primitives::Wire for DescribeGroupsRequest {
             version >= 5,
             "groups",
         )?;
-        if !(version >= 3) && self.include_authorized_operations != false {
+        if version < 3 && self.include_authorized_operations {
             return Err(
                 crate::primitives::field::non_default("include_authorized_operations"),
             );

@@ -197,7 +197,7 @@ impl crate::primitives::Wire for DescribedGroup {
             version >= 5,
             "members",
         )?;
-        if !(version >= 3) && self.authorized_operations != -2147483648 {
+        if version < 3 && self.authorized_operations != -2147483648 {
             return Err(crate::primitives::field::non_default("authorized_operations"));
         }
         if version >= 3 {

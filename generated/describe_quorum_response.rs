@@ -59,7 +59,7 @@ impl crate::primitives::Wire for DescribeQuorumResponse {
             )?;
         }
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
-        if !(version >= 2) && !self.nodes.is_empty() {
+        if version < 2 && !self.nodes.is_empty() {
             return Err(crate::primitives::field::non_default("nodes"));
         }
         if version >= 2 {
@@ -187,7 +187,7 @@ impl crate::primitives::Wire for ReplicaState {
             false,
             "replica_id",
         )?;
-        if !(version >= 2) && !self.replica_directory_id.is_nil() {
+        if version < 2 && !self.replica_directory_id.is_nil() {
             return Err(crate::primitives::field::non_default("replica_directory_id"));
         }
         if version >= 2 {

@@ -37,7 +37,7 @@ impl crate::primitives::Wire for ElectLeadersRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        if !(version >= 1) && self.election_type != 0 {
+        if version < 1 && self.election_type != 0 {
             return Err(crate::primitives::field::non_default("election_type"));
         }
         if version >= 1 {

@@ -34,7 +34,7 @@ impl crate::primitives::Wire for ElectLeadersResponse {
             false,
             "throttle_time_ms",
         )?;
-        if !(version >= 1) && self.error_code != 0 {
+        if version < 1 && self.error_code != 0 {
             return Err(crate::primitives::field::non_default("error_code"));
         }
         if version >= 1 {

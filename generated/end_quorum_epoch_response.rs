@@ -41,7 +41,7 @@ impl crate::primitives::Wire for EndQuorumEpochResponse {
             version >= 1,
             "topics",
         )?;
-        if !(version >= 1) && !self.node_endpoints.is_empty() {
+        if version < 1 && !self.node_endpoints.is_empty() {
             return Err(crate::primitives::field::non_default("node_endpoints"));
         }
         if version >= 1 {

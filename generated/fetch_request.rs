@@ -82,7 +82,7 @@ impl crate::primitives::Wire for FetchRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        if !(version <= 14) && self.replica_id != -1 {
+        if version > 14 && self.replica_id != -1 {
             return Err(crate::primitives::field::non_default("replica_id"));
         }
         if version <= 14 {
@@ -94,7 +94,7 @@ impl crate::primitives::Wire for FetchRequest {
                 "replica_id",
             )?;
         }
-        if !(version >= 15) && self.replica_state != ReplicaState::default() {
+        if version < 15 && self.replica_state != ReplicaState::default() {
             return Err(crate::primitives::field::non_default("replica_state"));
         }
         crate::primitives::field::encode(
@@ -154,7 +154,7 @@ impl crate::primitives::Wire for FetchRequest {
             version >= 12,
             "topics",
         )?;
-        if !(version >= 7) && !self.forgotten_topics_data.is_empty() {
+        if version < 7 && !self.forgotten_topics_data.is_empty() {
             return Err(crate::primitives::field::non_default("forgotten_topics_data"));
         }
         if version >= 7 {
@@ -680,7 +680,7 @@ impl crate::primitives::Wire for FetchPartition {
             false,
             "fetch_offset",
         )?;
-        if !(version >= 12) && self.last_fetched_epoch != -1 {
+        if version < 12 && self.last_fetched_epoch != -1 {
             return Err(crate::primitives::field::non_default("last_fetched_epoch"));
         }
         if version >= 12 {

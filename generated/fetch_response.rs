@@ -53,7 +53,7 @@ impl crate::primitives::Wire for FetchResponse {
                 "error_code",
             )?;
         }
-        if !(version >= 7) && self.session_id != 0 {
+        if version < 7 && self.session_id != 0 {
             return Err(crate::primitives::field::non_default("session_id"));
         }
         if version >= 7 {
@@ -72,7 +72,7 @@ impl crate::primitives::Wire for FetchResponse {
             version >= 12,
             "responses",
         )?;
-        if !(version >= 16) && !self.node_endpoints.is_empty() {
+        if version < 16 && !self.node_endpoints.is_empty() {
             return Err(crate::primitives::field::non_default("node_endpoints"));
         }
         if version >= 12 {
@@ -430,13 +430,13 @@ impl crate::primitives::Wire for PartitionData {
                 "log_start_offset",
             )?;
         }
-        if !(version >= 12) && self.diverging_epoch != EpochEndOffset::default() {
+        if version < 12 && self.diverging_epoch != EpochEndOffset::default() {
             return Err(crate::primitives::field::non_default("diverging_epoch"));
         }
-        if !(version >= 12) && self.current_leader != LeaderIdAndEpoch::default() {
+        if version < 12 && self.current_leader != LeaderIdAndEpoch::default() {
             return Err(crate::primitives::field::non_default("current_leader"));
         }
-        if !(version >= 12) && self.snapshot_id != SnapshotId::default() {
+        if version < 12 && self.snapshot_id != SnapshotId::default() {
             return Err(crate::primitives::field::non_default("snapshot_id"));
         }
         if version >= 4 {
@@ -448,7 +448,7 @@ impl crate::primitives::Wire for PartitionData {
                 "aborted_transactions",
             )?;
         }
-        if !(version >= 11) && self.preferred_read_replica != -1 {
+        if version < 11 && self.preferred_read_replica != -1 {
             return Err(crate::primitives::field::non_default("preferred_read_replica"));
         }
         if version >= 11 {

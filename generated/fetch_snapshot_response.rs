@@ -46,7 +46,7 @@ impl crate::primitives::Wire for FetchSnapshotResponse {
             "error_code",
         )?;
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
-        if !(version >= 1) && !self.node_endpoints.is_empty() {
+        if version < 1 && !self.node_endpoints.is_empty() {
             return Err(crate::primitives::field::non_default("node_endpoints"));
         }
         let write_node_endpoints = version >= 1 && !self.node_endpoints.is_empty();

@@ -27,7 +27,7 @@ impl crate::primitives::Wire for FindCoordinatorRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        if !(version <= 3) && !self.key.is_empty() {
+        if version > 3 && !self.key.is_empty() {
             return Err(crate::primitives::field::non_default("key"));
         }
         if version <= 3 {
@@ -39,7 +39,7 @@ impl crate::primitives::Wire for FindCoordinatorRequest {
                 "key",
             )?;
         }
-        if !(version >= 1) && self.key_type != 0 {
+        if version < 1 && self.key_type != 0 {
             return Err(crate::primitives::field::non_default("key_type"));
         }
         if version >= 1 {
@@ -51,7 +51,7 @@ impl crate::primitives::Wire for FindCoordinatorRequest {
                 "key_type",
             )?;
         }
-        if !(version >= 4) && !self.coordinator_keys.is_empty() {
+        if version < 4 && !self.coordinator_keys.is_empty() {
             return Err(crate::primitives::field::non_default("coordinator_keys"));
         }
         if version >= 4 {

@@ -66,7 +66,7 @@ impl crate::primitives::Wire for FindCoordinatorResponse {
                 "throttle_time_ms",
             )?;
         }
-        if !(version <= 3) && self.error_code != 0 {
+        if version > 3 && self.error_code != 0 {
             return Err(crate::primitives::field::non_default("error_code"));
         }
         if version <= 3 {
@@ -87,7 +87,7 @@ impl crate::primitives::Wire for FindCoordinatorResponse {
                 "error_message",
             )?;
         }
-        if !(version <= 3) && self.node_id != 0 {
+        if version > 3 && self.node_id != 0 {
             return Err(crate::primitives::field::non_default("node_id"));
         }
         if version <= 3 {
@@ -99,7 +99,7 @@ impl crate::primitives::Wire for FindCoordinatorResponse {
                 "node_id",
             )?;
         }
-        if !(version <= 3) && !self.host.is_empty() {
+        if version > 3 && !self.host.is_empty() {
             return Err(crate::primitives::field::non_default("host"));
         }
         if version <= 3 {
@@ -111,13 +111,13 @@ impl crate::primitives::Wire for FindCoordinatorResponse {
                 "host",
             )?;
         }
-        if !(version <= 3) && self.port != 0 {
+        if version > 3 && self.port != 0 {
             return Err(crate::primitives::field::non_default("port"));
         }
         if version <= 3 {
             crate::primitives::field::encode(&self.port, buf, version, false, "port")?;
         }
-        if !(version >= 4) && !self.coordinators.is_empty() {
+        if version < 4 && !self.coordinators.is_empty() {
             return Err(crate::primitives::field::non_default("coordinators"));
         }
         if version >= 4 {

@@ -56,7 +56,7 @@ impl crate::primitives::Wire for InitProducerIdRequest {
             false,
             "transaction_timeout_ms",
         )?;
-        if !(version >= 3) && self.producer_id != -1 {
+        if version < 3 && self.producer_id != -1 {
             return Err(crate::primitives::field::non_default("producer_id"));
         }
         if version >= 3 {
@@ -68,7 +68,7 @@ impl crate::primitives::Wire for InitProducerIdRequest {
                 "producer_id",
             )?;
         }
-        if !(version >= 3) && self.producer_epoch != -1 {
+        if version < 3 && self.producer_epoch != -1 {
             return Err(crate::primitives::field::non_default("producer_epoch"));
         }
         if version >= 3 {

@@ -92,7 +92,7 @@ impl crate::primitives::Wire for JoinGroupRequest {
             version >= 6,
             "member_id",
         )?;
-        if !(version >= 5) && self.group_instance_id.is_some() {
+        if version < 5 && self.group_instance_id.is_some() {
             return Err(crate::primitives::field::non_default("group_instance_id"));
         }
         if version >= 5 {

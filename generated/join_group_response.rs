@@ -99,7 +99,7 @@ impl crate::primitives::Wire for JoinGroupResponse {
                 "protocol_type",
             )?;
         }
-        if !(version >= 7) && self.protocol_name.is_none() {
+        if version < 7 && self.protocol_name.is_none() {
             return Err(crate::primitives::field::null_not_allowed("protocol_name"));
         }
         crate::primitives::field::encode(
@@ -116,7 +116,7 @@ impl crate::primitives::Wire for JoinGroupResponse {
             version >= 6,
             "leader",
         )?;
-        if !(version >= 9) && self.skip_assignment != false {
+        if version < 9 && self.skip_assignment {
             return Err(crate::primitives::field::non_default("skip_assignment"));
         }
         if version >= 9 {

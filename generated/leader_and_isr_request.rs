@@ -69,7 +69,7 @@ impl crate::primitives::Wire for LeaderAndIsrRequest {
             false,
             "controller_id",
         )?;
-        if !(version >= 7) && self.is_k_raft_controller != false {
+        if version < 7 && self.is_k_raft_controller {
             return Err(crate::primitives::field::non_default("is_k_raft_controller"));
         }
         if version >= 7 {
@@ -97,13 +97,13 @@ impl crate::primitives::Wire for LeaderAndIsrRequest {
                 "broker_epoch",
             )?;
         }
-        if !(version >= 5) && self.r#type != 0 {
+        if version < 5 && self.r#type != 0 {
             return Err(crate::primitives::field::non_default("type"));
         }
         if version >= 5 {
             crate::primitives::field::encode(&self.r#type, buf, version, false, "type")?;
         }
-        if !(version <= 1) && !self.ungrouped_partition_states.is_empty() {
+        if version > 1 && !self.ungrouped_partition_states.is_empty() {
             return Err(
                 crate::primitives::field::non_default("ungrouped_partition_states"),
             );
@@ -117,7 +117,7 @@ impl crate::primitives::Wire for LeaderAndIsrRequest {
                 "ungrouped_partition_states",
             )?;
         }
-        if !(version >= 2) && !self.topic_states.is_empty() {
+        if version < 2 && !self.topic_states.is_empty() {
             return Err(crate::primitives::field::non_default("topic_states"));
         }
         if version >= 2 {
@@ -414,7 +414,7 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
                 "is_new",
             )?;
         }
-        if !(version >= 6) && self.leader_recovery_state != 0 {
+        if version < 6 && self.leader_recovery_state != 0 {
             return Err(crate::primitives::field::non_default("leader_recovery_state"));
         }
         if version >= 6 {

@@ -34,7 +34,7 @@ impl crate::primitives::Wire for LeaderAndIsrResponse {
             false,
             "error_code",
         )?;
-        if !(version <= 4) && !self.partition_errors.is_empty() {
+        if version > 4 && !self.partition_errors.is_empty() {
             return Err(crate::primitives::field::non_default("partition_errors"));
         }
         if version <= 4 {
@@ -46,7 +46,7 @@ impl crate::primitives::Wire for LeaderAndIsrResponse {
                 "partition_errors",
             )?;
         }
-        if !(version >= 5) && !self.topics.is_empty() {
+        if version < 5 && !self.topics.is_empty() {
             return Err(crate::primitives::field::non_default("topics"));
         }
         if version >= 5 {

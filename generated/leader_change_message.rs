@@ -139,7 +139,7 @@ impl crate::primitives::Wire for Voter {
             false,
             "voter_id",
         )?;
-        if !(version >= 1) && !self.voter_directory_id.is_nil() {
+        if version < 1 && !self.voter_directory_id.is_nil() {
             return Err(crate::primitives::field::non_default("voter_directory_id"));
         }
         if version >= 1 {

@@ -34,7 +34,7 @@ impl crate::primitives::Wire for LeaveGroupRequest {
             version >= 4,
             "group_id",
         )?;
-        if !(version <= 2) && !self.member_id.is_empty() {
+        if version > 2 && !self.member_id.is_empty() {
             return Err(crate::primitives::field::non_default("member_id"));
         }
         if version <= 2 {
@@ -46,7 +46,7 @@ impl crate::primitives::Wire for LeaveGroupRequest {
                 "member_id",
             )?;
         }
-        if !(version >= 3) && !self.members.is_empty() {
+        if version < 3 && !self.members.is_empty() {
             return Err(crate::primitives::field::non_default("members"));
         }
         if version >= 3 {

@@ -43,7 +43,7 @@ impl crate::primitives::Wire for LeaveGroupResponse {
             false,
             "error_code",
         )?;
-        if !(version >= 3) && !self.members.is_empty() {
+        if version < 3 && !self.members.is_empty() {
             return Err(crate::primitives::field::non_default("members"));
         }
         if version >= 3 {

@@ -23,7 +23,7 @@ impl crate::primitives::Wire for ListGroupsRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        if !(version >= 4) && !self.states_filter.is_empty() {
+        if version < 4 && !self.states_filter.is_empty() {
             return Err(crate::primitives::field::non_default("states_filter"));
         }
         if version >= 4 {
@@ -35,7 +35,7 @@ impl crate::primitives::Wire for ListGroupsRequest {
                 "states_filter",
             )?;
         }
-        if !(version >= 5) && !self.types_filter.is_empty() {
+        if version < 5 && !self.types_filter.is_empty() {
             return Err(crate::primitives::field::non_default("types_filter"));
         }
         if version >= 5 {

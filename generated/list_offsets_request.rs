@@ -38,7 +38,7 @@ impl crate::primitives::Wire for ListOffsetsRequest {
             false,
             "replica_id",
         )?;
-        if !(version >= 2) && self.isolation_level != 0 {
+        if version < 2 && self.isolation_level != 0 {
             return Err(crate::primitives::field::non_default("isolation_level"));
         }
         if version >= 2 {
@@ -303,7 +303,7 @@ impl crate::primitives::Wire for ListOffsetsPartition {
             false,
             "timestamp",
         )?;
-        if !(version <= 0) && self.max_num_offsets != 1 {
+        if version > 0 && self.max_num_offsets != 1 {
             return Err(crate::primitives::field::non_default("max_num_offsets"));
         }
         if version <= 0 {

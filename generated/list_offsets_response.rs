@@ -259,7 +259,7 @@ impl crate::primitives::Wire for ListOffsetsPartitionResponse {
             false,
             "error_code",
         )?;
-        if !(version <= 0) && !self.old_style_offsets.is_empty() {
+        if version > 0 && !self.old_style_offsets.is_empty() {
             return Err(crate::primitives::field::non_default("old_style_offsets"));
         }
         if version <= 0 {
@@ -271,7 +271,7 @@ impl crate::primitives::Wire for ListOffsetsPartitionResponse {
                 "old_style_offsets",
             )?;
         }
-        if !(version >= 1) && self.timestamp != -1 {
+        if version < 1 && self.timestamp != -1 {
             return Err(crate::primitives::field::non_default("timestamp"));
         }
         if version >= 1 {
@@ -283,7 +283,7 @@ impl crate::primitives::Wire for ListOffsetsPartitionResponse {
                 "timestamp",
             )?;
         }
-        if !(version >= 1) && self.offset != -1 {
+        if version < 1 && self.offset != -1 {
             return Err(crate::primitives::field::non_default("offset"));
         }
         if version >= 1 {
@@ -295,7 +295,7 @@ impl crate::primitives::Wire for ListOffsetsPartitionResponse {
                 "offset",
             )?;
         }
-        if !(version >= 4) && self.leader_epoch != -1 {
+        if version < 4 && self.leader_epoch != -1 {
             return Err(crate::primitives::field::non_default("leader_epoch"));
         }
         if version >= 4 {

@@ -51,7 +51,7 @@ impl crate::primitives::Wire for ListTransactionsRequest {
             true,
             "producer_id_filters",
         )?;
-        if !(version >= 1) && self.duration_filter != -1 {
+        if version < 1 && self.duration_filter != -1 {
             return Err(crate::primitives::field::non_default("duration_filter"));
         }
         if version >= 1 {

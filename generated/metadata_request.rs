@@ -42,7 +42,7 @@ impl crate::primitives::Wire for MetadataRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        if !(version >= 1) && self.topics.is_none() {
+        if version < 1 && self.topics.is_none() {
             return Err(crate::primitives::field::null_not_allowed("topics"));
         }
         crate::primitives::field::encode(
@@ -52,7 +52,7 @@ impl crate::primitives::Wire for MetadataRequest {
             version >= 9,
             "topics",
         )?;
-        if !(version >= 4) && self.allow_auto_topic_creation != true {
+        if version < 4 && !self.allow_auto_topic_creation {
             return Err(
                 crate::primitives::field::non_default("allow_auto_topic_creation"),
             );
@@ -66,9 +66,7 @@ impl crate::primitives::Wire for MetadataRequest {
                 "allow_auto_topic_creation",
             )?;
         }
-        if !((8..=10).contains(&version))
-            && self.include_cluster_authorized_operations != false
-        {
+        if !(8..=10).contains(&version) && self.include_cluster_authorized_operations {
             return Err(
                 crate::primitives::field::non_default(
                     "include_cluster_authorized_operations",
@@ -84,7 +82,7 @@ impl crate::primitives::Wire for MetadataRequest {
                 "include_cluster_authorized_operations",
             )?;
         }
-        if !(version >= 8) && self.include_topic_authorized_operations != false {
+        if version < 8 && self.include_topic_authorized_operations {
             return Err(
                 crate::primitives::field::non_default(
                     "include_topic_authorized_operations",
@@ -248,7 +246,7 @@ impl crate::primitives::Wire for MetadataRequestTopic {
                 "topic_id",
             )?;
         }
-        if !(version >= 10) && self.name.is_none() {
+        if version < 10 && self.name.is_none() {
             return Err(crate::primitives::field::null_not_allowed("name"));
         }
         crate::primitives::field::encode(

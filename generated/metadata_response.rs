@@ -93,7 +93,7 @@ impl crate::primitives::Wire for MetadataResponse {
             version >= 9,
             "topics",
         )?;
-        if !((8..=10).contains(&version))
+        if !(8..=10).contains(&version)
             && self.cluster_authorized_operations != -2147483648
         {
             return Err(
@@ -402,7 +402,7 @@ impl crate::primitives::Wire for MetadataResponseTopic {
             false,
             "error_code",
         )?;
-        if !(version >= 12) && self.name.is_none() {
+        if version < 12 && self.name.is_none() {
             return Err(crate::primitives::field::null_not_allowed("name"));
         }
         crate::primitives::field::encode(
@@ -437,7 +437,7 @@ impl crate::primitives::Wire for MetadataResponseTopic {
             version >= 9,
             "partitions",
         )?;
-        if !(version >= 8) && self.topic_authorized_operations != -2147483648 {
+        if version < 8 && self.topic_authorized_operations != -2147483648 {
             return Err(
                 crate::primitives::field::non_default("topic_authorized_operations"),
             );

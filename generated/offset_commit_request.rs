@@ -77,7 +77,7 @@ impl crate::primitives::Wire for OffsetCommitRequest {
                 "member_id",
             )?;
         }
-        if !(version >= 7) && self.group_instance_id.is_some() {
+        if version < 7 && self.group_instance_id.is_some() {
             return Err(crate::primitives::field::non_default("group_instance_id"));
         }
         if version >= 7 {
@@ -394,7 +394,7 @@ impl crate::primitives::Wire for OffsetCommitRequestPartition {
                 "committed_leader_epoch",
             )?;
         }
-        if !(version == 1) && self.commit_timestamp != -1 {
+        if version != 1 && self.commit_timestamp != -1 {
             return Err(crate::primitives::field::non_default("commit_timestamp"));
         }
         if version == 1 {

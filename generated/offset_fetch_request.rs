@@ -42,7 +42,7 @@ impl crate::primitives::Wire for OffsetFetchRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        if !(version <= 7) && !self.group_id.is_empty() {
+        if version > 7 && !self.group_id.is_empty() {
             return Err(crate::primitives::field::non_default("group_id"));
         }
         if version <= 7 {
@@ -54,11 +54,11 @@ impl crate::primitives::Wire for OffsetFetchRequest {
                 "group_id",
             )?;
         }
-        if !(version <= 7) && self.topics.as_ref().map_or(true, |v| !v.is_empty()) {
+        if version > 7 && self.topics.as_ref().is_none_or(|v| !v.is_empty()) {
             return Err(crate::primitives::field::non_default("topics"));
         }
         if version <= 7 {
-            if !(version >= 2) && self.topics.is_none() {
+            if version < 2 && self.topics.is_none() {
                 return Err(crate::primitives::field::null_not_allowed("topics"));
             }
             crate::primitives::field::encode(
@@ -69,7 +69,7 @@ impl crate::primitives::Wire for OffsetFetchRequest {
                 "topics",
             )?;
         }
-        if !(version >= 8) && !self.groups.is_empty() {
+        if version < 8 && !self.groups.is_empty() {
             return Err(crate::primitives::field::non_default("groups"));
         }
         if version >= 8 {
@@ -81,7 +81,7 @@ impl crate::primitives::Wire for OffsetFetchRequest {
                 "groups",
             )?;
         }
-        if !(version >= 7) && self.require_stable != false {
+        if version < 7 && self.require_stable {
             return Err(crate::primitives::field::non_default("require_stable"));
         }
         if version >= 7 {

@@ -40,7 +40,7 @@ impl crate::primitives::Wire for OffsetFetchResponse {
                 "throttle_time_ms",
             )?;
         }
-        if !(version <= 7) && !self.topics.is_empty() {
+        if version > 7 && !self.topics.is_empty() {
             return Err(crate::primitives::field::non_default("topics"));
         }
         if version <= 7 {
@@ -61,7 +61,7 @@ impl crate::primitives::Wire for OffsetFetchResponse {
                 "error_code",
             )?;
         }
-        if !(version >= 8) && !self.groups.is_empty() {
+        if version < 8 && !self.groups.is_empty() {
             return Err(crate::primitives::field::non_default("groups"));
         }
         if version >= 8 {

@@ -31,7 +31,7 @@ impl crate::primitives::Wire for ProduceRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        if !(version >= 3) && self.transactional_id.is_some() {
+        if version < 3 && self.transactional_id.is_some() {
             return Err(crate::primitives::field::non_default("transactional_id"));
         }
         if version >= 3 {

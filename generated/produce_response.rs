@@ -43,7 +43,7 @@ impl crate::primitives::Wire for ProduceResponse {
                 "throttle_time_ms",
             )?;
         }
-        if !(version >= 10) && !self.node_endpoints.is_empty() {
+        if version < 10 && !self.node_endpoints.is_empty() {
             return Err(crate::primitives::field::non_default("node_endpoints"));
         }
         if version >= 9 {
@@ -348,7 +348,7 @@ impl crate::primitives::Wire for PartitionProduceResponse {
                 "error_message",
             )?;
         }
-        if !(version >= 10) && self.current_leader != LeaderIdAndEpoch::default() {
+        if version < 10 && self.current_leader != LeaderIdAndEpoch::default() {
             return Err(crate::primitives::field::non_default("current_leader"));
         }
         if version >= 9 {

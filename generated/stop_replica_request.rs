@@ -69,7 +69,7 @@ impl crate::primitives::Wire for StopReplicaRequest {
             false,
             "controller_id",
         )?;
-        if !(version >= 4) && self.is_k_raft_controller != false {
+        if version < 4 && self.is_k_raft_controller {
             return Err(crate::primitives::field::non_default("is_k_raft_controller"));
         }
         if version >= 4 {
@@ -97,7 +97,7 @@ impl crate::primitives::Wire for StopReplicaRequest {
                 "broker_epoch",
             )?;
         }
-        if !(version <= 2) && self.delete_partitions != false {
+        if version > 2 && self.delete_partitions {
             return Err(crate::primitives::field::non_default("delete_partitions"));
         }
         if version <= 2 {
@@ -109,7 +109,7 @@ impl crate::primitives::Wire for StopReplicaRequest {
                 "delete_partitions",
             )?;
         }
-        if !(version <= 0) && !self.ungrouped_partitions.is_empty() {
+        if version > 0 && !self.ungrouped_partitions.is_empty() {
             return Err(crate::primitives::field::non_default("ungrouped_partitions"));
         }
         if version <= 0 {
@@ -121,7 +121,7 @@ impl crate::primitives::Wire for StopReplicaRequest {
                 "ungrouped_partitions",
             )?;
         }
-        if !((1..=2).contains(&version)) && !self.topics.is_empty() {
+        if !(1..=2).contains(&version) && !self.topics.is_empty() {
             return Err(crate::primitives::field::non_default("topics"));
         }
         if (1..=2).contains(&version) {
@@ -133,7 +133,7 @@ impl crate::primitives::Wire for StopReplicaRequest {
                 "topics",
             )?;
         }
-        if !(version >= 3) && !self.topic_states.is_empty() {
+        if version < 3 && !self.topic_states.is_empty() {
             return Err(crate::primitives::field::non_default("topic_states"));
         }
         if version >= 3 {

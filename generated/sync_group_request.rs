@@ -64,7 +64,7 @@ impl crate::primitives::Wire for SyncGroupRequest {
             version >= 4,
             "member_id",
         )?;
-        if !(version >= 3) && self.group_instance_id.is_some() {
+        if version < 3 && self.group_instance_id.is_some() {
             return Err(crate::primitives::field::non_default("group_instance_id"));
         }
         if version >= 3 {

@@ -90,7 +90,7 @@ impl crate::primitives::Wire for TxnOffsetCommitRequest {
             false,
             "producer_epoch",
         )?;
-        if !(version >= 3) && self.generation_id != -1 {
+        if version < 3 && self.generation_id != -1 {
             return Err(crate::primitives::field::non_default("generation_id"));
         }
         if version >= 3 {
@@ -102,7 +102,7 @@ impl crate::primitives::Wire for TxnOffsetCommitRequest {
                 "generation_id",
             )?;
         }
-        if !(version >= 3) && !self.member_id.is_empty() {
+        if version < 3 && !self.member_id.is_empty() {
             return Err(crate::primitives::field::non_default("member_id"));
         }
         if version >= 3 {
@@ -114,7 +114,7 @@ impl crate::primitives::Wire for TxnOffsetCommitRequest {
                 "member_id",
             )?;
         }
-        if !(version >= 3) && self.group_instance_id.is_some() {
+        if version < 3 && self.group_instance_id.is_some() {
             return Err(crate::primitives::field::non_default("group_instance_id"));
         }
         if version >= 3 {

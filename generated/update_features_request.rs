@@ -51,7 +51,7 @@ impl crate::primitives::Wire for UpdateFeaturesRequest {
             true,
             "feature_updates",
         )?;
-        if !(version >= 1) && self.validate_only != false {
+        if version < 1 && self.validate_only {
             return Err(crate::primitives::field::non_default("validate_only"));
         }
         if version >= 1 {
@@ -173,7 +173,7 @@ impl crate::primitives::Wire for FeatureUpdateKey {
             false,
             "max_version_level",
         )?;
-        if !(version <= 0) && self.allow_downgrade != false {
+        if version > 0 && self.allow_downgrade {
             return Err(crate::primitives::field::non_default("allow_downgrade"));
         }
         if version <= 0 {
@@ -185,7 +185,7 @@ impl crate::primitives::Wire for FeatureUpdateKey {
                 "allow_downgrade",
             )?;
         }
-        if !(version >= 1) && self.upgrade_type != 1 {
+        if version < 1 && self.upgrade_type != 1 {
             return Err(crate::primitives::field::non_default("upgrade_type"));
         }
         if version >= 1 {

@@ -69,7 +69,7 @@ impl crate::primitives::Wire for UpdateMetadataRequest {
             false,
             "controller_id",
         )?;
-        if !(version >= 8) && self.is_k_raft_controller != false {
+        if version < 8 && self.is_k_raft_controller {
             return Err(crate::primitives::field::non_default("is_k_raft_controller"));
         }
         if version >= 8 {
@@ -81,7 +81,7 @@ impl crate::primitives::Wire for UpdateMetadataRequest {
                 "is_k_raft_controller",
             )?;
         }
-        if !(version >= 8) && self.r#type != 0 {
+        if version < 8 && self.r#type != 0 {
             return Err(crate::primitives::field::non_default("type"));
         }
         crate::primitives::field::encode(
@@ -100,7 +100,7 @@ impl crate::primitives::Wire for UpdateMetadataRequest {
                 "broker_epoch",
             )?;
         }
-        if !(version <= 4) && !self.ungrouped_partition_states.is_empty() {
+        if version > 4 && !self.ungrouped_partition_states.is_empty() {
             return Err(
                 crate::primitives::field::non_default("ungrouped_partition_states"),
             );
@@ -114,7 +114,7 @@ impl crate::primitives::Wire for UpdateMetadataRequest {
                 "ungrouped_partition_states",
             )?;
         }
-        if !(version >= 5) && !self.topic_states.is_empty() {
+        if version < 5 && !self.topic_states.is_empty() {
             return Err(crate::primitives::field::non_default("topic_states"));
         }
         if version >= 5 {

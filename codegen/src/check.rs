@@ -33,7 +33,6 @@ pub struct Checked<'a> {
 
 /// Runs every cross-field rule on one message and builds its registry.
 pub fn check<'a>(spec: &'a MessageSpec, diags: &mut Diagnostics) -> Checked<'a> {
-    let root = JsonPath::root();
     let mut structs =
         vec![StructDef { name: &spec.name, fields: &spec.fields, versions: spec.valid_versions, is_message: true }];
     valid_versions_bounded(spec, diags);
@@ -53,7 +52,6 @@ pub fn check<'a>(spec: &'a MessageSpec, diags: &mut Diagnostics) -> Checked<'a> 
     for s in &structs {
         rust_field_names_distinct(spec, s, diags);
     }
-    let _ = root;
     Checked { spec, structs }
 }
 

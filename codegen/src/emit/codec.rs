@@ -112,7 +112,7 @@ fn emit_encode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
             #rt::tagged::encode_unknown(buf, &self.unknown_tagged_fields, #known)?;
         };
         body.extend(match Cond::new(section_versions, within) {
-            Cond::When(e) => quote! {
+            Cond::When(e, _) => quote! {
                 if #e {
                     #section
                 } else {
@@ -240,7 +240,7 @@ fn emit_decode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
                 Cond::Never => {
                     quote!(#rt::primitives::field::decode_required(r, version, #flexible, #name)?)
                 }
-                Cond::When(e) => quote! {
+                Cond::When(e, _) => quote! {
                     if #e { #read } else { #rt::primitives::field::decode_required(r, version, #flexible, #name)? }
                 },
             },
@@ -249,7 +249,7 @@ fn emit_decode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
         body.extend(match Cond::new(f.positional, within) {
             Cond::Always => quote!(let #mutable #local: #ty = #read;),
             Cond::Never => quote!(let #mutable #local: #ty = #default;),
-            Cond::When(e) => quote!(let #mutable #local: #ty = if #e { #read } else { #default };),
+            Cond::When(e, _) => quote!(let #mutable #local: #ty = if #e { #read } else { #default };),
         });
     }
     let mut names: Vec<TokenStream> = view
@@ -274,7 +274,7 @@ fn emit_decode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
                 let (local, name) = (&f.local, &f.name);
                 let tag = Literal::u32_unsuffixed(f.field.tag.unwrap_or_default());
                 let guard = match Cond::new(f.tagged, section_versions) {
-                    Cond::When(e) => quote!(if #e),
+                    Cond::When(e, _) => quote!(if #e),
                     _ => quote!(),
                 };
                 quote!(#tag #guard => #local = #rt::primitives::field::decode_tagged(r, version, #name)?,)

@@ -15,8 +15,9 @@ pub enum Cond {
     Always,
     /// False for every version still possible.
     Never,
-    /// Depends on the version: a boolean expression over `version`.
-    When(TokenStream),
+    /// Depends on the version: a boolean expression over `version`, and
+    /// its negation written as plainly.
+    When(TokenStream, TokenStream),
 }
 
 impl Cond {
@@ -30,10 +31,10 @@ impl Cond {
         let (l, h) = (Literal::i16_unsuffixed(here.lo), Literal::i16_unsuffixed(here.hi));
         match (lo, hi) {
             (false, false) => Cond::Always,
-            (true, false) => Cond::When(quote!(version >= #l)),
-            (false, true) => Cond::When(quote!(version <= #h)),
-            (true, true) if here.lo == here.hi => Cond::When(quote!(version == #l)),
-            (true, true) => Cond::When(quote!((#l..=#h).contains(&version))),
+            (true, false) => Cond::When(quote!(version >= #l), quote!(version < #l)),
+            (false, true) => Cond::When(quote!(version <= #h), quote!(version > #h)),
+            (true, true) if here.lo == here.hi => Cond::When(quote!(version == #l), quote!(version != #l)),
+            (true, true) => Cond::When(quote!((#l..=#h).contains(&version)), quote!(!(#l..=#h).contains(&version))),
         }
     }
 
@@ -42,7 +43,7 @@ impl Cond {
         match self {
             Cond::Always => body,
             Cond::Never => TokenStream::new(),
-            Cond::When(e) => quote!(if #e { #body }),
+            Cond::When(e, _) => quote!(if #e { #body }),
         }
     }
 
@@ -51,7 +52,7 @@ impl Cond {
         match self {
             Cond::Always => quote!(true),
             Cond::Never => quote!(false),
-            Cond::When(e) => e.clone(),
+            Cond::When(e, _) => e.clone(),
         }
     }
 
@@ -60,7 +61,7 @@ impl Cond {
         match self {
             Cond::Always => rest,
             Cond::Never => quote!(false),
-            Cond::When(e) => quote!(#e && #rest),
+            Cond::When(e, _) => quote!(#e && #rest),
         }
     }
 
@@ -69,7 +70,7 @@ impl Cond {
         match self {
             Cond::Always => None,
             Cond::Never => Some(rest),
-            Cond::When(e) => Some(quote!(!(#e) && #rest)),
+            Cond::When(_, not) => Some(quote!(#not && #rest)),
         }
     }
 }
@@ -86,7 +87,7 @@ mod tests {
         match c {
             Cond::Always => "always".into(),
             Cond::Never => "never".into(),
-            Cond::When(e) => e.to_string(),
+            Cond::When(e, _) => e.to_string(),
         }
     }
 

@@ -120,7 +120,7 @@ impl<'a> FieldView<'a> {
             return quote!(#access.is_some());
         }
         let inner = self.differs(quote!(v), true, rt);
-        quote!(#access.as_ref().map_or(true, |v| #inner))
+        quote!(#access.as_ref().is_none_or(|v| #inner))
     }
 
     /// `value != default` for a non-null value; `by_ref` when `value` is a reference.
@@ -141,6 +141,8 @@ impl<'a> FieldView<'a> {
             (DefaultValue::Natural | DefaultValue::Null, FieldType::Uuid) => {
                 quote!(!#value.is_nil())
             }
+            (DefaultValue::Natural | DefaultValue::Bool(false), FieldType::Bool) => quote!(#deref #value),
+            (DefaultValue::Bool(true), FieldType::Bool) => quote!(!#deref #value),
             (_, FieldType::Struct(_)) => {
                 let t = base_type(ty, rt);
                 if by_ref {

@@ -33,7 +33,7 @@ pub fn emit_sample_impl(view: &StructView<'_>, cx: &EmitContext) -> TokenStream 
     });
     let (g, version) = if view.fields.is_empty() && unknown.is_none() {
         (quote!(_g), quote!(_version))
-    } else if view.fields.is_empty() && !matches!(Cond::new(view.flexible, within), Cond::When(_)) {
+    } else if view.fields.is_empty() && !matches!(Cond::new(view.flexible, within), Cond::When(..)) {
         (quote!(g), quote!(_version))
     } else {
         (quote!(g), quote!(version))
@@ -41,6 +41,7 @@ pub fn emit_sample_impl(view: &StructView<'_>, cx: &EmitContext) -> TokenStream 
     let binding = if view.fields.is_empty() && unknown.is_none() { quote!(let value) } else { quote!(let mut value) };
     quote! {
         impl #rt::sample::Sample for #ident {
+            #[allow(clippy::field_reassign_with_default)]
             fn sample(#g: &mut #rt::sample::SampleGen, #version: i16) -> Self {
                 #binding = Self::default();
                 #(#fields)*
