@@ -31,6 +31,8 @@
 //! offset; decoding never panics and never allocates more than the input
 //! can hold.
 
+#![warn(missing_docs)]
+
 pub use bytes::{Bytes, BytesMut};
 
 // Errors with their place: message, version, field path, byte offset.

@@ -21,6 +21,8 @@
 //! assert!(out.files.iter().any(|f| f.text.contains("pub struct Point")));
 //! ```
 
+#![warn(missing_docs)]
+
 // Schema text to JSON, comments blanked.
 pub mod load;
 // Located diagnostics: file, JSON path, fact.
