@@ -174,7 +174,11 @@ async fn handle(cx: &mut Context, session: &mut Option<Session>, raw: RawRequest
         return Reply::Send(respond(correlation_id, broker.versions.unsupported_response(), 0));
     }
     if !range.is_some_and(|r| r.contains(version)) {
-        log!("connection {}: {} (api key {api_key}) v{version} is not served; closing", cx.connection, api_name(api_key));
+        log!(
+            "connection {}: {} (api key {api_key}) v{version} is not served; closing",
+            cx.connection,
+            api_name(api_key)
+        );
         return Reply::Close;
     }
     // Bytes after the body are ignored, as Kafka does (librdkafka 2.16
