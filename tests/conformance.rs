@@ -128,7 +128,7 @@ impl Known {
         self.api_key == api_key
             && self.versions.0 <= version
             && version <= self.versions.1
-            && self.side.map_or(true, |s| s == side)
+            && self.side.is_none_or(|s| s == side)
     }
 }
 
@@ -590,7 +590,7 @@ fn kafka_wire_bugs() {
         let Some(info) = API_INFO.iter().find(|i| i.api_key == bug.api_key) else { continue };
         let key = KpApiKey::try_from(bug.api_key).expect("a bug entry names an api key kafka-protocol has");
         for version in versions(info).filter(|v| (bug.versions.0..=bug.versions.1).contains(v)) {
-            for side in [Side::Request, Side::Response].into_iter().filter(|s| bug.side.map_or(true, |b| b == *s)) {
+            for side in [Side::Request, Side::Response].into_iter().filter(|s| bug.side.is_none_or(|b| b == *s)) {
                 let outcome = check(bug.api_key, key, version, side, None);
                 if outcome.failed_seeds > 0 {
                     failures.push(format!(

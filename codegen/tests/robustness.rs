@@ -122,7 +122,8 @@ fn the_bases_compile() {
 /// UTF-8 character is read lossily).
 #[test]
 fn truncation_at_every_byte() {
-    let bases: [(&str, String, Vec<(String, String)>); 3] = [
+    type Base = (&'static str, String, Vec<(String, String)>);
+    let bases: [Base; 3] = [
         ("RequestHeader.json", schema("RequestHeader.json"), vec![]),
         ("RichRequest.json", RICH.to_string(), vec![("RichResponse.json".into(), RICH_RESPONSE.into())]),
         (

@@ -259,7 +259,7 @@ impl Group {
         let mut best: Option<(&String, usize)> = None;
         for name in &candidates {
             let v = votes(name);
-            if best.map_or(true, |(_, b)| v > b) {
+            if best.is_none_or(|(_, b)| v > b) {
                 best = Some((name, v));
             }
         }

@@ -272,7 +272,7 @@ impl PartitionLog {
                 continue;
             }
             for (offset, ts) in records_of(batch) {
-                if best.map_or(true, |(_, best_ts)| ts > best_ts) {
+                if best.is_none_or(|(_, best_ts)| ts > best_ts) {
                     best = Some((offset, ts));
                 }
             }
