@@ -38,20 +38,8 @@ impl crate::primitives::Wire for AddOffsetsToTxnRequest {
             version >= 3,
             "transactional_id",
         )?;
-        crate::primitives::field::encode(
-            &self.producer_id,
-            buf,
-            version,
-            false,
-            "producer_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.producer_epoch,
-            buf,
-            version,
-            false,
-            "producer_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.producer_id, buf);
+        crate::primitives::Fixed::put(self.producer_epoch, buf);
         crate::primitives::field::encode(
             &self.group_id,
             buf,
@@ -76,9 +64,8 @@ impl crate::primitives::Wire for AddOffsetsToTxnRequest {
                 version,
                 version >= 3,
             );
-        size += crate::primitives::Wire::value_size(&self.producer_id, version, false);
-        size
-            += crate::primitives::Wire::value_size(&self.producer_epoch, version, false);
+        size += 8;
+        size += 2;
         size
             += crate::primitives::Wire::value_size(
                 &self.group_id,
@@ -96,48 +83,56 @@ impl crate::primitives::Wire for AddOffsetsToTxnRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let transactional_id: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.transactional_id,
             r,
             version,
             version >= 3,
             "transactional_id",
         )?;
-        let producer_id: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.producer_id,
             r,
             version,
             false,
             "producer_id",
         )?;
-        let producer_epoch: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.producer_epoch,
             r,
             version,
             false,
             "producer_epoch",
         )?;
-        let group_id: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.group_id,
             r,
             version,
             version >= 3,
             "group_id",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 3 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            transactional_id,
-            producer_id,
-            producer_epoch,
-            group_id,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for AddOffsetsToTxnRequest {}

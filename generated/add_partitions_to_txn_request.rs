@@ -67,13 +67,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
             );
         }
         if version <= 3 {
-            crate::primitives::field::encode(
-                &self.v3_and_below_producer_id,
-                buf,
-                version,
-                false,
-                "v3_and_below_producer_id",
-            )?;
+            crate::primitives::Fixed::put(self.v3_and_below_producer_id, buf);
         }
         if version > 3 && self.v3_and_below_producer_epoch != 0 {
             return Err(
@@ -81,13 +75,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
             );
         }
         if version <= 3 {
-            crate::primitives::field::encode(
-                &self.v3_and_below_producer_epoch,
-                buf,
-                version,
-                false,
-                "v3_and_below_producer_epoch",
-            )?;
+            crate::primitives::Fixed::put(self.v3_and_below_producer_epoch, buf);
         }
         if version > 3 && !self.v3_and_below_topics.is_empty() {
             return Err(crate::primitives::field::non_default("v3_and_below_topics"));
@@ -129,20 +117,10 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
                 );
         }
         if version <= 3 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.v3_and_below_producer_id,
-                    version,
-                    false,
-                );
+            size += 8;
         }
         if version <= 3 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.v3_and_below_producer_epoch,
-                    version,
-                    false,
-                );
+            size += 2;
         }
         if version <= 3 {
             size
@@ -163,70 +141,83 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let transactions: Vec<AddPartitionsToTxnTransaction> = if version >= 4 {
-            crate::primitives::field::decode(r, version, true, "transactions")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version >= 4 {
+            crate::primitives::field::decode_into(
+                &mut self.transactions,
+                r,
+                version,
+                true,
+                "transactions",
+            )?;
         } else {
-            Vec::new()
-        };
-        let v3_and_below_transactional_id: String = if version <= 3 {
-            crate::primitives::field::decode(
+            self.transactions = Vec::new();
+        }
+        if version <= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.v3_and_below_transactional_id,
                 r,
                 version,
                 version >= 3,
                 "v3_and_below_transactional_id",
-            )?
+            )?;
         } else {
-            String::new()
-        };
-        let v3_and_below_producer_id: i64 = if version <= 3 {
-            crate::primitives::field::decode(
+            self.v3_and_below_transactional_id = String::new();
+        }
+        if version <= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.v3_and_below_producer_id,
                 r,
                 version,
                 false,
                 "v3_and_below_producer_id",
-            )?
+            )?;
         } else {
-            0
-        };
-        let v3_and_below_producer_epoch: i16 = if version <= 3 {
-            crate::primitives::field::decode(
+            self.v3_and_below_producer_id = 0;
+        }
+        if version <= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.v3_and_below_producer_epoch,
                 r,
                 version,
                 false,
                 "v3_and_below_producer_epoch",
-            )?
+            )?;
         } else {
-            0
-        };
-        let v3_and_below_topics: Vec<AddPartitionsToTxnTopic> = if version <= 3 {
-            crate::primitives::field::decode(
+            self.v3_and_below_producer_epoch = 0;
+        }
+        if version <= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.v3_and_below_topics,
                 r,
                 version,
                 version >= 3,
                 "v3_and_below_topics",
-            )?
+            )?;
         } else {
-            Vec::new()
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.v3_and_below_topics = Vec::new();
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 3 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            transactions,
-            v3_and_below_transactional_id,
-            v3_and_below_producer_id,
-            v3_and_below_producer_epoch,
-            v3_and_below_topics,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for AddPartitionsToTxnRequest {}
@@ -294,34 +285,42 @@ impl crate::primitives::Wire for AddPartitionsToTxnTopic {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.name,
             r,
             version,
             version >= 3,
             "name",
         )?;
-        let partitions: Vec<i32> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             version >= 3,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 3 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            name,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for AddPartitionsToTxnTopic {}
@@ -365,27 +364,9 @@ impl crate::primitives::Wire for AddPartitionsToTxnTransaction {
             true,
             "transactional_id",
         )?;
-        crate::primitives::field::encode(
-            &self.producer_id,
-            buf,
-            version,
-            false,
-            "producer_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.producer_epoch,
-            buf,
-            version,
-            false,
-            "producer_epoch",
-        )?;
-        crate::primitives::field::encode(
-            &self.verify_only,
-            buf,
-            version,
-            false,
-            "verify_only",
-        )?;
+        crate::primitives::Fixed::put(self.producer_id, buf);
+        crate::primitives::Fixed::put(self.producer_epoch, buf);
+        crate::primitives::Fixed::put(self.verify_only, buf);
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -400,10 +381,9 @@ impl crate::primitives::Wire for AddPartitionsToTxnTransaction {
                 version,
                 true,
             );
-        size += crate::primitives::Wire::value_size(&self.producer_id, version, false);
-        size
-            += crate::primitives::Wire::value_size(&self.producer_epoch, version, false);
-        size += crate::primitives::Wire::value_size(&self.verify_only, version, false);
+        size += 8;
+        size += 2;
+        size += 1;
         size += crate::primitives::Wire::value_size(&self.topics, version, true);
         let count = self.unknown_tagged_fields.len();
         size
@@ -414,53 +394,61 @@ impl crate::primitives::Wire for AddPartitionsToTxnTransaction {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let transactional_id: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.transactional_id,
             r,
             version,
             true,
             "transactional_id",
         )?;
-        let producer_id: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.producer_id,
             r,
             version,
             false,
             "producer_id",
         )?;
-        let producer_epoch: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.producer_epoch,
             r,
             version,
             false,
             "producer_epoch",
         )?;
-        let verify_only: bool = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.verify_only,
             r,
             version,
             false,
             "verify_only",
         )?;
-        let topics: Vec<AddPartitionsToTxnTopic> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             true,
             "topics",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            transactional_id,
-            producer_id,
-            producer_epoch,
-            verify_only,
-            topics,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for AddPartitionsToTxnTransaction {}

@@ -31,21 +31,9 @@ impl crate::primitives::Wire for AddPartitionsToTxnResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.throttle_time_ms,
-            buf,
-            version,
-            false,
-            "throttle_time_ms",
-        )?;
+        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         if version >= 4 {
-            crate::primitives::field::encode(
-                &self.error_code,
-                buf,
-                version,
-                false,
-                "error_code",
-            )?;
+            crate::primitives::Fixed::put(self.error_code, buf);
         }
         if version < 4 && !self.results_by_transaction.is_empty() {
             return Err(crate::primitives::field::non_default("results_by_transaction"));
@@ -84,15 +72,9 @@ impl crate::primitives::Wire for AddPartitionsToTxnResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.throttle_time_ms,
-                version,
-                false,
-            );
+        size += 4;
         if version >= 4 {
-            size
-                += crate::primitives::Wire::value_size(&self.error_code, version, false);
+            size += 2;
         }
         if version >= 4 {
             size
@@ -121,52 +103,68 @@ impl crate::primitives::Wire for AddPartitionsToTxnResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        let error_code: i16 = if version >= 4 {
-            crate::primitives::field::decode(r, version, false, "error_code")?
+        if version >= 4 {
+            crate::primitives::field::decode_into(
+                &mut self.error_code,
+                r,
+                version,
+                false,
+                "error_code",
+            )?;
         } else {
-            0
-        };
-        let results_by_transaction: Vec<AddPartitionsToTxnResult> = if version >= 4 {
-            crate::primitives::field::decode(r, version, true, "results_by_transaction")?
+            self.error_code = 0;
+        }
+        if version >= 4 {
+            crate::primitives::field::decode_into(
+                &mut self.results_by_transaction,
+                r,
+                version,
+                true,
+                "results_by_transaction",
+            )?;
         } else {
-            Vec::new()
-        };
-        let results_by_topic_v3_and_below: Vec<AddPartitionsToTxnTopicResult> = if version
-            <= 3
-        {
-            crate::primitives::field::decode(
+            self.results_by_transaction = Vec::new();
+        }
+        if version <= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.results_by_topic_v3_and_below,
                 r,
                 version,
                 version >= 3,
                 "results_by_topic_v3_and_below",
-            )?
+            )?;
         } else {
-            Vec::new()
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.results_by_topic_v3_and_below = Vec::new();
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 3 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            results_by_transaction,
-            results_by_topic_v3_and_below,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for AddPartitionsToTxnResponse {}
@@ -234,34 +232,42 @@ impl crate::primitives::Wire for AddPartitionsToTxnTopicResult {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.name,
             r,
             version,
             version >= 3,
             "name",
         )?;
-        let results_by_partition: Vec<AddPartitionsToTxnPartitionResult> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.results_by_partition,
             r,
             version,
             version >= 3,
             "results_by_partition",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 3 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            name,
-            results_by_partition,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for AddPartitionsToTxnTopicResult {}
@@ -286,20 +292,8 @@ impl crate::primitives::Wire for AddPartitionsToTxnPartitionResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
-        crate::primitives::field::encode(
-            &self.partition_error_code,
-            buf,
-            version,
-            false,
-            "partition_error_code",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
+        crate::primitives::Fixed::put(self.partition_error_code, buf);
         if version >= 3 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -311,18 +305,8 @@ impl crate::primitives::Wire for AddPartitionsToTxnPartitionResult {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_error_code,
-                version,
-                false,
-            );
+        size += 4;
+        size += 2;
         if version >= 3 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -334,34 +318,42 @@ impl crate::primitives::Wire for AddPartitionsToTxnPartitionResult {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let partition_index: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let partition_error_code: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partition_error_code,
             r,
             version,
             false,
             "partition_error_code",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 3 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            partition_index,
-            partition_error_code,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for AddPartitionsToTxnPartitionResult {}
@@ -423,32 +415,40 @@ impl crate::primitives::Wire for AddPartitionsToTxnResult {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let transactional_id: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.transactional_id,
             r,
             version,
             true,
             "transactional_id",
         )?;
-        let topic_results: Vec<AddPartitionsToTxnTopicResult> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.topic_results,
             r,
             version,
             true,
             "topic_results",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            transactional_id,
-            topic_results,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for AddPartitionsToTxnResult {}

@@ -54,27 +54,9 @@ impl crate::primitives::Wire for AddRaftVoterRequest {
             true,
             "cluster_id",
         )?;
-        crate::primitives::field::encode(
-            &self.timeout_ms,
-            buf,
-            version,
-            false,
-            "timeout_ms",
-        )?;
-        crate::primitives::field::encode(
-            &self.voter_id,
-            buf,
-            version,
-            false,
-            "voter_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.voter_directory_id,
-            buf,
-            version,
-            false,
-            "voter_directory_id",
-        )?;
+        crate::primitives::Fixed::put(self.timeout_ms, buf);
+        crate::primitives::Fixed::put(self.voter_id, buf);
+        crate::primitives::Fixed::put(self.voter_directory_id, buf);
         crate::primitives::field::encode(
             &self.listeners,
             buf,
@@ -90,14 +72,9 @@ impl crate::primitives::Wire for AddRaftVoterRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.cluster_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.timeout_ms, version, false);
-        size += crate::primitives::Wire::value_size(&self.voter_id, version, false);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.voter_directory_id,
-                version,
-                false,
-            );
+        size += 4;
+        size += 4;
+        size += 16;
         size += crate::primitives::Wire::value_size(&self.listeners, version, true);
         let count = self.unknown_tagged_fields.len();
         size
@@ -108,53 +85,61 @@ impl crate::primitives::Wire for AddRaftVoterRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let cluster_id: Option<String> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.cluster_id,
             r,
             version,
             true,
             "cluster_id",
         )?;
-        let timeout_ms: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.timeout_ms,
             r,
             version,
             false,
             "timeout_ms",
         )?;
-        let voter_id: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.voter_id,
             r,
             version,
             false,
             "voter_id",
         )?;
-        let voter_directory_id: crate::primitives::Uuid = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.voter_directory_id,
             r,
             version,
             false,
             "voter_directory_id",
         )?;
-        let listeners: Vec<Listener> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.listeners,
             r,
             version,
             true,
             "listeners",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            cluster_id,
-            timeout_ms,
-            voter_id,
-            voter_directory_id,
-            listeners,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for AddRaftVoterRequest {}
@@ -185,7 +170,7 @@ impl crate::primitives::Wire for Listener {
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
         crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
-        crate::primitives::field::encode(&self.port, buf, version, false, "port")?;
+        crate::primitives::Fixed::put(self.port, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -195,7 +180,7 @@ impl crate::primitives::Wire for Listener {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, true);
         size += crate::primitives::Wire::value_size(&self.host, version, true);
-        size += crate::primitives::Wire::value_size(&self.port, version, false);
+        size += 2;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -205,24 +190,35 @@ impl crate::primitives::Wire for Listener {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(r, version, true, "name")?;
-        let host: String = crate::primitives::field::decode(r, version, true, "host")?;
-        let port: u16 = crate::primitives::field::decode(r, version, false, "port")?;
-        let mut unknown_tagged_fields = Vec::new();
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::primitives::field::decode_into(
+            &mut self.port,
+            r,
+            version,
+            false,
+            "port",
+        )?;
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            name,
-            host,
-            port,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for Listener {}

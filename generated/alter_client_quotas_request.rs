@@ -30,13 +30,7 @@ impl crate::primitives::Wire for AlterClientQuotasRequest {
             version >= 1,
             "entries",
         )?;
-        crate::primitives::field::encode(
-            &self.validate_only,
-            buf,
-            version,
-            false,
-            "validate_only",
-        )?;
+        crate::primitives::Fixed::put(self.validate_only, buf);
         if version >= 1 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -50,7 +44,7 @@ impl crate::primitives::Wire for AlterClientQuotasRequest {
         let mut size = 0;
         size
             += crate::primitives::Wire::value_size(&self.entries, version, version >= 1);
-        size += crate::primitives::Wire::value_size(&self.validate_only, version, false);
+        size += 1;
         if version >= 1 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -62,34 +56,42 @@ impl crate::primitives::Wire for AlterClientQuotasRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let entries: Vec<EntryData> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.entries,
             r,
             version,
             version >= 1,
             "entries",
         )?;
-        let validate_only: bool = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.validate_only,
             r,
             version,
             false,
             "validate_only",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            entries,
-            validate_only,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for AlterClientQuotasRequest {}
@@ -146,34 +148,42 @@ impl crate::primitives::Wire for EntryData {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let entity: Vec<EntityData> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.entity,
             r,
             version,
             version >= 1,
             "entity",
         )?;
-        let ops: Vec<OpData> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.ops,
             r,
             version,
             version >= 1,
             "ops",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            entity,
-            ops,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for EntryData {}
@@ -255,34 +265,42 @@ impl crate::primitives::Wire for EntityData {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let entity_type: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.entity_type,
             r,
             version,
             version >= 1,
             "entity_type",
         )?;
-        let entity_name: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.entity_name,
             r,
             version,
             version >= 1,
             "entity_name",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            entity_type,
-            entity_name,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for EntityData {}
@@ -312,8 +330,8 @@ impl crate::primitives::Wire for OpData {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.key, buf, version, version >= 1, "key")?;
-        crate::primitives::field::encode(&self.value, buf, version, false, "value")?;
-        crate::primitives::field::encode(&self.remove, buf, version, false, "remove")?;
+        crate::primitives::Fixed::put(self.value, buf);
+        crate::primitives::Fixed::put(self.remove, buf);
         if version >= 1 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -326,8 +344,8 @@ impl crate::primitives::Wire for OpData {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.key, version, version >= 1);
-        size += crate::primitives::Wire::value_size(&self.value, version, false);
-        size += crate::primitives::Wire::value_size(&self.remove, version, false);
+        size += 8;
+        size += 1;
         if version >= 1 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -339,36 +357,49 @@ impl crate::primitives::Wire for OpData {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let key: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.key,
             r,
             version,
             version >= 1,
             "key",
         )?;
-        let value: f64 = crate::primitives::field::decode(r, version, false, "value")?;
-        let remove: bool = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.value,
+            r,
+            version,
+            false,
+            "value",
+        )?;
+        crate::primitives::field::decode_into(
+            &mut self.remove,
             r,
             version,
             false,
             "remove",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            key,
-            value,
-            remove,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for OpData {}

@@ -37,20 +37,8 @@ impl crate::primitives::Wire for AlterPartitionRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.broker_id,
-            buf,
-            version,
-            false,
-            "broker_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.broker_epoch,
-            buf,
-            version,
-            false,
-            "broker_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.broker_id, buf);
+        crate::primitives::Fixed::put(self.broker_epoch, buf);
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -59,8 +47,8 @@ impl crate::primitives::Wire for AlterPartitionRequest {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.broker_id, version, false);
-        size += crate::primitives::Wire::value_size(&self.broker_epoch, version, false);
+        size += 4;
+        size += 8;
         size += crate::primitives::Wire::value_size(&self.topics, version, true);
         let count = self.unknown_tagged_fields.len();
         size
@@ -71,39 +59,47 @@ impl crate::primitives::Wire for AlterPartitionRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let broker_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.broker_id,
             r,
             version,
             false,
             "broker_id",
         )?;
-        let broker_epoch: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.broker_epoch,
             r,
             version,
             false,
             "broker_epoch",
         )?;
-        let topics: Vec<TopicData> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             true,
             "topics",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            broker_id,
-            broker_epoch,
-            topics,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for AlterPartitionRequest {}
@@ -142,13 +138,7 @@ impl crate::primitives::Wire for TopicData {
             )?;
         }
         if version >= 2 {
-            crate::primitives::field::encode(
-                &self.topic_id,
-                buf,
-                version,
-                false,
-                "topic_id",
-            )?;
+            crate::primitives::Fixed::put(self.topic_id, buf);
         }
         crate::primitives::field::encode(
             &self.partitions,
@@ -168,7 +158,7 @@ impl crate::primitives::Wire for TopicData {
             size += crate::primitives::Wire::value_size(&self.topic_name, version, true);
         }
         if version >= 2 {
-            size += crate::primitives::Wire::value_size(&self.topic_id, version, false);
+            size += 16;
         }
         size += crate::primitives::Wire::value_size(&self.partitions, version, true);
         let count = self.unknown_tagged_fields.len();
@@ -180,37 +170,55 @@ impl crate::primitives::Wire for TopicData {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic_name: String = if version <= 1 {
-            crate::primitives::field::decode(r, version, true, "topic_name")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version <= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.topic_name,
+                r,
+                version,
+                true,
+                "topic_name",
+            )?;
         } else {
-            String::new()
-        };
-        let topic_id: crate::primitives::Uuid = if version >= 2 {
-            crate::primitives::field::decode(r, version, false, "topic_id")?
+            self.topic_name = String::new();
+        }
+        if version >= 2 {
+            crate::primitives::field::decode_into(
+                &mut self.topic_id,
+                r,
+                version,
+                false,
+                "topic_id",
+            )?;
         } else {
-            crate::primitives::Uuid::NIL
-        };
-        let partitions: Vec<PartitionData> = crate::primitives::field::decode(
+            self.topic_id = crate::primitives::Uuid::NIL;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             true,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            topic_name,
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for TopicData {}
@@ -251,20 +259,8 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
-        crate::primitives::field::encode(
-            &self.leader_epoch,
-            buf,
-            version,
-            false,
-            "leader_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
+        crate::primitives::Fixed::put(self.leader_epoch, buf);
         if version > 2 && !self.new_isr.is_empty() {
             return Err(crate::primitives::field::non_default("new_isr"));
         }
@@ -293,21 +289,9 @@ impl crate::primitives::Wire for PartitionData {
             return Err(crate::primitives::field::non_default("leader_recovery_state"));
         }
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.leader_recovery_state,
-                buf,
-                version,
-                false,
-                "leader_recovery_state",
-            )?;
+            crate::primitives::Fixed::put(self.leader_recovery_state, buf);
         }
-        crate::primitives::field::encode(
-            &self.partition_epoch,
-            buf,
-            version,
-            false,
-            "partition_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.partition_epoch, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -315,13 +299,8 @@ impl crate::primitives::Wire for PartitionData {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.leader_epoch, version, false);
+        size += 4;
+        size += 4;
         if version <= 2 {
             size += crate::primitives::Wire::value_size(&self.new_isr, version, true);
         }
@@ -334,19 +313,9 @@ impl crate::primitives::Wire for PartitionData {
                 );
         }
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.leader_recovery_state,
-                    version,
-                    false,
-                );
+            size += 1;
         }
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_epoch,
-                version,
-                false,
-            );
+        size += 4;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -356,57 +325,80 @@ impl crate::primitives::Wire for PartitionData {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let partition_index: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let leader_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.leader_epoch,
             r,
             version,
             false,
             "leader_epoch",
         )?;
-        let new_isr: Vec<i32> = if version <= 2 {
-            crate::primitives::field::decode(r, version, true, "new_isr")?
+        if version <= 2 {
+            crate::primitives::field::decode_into(
+                &mut self.new_isr,
+                r,
+                version,
+                true,
+                "new_isr",
+            )?;
         } else {
-            Vec::new()
-        };
-        let new_isr_with_epochs: Vec<BrokerState> = if version >= 3 {
-            crate::primitives::field::decode(r, version, true, "new_isr_with_epochs")?
+            self.new_isr = Vec::new();
+        }
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.new_isr_with_epochs,
+                r,
+                version,
+                true,
+                "new_isr_with_epochs",
+            )?;
         } else {
-            Vec::new()
-        };
-        let leader_recovery_state: i8 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "leader_recovery_state")?
+            self.new_isr_with_epochs = Vec::new();
+        }
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.leader_recovery_state,
+                r,
+                version,
+                false,
+                "leader_recovery_state",
+            )?;
         } else {
-            0
-        };
-        let partition_epoch: i32 = crate::primitives::field::decode(
+            self.leader_recovery_state = 0;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.partition_epoch,
             r,
             version,
             false,
             "partition_epoch",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            partition_index,
-            leader_epoch,
-            new_isr,
-            new_isr_with_epochs,
-            leader_recovery_state,
-            partition_epoch,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for PartitionData {}
@@ -437,32 +429,20 @@ impl crate::primitives::Wire for BrokerState {
     fn encode_value(
         &self,
         buf: &mut crate::BytesMut,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.broker_id,
-            buf,
-            version,
-            false,
-            "broker_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.broker_epoch,
-            buf,
-            version,
-            false,
-            "broker_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.broker_id, buf);
+        crate::primitives::Fixed::put(self.broker_epoch, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.broker_id, version, false);
-        size += crate::primitives::Wire::value_size(&self.broker_epoch, version, false);
+        size += 4;
+        size += 8;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -472,32 +452,40 @@ impl crate::primitives::Wire for BrokerState {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let broker_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.broker_id,
             r,
             version,
             false,
             "broker_id",
         )?;
-        let broker_epoch: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.broker_epoch,
             r,
             version,
             false,
             "broker_epoch",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            broker_id,
-            broker_epoch,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for BrokerState {}

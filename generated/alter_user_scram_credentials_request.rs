@@ -55,32 +55,40 @@ impl crate::primitives::Wire for AlterUserScramCredentialsRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let deletions: Vec<ScramCredentialDeletion> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.deletions,
             r,
             version,
             true,
             "deletions",
         )?;
-        let upsertions: Vec<ScramCredentialUpsertion> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.upsertions,
             r,
             version,
             true,
             "upsertions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            deletions,
-            upsertions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for AlterUserScramCredentialsRequest {}
@@ -106,13 +114,7 @@ impl crate::primitives::Wire for ScramCredentialDeletion {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        crate::primitives::field::encode(
-            &self.mechanism,
-            buf,
-            version,
-            false,
-            "mechanism",
-        )?;
+        crate::primitives::Fixed::put(self.mechanism, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -121,7 +123,7 @@ impl crate::primitives::Wire for ScramCredentialDeletion {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size += crate::primitives::Wire::value_size(&self.mechanism, version, false);
+        size += 1;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -131,27 +133,34 @@ impl crate::primitives::Wire for ScramCredentialDeletion {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(r, version, true, "name")?;
-        let mechanism: i8 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::primitives::field::decode_into(
+            &mut self.mechanism,
             r,
             version,
             false,
             "mechanism",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            name,
-            mechanism,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ScramCredentialDeletion {}
@@ -189,20 +198,8 @@ impl crate::primitives::Wire for ScramCredentialUpsertion {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        crate::primitives::field::encode(
-            &self.mechanism,
-            buf,
-            version,
-            false,
-            "mechanism",
-        )?;
-        crate::primitives::field::encode(
-            &self.iterations,
-            buf,
-            version,
-            false,
-            "iterations",
-        )?;
+        crate::primitives::Fixed::put(self.mechanism, buf);
+        crate::primitives::Fixed::put(self.iterations, buf);
         crate::primitives::field::encode(&self.salt, buf, version, true, "salt")?;
         crate::primitives::field::encode(
             &self.salted_password,
@@ -219,8 +216,8 @@ impl crate::primitives::Wire for ScramCredentialUpsertion {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size += crate::primitives::Wire::value_size(&self.mechanism, version, false);
-        size += crate::primitives::Wire::value_size(&self.iterations, version, false);
+        size += 1;
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.salt, version, true);
         size
             += crate::primitives::Wire::value_size(&self.salted_password, version, true);
@@ -233,48 +230,49 @@ impl crate::primitives::Wire for ScramCredentialUpsertion {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(r, version, true, "name")?;
-        let mechanism: i8 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::primitives::field::decode_into(
+            &mut self.mechanism,
             r,
             version,
             false,
             "mechanism",
         )?;
-        let iterations: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.iterations,
             r,
             version,
             false,
             "iterations",
         )?;
-        let salt: crate::Bytes = crate::primitives::field::decode(
-            r,
-            version,
-            true,
-            "salt",
-        )?;
-        let salted_password: crate::Bytes = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(&mut self.salt, r, version, true, "salt")?;
+        crate::primitives::field::decode_into(
+            &mut self.salted_password,
             r,
             version,
             true,
             "salted_password",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            name,
-            mechanism,
-            iterations,
-            salt,
-            salted_password,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ScramCredentialUpsertion {}

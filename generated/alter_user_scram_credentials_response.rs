@@ -23,13 +23,7 @@ impl crate::primitives::Wire for AlterUserScramCredentialsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.throttle_time_ms,
-            buf,
-            version,
-            false,
-            "throttle_time_ms",
-        )?;
+        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         crate::primitives::field::encode(&self.results, buf, version, true, "results")?;
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -38,12 +32,7 @@ impl crate::primitives::Wire for AlterUserScramCredentialsResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.throttle_time_ms,
-                version,
-                false,
-            );
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.results, version, true);
         let count = self.unknown_tagged_fields.len();
         size
@@ -54,32 +43,40 @@ impl crate::primitives::Wire for AlterUserScramCredentialsResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        let results: Vec<AlterUserScramCredentialsResult> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.results,
             r,
             version,
             true,
             "results",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            throttle_time_ms,
-            results,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for AlterUserScramCredentialsResponse {}
@@ -119,13 +116,7 @@ impl crate::primitives::Wire for AlterUserScramCredentialsResult {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.user, buf, version, true, "user")?;
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.error_message,
             buf,
@@ -141,7 +132,7 @@ impl crate::primitives::Wire for AlterUserScramCredentialsResult {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.user, version, true);
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 2;
         size += crate::primitives::Wire::value_size(&self.error_message, version, true);
         let count = self.unknown_tagged_fields.len();
         size
@@ -152,34 +143,41 @@ impl crate::primitives::Wire for AlterUserScramCredentialsResult {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let user: String = crate::primitives::field::decode(r, version, true, "user")?;
-        let error_code: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(&mut self.user, r, version, true, "user")?;
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let error_message: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_message,
             r,
             version,
             true,
             "error_message",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            user,
-            error_code,
-            error_message,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for AlterUserScramCredentialsResult {}

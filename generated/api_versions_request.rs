@@ -79,37 +79,50 @@ impl crate::primitives::Wire for ApiVersionsRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let client_software_name: String = if version >= 3 {
-            crate::primitives::field::decode(r, version, true, "client_software_name")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.client_software_name,
+                r,
+                version,
+                true,
+                "client_software_name",
+            )?;
         } else {
-            String::new()
-        };
-        let client_software_version: String = if version >= 3 {
-            crate::primitives::field::decode(
+            self.client_software_name = String::new();
+        }
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.client_software_version,
                 r,
                 version,
                 true,
                 "client_software_version",
-            )?
+            )?;
         } else {
-            String::new()
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.client_software_version = String::new();
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 3 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            client_software_name,
-            client_software_version,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ApiVersionsRequest {}

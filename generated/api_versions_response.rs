@@ -57,13 +57,7 @@ impl crate::primitives::Wire for ApiVersionsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.api_keys,
             buf,
@@ -72,13 +66,7 @@ impl crate::primitives::Wire for ApiVersionsResponse {
             "api_keys",
         )?;
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.throttle_time_ms,
-                buf,
-                version,
-                false,
-                "throttle_time_ms",
-            )?;
+            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         }
         if version >= 3 {
             let write_supported_features = !self.supported_features.is_empty();
@@ -135,7 +123,7 @@ impl crate::primitives::Wire for ApiVersionsResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 2;
         size
             += crate::primitives::Wire::value_size(
                 &self.api_keys,
@@ -143,12 +131,7 @@ impl crate::primitives::Wire for ApiVersionsResponse {
                 version >= 3,
             );
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.throttle_time_ms,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         if version >= 3 {
             let write_supported_features = !self.supported_features.is_empty();
@@ -186,60 +169,78 @@ impl crate::primitives::Wire for ApiVersionsResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let error_code: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let api_keys: Vec<ApiVersion> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.api_keys,
             r,
             version,
             version >= 3,
             "api_keys",
         )?;
-        let throttle_time_ms: i32 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "throttle_time_ms")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
         } else {
-            0
-        };
-        let mut supported_features: Vec<SupportedFeatureKey> = Vec::new();
-        let mut finalized_features_epoch: i64 = -1;
-        let mut finalized_features: Vec<FinalizedFeatureKey> = Vec::new();
-        let mut zk_migration_ready: bool = false;
-        let mut unknown_tagged_fields = Vec::new();
+            self.throttle_time_ms = 0;
+        }
+        self.supported_features = Vec::new();
+        self.finalized_features_epoch = -1;
+        self.finalized_features = Vec::new();
+        self.zk_migration_ready = false;
+        self.unknown_tagged_fields.clear();
         if version >= 3 {
             crate::tagged::decode_section(
                 r,
                 4,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |tag, r| {
                     match tag {
                         0 => {
-                            supported_features = crate::primitives::field::decode_tagged(
+                            self.supported_features = crate::primitives::field::decode_tagged(
                                 r,
                                 version,
                                 "supported_features",
                             )?;
                         }
                         1 => {
-                            finalized_features_epoch = crate::primitives::field::decode_tagged(
+                            self.finalized_features_epoch = crate::primitives::field::decode_tagged(
                                 r,
                                 version,
                                 "finalized_features_epoch",
                             )?;
                         }
                         2 => {
-                            finalized_features = crate::primitives::field::decode_tagged(
+                            self.finalized_features = crate::primitives::field::decode_tagged(
                                 r,
                                 version,
                                 "finalized_features",
                             )?;
                         }
                         3 => {
-                            zk_migration_ready = crate::primitives::field::decode_tagged(
+                            self.zk_migration_ready = crate::primitives::field::decode_tagged(
                                 r,
                                 version,
                                 "zk_migration_ready",
@@ -251,16 +252,7 @@ impl crate::primitives::Wire for ApiVersionsResponse {
                 },
             )?;
         }
-        Ok(Self {
-            error_code,
-            api_keys,
-            throttle_time_ms,
-            supported_features,
-            finalized_features_epoch,
-            finalized_features,
-            zk_migration_ready,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ApiVersionsResponse {}
@@ -289,21 +281,9 @@ impl crate::primitives::Wire for ApiVersion {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.api_key, buf, version, false, "api_key")?;
-        crate::primitives::field::encode(
-            &self.min_version,
-            buf,
-            version,
-            false,
-            "min_version",
-        )?;
-        crate::primitives::field::encode(
-            &self.max_version,
-            buf,
-            version,
-            false,
-            "max_version",
-        )?;
+        crate::primitives::Fixed::put(self.api_key, buf);
+        crate::primitives::Fixed::put(self.min_version, buf);
+        crate::primitives::Fixed::put(self.max_version, buf);
         if version >= 3 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -315,9 +295,9 @@ impl crate::primitives::Wire for ApiVersion {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.api_key, version, false);
-        size += crate::primitives::Wire::value_size(&self.min_version, version, false);
-        size += crate::primitives::Wire::value_size(&self.max_version, version, false);
+        size += 2;
+        size += 2;
+        size += 2;
         if version >= 3 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -329,41 +309,49 @@ impl crate::primitives::Wire for ApiVersion {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let api_key: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.api_key,
             r,
             version,
             false,
             "api_key",
         )?;
-        let min_version: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.min_version,
             r,
             version,
             false,
             "min_version",
         )?;
-        let max_version: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.max_version,
             r,
             version,
             false,
             "max_version",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 3 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            api_key,
-            min_version,
-            max_version,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ApiVersion {}
@@ -393,20 +381,8 @@ impl crate::primitives::Wire for SupportedFeatureKey {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        crate::primitives::field::encode(
-            &self.min_version,
-            buf,
-            version,
-            false,
-            "min_version",
-        )?;
-        crate::primitives::field::encode(
-            &self.max_version,
-            buf,
-            version,
-            false,
-            "max_version",
-        )?;
+        crate::primitives::Fixed::put(self.min_version, buf);
+        crate::primitives::Fixed::put(self.max_version, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -415,8 +391,8 @@ impl crate::primitives::Wire for SupportedFeatureKey {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size += crate::primitives::Wire::value_size(&self.min_version, version, false);
-        size += crate::primitives::Wire::value_size(&self.max_version, version, false);
+        size += 2;
+        size += 2;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -426,34 +402,41 @@ impl crate::primitives::Wire for SupportedFeatureKey {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(r, version, true, "name")?;
-        let min_version: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::primitives::field::decode_into(
+            &mut self.min_version,
             r,
             version,
             false,
             "min_version",
         )?;
-        let max_version: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.max_version,
             r,
             version,
             false,
             "max_version",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            name,
-            min_version,
-            max_version,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for SupportedFeatureKey {}
@@ -483,20 +466,8 @@ impl crate::primitives::Wire for FinalizedFeatureKey {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        crate::primitives::field::encode(
-            &self.max_version_level,
-            buf,
-            version,
-            false,
-            "max_version_level",
-        )?;
-        crate::primitives::field::encode(
-            &self.min_version_level,
-            buf,
-            version,
-            false,
-            "min_version_level",
-        )?;
+        crate::primitives::Fixed::put(self.max_version_level, buf);
+        crate::primitives::Fixed::put(self.min_version_level, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -505,18 +476,8 @@ impl crate::primitives::Wire for FinalizedFeatureKey {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.max_version_level,
-                version,
-                false,
-            );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.min_version_level,
-                version,
-                false,
-            );
+        size += 2;
+        size += 2;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -526,34 +487,41 @@ impl crate::primitives::Wire for FinalizedFeatureKey {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(r, version, true, "name")?;
-        let max_version_level: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::primitives::field::decode_into(
+            &mut self.max_version_level,
             r,
             version,
             false,
             "max_version_level",
         )?;
-        let min_version_level: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.min_version_level,
             r,
             version,
             false,
             "min_version_level",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            name,
-            max_version_level,
-            min_version_level,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for FinalizedFeatureKey {}

@@ -50,13 +50,7 @@ impl crate::primitives::Wire for BeginQuorumEpochRequest {
             "cluster_id",
         )?;
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.voter_id,
-                buf,
-                version,
-                false,
-                "voter_id",
-            )?;
+            crate::primitives::Fixed::put(self.voter_id, buf);
         }
         crate::primitives::field::encode(
             &self.topics,
@@ -92,7 +86,7 @@ impl crate::primitives::Wire for BeginQuorumEpochRequest {
                 version >= 1,
             );
         if version >= 1 {
-            size += crate::primitives::Wire::value_size(&self.voter_id, version, false);
+            size += 4;
         }
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 1);
         if version >= 1 {
@@ -114,46 +108,64 @@ impl crate::primitives::Wire for BeginQuorumEpochRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let cluster_id: Option<String> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.cluster_id,
             r,
             version,
             version >= 1,
             "cluster_id",
         )?;
-        let voter_id: i32 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "voter_id")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.voter_id,
+                r,
+                version,
+                false,
+                "voter_id",
+            )?;
         } else {
-            -1
-        };
-        let topics: Vec<TopicData> = crate::primitives::field::decode(
+            self.voter_id = -1;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             version >= 1,
             "topics",
         )?;
-        let leader_endpoints: Vec<LeaderEndpoint> = if version >= 1 {
-            crate::primitives::field::decode(r, version, true, "leader_endpoints")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.leader_endpoints,
+                r,
+                version,
+                true,
+                "leader_endpoints",
+            )?;
         } else {
-            Vec::new()
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.leader_endpoints = Vec::new();
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            cluster_id,
-            voter_id,
-            topics,
-            leader_endpoints,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for BeginQuorumEpochRequest {}
@@ -226,34 +238,42 @@ impl crate::primitives::Wire for TopicData {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic_name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic_name,
             r,
             version,
             version >= 1,
             "topic_name",
         )?;
-        let partitions: Vec<PartitionData> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             version >= 1,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            topic_name,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for TopicData {}
@@ -286,36 +306,12 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.voter_directory_id,
-                buf,
-                version,
-                false,
-                "voter_directory_id",
-            )?;
+            crate::primitives::Fixed::put(self.voter_directory_id, buf);
         }
-        crate::primitives::field::encode(
-            &self.leader_id,
-            buf,
-            version,
-            false,
-            "leader_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.leader_epoch,
-            buf,
-            version,
-            false,
-            "leader_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.leader_id, buf);
+        crate::primitives::Fixed::put(self.leader_epoch, buf);
         if version >= 1 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -327,22 +323,12 @@ impl crate::primitives::Wire for PartitionData {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
+        size += 4;
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.voter_directory_id,
-                    version,
-                    false,
-                );
+            size += 16;
         }
-        size += crate::primitives::Wire::value_size(&self.leader_id, version, false);
-        size += crate::primitives::Wire::value_size(&self.leader_epoch, version, false);
+        size += 4;
+        size += 4;
         if version >= 1 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -354,47 +340,60 @@ impl crate::primitives::Wire for PartitionData {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let partition_index: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let voter_directory_id: crate::primitives::Uuid = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "voter_directory_id")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.voter_directory_id,
+                r,
+                version,
+                false,
+                "voter_directory_id",
+            )?;
         } else {
-            crate::primitives::Uuid::NIL
-        };
-        let leader_id: i32 = crate::primitives::field::decode(
+            self.voter_directory_id = crate::primitives::Uuid::NIL;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.leader_id,
             r,
             version,
             false,
             "leader_id",
         )?;
-        let leader_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.leader_epoch,
             r,
             version,
             false,
             "leader_epoch",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            partition_index,
-            voter_directory_id,
-            leader_id,
-            leader_epoch,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for PartitionData {}
@@ -425,7 +424,7 @@ impl crate::primitives::Wire for LeaderEndpoint {
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
         crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
-        crate::primitives::field::encode(&self.port, buf, version, false, "port")?;
+        crate::primitives::Fixed::put(self.port, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -435,7 +434,7 @@ impl crate::primitives::Wire for LeaderEndpoint {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, true);
         size += crate::primitives::Wire::value_size(&self.host, version, true);
-        size += crate::primitives::Wire::value_size(&self.port, version, false);
+        size += 2;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -445,24 +444,35 @@ impl crate::primitives::Wire for LeaderEndpoint {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(r, version, true, "name")?;
-        let host: String = crate::primitives::field::decode(r, version, true, "host")?;
-        let port: u16 = crate::primitives::field::decode(r, version, false, "port")?;
-        let mut unknown_tagged_fields = Vec::new();
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::primitives::field::decode_into(
+            &mut self.port,
+            r,
+            version,
+            false,
+            "port",
+        )?;
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            name,
-            host,
-            port,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for LeaderEndpoint {}

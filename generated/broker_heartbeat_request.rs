@@ -52,41 +52,11 @@ impl crate::primitives::Wire for BrokerHeartbeatRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.broker_id,
-            buf,
-            version,
-            false,
-            "broker_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.broker_epoch,
-            buf,
-            version,
-            false,
-            "broker_epoch",
-        )?;
-        crate::primitives::field::encode(
-            &self.current_metadata_offset,
-            buf,
-            version,
-            false,
-            "current_metadata_offset",
-        )?;
-        crate::primitives::field::encode(
-            &self.want_fence,
-            buf,
-            version,
-            false,
-            "want_fence",
-        )?;
-        crate::primitives::field::encode(
-            &self.want_shut_down,
-            buf,
-            version,
-            false,
-            "want_shut_down",
-        )?;
+        crate::primitives::Fixed::put(self.broker_id, buf);
+        crate::primitives::Fixed::put(self.broker_epoch, buf);
+        crate::primitives::Fixed::put(self.current_metadata_offset, buf);
+        crate::primitives::Fixed::put(self.want_fence, buf);
+        crate::primitives::Fixed::put(self.want_shut_down, buf);
         if version < 1 && !self.offline_log_dirs.is_empty() {
             return Err(crate::primitives::field::non_default("offline_log_dirs"));
         }
@@ -108,17 +78,11 @@ impl crate::primitives::Wire for BrokerHeartbeatRequest {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.broker_id, version, false);
-        size += crate::primitives::Wire::value_size(&self.broker_epoch, version, false);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.current_metadata_offset,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.want_fence, version, false);
-        size
-            += crate::primitives::Wire::value_size(&self.want_shut_down, version, false);
+        size += 4;
+        size += 8;
+        size += 8;
+        size += 1;
+        size += 1;
         let write_offline_log_dirs = version >= 1 && !self.offline_log_dirs.is_empty();
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_offline_log_dirs);
@@ -133,48 +97,63 @@ impl crate::primitives::Wire for BrokerHeartbeatRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let broker_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.broker_id,
             r,
             version,
             false,
             "broker_id",
         )?;
-        let broker_epoch: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.broker_epoch,
             r,
             version,
             false,
             "broker_epoch",
         )?;
-        let current_metadata_offset: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.current_metadata_offset,
             r,
             version,
             false,
             "current_metadata_offset",
         )?;
-        let want_fence: bool = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.want_fence,
             r,
             version,
             false,
             "want_fence",
         )?;
-        let want_shut_down: bool = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.want_shut_down,
             r,
             version,
             false,
             "want_shut_down",
         )?;
-        let mut offline_log_dirs: Vec<crate::primitives::Uuid> = Vec::new();
-        let mut unknown_tagged_fields = Vec::new();
+        self.offline_log_dirs = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             1,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
                     0 if version >= 1 => {
-                        offline_log_dirs = crate::primitives::field::decode_tagged(
+                        self.offline_log_dirs = crate::primitives::field::decode_tagged(
                             r,
                             version,
                             "offline_log_dirs",
@@ -185,15 +164,7 @@ impl crate::primitives::Wire for BrokerHeartbeatRequest {
                 Ok(true)
             },
         )?;
-        Ok(Self {
-            broker_id,
-            broker_epoch,
-            current_metadata_offset,
-            want_fence,
-            want_shut_down,
-            offline_log_dirs,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for BrokerHeartbeatRequest {}

@@ -44,66 +44,26 @@ impl crate::primitives::Wire for BrokerHeartbeatResponse {
     fn encode_value(
         &self,
         buf: &mut crate::BytesMut,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.throttle_time_ms,
-            buf,
-            version,
-            false,
-            "throttle_time_ms",
-        )?;
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
-        crate::primitives::field::encode(
-            &self.is_caught_up,
-            buf,
-            version,
-            false,
-            "is_caught_up",
-        )?;
-        crate::primitives::field::encode(
-            &self.is_fenced,
-            buf,
-            version,
-            false,
-            "is_fenced",
-        )?;
-        crate::primitives::field::encode(
-            &self.should_shut_down,
-            buf,
-            version,
-            false,
-            "should_shut_down",
-        )?;
+        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
+        crate::primitives::Fixed::put(self.error_code, buf);
+        crate::primitives::Fixed::put(self.is_caught_up, buf);
+        crate::primitives::Fixed::put(self.is_fenced, buf);
+        crate::primitives::Fixed::put(self.should_shut_down, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.throttle_time_ms,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
-        size += crate::primitives::Wire::value_size(&self.is_caught_up, version, false);
-        size += crate::primitives::Wire::value_size(&self.is_fenced, version, false);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.should_shut_down,
-                version,
-                false,
-            );
+        size += 4;
+        size += 2;
+        size += 1;
+        size += 1;
+        size += 1;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -113,53 +73,61 @@ impl crate::primitives::Wire for BrokerHeartbeatResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        let error_code: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let is_caught_up: bool = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.is_caught_up,
             r,
             version,
             false,
             "is_caught_up",
         )?;
-        let is_fenced: bool = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.is_fenced,
             r,
             version,
             false,
             "is_fenced",
         )?;
-        let should_shut_down: bool = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.should_shut_down,
             r,
             version,
             false,
             "should_shut_down",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            is_caught_up,
-            is_fenced,
-            should_shut_down,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for BrokerHeartbeatResponse {}

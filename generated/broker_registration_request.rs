@@ -67,13 +67,7 @@ impl crate::primitives::Wire for BrokerRegistrationRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.broker_id,
-            buf,
-            version,
-            false,
-            "broker_id",
-        )?;
+        crate::primitives::Fixed::put(self.broker_id, buf);
         crate::primitives::field::encode(
             &self.cluster_id,
             buf,
@@ -81,13 +75,7 @@ impl crate::primitives::Wire for BrokerRegistrationRequest {
             true,
             "cluster_id",
         )?;
-        crate::primitives::field::encode(
-            &self.incarnation_id,
-            buf,
-            version,
-            false,
-            "incarnation_id",
-        )?;
+        crate::primitives::Fixed::put(self.incarnation_id, buf);
         crate::primitives::field::encode(
             &self.listeners,
             buf,
@@ -107,13 +95,7 @@ impl crate::primitives::Wire for BrokerRegistrationRequest {
             return Err(crate::primitives::field::non_default("is_migrating_zk_broker"));
         }
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.is_migrating_zk_broker,
-                buf,
-                version,
-                false,
-                "is_migrating_zk_broker",
-            )?;
+            crate::primitives::Fixed::put(self.is_migrating_zk_broker, buf);
         }
         if version >= 2 {
             crate::primitives::field::encode(
@@ -125,13 +107,7 @@ impl crate::primitives::Wire for BrokerRegistrationRequest {
             )?;
         }
         if version >= 3 {
-            crate::primitives::field::encode(
-                &self.previous_broker_epoch,
-                buf,
-                version,
-                false,
-                "previous_broker_epoch",
-            )?;
+            crate::primitives::Fixed::put(self.previous_broker_epoch, buf);
         }
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -140,31 +116,20 @@ impl crate::primitives::Wire for BrokerRegistrationRequest {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.broker_id, version, false);
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.cluster_id, version, true);
-        size
-            += crate::primitives::Wire::value_size(&self.incarnation_id, version, false);
+        size += 16;
         size += crate::primitives::Wire::value_size(&self.listeners, version, true);
         size += crate::primitives::Wire::value_size(&self.features, version, true);
         size += crate::primitives::Wire::value_size(&self.rack, version, true);
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.is_migrating_zk_broker,
-                    version,
-                    false,
-                );
+            size += 1;
         }
         if version >= 2 {
             size += crate::primitives::Wire::value_size(&self.log_dirs, version, true);
         }
         if version >= 3 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.previous_broker_epoch,
-                    version,
-                    false,
-                );
+            size += 8;
         }
         let count = self.unknown_tagged_fields.len();
         size
@@ -175,83 +140,95 @@ impl crate::primitives::Wire for BrokerRegistrationRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let broker_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.broker_id,
             r,
             version,
             false,
             "broker_id",
         )?;
-        let cluster_id: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.cluster_id,
             r,
             version,
             true,
             "cluster_id",
         )?;
-        let incarnation_id: crate::primitives::Uuid = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.incarnation_id,
             r,
             version,
             false,
             "incarnation_id",
         )?;
-        let listeners: Vec<Listener> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.listeners,
             r,
             version,
             true,
             "listeners",
         )?;
-        let features: Vec<Feature> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.features,
             r,
             version,
             true,
             "features",
         )?;
-        let rack: Option<String> = crate::primitives::field::decode(
-            r,
-            version,
-            true,
-            "rack",
-        )?;
-        let is_migrating_zk_broker: bool = if version >= 1 {
-            crate::primitives::field::decode(
+        crate::primitives::field::decode_into(&mut self.rack, r, version, true, "rack")?;
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.is_migrating_zk_broker,
                 r,
                 version,
                 false,
                 "is_migrating_zk_broker",
-            )?
+            )?;
         } else {
-            false
-        };
-        let log_dirs: Vec<crate::primitives::Uuid> = if version >= 2 {
-            crate::primitives::field::decode(r, version, true, "log_dirs")?
+            self.is_migrating_zk_broker = false;
+        }
+        if version >= 2 {
+            crate::primitives::field::decode_into(
+                &mut self.log_dirs,
+                r,
+                version,
+                true,
+                "log_dirs",
+            )?;
         } else {
-            Vec::new()
-        };
-        let previous_broker_epoch: i64 = if version >= 3 {
-            crate::primitives::field::decode(r, version, false, "previous_broker_epoch")?
+            self.log_dirs = Vec::new();
+        }
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.previous_broker_epoch,
+                r,
+                version,
+                false,
+                "previous_broker_epoch",
+            )?;
         } else {
-            -1
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.previous_broker_epoch = -1;
+        }
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            broker_id,
-            cluster_id,
-            incarnation_id,
-            listeners,
-            features,
-            rack,
-            is_migrating_zk_broker,
-            log_dirs,
-            previous_broker_epoch,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for BrokerRegistrationRequest {}
@@ -286,14 +263,8 @@ impl crate::primitives::Wire for Listener {
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
         crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
-        crate::primitives::field::encode(&self.port, buf, version, false, "port")?;
-        crate::primitives::field::encode(
-            &self.security_protocol,
-            buf,
-            version,
-            false,
-            "security_protocol",
-        )?;
+        crate::primitives::Fixed::put(self.port, buf);
+        crate::primitives::Fixed::put(self.security_protocol, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -303,13 +274,8 @@ impl crate::primitives::Wire for Listener {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, true);
         size += crate::primitives::Wire::value_size(&self.host, version, true);
-        size += crate::primitives::Wire::value_size(&self.port, version, false);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.security_protocol,
-                version,
-                false,
-            );
+        size += 2;
+        size += 2;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -319,31 +285,42 @@ impl crate::primitives::Wire for Listener {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(r, version, true, "name")?;
-        let host: String = crate::primitives::field::decode(r, version, true, "host")?;
-        let port: u16 = crate::primitives::field::decode(r, version, false, "port")?;
-        let security_protocol: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::primitives::field::decode_into(
+            &mut self.port,
+            r,
+            version,
+            false,
+            "port",
+        )?;
+        crate::primitives::field::decode_into(
+            &mut self.security_protocol,
             r,
             version,
             false,
             "security_protocol",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            name,
-            host,
-            port,
-            security_protocol,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for Listener {}
@@ -373,20 +350,8 @@ impl crate::primitives::Wire for Feature {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        crate::primitives::field::encode(
-            &self.min_supported_version,
-            buf,
-            version,
-            false,
-            "min_supported_version",
-        )?;
-        crate::primitives::field::encode(
-            &self.max_supported_version,
-            buf,
-            version,
-            false,
-            "max_supported_version",
-        )?;
+        crate::primitives::Fixed::put(self.min_supported_version, buf);
+        crate::primitives::Fixed::put(self.max_supported_version, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -395,18 +360,8 @@ impl crate::primitives::Wire for Feature {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.min_supported_version,
-                version,
-                false,
-            );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.max_supported_version,
-                version,
-                false,
-            );
+        size += 2;
+        size += 2;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -416,34 +371,41 @@ impl crate::primitives::Wire for Feature {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(r, version, true, "name")?;
-        let min_supported_version: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::primitives::field::decode_into(
+            &mut self.min_supported_version,
             r,
             version,
             false,
             "min_supported_version",
         )?;
-        let max_supported_version: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.max_supported_version,
             r,
             version,
             false,
             "max_supported_version",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            name,
-            min_supported_version,
-            max_supported_version,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for Feature {}

@@ -54,7 +54,7 @@ impl crate::primitives::Wire for ConnectAssignment {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.error, buf, version, false, "error")?;
+        crate::primitives::Fixed::put(self.error, buf);
         crate::primitives::field::encode(&self.leader, buf, version, false, "leader")?;
         crate::primitives::field::encode(
             &self.leader_url,
@@ -63,13 +63,7 @@ impl crate::primitives::Wire for ConnectAssignment {
             false,
             "leader_url",
         )?;
-        crate::primitives::field::encode(
-            &self.config_offset,
-            buf,
-            version,
-            false,
-            "config_offset",
-        )?;
+        crate::primitives::Fixed::put(self.config_offset, buf);
         if version < 1 && self.assignment.is_none() {
             return Err(crate::primitives::field::null_not_allowed("assignment"));
         }
@@ -96,73 +90,108 @@ impl crate::primitives::Wire for ConnectAssignment {
             return Err(crate::primitives::field::non_default("delay"));
         }
         if version >= 1 {
-            crate::primitives::field::encode(&self.delay, buf, version, false, "delay")?;
+            crate::primitives::Fixed::put(self.delay, buf);
         }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.error, version, false);
+        size += 2;
         size += crate::primitives::Wire::value_size(&self.leader, version, false);
         size += crate::primitives::Wire::value_size(&self.leader_url, version, false);
-        size += crate::primitives::Wire::value_size(&self.config_offset, version, false);
+        size += 8;
         size += crate::primitives::Wire::value_size(&self.assignment, version, false);
         if version >= 1 {
             size += crate::primitives::Wire::value_size(&self.revoked, version, false);
         }
         if version >= 1 {
-            size += crate::primitives::Wire::value_size(&self.delay, version, false);
+            size += 4;
         }
         size
     }
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let error: i16 = crate::primitives::field::decode(r, version, false, "error")?;
-        let leader: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.error,
+            r,
+            version,
+            false,
+            "error",
+        )?;
+        crate::primitives::field::decode_into(
+            &mut self.leader,
             r,
             version,
             false,
             "leader",
         )?;
-        let leader_url: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.leader_url,
             r,
             version,
             false,
             "leader_url",
         )?;
-        let config_offset: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.config_offset,
             r,
             version,
             false,
             "config_offset",
         )?;
-        let assignment: Option<Vec<ConnectorAssignment>> = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "assignment")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.assignment,
+                r,
+                version,
+                false,
+                "assignment",
+            )?;
         } else {
-            crate::primitives::field::decode_required(r, version, false, "assignment")?
-        };
-        let revoked: Option<Vec<ConnectorAssignment>> = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "revoked")?
+            crate::primitives::field::decode_required_into(
+                &mut self.assignment,
+                r,
+                version,
+                false,
+                "assignment",
+            )?;
+        }
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.revoked,
+                r,
+                version,
+                false,
+                "revoked",
+            )?;
         } else {
-            Some(Vec::new())
-        };
-        let delay: i32 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "delay")?
+            self.revoked = Some(Vec::new());
+        }
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.delay,
+                r,
+                version,
+                false,
+                "delay",
+            )?;
         } else {
-            0
-        };
-        Ok(Self {
-            error,
-            leader,
-            leader_url,
-            config_offset,
-            assignment,
-            revoked,
-            delay,
-        })
+            self.delay = 0;
+        }
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ConnectAssignment {}
@@ -204,21 +233,33 @@ impl crate::primitives::Wire for ConnectorAssignment {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let connector: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.connector,
             r,
             version,
             false,
             "connector",
         )?;
-        let tasks: Vec<i32> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.tasks,
             r,
             version,
             false,
             "tasks",
         )?;
-        Ok(Self { connector, tasks })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ConnectorAssignment {}

@@ -26,13 +26,7 @@ impl crate::primitives::Wire for ConnectWorkerMetadata {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.url, buf, version, false, "url")?;
-        crate::primitives::field::encode(
-            &self.config_offset,
-            buf,
-            version,
-            false,
-            "config_offset",
-        )?;
+        crate::primitives::Fixed::put(self.config_offset, buf);
         if version < 1 && self.allocation.is_some() {
             return Err(crate::primitives::field::non_default("allocation"));
         }
@@ -50,7 +44,7 @@ impl crate::primitives::Wire for ConnectWorkerMetadata {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.url, version, false);
-        size += crate::primitives::Wire::value_size(&self.config_offset, version, false);
+        size += 8;
         if version >= 1 {
             size
                 += crate::primitives::Wire::value_size(&self.allocation, version, false);
@@ -60,25 +54,38 @@ impl crate::primitives::Wire for ConnectWorkerMetadata {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let url: String = crate::primitives::field::decode(r, version, false, "url")?;
-        let config_offset: i64 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(&mut self.url, r, version, false, "url")?;
+        crate::primitives::field::decode_into(
+            &mut self.config_offset,
             r,
             version,
             false,
             "config_offset",
         )?;
-        let allocation: Option<crate::Bytes> = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "allocation")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.allocation,
+                r,
+                version,
+                false,
+                "allocation",
+            )?;
         } else {
-            None
-        };
-        Ok(Self {
-            url,
-            config_offset,
-            allocation,
-        })
+            self.allocation = None;
+        }
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ConnectWorkerMetadata {}

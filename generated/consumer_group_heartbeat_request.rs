@@ -86,13 +86,7 @@ impl crate::primitives::Wire for ConsumerGroupHeartbeatRequest {
             true,
             "member_id",
         )?;
-        crate::primitives::field::encode(
-            &self.member_epoch,
-            buf,
-            version,
-            false,
-            "member_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.member_epoch, buf);
         crate::primitives::field::encode(
             &self.instance_id,
             buf,
@@ -101,13 +95,7 @@ impl crate::primitives::Wire for ConsumerGroupHeartbeatRequest {
             "instance_id",
         )?;
         crate::primitives::field::encode(&self.rack_id, buf, version, true, "rack_id")?;
-        crate::primitives::field::encode(
-            &self.rebalance_timeout_ms,
-            buf,
-            version,
-            false,
-            "rebalance_timeout_ms",
-        )?;
+        crate::primitives::Fixed::put(self.rebalance_timeout_ms, buf);
         crate::primitives::field::encode(
             &self.subscribed_topic_names,
             buf,
@@ -150,15 +138,10 @@ impl crate::primitives::Wire for ConsumerGroupHeartbeatRequest {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.group_id, version, true);
         size += crate::primitives::Wire::value_size(&self.member_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.member_epoch, version, false);
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.instance_id, version, true);
         size += crate::primitives::Wire::value_size(&self.rack_id, version, true);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.rebalance_timeout_ms,
-                version,
-                false,
-            );
+        size += 4;
         size
             += crate::primitives::Wire::value_size(
                 &self.subscribed_topic_names,
@@ -190,87 +173,100 @@ impl crate::primitives::Wire for ConsumerGroupHeartbeatRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let group_id: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.group_id,
             r,
             version,
             true,
             "group_id",
         )?;
-        let member_id: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.member_id,
             r,
             version,
             true,
             "member_id",
         )?;
-        let member_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.member_epoch,
             r,
             version,
             false,
             "member_epoch",
         )?;
-        let instance_id: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.instance_id,
             r,
             version,
             true,
             "instance_id",
         )?;
-        let rack_id: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.rack_id,
             r,
             version,
             true,
             "rack_id",
         )?;
-        let rebalance_timeout_ms: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.rebalance_timeout_ms,
             r,
             version,
             false,
             "rebalance_timeout_ms",
         )?;
-        let subscribed_topic_names: Option<Vec<String>> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.subscribed_topic_names,
             r,
             version,
             true,
             "subscribed_topic_names",
         )?;
-        let subscribed_topic_regex: Option<String> = if version >= 1 {
-            crate::primitives::field::decode(r, version, true, "subscribed_topic_regex")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.subscribed_topic_regex,
+                r,
+                version,
+                true,
+                "subscribed_topic_regex",
+            )?;
         } else {
-            None
-        };
-        let server_assignor: Option<String> = crate::primitives::field::decode(
+            self.subscribed_topic_regex = None;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.server_assignor,
             r,
             version,
             true,
             "server_assignor",
         )?;
-        let topic_partitions: Option<Vec<TopicPartitions>> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.topic_partitions,
             r,
             version,
             true,
             "topic_partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            group_id,
-            member_id,
-            member_epoch,
-            instance_id,
-            rack_id,
-            rebalance_timeout_ms,
-            subscribed_topic_names,
-            subscribed_topic_regex,
-            server_assignor,
-            topic_partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ConsumerGroupHeartbeatRequest {}
@@ -295,13 +291,7 @@ impl crate::primitives::Wire for TopicPartitions {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.topic_id,
-            buf,
-            version,
-            false,
-            "topic_id",
-        )?;
+        crate::primitives::Fixed::put(self.topic_id, buf);
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -316,7 +306,7 @@ impl crate::primitives::Wire for TopicPartitions {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic_id, version, false);
+        size += 16;
         size += crate::primitives::Wire::value_size(&self.partitions, version, true);
         let count = self.unknown_tagged_fields.len();
         size
@@ -327,32 +317,40 @@ impl crate::primitives::Wire for TopicPartitions {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic_id: crate::primitives::Uuid = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic_id,
             r,
             version,
             false,
             "topic_id",
         )?;
-        let partitions: Vec<i32> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             true,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for TopicPartitions {}

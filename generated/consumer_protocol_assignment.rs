@@ -51,24 +51,33 @@ impl crate::primitives::Wire for ConsumerProtocolAssignment {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let assigned_partitions: Vec<TopicPartition> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.assigned_partitions,
             r,
             version,
             false,
             "assigned_partitions",
         )?;
-        let user_data: Option<crate::Bytes> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.user_data,
             r,
             version,
             false,
             "user_data",
         )?;
-        Ok(Self {
-            assigned_partitions,
-            user_data,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ConsumerProtocolAssignment {}
@@ -110,21 +119,33 @@ impl crate::primitives::Wire for TopicPartition {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic,
             r,
             version,
             false,
             "topic",
         )?;
-        let partitions: Vec<i32> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             false,
             "partitions",
         )?;
-        Ok(Self { topic, partitions })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for TopicPartition {}

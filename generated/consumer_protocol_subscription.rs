@@ -62,13 +62,7 @@ impl crate::primitives::Wire for ConsumerProtocolSubscription {
             )?;
         }
         if version >= 2 {
-            crate::primitives::field::encode(
-                &self.generation_id,
-                buf,
-                version,
-                false,
-                "generation_id",
-            )?;
+            crate::primitives::Fixed::put(self.generation_id, buf);
         }
         if version >= 3 {
             crate::primitives::field::encode(
@@ -94,12 +88,7 @@ impl crate::primitives::Wire for ConsumerProtocolSubscription {
                 );
         }
         if version >= 2 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.generation_id,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         if version >= 3 {
             size += crate::primitives::Wire::value_size(&self.rack_id, version, false);
@@ -109,42 +98,66 @@ impl crate::primitives::Wire for ConsumerProtocolSubscription {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topics: Vec<String> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             false,
             "topics",
         )?;
-        let user_data: Option<crate::Bytes> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.user_data,
             r,
             version,
             false,
             "user_data",
         )?;
-        let owned_partitions: Vec<TopicPartition> = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "owned_partitions")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.owned_partitions,
+                r,
+                version,
+                false,
+                "owned_partitions",
+            )?;
         } else {
-            Vec::new()
-        };
-        let generation_id: i32 = if version >= 2 {
-            crate::primitives::field::decode(r, version, false, "generation_id")?
+            self.owned_partitions = Vec::new();
+        }
+        if version >= 2 {
+            crate::primitives::field::decode_into(
+                &mut self.generation_id,
+                r,
+                version,
+                false,
+                "generation_id",
+            )?;
         } else {
-            -1
-        };
-        let rack_id: Option<String> = if version >= 3 {
-            crate::primitives::field::decode(r, version, false, "rack_id")?
+            self.generation_id = -1;
+        }
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.rack_id,
+                r,
+                version,
+                false,
+                "rack_id",
+            )?;
         } else {
-            None
-        };
-        Ok(Self {
-            topics,
-            user_data,
-            owned_partitions,
-            generation_id,
-            rack_id,
-        })
+            self.rack_id = None;
+        }
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ConsumerProtocolSubscription {}
@@ -186,21 +199,33 @@ impl crate::primitives::Wire for TopicPartition {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic,
             r,
             version,
             false,
             "topic",
         )?;
-        let partitions: Vec<i32> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             false,
             "partitions",
         )?;
-        Ok(Self { topic, partitions })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for TopicPartition {}

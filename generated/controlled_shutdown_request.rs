@@ -32,21 +32,9 @@ impl crate::primitives::Wire for ControlledShutdownRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.broker_id,
-            buf,
-            version,
-            false,
-            "broker_id",
-        )?;
+        crate::primitives::Fixed::put(self.broker_id, buf);
         if version >= 2 {
-            crate::primitives::field::encode(
-                &self.broker_epoch,
-                buf,
-                version,
-                false,
-                "broker_epoch",
-            )?;
+            crate::primitives::Fixed::put(self.broker_epoch, buf);
         }
         if version >= 3 {
             let count = self.unknown_tagged_fields.len();
@@ -59,14 +47,9 @@ impl crate::primitives::Wire for ControlledShutdownRequest {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.broker_id, version, false);
+        size += 4;
         if version >= 2 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.broker_epoch,
-                    version,
-                    false,
-                );
+            size += 8;
         }
         if version >= 3 {
             let count = self.unknown_tagged_fields.len();
@@ -79,33 +62,46 @@ impl crate::primitives::Wire for ControlledShutdownRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let broker_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.broker_id,
             r,
             version,
             false,
             "broker_id",
         )?;
-        let broker_epoch: i64 = if version >= 2 {
-            crate::primitives::field::decode(r, version, false, "broker_epoch")?
+        if version >= 2 {
+            crate::primitives::field::decode_into(
+                &mut self.broker_epoch,
+                r,
+                version,
+                false,
+                "broker_epoch",
+            )?;
         } else {
-            -1
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.broker_epoch = -1;
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 3 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            broker_id,
-            broker_epoch,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ControlledShutdownRequest {}

@@ -23,13 +23,7 @@ impl crate::primitives::Wire for ControlledShutdownResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.remaining_partitions,
             buf,
@@ -48,7 +42,7 @@ impl crate::primitives::Wire for ControlledShutdownResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 2;
         size
             += crate::primitives::Wire::value_size(
                 &self.remaining_partitions,
@@ -66,34 +60,42 @@ impl crate::primitives::Wire for ControlledShutdownResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let error_code: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let remaining_partitions: Vec<RemainingPartition> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.remaining_partitions,
             r,
             version,
             version >= 3,
             "remaining_partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 3 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            error_code,
-            remaining_partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ControlledShutdownResponse {}
@@ -125,13 +127,7 @@ impl crate::primitives::Wire for RemainingPartition {
             version >= 3,
             "topic_name",
         )?;
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
         if version >= 3 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -149,12 +145,7 @@ impl crate::primitives::Wire for RemainingPartition {
                 version,
                 version >= 3,
             );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
+        size += 4;
         if version >= 3 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -166,34 +157,42 @@ impl crate::primitives::Wire for RemainingPartition {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic_name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic_name,
             r,
             version,
             version >= 3,
             "topic_name",
         )?;
-        let partition_index: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 3 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            topic_name,
-            partition_index,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for RemainingPartition {}

@@ -35,27 +35,9 @@ impl crate::primitives::Wire for ControllerRegistrationRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.controller_id,
-            buf,
-            version,
-            false,
-            "controller_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.incarnation_id,
-            buf,
-            version,
-            false,
-            "incarnation_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.zk_migration_ready,
-            buf,
-            version,
-            false,
-            "zk_migration_ready",
-        )?;
+        crate::primitives::Fixed::put(self.controller_id, buf);
+        crate::primitives::Fixed::put(self.incarnation_id, buf);
+        crate::primitives::Fixed::put(self.zk_migration_ready, buf);
         crate::primitives::field::encode(
             &self.listeners,
             buf,
@@ -77,15 +59,9 @@ impl crate::primitives::Wire for ControllerRegistrationRequest {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.controller_id, version, false);
-        size
-            += crate::primitives::Wire::value_size(&self.incarnation_id, version, false);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.zk_migration_ready,
-                version,
-                false,
-            );
+        size += 4;
+        size += 16;
+        size += 1;
         size += crate::primitives::Wire::value_size(&self.listeners, version, true);
         size += crate::primitives::Wire::value_size(&self.features, version, true);
         let count = self.unknown_tagged_fields.len();
@@ -97,53 +73,61 @@ impl crate::primitives::Wire for ControllerRegistrationRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let controller_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.controller_id,
             r,
             version,
             false,
             "controller_id",
         )?;
-        let incarnation_id: crate::primitives::Uuid = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.incarnation_id,
             r,
             version,
             false,
             "incarnation_id",
         )?;
-        let zk_migration_ready: bool = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.zk_migration_ready,
             r,
             version,
             false,
             "zk_migration_ready",
         )?;
-        let listeners: Vec<Listener> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.listeners,
             r,
             version,
             true,
             "listeners",
         )?;
-        let features: Vec<Feature> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.features,
             r,
             version,
             true,
             "features",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            controller_id,
-            incarnation_id,
-            zk_migration_ready,
-            listeners,
-            features,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ControllerRegistrationRequest {}
@@ -178,14 +162,8 @@ impl crate::primitives::Wire for Listener {
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
         crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
-        crate::primitives::field::encode(&self.port, buf, version, false, "port")?;
-        crate::primitives::field::encode(
-            &self.security_protocol,
-            buf,
-            version,
-            false,
-            "security_protocol",
-        )?;
+        crate::primitives::Fixed::put(self.port, buf);
+        crate::primitives::Fixed::put(self.security_protocol, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -195,13 +173,8 @@ impl crate::primitives::Wire for Listener {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, true);
         size += crate::primitives::Wire::value_size(&self.host, version, true);
-        size += crate::primitives::Wire::value_size(&self.port, version, false);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.security_protocol,
-                version,
-                false,
-            );
+        size += 2;
+        size += 2;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -211,31 +184,42 @@ impl crate::primitives::Wire for Listener {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(r, version, true, "name")?;
-        let host: String = crate::primitives::field::decode(r, version, true, "host")?;
-        let port: u16 = crate::primitives::field::decode(r, version, false, "port")?;
-        let security_protocol: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::primitives::field::decode_into(
+            &mut self.port,
+            r,
+            version,
+            false,
+            "port",
+        )?;
+        crate::primitives::field::decode_into(
+            &mut self.security_protocol,
             r,
             version,
             false,
             "security_protocol",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            name,
-            host,
-            port,
-            security_protocol,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for Listener {}
@@ -265,20 +249,8 @@ impl crate::primitives::Wire for Feature {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        crate::primitives::field::encode(
-            &self.min_supported_version,
-            buf,
-            version,
-            false,
-            "min_supported_version",
-        )?;
-        crate::primitives::field::encode(
-            &self.max_supported_version,
-            buf,
-            version,
-            false,
-            "max_supported_version",
-        )?;
+        crate::primitives::Fixed::put(self.min_supported_version, buf);
+        crate::primitives::Fixed::put(self.max_supported_version, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -287,18 +259,8 @@ impl crate::primitives::Wire for Feature {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.min_supported_version,
-                version,
-                false,
-            );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.max_supported_version,
-                version,
-                false,
-            );
+        size += 2;
+        size += 2;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -308,34 +270,41 @@ impl crate::primitives::Wire for Feature {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(r, version, true, "name")?;
-        let min_supported_version: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::primitives::field::decode_into(
+            &mut self.min_supported_version,
             r,
             version,
             false,
             "min_supported_version",
         )?;
-        let max_supported_version: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.max_supported_version,
             r,
             version,
             false,
             "max_supported_version",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            name,
-            min_supported_version,
-            max_supported_version,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for Feature {}

@@ -54,27 +54,35 @@ impl crate::primitives::Wire for CreateAclsRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let creations: Vec<AclCreation> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.creations,
             r,
             version,
             version >= 2,
             "creations",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            creations,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for CreateAclsRequest {}
@@ -133,13 +141,7 @@ impl crate::primitives::Wire for AclCreation {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.resource_type,
-            buf,
-            version,
-            false,
-            "resource_type",
-        )?;
+        crate::primitives::Fixed::put(self.resource_type, buf);
         crate::primitives::field::encode(
             &self.resource_name,
             buf,
@@ -151,13 +153,7 @@ impl crate::primitives::Wire for AclCreation {
             return Err(crate::primitives::field::non_default("resource_pattern_type"));
         }
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.resource_pattern_type,
-                buf,
-                version,
-                false,
-                "resource_pattern_type",
-            )?;
+            crate::primitives::Fixed::put(self.resource_pattern_type, buf);
         }
         crate::primitives::field::encode(
             &self.principal,
@@ -173,20 +169,8 @@ impl crate::primitives::Wire for AclCreation {
             version >= 2,
             "host",
         )?;
-        crate::primitives::field::encode(
-            &self.operation,
-            buf,
-            version,
-            false,
-            "operation",
-        )?;
-        crate::primitives::field::encode(
-            &self.permission_type,
-            buf,
-            version,
-            false,
-            "permission_type",
-        )?;
+        crate::primitives::Fixed::put(self.operation, buf);
+        crate::primitives::Fixed::put(self.permission_type, buf);
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -198,7 +182,7 @@ impl crate::primitives::Wire for AclCreation {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.resource_type, version, false);
+        size += 1;
         size
             += crate::primitives::Wire::value_size(
                 &self.resource_name,
@@ -206,12 +190,7 @@ impl crate::primitives::Wire for AclCreation {
                 version >= 2,
             );
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.resource_pattern_type,
-                    version,
-                    false,
-                );
+            size += 1;
         }
         size
             += crate::primitives::Wire::value_size(
@@ -220,13 +199,8 @@ impl crate::primitives::Wire for AclCreation {
                 version >= 2,
             );
         size += crate::primitives::Wire::value_size(&self.host, version, version >= 2);
-        size += crate::primitives::Wire::value_size(&self.operation, version, false);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.permission_type,
-                version,
-                false,
-            );
+        size += 1;
+        size += 1;
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -238,68 +212,81 @@ impl crate::primitives::Wire for AclCreation {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let resource_type: i8 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.resource_type,
             r,
             version,
             false,
             "resource_type",
         )?;
-        let resource_name: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.resource_name,
             r,
             version,
             version >= 2,
             "resource_name",
         )?;
-        let resource_pattern_type: i8 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "resource_pattern_type")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.resource_pattern_type,
+                r,
+                version,
+                false,
+                "resource_pattern_type",
+            )?;
         } else {
-            3
-        };
-        let principal: String = crate::primitives::field::decode(
+            self.resource_pattern_type = 3;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.principal,
             r,
             version,
             version >= 2,
             "principal",
         )?;
-        let host: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.host,
             r,
             version,
             version >= 2,
             "host",
         )?;
-        let operation: i8 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.operation,
             r,
             version,
             false,
             "operation",
         )?;
-        let permission_type: i8 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.permission_type,
             r,
             version,
             false,
             "permission_type",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            resource_type,
-            resource_name,
-            resource_pattern_type,
-            principal,
-            host,
-            operation,
-            permission_type,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for AclCreation {}

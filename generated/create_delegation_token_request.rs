@@ -77,13 +77,7 @@ impl crate::primitives::Wire for CreateDelegationTokenRequest {
             version >= 2,
             "renewers",
         )?;
-        crate::primitives::field::encode(
-            &self.max_lifetime_ms,
-            buf,
-            version,
-            false,
-            "max_lifetime_ms",
-        )?;
+        crate::primitives::Fixed::put(self.max_lifetime_ms, buf);
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -117,12 +111,7 @@ impl crate::primitives::Wire for CreateDelegationTokenRequest {
                 version,
                 version >= 2,
             );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.max_lifetime_ms,
-                version,
-                false,
-            );
+        size += 8;
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -134,46 +123,64 @@ impl crate::primitives::Wire for CreateDelegationTokenRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let owner_principal_type: Option<String> = if version >= 3 {
-            crate::primitives::field::decode(r, version, true, "owner_principal_type")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.owner_principal_type,
+                r,
+                version,
+                true,
+                "owner_principal_type",
+            )?;
         } else {
-            Some(String::new())
-        };
-        let owner_principal_name: Option<String> = if version >= 3 {
-            crate::primitives::field::decode(r, version, true, "owner_principal_name")?
+            self.owner_principal_type = Some(String::new());
+        }
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.owner_principal_name,
+                r,
+                version,
+                true,
+                "owner_principal_name",
+            )?;
         } else {
-            Some(String::new())
-        };
-        let renewers: Vec<CreatableRenewers> = crate::primitives::field::decode(
+            self.owner_principal_name = Some(String::new());
+        }
+        crate::primitives::field::decode_into(
+            &mut self.renewers,
             r,
             version,
             version >= 2,
             "renewers",
         )?;
-        let max_lifetime_ms: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.max_lifetime_ms,
             r,
             version,
             false,
             "max_lifetime_ms",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            owner_principal_type,
-            owner_principal_name,
-            renewers,
-            max_lifetime_ms,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for CreateDelegationTokenRequest {}
@@ -246,34 +253,42 @@ impl crate::primitives::Wire for CreatableRenewers {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let principal_type: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.principal_type,
             r,
             version,
             version >= 2,
             "principal_type",
         )?;
-        let principal_name: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.principal_name,
             r,
             version,
             version >= 2,
             "principal_name",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            principal_type,
-            principal_name,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for CreatableRenewers {}

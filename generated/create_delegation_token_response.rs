@@ -59,13 +59,7 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.principal_type,
             buf,
@@ -108,27 +102,9 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
                 "token_requester_principal_name",
             )?;
         }
-        crate::primitives::field::encode(
-            &self.issue_timestamp_ms,
-            buf,
-            version,
-            false,
-            "issue_timestamp_ms",
-        )?;
-        crate::primitives::field::encode(
-            &self.expiry_timestamp_ms,
-            buf,
-            version,
-            false,
-            "expiry_timestamp_ms",
-        )?;
-        crate::primitives::field::encode(
-            &self.max_timestamp_ms,
-            buf,
-            version,
-            false,
-            "max_timestamp_ms",
-        )?;
+        crate::primitives::Fixed::put(self.issue_timestamp_ms, buf);
+        crate::primitives::Fixed::put(self.expiry_timestamp_ms, buf);
+        crate::primitives::Fixed::put(self.max_timestamp_ms, buf);
         crate::primitives::field::encode(
             &self.token_id,
             buf,
@@ -143,13 +119,7 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
             version >= 2,
             "hmac",
         )?;
-        crate::primitives::field::encode(
-            &self.throttle_time_ms,
-            buf,
-            version,
-            false,
-            "throttle_time_ms",
-        )?;
+        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -161,7 +131,7 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 2;
         size
             += crate::primitives::Wire::value_size(
                 &self.principal_type,
@@ -190,24 +160,9 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
                     true,
                 );
         }
-        size
-            += crate::primitives::Wire::value_size(
-                &self.issue_timestamp_ms,
-                version,
-                false,
-            );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.expiry_timestamp_ms,
-                version,
-                false,
-            );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.max_timestamp_ms,
-                version,
-                false,
-            );
+        size += 8;
+        size += 8;
+        size += 8;
         size
             += crate::primitives::Wire::value_size(
                 &self.token_id,
@@ -215,12 +170,7 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
                 version >= 2,
             );
         size += crate::primitives::Wire::value_size(&self.hmac, version, version >= 2);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.throttle_time_ms,
-                version,
-                false,
-            );
+        size += 4;
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -232,105 +182,113 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let error_code: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let principal_type: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.principal_type,
             r,
             version,
             version >= 2,
             "principal_type",
         )?;
-        let principal_name: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.principal_name,
             r,
             version,
             version >= 2,
             "principal_name",
         )?;
-        let token_requester_principal_type: String = if version >= 3 {
-            crate::primitives::field::decode(
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.token_requester_principal_type,
                 r,
                 version,
                 true,
                 "token_requester_principal_type",
-            )?
+            )?;
         } else {
-            String::new()
-        };
-        let token_requester_principal_name: String = if version >= 3 {
-            crate::primitives::field::decode(
+            self.token_requester_principal_type = String::new();
+        }
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.token_requester_principal_name,
                 r,
                 version,
                 true,
                 "token_requester_principal_name",
-            )?
+            )?;
         } else {
-            String::new()
-        };
-        let issue_timestamp_ms: i64 = crate::primitives::field::decode(
+            self.token_requester_principal_name = String::new();
+        }
+        crate::primitives::field::decode_into(
+            &mut self.issue_timestamp_ms,
             r,
             version,
             false,
             "issue_timestamp_ms",
         )?;
-        let expiry_timestamp_ms: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.expiry_timestamp_ms,
             r,
             version,
             false,
             "expiry_timestamp_ms",
         )?;
-        let max_timestamp_ms: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.max_timestamp_ms,
             r,
             version,
             false,
             "max_timestamp_ms",
         )?;
-        let token_id: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.token_id,
             r,
             version,
             version >= 2,
             "token_id",
         )?;
-        let hmac: crate::Bytes = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.hmac,
             r,
             version,
             version >= 2,
             "hmac",
         )?;
-        let throttle_time_ms: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            error_code,
-            principal_type,
-            principal_name,
-            token_requester_principal_type,
-            token_requester_principal_name,
-            issue_timestamp_ms,
-            expiry_timestamp_ms,
-            max_timestamp_ms,
-            token_id,
-            hmac,
-            throttle_time_ms,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for CreateDelegationTokenResponse {}

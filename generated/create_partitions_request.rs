@@ -34,20 +34,8 @@ impl crate::primitives::Wire for CreatePartitionsRequest {
             version >= 2,
             "topics",
         )?;
-        crate::primitives::field::encode(
-            &self.timeout_ms,
-            buf,
-            version,
-            false,
-            "timeout_ms",
-        )?;
-        crate::primitives::field::encode(
-            &self.validate_only,
-            buf,
-            version,
-            false,
-            "validate_only",
-        )?;
+        crate::primitives::Fixed::put(self.timeout_ms, buf);
+        crate::primitives::Fixed::put(self.validate_only, buf);
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -60,8 +48,8 @@ impl crate::primitives::Wire for CreatePartitionsRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 2);
-        size += crate::primitives::Wire::value_size(&self.timeout_ms, version, false);
-        size += crate::primitives::Wire::value_size(&self.validate_only, version, false);
+        size += 4;
+        size += 1;
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -73,41 +61,49 @@ impl crate::primitives::Wire for CreatePartitionsRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topics: Vec<CreatePartitionsTopic> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             version >= 2,
             "topics",
         )?;
-        let timeout_ms: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.timeout_ms,
             r,
             version,
             false,
             "timeout_ms",
         )?;
-        let validate_only: bool = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.validate_only,
             r,
             version,
             false,
             "validate_only",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            topics,
-            timeout_ms,
-            validate_only,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for CreatePartitionsRequest {}
@@ -153,7 +149,7 @@ impl crate::primitives::Wire for CreatePartitionsTopic {
             version >= 2,
             "name",
         )?;
-        crate::primitives::field::encode(&self.count, buf, version, false, "count")?;
+        crate::primitives::Fixed::put(self.count, buf);
         crate::primitives::field::encode(
             &self.assignments,
             buf,
@@ -173,7 +169,7 @@ impl crate::primitives::Wire for CreatePartitionsTopic {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 2);
-        size += crate::primitives::Wire::value_size(&self.count, version, false);
+        size += 4;
         size
             += crate::primitives::Wire::value_size(
                 &self.assignments,
@@ -191,36 +187,49 @@ impl crate::primitives::Wire for CreatePartitionsTopic {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.name,
             r,
             version,
             version >= 2,
             "name",
         )?;
-        let count: i32 = crate::primitives::field::decode(r, version, false, "count")?;
-        let assignments: Option<Vec<CreatePartitionsAssignment>> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.count,
+            r,
+            version,
+            false,
+            "count",
+        )?;
+        crate::primitives::field::decode_into(
+            &mut self.assignments,
             r,
             version,
             version >= 2,
             "assignments",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            name,
-            count,
-            assignments,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for CreatePartitionsTopic {}
@@ -276,27 +285,35 @@ impl crate::primitives::Wire for CreatePartitionsAssignment {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let broker_ids: Vec<i32> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.broker_ids,
             r,
             version,
             version >= 2,
             "broker_ids",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            broker_ids,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for CreatePartitionsAssignment {}

@@ -44,24 +44,12 @@ impl crate::primitives::Wire for CreateTopicsRequest {
             version >= 5,
             "topics",
         )?;
-        crate::primitives::field::encode(
-            &self.timeout_ms,
-            buf,
-            version,
-            false,
-            "timeout_ms",
-        )?;
+        crate::primitives::Fixed::put(self.timeout_ms, buf);
         if version < 1 && self.validate_only {
             return Err(crate::primitives::field::non_default("validate_only"));
         }
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.validate_only,
-                buf,
-                version,
-                false,
-                "validate_only",
-            )?;
+            crate::primitives::Fixed::put(self.validate_only, buf);
         }
         if version >= 5 {
             let count = self.unknown_tagged_fields.len();
@@ -75,14 +63,9 @@ impl crate::primitives::Wire for CreateTopicsRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 5);
-        size += crate::primitives::Wire::value_size(&self.timeout_ms, version, false);
+        size += 4;
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.validate_only,
-                    version,
-                    false,
-                );
+            size += 1;
         }
         if version >= 5 {
             let count = self.unknown_tagged_fields.len();
@@ -95,40 +78,53 @@ impl crate::primitives::Wire for CreateTopicsRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topics: Vec<CreatableTopic> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             version >= 5,
             "topics",
         )?;
-        let timeout_ms: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.timeout_ms,
             r,
             version,
             false,
             "timeout_ms",
         )?;
-        let validate_only: bool = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "validate_only")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.validate_only,
+                r,
+                version,
+                false,
+                "validate_only",
+            )?;
         } else {
-            false
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.validate_only = false;
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 5 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            topics,
-            timeout_ms,
-            validate_only,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for CreateTopicsRequest {}
@@ -172,20 +168,8 @@ impl crate::primitives::Wire for CreatableTopic {
             version >= 5,
             "name",
         )?;
-        crate::primitives::field::encode(
-            &self.num_partitions,
-            buf,
-            version,
-            false,
-            "num_partitions",
-        )?;
-        crate::primitives::field::encode(
-            &self.replication_factor,
-            buf,
-            version,
-            false,
-            "replication_factor",
-        )?;
+        crate::primitives::Fixed::put(self.num_partitions, buf);
+        crate::primitives::Fixed::put(self.replication_factor, buf);
         crate::primitives::field::encode(
             &self.assignments,
             buf,
@@ -212,14 +196,8 @@ impl crate::primitives::Wire for CreatableTopic {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 5);
-        size
-            += crate::primitives::Wire::value_size(&self.num_partitions, version, false);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.replication_factor,
-                version,
-                false,
-            );
+        size += 4;
+        size += 2;
         size
             += crate::primitives::Wire::value_size(
                 &self.assignments,
@@ -239,55 +217,63 @@ impl crate::primitives::Wire for CreatableTopic {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.name,
             r,
             version,
             version >= 5,
             "name",
         )?;
-        let num_partitions: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.num_partitions,
             r,
             version,
             false,
             "num_partitions",
         )?;
-        let replication_factor: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.replication_factor,
             r,
             version,
             false,
             "replication_factor",
         )?;
-        let assignments: Vec<CreatableReplicaAssignment> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.assignments,
             r,
             version,
             version >= 5,
             "assignments",
         )?;
-        let configs: Vec<CreatableTopicConfig> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.configs,
             r,
             version,
             version >= 5,
             "configs",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 5 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            name,
-            num_partitions,
-            replication_factor,
-            assignments,
-            configs,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for CreatableTopic {}
@@ -312,13 +298,7 @@ impl crate::primitives::Wire for CreatableReplicaAssignment {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
         crate::primitives::field::encode(
             &self.broker_ids,
             buf,
@@ -337,12 +317,7 @@ impl crate::primitives::Wire for CreatableReplicaAssignment {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
+        size += 4;
         size
             += crate::primitives::Wire::value_size(
                 &self.broker_ids,
@@ -360,34 +335,42 @@ impl crate::primitives::Wire for CreatableReplicaAssignment {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let partition_index: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let broker_ids: Vec<i32> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.broker_ids,
             r,
             version,
             version >= 5,
             "broker_ids",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 5 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            partition_index,
-            broker_ids,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for CreatableReplicaAssignment {}
@@ -459,34 +442,42 @@ impl crate::primitives::Wire for CreatableTopicConfig {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.name,
             r,
             version,
             version >= 5,
             "name",
         )?;
-        let value: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.value,
             r,
             version,
             version >= 5,
             "value",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 5 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            name,
-            value,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for CreatableTopicConfig {}

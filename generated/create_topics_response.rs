@@ -24,13 +24,7 @@ impl crate::primitives::Wire for CreateTopicsResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version >= 2 {
-            crate::primitives::field::encode(
-                &self.throttle_time_ms,
-                buf,
-                version,
-                false,
-                "throttle_time_ms",
-            )?;
+            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         }
         crate::primitives::field::encode(
             &self.topics,
@@ -51,12 +45,7 @@ impl crate::primitives::Wire for CreateTopicsResponse {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 2 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.throttle_time_ms,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 5);
         if version >= 5 {
@@ -70,33 +59,46 @@ impl crate::primitives::Wire for CreateTopicsResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = if version >= 2 {
-            crate::primitives::field::decode(r, version, false, "throttle_time_ms")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version >= 2 {
+            crate::primitives::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
         } else {
-            0
-        };
-        let topics: Vec<CreatableTopicResult> = crate::primitives::field::decode(
+            self.throttle_time_ms = 0;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             version >= 5,
             "topics",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 5 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            throttle_time_ms,
-            topics,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for CreateTopicsResponse {}
@@ -168,21 +170,9 @@ impl crate::primitives::Wire for CreatableTopicResult {
             "name",
         )?;
         if version >= 7 {
-            crate::primitives::field::encode(
-                &self.topic_id,
-                buf,
-                version,
-                false,
-                "topic_id",
-            )?;
+            crate::primitives::Fixed::put(self.topic_id, buf);
         }
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
         if version >= 1 {
             crate::primitives::field::encode(
                 &self.error_message,
@@ -193,22 +183,10 @@ impl crate::primitives::Wire for CreatableTopicResult {
             )?;
         }
         if version >= 5 {
-            crate::primitives::field::encode(
-                &self.num_partitions,
-                buf,
-                version,
-                false,
-                "num_partitions",
-            )?;
+            crate::primitives::Fixed::put(self.num_partitions, buf);
         }
         if version >= 5 {
-            crate::primitives::field::encode(
-                &self.replication_factor,
-                buf,
-                version,
-                false,
-                "replication_factor",
-            )?;
+            crate::primitives::Fixed::put(self.replication_factor, buf);
         }
         if version >= 5 {
             crate::primitives::field::encode(
@@ -243,9 +221,9 @@ impl crate::primitives::Wire for CreatableTopicResult {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 5);
         if version >= 7 {
-            size += crate::primitives::Wire::value_size(&self.topic_id, version, false);
+            size += 16;
         }
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 2;
         if version >= 1 {
             size
                 += crate::primitives::Wire::value_size(
@@ -255,20 +233,10 @@ impl crate::primitives::Wire for CreatableTopicResult {
                 );
         }
         if version >= 5 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.num_partitions,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         if version >= 5 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.replication_factor,
-                    version,
-                    false,
-                );
+            size += 2;
         }
         if version >= 5 {
             size += crate::primitives::Wire::value_size(&self.configs, version, true);
@@ -294,56 +262,98 @@ impl crate::primitives::Wire for CreatableTopicResult {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.name,
             r,
             version,
             version >= 5,
             "name",
         )?;
-        let topic_id: crate::primitives::Uuid = if version >= 7 {
-            crate::primitives::field::decode(r, version, false, "topic_id")?
+        if version >= 7 {
+            crate::primitives::field::decode_into(
+                &mut self.topic_id,
+                r,
+                version,
+                false,
+                "topic_id",
+            )?;
         } else {
-            crate::primitives::Uuid::NIL
-        };
-        let error_code: i16 = crate::primitives::field::decode(
+            self.topic_id = crate::primitives::Uuid::NIL;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let error_message: Option<String> = if version >= 1 {
-            crate::primitives::field::decode(r, version, version >= 5, "error_message")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.error_message,
+                r,
+                version,
+                version >= 5,
+                "error_message",
+            )?;
         } else {
-            Some(String::new())
-        };
-        let mut topic_config_error_code: i16 = 0;
-        let num_partitions: i32 = if version >= 5 {
-            crate::primitives::field::decode(r, version, false, "num_partitions")?
+            self.error_message = Some(String::new());
+        }
+        self.topic_config_error_code = 0;
+        if version >= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.num_partitions,
+                r,
+                version,
+                false,
+                "num_partitions",
+            )?;
         } else {
-            -1
-        };
-        let replication_factor: i16 = if version >= 5 {
-            crate::primitives::field::decode(r, version, false, "replication_factor")?
+            self.num_partitions = -1;
+        }
+        if version >= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.replication_factor,
+                r,
+                version,
+                false,
+                "replication_factor",
+            )?;
         } else {
-            -1
-        };
-        let configs: Option<Vec<CreatableTopicConfigs>> = if version >= 5 {
-            crate::primitives::field::decode(r, version, true, "configs")?
+            self.replication_factor = -1;
+        }
+        if version >= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.configs,
+                r,
+                version,
+                true,
+                "configs",
+            )?;
         } else {
-            Some(Vec::new())
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.configs = Some(Vec::new());
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 5 {
             crate::tagged::decode_section(
                 r,
                 1,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |tag, r| {
                     match tag {
                         0 => {
-                            topic_config_error_code = crate::primitives::field::decode_tagged(
+                            self.topic_config_error_code = crate::primitives::field::decode_tagged(
                                 r,
                                 version,
                                 "topic_config_error_code",
@@ -355,17 +365,7 @@ impl crate::primitives::Wire for CreatableTopicResult {
                 },
             )?;
         }
-        Ok(Self {
-            name,
-            topic_id,
-            error_code,
-            error_message,
-            topic_config_error_code,
-            num_partitions,
-            replication_factor,
-            configs,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for CreatableTopicResult {}
@@ -416,27 +416,9 @@ impl crate::primitives::Wire for CreatableTopicConfigs {
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
         crate::primitives::field::encode(&self.value, buf, version, true, "value")?;
-        crate::primitives::field::encode(
-            &self.read_only,
-            buf,
-            version,
-            false,
-            "read_only",
-        )?;
-        crate::primitives::field::encode(
-            &self.config_source,
-            buf,
-            version,
-            false,
-            "config_source",
-        )?;
-        crate::primitives::field::encode(
-            &self.is_sensitive,
-            buf,
-            version,
-            false,
-            "is_sensitive",
-        )?;
+        crate::primitives::Fixed::put(self.read_only, buf);
+        crate::primitives::Fixed::put(self.config_source, buf);
+        crate::primitives::Fixed::put(self.is_sensitive, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -446,9 +428,9 @@ impl crate::primitives::Wire for CreatableTopicConfigs {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, true);
         size += crate::primitives::Wire::value_size(&self.value, version, true);
-        size += crate::primitives::Wire::value_size(&self.read_only, version, false);
-        size += crate::primitives::Wire::value_size(&self.config_source, version, false);
-        size += crate::primitives::Wire::value_size(&self.is_sensitive, version, false);
+        size += 1;
+        size += 1;
+        size += 1;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -458,48 +440,55 @@ impl crate::primitives::Wire for CreatableTopicConfigs {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(r, version, true, "name")?;
-        let value: Option<String> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::primitives::field::decode_into(
+            &mut self.value,
             r,
             version,
             true,
             "value",
         )?;
-        let read_only: bool = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.read_only,
             r,
             version,
             false,
             "read_only",
         )?;
-        let config_source: i8 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.config_source,
             r,
             version,
             false,
             "config_source",
         )?;
-        let is_sensitive: bool = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.is_sensitive,
             r,
             version,
             false,
             "is_sensitive",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            name,
-            value,
-            read_only,
-            config_source,
-            is_sensitive,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for CreatableTopicConfigs {}

@@ -29,13 +29,7 @@ impl crate::primitives::Wire for DefaultPrincipalData {
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.r#type, buf, version, true, "type")?;
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        crate::primitives::field::encode(
-            &self.token_authenticated,
-            buf,
-            version,
-            false,
-            "token_authenticated",
-        )?;
+        crate::primitives::Fixed::put(self.token_authenticated, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -45,12 +39,7 @@ impl crate::primitives::Wire for DefaultPrincipalData {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.r#type, version, true);
         size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.token_authenticated,
-                version,
-                false,
-            );
+        size += 1;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -60,29 +49,41 @@ impl crate::primitives::Wire for DefaultPrincipalData {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let r#type: String = crate::primitives::field::decode(r, version, true, "type")?;
-        let name: String = crate::primitives::field::decode(r, version, true, "name")?;
-        let token_authenticated: bool = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.r#type,
+            r,
+            version,
+            true,
+            "type",
+        )?;
+        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::primitives::field::decode_into(
+            &mut self.token_authenticated,
             r,
             version,
             false,
             "token_authenticated",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            r#type,
-            name,
-            token_authenticated,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DefaultPrincipalData {}

@@ -30,13 +30,7 @@ impl crate::primitives::Wire for DeleteRecordsRequest {
             version >= 2,
             "topics",
         )?;
-        crate::primitives::field::encode(
-            &self.timeout_ms,
-            buf,
-            version,
-            false,
-            "timeout_ms",
-        )?;
+        crate::primitives::Fixed::put(self.timeout_ms, buf);
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -49,7 +43,7 @@ impl crate::primitives::Wire for DeleteRecordsRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 2);
-        size += crate::primitives::Wire::value_size(&self.timeout_ms, version, false);
+        size += 4;
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -61,34 +55,42 @@ impl crate::primitives::Wire for DeleteRecordsRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topics: Vec<DeleteRecordsTopic> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             version >= 2,
             "topics",
         )?;
-        let timeout_ms: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.timeout_ms,
             r,
             version,
             false,
             "timeout_ms",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            topics,
-            timeout_ms,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DeleteRecordsRequest {}
@@ -156,34 +158,42 @@ impl crate::primitives::Wire for DeleteRecordsTopic {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.name,
             r,
             version,
             version >= 2,
             "name",
         )?;
-        let partitions: Vec<DeleteRecordsPartition> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             version >= 2,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            name,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DeleteRecordsTopic {}
@@ -208,14 +218,8 @@ impl crate::primitives::Wire for DeleteRecordsPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
-        crate::primitives::field::encode(&self.offset, buf, version, false, "offset")?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
+        crate::primitives::Fixed::put(self.offset, buf);
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -227,13 +231,8 @@ impl crate::primitives::Wire for DeleteRecordsPartition {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.offset, version, false);
+        size += 4;
+        size += 8;
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -245,29 +244,42 @@ impl crate::primitives::Wire for DeleteRecordsPartition {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let partition_index: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let offset: i64 = crate::primitives::field::decode(r, version, false, "offset")?;
-        let mut unknown_tagged_fields = Vec::new();
+        crate::primitives::field::decode_into(
+            &mut self.offset,
+            r,
+            version,
+            false,
+            "offset",
+        )?;
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            partition_index,
-            offset,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DeleteRecordsPartition {}

@@ -48,13 +48,7 @@ impl crate::primitives::Wire for DeleteTopicsRequest {
                 "topic_names",
             )?;
         }
-        crate::primitives::field::encode(
-            &self.timeout_ms,
-            buf,
-            version,
-            false,
-            "timeout_ms",
-        )?;
+        crate::primitives::Fixed::put(self.timeout_ms, buf);
         if version >= 4 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -77,7 +71,7 @@ impl crate::primitives::Wire for DeleteTopicsRequest {
                     version >= 4,
                 );
         }
-        size += crate::primitives::Wire::value_size(&self.timeout_ms, version, false);
+        size += 4;
         if version >= 4 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -89,39 +83,57 @@ impl crate::primitives::Wire for DeleteTopicsRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topics: Vec<DeleteTopicState> = if version >= 6 {
-            crate::primitives::field::decode(r, version, true, "topics")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version >= 6 {
+            crate::primitives::field::decode_into(
+                &mut self.topics,
+                r,
+                version,
+                true,
+                "topics",
+            )?;
         } else {
-            Vec::new()
-        };
-        let topic_names: Vec<String> = if version <= 5 {
-            crate::primitives::field::decode(r, version, version >= 4, "topic_names")?
+            self.topics = Vec::new();
+        }
+        if version <= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.topic_names,
+                r,
+                version,
+                version >= 4,
+                "topic_names",
+            )?;
         } else {
-            Vec::new()
-        };
-        let timeout_ms: i32 = crate::primitives::field::decode(
+            self.topic_names = Vec::new();
+        }
+        crate::primitives::field::decode_into(
+            &mut self.timeout_ms,
             r,
             version,
             false,
             "timeout_ms",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            topics,
-            topic_names,
-            timeout_ms,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DeleteTopicsRequest {}
@@ -147,13 +159,7 @@ impl crate::primitives::Wire for DeleteTopicState {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        crate::primitives::field::encode(
-            &self.topic_id,
-            buf,
-            version,
-            false,
-            "topic_id",
-        )?;
+        crate::primitives::Fixed::put(self.topic_id, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -162,7 +168,7 @@ impl crate::primitives::Wire for DeleteTopicState {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size += crate::primitives::Wire::value_size(&self.topic_id, version, false);
+        size += 16;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -172,32 +178,34 @@ impl crate::primitives::Wire for DeleteTopicState {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: Option<String> = crate::primitives::field::decode(
-            r,
-            version,
-            true,
-            "name",
-        )?;
-        let topic_id: crate::primitives::Uuid = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::primitives::field::decode_into(
+            &mut self.topic_id,
             r,
             version,
             false,
             "topic_id",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            name,
-            topic_id,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DeleteTopicState {}

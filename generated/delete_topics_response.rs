@@ -24,13 +24,7 @@ impl crate::primitives::Wire for DeleteTopicsResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.throttle_time_ms,
-                buf,
-                version,
-                false,
-                "throttle_time_ms",
-            )?;
+            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         }
         crate::primitives::field::encode(
             &self.responses,
@@ -51,12 +45,7 @@ impl crate::primitives::Wire for DeleteTopicsResponse {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.throttle_time_ms,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         size
             += crate::primitives::Wire::value_size(
@@ -75,33 +64,46 @@ impl crate::primitives::Wire for DeleteTopicsResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "throttle_time_ms")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
         } else {
-            0
-        };
-        let responses: Vec<DeletableTopicResult> = crate::primitives::field::decode(
+            self.throttle_time_ms = 0;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.responses,
             r,
             version,
             version >= 4,
             "responses",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            throttle_time_ms,
-            responses,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DeleteTopicsResponse {}
@@ -156,21 +158,9 @@ impl crate::primitives::Wire for DeletableTopicResult {
             "name",
         )?;
         if version >= 6 {
-            crate::primitives::field::encode(
-                &self.topic_id,
-                buf,
-                version,
-                false,
-                "topic_id",
-            )?;
+            crate::primitives::Fixed::put(self.topic_id, buf);
         }
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
         if version >= 5 {
             crate::primitives::field::encode(
                 &self.error_message,
@@ -193,9 +183,9 @@ impl crate::primitives::Wire for DeletableTopicResult {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 4);
         if version >= 6 {
-            size += crate::primitives::Wire::value_size(&self.topic_id, version, false);
+            size += 16;
         }
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 2;
         if version >= 5 {
             size
                 += crate::primitives::Wire::value_size(
@@ -215,45 +205,74 @@ impl crate::primitives::Wire for DeletableTopicResult {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: Option<String> = if version >= 6 {
-            crate::primitives::field::decode(r, version, version >= 4, "name")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version >= 6 {
+            crate::primitives::field::decode_into(
+                &mut self.name,
+                r,
+                version,
+                version >= 4,
+                "name",
+            )?;
         } else {
-            crate::primitives::field::decode_required(r, version, version >= 4, "name")?
-        };
-        let topic_id: crate::primitives::Uuid = if version >= 6 {
-            crate::primitives::field::decode(r, version, false, "topic_id")?
+            crate::primitives::field::decode_required_into(
+                &mut self.name,
+                r,
+                version,
+                version >= 4,
+                "name",
+            )?;
+        }
+        if version >= 6 {
+            crate::primitives::field::decode_into(
+                &mut self.topic_id,
+                r,
+                version,
+                false,
+                "topic_id",
+            )?;
         } else {
-            crate::primitives::Uuid::NIL
-        };
-        let error_code: i16 = crate::primitives::field::decode(
+            self.topic_id = crate::primitives::Uuid::NIL;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let error_message: Option<String> = if version >= 5 {
-            crate::primitives::field::decode(r, version, true, "error_message")?
+        if version >= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.error_message,
+                r,
+                version,
+                true,
+                "error_message",
+            )?;
         } else {
-            None
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.error_message = None;
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            name,
-            topic_id,
-            error_code,
-            error_message,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DeletableTopicResult {}

@@ -57,13 +57,7 @@ impl crate::primitives::Wire for DescribeAclsRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.resource_type_filter,
-            buf,
-            version,
-            false,
-            "resource_type_filter",
-        )?;
+        crate::primitives::Fixed::put(self.resource_type_filter, buf);
         crate::primitives::field::encode(
             &self.resource_name_filter,
             buf,
@@ -75,13 +69,7 @@ impl crate::primitives::Wire for DescribeAclsRequest {
             return Err(crate::primitives::field::non_default("pattern_type_filter"));
         }
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.pattern_type_filter,
-                buf,
-                version,
-                false,
-                "pattern_type_filter",
-            )?;
+            crate::primitives::Fixed::put(self.pattern_type_filter, buf);
         }
         crate::primitives::field::encode(
             &self.principal_filter,
@@ -97,20 +85,8 @@ impl crate::primitives::Wire for DescribeAclsRequest {
             version >= 2,
             "host_filter",
         )?;
-        crate::primitives::field::encode(
-            &self.operation,
-            buf,
-            version,
-            false,
-            "operation",
-        )?;
-        crate::primitives::field::encode(
-            &self.permission_type,
-            buf,
-            version,
-            false,
-            "permission_type",
-        )?;
+        crate::primitives::Fixed::put(self.operation, buf);
+        crate::primitives::Fixed::put(self.permission_type, buf);
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -122,12 +98,7 @@ impl crate::primitives::Wire for DescribeAclsRequest {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.resource_type_filter,
-                version,
-                false,
-            );
+        size += 1;
         size
             += crate::primitives::Wire::value_size(
                 &self.resource_name_filter,
@@ -135,12 +106,7 @@ impl crate::primitives::Wire for DescribeAclsRequest {
                 version >= 2,
             );
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.pattern_type_filter,
-                    version,
-                    false,
-                );
+            size += 1;
         }
         size
             += crate::primitives::Wire::value_size(
@@ -154,13 +120,8 @@ impl crate::primitives::Wire for DescribeAclsRequest {
                 version,
                 version >= 2,
             );
-        size += crate::primitives::Wire::value_size(&self.operation, version, false);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.permission_type,
-                version,
-                false,
-            );
+        size += 1;
+        size += 1;
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -172,68 +133,81 @@ impl crate::primitives::Wire for DescribeAclsRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let resource_type_filter: i8 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.resource_type_filter,
             r,
             version,
             false,
             "resource_type_filter",
         )?;
-        let resource_name_filter: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.resource_name_filter,
             r,
             version,
             version >= 2,
             "resource_name_filter",
         )?;
-        let pattern_type_filter: i8 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "pattern_type_filter")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.pattern_type_filter,
+                r,
+                version,
+                false,
+                "pattern_type_filter",
+            )?;
         } else {
-            3
-        };
-        let principal_filter: Option<String> = crate::primitives::field::decode(
+            self.pattern_type_filter = 3;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.principal_filter,
             r,
             version,
             version >= 2,
             "principal_filter",
         )?;
-        let host_filter: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.host_filter,
             r,
             version,
             version >= 2,
             "host_filter",
         )?;
-        let operation: i8 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.operation,
             r,
             version,
             false,
             "operation",
         )?;
-        let permission_type: i8 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.permission_type,
             r,
             version,
             false,
             "permission_type",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            resource_type_filter,
-            resource_name_filter,
-            pattern_type_filter,
-            principal_filter,
-            host_filter,
-            operation,
-            permission_type,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribeAclsRequest {}

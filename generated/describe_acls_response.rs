@@ -42,20 +42,8 @@ impl crate::primitives::Wire for DescribeAclsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.throttle_time_ms,
-            buf,
-            version,
-            false,
-            "throttle_time_ms",
-        )?;
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
+        crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.error_message,
             buf,
@@ -81,13 +69,8 @@ impl crate::primitives::Wire for DescribeAclsResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.throttle_time_ms,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 4;
+        size += 2;
         size
             += crate::primitives::Wire::value_size(
                 &self.error_message,
@@ -111,48 +94,56 @@ impl crate::primitives::Wire for DescribeAclsResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        let error_code: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let error_message: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_message,
             r,
             version,
             version >= 2,
             "error_message",
         )?;
-        let resources: Vec<DescribeAclsResource> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.resources,
             r,
             version,
             version >= 2,
             "resources",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            error_message,
-            resources,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribeAclsResponse {}
@@ -196,13 +187,7 @@ impl crate::primitives::Wire for DescribeAclsResource {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.resource_type,
-            buf,
-            version,
-            false,
-            "resource_type",
-        )?;
+        crate::primitives::Fixed::put(self.resource_type, buf);
         crate::primitives::field::encode(
             &self.resource_name,
             buf,
@@ -214,13 +199,7 @@ impl crate::primitives::Wire for DescribeAclsResource {
             return Err(crate::primitives::field::non_default("pattern_type"));
         }
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.pattern_type,
-                buf,
-                version,
-                false,
-                "pattern_type",
-            )?;
+            crate::primitives::Fixed::put(self.pattern_type, buf);
         }
         crate::primitives::field::encode(
             &self.acls,
@@ -240,7 +219,7 @@ impl crate::primitives::Wire for DescribeAclsResource {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.resource_type, version, false);
+        size += 1;
         size
             += crate::primitives::Wire::value_size(
                 &self.resource_name,
@@ -248,12 +227,7 @@ impl crate::primitives::Wire for DescribeAclsResource {
                 version >= 2,
             );
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.pattern_type,
-                    version,
-                    false,
-                );
+            size += 1;
         }
         size += crate::primitives::Wire::value_size(&self.acls, version, version >= 2);
         if version >= 2 {
@@ -267,47 +241,60 @@ impl crate::primitives::Wire for DescribeAclsResource {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let resource_type: i8 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.resource_type,
             r,
             version,
             false,
             "resource_type",
         )?;
-        let resource_name: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.resource_name,
             r,
             version,
             version >= 2,
             "resource_name",
         )?;
-        let pattern_type: i8 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "pattern_type")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.pattern_type,
+                r,
+                version,
+                false,
+                "pattern_type",
+            )?;
         } else {
-            3
-        };
-        let acls: Vec<AclDescription> = crate::primitives::field::decode(
+            self.pattern_type = 3;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.acls,
             r,
             version,
             version >= 2,
             "acls",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            resource_type,
-            resource_name,
-            pattern_type,
-            acls,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribeAclsResource {}
@@ -354,20 +341,8 @@ impl crate::primitives::Wire for AclDescription {
             version >= 2,
             "host",
         )?;
-        crate::primitives::field::encode(
-            &self.operation,
-            buf,
-            version,
-            false,
-            "operation",
-        )?;
-        crate::primitives::field::encode(
-            &self.permission_type,
-            buf,
-            version,
-            false,
-            "permission_type",
-        )?;
+        crate::primitives::Fixed::put(self.operation, buf);
+        crate::primitives::Fixed::put(self.permission_type, buf);
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -386,13 +361,8 @@ impl crate::primitives::Wire for AclDescription {
                 version >= 2,
             );
         size += crate::primitives::Wire::value_size(&self.host, version, version >= 2);
-        size += crate::primitives::Wire::value_size(&self.operation, version, false);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.permission_type,
-                version,
-                false,
-            );
+        size += 1;
+        size += 1;
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -404,48 +374,56 @@ impl crate::primitives::Wire for AclDescription {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let principal: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.principal,
             r,
             version,
             version >= 2,
             "principal",
         )?;
-        let host: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.host,
             r,
             version,
             version >= 2,
             "host",
         )?;
-        let operation: i8 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.operation,
             r,
             version,
             false,
             "operation",
         )?;
-        let permission_type: i8 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.permission_type,
             r,
             version,
             false,
             "permission_type",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            principal,
-            host,
-            operation,
-            permission_type,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for AclDescription {}

@@ -30,7 +30,7 @@ impl crate::primitives::Wire for DescribeClientQuotasRequest {
             version >= 1,
             "components",
         )?;
-        crate::primitives::field::encode(&self.strict, buf, version, false, "strict")?;
+        crate::primitives::Fixed::put(self.strict, buf);
         if version >= 1 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -48,7 +48,7 @@ impl crate::primitives::Wire for DescribeClientQuotasRequest {
                 version,
                 version >= 1,
             );
-        size += crate::primitives::Wire::value_size(&self.strict, version, false);
+        size += 1;
         if version >= 1 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -60,34 +60,42 @@ impl crate::primitives::Wire for DescribeClientQuotasRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let components: Vec<ComponentData> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.components,
             r,
             version,
             version >= 1,
             "components",
         )?;
-        let strict: bool = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.strict,
             r,
             version,
             false,
             "strict",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            components,
-            strict,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribeClientQuotasRequest {}
@@ -133,13 +141,7 @@ impl crate::primitives::Wire for ComponentData {
             version >= 1,
             "entity_type",
         )?;
-        crate::primitives::field::encode(
-            &self.match_type,
-            buf,
-            version,
-            false,
-            "match_type",
-        )?;
+        crate::primitives::Fixed::put(self.match_type, buf);
         crate::primitives::field::encode(
             &self.r#match,
             buf,
@@ -164,7 +166,7 @@ impl crate::primitives::Wire for ComponentData {
                 version,
                 version >= 1,
             );
-        size += crate::primitives::Wire::value_size(&self.match_type, version, false);
+        size += 1;
         size
             += crate::primitives::Wire::value_size(&self.r#match, version, version >= 1);
         if version >= 1 {
@@ -178,41 +180,49 @@ impl crate::primitives::Wire for ComponentData {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let entity_type: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.entity_type,
             r,
             version,
             version >= 1,
             "entity_type",
         )?;
-        let match_type: i8 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.match_type,
             r,
             version,
             false,
             "match_type",
         )?;
-        let r#match: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.r#match,
             r,
             version,
             version >= 1,
             "match",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            entity_type,
-            match_type,
-            r#match,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ComponentData {}

@@ -32,24 +32,12 @@ impl crate::primitives::Wire for DescribeClusterRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.include_cluster_authorized_operations,
-            buf,
-            version,
-            false,
-            "include_cluster_authorized_operations",
-        )?;
+        crate::primitives::Fixed::put(self.include_cluster_authorized_operations, buf);
         if version < 1 && self.endpoint_type != 1 {
             return Err(crate::primitives::field::non_default("endpoint_type"));
         }
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.endpoint_type,
-                buf,
-                version,
-                false,
-                "endpoint_type",
-            )?;
+            crate::primitives::Fixed::put(self.endpoint_type, buf);
         }
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -58,19 +46,9 @@ impl crate::primitives::Wire for DescribeClusterRequest {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.include_cluster_authorized_operations,
-                version,
-                false,
-            );
+        size += 1;
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.endpoint_type,
-                    version,
-                    false,
-                );
+            size += 1;
         }
         let count = self.unknown_tagged_fields.len();
         size
@@ -81,31 +59,44 @@ impl crate::primitives::Wire for DescribeClusterRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let include_cluster_authorized_operations: bool = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.include_cluster_authorized_operations,
             r,
             version,
             false,
             "include_cluster_authorized_operations",
         )?;
-        let endpoint_type: i8 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "endpoint_type")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.endpoint_type,
+                r,
+                version,
+                false,
+                "endpoint_type",
+            )?;
         } else {
-            1
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.endpoint_type = 1;
+        }
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            include_cluster_authorized_operations,
-            endpoint_type,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribeClusterRequest {}

@@ -62,20 +62,8 @@ impl crate::primitives::Wire for DescribeClusterResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.throttle_time_ms,
-            buf,
-            version,
-            false,
-            "throttle_time_ms",
-        )?;
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
+        crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.error_message,
             buf,
@@ -87,13 +75,7 @@ impl crate::primitives::Wire for DescribeClusterResponse {
             return Err(crate::primitives::field::non_default("endpoint_type"));
         }
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.endpoint_type,
-                buf,
-                version,
-                false,
-                "endpoint_type",
-            )?;
+            crate::primitives::Fixed::put(self.endpoint_type, buf);
         }
         crate::primitives::field::encode(
             &self.cluster_id,
@@ -102,21 +84,9 @@ impl crate::primitives::Wire for DescribeClusterResponse {
             true,
             "cluster_id",
         )?;
-        crate::primitives::field::encode(
-            &self.controller_id,
-            buf,
-            version,
-            false,
-            "controller_id",
-        )?;
+        crate::primitives::Fixed::put(self.controller_id, buf);
         crate::primitives::field::encode(&self.brokers, buf, version, true, "brokers")?;
-        crate::primitives::field::encode(
-            &self.cluster_authorized_operations,
-            buf,
-            version,
-            false,
-            "cluster_authorized_operations",
-        )?;
+        crate::primitives::Fixed::put(self.cluster_authorized_operations, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -124,31 +94,16 @@ impl crate::primitives::Wire for DescribeClusterResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.throttle_time_ms,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 4;
+        size += 2;
         size += crate::primitives::Wire::value_size(&self.error_message, version, true);
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.endpoint_type,
-                    version,
-                    false,
-                );
+            size += 1;
         }
         size += crate::primitives::Wire::value_size(&self.cluster_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.controller_id, version, false);
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.brokers, version, true);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.cluster_authorized_operations,
-                version,
-                false,
-            );
+        size += 4;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -158,73 +113,86 @@ impl crate::primitives::Wire for DescribeClusterResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        let error_code: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let error_message: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_message,
             r,
             version,
             true,
             "error_message",
         )?;
-        let endpoint_type: i8 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "endpoint_type")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.endpoint_type,
+                r,
+                version,
+                false,
+                "endpoint_type",
+            )?;
         } else {
-            1
-        };
-        let cluster_id: String = crate::primitives::field::decode(
+            self.endpoint_type = 1;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.cluster_id,
             r,
             version,
             true,
             "cluster_id",
         )?;
-        let controller_id: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.controller_id,
             r,
             version,
             false,
             "controller_id",
         )?;
-        let brokers: Vec<DescribeClusterBroker> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.brokers,
             r,
             version,
             true,
             "brokers",
         )?;
-        let cluster_authorized_operations: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.cluster_authorized_operations,
             r,
             version,
             false,
             "cluster_authorized_operations",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            error_message,
-            endpoint_type,
-            cluster_id,
-            controller_id,
-            brokers,
-            cluster_authorized_operations,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribeClusterResponse {}
@@ -257,15 +225,9 @@ impl crate::primitives::Wire for DescribeClusterBroker {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.broker_id,
-            buf,
-            version,
-            false,
-            "broker_id",
-        )?;
+        crate::primitives::Fixed::put(self.broker_id, buf);
         crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
-        crate::primitives::field::encode(&self.port, buf, version, false, "port")?;
+        crate::primitives::Fixed::put(self.port, buf);
         crate::primitives::field::encode(&self.rack, buf, version, true, "rack")?;
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -274,9 +236,9 @@ impl crate::primitives::Wire for DescribeClusterBroker {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.broker_id, version, false);
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.host, version, true);
-        size += crate::primitives::Wire::value_size(&self.port, version, false);
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.rack, version, true);
         let count = self.unknown_tagged_fields.len();
         size
@@ -287,36 +249,42 @@ impl crate::primitives::Wire for DescribeClusterBroker {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let broker_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.broker_id,
             r,
             version,
             false,
             "broker_id",
         )?;
-        let host: String = crate::primitives::field::decode(r, version, true, "host")?;
-        let port: i32 = crate::primitives::field::decode(r, version, false, "port")?;
-        let rack: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::primitives::field::decode_into(
+            &mut self.port,
             r,
             version,
-            true,
-            "rack",
+            false,
+            "port",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        crate::primitives::field::decode_into(&mut self.rack, r, version, true, "rack")?;
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            broker_id,
-            host,
-            port,
-            rack,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribeClusterBroker {}

@@ -38,25 +38,13 @@ impl crate::primitives::Wire for DescribeConfigsRequest {
             return Err(crate::primitives::field::non_default("include_synonyms"));
         }
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.include_synonyms,
-                buf,
-                version,
-                false,
-                "include_synonyms",
-            )?;
+            crate::primitives::Fixed::put(self.include_synonyms, buf);
         }
         if version < 3 && self.include_documentation {
             return Err(crate::primitives::field::non_default("include_documentation"));
         }
         if version >= 3 {
-            crate::primitives::field::encode(
-                &self.include_documentation,
-                buf,
-                version,
-                false,
-                "include_documentation",
-            )?;
+            crate::primitives::Fixed::put(self.include_documentation, buf);
         }
         if version >= 4 {
             let count = self.unknown_tagged_fields.len();
@@ -76,20 +64,10 @@ impl crate::primitives::Wire for DescribeConfigsRequest {
                 version >= 4,
             );
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.include_synonyms,
-                    version,
-                    false,
-                );
+            size += 1;
         }
         if version >= 3 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.include_documentation,
-                    version,
-                    false,
-                );
+            size += 1;
         }
         if version >= 4 {
             let count = self.unknown_tagged_fields.len();
@@ -102,39 +80,57 @@ impl crate::primitives::Wire for DescribeConfigsRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let resources: Vec<DescribeConfigsResource> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.resources,
             r,
             version,
             version >= 4,
             "resources",
         )?;
-        let include_synonyms: bool = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "include_synonyms")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.include_synonyms,
+                r,
+                version,
+                false,
+                "include_synonyms",
+            )?;
         } else {
-            false
-        };
-        let include_documentation: bool = if version >= 3 {
-            crate::primitives::field::decode(r, version, false, "include_documentation")?
+            self.include_synonyms = false;
+        }
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.include_documentation,
+                r,
+                version,
+                false,
+                "include_documentation",
+            )?;
         } else {
-            false
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.include_documentation = false;
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            resources,
-            include_synonyms,
-            include_documentation,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribeConfigsRequest {}
@@ -173,13 +169,7 @@ impl crate::primitives::Wire for DescribeConfigsResource {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.resource_type,
-            buf,
-            version,
-            false,
-            "resource_type",
-        )?;
+        crate::primitives::Fixed::put(self.resource_type, buf);
         crate::primitives::field::encode(
             &self.resource_name,
             buf,
@@ -205,7 +195,7 @@ impl crate::primitives::Wire for DescribeConfigsResource {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.resource_type, version, false);
+        size += 1;
         size
             += crate::primitives::Wire::value_size(
                 &self.resource_name,
@@ -229,41 +219,49 @@ impl crate::primitives::Wire for DescribeConfigsResource {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let resource_type: i8 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.resource_type,
             r,
             version,
             false,
             "resource_type",
         )?;
-        let resource_name: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.resource_name,
             r,
             version,
             version >= 4,
             "resource_name",
         )?;
-        let configuration_keys: Option<Vec<String>> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.configuration_keys,
             r,
             version,
             version >= 4,
             "configuration_keys",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            resource_type,
-            resource_name,
-            configuration_keys,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribeConfigsResource {}

@@ -23,13 +23,7 @@ impl crate::primitives::Wire for DescribeConfigsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.throttle_time_ms,
-            buf,
-            version,
-            false,
-            "throttle_time_ms",
-        )?;
+        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         crate::primitives::field::encode(
             &self.results,
             buf,
@@ -48,12 +42,7 @@ impl crate::primitives::Wire for DescribeConfigsResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.throttle_time_ms,
-                version,
-                false,
-            );
+        size += 4;
         size
             += crate::primitives::Wire::value_size(&self.results, version, version >= 4);
         if version >= 4 {
@@ -67,34 +56,42 @@ impl crate::primitives::Wire for DescribeConfigsResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        let results: Vec<DescribeConfigsResult> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.results,
             r,
             version,
             version >= 4,
             "results",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            throttle_time_ms,
-            results,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribeConfigsResponse {}
@@ -143,13 +140,7 @@ impl crate::primitives::Wire for DescribeConfigsResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.error_message,
             buf,
@@ -157,13 +148,7 @@ impl crate::primitives::Wire for DescribeConfigsResult {
             version >= 4,
             "error_message",
         )?;
-        crate::primitives::field::encode(
-            &self.resource_type,
-            buf,
-            version,
-            false,
-            "resource_type",
-        )?;
+        crate::primitives::Fixed::put(self.resource_type, buf);
         crate::primitives::field::encode(
             &self.resource_name,
             buf,
@@ -189,14 +174,14 @@ impl crate::primitives::Wire for DescribeConfigsResult {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 2;
         size
             += crate::primitives::Wire::value_size(
                 &self.error_message,
                 version,
                 version >= 4,
             );
-        size += crate::primitives::Wire::value_size(&self.resource_type, version, false);
+        size += 1;
         size
             += crate::primitives::Wire::value_size(
                 &self.resource_name,
@@ -216,55 +201,63 @@ impl crate::primitives::Wire for DescribeConfigsResult {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let error_code: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let error_message: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_message,
             r,
             version,
             version >= 4,
             "error_message",
         )?;
-        let resource_type: i8 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.resource_type,
             r,
             version,
             false,
             "resource_type",
         )?;
-        let resource_name: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.resource_name,
             r,
             version,
             version >= 4,
             "resource_name",
         )?;
-        let configs: Vec<DescribeConfigsResourceResult> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.configs,
             r,
             version,
             version >= 4,
             "configs",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            error_code,
-            error_message,
-            resource_type,
-            resource_name,
-            configs,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribeConfigsResult {}
@@ -347,41 +340,17 @@ impl crate::primitives::Wire for DescribeConfigsResourceResult {
             version >= 4,
             "value",
         )?;
-        crate::primitives::field::encode(
-            &self.read_only,
-            buf,
-            version,
-            false,
-            "read_only",
-        )?;
+        crate::primitives::Fixed::put(self.read_only, buf);
         if version > 0 && self.is_default {
             return Err(crate::primitives::field::non_default("is_default"));
         }
         if version <= 0 {
-            crate::primitives::field::encode(
-                &self.is_default,
-                buf,
-                version,
-                false,
-                "is_default",
-            )?;
+            crate::primitives::Fixed::put(self.is_default, buf);
         }
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.config_source,
-                buf,
-                version,
-                false,
-                "config_source",
-            )?;
+            crate::primitives::Fixed::put(self.config_source, buf);
         }
-        crate::primitives::field::encode(
-            &self.is_sensitive,
-            buf,
-            version,
-            false,
-            "is_sensitive",
-        )?;
+        crate::primitives::Fixed::put(self.is_sensitive, buf);
         if version >= 1 {
             crate::primitives::field::encode(
                 &self.synonyms,
@@ -392,13 +361,7 @@ impl crate::primitives::Wire for DescribeConfigsResourceResult {
             )?;
         }
         if version >= 3 {
-            crate::primitives::field::encode(
-                &self.config_type,
-                buf,
-                version,
-                false,
-                "config_type",
-            )?;
+            crate::primitives::Fixed::put(self.config_type, buf);
         }
         if version >= 3 {
             crate::primitives::field::encode(
@@ -422,20 +385,14 @@ impl crate::primitives::Wire for DescribeConfigsResourceResult {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 4);
         size += crate::primitives::Wire::value_size(&self.value, version, version >= 4);
-        size += crate::primitives::Wire::value_size(&self.read_only, version, false);
+        size += 1;
         if version <= 0 {
-            size
-                += crate::primitives::Wire::value_size(&self.is_default, version, false);
+            size += 1;
         }
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.config_source,
-                    version,
-                    false,
-                );
+            size += 1;
         }
-        size += crate::primitives::Wire::value_size(&self.is_sensitive, version, false);
+        size += 1;
         if version >= 1 {
             size
                 += crate::primitives::Wire::value_size(
@@ -445,12 +402,7 @@ impl crate::primitives::Wire for DescribeConfigsResourceResult {
                 );
         }
         if version >= 3 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.config_type,
-                    version,
-                    false,
-                );
+            size += 1;
         }
         if version >= 3 {
             size
@@ -471,78 +423,111 @@ impl crate::primitives::Wire for DescribeConfigsResourceResult {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.name,
             r,
             version,
             version >= 4,
             "name",
         )?;
-        let value: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.value,
             r,
             version,
             version >= 4,
             "value",
         )?;
-        let read_only: bool = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.read_only,
             r,
             version,
             false,
             "read_only",
         )?;
-        let is_default: bool = if version <= 0 {
-            crate::primitives::field::decode(r, version, false, "is_default")?
+        if version <= 0 {
+            crate::primitives::field::decode_into(
+                &mut self.is_default,
+                r,
+                version,
+                false,
+                "is_default",
+            )?;
         } else {
-            false
-        };
-        let config_source: i8 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "config_source")?
+            self.is_default = false;
+        }
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.config_source,
+                r,
+                version,
+                false,
+                "config_source",
+            )?;
         } else {
-            -1
-        };
-        let is_sensitive: bool = crate::primitives::field::decode(
+            self.config_source = -1;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.is_sensitive,
             r,
             version,
             false,
             "is_sensitive",
         )?;
-        let synonyms: Vec<DescribeConfigsSynonym> = if version >= 1 {
-            crate::primitives::field::decode(r, version, version >= 4, "synonyms")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.synonyms,
+                r,
+                version,
+                version >= 4,
+                "synonyms",
+            )?;
         } else {
-            Vec::new()
-        };
-        let config_type: i8 = if version >= 3 {
-            crate::primitives::field::decode(r, version, false, "config_type")?
+            self.synonyms = Vec::new();
+        }
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.config_type,
+                r,
+                version,
+                false,
+                "config_type",
+            )?;
         } else {
-            0
-        };
-        let documentation: Option<String> = if version >= 3 {
-            crate::primitives::field::decode(r, version, version >= 4, "documentation")?
+            self.config_type = 0;
+        }
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.documentation,
+                r,
+                version,
+                version >= 4,
+                "documentation",
+            )?;
         } else {
-            Some(String::new())
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.documentation = Some(String::new());
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            name,
-            value,
-            read_only,
-            is_default,
-            config_source,
-            is_sensitive,
-            synonyms,
-            config_type,
-            documentation,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribeConfigsResourceResult {}
@@ -595,7 +580,7 @@ impl crate::primitives::Wire for DescribeConfigsSynonym {
             version >= 4,
             "value",
         )?;
-        crate::primitives::field::encode(&self.source, buf, version, false, "source")?;
+        crate::primitives::Fixed::put(self.source, buf);
         if version >= 4 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -609,7 +594,7 @@ impl crate::primitives::Wire for DescribeConfigsSynonym {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 4);
         size += crate::primitives::Wire::value_size(&self.value, version, version >= 4);
-        size += crate::primitives::Wire::value_size(&self.source, version, false);
+        size += 1;
         if version >= 4 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -621,36 +606,49 @@ impl crate::primitives::Wire for DescribeConfigsSynonym {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.name,
             r,
             version,
             version >= 4,
             "name",
         )?;
-        let value: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.value,
             r,
             version,
             version >= 4,
             "value",
         )?;
-        let source: i8 = crate::primitives::field::decode(r, version, false, "source")?;
-        let mut unknown_tagged_fields = Vec::new();
+        crate::primitives::field::decode_into(
+            &mut self.source,
+            r,
+            version,
+            false,
+            "source",
+        )?;
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            name,
-            value,
-            source,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribeConfigsSynonym {}

@@ -36,13 +36,7 @@ impl crate::primitives::Wire for DescribeGroupsRequest {
             );
         }
         if version >= 3 {
-            crate::primitives::field::encode(
-                &self.include_authorized_operations,
-                buf,
-                version,
-                false,
-                "include_authorized_operations",
-            )?;
+            crate::primitives::Fixed::put(self.include_authorized_operations, buf);
         }
         if version >= 5 {
             let count = self.unknown_tagged_fields.len();
@@ -57,12 +51,7 @@ impl crate::primitives::Wire for DescribeGroupsRequest {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.groups, version, version >= 5);
         if version >= 3 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.include_authorized_operations,
-                    version,
-                    false,
-                );
+            size += 1;
         }
         if version >= 5 {
             let count = self.unknown_tagged_fields.len();
@@ -75,38 +64,46 @@ impl crate::primitives::Wire for DescribeGroupsRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let groups: Vec<String> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.groups,
             r,
             version,
             version >= 5,
             "groups",
         )?;
-        let include_authorized_operations: bool = if version >= 3 {
-            crate::primitives::field::decode(
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.include_authorized_operations,
                 r,
                 version,
                 false,
                 "include_authorized_operations",
-            )?
+            )?;
         } else {
-            false
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.include_authorized_operations = false;
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 5 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            groups,
-            include_authorized_operations,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribeGroupsRequest {}

@@ -24,13 +24,7 @@ impl crate::primitives::Wire for DescribeGroupsResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.throttle_time_ms,
-                buf,
-                version,
-                false,
-                "throttle_time_ms",
-            )?;
+            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         }
         crate::primitives::field::encode(
             &self.groups,
@@ -51,12 +45,7 @@ impl crate::primitives::Wire for DescribeGroupsResponse {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.throttle_time_ms,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         size += crate::primitives::Wire::value_size(&self.groups, version, version >= 5);
         if version >= 5 {
@@ -70,33 +59,46 @@ impl crate::primitives::Wire for DescribeGroupsResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "throttle_time_ms")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
         } else {
-            0
-        };
-        let groups: Vec<DescribedGroup> = crate::primitives::field::decode(
+            self.throttle_time_ms = 0;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.groups,
             r,
             version,
             version >= 5,
             "groups",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 5 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            throttle_time_ms,
-            groups,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribeGroupsResponse {}
@@ -155,13 +157,7 @@ impl crate::primitives::Wire for DescribedGroup {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.group_id,
             buf,
@@ -201,13 +197,7 @@ impl crate::primitives::Wire for DescribedGroup {
             return Err(crate::primitives::field::non_default("authorized_operations"));
         }
         if version >= 3 {
-            crate::primitives::field::encode(
-                &self.authorized_operations,
-                buf,
-                version,
-                false,
-                "authorized_operations",
-            )?;
+            crate::primitives::Fixed::put(self.authorized_operations, buf);
         }
         if version >= 5 {
             let count = self.unknown_tagged_fields.len();
@@ -220,7 +210,7 @@ impl crate::primitives::Wire for DescribedGroup {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 2;
         size
             += crate::primitives::Wire::value_size(
                 &self.group_id,
@@ -248,12 +238,7 @@ impl crate::primitives::Wire for DescribedGroup {
         size
             += crate::primitives::Wire::value_size(&self.members, version, version >= 5);
         if version >= 3 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.authorized_operations,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         if version >= 5 {
             let count = self.unknown_tagged_fields.len();
@@ -266,68 +251,81 @@ impl crate::primitives::Wire for DescribedGroup {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let error_code: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let group_id: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.group_id,
             r,
             version,
             version >= 5,
             "group_id",
         )?;
-        let group_state: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.group_state,
             r,
             version,
             version >= 5,
             "group_state",
         )?;
-        let protocol_type: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.protocol_type,
             r,
             version,
             version >= 5,
             "protocol_type",
         )?;
-        let protocol_data: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.protocol_data,
             r,
             version,
             version >= 5,
             "protocol_data",
         )?;
-        let members: Vec<DescribedGroupMember> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.members,
             r,
             version,
             version >= 5,
             "members",
         )?;
-        let authorized_operations: i32 = if version >= 3 {
-            crate::primitives::field::decode(r, version, false, "authorized_operations")?
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.authorized_operations,
+                r,
+                version,
+                false,
+                "authorized_operations",
+            )?;
         } else {
-            -2147483648
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.authorized_operations = -2147483648;
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 5 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            error_code,
-            group_id,
-            group_state,
-            protocol_type,
-            protocol_data,
-            members,
-            authorized_operations,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribedGroup {}
@@ -472,66 +470,74 @@ impl crate::primitives::Wire for DescribedGroupMember {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let member_id: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.member_id,
             r,
             version,
             version >= 5,
             "member_id",
         )?;
-        let group_instance_id: Option<String> = if version >= 4 {
-            crate::primitives::field::decode(
+        if version >= 4 {
+            crate::primitives::field::decode_into(
+                &mut self.group_instance_id,
                 r,
                 version,
                 version >= 5,
                 "group_instance_id",
-            )?
+            )?;
         } else {
-            None
-        };
-        let client_id: String = crate::primitives::field::decode(
+            self.group_instance_id = None;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.client_id,
             r,
             version,
             version >= 5,
             "client_id",
         )?;
-        let client_host: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.client_host,
             r,
             version,
             version >= 5,
             "client_host",
         )?;
-        let member_metadata: crate::Bytes = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.member_metadata,
             r,
             version,
             version >= 5,
             "member_metadata",
         )?;
-        let member_assignment: crate::Bytes = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.member_assignment,
             r,
             version,
             version >= 5,
             "member_assignment",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 5 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            member_id,
-            group_instance_id,
-            client_id,
-            client_host,
-            member_metadata,
-            member_assignment,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribedGroupMember {}

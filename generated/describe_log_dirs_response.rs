@@ -27,21 +27,9 @@ impl crate::primitives::Wire for DescribeLogDirsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.throttle_time_ms,
-            buf,
-            version,
-            false,
-            "throttle_time_ms",
-        )?;
+        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         if version >= 3 {
-            crate::primitives::field::encode(
-                &self.error_code,
-                buf,
-                version,
-                false,
-                "error_code",
-            )?;
+            crate::primitives::Fixed::put(self.error_code, buf);
         }
         crate::primitives::field::encode(
             &self.results,
@@ -61,15 +49,9 @@ impl crate::primitives::Wire for DescribeLogDirsResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.throttle_time_ms,
-                version,
-                false,
-            );
+        size += 4;
         if version >= 3 {
-            size
-                += crate::primitives::Wire::value_size(&self.error_code, version, false);
+            size += 2;
         }
         size
             += crate::primitives::Wire::value_size(&self.results, version, version >= 2);
@@ -84,40 +66,53 @@ impl crate::primitives::Wire for DescribeLogDirsResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        let error_code: i16 = if version >= 3 {
-            crate::primitives::field::decode(r, version, false, "error_code")?
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.error_code,
+                r,
+                version,
+                false,
+                "error_code",
+            )?;
         } else {
-            0
-        };
-        let results: Vec<DescribeLogDirsResult> = crate::primitives::field::decode(
+            self.error_code = 0;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.results,
             r,
             version,
             version >= 2,
             "results",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            results,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribeLogDirsResponse {}
@@ -166,13 +161,7 @@ impl crate::primitives::Wire for DescribeLogDirsResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.log_dir,
             buf,
@@ -188,22 +177,10 @@ impl crate::primitives::Wire for DescribeLogDirsResult {
             "topics",
         )?;
         if version >= 4 {
-            crate::primitives::field::encode(
-                &self.total_bytes,
-                buf,
-                version,
-                false,
-                "total_bytes",
-            )?;
+            crate::primitives::Fixed::put(self.total_bytes, buf);
         }
         if version >= 4 {
-            crate::primitives::field::encode(
-                &self.usable_bytes,
-                buf,
-                version,
-                false,
-                "usable_bytes",
-            )?;
+            crate::primitives::Fixed::put(self.usable_bytes, buf);
         }
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
@@ -216,25 +193,15 @@ impl crate::primitives::Wire for DescribeLogDirsResult {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 2;
         size
             += crate::primitives::Wire::value_size(&self.log_dir, version, version >= 2);
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 2);
         if version >= 4 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.total_bytes,
-                    version,
-                    false,
-                );
+            size += 8;
         }
         if version >= 4 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.usable_bytes,
-                    version,
-                    false,
-                );
+            size += 8;
         }
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
@@ -247,53 +214,71 @@ impl crate::primitives::Wire for DescribeLogDirsResult {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let error_code: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let log_dir: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.log_dir,
             r,
             version,
             version >= 2,
             "log_dir",
         )?;
-        let topics: Vec<DescribeLogDirsTopic> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             version >= 2,
             "topics",
         )?;
-        let total_bytes: i64 = if version >= 4 {
-            crate::primitives::field::decode(r, version, false, "total_bytes")?
+        if version >= 4 {
+            crate::primitives::field::decode_into(
+                &mut self.total_bytes,
+                r,
+                version,
+                false,
+                "total_bytes",
+            )?;
         } else {
-            -1
-        };
-        let usable_bytes: i64 = if version >= 4 {
-            crate::primitives::field::decode(r, version, false, "usable_bytes")?
+            self.total_bytes = -1;
+        }
+        if version >= 4 {
+            crate::primitives::field::decode_into(
+                &mut self.usable_bytes,
+                r,
+                version,
+                false,
+                "usable_bytes",
+            )?;
         } else {
-            -1
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.usable_bytes = -1;
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            error_code,
-            log_dir,
-            topics,
-            total_bytes,
-            usable_bytes,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribeLogDirsResult {}
@@ -361,34 +346,42 @@ impl crate::primitives::Wire for DescribeLogDirsTopic {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.name,
             r,
             version,
             version >= 2,
             "name",
         )?;
-        let partitions: Vec<DescribeLogDirsPartition> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             version >= 2,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            name,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribeLogDirsTopic {}
@@ -421,34 +414,10 @@ impl crate::primitives::Wire for DescribeLogDirsPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
-        crate::primitives::field::encode(
-            &self.partition_size,
-            buf,
-            version,
-            false,
-            "partition_size",
-        )?;
-        crate::primitives::field::encode(
-            &self.offset_lag,
-            buf,
-            version,
-            false,
-            "offset_lag",
-        )?;
-        crate::primitives::field::encode(
-            &self.is_future_key,
-            buf,
-            version,
-            false,
-            "is_future_key",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
+        crate::primitives::Fixed::put(self.partition_size, buf);
+        crate::primitives::Fixed::put(self.offset_lag, buf);
+        crate::primitives::Fixed::put(self.is_future_key, buf);
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -460,16 +429,10 @@ impl crate::primitives::Wire for DescribeLogDirsPartition {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
-        size
-            += crate::primitives::Wire::value_size(&self.partition_size, version, false);
-        size += crate::primitives::Wire::value_size(&self.offset_lag, version, false);
-        size += crate::primitives::Wire::value_size(&self.is_future_key, version, false);
+        size += 4;
+        size += 8;
+        size += 8;
+        size += 1;
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -481,48 +444,56 @@ impl crate::primitives::Wire for DescribeLogDirsPartition {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let partition_index: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let partition_size: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partition_size,
             r,
             version,
             false,
             "partition_size",
         )?;
-        let offset_lag: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.offset_lag,
             r,
             version,
             false,
             "offset_lag",
         )?;
-        let is_future_key: bool = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.is_future_key,
             r,
             version,
             false,
             "is_future_key",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            partition_index,
-            partition_size,
-            offset_lag,
-            is_future_key,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribeLogDirsPartition {}

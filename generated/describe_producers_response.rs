@@ -23,13 +23,7 @@ impl crate::primitives::Wire for DescribeProducersResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.throttle_time_ms,
-            buf,
-            version,
-            false,
-            "throttle_time_ms",
-        )?;
+        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -38,12 +32,7 @@ impl crate::primitives::Wire for DescribeProducersResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.throttle_time_ms,
-                version,
-                false,
-            );
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.topics, version, true);
         let count = self.unknown_tagged_fields.len();
         size
@@ -54,32 +43,40 @@ impl crate::primitives::Wire for DescribeProducersResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        let topics: Vec<TopicResponse> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             true,
             "topics",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            throttle_time_ms,
-            topics,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribeProducersResponse {}
@@ -130,27 +127,34 @@ impl crate::primitives::Wire for TopicResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(r, version, true, "name")?;
-        let partitions: Vec<PartitionResponse> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             true,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            name,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for TopicResponse {}
@@ -183,20 +187,8 @@ impl crate::primitives::Wire for PartitionResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
+        crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.error_message,
             buf,
@@ -218,13 +210,8 @@ impl crate::primitives::Wire for PartitionResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 4;
+        size += 2;
         size += crate::primitives::Wire::value_size(&self.error_message, version, true);
         size
             += crate::primitives::Wire::value_size(
@@ -241,46 +228,54 @@ impl crate::primitives::Wire for PartitionResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let partition_index: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let error_code: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let error_message: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_message,
             r,
             version,
             true,
             "error_message",
         )?;
-        let active_producers: Vec<ProducerState> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.active_producers,
             r,
             version,
             true,
             "active_producers",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            partition_index,
-            error_code,
-            error_message,
-            active_producers,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for PartitionResponse {}
@@ -331,76 +326,28 @@ impl crate::primitives::Wire for ProducerState {
     fn encode_value(
         &self,
         buf: &mut crate::BytesMut,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.producer_id,
-            buf,
-            version,
-            false,
-            "producer_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.producer_epoch,
-            buf,
-            version,
-            false,
-            "producer_epoch",
-        )?;
-        crate::primitives::field::encode(
-            &self.last_sequence,
-            buf,
-            version,
-            false,
-            "last_sequence",
-        )?;
-        crate::primitives::field::encode(
-            &self.last_timestamp,
-            buf,
-            version,
-            false,
-            "last_timestamp",
-        )?;
-        crate::primitives::field::encode(
-            &self.coordinator_epoch,
-            buf,
-            version,
-            false,
-            "coordinator_epoch",
-        )?;
-        crate::primitives::field::encode(
-            &self.current_txn_start_offset,
-            buf,
-            version,
-            false,
-            "current_txn_start_offset",
-        )?;
+        crate::primitives::Fixed::put(self.producer_id, buf);
+        crate::primitives::Fixed::put(self.producer_epoch, buf);
+        crate::primitives::Fixed::put(self.last_sequence, buf);
+        crate::primitives::Fixed::put(self.last_timestamp, buf);
+        crate::primitives::Fixed::put(self.coordinator_epoch, buf);
+        crate::primitives::Fixed::put(self.current_txn_start_offset, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.producer_id, version, false);
-        size
-            += crate::primitives::Wire::value_size(&self.producer_epoch, version, false);
-        size += crate::primitives::Wire::value_size(&self.last_sequence, version, false);
-        size
-            += crate::primitives::Wire::value_size(&self.last_timestamp, version, false);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.coordinator_epoch,
-                version,
-                false,
-            );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.current_txn_start_offset,
-                version,
-                false,
-            );
+        size += 8;
+        size += 4;
+        size += 4;
+        size += 8;
+        size += 4;
+        size += 8;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -410,60 +357,68 @@ impl crate::primitives::Wire for ProducerState {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let producer_id: i64 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.producer_id,
             r,
             version,
             false,
             "producer_id",
         )?;
-        let producer_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.producer_epoch,
             r,
             version,
             false,
             "producer_epoch",
         )?;
-        let last_sequence: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.last_sequence,
             r,
             version,
             false,
             "last_sequence",
         )?;
-        let last_timestamp: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.last_timestamp,
             r,
             version,
             false,
             "last_timestamp",
         )?;
-        let coordinator_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.coordinator_epoch,
             r,
             version,
             false,
             "coordinator_epoch",
         )?;
-        let current_txn_start_offset: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.current_txn_start_offset,
             r,
             version,
             false,
             "current_txn_start_offset",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            producer_id,
-            producer_epoch,
-            last_sequence,
-            last_timestamp,
-            coordinator_epoch,
-            current_txn_start_offset,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ProducerState {}

@@ -42,13 +42,7 @@ impl crate::primitives::Wire for DescribeQuorumResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
         if version >= 2 {
             crate::primitives::field::encode(
                 &self.error_message,
@@ -72,7 +66,7 @@ impl crate::primitives::Wire for DescribeQuorumResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 2;
         if version >= 2 {
             size
                 += crate::primitives::Wire::value_size(
@@ -94,44 +88,62 @@ impl crate::primitives::Wire for DescribeQuorumResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let error_code: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let error_message: Option<String> = if version >= 2 {
-            crate::primitives::field::decode(r, version, true, "error_message")?
+        if version >= 2 {
+            crate::primitives::field::decode_into(
+                &mut self.error_message,
+                r,
+                version,
+                true,
+                "error_message",
+            )?;
         } else {
-            Some(String::new())
-        };
-        let topics: Vec<TopicData> = crate::primitives::field::decode(
+            self.error_message = Some(String::new());
+        }
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             true,
             "topics",
         )?;
-        let nodes: Vec<Node> = if version >= 2 {
-            crate::primitives::field::decode(r, version, true, "nodes")?
+        if version >= 2 {
+            crate::primitives::field::decode_into(
+                &mut self.nodes,
+                r,
+                version,
+                true,
+                "nodes",
+            )?;
         } else {
-            Vec::new()
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.nodes = Vec::new();
+        }
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            error_code,
-            error_message,
-            topics,
-            nodes,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribeQuorumResponse {}
@@ -180,49 +192,19 @@ impl crate::primitives::Wire for ReplicaState {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.replica_id,
-            buf,
-            version,
-            false,
-            "replica_id",
-        )?;
+        crate::primitives::Fixed::put(self.replica_id, buf);
         if version < 2 && !self.replica_directory_id.is_nil() {
             return Err(crate::primitives::field::non_default("replica_directory_id"));
         }
         if version >= 2 {
-            crate::primitives::field::encode(
-                &self.replica_directory_id,
-                buf,
-                version,
-                false,
-                "replica_directory_id",
-            )?;
+            crate::primitives::Fixed::put(self.replica_directory_id, buf);
         }
-        crate::primitives::field::encode(
-            &self.log_end_offset,
-            buf,
-            version,
-            false,
-            "log_end_offset",
-        )?;
+        crate::primitives::Fixed::put(self.log_end_offset, buf);
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.last_fetch_timestamp,
-                buf,
-                version,
-                false,
-                "last_fetch_timestamp",
-            )?;
+            crate::primitives::Fixed::put(self.last_fetch_timestamp, buf);
         }
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.last_caught_up_timestamp,
-                buf,
-                version,
-                false,
-                "last_caught_up_timestamp",
-            )?;
+            crate::primitives::Fixed::put(self.last_caught_up_timestamp, buf);
         }
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -231,32 +213,16 @@ impl crate::primitives::Wire for ReplicaState {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.replica_id, version, false);
+        size += 4;
         if version >= 2 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.replica_directory_id,
-                    version,
-                    false,
-                );
+            size += 16;
         }
-        size
-            += crate::primitives::Wire::value_size(&self.log_end_offset, version, false);
+        size += 8;
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.last_fetch_timestamp,
-                    version,
-                    false,
-                );
+            size += 8;
         }
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.last_caught_up_timestamp,
-                    version,
-                    false,
-                );
+            size += 8;
         }
         let count = self.unknown_tagged_fields.len();
         size
@@ -267,55 +233,73 @@ impl crate::primitives::Wire for ReplicaState {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let replica_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.replica_id,
             r,
             version,
             false,
             "replica_id",
         )?;
-        let replica_directory_id: crate::primitives::Uuid = if version >= 2 {
-            crate::primitives::field::decode(r, version, false, "replica_directory_id")?
+        if version >= 2 {
+            crate::primitives::field::decode_into(
+                &mut self.replica_directory_id,
+                r,
+                version,
+                false,
+                "replica_directory_id",
+            )?;
         } else {
-            crate::primitives::Uuid::NIL
-        };
-        let log_end_offset: i64 = crate::primitives::field::decode(
+            self.replica_directory_id = crate::primitives::Uuid::NIL;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.log_end_offset,
             r,
             version,
             false,
             "log_end_offset",
         )?;
-        let last_fetch_timestamp: i64 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "last_fetch_timestamp")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.last_fetch_timestamp,
+                r,
+                version,
+                false,
+                "last_fetch_timestamp",
+            )?;
         } else {
-            -1
-        };
-        let last_caught_up_timestamp: i64 = if version >= 1 {
-            crate::primitives::field::decode(
+            self.last_fetch_timestamp = -1;
+        }
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.last_caught_up_timestamp,
                 r,
                 version,
                 false,
                 "last_caught_up_timestamp",
-            )?
+            )?;
         } else {
-            -1
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.last_caught_up_timestamp = -1;
+        }
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            replica_id,
-            replica_directory_id,
-            log_end_offset,
-            last_fetch_timestamp,
-            last_caught_up_timestamp,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ReplicaState {}
@@ -372,32 +356,40 @@ impl crate::primitives::Wire for TopicData {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic_name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic_name,
             r,
             version,
             true,
             "topic_name",
         )?;
-        let partitions: Vec<PartitionData> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             true,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            topic_name,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for TopicData {}
@@ -461,20 +453,8 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
+        crate::primitives::Fixed::put(self.error_code, buf);
         if version >= 2 {
             crate::primitives::field::encode(
                 &self.error_message,
@@ -484,27 +464,9 @@ impl crate::primitives::Wire for PartitionData {
                 "error_message",
             )?;
         }
-        crate::primitives::field::encode(
-            &self.leader_id,
-            buf,
-            version,
-            false,
-            "leader_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.leader_epoch,
-            buf,
-            version,
-            false,
-            "leader_epoch",
-        )?;
-        crate::primitives::field::encode(
-            &self.high_watermark,
-            buf,
-            version,
-            false,
-            "high_watermark",
-        )?;
+        crate::primitives::Fixed::put(self.leader_id, buf);
+        crate::primitives::Fixed::put(self.leader_epoch, buf);
+        crate::primitives::Fixed::put(self.high_watermark, buf);
         crate::primitives::field::encode(
             &self.current_voters,
             buf,
@@ -526,13 +488,8 @@ impl crate::primitives::Wire for PartitionData {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 4;
+        size += 2;
         if version >= 2 {
             size
                 += crate::primitives::Wire::value_size(
@@ -541,10 +498,9 @@ impl crate::primitives::Wire for PartitionData {
                     true,
                 );
         }
-        size += crate::primitives::Wire::value_size(&self.leader_id, version, false);
-        size += crate::primitives::Wire::value_size(&self.leader_epoch, version, false);
-        size
-            += crate::primitives::Wire::value_size(&self.high_watermark, version, false);
+        size += 4;
+        size += 4;
+        size += 8;
         size += crate::primitives::Wire::value_size(&self.current_voters, version, true);
         size += crate::primitives::Wire::value_size(&self.observers, version, true);
         let count = self.unknown_tagged_fields.len();
@@ -556,73 +512,86 @@ impl crate::primitives::Wire for PartitionData {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let partition_index: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let error_code: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let error_message: Option<String> = if version >= 2 {
-            crate::primitives::field::decode(r, version, true, "error_message")?
+        if version >= 2 {
+            crate::primitives::field::decode_into(
+                &mut self.error_message,
+                r,
+                version,
+                true,
+                "error_message",
+            )?;
         } else {
-            Some(String::new())
-        };
-        let leader_id: i32 = crate::primitives::field::decode(
+            self.error_message = Some(String::new());
+        }
+        crate::primitives::field::decode_into(
+            &mut self.leader_id,
             r,
             version,
             false,
             "leader_id",
         )?;
-        let leader_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.leader_epoch,
             r,
             version,
             false,
             "leader_epoch",
         )?;
-        let high_watermark: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.high_watermark,
             r,
             version,
             false,
             "high_watermark",
         )?;
-        let current_voters: Vec<ReplicaState> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.current_voters,
             r,
             version,
             true,
             "current_voters",
         )?;
-        let observers: Vec<ReplicaState> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.observers,
             r,
             version,
             true,
             "observers",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            partition_index,
-            error_code,
-            error_message,
-            leader_id,
-            leader_epoch,
-            high_watermark,
-            current_voters,
-            observers,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for PartitionData {}
@@ -647,7 +616,7 @@ impl crate::primitives::Wire for Node {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.node_id, buf, version, false, "node_id")?;
+        crate::primitives::Fixed::put(self.node_id, buf);
         crate::primitives::field::encode(
             &self.listeners,
             buf,
@@ -662,7 +631,7 @@ impl crate::primitives::Wire for Node {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.node_id, version, false);
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.listeners, version, true);
         let count = self.unknown_tagged_fields.len();
         size
@@ -673,32 +642,40 @@ impl crate::primitives::Wire for Node {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let node_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.node_id,
             r,
             version,
             false,
             "node_id",
         )?;
-        let listeners: Vec<Listener> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.listeners,
             r,
             version,
             true,
             "listeners",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            node_id,
-            listeners,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for Node {}
@@ -729,7 +706,7 @@ impl crate::primitives::Wire for Listener {
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
         crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
-        crate::primitives::field::encode(&self.port, buf, version, false, "port")?;
+        crate::primitives::Fixed::put(self.port, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -739,7 +716,7 @@ impl crate::primitives::Wire for Listener {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, true);
         size += crate::primitives::Wire::value_size(&self.host, version, true);
-        size += crate::primitives::Wire::value_size(&self.port, version, false);
+        size += 2;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -749,24 +726,35 @@ impl crate::primitives::Wire for Listener {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(r, version, true, "name")?;
-        let host: String = crate::primitives::field::decode(r, version, true, "host")?;
-        let port: u16 = crate::primitives::field::decode(r, version, false, "port")?;
-        let mut unknown_tagged_fields = Vec::new();
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::primitives::field::decode_into(
+            &mut self.port,
+            r,
+            version,
+            false,
+            "port",
+        )?;
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            name,
-            host,
-            port,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for Listener {}

@@ -38,13 +38,7 @@ impl crate::primitives::Wire for DescribeTopicPartitionsRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
-        crate::primitives::field::encode(
-            &self.response_partition_limit,
-            buf,
-            version,
-            false,
-            "response_partition_limit",
-        )?;
+        crate::primitives::Fixed::put(self.response_partition_limit, buf);
         crate::primitives::field::encode(&self.cursor, buf, version, false, "cursor")?;
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -54,12 +48,7 @@ impl crate::primitives::Wire for DescribeTopicPartitionsRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.topics, version, true);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.response_partition_limit,
-                version,
-                false,
-            );
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.cursor, version, false);
         let count = self.unknown_tagged_fields.len();
         size
@@ -70,39 +59,47 @@ impl crate::primitives::Wire for DescribeTopicPartitionsRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topics: Vec<TopicRequest> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             true,
             "topics",
         )?;
-        let response_partition_limit: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.response_partition_limit,
             r,
             version,
             false,
             "response_partition_limit",
         )?;
-        let cursor: Option<Cursor> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.cursor,
             r,
             version,
             false,
             "cursor",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            topics,
-            response_partition_limit,
-            cursor,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribeTopicPartitionsRequest {}
@@ -141,20 +138,27 @@ impl crate::primitives::Wire for TopicRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(r, version, true, "name")?;
-        let mut unknown_tagged_fields = Vec::new();
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            name,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for TopicRequest {}
@@ -186,13 +190,7 @@ impl crate::primitives::Wire for Cursor {
             true,
             "topic_name",
         )?;
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -201,12 +199,7 @@ impl crate::primitives::Wire for Cursor {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.topic_name, version, true);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
+        size += 4;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -216,32 +209,40 @@ impl crate::primitives::Wire for Cursor {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic_name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic_name,
             r,
             version,
             true,
             "topic_name",
         )?;
-        let partition_index: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            topic_name,
-            partition_index,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for Cursor {}

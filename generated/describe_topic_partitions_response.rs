@@ -27,13 +27,7 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.throttle_time_ms,
-            buf,
-            version,
-            false,
-            "throttle_time_ms",
-        )?;
+        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         crate::primitives::field::encode(
             &self.next_cursor,
@@ -49,12 +43,7 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.throttle_time_ms,
-                version,
-                false,
-            );
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.topics, version, true);
         size += crate::primitives::Wire::value_size(&self.next_cursor, version, false);
         let count = self.unknown_tagged_fields.len();
@@ -66,39 +55,47 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        let topics: Vec<DescribeTopicPartitionsResponseTopic> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             true,
             "topics",
         )?;
-        let next_cursor: Option<Cursor> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.next_cursor,
             r,
             version,
             false,
             "next_cursor",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            throttle_time_ms,
-            topics,
-            next_cursor,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribeTopicPartitionsResponse {}
@@ -152,28 +149,10 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponseTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        crate::primitives::field::encode(
-            &self.topic_id,
-            buf,
-            version,
-            false,
-            "topic_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.is_internal,
-            buf,
-            version,
-            false,
-            "is_internal",
-        )?;
+        crate::primitives::Fixed::put(self.topic_id, buf);
+        crate::primitives::Fixed::put(self.is_internal, buf);
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -181,13 +160,7 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponseTopic {
             true,
             "partitions",
         )?;
-        crate::primitives::field::encode(
-            &self.topic_authorized_operations,
-            buf,
-            version,
-            false,
-            "topic_authorized_operations",
-        )?;
+        crate::primitives::Fixed::put(self.topic_authorized_operations, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -195,17 +168,12 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponseTopic {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 2;
         size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size += crate::primitives::Wire::value_size(&self.topic_id, version, false);
-        size += crate::primitives::Wire::value_size(&self.is_internal, version, false);
+        size += 16;
+        size += 1;
         size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.topic_authorized_operations,
-                version,
-                false,
-            );
+        size += 4;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -215,60 +183,62 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponseTopic {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let error_code: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let name: Option<String> = crate::primitives::field::decode(
-            r,
-            version,
-            true,
-            "name",
-        )?;
-        let topic_id: crate::primitives::Uuid = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::primitives::field::decode_into(
+            &mut self.topic_id,
             r,
             version,
             false,
             "topic_id",
         )?;
-        let is_internal: bool = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.is_internal,
             r,
             version,
             false,
             "is_internal",
         )?;
-        let partitions: Vec<DescribeTopicPartitionsResponsePartition> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             true,
             "partitions",
         )?;
-        let topic_authorized_operations: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.topic_authorized_operations,
             r,
             version,
             false,
             "topic_authorized_operations",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            error_code,
-            name,
-            topic_id,
-            is_internal,
-            partitions,
-            topic_authorized_operations,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribeTopicPartitionsResponseTopic {}
@@ -337,34 +307,10 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponsePartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
-        crate::primitives::field::encode(
-            &self.leader_id,
-            buf,
-            version,
-            false,
-            "leader_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.leader_epoch,
-            buf,
-            version,
-            false,
-            "leader_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
+        crate::primitives::Fixed::put(self.partition_index, buf);
+        crate::primitives::Fixed::put(self.leader_id, buf);
+        crate::primitives::Fixed::put(self.leader_epoch, buf);
         crate::primitives::field::encode(
             &self.replica_nodes,
             buf,
@@ -407,15 +353,10 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponsePartition {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.leader_id, version, false);
-        size += crate::primitives::Wire::value_size(&self.leader_epoch, version, false);
+        size += 2;
+        size += 4;
+        size += 4;
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.replica_nodes, version, true);
         size += crate::primitives::Wire::value_size(&self.isr_nodes, version, true);
         size
@@ -440,81 +381,89 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponsePartition {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let error_code: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let partition_index: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let leader_id: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.leader_id,
             r,
             version,
             false,
             "leader_id",
         )?;
-        let leader_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.leader_epoch,
             r,
             version,
             false,
             "leader_epoch",
         )?;
-        let replica_nodes: Vec<i32> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.replica_nodes,
             r,
             version,
             true,
             "replica_nodes",
         )?;
-        let isr_nodes: Vec<i32> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.isr_nodes,
             r,
             version,
             true,
             "isr_nodes",
         )?;
-        let eligible_leader_replicas: Option<Vec<i32>> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.eligible_leader_replicas,
             r,
             version,
             true,
             "eligible_leader_replicas",
         )?;
-        let last_known_elr: Option<Vec<i32>> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.last_known_elr,
             r,
             version,
             true,
             "last_known_elr",
         )?;
-        let offline_replicas: Vec<i32> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.offline_replicas,
             r,
             version,
             true,
             "offline_replicas",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            error_code,
-            partition_index,
-            leader_id,
-            leader_epoch,
-            replica_nodes,
-            isr_nodes,
-            eligible_leader_replicas,
-            last_known_elr,
-            offline_replicas,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribeTopicPartitionsResponsePartition {}
@@ -546,13 +495,7 @@ impl crate::primitives::Wire for Cursor {
             true,
             "topic_name",
         )?;
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -561,12 +504,7 @@ impl crate::primitives::Wire for Cursor {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.topic_name, version, true);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
+        size += 4;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -576,32 +514,40 @@ impl crate::primitives::Wire for Cursor {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic_name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic_name,
             r,
             version,
             true,
             "topic_name",
         )?;
-        let partition_index: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            topic_name,
-            partition_index,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for Cursor {}

@@ -23,13 +23,7 @@ impl crate::primitives::Wire for DescribeTransactionsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.throttle_time_ms,
-            buf,
-            version,
-            false,
-            "throttle_time_ms",
-        )?;
+        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         crate::primitives::field::encode(
             &self.transaction_states,
             buf,
@@ -44,12 +38,7 @@ impl crate::primitives::Wire for DescribeTransactionsResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.throttle_time_ms,
-                version,
-                false,
-            );
+        size += 4;
         size
             += crate::primitives::Wire::value_size(
                 &self.transaction_states,
@@ -65,32 +54,40 @@ impl crate::primitives::Wire for DescribeTransactionsResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        let transaction_states: Vec<TransactionState> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.transaction_states,
             r,
             version,
             true,
             "transaction_states",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            throttle_time_ms,
-            transaction_states,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribeTransactionsResponse {}
@@ -139,13 +136,7 @@ impl crate::primitives::Wire for TransactionState {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.transactional_id,
             buf,
@@ -160,34 +151,10 @@ impl crate::primitives::Wire for TransactionState {
             true,
             "transaction_state",
         )?;
-        crate::primitives::field::encode(
-            &self.transaction_timeout_ms,
-            buf,
-            version,
-            false,
-            "transaction_timeout_ms",
-        )?;
-        crate::primitives::field::encode(
-            &self.transaction_start_time_ms,
-            buf,
-            version,
-            false,
-            "transaction_start_time_ms",
-        )?;
-        crate::primitives::field::encode(
-            &self.producer_id,
-            buf,
-            version,
-            false,
-            "producer_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.producer_epoch,
-            buf,
-            version,
-            false,
-            "producer_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.transaction_timeout_ms, buf);
+        crate::primitives::Fixed::put(self.transaction_start_time_ms, buf);
+        crate::primitives::Fixed::put(self.producer_id, buf);
+        crate::primitives::Fixed::put(self.producer_epoch, buf);
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -196,7 +163,7 @@ impl crate::primitives::Wire for TransactionState {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 2;
         size
             += crate::primitives::Wire::value_size(
                 &self.transactional_id,
@@ -209,21 +176,10 @@ impl crate::primitives::Wire for TransactionState {
                 version,
                 true,
             );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.transaction_timeout_ms,
-                version,
-                false,
-            );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.transaction_start_time_ms,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.producer_id, version, false);
-        size
-            += crate::primitives::Wire::value_size(&self.producer_epoch, version, false);
+        size += 4;
+        size += 8;
+        size += 8;
+        size += 2;
         size += crate::primitives::Wire::value_size(&self.topics, version, true);
         let count = self.unknown_tagged_fields.len();
         size
@@ -234,74 +190,82 @@ impl crate::primitives::Wire for TransactionState {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let error_code: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let transactional_id: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.transactional_id,
             r,
             version,
             true,
             "transactional_id",
         )?;
-        let transaction_state: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.transaction_state,
             r,
             version,
             true,
             "transaction_state",
         )?;
-        let transaction_timeout_ms: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.transaction_timeout_ms,
             r,
             version,
             false,
             "transaction_timeout_ms",
         )?;
-        let transaction_start_time_ms: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.transaction_start_time_ms,
             r,
             version,
             false,
             "transaction_start_time_ms",
         )?;
-        let producer_id: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.producer_id,
             r,
             version,
             false,
             "producer_id",
         )?;
-        let producer_epoch: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.producer_epoch,
             r,
             version,
             false,
             "producer_epoch",
         )?;
-        let topics: Vec<TopicData> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             true,
             "topics",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            error_code,
-            transactional_id,
-            transaction_state,
-            transaction_timeout_ms,
-            transaction_start_time_ms,
-            producer_id,
-            producer_epoch,
-            topics,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for TransactionState {}
@@ -352,27 +316,40 @@ impl crate::primitives::Wire for TopicData {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic: String = crate::primitives::field::decode(r, version, true, "topic")?;
-        let partitions: Vec<i32> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic,
+            r,
+            version,
+            true,
+            "topic",
+        )?;
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             true,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            topic,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for TopicData {}

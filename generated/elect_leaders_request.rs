@@ -41,13 +41,7 @@ impl crate::primitives::Wire for ElectLeadersRequest {
             return Err(crate::primitives::field::non_default("election_type"));
         }
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.election_type,
-                buf,
-                version,
-                false,
-                "election_type",
-            )?;
+            crate::primitives::Fixed::put(self.election_type, buf);
         }
         crate::primitives::field::encode(
             &self.topic_partitions,
@@ -56,13 +50,7 @@ impl crate::primitives::Wire for ElectLeadersRequest {
             version >= 2,
             "topic_partitions",
         )?;
-        crate::primitives::field::encode(
-            &self.timeout_ms,
-            buf,
-            version,
-            false,
-            "timeout_ms",
-        )?;
+        crate::primitives::Fixed::put(self.timeout_ms, buf);
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -75,12 +63,7 @@ impl crate::primitives::Wire for ElectLeadersRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.election_type,
-                    version,
-                    false,
-                );
+            size += 1;
         }
         size
             += crate::primitives::Wire::value_size(
@@ -88,7 +71,7 @@ impl crate::primitives::Wire for ElectLeadersRequest {
                 version,
                 version >= 2,
             );
-        size += crate::primitives::Wire::value_size(&self.timeout_ms, version, false);
+        size += 4;
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -100,40 +83,53 @@ impl crate::primitives::Wire for ElectLeadersRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let election_type: i8 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "election_type")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.election_type,
+                r,
+                version,
+                false,
+                "election_type",
+            )?;
         } else {
-            0
-        };
-        let topic_partitions: Option<Vec<TopicPartitions>> = crate::primitives::field::decode(
+            self.election_type = 0;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.topic_partitions,
             r,
             version,
             version >= 2,
             "topic_partitions",
         )?;
-        let timeout_ms: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.timeout_ms,
             r,
             version,
             false,
             "timeout_ms",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            election_type,
-            topic_partitions,
-            timeout_ms,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ElectLeadersRequest {}
@@ -201,34 +197,42 @@ impl crate::primitives::Wire for TopicPartitions {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic,
             r,
             version,
             version >= 2,
             "topic",
         )?;
-        let partitions: Vec<i32> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             version >= 2,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            topic,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for TopicPartitions {}

@@ -27,24 +27,12 @@ impl crate::primitives::Wire for ElectLeadersResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.throttle_time_ms,
-            buf,
-            version,
-            false,
-            "throttle_time_ms",
-        )?;
+        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         if version < 1 && self.error_code != 0 {
             return Err(crate::primitives::field::non_default("error_code"));
         }
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.error_code,
-                buf,
-                version,
-                false,
-                "error_code",
-            )?;
+            crate::primitives::Fixed::put(self.error_code, buf);
         }
         crate::primitives::field::encode(
             &self.replica_election_results,
@@ -64,15 +52,9 @@ impl crate::primitives::Wire for ElectLeadersResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.throttle_time_ms,
-                version,
-                false,
-            );
+        size += 4;
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(&self.error_code, version, false);
+            size += 2;
         }
         size
             += crate::primitives::Wire::value_size(
@@ -91,40 +73,53 @@ impl crate::primitives::Wire for ElectLeadersResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        let error_code: i16 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "error_code")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.error_code,
+                r,
+                version,
+                false,
+                "error_code",
+            )?;
         } else {
-            0
-        };
-        let replica_election_results: Vec<ReplicaElectionResult> = crate::primitives::field::decode(
+            self.error_code = 0;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.replica_election_results,
             r,
             version,
             version >= 2,
             "replica_election_results",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            replica_election_results,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ElectLeadersResponse {}
@@ -192,34 +187,42 @@ impl crate::primitives::Wire for ReplicaElectionResult {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic,
             r,
             version,
             version >= 2,
             "topic",
         )?;
-        let partition_result: Vec<PartitionResult> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partition_result,
             r,
             version,
             version >= 2,
             "partition_result",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            topic,
-            partition_result,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ReplicaElectionResult {}
@@ -258,20 +261,8 @@ impl crate::primitives::Wire for PartitionResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.partition_id,
-            buf,
-            version,
-            false,
-            "partition_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.partition_id, buf);
+        crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.error_message,
             buf,
@@ -290,8 +281,8 @@ impl crate::primitives::Wire for PartitionResult {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.partition_id, version, false);
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 4;
+        size += 2;
         size
             += crate::primitives::Wire::value_size(
                 &self.error_message,
@@ -309,41 +300,49 @@ impl crate::primitives::Wire for PartitionResult {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let partition_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.partition_id,
             r,
             version,
             false,
             "partition_id",
         )?;
-        let error_code: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let error_message: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_message,
             r,
             version,
             version >= 2,
             "error_message",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            partition_id,
-            error_code,
-            error_message,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for PartitionResult {}

@@ -27,13 +27,7 @@ impl crate::primitives::Wire for EndQuorumEpochResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.topics,
             buf,
@@ -66,7 +60,7 @@ impl crate::primitives::Wire for EndQuorumEpochResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 2;
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 1);
         if version >= 1 {
             let write_node_endpoints = !self.node_endpoints.is_empty();
@@ -84,31 +78,43 @@ impl crate::primitives::Wire for EndQuorumEpochResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let error_code: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let topics: Vec<TopicData> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             version >= 1,
             "topics",
         )?;
-        let mut node_endpoints: Vec<NodeEndpoint> = Vec::new();
-        let mut unknown_tagged_fields = Vec::new();
+        self.node_endpoints = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_section(
                 r,
                 1,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |tag, r| {
                     match tag {
                         0 => {
-                            node_endpoints = crate::primitives::field::decode_tagged(
+                            self.node_endpoints = crate::primitives::field::decode_tagged(
                                 r,
                                 version,
                                 "node_endpoints",
@@ -120,12 +126,7 @@ impl crate::primitives::Wire for EndQuorumEpochResponse {
                 },
             )?;
         }
-        Ok(Self {
-            error_code,
-            topics,
-            node_endpoints,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for EndQuorumEpochResponse {}
@@ -198,34 +199,42 @@ impl crate::primitives::Wire for TopicData {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic_name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic_name,
             r,
             version,
             version >= 1,
             "topic_name",
         )?;
-        let partitions: Vec<PartitionData> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             version >= 1,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            topic_name,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for TopicData {}
@@ -258,34 +267,10 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
-        crate::primitives::field::encode(
-            &self.leader_id,
-            buf,
-            version,
-            false,
-            "leader_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.leader_epoch,
-            buf,
-            version,
-            false,
-            "leader_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
+        crate::primitives::Fixed::put(self.error_code, buf);
+        crate::primitives::Fixed::put(self.leader_id, buf);
+        crate::primitives::Fixed::put(self.leader_epoch, buf);
         if version >= 1 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -297,15 +282,10 @@ impl crate::primitives::Wire for PartitionData {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
-        size += crate::primitives::Wire::value_size(&self.leader_id, version, false);
-        size += crate::primitives::Wire::value_size(&self.leader_epoch, version, false);
+        size += 4;
+        size += 2;
+        size += 4;
+        size += 4;
         if version >= 1 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -317,48 +297,56 @@ impl crate::primitives::Wire for PartitionData {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let partition_index: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let error_code: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let leader_id: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.leader_id,
             r,
             version,
             false,
             "leader_id",
         )?;
-        let leader_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.leader_epoch,
             r,
             version,
             false,
             "leader_epoch",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            partition_index,
-            error_code,
-            leader_id,
-            leader_epoch,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for PartitionData {}
@@ -387,9 +375,9 @@ impl crate::primitives::Wire for NodeEndpoint {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.node_id, buf, version, false, "node_id")?;
+        crate::primitives::Fixed::put(self.node_id, buf);
         crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
-        crate::primitives::field::encode(&self.port, buf, version, false, "port")?;
+        crate::primitives::Fixed::put(self.port, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -397,9 +385,9 @@ impl crate::primitives::Wire for NodeEndpoint {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.node_id, version, false);
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.host, version, true);
-        size += crate::primitives::Wire::value_size(&self.port, version, false);
+        size += 2;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -409,29 +397,41 @@ impl crate::primitives::Wire for NodeEndpoint {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let node_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.node_id,
             r,
             version,
             false,
             "node_id",
         )?;
-        let host: String = crate::primitives::field::decode(r, version, true, "host")?;
-        let port: u16 = crate::primitives::field::decode(r, version, false, "port")?;
-        let mut unknown_tagged_fields = Vec::new();
+        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::primitives::field::decode_into(
+            &mut self.port,
+            r,
+            version,
+            false,
+            "port",
+        )?;
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            node_id,
-            host,
-            port,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for NodeEndpoint {}

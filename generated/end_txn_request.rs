@@ -38,27 +38,9 @@ impl crate::primitives::Wire for EndTxnRequest {
             version >= 3,
             "transactional_id",
         )?;
-        crate::primitives::field::encode(
-            &self.producer_id,
-            buf,
-            version,
-            false,
-            "producer_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.producer_epoch,
-            buf,
-            version,
-            false,
-            "producer_epoch",
-        )?;
-        crate::primitives::field::encode(
-            &self.committed,
-            buf,
-            version,
-            false,
-            "committed",
-        )?;
+        crate::primitives::Fixed::put(self.producer_id, buf);
+        crate::primitives::Fixed::put(self.producer_epoch, buf);
+        crate::primitives::Fixed::put(self.committed, buf);
         if version >= 3 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -76,10 +58,9 @@ impl crate::primitives::Wire for EndTxnRequest {
                 version,
                 version >= 3,
             );
-        size += crate::primitives::Wire::value_size(&self.producer_id, version, false);
-        size
-            += crate::primitives::Wire::value_size(&self.producer_epoch, version, false);
-        size += crate::primitives::Wire::value_size(&self.committed, version, false);
+        size += 8;
+        size += 2;
+        size += 1;
         if version >= 3 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -91,48 +72,56 @@ impl crate::primitives::Wire for EndTxnRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let transactional_id: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.transactional_id,
             r,
             version,
             version >= 3,
             "transactional_id",
         )?;
-        let producer_id: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.producer_id,
             r,
             version,
             false,
             "producer_id",
         )?;
-        let producer_epoch: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.producer_epoch,
             r,
             version,
             false,
             "producer_epoch",
         )?;
-        let committed: bool = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.committed,
             r,
             version,
             false,
             "committed",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 3 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            transactional_id,
-            producer_id,
-            producer_epoch,
-            committed,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for EndTxnRequest {}

@@ -42,37 +42,13 @@ impl crate::primitives::Wire for EndTxnResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.throttle_time_ms,
-            buf,
-            version,
-            false,
-            "throttle_time_ms",
-        )?;
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
+        crate::primitives::Fixed::put(self.error_code, buf);
         if version >= 5 {
-            crate::primitives::field::encode(
-                &self.producer_id,
-                buf,
-                version,
-                false,
-                "producer_id",
-            )?;
+            crate::primitives::Fixed::put(self.producer_id, buf);
         }
         if version >= 5 {
-            crate::primitives::field::encode(
-                &self.producer_epoch,
-                buf,
-                version,
-                false,
-                "producer_epoch",
-            )?;
+            crate::primitives::Fixed::put(self.producer_epoch, buf);
         }
         if version >= 3 {
             let count = self.unknown_tagged_fields.len();
@@ -85,28 +61,13 @@ impl crate::primitives::Wire for EndTxnResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.throttle_time_ms,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 4;
+        size += 2;
         if version >= 5 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.producer_id,
-                    version,
-                    false,
-                );
+            size += 8;
         }
         if version >= 5 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.producer_epoch,
-                    version,
-                    false,
-                );
+            size += 2;
         }
         if version >= 3 {
             let count = self.unknown_tagged_fields.len();
@@ -119,46 +80,64 @@ impl crate::primitives::Wire for EndTxnResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        let error_code: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let producer_id: i64 = if version >= 5 {
-            crate::primitives::field::decode(r, version, false, "producer_id")?
+        if version >= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.producer_id,
+                r,
+                version,
+                false,
+                "producer_id",
+            )?;
         } else {
-            -1
-        };
-        let producer_epoch: i16 = if version >= 5 {
-            crate::primitives::field::decode(r, version, false, "producer_epoch")?
+            self.producer_id = -1;
+        }
+        if version >= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.producer_epoch,
+                r,
+                version,
+                false,
+                "producer_epoch",
+            )?;
         } else {
-            -1
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.producer_epoch = -1;
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 3 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            producer_id,
-            producer_epoch,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for EndTxnResponse {}

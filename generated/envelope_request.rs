@@ -87,39 +87,47 @@ impl crate::primitives::Wire for EnvelopeRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let request_data: crate::embedded::EmbeddedMessage = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.request_data,
             r,
             version,
             true,
             "request_data",
         )?;
-        let request_principal: Option<crate::Bytes> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.request_principal,
             r,
             version,
             true,
             "request_principal",
         )?;
-        let client_host_address: crate::Bytes = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.client_host_address,
             r,
             version,
             true,
             "client_host_address",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            request_data,
-            request_principal,
-            client_host_address,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for EnvelopeRequest {}

@@ -30,13 +30,7 @@ impl crate::primitives::Wire for ExpireDelegationTokenRequest {
             version >= 2,
             "hmac",
         )?;
-        crate::primitives::field::encode(
-            &self.expiry_time_period_ms,
-            buf,
-            version,
-            false,
-            "expiry_time_period_ms",
-        )?;
+        crate::primitives::Fixed::put(self.expiry_time_period_ms, buf);
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -49,12 +43,7 @@ impl crate::primitives::Wire for ExpireDelegationTokenRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.hmac, version, version >= 2);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.expiry_time_period_ms,
-                version,
-                false,
-            );
+        size += 8;
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -66,34 +55,42 @@ impl crate::primitives::Wire for ExpireDelegationTokenRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let hmac: crate::Bytes = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.hmac,
             r,
             version,
             version >= 2,
             "hmac",
         )?;
-        let expiry_time_period_ms: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.expiry_time_period_ms,
             r,
             version,
             false,
             "expiry_time_period_ms",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            hmac,
-            expiry_time_period_ms,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ExpireDelegationTokenRequest {}

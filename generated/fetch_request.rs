@@ -86,66 +86,24 @@ impl crate::primitives::Wire for FetchRequest {
             return Err(crate::primitives::field::non_default("replica_id"));
         }
         if version <= 14 {
-            crate::primitives::field::encode(
-                &self.replica_id,
-                buf,
-                version,
-                false,
-                "replica_id",
-            )?;
+            crate::primitives::Fixed::put(self.replica_id, buf);
         }
         if version < 15 && self.replica_state != ReplicaState::default() {
             return Err(crate::primitives::field::non_default("replica_state"));
         }
-        crate::primitives::field::encode(
-            &self.max_wait_ms,
-            buf,
-            version,
-            false,
-            "max_wait_ms",
-        )?;
-        crate::primitives::field::encode(
-            &self.min_bytes,
-            buf,
-            version,
-            false,
-            "min_bytes",
-        )?;
+        crate::primitives::Fixed::put(self.max_wait_ms, buf);
+        crate::primitives::Fixed::put(self.min_bytes, buf);
         if version >= 3 {
-            crate::primitives::field::encode(
-                &self.max_bytes,
-                buf,
-                version,
-                false,
-                "max_bytes",
-            )?;
+            crate::primitives::Fixed::put(self.max_bytes, buf);
         }
         if version >= 4 {
-            crate::primitives::field::encode(
-                &self.isolation_level,
-                buf,
-                version,
-                false,
-                "isolation_level",
-            )?;
+            crate::primitives::Fixed::put(self.isolation_level, buf);
         }
         if version >= 7 {
-            crate::primitives::field::encode(
-                &self.session_id,
-                buf,
-                version,
-                false,
-                "session_id",
-            )?;
+            crate::primitives::Fixed::put(self.session_id, buf);
         }
         if version >= 7 {
-            crate::primitives::field::encode(
-                &self.session_epoch,
-                buf,
-                version,
-                false,
-                "session_epoch",
-            )?;
+            crate::primitives::Fixed::put(self.session_epoch, buf);
         }
         crate::primitives::field::encode(
             &self.topics,
@@ -210,33 +168,21 @@ impl crate::primitives::Wire for FetchRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version <= 14 {
-            size
-                += crate::primitives::Wire::value_size(&self.replica_id, version, false);
+            size += 4;
         }
-        size += crate::primitives::Wire::value_size(&self.max_wait_ms, version, false);
-        size += crate::primitives::Wire::value_size(&self.min_bytes, version, false);
+        size += 4;
+        size += 4;
         if version >= 3 {
-            size += crate::primitives::Wire::value_size(&self.max_bytes, version, false);
+            size += 4;
         }
         if version >= 4 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.isolation_level,
-                    version,
-                    false,
-                );
+            size += 1;
         }
         if version >= 7 {
-            size
-                += crate::primitives::Wire::value_size(&self.session_id, version, false);
+            size += 4;
         }
         if version >= 7 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.session_epoch,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         size
             += crate::primitives::Wire::value_size(&self.topics, version, version >= 12);
@@ -278,85 +224,135 @@ impl crate::primitives::Wire for FetchRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let mut cluster_id: Option<String> = None;
-        let replica_id: i32 = if version <= 14 {
-            crate::primitives::field::decode(r, version, false, "replica_id")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        self.cluster_id = None;
+        if version <= 14 {
+            crate::primitives::field::decode_into(
+                &mut self.replica_id,
+                r,
+                version,
+                false,
+                "replica_id",
+            )?;
         } else {
-            -1
-        };
-        let mut replica_state: ReplicaState = ReplicaState::default();
-        let max_wait_ms: i32 = crate::primitives::field::decode(
+            self.replica_id = -1;
+        }
+        self.replica_state = ReplicaState::default();
+        crate::primitives::field::decode_into(
+            &mut self.max_wait_ms,
             r,
             version,
             false,
             "max_wait_ms",
         )?;
-        let min_bytes: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.min_bytes,
             r,
             version,
             false,
             "min_bytes",
         )?;
-        let max_bytes: i32 = if version >= 3 {
-            crate::primitives::field::decode(r, version, false, "max_bytes")?
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.max_bytes,
+                r,
+                version,
+                false,
+                "max_bytes",
+            )?;
         } else {
-            2147483647
-        };
-        let isolation_level: i8 = if version >= 4 {
-            crate::primitives::field::decode(r, version, false, "isolation_level")?
+            self.max_bytes = 2147483647;
+        }
+        if version >= 4 {
+            crate::primitives::field::decode_into(
+                &mut self.isolation_level,
+                r,
+                version,
+                false,
+                "isolation_level",
+            )?;
         } else {
-            0
-        };
-        let session_id: i32 = if version >= 7 {
-            crate::primitives::field::decode(r, version, false, "session_id")?
+            self.isolation_level = 0;
+        }
+        if version >= 7 {
+            crate::primitives::field::decode_into(
+                &mut self.session_id,
+                r,
+                version,
+                false,
+                "session_id",
+            )?;
         } else {
-            0
-        };
-        let session_epoch: i32 = if version >= 7 {
-            crate::primitives::field::decode(r, version, false, "session_epoch")?
+            self.session_id = 0;
+        }
+        if version >= 7 {
+            crate::primitives::field::decode_into(
+                &mut self.session_epoch,
+                r,
+                version,
+                false,
+                "session_epoch",
+            )?;
         } else {
-            -1
-        };
-        let topics: Vec<FetchTopic> = crate::primitives::field::decode(
+            self.session_epoch = -1;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             version >= 12,
             "topics",
         )?;
-        let forgotten_topics_data: Vec<ForgottenTopic> = if version >= 7 {
-            crate::primitives::field::decode(
+        if version >= 7 {
+            crate::primitives::field::decode_into(
+                &mut self.forgotten_topics_data,
                 r,
                 version,
                 version >= 12,
                 "forgotten_topics_data",
-            )?
+            )?;
         } else {
-            Vec::new()
-        };
-        let rack_id: String = if version >= 11 {
-            crate::primitives::field::decode(r, version, version >= 12, "rack_id")?
+            self.forgotten_topics_data = Vec::new();
+        }
+        if version >= 11 {
+            crate::primitives::field::decode_into(
+                &mut self.rack_id,
+                r,
+                version,
+                version >= 12,
+                "rack_id",
+            )?;
         } else {
-            String::new()
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.rack_id = String::new();
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 12 {
             crate::tagged::decode_section(
                 r,
                 2,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |tag, r| {
                     match tag {
                         0 => {
-                            cluster_id = crate::primitives::field::decode_tagged(
+                            self.cluster_id = crate::primitives::field::decode_tagged(
                                 r,
                                 version,
                                 "cluster_id",
                             )?;
                         }
                         1 if version >= 15 => {
-                            replica_state = crate::primitives::field::decode_tagged(
+                            self.replica_state = crate::primitives::field::decode_tagged(
                                 r,
                                 version,
                                 "replica_state",
@@ -368,21 +364,7 @@ impl crate::primitives::Wire for FetchRequest {
                 },
             )?;
         }
-        Ok(Self {
-            cluster_id,
-            replica_id,
-            replica_state,
-            max_wait_ms,
-            min_bytes,
-            max_bytes,
-            isolation_level,
-            session_id,
-            session_epoch,
-            topics,
-            forgotten_topics_data,
-            rack_id,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for FetchRequest {}
@@ -413,32 +395,20 @@ impl crate::primitives::Wire for ReplicaState {
     fn encode_value(
         &self,
         buf: &mut crate::BytesMut,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.replica_id,
-            buf,
-            version,
-            false,
-            "replica_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.replica_epoch,
-            buf,
-            version,
-            false,
-            "replica_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.replica_id, buf);
+        crate::primitives::Fixed::put(self.replica_epoch, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.replica_id, version, false);
-        size += crate::primitives::Wire::value_size(&self.replica_epoch, version, false);
+        size += 4;
+        size += 8;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -448,32 +418,40 @@ impl crate::primitives::Wire for ReplicaState {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let replica_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.replica_id,
             r,
             version,
             false,
             "replica_id",
         )?;
-        let replica_epoch: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.replica_epoch,
             r,
             version,
             false,
             "replica_epoch",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            replica_id,
-            replica_epoch,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ReplicaState {}
@@ -512,13 +490,7 @@ impl crate::primitives::Wire for FetchTopic {
             )?;
         }
         if version >= 13 {
-            crate::primitives::field::encode(
-                &self.topic_id,
-                buf,
-                version,
-                false,
-                "topic_id",
-            )?;
+            crate::primitives::Fixed::put(self.topic_id, buf);
         }
         crate::primitives::field::encode(
             &self.partitions,
@@ -547,7 +519,7 @@ impl crate::primitives::Wire for FetchTopic {
                 );
         }
         if version >= 13 {
-            size += crate::primitives::Wire::value_size(&self.topic_id, version, false);
+            size += 16;
         }
         size
             += crate::primitives::Wire::value_size(
@@ -566,39 +538,57 @@ impl crate::primitives::Wire for FetchTopic {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic: String = if version <= 12 {
-            crate::primitives::field::decode(r, version, version >= 12, "topic")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version <= 12 {
+            crate::primitives::field::decode_into(
+                &mut self.topic,
+                r,
+                version,
+                version >= 12,
+                "topic",
+            )?;
         } else {
-            String::new()
-        };
-        let topic_id: crate::primitives::Uuid = if version >= 13 {
-            crate::primitives::field::decode(r, version, false, "topic_id")?
+            self.topic = String::new();
+        }
+        if version >= 13 {
+            crate::primitives::field::decode_into(
+                &mut self.topic_id,
+                r,
+                version,
+                false,
+                "topic_id",
+            )?;
         } else {
-            crate::primitives::Uuid::NIL
-        };
-        let partitions: Vec<FetchPartition> = crate::primitives::field::decode(
+            self.topic_id = crate::primitives::Uuid::NIL;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             version >= 12,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 12 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            topic,
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for FetchTopic {}
@@ -657,57 +647,21 @@ impl crate::primitives::Wire for FetchPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.partition,
-            buf,
-            version,
-            false,
-            "partition",
-        )?;
+        crate::primitives::Fixed::put(self.partition, buf);
         if version >= 9 {
-            crate::primitives::field::encode(
-                &self.current_leader_epoch,
-                buf,
-                version,
-                false,
-                "current_leader_epoch",
-            )?;
+            crate::primitives::Fixed::put(self.current_leader_epoch, buf);
         }
-        crate::primitives::field::encode(
-            &self.fetch_offset,
-            buf,
-            version,
-            false,
-            "fetch_offset",
-        )?;
+        crate::primitives::Fixed::put(self.fetch_offset, buf);
         if version < 12 && self.last_fetched_epoch != -1 {
             return Err(crate::primitives::field::non_default("last_fetched_epoch"));
         }
         if version >= 12 {
-            crate::primitives::field::encode(
-                &self.last_fetched_epoch,
-                buf,
-                version,
-                false,
-                "last_fetched_epoch",
-            )?;
+            crate::primitives::Fixed::put(self.last_fetched_epoch, buf);
         }
         if version >= 5 {
-            crate::primitives::field::encode(
-                &self.log_start_offset,
-                buf,
-                version,
-                false,
-                "log_start_offset",
-            )?;
+            crate::primitives::Fixed::put(self.log_start_offset, buf);
         }
-        crate::primitives::field::encode(
-            &self.partition_max_bytes,
-            buf,
-            version,
-            false,
-            "partition_max_bytes",
-        )?;
+        crate::primitives::Fixed::put(self.partition_max_bytes, buf);
         if version >= 12 {
             let write_replica_directory_id = version >= 17
                 && !self.replica_directory_id.is_nil();
@@ -731,38 +685,18 @@ impl crate::primitives::Wire for FetchPartition {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.partition, version, false);
+        size += 4;
         if version >= 9 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.current_leader_epoch,
-                    version,
-                    false,
-                );
+            size += 4;
         }
-        size += crate::primitives::Wire::value_size(&self.fetch_offset, version, false);
+        size += 8;
         if version >= 12 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.last_fetched_epoch,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         if version >= 5 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.log_start_offset,
-                    version,
-                    false,
-                );
+            size += 8;
         }
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_max_bytes,
-                version,
-                false,
-            );
+        size += 4;
         if version >= 12 {
             let write_replica_directory_id = version >= 17
                 && !self.replica_directory_id.is_nil();
@@ -781,52 +715,83 @@ impl crate::primitives::Wire for FetchPartition {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let partition: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.partition,
             r,
             version,
             false,
             "partition",
         )?;
-        let current_leader_epoch: i32 = if version >= 9 {
-            crate::primitives::field::decode(r, version, false, "current_leader_epoch")?
+        if version >= 9 {
+            crate::primitives::field::decode_into(
+                &mut self.current_leader_epoch,
+                r,
+                version,
+                false,
+                "current_leader_epoch",
+            )?;
         } else {
-            -1
-        };
-        let fetch_offset: i64 = crate::primitives::field::decode(
+            self.current_leader_epoch = -1;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.fetch_offset,
             r,
             version,
             false,
             "fetch_offset",
         )?;
-        let last_fetched_epoch: i32 = if version >= 12 {
-            crate::primitives::field::decode(r, version, false, "last_fetched_epoch")?
+        if version >= 12 {
+            crate::primitives::field::decode_into(
+                &mut self.last_fetched_epoch,
+                r,
+                version,
+                false,
+                "last_fetched_epoch",
+            )?;
         } else {
-            -1
-        };
-        let log_start_offset: i64 = if version >= 5 {
-            crate::primitives::field::decode(r, version, false, "log_start_offset")?
+            self.last_fetched_epoch = -1;
+        }
+        if version >= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.log_start_offset,
+                r,
+                version,
+                false,
+                "log_start_offset",
+            )?;
         } else {
-            -1
-        };
-        let partition_max_bytes: i32 = crate::primitives::field::decode(
+            self.log_start_offset = -1;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.partition_max_bytes,
             r,
             version,
             false,
             "partition_max_bytes",
         )?;
-        let mut replica_directory_id: crate::primitives::Uuid = crate::primitives::Uuid::NIL;
-        let mut unknown_tagged_fields = Vec::new();
+        self.replica_directory_id = crate::primitives::Uuid::NIL;
+        self.unknown_tagged_fields.clear();
         if version >= 12 {
             crate::tagged::decode_section(
                 r,
                 1,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |tag, r| {
                     match tag {
                         0 if version >= 17 => {
-                            replica_directory_id = crate::primitives::field::decode_tagged(
+                            self.replica_directory_id = crate::primitives::field::decode_tagged(
                                 r,
                                 version,
                                 "replica_directory_id",
@@ -838,16 +803,7 @@ impl crate::primitives::Wire for FetchPartition {
                 },
             )?;
         }
-        Ok(Self {
-            partition,
-            current_leader_epoch,
-            fetch_offset,
-            last_fetched_epoch,
-            log_start_offset,
-            partition_max_bytes,
-            replica_directory_id,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for FetchPartition {}
@@ -886,13 +842,7 @@ impl crate::primitives::Wire for ForgottenTopic {
             )?;
         }
         if version >= 13 {
-            crate::primitives::field::encode(
-                &self.topic_id,
-                buf,
-                version,
-                false,
-                "topic_id",
-            )?;
+            crate::primitives::Fixed::put(self.topic_id, buf);
         }
         crate::primitives::field::encode(
             &self.partitions,
@@ -921,7 +871,7 @@ impl crate::primitives::Wire for ForgottenTopic {
                 );
         }
         if version >= 13 {
-            size += crate::primitives::Wire::value_size(&self.topic_id, version, false);
+            size += 16;
         }
         size
             += crate::primitives::Wire::value_size(
@@ -940,39 +890,57 @@ impl crate::primitives::Wire for ForgottenTopic {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic: String = if version <= 12 {
-            crate::primitives::field::decode(r, version, version >= 12, "topic")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version <= 12 {
+            crate::primitives::field::decode_into(
+                &mut self.topic,
+                r,
+                version,
+                version >= 12,
+                "topic",
+            )?;
         } else {
-            String::new()
-        };
-        let topic_id: crate::primitives::Uuid = if version >= 13 {
-            crate::primitives::field::decode(r, version, false, "topic_id")?
+            self.topic = String::new();
+        }
+        if version >= 13 {
+            crate::primitives::field::decode_into(
+                &mut self.topic_id,
+                r,
+                version,
+                false,
+                "topic_id",
+            )?;
         } else {
-            crate::primitives::Uuid::NIL
-        };
-        let partitions: Vec<i32> = crate::primitives::field::decode(
+            self.topic_id = crate::primitives::Uuid::NIL;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             version >= 12,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 12 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            topic,
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ForgottenTopic {}

@@ -36,34 +36,16 @@ impl crate::primitives::Wire for FetchResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.throttle_time_ms,
-                buf,
-                version,
-                false,
-                "throttle_time_ms",
-            )?;
+            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         }
         if version >= 7 {
-            crate::primitives::field::encode(
-                &self.error_code,
-                buf,
-                version,
-                false,
-                "error_code",
-            )?;
+            crate::primitives::Fixed::put(self.error_code, buf);
         }
         if version < 7 && self.session_id != 0 {
             return Err(crate::primitives::field::non_default("session_id"));
         }
         if version >= 7 {
-            crate::primitives::field::encode(
-                &self.session_id,
-                buf,
-                version,
-                false,
-                "session_id",
-            )?;
+            crate::primitives::Fixed::put(self.session_id, buf);
         }
         crate::primitives::field::encode(
             &self.responses,
@@ -98,20 +80,13 @@ impl crate::primitives::Wire for FetchResponse {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.throttle_time_ms,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         if version >= 7 {
-            size
-                += crate::primitives::Wire::value_size(&self.error_code, version, false);
+            size += 2;
         }
         if version >= 7 {
-            size
-                += crate::primitives::Wire::value_size(&self.session_id, version, false);
+            size += 4;
         }
         size
             += crate::primitives::Wire::value_size(
@@ -135,40 +110,69 @@ impl crate::primitives::Wire for FetchResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "throttle_time_ms")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
         } else {
-            0
-        };
-        let error_code: i16 = if version >= 7 {
-            crate::primitives::field::decode(r, version, false, "error_code")?
+            self.throttle_time_ms = 0;
+        }
+        if version >= 7 {
+            crate::primitives::field::decode_into(
+                &mut self.error_code,
+                r,
+                version,
+                false,
+                "error_code",
+            )?;
         } else {
-            0
-        };
-        let session_id: i32 = if version >= 7 {
-            crate::primitives::field::decode(r, version, false, "session_id")?
+            self.error_code = 0;
+        }
+        if version >= 7 {
+            crate::primitives::field::decode_into(
+                &mut self.session_id,
+                r,
+                version,
+                false,
+                "session_id",
+            )?;
         } else {
-            0
-        };
-        let responses: Vec<FetchableTopicResponse> = crate::primitives::field::decode(
+            self.session_id = 0;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.responses,
             r,
             version,
             version >= 12,
             "responses",
         )?;
-        let mut node_endpoints: Vec<NodeEndpoint> = Vec::new();
-        let mut unknown_tagged_fields = Vec::new();
+        self.node_endpoints = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 12 {
             crate::tagged::decode_section(
                 r,
                 1,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |tag, r| {
                     match tag {
                         0 if version >= 16 => {
-                            node_endpoints = crate::primitives::field::decode_tagged(
+                            self.node_endpoints = crate::primitives::field::decode_tagged(
                                 r,
                                 version,
                                 "node_endpoints",
@@ -180,14 +184,7 @@ impl crate::primitives::Wire for FetchResponse {
                 },
             )?;
         }
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            session_id,
-            responses,
-            node_endpoints,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for FetchResponse {}
@@ -226,13 +223,7 @@ impl crate::primitives::Wire for FetchableTopicResponse {
             )?;
         }
         if version >= 13 {
-            crate::primitives::field::encode(
-                &self.topic_id,
-                buf,
-                version,
-                false,
-                "topic_id",
-            )?;
+            crate::primitives::Fixed::put(self.topic_id, buf);
         }
         crate::primitives::field::encode(
             &self.partitions,
@@ -261,7 +252,7 @@ impl crate::primitives::Wire for FetchableTopicResponse {
                 );
         }
         if version >= 13 {
-            size += crate::primitives::Wire::value_size(&self.topic_id, version, false);
+            size += 16;
         }
         size
             += crate::primitives::Wire::value_size(
@@ -280,39 +271,57 @@ impl crate::primitives::Wire for FetchableTopicResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic: String = if version <= 12 {
-            crate::primitives::field::decode(r, version, version >= 12, "topic")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version <= 12 {
+            crate::primitives::field::decode_into(
+                &mut self.topic,
+                r,
+                version,
+                version >= 12,
+                "topic",
+            )?;
         } else {
-            String::new()
-        };
-        let topic_id: crate::primitives::Uuid = if version >= 13 {
-            crate::primitives::field::decode(r, version, false, "topic_id")?
+            self.topic = String::new();
+        }
+        if version >= 13 {
+            crate::primitives::field::decode_into(
+                &mut self.topic_id,
+                r,
+                version,
+                false,
+                "topic_id",
+            )?;
         } else {
-            crate::primitives::Uuid::NIL
-        };
-        let partitions: Vec<PartitionData> = crate::primitives::field::decode(
+            self.topic_id = crate::primitives::Uuid::NIL;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             version >= 12,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 12 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            topic,
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for FetchableTopicResponse {}
@@ -391,44 +400,14 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
-        crate::primitives::field::encode(
-            &self.high_watermark,
-            buf,
-            version,
-            false,
-            "high_watermark",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
+        crate::primitives::Fixed::put(self.error_code, buf);
+        crate::primitives::Fixed::put(self.high_watermark, buf);
         if version >= 4 {
-            crate::primitives::field::encode(
-                &self.last_stable_offset,
-                buf,
-                version,
-                false,
-                "last_stable_offset",
-            )?;
+            crate::primitives::Fixed::put(self.last_stable_offset, buf);
         }
         if version >= 5 {
-            crate::primitives::field::encode(
-                &self.log_start_offset,
-                buf,
-                version,
-                false,
-                "log_start_offset",
-            )?;
+            crate::primitives::Fixed::put(self.log_start_offset, buf);
         }
         if version < 12 && self.diverging_epoch != EpochEndOffset::default() {
             return Err(crate::primitives::field::non_default("diverging_epoch"));
@@ -452,13 +431,7 @@ impl crate::primitives::Wire for PartitionData {
             return Err(crate::primitives::field::non_default("preferred_read_replica"));
         }
         if version >= 11 {
-            crate::primitives::field::encode(
-                &self.preferred_read_replica,
-                buf,
-                version,
-                false,
-                "preferred_read_replica",
-            )?;
+            crate::primitives::Fixed::put(self.preferred_read_replica, buf);
         }
         crate::primitives::field::encode(
             &self.records,
@@ -513,30 +486,14 @@ impl crate::primitives::Wire for PartitionData {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
-        size
-            += crate::primitives::Wire::value_size(&self.high_watermark, version, false);
+        size += 4;
+        size += 2;
+        size += 8;
         if version >= 4 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.last_stable_offset,
-                    version,
-                    false,
-                );
+            size += 8;
         }
         if version >= 5 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.log_start_offset,
-                    version,
-                    false,
-                );
+            size += 8;
         }
         if version >= 4 {
             size
@@ -547,12 +504,7 @@ impl crate::primitives::Wire for PartitionData {
                 );
         }
         if version >= 11 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.preferred_read_replica,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         size
             += crate::primitives::Wire::value_size(
@@ -588,89 +540,117 @@ impl crate::primitives::Wire for PartitionData {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let partition_index: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let error_code: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let high_watermark: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.high_watermark,
             r,
             version,
             false,
             "high_watermark",
         )?;
-        let last_stable_offset: i64 = if version >= 4 {
-            crate::primitives::field::decode(r, version, false, "last_stable_offset")?
+        if version >= 4 {
+            crate::primitives::field::decode_into(
+                &mut self.last_stable_offset,
+                r,
+                version,
+                false,
+                "last_stable_offset",
+            )?;
         } else {
-            -1
-        };
-        let log_start_offset: i64 = if version >= 5 {
-            crate::primitives::field::decode(r, version, false, "log_start_offset")?
+            self.last_stable_offset = -1;
+        }
+        if version >= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.log_start_offset,
+                r,
+                version,
+                false,
+                "log_start_offset",
+            )?;
         } else {
-            -1
-        };
-        let mut diverging_epoch: EpochEndOffset = EpochEndOffset::default();
-        let mut current_leader: LeaderIdAndEpoch = LeaderIdAndEpoch::default();
-        let mut snapshot_id: SnapshotId = SnapshotId::default();
-        let aborted_transactions: Option<Vec<AbortedTransaction>> = if version >= 4 {
-            crate::primitives::field::decode(
+            self.log_start_offset = -1;
+        }
+        self.diverging_epoch = EpochEndOffset::default();
+        self.current_leader = LeaderIdAndEpoch::default();
+        self.snapshot_id = SnapshotId::default();
+        if version >= 4 {
+            crate::primitives::field::decode_into(
+                &mut self.aborted_transactions,
                 r,
                 version,
                 version >= 12,
                 "aborted_transactions",
-            )?
+            )?;
         } else {
-            Some(Vec::new())
-        };
-        let preferred_read_replica: i32 = if version >= 11 {
-            crate::primitives::field::decode(
+            self.aborted_transactions = Some(Vec::new());
+        }
+        if version >= 11 {
+            crate::primitives::field::decode_into(
+                &mut self.preferred_read_replica,
                 r,
                 version,
                 false,
                 "preferred_read_replica",
-            )?
+            )?;
         } else {
-            -1
-        };
-        let records: Option<crate::Bytes> = crate::primitives::field::decode(
+            self.preferred_read_replica = -1;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.records,
             r,
             version,
             version >= 12,
             "records",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 12 {
             crate::tagged::decode_section(
                 r,
                 3,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |tag, r| {
                     match tag {
                         0 => {
-                            diverging_epoch = crate::primitives::field::decode_tagged(
+                            self.diverging_epoch = crate::primitives::field::decode_tagged(
                                 r,
                                 version,
                                 "diverging_epoch",
                             )?;
                         }
                         1 => {
-                            current_leader = crate::primitives::field::decode_tagged(
+                            self.current_leader = crate::primitives::field::decode_tagged(
                                 r,
                                 version,
                                 "current_leader",
                             )?;
                         }
                         2 => {
-                            snapshot_id = crate::primitives::field::decode_tagged(
+                            self.snapshot_id = crate::primitives::field::decode_tagged(
                                 r,
                                 version,
                                 "snapshot_id",
@@ -682,20 +662,7 @@ impl crate::primitives::Wire for PartitionData {
                 },
             )?;
         }
-        Ok(Self {
-            partition_index,
-            error_code,
-            high_watermark,
-            last_stable_offset,
-            log_start_offset,
-            diverging_epoch,
-            current_leader,
-            snapshot_id,
-            aborted_transactions,
-            preferred_read_replica,
-            records,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for PartitionData {}
@@ -726,26 +693,20 @@ impl crate::primitives::Wire for EpochEndOffset {
     fn encode_value(
         &self,
         buf: &mut crate::BytesMut,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.epoch, buf, version, false, "epoch")?;
-        crate::primitives::field::encode(
-            &self.end_offset,
-            buf,
-            version,
-            false,
-            "end_offset",
-        )?;
+        crate::primitives::Fixed::put(self.epoch, buf);
+        crate::primitives::Fixed::put(self.end_offset, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.epoch, version, false);
-        size += crate::primitives::Wire::value_size(&self.end_offset, version, false);
+        size += 4;
+        size += 8;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -755,27 +716,40 @@ impl crate::primitives::Wire for EpochEndOffset {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let epoch: i32 = crate::primitives::field::decode(r, version, false, "epoch")?;
-        let end_offset: i64 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.epoch,
+            r,
+            version,
+            false,
+            "epoch",
+        )?;
+        crate::primitives::field::decode_into(
+            &mut self.end_offset,
             r,
             version,
             false,
             "end_offset",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            epoch,
-            end_offset,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for EpochEndOffset {}
@@ -806,32 +780,20 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
     fn encode_value(
         &self,
         buf: &mut crate::BytesMut,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.leader_id,
-            buf,
-            version,
-            false,
-            "leader_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.leader_epoch,
-            buf,
-            version,
-            false,
-            "leader_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.leader_id, buf);
+        crate::primitives::Fixed::put(self.leader_epoch, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.leader_id, version, false);
-        size += crate::primitives::Wire::value_size(&self.leader_epoch, version, false);
+        size += 4;
+        size += 4;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -841,32 +803,40 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let leader_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.leader_id,
             r,
             version,
             false,
             "leader_id",
         )?;
-        let leader_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.leader_epoch,
             r,
             version,
             false,
             "leader_epoch",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            leader_id,
-            leader_epoch,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for LeaderIdAndEpoch {}
@@ -897,26 +867,20 @@ impl crate::primitives::Wire for SnapshotId {
     fn encode_value(
         &self,
         buf: &mut crate::BytesMut,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.end_offset,
-            buf,
-            version,
-            false,
-            "end_offset",
-        )?;
-        crate::primitives::field::encode(&self.epoch, buf, version, false, "epoch")?;
+        crate::primitives::Fixed::put(self.end_offset, buf);
+        crate::primitives::Fixed::put(self.epoch, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.end_offset, version, false);
-        size += crate::primitives::Wire::value_size(&self.epoch, version, false);
+        size += 8;
+        size += 4;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -926,27 +890,40 @@ impl crate::primitives::Wire for SnapshotId {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let end_offset: i64 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.end_offset,
             r,
             version,
             false,
             "end_offset",
         )?;
-        let epoch: i32 = crate::primitives::field::decode(r, version, false, "epoch")?;
-        let mut unknown_tagged_fields = Vec::new();
+        crate::primitives::field::decode_into(
+            &mut self.epoch,
+            r,
+            version,
+            false,
+            "epoch",
+        )?;
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            end_offset,
-            epoch,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for SnapshotId {}
@@ -971,20 +948,8 @@ impl crate::primitives::Wire for AbortedTransaction {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.producer_id,
-            buf,
-            version,
-            false,
-            "producer_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.first_offset,
-            buf,
-            version,
-            false,
-            "first_offset",
-        )?;
+        crate::primitives::Fixed::put(self.producer_id, buf);
+        crate::primitives::Fixed::put(self.first_offset, buf);
         if version >= 12 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -996,8 +961,8 @@ impl crate::primitives::Wire for AbortedTransaction {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.producer_id, version, false);
-        size += crate::primitives::Wire::value_size(&self.first_offset, version, false);
+        size += 8;
+        size += 8;
         if version >= 12 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -1009,34 +974,42 @@ impl crate::primitives::Wire for AbortedTransaction {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let producer_id: i64 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.producer_id,
             r,
             version,
             false,
             "producer_id",
         )?;
-        let first_offset: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.first_offset,
             r,
             version,
             false,
             "first_offset",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 12 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            producer_id,
-            first_offset,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for AbortedTransaction {}
@@ -1069,9 +1042,9 @@ impl crate::primitives::Wire for NodeEndpoint {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.node_id, buf, version, false, "node_id")?;
+        crate::primitives::Fixed::put(self.node_id, buf);
         crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
-        crate::primitives::field::encode(&self.port, buf, version, false, "port")?;
+        crate::primitives::Fixed::put(self.port, buf);
         crate::primitives::field::encode(&self.rack, buf, version, true, "rack")?;
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -1080,9 +1053,9 @@ impl crate::primitives::Wire for NodeEndpoint {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.node_id, version, false);
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.host, version, true);
-        size += crate::primitives::Wire::value_size(&self.port, version, false);
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.rack, version, true);
         let count = self.unknown_tagged_fields.len();
         size
@@ -1093,36 +1066,42 @@ impl crate::primitives::Wire for NodeEndpoint {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let node_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.node_id,
             r,
             version,
             false,
             "node_id",
         )?;
-        let host: String = crate::primitives::field::decode(r, version, true, "host")?;
-        let port: i32 = crate::primitives::field::decode(r, version, false, "port")?;
-        let rack: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::primitives::field::decode_into(
+            &mut self.port,
             r,
             version,
-            true,
-            "rack",
+            false,
+            "port",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        crate::primitives::field::decode_into(&mut self.rack, r, version, true, "rack")?;
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            node_id,
-            host,
-            port,
-            rack,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for NodeEndpoint {}

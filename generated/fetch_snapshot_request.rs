@@ -42,20 +42,8 @@ impl crate::primitives::Wire for FetchSnapshotRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.replica_id,
-            buf,
-            version,
-            false,
-            "replica_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.max_bytes,
-            buf,
-            version,
-            false,
-            "max_bytes",
-        )?;
+        crate::primitives::Fixed::put(self.replica_id, buf);
+        crate::primitives::Fixed::put(self.max_bytes, buf);
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         let write_cluster_id = self.cluster_id.is_some();
         let mut count = self.unknown_tagged_fields.len();
@@ -75,8 +63,8 @@ impl crate::primitives::Wire for FetchSnapshotRequest {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.replica_id, version, false);
-        size += crate::primitives::Wire::value_size(&self.max_bytes, version, false);
+        size += 4;
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.topics, version, true);
         let write_cluster_id = self.cluster_id.is_some();
         let mut count = self.unknown_tagged_fields.len();
@@ -92,36 +80,49 @@ impl crate::primitives::Wire for FetchSnapshotRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let mut cluster_id: Option<String> = None;
-        let replica_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        self.cluster_id = None;
+        crate::primitives::field::decode_into(
+            &mut self.replica_id,
             r,
             version,
             false,
             "replica_id",
         )?;
-        let max_bytes: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.max_bytes,
             r,
             version,
             false,
             "max_bytes",
         )?;
-        let topics: Vec<TopicSnapshot> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             true,
             "topics",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             1,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
                     0 => {
-                        cluster_id = crate::primitives::field::decode_tagged(
+                        self.cluster_id = crate::primitives::field::decode_tagged(
                             r,
                             version,
                             "cluster_id",
@@ -132,13 +133,7 @@ impl crate::primitives::Wire for FetchSnapshotRequest {
                 Ok(true)
             },
         )?;
-        Ok(Self {
-            cluster_id,
-            replica_id,
-            max_bytes,
-            topics,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for FetchSnapshotRequest {}
@@ -189,27 +184,34 @@ impl crate::primitives::Wire for TopicSnapshot {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(r, version, true, "name")?;
-        let partitions: Vec<PartitionSnapshot> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             true,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            name,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for TopicSnapshot {}
@@ -246,20 +248,8 @@ impl crate::primitives::Wire for PartitionSnapshot {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.partition,
-            buf,
-            version,
-            false,
-            "partition",
-        )?;
-        crate::primitives::field::encode(
-            &self.current_leader_epoch,
-            buf,
-            version,
-            false,
-            "current_leader_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.partition, buf);
+        crate::primitives::Fixed::put(self.current_leader_epoch, buf);
         crate::primitives::field::encode(
             &self.snapshot_id,
             buf,
@@ -267,13 +257,7 @@ impl crate::primitives::Wire for PartitionSnapshot {
             false,
             "snapshot_id",
         )?;
-        crate::primitives::field::encode(
-            &self.position,
-            buf,
-            version,
-            false,
-            "position",
-        )?;
+        crate::primitives::Fixed::put(self.position, buf);
         let write_replica_directory_id = version >= 1
             && !self.replica_directory_id.is_nil();
         let mut count = self.unknown_tagged_fields.len();
@@ -293,15 +277,10 @@ impl crate::primitives::Wire for PartitionSnapshot {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.partition, version, false);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.current_leader_epoch,
-                version,
-                false,
-            );
+        size += 4;
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.snapshot_id, version, false);
-        size += crate::primitives::Wire::value_size(&self.position, version, false);
+        size += 8;
         let write_replica_directory_id = version >= 1
             && !self.replica_directory_id.is_nil();
         let mut count = self.unknown_tagged_fields.len();
@@ -317,42 +296,56 @@ impl crate::primitives::Wire for PartitionSnapshot {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let partition: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.partition,
             r,
             version,
             false,
             "partition",
         )?;
-        let current_leader_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.current_leader_epoch,
             r,
             version,
             false,
             "current_leader_epoch",
         )?;
-        let snapshot_id: SnapshotId = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.snapshot_id,
             r,
             version,
             false,
             "snapshot_id",
         )?;
-        let position: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.position,
             r,
             version,
             false,
             "position",
         )?;
-        let mut replica_directory_id: crate::primitives::Uuid = crate::primitives::Uuid::NIL;
-        let mut unknown_tagged_fields = Vec::new();
+        self.replica_directory_id = crate::primitives::Uuid::NIL;
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             1,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
                     0 if version >= 1 => {
-                        replica_directory_id = crate::primitives::field::decode_tagged(
+                        self.replica_directory_id = crate::primitives::field::decode_tagged(
                             r,
                             version,
                             "replica_directory_id",
@@ -363,14 +356,7 @@ impl crate::primitives::Wire for PartitionSnapshot {
                 Ok(true)
             },
         )?;
-        Ok(Self {
-            partition,
-            current_leader_epoch,
-            snapshot_id,
-            position,
-            replica_directory_id,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for PartitionSnapshot {}
@@ -392,26 +378,20 @@ impl crate::primitives::Wire for SnapshotId {
     fn encode_value(
         &self,
         buf: &mut crate::BytesMut,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.end_offset,
-            buf,
-            version,
-            false,
-            "end_offset",
-        )?;
-        crate::primitives::field::encode(&self.epoch, buf, version, false, "epoch")?;
+        crate::primitives::Fixed::put(self.end_offset, buf);
+        crate::primitives::Fixed::put(self.epoch, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.end_offset, version, false);
-        size += crate::primitives::Wire::value_size(&self.epoch, version, false);
+        size += 8;
+        size += 4;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -421,27 +401,40 @@ impl crate::primitives::Wire for SnapshotId {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let end_offset: i64 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.end_offset,
             r,
             version,
             false,
             "end_offset",
         )?;
-        let epoch: i32 = crate::primitives::field::decode(r, version, false, "epoch")?;
-        let mut unknown_tagged_fields = Vec::new();
+        crate::primitives::field::decode_into(
+            &mut self.epoch,
+            r,
+            version,
+            false,
+            "epoch",
+        )?;
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            end_offset,
-            epoch,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for SnapshotId {}

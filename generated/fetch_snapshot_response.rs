@@ -31,20 +31,8 @@ impl crate::primitives::Wire for FetchSnapshotResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.throttle_time_ms,
-            buf,
-            version,
-            false,
-            "throttle_time_ms",
-        )?;
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
+        crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         if version < 1 && !self.node_endpoints.is_empty() {
             return Err(crate::primitives::field::non_default("node_endpoints"));
@@ -67,13 +55,8 @@ impl crate::primitives::Wire for FetchSnapshotResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.throttle_time_ms,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 4;
+        size += 2;
         size += crate::primitives::Wire::value_size(&self.topics, version, true);
         let write_node_endpoints = version >= 1 && !self.node_endpoints.is_empty();
         let mut count = self.unknown_tagged_fields.len();
@@ -89,36 +72,49 @@ impl crate::primitives::Wire for FetchSnapshotResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        let error_code: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let topics: Vec<TopicSnapshot> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             true,
             "topics",
         )?;
-        let mut node_endpoints: Vec<NodeEndpoint> = Vec::new();
-        let mut unknown_tagged_fields = Vec::new();
+        self.node_endpoints = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             1,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
                     0 if version >= 1 => {
-                        node_endpoints = crate::primitives::field::decode_tagged(
+                        self.node_endpoints = crate::primitives::field::decode_tagged(
                             r,
                             version,
                             "node_endpoints",
@@ -129,13 +125,7 @@ impl crate::primitives::Wire for FetchSnapshotResponse {
                 Ok(true)
             },
         )?;
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            topics,
-            node_endpoints,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for FetchSnapshotResponse {}
@@ -186,27 +176,34 @@ impl crate::primitives::Wire for TopicSnapshot {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(r, version, true, "name")?;
-        let partitions: Vec<PartitionSnapshot> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             true,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            name,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for TopicSnapshot {}
@@ -251,14 +248,8 @@ impl crate::primitives::Wire for PartitionSnapshot {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.index, buf, version, false, "index")?;
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.index, buf);
+        crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.snapshot_id,
             buf,
@@ -266,14 +257,8 @@ impl crate::primitives::Wire for PartitionSnapshot {
             false,
             "snapshot_id",
         )?;
-        crate::primitives::field::encode(&self.size, buf, version, false, "size")?;
-        crate::primitives::field::encode(
-            &self.position,
-            buf,
-            version,
-            false,
-            "position",
-        )?;
+        crate::primitives::Fixed::put(self.size, buf);
+        crate::primitives::Fixed::put(self.position, buf);
         crate::primitives::field::encode(
             &self.unaligned_records,
             buf,
@@ -299,11 +284,11 @@ impl crate::primitives::Wire for PartitionSnapshot {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.index, version, false);
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 4;
+        size += 2;
         size += crate::primitives::Wire::value_size(&self.snapshot_id, version, false);
-        size += crate::primitives::Wire::value_size(&self.size, version, false);
-        size += crate::primitives::Wire::value_size(&self.position, version, false);
+        size += 8;
+        size += 8;
         size
             += crate::primitives::Wire::value_size(
                 &self.unaligned_records,
@@ -324,44 +309,70 @@ impl crate::primitives::Wire for PartitionSnapshot {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let index: i32 = crate::primitives::field::decode(r, version, false, "index")?;
-        let error_code: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.index,
+            r,
+            version,
+            false,
+            "index",
+        )?;
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let snapshot_id: SnapshotId = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.snapshot_id,
             r,
             version,
             false,
             "snapshot_id",
         )?;
-        let mut current_leader: LeaderIdAndEpoch = LeaderIdAndEpoch::default();
-        let size: i64 = crate::primitives::field::decode(r, version, false, "size")?;
-        let position: i64 = crate::primitives::field::decode(
+        self.current_leader = LeaderIdAndEpoch::default();
+        crate::primitives::field::decode_into(
+            &mut self.size,
+            r,
+            version,
+            false,
+            "size",
+        )?;
+        crate::primitives::field::decode_into(
+            &mut self.position,
             r,
             version,
             false,
             "position",
         )?;
-        let unaligned_records: crate::Bytes = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.unaligned_records,
             r,
             version,
             true,
             "unaligned_records",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             1,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
                     0 => {
-                        current_leader = crate::primitives::field::decode_tagged(
+                        self.current_leader = crate::primitives::field::decode_tagged(
                             r,
                             version,
                             "current_leader",
@@ -372,16 +383,7 @@ impl crate::primitives::Wire for PartitionSnapshot {
                 Ok(true)
             },
         )?;
-        Ok(Self {
-            index,
-            error_code,
-            snapshot_id,
-            current_leader,
-            size,
-            position,
-            unaligned_records,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for PartitionSnapshot {}
@@ -403,26 +405,20 @@ impl crate::primitives::Wire for SnapshotId {
     fn encode_value(
         &self,
         buf: &mut crate::BytesMut,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.end_offset,
-            buf,
-            version,
-            false,
-            "end_offset",
-        )?;
-        crate::primitives::field::encode(&self.epoch, buf, version, false, "epoch")?;
+        crate::primitives::Fixed::put(self.end_offset, buf);
+        crate::primitives::Fixed::put(self.epoch, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.end_offset, version, false);
-        size += crate::primitives::Wire::value_size(&self.epoch, version, false);
+        size += 8;
+        size += 4;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -432,27 +428,40 @@ impl crate::primitives::Wire for SnapshotId {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let end_offset: i64 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.end_offset,
             r,
             version,
             false,
             "end_offset",
         )?;
-        let epoch: i32 = crate::primitives::field::decode(r, version, false, "epoch")?;
-        let mut unknown_tagged_fields = Vec::new();
+        crate::primitives::field::decode_into(
+            &mut self.epoch,
+            r,
+            version,
+            false,
+            "epoch",
+        )?;
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            end_offset,
-            epoch,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for SnapshotId {}
@@ -474,32 +483,20 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
     fn encode_value(
         &self,
         buf: &mut crate::BytesMut,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.leader_id,
-            buf,
-            version,
-            false,
-            "leader_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.leader_epoch,
-            buf,
-            version,
-            false,
-            "leader_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.leader_id, buf);
+        crate::primitives::Fixed::put(self.leader_epoch, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.leader_id, version, false);
-        size += crate::primitives::Wire::value_size(&self.leader_epoch, version, false);
+        size += 4;
+        size += 4;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -509,32 +506,40 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let leader_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.leader_id,
             r,
             version,
             false,
             "leader_id",
         )?;
-        let leader_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.leader_epoch,
             r,
             version,
             false,
             "leader_epoch",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            leader_id,
-            leader_epoch,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for LeaderIdAndEpoch {}
@@ -563,9 +568,9 @@ impl crate::primitives::Wire for NodeEndpoint {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.node_id, buf, version, false, "node_id")?;
+        crate::primitives::Fixed::put(self.node_id, buf);
         crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
-        crate::primitives::field::encode(&self.port, buf, version, false, "port")?;
+        crate::primitives::Fixed::put(self.port, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -573,9 +578,9 @@ impl crate::primitives::Wire for NodeEndpoint {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.node_id, version, false);
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.host, version, true);
-        size += crate::primitives::Wire::value_size(&self.port, version, false);
+        size += 2;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -585,29 +590,41 @@ impl crate::primitives::Wire for NodeEndpoint {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let node_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.node_id,
             r,
             version,
             false,
             "node_id",
         )?;
-        let host: String = crate::primitives::field::decode(r, version, true, "host")?;
-        let port: u16 = crate::primitives::field::decode(r, version, false, "port")?;
-        let mut unknown_tagged_fields = Vec::new();
+        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::primitives::field::decode_into(
+            &mut self.port,
+            r,
+            version,
+            false,
+            "port",
+        )?;
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            node_id,
-            host,
-            port,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for NodeEndpoint {}

@@ -43,13 +43,7 @@ impl crate::primitives::Wire for FindCoordinatorRequest {
             return Err(crate::primitives::field::non_default("key_type"));
         }
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.key_type,
-                buf,
-                version,
-                false,
-                "key_type",
-            )?;
+            crate::primitives::Fixed::put(self.key_type, buf);
         }
         if version < 4 && !self.coordinator_keys.is_empty() {
             return Err(crate::primitives::field::non_default("coordinator_keys"));
@@ -79,7 +73,7 @@ impl crate::primitives::Wire for FindCoordinatorRequest {
                 += crate::primitives::Wire::value_size(&self.key, version, version >= 3);
         }
         if version >= 1 {
-            size += crate::primitives::Wire::value_size(&self.key_type, version, false);
+            size += 1;
         }
         if version >= 4 {
             size
@@ -100,38 +94,61 @@ impl crate::primitives::Wire for FindCoordinatorRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let key: String = if version <= 3 {
-            crate::primitives::field::decode(r, version, version >= 3, "key")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version <= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.key,
+                r,
+                version,
+                version >= 3,
+                "key",
+            )?;
         } else {
-            String::new()
-        };
-        let key_type: i8 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "key_type")?
+            self.key = String::new();
+        }
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.key_type,
+                r,
+                version,
+                false,
+                "key_type",
+            )?;
         } else {
-            0
-        };
-        let coordinator_keys: Vec<String> = if version >= 4 {
-            crate::primitives::field::decode(r, version, true, "coordinator_keys")?
+            self.key_type = 0;
+        }
+        if version >= 4 {
+            crate::primitives::field::decode_into(
+                &mut self.coordinator_keys,
+                r,
+                version,
+                true,
+                "coordinator_keys",
+            )?;
         } else {
-            Vec::new()
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.coordinator_keys = Vec::new();
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 3 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            key,
-            key_type,
-            coordinator_keys,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for FindCoordinatorRequest {}

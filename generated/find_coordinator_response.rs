@@ -58,25 +58,13 @@ impl crate::primitives::Wire for FindCoordinatorResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.throttle_time_ms,
-                buf,
-                version,
-                false,
-                "throttle_time_ms",
-            )?;
+            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         }
         if version > 3 && self.error_code != 0 {
             return Err(crate::primitives::field::non_default("error_code"));
         }
         if version <= 3 {
-            crate::primitives::field::encode(
-                &self.error_code,
-                buf,
-                version,
-                false,
-                "error_code",
-            )?;
+            crate::primitives::Fixed::put(self.error_code, buf);
         }
         if (1..=3).contains(&version) {
             crate::primitives::field::encode(
@@ -91,13 +79,7 @@ impl crate::primitives::Wire for FindCoordinatorResponse {
             return Err(crate::primitives::field::non_default("node_id"));
         }
         if version <= 3 {
-            crate::primitives::field::encode(
-                &self.node_id,
-                buf,
-                version,
-                false,
-                "node_id",
-            )?;
+            crate::primitives::Fixed::put(self.node_id, buf);
         }
         if version > 3 && !self.host.is_empty() {
             return Err(crate::primitives::field::non_default("host"));
@@ -115,7 +97,7 @@ impl crate::primitives::Wire for FindCoordinatorResponse {
             return Err(crate::primitives::field::non_default("port"));
         }
         if version <= 3 {
-            crate::primitives::field::encode(&self.port, buf, version, false, "port")?;
+            crate::primitives::Fixed::put(self.port, buf);
         }
         if version < 4 && !self.coordinators.is_empty() {
             return Err(crate::primitives::field::non_default("coordinators"));
@@ -141,16 +123,10 @@ impl crate::primitives::Wire for FindCoordinatorResponse {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.throttle_time_ms,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         if version <= 3 {
-            size
-                += crate::primitives::Wire::value_size(&self.error_code, version, false);
+            size += 2;
         }
         if (1..=3).contains(&version) {
             size
@@ -161,7 +137,7 @@ impl crate::primitives::Wire for FindCoordinatorResponse {
                 );
         }
         if version <= 3 {
-            size += crate::primitives::Wire::value_size(&self.node_id, version, false);
+            size += 4;
         }
         if version <= 3 {
             size
@@ -172,7 +148,7 @@ impl crate::primitives::Wire for FindCoordinatorResponse {
                 );
         }
         if version <= 3 {
-            size += crate::primitives::Wire::value_size(&self.port, version, false);
+            size += 4;
         }
         if version >= 4 {
             size
@@ -193,62 +169,105 @@ impl crate::primitives::Wire for FindCoordinatorResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "throttle_time_ms")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
         } else {
-            0
-        };
-        let error_code: i16 = if version <= 3 {
-            crate::primitives::field::decode(r, version, false, "error_code")?
+            self.throttle_time_ms = 0;
+        }
+        if version <= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.error_code,
+                r,
+                version,
+                false,
+                "error_code",
+            )?;
         } else {
-            0
-        };
-        let error_message: Option<String> = if (1..=3).contains(&version) {
-            crate::primitives::field::decode(r, version, version >= 3, "error_message")?
+            self.error_code = 0;
+        }
+        if (1..=3).contains(&version) {
+            crate::primitives::field::decode_into(
+                &mut self.error_message,
+                r,
+                version,
+                version >= 3,
+                "error_message",
+            )?;
         } else {
-            Some(String::new())
-        };
-        let node_id: i32 = if version <= 3 {
-            crate::primitives::field::decode(r, version, false, "node_id")?
+            self.error_message = Some(String::new());
+        }
+        if version <= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.node_id,
+                r,
+                version,
+                false,
+                "node_id",
+            )?;
         } else {
-            0
-        };
-        let host: String = if version <= 3 {
-            crate::primitives::field::decode(r, version, version >= 3, "host")?
+            self.node_id = 0;
+        }
+        if version <= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.host,
+                r,
+                version,
+                version >= 3,
+                "host",
+            )?;
         } else {
-            String::new()
-        };
-        let port: i32 = if version <= 3 {
-            crate::primitives::field::decode(r, version, false, "port")?
+            self.host = String::new();
+        }
+        if version <= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.port,
+                r,
+                version,
+                false,
+                "port",
+            )?;
         } else {
-            0
-        };
-        let coordinators: Vec<Coordinator> = if version >= 4 {
-            crate::primitives::field::decode(r, version, true, "coordinators")?
+            self.port = 0;
+        }
+        if version >= 4 {
+            crate::primitives::field::decode_into(
+                &mut self.coordinators,
+                r,
+                version,
+                true,
+                "coordinators",
+            )?;
         } else {
-            Vec::new()
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.coordinators = Vec::new();
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 3 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            error_message,
-            node_id,
-            host,
-            port,
-            coordinators,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for FindCoordinatorResponse {}
@@ -303,16 +322,10 @@ impl crate::primitives::Wire for Coordinator {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.key, buf, version, true, "key")?;
-        crate::primitives::field::encode(&self.node_id, buf, version, false, "node_id")?;
+        crate::primitives::Fixed::put(self.node_id, buf);
         crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
-        crate::primitives::field::encode(&self.port, buf, version, false, "port")?;
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.port, buf);
+        crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.error_message,
             buf,
@@ -328,10 +341,10 @@ impl crate::primitives::Wire for Coordinator {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.key, version, true);
-        size += crate::primitives::Wire::value_size(&self.node_id, version, false);
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.host, version, true);
-        size += crate::primitives::Wire::value_size(&self.port, version, false);
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 4;
+        size += 2;
         size += crate::primitives::Wire::value_size(&self.error_message, version, true);
         let count = self.unknown_tagged_fields.len();
         size
@@ -342,45 +355,56 @@ impl crate::primitives::Wire for Coordinator {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let key: String = crate::primitives::field::decode(r, version, true, "key")?;
-        let node_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(&mut self.key, r, version, true, "key")?;
+        crate::primitives::field::decode_into(
+            &mut self.node_id,
             r,
             version,
             false,
             "node_id",
         )?;
-        let host: String = crate::primitives::field::decode(r, version, true, "host")?;
-        let port: i32 = crate::primitives::field::decode(r, version, false, "port")?;
-        let error_code: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::primitives::field::decode_into(
+            &mut self.port,
+            r,
+            version,
+            false,
+            "port",
+        )?;
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let error_message: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_message,
             r,
             version,
             true,
             "error_message",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            key,
-            node_id,
-            host,
-            port,
-            error_code,
-            error_message,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for Coordinator {}

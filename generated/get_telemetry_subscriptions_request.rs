@@ -16,29 +16,18 @@ impl crate::primitives::Wire for GetTelemetrySubscriptionsRequest {
     fn encode_value(
         &self,
         buf: &mut crate::BytesMut,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.client_instance_id,
-            buf,
-            version,
-            false,
-            "client_instance_id",
-        )?;
+        crate::primitives::Fixed::put(self.client_instance_id, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.client_instance_id,
-                version,
-                false,
-            );
+        size += 16;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -48,25 +37,33 @@ impl crate::primitives::Wire for GetTelemetrySubscriptionsRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let client_instance_id: crate::primitives::Uuid = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.client_instance_id,
             r,
             version,
             false,
             "client_instance_id",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            client_instance_id,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for GetTelemetrySubscriptionsRequest {}

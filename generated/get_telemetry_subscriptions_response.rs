@@ -51,34 +51,10 @@ impl crate::primitives::Wire for GetTelemetrySubscriptionsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.throttle_time_ms,
-            buf,
-            version,
-            false,
-            "throttle_time_ms",
-        )?;
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
-        crate::primitives::field::encode(
-            &self.client_instance_id,
-            buf,
-            version,
-            false,
-            "client_instance_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.subscription_id,
-            buf,
-            version,
-            false,
-            "subscription_id",
-        )?;
+        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
+        crate::primitives::Fixed::put(self.error_code, buf);
+        crate::primitives::Fixed::put(self.client_instance_id, buf);
+        crate::primitives::Fixed::put(self.subscription_id, buf);
         crate::primitives::field::encode(
             &self.accepted_compression_types,
             buf,
@@ -86,27 +62,9 @@ impl crate::primitives::Wire for GetTelemetrySubscriptionsResponse {
             true,
             "accepted_compression_types",
         )?;
-        crate::primitives::field::encode(
-            &self.push_interval_ms,
-            buf,
-            version,
-            false,
-            "push_interval_ms",
-        )?;
-        crate::primitives::field::encode(
-            &self.telemetry_max_bytes,
-            buf,
-            version,
-            false,
-            "telemetry_max_bytes",
-        )?;
-        crate::primitives::field::encode(
-            &self.delta_temporality,
-            buf,
-            version,
-            false,
-            "delta_temporality",
-        )?;
+        crate::primitives::Fixed::put(self.push_interval_ms, buf);
+        crate::primitives::Fixed::put(self.telemetry_max_bytes, buf);
+        crate::primitives::Fixed::put(self.delta_temporality, buf);
         crate::primitives::field::encode(
             &self.requested_metrics,
             buf,
@@ -121,49 +79,19 @@ impl crate::primitives::Wire for GetTelemetrySubscriptionsResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.throttle_time_ms,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.client_instance_id,
-                version,
-                false,
-            );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.subscription_id,
-                version,
-                false,
-            );
+        size += 4;
+        size += 2;
+        size += 16;
+        size += 4;
         size
             += crate::primitives::Wire::value_size(
                 &self.accepted_compression_types,
                 version,
                 true,
             );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.push_interval_ms,
-                version,
-                false,
-            );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.telemetry_max_bytes,
-                version,
-                false,
-            );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.delta_temporality,
-                version,
-                false,
-            );
+        size += 4;
+        size += 4;
+        size += 1;
         size
             += crate::primitives::Wire::value_size(
                 &self.requested_metrics,
@@ -179,81 +107,89 @@ impl crate::primitives::Wire for GetTelemetrySubscriptionsResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        let error_code: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let client_instance_id: crate::primitives::Uuid = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.client_instance_id,
             r,
             version,
             false,
             "client_instance_id",
         )?;
-        let subscription_id: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.subscription_id,
             r,
             version,
             false,
             "subscription_id",
         )?;
-        let accepted_compression_types: Vec<i8> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.accepted_compression_types,
             r,
             version,
             true,
             "accepted_compression_types",
         )?;
-        let push_interval_ms: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.push_interval_ms,
             r,
             version,
             false,
             "push_interval_ms",
         )?;
-        let telemetry_max_bytes: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.telemetry_max_bytes,
             r,
             version,
             false,
             "telemetry_max_bytes",
         )?;
-        let delta_temporality: bool = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.delta_temporality,
             r,
             version,
             false,
             "delta_temporality",
         )?;
-        let requested_metrics: Vec<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.requested_metrics,
             r,
             version,
             true,
             "requested_metrics",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            client_instance_id,
-            subscription_id,
-            accepted_compression_types,
-            push_interval_ms,
-            telemetry_max_bytes,
-            delta_temporality,
-            requested_metrics,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for GetTelemetrySubscriptionsResponse {}

@@ -38,13 +38,7 @@ impl crate::primitives::Wire for HeartbeatRequest {
             version >= 4,
             "group_id",
         )?;
-        crate::primitives::field::encode(
-            &self.generation_id,
-            buf,
-            version,
-            false,
-            "generation_id",
-        )?;
+        crate::primitives::Fixed::put(self.generation_id, buf);
         crate::primitives::field::encode(
             &self.member_id,
             buf,
@@ -81,7 +75,7 @@ impl crate::primitives::Wire for HeartbeatRequest {
                 version,
                 version >= 4,
             );
-        size += crate::primitives::Wire::value_size(&self.generation_id, version, false);
+        size += 4;
         size
             += crate::primitives::Wire::value_size(
                 &self.member_id,
@@ -107,52 +101,60 @@ impl crate::primitives::Wire for HeartbeatRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let group_id: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.group_id,
             r,
             version,
             version >= 4,
             "group_id",
         )?;
-        let generation_id: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.generation_id,
             r,
             version,
             false,
             "generation_id",
         )?;
-        let member_id: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.member_id,
             r,
             version,
             version >= 4,
             "member_id",
         )?;
-        let group_instance_id: Option<String> = if version >= 3 {
-            crate::primitives::field::decode(
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.group_instance_id,
                 r,
                 version,
                 version >= 4,
                 "group_instance_id",
-            )?
+            )?;
         } else {
-            None
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.group_instance_id = None;
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            group_id,
-            generation_id,
-            member_id,
-            group_instance_id,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for HeartbeatRequest {}

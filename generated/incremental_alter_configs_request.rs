@@ -30,13 +30,7 @@ impl crate::primitives::Wire for IncrementalAlterConfigsRequest {
             version >= 1,
             "resources",
         )?;
-        crate::primitives::field::encode(
-            &self.validate_only,
-            buf,
-            version,
-            false,
-            "validate_only",
-        )?;
+        crate::primitives::Fixed::put(self.validate_only, buf);
         if version >= 1 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -54,7 +48,7 @@ impl crate::primitives::Wire for IncrementalAlterConfigsRequest {
                 version,
                 version >= 1,
             );
-        size += crate::primitives::Wire::value_size(&self.validate_only, version, false);
+        size += 1;
         if version >= 1 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -66,34 +60,42 @@ impl crate::primitives::Wire for IncrementalAlterConfigsRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let resources: Vec<AlterConfigsResource> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.resources,
             r,
             version,
             version >= 1,
             "resources",
         )?;
-        let validate_only: bool = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.validate_only,
             r,
             version,
             false,
             "validate_only",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            resources,
-            validate_only,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for IncrementalAlterConfigsRequest {}
@@ -122,13 +124,7 @@ impl crate::primitives::Wire for AlterConfigsResource {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.resource_type,
-            buf,
-            version,
-            false,
-            "resource_type",
-        )?;
+        crate::primitives::Fixed::put(self.resource_type, buf);
         crate::primitives::field::encode(
             &self.resource_name,
             buf,
@@ -154,7 +150,7 @@ impl crate::primitives::Wire for AlterConfigsResource {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.resource_type, version, false);
+        size += 1;
         size
             += crate::primitives::Wire::value_size(
                 &self.resource_name,
@@ -174,41 +170,49 @@ impl crate::primitives::Wire for AlterConfigsResource {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let resource_type: i8 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.resource_type,
             r,
             version,
             false,
             "resource_type",
         )?;
-        let resource_name: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.resource_name,
             r,
             version,
             version >= 1,
             "resource_name",
         )?;
-        let configs: Vec<AlterableConfig> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.configs,
             r,
             version,
             version >= 1,
             "configs",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            resource_type,
-            resource_name,
-            configs,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for AlterConfigsResource {}
@@ -254,13 +258,7 @@ impl crate::primitives::Wire for AlterableConfig {
             version >= 1,
             "name",
         )?;
-        crate::primitives::field::encode(
-            &self.config_operation,
-            buf,
-            version,
-            false,
-            "config_operation",
-        )?;
+        crate::primitives::Fixed::put(self.config_operation, buf);
         crate::primitives::field::encode(
             &self.value,
             buf,
@@ -280,12 +278,7 @@ impl crate::primitives::Wire for AlterableConfig {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 1);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.config_operation,
-                version,
-                false,
-            );
+        size += 1;
         size += crate::primitives::Wire::value_size(&self.value, version, version >= 1);
         if version >= 1 {
             let count = self.unknown_tagged_fields.len();
@@ -298,41 +291,49 @@ impl crate::primitives::Wire for AlterableConfig {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.name,
             r,
             version,
             version >= 1,
             "name",
         )?;
-        let config_operation: i8 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.config_operation,
             r,
             version,
             false,
             "config_operation",
         )?;
-        let value: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.value,
             r,
             version,
             version >= 1,
             "value",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            name,
-            config_operation,
-            value,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for AlterableConfig {}

@@ -23,13 +23,7 @@ impl crate::primitives::Wire for IncrementalAlterConfigsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.throttle_time_ms,
-            buf,
-            version,
-            false,
-            "throttle_time_ms",
-        )?;
+        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         crate::primitives::field::encode(
             &self.responses,
             buf,
@@ -48,12 +42,7 @@ impl crate::primitives::Wire for IncrementalAlterConfigsResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.throttle_time_ms,
-                version,
-                false,
-            );
+        size += 4;
         size
             += crate::primitives::Wire::value_size(
                 &self.responses,
@@ -71,34 +60,42 @@ impl crate::primitives::Wire for IncrementalAlterConfigsResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        let responses: Vec<AlterConfigsResourceResponse> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.responses,
             r,
             version,
             version >= 1,
             "responses",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            throttle_time_ms,
-            responses,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for IncrementalAlterConfigsResponse {}
@@ -142,13 +139,7 @@ impl crate::primitives::Wire for AlterConfigsResourceResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.error_message,
             buf,
@@ -156,13 +147,7 @@ impl crate::primitives::Wire for AlterConfigsResourceResponse {
             version >= 1,
             "error_message",
         )?;
-        crate::primitives::field::encode(
-            &self.resource_type,
-            buf,
-            version,
-            false,
-            "resource_type",
-        )?;
+        crate::primitives::Fixed::put(self.resource_type, buf);
         crate::primitives::field::encode(
             &self.resource_name,
             buf,
@@ -181,14 +166,14 @@ impl crate::primitives::Wire for AlterConfigsResourceResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 2;
         size
             += crate::primitives::Wire::value_size(
                 &self.error_message,
                 version,
                 version >= 1,
             );
-        size += crate::primitives::Wire::value_size(&self.resource_type, version, false);
+        size += 1;
         size
             += crate::primitives::Wire::value_size(
                 &self.resource_name,
@@ -206,48 +191,56 @@ impl crate::primitives::Wire for AlterConfigsResourceResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let error_code: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let error_message: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_message,
             r,
             version,
             version >= 1,
             "error_message",
         )?;
-        let resource_type: i8 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.resource_type,
             r,
             version,
             false,
             "resource_type",
         )?;
-        let resource_name: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.resource_name,
             r,
             version,
             version >= 1,
             "resource_name",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            error_code,
-            error_message,
-            resource_type,
-            resource_name,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for AlterConfigsResourceResponse {}

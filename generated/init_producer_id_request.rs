@@ -49,36 +49,18 @@ impl crate::primitives::Wire for InitProducerIdRequest {
             version >= 2,
             "transactional_id",
         )?;
-        crate::primitives::field::encode(
-            &self.transaction_timeout_ms,
-            buf,
-            version,
-            false,
-            "transaction_timeout_ms",
-        )?;
+        crate::primitives::Fixed::put(self.transaction_timeout_ms, buf);
         if version < 3 && self.producer_id != -1 {
             return Err(crate::primitives::field::non_default("producer_id"));
         }
         if version >= 3 {
-            crate::primitives::field::encode(
-                &self.producer_id,
-                buf,
-                version,
-                false,
-                "producer_id",
-            )?;
+            crate::primitives::Fixed::put(self.producer_id, buf);
         }
         if version < 3 && self.producer_epoch != -1 {
             return Err(crate::primitives::field::non_default("producer_epoch"));
         }
         if version >= 3 {
-            crate::primitives::field::encode(
-                &self.producer_epoch,
-                buf,
-                version,
-                false,
-                "producer_epoch",
-            )?;
+            crate::primitives::Fixed::put(self.producer_epoch, buf);
         }
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
@@ -97,27 +79,12 @@ impl crate::primitives::Wire for InitProducerIdRequest {
                 version,
                 version >= 2,
             );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.transaction_timeout_ms,
-                version,
-                false,
-            );
+        size += 4;
         if version >= 3 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.producer_id,
-                    version,
-                    false,
-                );
+            size += 8;
         }
         if version >= 3 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.producer_epoch,
-                    version,
-                    false,
-                );
+            size += 2;
         }
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
@@ -130,46 +97,64 @@ impl crate::primitives::Wire for InitProducerIdRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let transactional_id: Option<String> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.transactional_id,
             r,
             version,
             version >= 2,
             "transactional_id",
         )?;
-        let transaction_timeout_ms: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.transaction_timeout_ms,
             r,
             version,
             false,
             "transaction_timeout_ms",
         )?;
-        let producer_id: i64 = if version >= 3 {
-            crate::primitives::field::decode(r, version, false, "producer_id")?
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.producer_id,
+                r,
+                version,
+                false,
+                "producer_id",
+            )?;
         } else {
-            -1
-        };
-        let producer_epoch: i16 = if version >= 3 {
-            crate::primitives::field::decode(r, version, false, "producer_epoch")?
+            self.producer_id = -1;
+        }
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.producer_epoch,
+                r,
+                version,
+                false,
+                "producer_epoch",
+            )?;
         } else {
-            -1
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.producer_epoch = -1;
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            transactional_id,
-            transaction_timeout_ms,
-            producer_id,
-            producer_epoch,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for InitProducerIdRequest {}

@@ -69,21 +69,9 @@ impl crate::primitives::Wire for JoinGroupRequest {
             version >= 6,
             "group_id",
         )?;
-        crate::primitives::field::encode(
-            &self.session_timeout_ms,
-            buf,
-            version,
-            false,
-            "session_timeout_ms",
-        )?;
+        crate::primitives::Fixed::put(self.session_timeout_ms, buf);
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.rebalance_timeout_ms,
-                buf,
-                version,
-                false,
-                "rebalance_timeout_ms",
-            )?;
+            crate::primitives::Fixed::put(self.rebalance_timeout_ms, buf);
         }
         crate::primitives::field::encode(
             &self.member_id,
@@ -144,19 +132,9 @@ impl crate::primitives::Wire for JoinGroupRequest {
                 version,
                 version >= 6,
             );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.session_timeout_ms,
-                version,
-                false,
-            );
+        size += 4;
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.rebalance_timeout_ms,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         size
             += crate::primitives::Wire::value_size(
@@ -198,78 +176,96 @@ impl crate::primitives::Wire for JoinGroupRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let group_id: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.group_id,
             r,
             version,
             version >= 6,
             "group_id",
         )?;
-        let session_timeout_ms: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.session_timeout_ms,
             r,
             version,
             false,
             "session_timeout_ms",
         )?;
-        let rebalance_timeout_ms: i32 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "rebalance_timeout_ms")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.rebalance_timeout_ms,
+                r,
+                version,
+                false,
+                "rebalance_timeout_ms",
+            )?;
         } else {
-            -1
-        };
-        let member_id: String = crate::primitives::field::decode(
+            self.rebalance_timeout_ms = -1;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.member_id,
             r,
             version,
             version >= 6,
             "member_id",
         )?;
-        let group_instance_id: Option<String> = if version >= 5 {
-            crate::primitives::field::decode(
+        if version >= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.group_instance_id,
                 r,
                 version,
                 version >= 6,
                 "group_instance_id",
-            )?
+            )?;
         } else {
-            None
-        };
-        let protocol_type: String = crate::primitives::field::decode(
+            self.group_instance_id = None;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.protocol_type,
             r,
             version,
             version >= 6,
             "protocol_type",
         )?;
-        let protocols: Vec<JoinGroupRequestProtocol> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.protocols,
             r,
             version,
             version >= 6,
             "protocols",
         )?;
-        let reason: Option<String> = if version >= 8 {
-            crate::primitives::field::decode(r, version, true, "reason")?
+        if version >= 8 {
+            crate::primitives::field::decode_into(
+                &mut self.reason,
+                r,
+                version,
+                true,
+                "reason",
+            )?;
         } else {
-            None
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.reason = None;
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 6 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            group_id,
-            session_timeout_ms,
-            rebalance_timeout_ms,
-            member_id,
-            group_instance_id,
-            protocol_type,
-            protocols,
-            reason,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for JoinGroupRequest {}
@@ -337,34 +333,42 @@ impl crate::primitives::Wire for JoinGroupRequestProtocol {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.name,
             r,
             version,
             version >= 6,
             "name",
         )?;
-        let metadata: crate::Bytes = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.metadata,
             r,
             version,
             version >= 6,
             "metadata",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 6 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            name,
-            metadata,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for JoinGroupRequestProtocol {}

@@ -68,28 +68,10 @@ impl crate::primitives::Wire for JoinGroupResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version >= 2 {
-            crate::primitives::field::encode(
-                &self.throttle_time_ms,
-                buf,
-                version,
-                false,
-                "throttle_time_ms",
-            )?;
+            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         }
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
-        crate::primitives::field::encode(
-            &self.generation_id,
-            buf,
-            version,
-            false,
-            "generation_id",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
+        crate::primitives::Fixed::put(self.generation_id, buf);
         if version >= 7 {
             crate::primitives::field::encode(
                 &self.protocol_type,
@@ -120,13 +102,7 @@ impl crate::primitives::Wire for JoinGroupResponse {
             return Err(crate::primitives::field::non_default("skip_assignment"));
         }
         if version >= 9 {
-            crate::primitives::field::encode(
-                &self.skip_assignment,
-                buf,
-                version,
-                false,
-                "skip_assignment",
-            )?;
+            crate::primitives::Fixed::put(self.skip_assignment, buf);
         }
         crate::primitives::field::encode(
             &self.member_id,
@@ -154,15 +130,10 @@ impl crate::primitives::Wire for JoinGroupResponse {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 2 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.throttle_time_ms,
-                    version,
-                    false,
-                );
+            size += 4;
         }
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
-        size += crate::primitives::Wire::value_size(&self.generation_id, version, false);
+        size += 2;
+        size += 4;
         if version >= 7 {
             size
                 += crate::primitives::Wire::value_size(
@@ -179,12 +150,7 @@ impl crate::primitives::Wire for JoinGroupResponse {
             );
         size += crate::primitives::Wire::value_size(&self.leader, version, version >= 6);
         if version >= 9 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.skip_assignment,
-                    version,
-                    false,
-                );
+            size += 1;
         }
         size
             += crate::primitives::Wire::value_size(
@@ -205,84 +171,113 @@ impl crate::primitives::Wire for JoinGroupResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = if version >= 2 {
-            crate::primitives::field::decode(r, version, false, "throttle_time_ms")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version >= 2 {
+            crate::primitives::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
         } else {
-            0
-        };
-        let error_code: i16 = crate::primitives::field::decode(
+            self.throttle_time_ms = 0;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let generation_id: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.generation_id,
             r,
             version,
             false,
             "generation_id",
         )?;
-        let protocol_type: Option<String> = if version >= 7 {
-            crate::primitives::field::decode(r, version, true, "protocol_type")?
+        if version >= 7 {
+            crate::primitives::field::decode_into(
+                &mut self.protocol_type,
+                r,
+                version,
+                true,
+                "protocol_type",
+            )?;
         } else {
-            None
-        };
-        let protocol_name: Option<String> = if version >= 7 {
-            crate::primitives::field::decode(r, version, version >= 6, "protocol_name")?
-        } else {
-            crate::primitives::field::decode_required(
+            self.protocol_type = None;
+        }
+        if version >= 7 {
+            crate::primitives::field::decode_into(
+                &mut self.protocol_name,
                 r,
                 version,
                 version >= 6,
                 "protocol_name",
-            )?
-        };
-        let leader: String = crate::primitives::field::decode(
+            )?;
+        } else {
+            crate::primitives::field::decode_required_into(
+                &mut self.protocol_name,
+                r,
+                version,
+                version >= 6,
+                "protocol_name",
+            )?;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.leader,
             r,
             version,
             version >= 6,
             "leader",
         )?;
-        let skip_assignment: bool = if version >= 9 {
-            crate::primitives::field::decode(r, version, false, "skip_assignment")?
+        if version >= 9 {
+            crate::primitives::field::decode_into(
+                &mut self.skip_assignment,
+                r,
+                version,
+                false,
+                "skip_assignment",
+            )?;
         } else {
-            false
-        };
-        let member_id: String = crate::primitives::field::decode(
+            self.skip_assignment = false;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.member_id,
             r,
             version,
             version >= 6,
             "member_id",
         )?;
-        let members: Vec<JoinGroupResponseMember> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.members,
             r,
             version,
             version >= 6,
             "members",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 6 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            generation_id,
-            protocol_type,
-            protocol_name,
-            leader,
-            skip_assignment,
-            member_id,
-            members,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for JoinGroupResponse {}
@@ -376,45 +371,53 @@ impl crate::primitives::Wire for JoinGroupResponseMember {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let member_id: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.member_id,
             r,
             version,
             version >= 6,
             "member_id",
         )?;
-        let group_instance_id: Option<String> = if version >= 5 {
-            crate::primitives::field::decode(
+        if version >= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.group_instance_id,
                 r,
                 version,
                 version >= 6,
                 "group_instance_id",
-            )?
+            )?;
         } else {
-            None
-        };
-        let metadata: crate::Bytes = crate::primitives::field::decode(
+            self.group_instance_id = None;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.metadata,
             r,
             version,
             version >= 6,
             "metadata",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 6 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            member_id,
-            group_instance_id,
-            metadata,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for JoinGroupResponseMember {}

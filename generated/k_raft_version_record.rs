@@ -20,27 +20,20 @@ impl crate::primitives::Wire for KRaftVersionRecord {
     fn encode_value(
         &self,
         buf: &mut crate::BytesMut,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.version, buf, version, false, "version")?;
-        crate::primitives::field::encode(
-            &self.k_raft_version,
-            buf,
-            version,
-            false,
-            "k_raft_version",
-        )?;
+        crate::primitives::Fixed::put(self.version, buf);
+        crate::primitives::Fixed::put(self.k_raft_version, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.version, version, false);
-        size
-            += crate::primitives::Wire::value_size(&self.k_raft_version, version, false);
+        size += 2;
+        size += 2;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -50,32 +43,40 @@ impl crate::primitives::Wire for KRaftVersionRecord {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let version_field: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.version,
             r,
             version,
             false,
             "version",
         )?;
-        let k_raft_version: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.k_raft_version,
             r,
             version,
             false,
             "k_raft_version",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            version: version_field,
-            k_raft_version,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for KRaftVersionRecord {}

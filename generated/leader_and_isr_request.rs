@@ -62,46 +62,22 @@ impl crate::primitives::Wire for LeaderAndIsrRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.controller_id,
-            buf,
-            version,
-            false,
-            "controller_id",
-        )?;
+        crate::primitives::Fixed::put(self.controller_id, buf);
         if version < 7 && self.is_k_raft_controller {
             return Err(crate::primitives::field::non_default("is_k_raft_controller"));
         }
         if version >= 7 {
-            crate::primitives::field::encode(
-                &self.is_k_raft_controller,
-                buf,
-                version,
-                false,
-                "is_k_raft_controller",
-            )?;
+            crate::primitives::Fixed::put(self.is_k_raft_controller, buf);
         }
-        crate::primitives::field::encode(
-            &self.controller_epoch,
-            buf,
-            version,
-            false,
-            "controller_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.controller_epoch, buf);
         if version >= 2 {
-            crate::primitives::field::encode(
-                &self.broker_epoch,
-                buf,
-                version,
-                false,
-                "broker_epoch",
-            )?;
+            crate::primitives::Fixed::put(self.broker_epoch, buf);
         }
         if version < 5 && self.r#type != 0 {
             return Err(crate::primitives::field::non_default("type"));
         }
         if version >= 5 {
-            crate::primitives::field::encode(&self.r#type, buf, version, false, "type")?;
+            crate::primitives::Fixed::put(self.r#type, buf);
         }
         if version > 1 && !self.ungrouped_partition_states.is_empty() {
             return Err(
@@ -147,31 +123,16 @@ impl crate::primitives::Wire for LeaderAndIsrRequest {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.controller_id, version, false);
+        size += 4;
         if version >= 7 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.is_k_raft_controller,
-                    version,
-                    false,
-                );
+            size += 1;
         }
-        size
-            += crate::primitives::Wire::value_size(
-                &self.controller_epoch,
-                version,
-                false,
-            );
+        size += 4;
         if version >= 2 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.broker_epoch,
-                    version,
-                    false,
-                );
+            size += 8;
         }
         if version >= 5 {
-            size += crate::primitives::Wire::value_size(&self.r#type, version, false);
+            size += 1;
         }
         if version <= 1 {
             size
@@ -206,77 +167,104 @@ impl crate::primitives::Wire for LeaderAndIsrRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let controller_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.controller_id,
             r,
             version,
             false,
             "controller_id",
         )?;
-        let is_k_raft_controller: bool = if version >= 7 {
-            crate::primitives::field::decode(r, version, false, "is_k_raft_controller")?
+        if version >= 7 {
+            crate::primitives::field::decode_into(
+                &mut self.is_k_raft_controller,
+                r,
+                version,
+                false,
+                "is_k_raft_controller",
+            )?;
         } else {
-            false
-        };
-        let controller_epoch: i32 = crate::primitives::field::decode(
+            self.is_k_raft_controller = false;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.controller_epoch,
             r,
             version,
             false,
             "controller_epoch",
         )?;
-        let broker_epoch: i64 = if version >= 2 {
-            crate::primitives::field::decode(r, version, false, "broker_epoch")?
+        if version >= 2 {
+            crate::primitives::field::decode_into(
+                &mut self.broker_epoch,
+                r,
+                version,
+                false,
+                "broker_epoch",
+            )?;
         } else {
-            -1
-        };
-        let r#type: i8 = if version >= 5 {
-            crate::primitives::field::decode(r, version, false, "type")?
+            self.broker_epoch = -1;
+        }
+        if version >= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.r#type,
+                r,
+                version,
+                false,
+                "type",
+            )?;
         } else {
-            0
-        };
-        let ungrouped_partition_states: Vec<LeaderAndIsrPartitionState> = if version <= 1
-        {
-            crate::primitives::field::decode(
+            self.r#type = 0;
+        }
+        if version <= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.ungrouped_partition_states,
                 r,
                 version,
                 false,
                 "ungrouped_partition_states",
-            )?
+            )?;
         } else {
-            Vec::new()
-        };
-        let topic_states: Vec<LeaderAndIsrTopicState> = if version >= 2 {
-            crate::primitives::field::decode(r, version, version >= 4, "topic_states")?
+            self.ungrouped_partition_states = Vec::new();
+        }
+        if version >= 2 {
+            crate::primitives::field::decode_into(
+                &mut self.topic_states,
+                r,
+                version,
+                version >= 4,
+                "topic_states",
+            )?;
         } else {
-            Vec::new()
-        };
-        let live_leaders: Vec<LeaderAndIsrLiveLeader> = crate::primitives::field::decode(
+            self.topic_states = Vec::new();
+        }
+        crate::primitives::field::decode_into(
+            &mut self.live_leaders,
             r,
             version,
             version >= 4,
             "live_leaders",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            controller_id,
-            is_k_raft_controller,
-            controller_epoch,
-            broker_epoch,
-            r#type,
-            ungrouped_partition_states,
-            topic_states,
-            live_leaders,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for LeaderAndIsrRequest {}
@@ -350,36 +338,12 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
                 "topic_name",
             )?;
         }
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
-        crate::primitives::field::encode(
-            &self.controller_epoch,
-            buf,
-            version,
-            false,
-            "controller_epoch",
-        )?;
-        crate::primitives::field::encode(&self.leader, buf, version, false, "leader")?;
-        crate::primitives::field::encode(
-            &self.leader_epoch,
-            buf,
-            version,
-            false,
-            "leader_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
+        crate::primitives::Fixed::put(self.controller_epoch, buf);
+        crate::primitives::Fixed::put(self.leader, buf);
+        crate::primitives::Fixed::put(self.leader_epoch, buf);
         crate::primitives::field::encode(&self.isr, buf, version, version >= 4, "isr")?;
-        crate::primitives::field::encode(
-            &self.partition_epoch,
-            buf,
-            version,
-            false,
-            "partition_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.partition_epoch, buf);
         crate::primitives::field::encode(
             &self.replicas,
             buf,
@@ -406,25 +370,13 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
             )?;
         }
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.is_new,
-                buf,
-                version,
-                false,
-                "is_new",
-            )?;
+            crate::primitives::Fixed::put(self.is_new, buf);
         }
         if version < 6 && self.leader_recovery_state != 0 {
             return Err(crate::primitives::field::non_default("leader_recovery_state"));
         }
         if version >= 6 {
-            crate::primitives::field::encode(
-                &self.leader_recovery_state,
-                buf,
-                version,
-                false,
-                "leader_recovery_state",
-            )?;
+            crate::primitives::Fixed::put(self.leader_recovery_state, buf);
         }
         if version >= 4 {
             let count = self.unknown_tagged_fields.len();
@@ -441,27 +393,12 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
             size
                 += crate::primitives::Wire::value_size(&self.topic_name, version, false);
         }
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.controller_epoch,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.leader, version, false);
-        size += crate::primitives::Wire::value_size(&self.leader_epoch, version, false);
+        size += 4;
+        size += 4;
+        size += 4;
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.isr, version, version >= 4);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_epoch,
-                version,
-                false,
-            );
+        size += 4;
         size
             += crate::primitives::Wire::value_size(
                 &self.replicas,
@@ -485,15 +422,10 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
                 );
         }
         if version >= 1 {
-            size += crate::primitives::Wire::value_size(&self.is_new, version, false);
+            size += 1;
         }
         if version >= 6 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.leader_recovery_state,
-                    version,
-                    false,
-                );
+            size += 1;
         }
         if version >= 4 {
             let count = self.unknown_tagged_fields.len();
@@ -506,104 +438,132 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic_name: String = if version <= 1 {
-            crate::primitives::field::decode(r, version, false, "topic_name")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version <= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.topic_name,
+                r,
+                version,
+                false,
+                "topic_name",
+            )?;
         } else {
-            String::new()
-        };
-        let partition_index: i32 = crate::primitives::field::decode(
+            self.topic_name = String::new();
+        }
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let controller_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.controller_epoch,
             r,
             version,
             false,
             "controller_epoch",
         )?;
-        let leader: i32 = crate::primitives::field::decode(r, version, false, "leader")?;
-        let leader_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.leader,
+            r,
+            version,
+            false,
+            "leader",
+        )?;
+        crate::primitives::field::decode_into(
+            &mut self.leader_epoch,
             r,
             version,
             false,
             "leader_epoch",
         )?;
-        let isr: Vec<i32> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.isr,
             r,
             version,
             version >= 4,
             "isr",
         )?;
-        let partition_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partition_epoch,
             r,
             version,
             false,
             "partition_epoch",
         )?;
-        let replicas: Vec<i32> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.replicas,
             r,
             version,
             version >= 4,
             "replicas",
         )?;
-        let adding_replicas: Vec<i32> = if version >= 3 {
-            crate::primitives::field::decode(
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.adding_replicas,
                 r,
                 version,
                 version >= 4,
                 "adding_replicas",
-            )?
+            )?;
         } else {
-            Vec::new()
-        };
-        let removing_replicas: Vec<i32> = if version >= 3 {
-            crate::primitives::field::decode(
+            self.adding_replicas = Vec::new();
+        }
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.removing_replicas,
                 r,
                 version,
                 version >= 4,
                 "removing_replicas",
-            )?
+            )?;
         } else {
-            Vec::new()
-        };
-        let is_new: bool = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "is_new")?
+            self.removing_replicas = Vec::new();
+        }
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.is_new,
+                r,
+                version,
+                false,
+                "is_new",
+            )?;
         } else {
-            false
-        };
-        let leader_recovery_state: i8 = if version >= 6 {
-            crate::primitives::field::decode(r, version, false, "leader_recovery_state")?
+            self.is_new = false;
+        }
+        if version >= 6 {
+            crate::primitives::field::decode_into(
+                &mut self.leader_recovery_state,
+                r,
+                version,
+                false,
+                "leader_recovery_state",
+            )?;
         } else {
-            0
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.leader_recovery_state = 0;
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            topic_name,
-            partition_index,
-            controller_epoch,
-            leader,
-            leader_epoch,
-            isr,
-            partition_epoch,
-            replicas,
-            adding_replicas,
-            removing_replicas,
-            is_new,
-            leader_recovery_state,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for LeaderAndIsrPartitionState {}
@@ -640,13 +600,7 @@ impl crate::primitives::Wire for LeaderAndIsrTopicState {
             "topic_name",
         )?;
         if version >= 5 {
-            crate::primitives::field::encode(
-                &self.topic_id,
-                buf,
-                version,
-                false,
-                "topic_id",
-            )?;
+            crate::primitives::Fixed::put(self.topic_id, buf);
         }
         crate::primitives::field::encode(
             &self.partition_states,
@@ -673,7 +627,7 @@ impl crate::primitives::Wire for LeaderAndIsrTopicState {
                 version >= 4,
             );
         if version >= 5 {
-            size += crate::primitives::Wire::value_size(&self.topic_id, version, false);
+            size += 16;
         }
         size
             += crate::primitives::Wire::value_size(
@@ -692,40 +646,53 @@ impl crate::primitives::Wire for LeaderAndIsrTopicState {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic_name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic_name,
             r,
             version,
             version >= 4,
             "topic_name",
         )?;
-        let topic_id: crate::primitives::Uuid = if version >= 5 {
-            crate::primitives::field::decode(r, version, false, "topic_id")?
+        if version >= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.topic_id,
+                r,
+                version,
+                false,
+                "topic_id",
+            )?;
         } else {
-            crate::primitives::Uuid::NIL
-        };
-        let partition_states: Vec<LeaderAndIsrPartitionState> = crate::primitives::field::decode(
+            self.topic_id = crate::primitives::Uuid::NIL;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.partition_states,
             r,
             version,
             version >= 4,
             "partition_states",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            topic_name,
-            topic_id,
-            partition_states,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for LeaderAndIsrTopicState {}
@@ -754,13 +721,7 @@ impl crate::primitives::Wire for LeaderAndIsrLiveLeader {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.broker_id,
-            buf,
-            version,
-            false,
-            "broker_id",
-        )?;
+        crate::primitives::Fixed::put(self.broker_id, buf);
         crate::primitives::field::encode(
             &self.host_name,
             buf,
@@ -768,7 +729,7 @@ impl crate::primitives::Wire for LeaderAndIsrLiveLeader {
             version >= 4,
             "host_name",
         )?;
-        crate::primitives::field::encode(&self.port, buf, version, false, "port")?;
+        crate::primitives::Fixed::put(self.port, buf);
         if version >= 4 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -780,14 +741,14 @@ impl crate::primitives::Wire for LeaderAndIsrLiveLeader {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.broker_id, version, false);
+        size += 4;
         size
             += crate::primitives::Wire::value_size(
                 &self.host_name,
                 version,
                 version >= 4,
             );
-        size += crate::primitives::Wire::value_size(&self.port, version, false);
+        size += 4;
         if version >= 4 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -799,36 +760,49 @@ impl crate::primitives::Wire for LeaderAndIsrLiveLeader {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let broker_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.broker_id,
             r,
             version,
             false,
             "broker_id",
         )?;
-        let host_name: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.host_name,
             r,
             version,
             version >= 4,
             "host_name",
         )?;
-        let port: i32 = crate::primitives::field::decode(r, version, false, "port")?;
-        let mut unknown_tagged_fields = Vec::new();
+        crate::primitives::field::decode_into(
+            &mut self.port,
+            r,
+            version,
+            false,
+            "port",
+        )?;
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            broker_id,
-            host_name,
-            port,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for LeaderAndIsrLiveLeader {}

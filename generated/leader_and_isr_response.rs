@@ -27,13 +27,7 @@ impl crate::primitives::Wire for LeaderAndIsrResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
         if version > 4 && !self.partition_errors.is_empty() {
             return Err(crate::primitives::field::non_default("partition_errors"));
         }
@@ -69,7 +63,7 @@ impl crate::primitives::Wire for LeaderAndIsrResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 2;
         if version <= 4 {
             size
                 += crate::primitives::Wire::value_size(
@@ -92,44 +86,57 @@ impl crate::primitives::Wire for LeaderAndIsrResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let error_code: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let partition_errors: Vec<LeaderAndIsrPartitionError> = if version <= 4 {
-            crate::primitives::field::decode(
+        if version <= 4 {
+            crate::primitives::field::decode_into(
+                &mut self.partition_errors,
                 r,
                 version,
                 version >= 4,
                 "partition_errors",
-            )?
+            )?;
         } else {
-            Vec::new()
-        };
-        let topics: Vec<LeaderAndIsrTopicError> = if version >= 5 {
-            crate::primitives::field::decode(r, version, true, "topics")?
+            self.partition_errors = Vec::new();
+        }
+        if version >= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.topics,
+                r,
+                version,
+                true,
+                "topics",
+            )?;
         } else {
-            Vec::new()
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.topics = Vec::new();
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            error_code,
-            partition_errors,
-            topics,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for LeaderAndIsrResponse {}
@@ -167,20 +174,8 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionError {
                 "topic_name",
             )?;
         }
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
+        crate::primitives::Fixed::put(self.error_code, buf);
         if version >= 4 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -200,13 +195,8 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionError {
                     version >= 4,
                 );
         }
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 4;
+        size += 2;
         if version >= 4 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -218,40 +208,53 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionError {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic_name: String = if version <= 4 {
-            crate::primitives::field::decode(r, version, version >= 4, "topic_name")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version <= 4 {
+            crate::primitives::field::decode_into(
+                &mut self.topic_name,
+                r,
+                version,
+                version >= 4,
+                "topic_name",
+            )?;
         } else {
-            String::new()
-        };
-        let partition_index: i32 = crate::primitives::field::decode(
+            self.topic_name = String::new();
+        }
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let error_code: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            topic_name,
-            partition_index,
-            error_code,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for LeaderAndIsrPartitionError {}
@@ -276,13 +279,7 @@ impl crate::primitives::Wire for LeaderAndIsrTopicError {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.topic_id,
-            buf,
-            version,
-            false,
-            "topic_id",
-        )?;
+        crate::primitives::Fixed::put(self.topic_id, buf);
         crate::primitives::field::encode(
             &self.partition_errors,
             buf,
@@ -297,7 +294,7 @@ impl crate::primitives::Wire for LeaderAndIsrTopicError {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic_id, version, false);
+        size += 16;
         size
             += crate::primitives::Wire::value_size(
                 &self.partition_errors,
@@ -313,32 +310,40 @@ impl crate::primitives::Wire for LeaderAndIsrTopicError {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic_id: crate::primitives::Uuid = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic_id,
             r,
             version,
             false,
             "topic_id",
         )?;
-        let partition_errors: Vec<LeaderAndIsrPartitionError> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partition_errors,
             r,
             version,
             true,
             "partition_errors",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            topic_id,
-            partition_errors,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for LeaderAndIsrTopicError {}

@@ -31,14 +31,8 @@ impl crate::primitives::Wire for LeaderChangeMessage {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.version, buf, version, false, "version")?;
-        crate::primitives::field::encode(
-            &self.leader_id,
-            buf,
-            version,
-            false,
-            "leader_id",
-        )?;
+        crate::primitives::Fixed::put(self.version, buf);
+        crate::primitives::Fixed::put(self.leader_id, buf);
         crate::primitives::field::encode(&self.voters, buf, version, true, "voters")?;
         crate::primitives::field::encode(
             &self.granting_voters,
@@ -54,8 +48,8 @@ impl crate::primitives::Wire for LeaderChangeMessage {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.version, version, false);
-        size += crate::primitives::Wire::value_size(&self.leader_id, version, false);
+        size += 2;
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.voters, version, true);
         size
             += crate::primitives::Wire::value_size(&self.granting_voters, version, true);
@@ -68,46 +62,54 @@ impl crate::primitives::Wire for LeaderChangeMessage {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let version_field: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.version,
             r,
             version,
             false,
             "version",
         )?;
-        let leader_id: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.leader_id,
             r,
             version,
             false,
             "leader_id",
         )?;
-        let voters: Vec<Voter> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.voters,
             r,
             version,
             true,
             "voters",
         )?;
-        let granting_voters: Vec<Voter> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.granting_voters,
             r,
             version,
             true,
             "granting_voters",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            version: version_field,
-            leader_id,
-            voters,
-            granting_voters,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for LeaderChangeMessage {}
@@ -132,24 +134,12 @@ impl crate::primitives::Wire for Voter {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.voter_id,
-            buf,
-            version,
-            false,
-            "voter_id",
-        )?;
+        crate::primitives::Fixed::put(self.voter_id, buf);
         if version < 1 && !self.voter_directory_id.is_nil() {
             return Err(crate::primitives::field::non_default("voter_directory_id"));
         }
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.voter_directory_id,
-                buf,
-                version,
-                false,
-                "voter_directory_id",
-            )?;
+            crate::primitives::Fixed::put(self.voter_directory_id, buf);
         }
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -158,14 +148,9 @@ impl crate::primitives::Wire for Voter {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.voter_id, version, false);
+        size += 4;
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.voter_directory_id,
-                    version,
-                    false,
-                );
+            size += 16;
         }
         let count = self.unknown_tagged_fields.len();
         size
@@ -176,31 +161,44 @@ impl crate::primitives::Wire for Voter {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let voter_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.voter_id,
             r,
             version,
             false,
             "voter_id",
         )?;
-        let voter_directory_id: crate::primitives::Uuid = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "voter_directory_id")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.voter_directory_id,
+                r,
+                version,
+                false,
+                "voter_directory_id",
+            )?;
         } else {
-            crate::primitives::Uuid::NIL
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.voter_directory_id = crate::primitives::Uuid::NIL;
+        }
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            voter_id,
-            voter_directory_id,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for Voter {}

@@ -97,39 +97,57 @@ impl crate::primitives::Wire for LeaveGroupRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let group_id: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.group_id,
             r,
             version,
             version >= 4,
             "group_id",
         )?;
-        let member_id: String = if version <= 2 {
-            crate::primitives::field::decode(r, version, false, "member_id")?
+        if version <= 2 {
+            crate::primitives::field::decode_into(
+                &mut self.member_id,
+                r,
+                version,
+                false,
+                "member_id",
+            )?;
         } else {
-            String::new()
-        };
-        let members: Vec<MemberIdentity> = if version >= 3 {
-            crate::primitives::field::decode(r, version, version >= 4, "members")?
+            self.member_id = String::new();
+        }
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.members,
+                r,
+                version,
+                version >= 4,
+                "members",
+            )?;
         } else {
-            Vec::new()
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.members = Vec::new();
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            group_id,
-            member_id,
-            members,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for LeaveGroupRequest {}
@@ -218,40 +236,53 @@ impl crate::primitives::Wire for MemberIdentity {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let member_id: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.member_id,
             r,
             version,
             version >= 4,
             "member_id",
         )?;
-        let group_instance_id: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.group_instance_id,
             r,
             version,
             version >= 4,
             "group_instance_id",
         )?;
-        let reason: Option<String> = if version >= 5 {
-            crate::primitives::field::decode(r, version, true, "reason")?
+        if version >= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.reason,
+                r,
+                version,
+                true,
+                "reason",
+            )?;
         } else {
-            None
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.reason = None;
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            member_id,
-            group_instance_id,
-            reason,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for MemberIdentity {}

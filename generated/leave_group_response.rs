@@ -28,21 +28,9 @@ impl crate::primitives::Wire for LeaveGroupResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.throttle_time_ms,
-                buf,
-                version,
-                false,
-                "throttle_time_ms",
-            )?;
+            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         }
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
         if version < 3 && !self.members.is_empty() {
             return Err(crate::primitives::field::non_default("members"));
         }
@@ -67,14 +55,9 @@ impl crate::primitives::Wire for LeaveGroupResponse {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.throttle_time_ms,
-                    version,
-                    false,
-                );
+            size += 4;
         }
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 2;
         if version >= 3 {
             size
                 += crate::primitives::Wire::value_size(
@@ -94,39 +77,57 @@ impl crate::primitives::Wire for LeaveGroupResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "throttle_time_ms")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
         } else {
-            0
-        };
-        let error_code: i16 = crate::primitives::field::decode(
+            self.throttle_time_ms = 0;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let members: Vec<MemberResponse> = if version >= 3 {
-            crate::primitives::field::decode(r, version, version >= 4, "members")?
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.members,
+                r,
+                version,
+                version >= 4,
+                "members",
+            )?;
         } else {
-            Vec::new()
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.members = Vec::new();
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            members,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for LeaveGroupResponse {}
@@ -179,13 +180,7 @@ impl crate::primitives::Wire for MemberResponse {
             version >= 4,
             "group_instance_id",
         )?;
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
         if version >= 4 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -209,7 +204,7 @@ impl crate::primitives::Wire for MemberResponse {
                 version,
                 version >= 4,
             );
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 2;
         if version >= 4 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -221,41 +216,49 @@ impl crate::primitives::Wire for MemberResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let member_id: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.member_id,
             r,
             version,
             version >= 4,
             "member_id",
         )?;
-        let group_instance_id: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.group_instance_id,
             r,
             version,
             version >= 4,
             "group_instance_id",
         )?;
-        let error_code: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            member_id,
-            group_instance_id,
-            error_code,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for MemberResponse {}

@@ -30,17 +30,27 @@ impl crate::primitives::Wire for ListClientMetricsResourcesRequest {
     }
     fn decode_value(
         r: &mut crate::primitives::Reader,
+        version: i16,
+        flexible: bool,
+    ) -> Result<Self, crate::error::DecodeError> {
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
         _version: i16,
         _flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut unknown_tagged_fields = Vec::new();
+    ) -> Result<(), crate::error::DecodeError> {
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self { unknown_tagged_fields })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ListClientMetricsResourcesRequest {}

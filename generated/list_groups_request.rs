@@ -85,32 +85,50 @@ impl crate::primitives::Wire for ListGroupsRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let states_filter: Vec<String> = if version >= 4 {
-            crate::primitives::field::decode(r, version, true, "states_filter")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version >= 4 {
+            crate::primitives::field::decode_into(
+                &mut self.states_filter,
+                r,
+                version,
+                true,
+                "states_filter",
+            )?;
         } else {
-            Vec::new()
-        };
-        let types_filter: Vec<String> = if version >= 5 {
-            crate::primitives::field::decode(r, version, true, "types_filter")?
+            self.states_filter = Vec::new();
+        }
+        if version >= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.types_filter,
+                r,
+                version,
+                true,
+                "types_filter",
+            )?;
         } else {
-            Vec::new()
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.types_filter = Vec::new();
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 3 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            states_filter,
-            types_filter,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ListGroupsRequest {}

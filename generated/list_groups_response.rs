@@ -28,21 +28,9 @@ impl crate::primitives::Wire for ListGroupsResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.throttle_time_ms,
-                buf,
-                version,
-                false,
-                "throttle_time_ms",
-            )?;
+            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         }
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.groups,
             buf,
@@ -62,14 +50,9 @@ impl crate::primitives::Wire for ListGroupsResponse {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.throttle_time_ms,
-                    version,
-                    false,
-                );
+            size += 4;
         }
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 2;
         size += crate::primitives::Wire::value_size(&self.groups, version, version >= 3);
         if version >= 3 {
             let count = self.unknown_tagged_fields.len();
@@ -82,40 +65,53 @@ impl crate::primitives::Wire for ListGroupsResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "throttle_time_ms")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
         } else {
-            0
-        };
-        let error_code: i16 = crate::primitives::field::decode(
+            self.throttle_time_ms = 0;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let groups: Vec<ListedGroup> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.groups,
             r,
             version,
             version >= 3,
             "groups",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 3 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            groups,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ListGroupsResponse {}
@@ -221,46 +217,64 @@ impl crate::primitives::Wire for ListedGroup {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let group_id: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.group_id,
             r,
             version,
             version >= 3,
             "group_id",
         )?;
-        let protocol_type: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.protocol_type,
             r,
             version,
             version >= 3,
             "protocol_type",
         )?;
-        let group_state: String = if version >= 4 {
-            crate::primitives::field::decode(r, version, true, "group_state")?
+        if version >= 4 {
+            crate::primitives::field::decode_into(
+                &mut self.group_state,
+                r,
+                version,
+                true,
+                "group_state",
+            )?;
         } else {
-            String::new()
-        };
-        let group_type: String = if version >= 5 {
-            crate::primitives::field::decode(r, version, true, "group_type")?
+            self.group_state = String::new();
+        }
+        if version >= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.group_type,
+                r,
+                version,
+                true,
+                "group_type",
+            )?;
         } else {
-            String::new()
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.group_type = String::new();
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 3 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            group_id,
-            protocol_type,
-            group_state,
-            group_type,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ListedGroup {}

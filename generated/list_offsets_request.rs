@@ -31,24 +31,12 @@ impl crate::primitives::Wire for ListOffsetsRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.replica_id,
-            buf,
-            version,
-            false,
-            "replica_id",
-        )?;
+        crate::primitives::Fixed::put(self.replica_id, buf);
         if version < 2 && self.isolation_level != 0 {
             return Err(crate::primitives::field::non_default("isolation_level"));
         }
         if version >= 2 {
-            crate::primitives::field::encode(
-                &self.isolation_level,
-                buf,
-                version,
-                false,
-                "isolation_level",
-            )?;
+            crate::primitives::Fixed::put(self.isolation_level, buf);
         }
         crate::primitives::field::encode(
             &self.topics,
@@ -58,13 +46,7 @@ impl crate::primitives::Wire for ListOffsetsRequest {
             "topics",
         )?;
         if version >= 10 {
-            crate::primitives::field::encode(
-                &self.timeout_ms,
-                buf,
-                version,
-                false,
-                "timeout_ms",
-            )?;
+            crate::primitives::Fixed::put(self.timeout_ms, buf);
         }
         if version >= 6 {
             let count = self.unknown_tagged_fields.len();
@@ -77,19 +59,13 @@ impl crate::primitives::Wire for ListOffsetsRequest {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.replica_id, version, false);
+        size += 4;
         if version >= 2 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.isolation_level,
-                    version,
-                    false,
-                );
+            size += 1;
         }
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 6);
         if version >= 10 {
-            size
-                += crate::primitives::Wire::value_size(&self.timeout_ms, version, false);
+            size += 4;
         }
         if version >= 6 {
             let count = self.unknown_tagged_fields.len();
@@ -102,46 +78,64 @@ impl crate::primitives::Wire for ListOffsetsRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let replica_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.replica_id,
             r,
             version,
             false,
             "replica_id",
         )?;
-        let isolation_level: i8 = if version >= 2 {
-            crate::primitives::field::decode(r, version, false, "isolation_level")?
+        if version >= 2 {
+            crate::primitives::field::decode_into(
+                &mut self.isolation_level,
+                r,
+                version,
+                false,
+                "isolation_level",
+            )?;
         } else {
-            0
-        };
-        let topics: Vec<ListOffsetsTopic> = crate::primitives::field::decode(
+            self.isolation_level = 0;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             version >= 6,
             "topics",
         )?;
-        let timeout_ms: i32 = if version >= 10 {
-            crate::primitives::field::decode(r, version, false, "timeout_ms")?
+        if version >= 10 {
+            crate::primitives::field::decode_into(
+                &mut self.timeout_ms,
+                r,
+                version,
+                false,
+                "timeout_ms",
+            )?;
         } else {
-            0
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.timeout_ms = 0;
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 6 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            replica_id,
-            isolation_level,
-            topics,
-            timeout_ms,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ListOffsetsRequest {}
@@ -209,34 +203,42 @@ impl crate::primitives::Wire for ListOffsetsTopic {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.name,
             r,
             version,
             version >= 6,
             "name",
         )?;
-        let partitions: Vec<ListOffsetsPartition> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             version >= 6,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 6 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            name,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ListOffsetsTopic {}
@@ -280,40 +282,16 @@ impl crate::primitives::Wire for ListOffsetsPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
         if version >= 4 {
-            crate::primitives::field::encode(
-                &self.current_leader_epoch,
-                buf,
-                version,
-                false,
-                "current_leader_epoch",
-            )?;
+            crate::primitives::Fixed::put(self.current_leader_epoch, buf);
         }
-        crate::primitives::field::encode(
-            &self.timestamp,
-            buf,
-            version,
-            false,
-            "timestamp",
-        )?;
+        crate::primitives::Fixed::put(self.timestamp, buf);
         if version > 0 && self.max_num_offsets != 1 {
             return Err(crate::primitives::field::non_default("max_num_offsets"));
         }
         if version <= 0 {
-            crate::primitives::field::encode(
-                &self.max_num_offsets,
-                buf,
-                version,
-                false,
-                "max_num_offsets",
-            )?;
+            crate::primitives::Fixed::put(self.max_num_offsets, buf);
         }
         if version >= 6 {
             let count = self.unknown_tagged_fields.len();
@@ -326,28 +304,13 @@ impl crate::primitives::Wire for ListOffsetsPartition {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
+        size += 4;
         if version >= 4 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.current_leader_epoch,
-                    version,
-                    false,
-                );
+            size += 4;
         }
-        size += crate::primitives::Wire::value_size(&self.timestamp, version, false);
+        size += 8;
         if version <= 0 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.max_num_offsets,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         if version >= 6 {
             let count = self.unknown_tagged_fields.len();
@@ -360,46 +323,64 @@ impl crate::primitives::Wire for ListOffsetsPartition {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let partition_index: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let current_leader_epoch: i32 = if version >= 4 {
-            crate::primitives::field::decode(r, version, false, "current_leader_epoch")?
+        if version >= 4 {
+            crate::primitives::field::decode_into(
+                &mut self.current_leader_epoch,
+                r,
+                version,
+                false,
+                "current_leader_epoch",
+            )?;
         } else {
-            -1
-        };
-        let timestamp: i64 = crate::primitives::field::decode(
+            self.current_leader_epoch = -1;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.timestamp,
             r,
             version,
             false,
             "timestamp",
         )?;
-        let max_num_offsets: i32 = if version <= 0 {
-            crate::primitives::field::decode(r, version, false, "max_num_offsets")?
+        if version <= 0 {
+            crate::primitives::field::decode_into(
+                &mut self.max_num_offsets,
+                r,
+                version,
+                false,
+                "max_num_offsets",
+            )?;
         } else {
-            1
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.max_num_offsets = 1;
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 6 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            partition_index,
-            current_leader_epoch,
-            timestamp,
-            max_num_offsets,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ListOffsetsPartition {}

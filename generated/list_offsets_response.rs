@@ -24,13 +24,7 @@ impl crate::primitives::Wire for ListOffsetsResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version >= 2 {
-            crate::primitives::field::encode(
-                &self.throttle_time_ms,
-                buf,
-                version,
-                false,
-                "throttle_time_ms",
-            )?;
+            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         }
         crate::primitives::field::encode(
             &self.topics,
@@ -51,12 +45,7 @@ impl crate::primitives::Wire for ListOffsetsResponse {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 2 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.throttle_time_ms,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 6);
         if version >= 6 {
@@ -70,33 +59,46 @@ impl crate::primitives::Wire for ListOffsetsResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = if version >= 2 {
-            crate::primitives::field::decode(r, version, false, "throttle_time_ms")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version >= 2 {
+            crate::primitives::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
         } else {
-            0
-        };
-        let topics: Vec<ListOffsetsTopicResponse> = crate::primitives::field::decode(
+            self.throttle_time_ms = 0;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             version >= 6,
             "topics",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 6 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            throttle_time_ms,
-            topics,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ListOffsetsResponse {}
@@ -164,34 +166,42 @@ impl crate::primitives::Wire for ListOffsetsTopicResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.name,
             r,
             version,
             version >= 6,
             "name",
         )?;
-        let partitions: Vec<ListOffsetsPartitionResponse> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             version >= 6,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 6 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            name,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ListOffsetsTopicResponse {}
@@ -245,20 +255,8 @@ impl crate::primitives::Wire for ListOffsetsPartitionResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
+        crate::primitives::Fixed::put(self.error_code, buf);
         if version > 0 && !self.old_style_offsets.is_empty() {
             return Err(crate::primitives::field::non_default("old_style_offsets"));
         }
@@ -275,37 +273,19 @@ impl crate::primitives::Wire for ListOffsetsPartitionResponse {
             return Err(crate::primitives::field::non_default("timestamp"));
         }
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.timestamp,
-                buf,
-                version,
-                false,
-                "timestamp",
-            )?;
+            crate::primitives::Fixed::put(self.timestamp, buf);
         }
         if version < 1 && self.offset != -1 {
             return Err(crate::primitives::field::non_default("offset"));
         }
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.offset,
-                buf,
-                version,
-                false,
-                "offset",
-            )?;
+            crate::primitives::Fixed::put(self.offset, buf);
         }
         if version < 4 && self.leader_epoch != -1 {
             return Err(crate::primitives::field::non_default("leader_epoch"));
         }
         if version >= 4 {
-            crate::primitives::field::encode(
-                &self.leader_epoch,
-                buf,
-                version,
-                false,
-                "leader_epoch",
-            )?;
+            crate::primitives::Fixed::put(self.leader_epoch, buf);
         }
         if version >= 6 {
             let count = self.unknown_tagged_fields.len();
@@ -318,13 +298,8 @@ impl crate::primitives::Wire for ListOffsetsPartitionResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 4;
+        size += 2;
         if version <= 0 {
             size
                 += crate::primitives::Wire::value_size(
@@ -334,18 +309,13 @@ impl crate::primitives::Wire for ListOffsetsPartitionResponse {
                 );
         }
         if version >= 1 {
-            size += crate::primitives::Wire::value_size(&self.timestamp, version, false);
+            size += 8;
         }
         if version >= 1 {
-            size += crate::primitives::Wire::value_size(&self.offset, version, false);
+            size += 8;
         }
         if version >= 4 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.leader_epoch,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         if version >= 6 {
             let count = self.unknown_tagged_fields.len();
@@ -358,58 +328,86 @@ impl crate::primitives::Wire for ListOffsetsPartitionResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let partition_index: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let error_code: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let old_style_offsets: Vec<i64> = if version <= 0 {
-            crate::primitives::field::decode(r, version, false, "old_style_offsets")?
+        if version <= 0 {
+            crate::primitives::field::decode_into(
+                &mut self.old_style_offsets,
+                r,
+                version,
+                false,
+                "old_style_offsets",
+            )?;
         } else {
-            Vec::new()
-        };
-        let timestamp: i64 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "timestamp")?
+            self.old_style_offsets = Vec::new();
+        }
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.timestamp,
+                r,
+                version,
+                false,
+                "timestamp",
+            )?;
         } else {
-            -1
-        };
-        let offset: i64 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "offset")?
+            self.timestamp = -1;
+        }
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.offset,
+                r,
+                version,
+                false,
+                "offset",
+            )?;
         } else {
-            -1
-        };
-        let leader_epoch: i32 = if version >= 4 {
-            crate::primitives::field::decode(r, version, false, "leader_epoch")?
+            self.offset = -1;
+        }
+        if version >= 4 {
+            crate::primitives::field::decode_into(
+                &mut self.leader_epoch,
+                r,
+                version,
+                false,
+                "leader_epoch",
+            )?;
         } else {
-            -1
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.leader_epoch = -1;
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 6 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            partition_index,
-            error_code,
-            old_style_offsets,
-            timestamp,
-            offset,
-            leader_epoch,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ListOffsetsPartitionResponse {}

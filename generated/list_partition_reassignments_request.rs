@@ -32,13 +32,7 @@ impl crate::primitives::Wire for ListPartitionReassignmentsRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.timeout_ms,
-            buf,
-            version,
-            false,
-            "timeout_ms",
-        )?;
+        crate::primitives::Fixed::put(self.timeout_ms, buf);
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -47,7 +41,7 @@ impl crate::primitives::Wire for ListPartitionReassignmentsRequest {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.timeout_ms, version, false);
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.topics, version, true);
         let count = self.unknown_tagged_fields.len();
         size
@@ -58,32 +52,40 @@ impl crate::primitives::Wire for ListPartitionReassignmentsRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let timeout_ms: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.timeout_ms,
             r,
             version,
             false,
             "timeout_ms",
         )?;
-        let topics: Option<Vec<ListPartitionReassignmentsTopics>> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             true,
             "topics",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            timeout_ms,
-            topics,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ListPartitionReassignmentsRequest {}
@@ -139,27 +141,34 @@ impl crate::primitives::Wire for ListPartitionReassignmentsTopics {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(r, version, true, "name")?;
-        let partition_indexes: Vec<i32> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::primitives::field::decode_into(
+            &mut self.partition_indexes,
             r,
             version,
             true,
             "partition_indexes",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            name,
-            partition_indexes,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ListPartitionReassignmentsTopics {}

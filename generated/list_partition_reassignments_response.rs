@@ -42,20 +42,8 @@ impl crate::primitives::Wire for ListPartitionReassignmentsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.throttle_time_ms,
-            buf,
-            version,
-            false,
-            "throttle_time_ms",
-        )?;
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
+        crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.error_message,
             buf,
@@ -71,13 +59,8 @@ impl crate::primitives::Wire for ListPartitionReassignmentsResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.throttle_time_ms,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 4;
+        size += 2;
         size += crate::primitives::Wire::value_size(&self.error_message, version, true);
         size += crate::primitives::Wire::value_size(&self.topics, version, true);
         let count = self.unknown_tagged_fields.len();
@@ -89,46 +72,54 @@ impl crate::primitives::Wire for ListPartitionReassignmentsResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        let error_code: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let error_message: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_message,
             r,
             version,
             true,
             "error_message",
         )?;
-        let topics: Vec<OngoingTopicReassignment> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             true,
             "topics",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            error_message,
-            topics,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ListPartitionReassignmentsResponse {}
@@ -179,27 +170,34 @@ impl crate::primitives::Wire for OngoingTopicReassignment {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(r, version, true, "name")?;
-        let partitions: Vec<OngoingPartitionReassignment> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             true,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            name,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for OngoingTopicReassignment {}
@@ -232,13 +230,7 @@ impl crate::primitives::Wire for OngoingPartitionReassignment {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
         crate::primitives::field::encode(
             &self.replicas,
             buf,
@@ -267,12 +259,7 @@ impl crate::primitives::Wire for OngoingPartitionReassignment {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.replicas, version, true);
         size
             += crate::primitives::Wire::value_size(&self.adding_replicas, version, true);
@@ -291,46 +278,54 @@ impl crate::primitives::Wire for OngoingPartitionReassignment {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let partition_index: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let replicas: Vec<i32> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.replicas,
             r,
             version,
             true,
             "replicas",
         )?;
-        let adding_replicas: Vec<i32> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.adding_replicas,
             r,
             version,
             true,
             "adding_replicas",
         )?;
-        let removing_replicas: Vec<i32> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.removing_replicas,
             r,
             version,
             true,
             "removing_replicas",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            partition_index,
-            replicas,
-            adding_replicas,
-            removing_replicas,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for OngoingPartitionReassignment {}

@@ -55,13 +55,7 @@ impl crate::primitives::Wire for ListTransactionsRequest {
             return Err(crate::primitives::field::non_default("duration_filter"));
         }
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.duration_filter,
-                buf,
-                version,
-                false,
-                "duration_filter",
-            )?;
+            crate::primitives::Fixed::put(self.duration_filter, buf);
         }
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -78,12 +72,7 @@ impl crate::primitives::Wire for ListTransactionsRequest {
                 true,
             );
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.duration_filter,
-                    version,
-                    false,
-                );
+            size += 8;
         }
         let count = self.unknown_tagged_fields.len();
         size
@@ -94,38 +83,51 @@ impl crate::primitives::Wire for ListTransactionsRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let state_filters: Vec<String> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.state_filters,
             r,
             version,
             true,
             "state_filters",
         )?;
-        let producer_id_filters: Vec<i64> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.producer_id_filters,
             r,
             version,
             true,
             "producer_id_filters",
         )?;
-        let duration_filter: i64 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "duration_filter")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.duration_filter,
+                r,
+                version,
+                false,
+                "duration_filter",
+            )?;
         } else {
-            -1
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.duration_filter = -1;
+        }
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            state_filters,
-            producer_id_filters,
-            duration_filter,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ListTransactionsRequest {}

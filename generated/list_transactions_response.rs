@@ -31,20 +31,8 @@ impl crate::primitives::Wire for ListTransactionsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.throttle_time_ms,
-            buf,
-            version,
-            false,
-            "throttle_time_ms",
-        )?;
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
+        crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.unknown_state_filters,
             buf,
@@ -66,13 +54,8 @@ impl crate::primitives::Wire for ListTransactionsResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.throttle_time_ms,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 4;
+        size += 2;
         size
             += crate::primitives::Wire::value_size(
                 &self.unknown_state_filters,
@@ -94,46 +77,54 @@ impl crate::primitives::Wire for ListTransactionsResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        let error_code: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let unknown_state_filters: Vec<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.unknown_state_filters,
             r,
             version,
             true,
             "unknown_state_filters",
         )?;
-        let transaction_states: Vec<TransactionState> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.transaction_states,
             r,
             version,
             true,
             "transaction_states",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            unknown_state_filters,
-            transaction_states,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ListTransactionsResponse {}
@@ -169,13 +160,7 @@ impl crate::primitives::Wire for TransactionState {
             true,
             "transactional_id",
         )?;
-        crate::primitives::field::encode(
-            &self.producer_id,
-            buf,
-            version,
-            false,
-            "producer_id",
-        )?;
+        crate::primitives::Fixed::put(self.producer_id, buf);
         crate::primitives::field::encode(
             &self.transaction_state,
             buf,
@@ -196,7 +181,7 @@ impl crate::primitives::Wire for TransactionState {
                 version,
                 true,
             );
-        size += crate::primitives::Wire::value_size(&self.producer_id, version, false);
+        size += 8;
         size
             += crate::primitives::Wire::value_size(
                 &self.transaction_state,
@@ -212,39 +197,47 @@ impl crate::primitives::Wire for TransactionState {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let transactional_id: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.transactional_id,
             r,
             version,
             true,
             "transactional_id",
         )?;
-        let producer_id: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.producer_id,
             r,
             version,
             false,
             "producer_id",
         )?;
-        let transaction_state: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.transaction_state,
             r,
             version,
             true,
             "transaction_state",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            transactional_id,
-            producer_id,
-            transaction_state,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for TransactionState {}

@@ -58,13 +58,7 @@ impl crate::primitives::Wire for MetadataRequest {
             );
         }
         if version >= 4 {
-            crate::primitives::field::encode(
-                &self.allow_auto_topic_creation,
-                buf,
-                version,
-                false,
-                "allow_auto_topic_creation",
-            )?;
+            crate::primitives::Fixed::put(self.allow_auto_topic_creation, buf);
         }
         if !(8..=10).contains(&version) && self.include_cluster_authorized_operations {
             return Err(
@@ -74,13 +68,10 @@ impl crate::primitives::Wire for MetadataRequest {
             );
         }
         if (8..=10).contains(&version) {
-            crate::primitives::field::encode(
-                &self.include_cluster_authorized_operations,
+            crate::primitives::Fixed::put(
+                self.include_cluster_authorized_operations,
                 buf,
-                version,
-                false,
-                "include_cluster_authorized_operations",
-            )?;
+            );
         }
         if version < 8 && self.include_topic_authorized_operations {
             return Err(
@@ -90,13 +81,7 @@ impl crate::primitives::Wire for MetadataRequest {
             );
         }
         if version >= 8 {
-            crate::primitives::field::encode(
-                &self.include_topic_authorized_operations,
-                buf,
-                version,
-                false,
-                "include_topic_authorized_operations",
-            )?;
+            crate::primitives::Fixed::put(self.include_topic_authorized_operations, buf);
         }
         if version >= 9 {
             let count = self.unknown_tagged_fields.len();
@@ -111,28 +96,13 @@ impl crate::primitives::Wire for MetadataRequest {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 9);
         if version >= 4 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.allow_auto_topic_creation,
-                    version,
-                    false,
-                );
+            size += 1;
         }
         if (8..=10).contains(&version) {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.include_cluster_authorized_operations,
-                    version,
-                    false,
-                );
+            size += 1;
         }
         if version >= 8 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.include_topic_authorized_operations,
-                    version,
-                    false,
-                );
+            size += 1;
         }
         if version >= 9 {
             let count = self.unknown_tagged_fields.len();
@@ -145,65 +115,78 @@ impl crate::primitives::Wire for MetadataRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topics: Option<Vec<MetadataRequestTopic>> = if version >= 1 {
-            crate::primitives::field::decode(r, version, version >= 9, "topics")?
-        } else {
-            crate::primitives::field::decode_required(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.topics,
                 r,
                 version,
                 version >= 9,
                 "topics",
-            )?
-        };
-        let allow_auto_topic_creation: bool = if version >= 4 {
-            crate::primitives::field::decode(
+            )?;
+        } else {
+            crate::primitives::field::decode_required_into(
+                &mut self.topics,
+                r,
+                version,
+                version >= 9,
+                "topics",
+            )?;
+        }
+        if version >= 4 {
+            crate::primitives::field::decode_into(
+                &mut self.allow_auto_topic_creation,
                 r,
                 version,
                 false,
                 "allow_auto_topic_creation",
-            )?
+            )?;
         } else {
-            true
-        };
-        let include_cluster_authorized_operations: bool = if (8..=10).contains(&version)
-        {
-            crate::primitives::field::decode(
+            self.allow_auto_topic_creation = true;
+        }
+        if (8..=10).contains(&version) {
+            crate::primitives::field::decode_into(
+                &mut self.include_cluster_authorized_operations,
                 r,
                 version,
                 false,
                 "include_cluster_authorized_operations",
-            )?
+            )?;
         } else {
-            false
-        };
-        let include_topic_authorized_operations: bool = if version >= 8 {
-            crate::primitives::field::decode(
+            self.include_cluster_authorized_operations = false;
+        }
+        if version >= 8 {
+            crate::primitives::field::decode_into(
+                &mut self.include_topic_authorized_operations,
                 r,
                 version,
                 false,
                 "include_topic_authorized_operations",
-            )?
+            )?;
         } else {
-            false
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.include_topic_authorized_operations = false;
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 9 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            topics,
-            allow_auto_topic_creation,
-            include_cluster_authorized_operations,
-            include_topic_authorized_operations,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for MetadataRequest {}
@@ -238,13 +221,7 @@ impl crate::primitives::Wire for MetadataRequestTopic {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version >= 10 {
-            crate::primitives::field::encode(
-                &self.topic_id,
-                buf,
-                version,
-                false,
-                "topic_id",
-            )?;
+            crate::primitives::Fixed::put(self.topic_id, buf);
         }
         if version < 10 && self.name.is_none() {
             return Err(crate::primitives::field::null_not_allowed("name"));
@@ -268,7 +245,7 @@ impl crate::primitives::Wire for MetadataRequestTopic {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 10 {
-            size += crate::primitives::Wire::value_size(&self.topic_id, version, false);
+            size += 16;
         }
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 9);
         if version >= 9 {
@@ -282,32 +259,56 @@ impl crate::primitives::Wire for MetadataRequestTopic {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic_id: crate::primitives::Uuid = if version >= 10 {
-            crate::primitives::field::decode(r, version, false, "topic_id")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version >= 10 {
+            crate::primitives::field::decode_into(
+                &mut self.topic_id,
+                r,
+                version,
+                false,
+                "topic_id",
+            )?;
         } else {
-            crate::primitives::Uuid::NIL
-        };
-        let name: Option<String> = if version >= 10 {
-            crate::primitives::field::decode(r, version, version >= 9, "name")?
+            self.topic_id = crate::primitives::Uuid::NIL;
+        }
+        if version >= 10 {
+            crate::primitives::field::decode_into(
+                &mut self.name,
+                r,
+                version,
+                version >= 9,
+                "name",
+            )?;
         } else {
-            crate::primitives::field::decode_required(r, version, version >= 9, "name")?
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            crate::primitives::field::decode_required_into(
+                &mut self.name,
+                r,
+                version,
+                version >= 9,
+                "name",
+            )?;
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 9 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            topic_id,
-            name,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for MetadataRequestTopic {}

@@ -53,13 +53,7 @@ impl crate::primitives::Wire for MetadataResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version >= 3 {
-            crate::primitives::field::encode(
-                &self.throttle_time_ms,
-                buf,
-                version,
-                false,
-                "throttle_time_ms",
-            )?;
+            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         }
         crate::primitives::field::encode(
             &self.brokers,
@@ -78,13 +72,7 @@ impl crate::primitives::Wire for MetadataResponse {
             )?;
         }
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.controller_id,
-                buf,
-                version,
-                false,
-                "controller_id",
-            )?;
+            crate::primitives::Fixed::put(self.controller_id, buf);
         }
         crate::primitives::field::encode(
             &self.topics,
@@ -101,13 +89,7 @@ impl crate::primitives::Wire for MetadataResponse {
             );
         }
         if (8..=10).contains(&version) {
-            crate::primitives::field::encode(
-                &self.cluster_authorized_operations,
-                buf,
-                version,
-                false,
-                "cluster_authorized_operations",
-            )?;
+            crate::primitives::Fixed::put(self.cluster_authorized_operations, buf);
         }
         if version >= 9 {
             let count = self.unknown_tagged_fields.len();
@@ -121,12 +103,7 @@ impl crate::primitives::Wire for MetadataResponse {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 3 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.throttle_time_ms,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         size
             += crate::primitives::Wire::value_size(&self.brokers, version, version >= 9);
@@ -139,21 +116,11 @@ impl crate::primitives::Wire for MetadataResponse {
                 );
         }
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.controller_id,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 9);
         if (8..=10).contains(&version) {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.cluster_authorized_operations,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         if version >= 9 {
             let count = self.unknown_tagged_fields.len();
@@ -166,63 +133,86 @@ impl crate::primitives::Wire for MetadataResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = if version >= 3 {
-            crate::primitives::field::decode(r, version, false, "throttle_time_ms")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
         } else {
-            0
-        };
-        let brokers: Vec<MetadataResponseBroker> = crate::primitives::field::decode(
+            self.throttle_time_ms = 0;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.brokers,
             r,
             version,
             version >= 9,
             "brokers",
         )?;
-        let cluster_id: Option<String> = if version >= 2 {
-            crate::primitives::field::decode(r, version, version >= 9, "cluster_id")?
+        if version >= 2 {
+            crate::primitives::field::decode_into(
+                &mut self.cluster_id,
+                r,
+                version,
+                version >= 9,
+                "cluster_id",
+            )?;
         } else {
-            None
-        };
-        let controller_id: i32 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "controller_id")?
+            self.cluster_id = None;
+        }
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.controller_id,
+                r,
+                version,
+                false,
+                "controller_id",
+            )?;
         } else {
-            -1
-        };
-        let topics: Vec<MetadataResponseTopic> = crate::primitives::field::decode(
+            self.controller_id = -1;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             version >= 9,
             "topics",
         )?;
-        let cluster_authorized_operations: i32 = if (8..=10).contains(&version) {
-            crate::primitives::field::decode(
+        if (8..=10).contains(&version) {
+            crate::primitives::field::decode_into(
+                &mut self.cluster_authorized_operations,
                 r,
                 version,
                 false,
                 "cluster_authorized_operations",
-            )?
+            )?;
         } else {
-            -2147483648
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.cluster_authorized_operations = -2147483648;
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 9 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            throttle_time_ms,
-            brokers,
-            cluster_id,
-            controller_id,
-            topics,
-            cluster_authorized_operations,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for MetadataResponse {}
@@ -255,7 +245,7 @@ impl crate::primitives::Wire for MetadataResponseBroker {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.node_id, buf, version, false, "node_id")?;
+        crate::primitives::Fixed::put(self.node_id, buf);
         crate::primitives::field::encode(
             &self.host,
             buf,
@@ -263,7 +253,7 @@ impl crate::primitives::Wire for MetadataResponseBroker {
             version >= 9,
             "host",
         )?;
-        crate::primitives::field::encode(&self.port, buf, version, false, "port")?;
+        crate::primitives::Fixed::put(self.port, buf);
         if version >= 1 {
             crate::primitives::field::encode(
                 &self.rack,
@@ -284,9 +274,9 @@ impl crate::primitives::Wire for MetadataResponseBroker {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.node_id, version, false);
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.host, version, version >= 9);
-        size += crate::primitives::Wire::value_size(&self.port, version, false);
+        size += 4;
         if version >= 1 {
             size
                 += crate::primitives::Wire::value_size(
@@ -306,42 +296,60 @@ impl crate::primitives::Wire for MetadataResponseBroker {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let node_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.node_id,
             r,
             version,
             false,
             "node_id",
         )?;
-        let host: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.host,
             r,
             version,
             version >= 9,
             "host",
         )?;
-        let port: i32 = crate::primitives::field::decode(r, version, false, "port")?;
-        let rack: Option<String> = if version >= 1 {
-            crate::primitives::field::decode(r, version, version >= 9, "rack")?
+        crate::primitives::field::decode_into(
+            &mut self.port,
+            r,
+            version,
+            false,
+            "port",
+        )?;
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.rack,
+                r,
+                version,
+                version >= 9,
+                "rack",
+            )?;
         } else {
-            None
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.rack = None;
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 9 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            node_id,
-            host,
-            port,
-            rack,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for MetadataResponseBroker {}
@@ -395,13 +403,7 @@ impl crate::primitives::Wire for MetadataResponseTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
         if version < 12 && self.name.is_none() {
             return Err(crate::primitives::field::null_not_allowed("name"));
         }
@@ -413,22 +415,10 @@ impl crate::primitives::Wire for MetadataResponseTopic {
             "name",
         )?;
         if version >= 10 {
-            crate::primitives::field::encode(
-                &self.topic_id,
-                buf,
-                version,
-                false,
-                "topic_id",
-            )?;
+            crate::primitives::Fixed::put(self.topic_id, buf);
         }
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.is_internal,
-                buf,
-                version,
-                false,
-                "is_internal",
-            )?;
+            crate::primitives::Fixed::put(self.is_internal, buf);
         }
         crate::primitives::field::encode(
             &self.partitions,
@@ -443,13 +433,7 @@ impl crate::primitives::Wire for MetadataResponseTopic {
             );
         }
         if version >= 8 {
-            crate::primitives::field::encode(
-                &self.topic_authorized_operations,
-                buf,
-                version,
-                false,
-                "topic_authorized_operations",
-            )?;
+            crate::primitives::Fixed::put(self.topic_authorized_operations, buf);
         }
         if version >= 9 {
             let count = self.unknown_tagged_fields.len();
@@ -462,18 +446,13 @@ impl crate::primitives::Wire for MetadataResponseTopic {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 2;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 9);
         if version >= 10 {
-            size += crate::primitives::Wire::value_size(&self.topic_id, version, false);
+            size += 16;
         }
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.is_internal,
-                    version,
-                    false,
-                );
+            size += 1;
         }
         size
             += crate::primitives::Wire::value_size(
@@ -482,12 +461,7 @@ impl crate::primitives::Wire for MetadataResponseTopic {
                 version >= 9,
             );
         if version >= 8 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.topic_authorized_operations,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         if version >= 9 {
             let count = self.unknown_tagged_fields.len();
@@ -500,63 +474,92 @@ impl crate::primitives::Wire for MetadataResponseTopic {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let error_code: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let name: Option<String> = if version >= 12 {
-            crate::primitives::field::decode(r, version, version >= 9, "name")?
+        if version >= 12 {
+            crate::primitives::field::decode_into(
+                &mut self.name,
+                r,
+                version,
+                version >= 9,
+                "name",
+            )?;
         } else {
-            crate::primitives::field::decode_required(r, version, version >= 9, "name")?
-        };
-        let topic_id: crate::primitives::Uuid = if version >= 10 {
-            crate::primitives::field::decode(r, version, false, "topic_id")?
+            crate::primitives::field::decode_required_into(
+                &mut self.name,
+                r,
+                version,
+                version >= 9,
+                "name",
+            )?;
+        }
+        if version >= 10 {
+            crate::primitives::field::decode_into(
+                &mut self.topic_id,
+                r,
+                version,
+                false,
+                "topic_id",
+            )?;
         } else {
-            crate::primitives::Uuid::NIL
-        };
-        let is_internal: bool = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "is_internal")?
+            self.topic_id = crate::primitives::Uuid::NIL;
+        }
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.is_internal,
+                r,
+                version,
+                false,
+                "is_internal",
+            )?;
         } else {
-            false
-        };
-        let partitions: Vec<MetadataResponsePartition> = crate::primitives::field::decode(
+            self.is_internal = false;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             version >= 9,
             "partitions",
         )?;
-        let topic_authorized_operations: i32 = if version >= 8 {
-            crate::primitives::field::decode(
+        if version >= 8 {
+            crate::primitives::field::decode_into(
+                &mut self.topic_authorized_operations,
                 r,
                 version,
                 false,
                 "topic_authorized_operations",
-            )?
+            )?;
         } else {
-            -2147483648
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.topic_authorized_operations = -2147483648;
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 9 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            error_code,
-            name,
-            topic_id,
-            is_internal,
-            partitions,
-            topic_authorized_operations,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for MetadataResponseTopic {}
@@ -615,35 +618,11 @@ impl crate::primitives::Wire for MetadataResponsePartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
-        crate::primitives::field::encode(
-            &self.leader_id,
-            buf,
-            version,
-            false,
-            "leader_id",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
+        crate::primitives::Fixed::put(self.partition_index, buf);
+        crate::primitives::Fixed::put(self.leader_id, buf);
         if version >= 7 {
-            crate::primitives::field::encode(
-                &self.leader_epoch,
-                buf,
-                version,
-                false,
-                "leader_epoch",
-            )?;
+            crate::primitives::Fixed::put(self.leader_epoch, buf);
         }
         crate::primitives::field::encode(
             &self.replica_nodes,
@@ -679,21 +658,11 @@ impl crate::primitives::Wire for MetadataResponsePartition {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.leader_id, version, false);
+        size += 2;
+        size += 4;
+        size += 4;
         if version >= 7 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.leader_epoch,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         size
             += crate::primitives::Wire::value_size(
@@ -726,72 +695,85 @@ impl crate::primitives::Wire for MetadataResponsePartition {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let error_code: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let partition_index: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let leader_id: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.leader_id,
             r,
             version,
             false,
             "leader_id",
         )?;
-        let leader_epoch: i32 = if version >= 7 {
-            crate::primitives::field::decode(r, version, false, "leader_epoch")?
+        if version >= 7 {
+            crate::primitives::field::decode_into(
+                &mut self.leader_epoch,
+                r,
+                version,
+                false,
+                "leader_epoch",
+            )?;
         } else {
-            -1
-        };
-        let replica_nodes: Vec<i32> = crate::primitives::field::decode(
+            self.leader_epoch = -1;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.replica_nodes,
             r,
             version,
             version >= 9,
             "replica_nodes",
         )?;
-        let isr_nodes: Vec<i32> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.isr_nodes,
             r,
             version,
             version >= 9,
             "isr_nodes",
         )?;
-        let offline_replicas: Vec<i32> = if version >= 5 {
-            crate::primitives::field::decode(
+        if version >= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.offline_replicas,
                 r,
                 version,
                 version >= 9,
                 "offline_replicas",
-            )?
+            )?;
         } else {
-            Vec::new()
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.offline_replicas = Vec::new();
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 9 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            error_code,
-            partition_index,
-            leader_id,
-            leader_epoch,
-            replica_nodes,
-            isr_nodes,
-            offline_replicas,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for MetadataResponsePartition {}

@@ -60,13 +60,7 @@ impl crate::primitives::Wire for OffsetCommitRequest {
             "group_id",
         )?;
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.generation_id_or_member_epoch,
-                buf,
-                version,
-                false,
-                "generation_id_or_member_epoch",
-            )?;
+            crate::primitives::Fixed::put(self.generation_id_or_member_epoch, buf);
         }
         if version >= 1 {
             crate::primitives::field::encode(
@@ -90,13 +84,7 @@ impl crate::primitives::Wire for OffsetCommitRequest {
             )?;
         }
         if (2..=4).contains(&version) {
-            crate::primitives::field::encode(
-                &self.retention_time_ms,
-                buf,
-                version,
-                false,
-                "retention_time_ms",
-            )?;
+            crate::primitives::Fixed::put(self.retention_time_ms, buf);
         }
         crate::primitives::field::encode(
             &self.topics,
@@ -123,12 +111,7 @@ impl crate::primitives::Wire for OffsetCommitRequest {
                 version >= 8,
             );
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.generation_id_or_member_epoch,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         if version >= 1 {
             size
@@ -147,12 +130,7 @@ impl crate::primitives::Wire for OffsetCommitRequest {
                 );
         }
         if (2..=4).contains(&version) {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.retention_time_ms,
-                    version,
-                    false,
-                );
+            size += 8;
         }
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 8);
         if version >= 8 {
@@ -166,68 +144,86 @@ impl crate::primitives::Wire for OffsetCommitRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let group_id: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.group_id,
             r,
             version,
             version >= 8,
             "group_id",
         )?;
-        let generation_id_or_member_epoch: i32 = if version >= 1 {
-            crate::primitives::field::decode(
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.generation_id_or_member_epoch,
                 r,
                 version,
                 false,
                 "generation_id_or_member_epoch",
-            )?
+            )?;
         } else {
-            -1
-        };
-        let member_id: String = if version >= 1 {
-            crate::primitives::field::decode(r, version, version >= 8, "member_id")?
+            self.generation_id_or_member_epoch = -1;
+        }
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.member_id,
+                r,
+                version,
+                version >= 8,
+                "member_id",
+            )?;
         } else {
-            String::new()
-        };
-        let group_instance_id: Option<String> = if version >= 7 {
-            crate::primitives::field::decode(
+            self.member_id = String::new();
+        }
+        if version >= 7 {
+            crate::primitives::field::decode_into(
+                &mut self.group_instance_id,
                 r,
                 version,
                 version >= 8,
                 "group_instance_id",
-            )?
+            )?;
         } else {
-            None
-        };
-        let retention_time_ms: i64 = if (2..=4).contains(&version) {
-            crate::primitives::field::decode(r, version, false, "retention_time_ms")?
+            self.group_instance_id = None;
+        }
+        if (2..=4).contains(&version) {
+            crate::primitives::field::decode_into(
+                &mut self.retention_time_ms,
+                r,
+                version,
+                false,
+                "retention_time_ms",
+            )?;
         } else {
-            -1
-        };
-        let topics: Vec<OffsetCommitRequestTopic> = crate::primitives::field::decode(
+            self.retention_time_ms = -1;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             version >= 8,
             "topics",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 8 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            group_id,
-            generation_id_or_member_epoch,
-            member_id,
-            group_instance_id,
-            retention_time_ms,
-            topics,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for OffsetCommitRequest {}
@@ -295,34 +291,42 @@ impl crate::primitives::Wire for OffsetCommitRequestTopic {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.name,
             r,
             version,
             version >= 8,
             "name",
         )?;
-        let partitions: Vec<OffsetCommitRequestPartition> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             version >= 8,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 8 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            name,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for OffsetCommitRequestTopic {}
@@ -371,40 +375,16 @@ impl crate::primitives::Wire for OffsetCommitRequestPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
-        crate::primitives::field::encode(
-            &self.committed_offset,
-            buf,
-            version,
-            false,
-            "committed_offset",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
+        crate::primitives::Fixed::put(self.committed_offset, buf);
         if version >= 6 {
-            crate::primitives::field::encode(
-                &self.committed_leader_epoch,
-                buf,
-                version,
-                false,
-                "committed_leader_epoch",
-            )?;
+            crate::primitives::Fixed::put(self.committed_leader_epoch, buf);
         }
         if version != 1 && self.commit_timestamp != -1 {
             return Err(crate::primitives::field::non_default("commit_timestamp"));
         }
         if version == 1 {
-            crate::primitives::field::encode(
-                &self.commit_timestamp,
-                buf,
-                version,
-                false,
-                "commit_timestamp",
-            )?;
+            crate::primitives::Fixed::put(self.commit_timestamp, buf);
         }
         crate::primitives::field::encode(
             &self.committed_metadata,
@@ -424,33 +404,13 @@ impl crate::primitives::Wire for OffsetCommitRequestPartition {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.committed_offset,
-                version,
-                false,
-            );
+        size += 4;
+        size += 8;
         if version >= 6 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.committed_leader_epoch,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         if version == 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.commit_timestamp,
-                    version,
-                    false,
-                );
+            size += 8;
         }
         size
             += crate::primitives::Wire::value_size(
@@ -469,58 +429,71 @@ impl crate::primitives::Wire for OffsetCommitRequestPartition {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let partition_index: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let committed_offset: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.committed_offset,
             r,
             version,
             false,
             "committed_offset",
         )?;
-        let committed_leader_epoch: i32 = if version >= 6 {
-            crate::primitives::field::decode(
+        if version >= 6 {
+            crate::primitives::field::decode_into(
+                &mut self.committed_leader_epoch,
                 r,
                 version,
                 false,
                 "committed_leader_epoch",
-            )?
+            )?;
         } else {
-            -1
-        };
-        let commit_timestamp: i64 = if version == 1 {
-            crate::primitives::field::decode(r, version, false, "commit_timestamp")?
+            self.committed_leader_epoch = -1;
+        }
+        if version == 1 {
+            crate::primitives::field::decode_into(
+                &mut self.commit_timestamp,
+                r,
+                version,
+                false,
+                "commit_timestamp",
+            )?;
         } else {
-            -1
-        };
-        let committed_metadata: Option<String> = crate::primitives::field::decode(
+            self.commit_timestamp = -1;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.committed_metadata,
             r,
             version,
             version >= 8,
             "committed_metadata",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 8 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            partition_index,
-            committed_offset,
-            committed_leader_epoch,
-            commit_timestamp,
-            committed_metadata,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for OffsetCommitRequestPartition {}

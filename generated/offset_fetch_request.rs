@@ -85,13 +85,7 @@ impl crate::primitives::Wire for OffsetFetchRequest {
             return Err(crate::primitives::field::non_default("require_stable"));
         }
         if version >= 7 {
-            crate::primitives::field::encode(
-                &self.require_stable,
-                buf,
-                version,
-                false,
-                "require_stable",
-            )?;
+            crate::primitives::Fixed::put(self.require_stable, buf);
         }
         if version >= 6 {
             let count = self.unknown_tagged_fields.len();
@@ -124,12 +118,7 @@ impl crate::primitives::Wire for OffsetFetchRequest {
             size += crate::primitives::Wire::value_size(&self.groups, version, true);
         }
         if version >= 7 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.require_stable,
-                    version,
-                    false,
-                );
+            size += 1;
         }
         if version >= 6 {
             let count = self.unknown_tagged_fields.len();
@@ -142,53 +131,82 @@ impl crate::primitives::Wire for OffsetFetchRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let group_id: String = if version <= 7 {
-            crate::primitives::field::decode(r, version, version >= 6, "group_id")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version <= 7 {
+            crate::primitives::field::decode_into(
+                &mut self.group_id,
+                r,
+                version,
+                version >= 6,
+                "group_id",
+            )?;
         } else {
-            String::new()
-        };
-        let topics: Option<Vec<OffsetFetchRequestTopic>> = if version <= 7 {
+            self.group_id = String::new();
+        }
+        if version <= 7 {
             if version >= 2 {
-                crate::primitives::field::decode(r, version, version >= 6, "topics")?
-            } else {
-                crate::primitives::field::decode_required(
+                crate::primitives::field::decode_into(
+                    &mut self.topics,
                     r,
                     version,
                     version >= 6,
                     "topics",
-                )?
+                )?;
+            } else {
+                crate::primitives::field::decode_required_into(
+                    &mut self.topics,
+                    r,
+                    version,
+                    version >= 6,
+                    "topics",
+                )?;
             }
         } else {
-            Some(Vec::new())
-        };
-        let groups: Vec<OffsetFetchRequestGroup> = if version >= 8 {
-            crate::primitives::field::decode(r, version, true, "groups")?
+            self.topics = Some(Vec::new());
+        }
+        if version >= 8 {
+            crate::primitives::field::decode_into(
+                &mut self.groups,
+                r,
+                version,
+                true,
+                "groups",
+            )?;
         } else {
-            Vec::new()
-        };
-        let require_stable: bool = if version >= 7 {
-            crate::primitives::field::decode(r, version, false, "require_stable")?
+            self.groups = Vec::new();
+        }
+        if version >= 7 {
+            crate::primitives::field::decode_into(
+                &mut self.require_stable,
+                r,
+                version,
+                false,
+                "require_stable",
+            )?;
         } else {
-            false
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.require_stable = false;
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 6 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            group_id,
-            topics,
-            groups,
-            require_stable,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for OffsetFetchRequest {}
@@ -256,34 +274,42 @@ impl crate::primitives::Wire for OffsetFetchRequestTopic {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.name,
             r,
             version,
             version >= 6,
             "name",
         )?;
-        let partition_indexes: Vec<i32> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partition_indexes,
             r,
             version,
             version >= 6,
             "partition_indexes",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 6 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            name,
-            partition_indexes,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for OffsetFetchRequestTopic {}
@@ -344,13 +370,7 @@ impl crate::primitives::Wire for OffsetFetchRequestGroup {
             )?;
         }
         if version >= 9 {
-            crate::primitives::field::encode(
-                &self.member_epoch,
-                buf,
-                version,
-                false,
-                "member_epoch",
-            )?;
+            crate::primitives::Fixed::put(self.member_epoch, buf);
         }
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         let count = self.unknown_tagged_fields.len();
@@ -365,12 +385,7 @@ impl crate::primitives::Wire for OffsetFetchRequestGroup {
             size += crate::primitives::Wire::value_size(&self.member_id, version, true);
         }
         if version >= 9 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.member_epoch,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         size += crate::primitives::Wire::value_size(&self.topics, version, true);
         let count = self.unknown_tagged_fields.len();
@@ -382,44 +397,62 @@ impl crate::primitives::Wire for OffsetFetchRequestGroup {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let group_id: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.group_id,
             r,
             version,
             true,
             "group_id",
         )?;
-        let member_id: Option<String> = if version >= 9 {
-            crate::primitives::field::decode(r, version, true, "member_id")?
+        if version >= 9 {
+            crate::primitives::field::decode_into(
+                &mut self.member_id,
+                r,
+                version,
+                true,
+                "member_id",
+            )?;
         } else {
-            None
-        };
-        let member_epoch: i32 = if version >= 9 {
-            crate::primitives::field::decode(r, version, false, "member_epoch")?
+            self.member_id = None;
+        }
+        if version >= 9 {
+            crate::primitives::field::decode_into(
+                &mut self.member_epoch,
+                r,
+                version,
+                false,
+                "member_epoch",
+            )?;
         } else {
-            -1
-        };
-        let topics: Option<Vec<OffsetFetchRequestTopics>> = crate::primitives::field::decode(
+            self.member_epoch = -1;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             true,
             "topics",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            group_id,
-            member_id,
-            member_epoch,
-            topics,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for OffsetFetchRequestGroup {}
@@ -475,27 +508,34 @@ impl crate::primitives::Wire for OffsetFetchRequestTopics {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(r, version, true, "name")?;
-        let partition_indexes: Vec<i32> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::primitives::field::decode_into(
+            &mut self.partition_indexes,
             r,
             version,
             true,
             "partition_indexes",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            name,
-            partition_indexes,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for OffsetFetchRequestTopics {}

@@ -32,13 +32,7 @@ impl crate::primitives::Wire for OffsetFetchResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version >= 3 {
-            crate::primitives::field::encode(
-                &self.throttle_time_ms,
-                buf,
-                version,
-                false,
-                "throttle_time_ms",
-            )?;
+            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         }
         if version > 7 && !self.topics.is_empty() {
             return Err(crate::primitives::field::non_default("topics"));
@@ -53,13 +47,7 @@ impl crate::primitives::Wire for OffsetFetchResponse {
             )?;
         }
         if (2..=7).contains(&version) {
-            crate::primitives::field::encode(
-                &self.error_code,
-                buf,
-                version,
-                false,
-                "error_code",
-            )?;
+            crate::primitives::Fixed::put(self.error_code, buf);
         }
         if version < 8 && !self.groups.is_empty() {
             return Err(crate::primitives::field::non_default("groups"));
@@ -85,12 +73,7 @@ impl crate::primitives::Wire for OffsetFetchResponse {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 3 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.throttle_time_ms,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         if version <= 7 {
             size
@@ -101,8 +84,7 @@ impl crate::primitives::Wire for OffsetFetchResponse {
                 );
         }
         if (2..=7).contains(&version) {
-            size
-                += crate::primitives::Wire::value_size(&self.error_code, version, false);
+            size += 2;
         }
         if version >= 8 {
             size += crate::primitives::Wire::value_size(&self.groups, version, true);
@@ -118,44 +100,72 @@ impl crate::primitives::Wire for OffsetFetchResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = if version >= 3 {
-            crate::primitives::field::decode(r, version, false, "throttle_time_ms")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
         } else {
-            0
-        };
-        let topics: Vec<OffsetFetchResponseTopic> = if version <= 7 {
-            crate::primitives::field::decode(r, version, version >= 6, "topics")?
+            self.throttle_time_ms = 0;
+        }
+        if version <= 7 {
+            crate::primitives::field::decode_into(
+                &mut self.topics,
+                r,
+                version,
+                version >= 6,
+                "topics",
+            )?;
         } else {
-            Vec::new()
-        };
-        let error_code: i16 = if (2..=7).contains(&version) {
-            crate::primitives::field::decode(r, version, false, "error_code")?
+            self.topics = Vec::new();
+        }
+        if (2..=7).contains(&version) {
+            crate::primitives::field::decode_into(
+                &mut self.error_code,
+                r,
+                version,
+                false,
+                "error_code",
+            )?;
         } else {
-            0
-        };
-        let groups: Vec<OffsetFetchResponseGroup> = if version >= 8 {
-            crate::primitives::field::decode(r, version, true, "groups")?
+            self.error_code = 0;
+        }
+        if version >= 8 {
+            crate::primitives::field::decode_into(
+                &mut self.groups,
+                r,
+                version,
+                true,
+                "groups",
+            )?;
         } else {
-            Vec::new()
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.groups = Vec::new();
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 6 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            throttle_time_ms,
-            topics,
-            error_code,
-            groups,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for OffsetFetchResponse {}
@@ -223,34 +233,42 @@ impl crate::primitives::Wire for OffsetFetchResponseTopic {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.name,
             r,
             version,
             version >= 6,
             "name",
         )?;
-        let partitions: Vec<OffsetFetchResponsePartition> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             version >= 6,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 6 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            name,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for OffsetFetchResponseTopic {}
@@ -299,28 +317,10 @@ impl crate::primitives::Wire for OffsetFetchResponsePartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
-        crate::primitives::field::encode(
-            &self.committed_offset,
-            buf,
-            version,
-            false,
-            "committed_offset",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
+        crate::primitives::Fixed::put(self.committed_offset, buf);
         if version >= 5 {
-            crate::primitives::field::encode(
-                &self.committed_leader_epoch,
-                buf,
-                version,
-                false,
-                "committed_leader_epoch",
-            )?;
+            crate::primitives::Fixed::put(self.committed_leader_epoch, buf);
         }
         crate::primitives::field::encode(
             &self.metadata,
@@ -329,13 +329,7 @@ impl crate::primitives::Wire for OffsetFetchResponsePartition {
             version >= 6,
             "metadata",
         )?;
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
         if version >= 6 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -347,25 +341,10 @@ impl crate::primitives::Wire for OffsetFetchResponsePartition {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.committed_offset,
-                version,
-                false,
-            );
+        size += 4;
+        size += 8;
         if version >= 5 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.committed_leader_epoch,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         size
             += crate::primitives::Wire::value_size(
@@ -373,7 +352,7 @@ impl crate::primitives::Wire for OffsetFetchResponsePartition {
                 version,
                 version >= 6,
             );
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 2;
         if version >= 6 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -385,59 +364,67 @@ impl crate::primitives::Wire for OffsetFetchResponsePartition {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let partition_index: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let committed_offset: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.committed_offset,
             r,
             version,
             false,
             "committed_offset",
         )?;
-        let committed_leader_epoch: i32 = if version >= 5 {
-            crate::primitives::field::decode(
+        if version >= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.committed_leader_epoch,
                 r,
                 version,
                 false,
                 "committed_leader_epoch",
-            )?
+            )?;
         } else {
-            -1
-        };
-        let metadata: Option<String> = crate::primitives::field::decode(
+            self.committed_leader_epoch = -1;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.metadata,
             r,
             version,
             version >= 6,
             "metadata",
         )?;
-        let error_code: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 6 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            partition_index,
-            committed_offset,
-            committed_leader_epoch,
-            metadata,
-            error_code,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for OffsetFetchResponsePartition {}
@@ -474,13 +461,7 @@ impl crate::primitives::Wire for OffsetFetchResponseGroup {
             "group_id",
         )?;
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -490,7 +471,7 @@ impl crate::primitives::Wire for OffsetFetchResponseGroup {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.group_id, version, true);
         size += crate::primitives::Wire::value_size(&self.topics, version, true);
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 2;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -500,39 +481,47 @@ impl crate::primitives::Wire for OffsetFetchResponseGroup {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let group_id: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.group_id,
             r,
             version,
             true,
             "group_id",
         )?;
-        let topics: Vec<OffsetFetchResponseTopics> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             true,
             "topics",
         )?;
-        let error_code: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            group_id,
-            topics,
-            error_code,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for OffsetFetchResponseGroup {}
@@ -583,27 +572,34 @@ impl crate::primitives::Wire for OffsetFetchResponseTopics {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(r, version, true, "name")?;
-        let partitions: Vec<OffsetFetchResponsePartitions> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             true,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            name,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for OffsetFetchResponseTopics {}
@@ -652,27 +648,9 @@ impl crate::primitives::Wire for OffsetFetchResponsePartitions {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
-        crate::primitives::field::encode(
-            &self.committed_offset,
-            buf,
-            version,
-            false,
-            "committed_offset",
-        )?;
-        crate::primitives::field::encode(
-            &self.committed_leader_epoch,
-            buf,
-            version,
-            false,
-            "committed_leader_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
+        crate::primitives::Fixed::put(self.committed_offset, buf);
+        crate::primitives::Fixed::put(self.committed_leader_epoch, buf);
         crate::primitives::field::encode(
             &self.metadata,
             buf,
@@ -680,13 +658,7 @@ impl crate::primitives::Wire for OffsetFetchResponsePartitions {
             true,
             "metadata",
         )?;
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -694,26 +666,11 @@ impl crate::primitives::Wire for OffsetFetchResponsePartitions {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.committed_offset,
-                version,
-                false,
-            );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.committed_leader_epoch,
-                version,
-                false,
-            );
+        size += 4;
+        size += 8;
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.metadata, version, true);
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 2;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -723,53 +680,61 @@ impl crate::primitives::Wire for OffsetFetchResponsePartitions {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let partition_index: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let committed_offset: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.committed_offset,
             r,
             version,
             false,
             "committed_offset",
         )?;
-        let committed_leader_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.committed_leader_epoch,
             r,
             version,
             false,
             "committed_leader_epoch",
         )?;
-        let metadata: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.metadata,
             r,
             version,
             true,
             "metadata",
         )?;
-        let error_code: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            partition_index,
-            committed_offset,
-            committed_leader_epoch,
-            metadata,
-            error_code,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for OffsetFetchResponsePartitions {}

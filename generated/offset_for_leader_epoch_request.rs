@@ -33,13 +33,7 @@ impl crate::primitives::Wire for OffsetForLeaderEpochRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version >= 3 {
-            crate::primitives::field::encode(
-                &self.replica_id,
-                buf,
-                version,
-                false,
-                "replica_id",
-            )?;
+            crate::primitives::Fixed::put(self.replica_id, buf);
         }
         crate::primitives::field::encode(
             &self.topics,
@@ -60,8 +54,7 @@ impl crate::primitives::Wire for OffsetForLeaderEpochRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 3 {
-            size
-                += crate::primitives::Wire::value_size(&self.replica_id, version, false);
+            size += 4;
         }
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 4);
         if version >= 4 {
@@ -75,33 +68,46 @@ impl crate::primitives::Wire for OffsetForLeaderEpochRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let replica_id: i32 = if version >= 3 {
-            crate::primitives::field::decode(r, version, false, "replica_id")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.replica_id,
+                r,
+                version,
+                false,
+                "replica_id",
+            )?;
         } else {
-            -2
-        };
-        let topics: Vec<OffsetForLeaderTopic> = crate::primitives::field::decode(
+            self.replica_id = -2;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             version >= 4,
             "topics",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            replica_id,
-            topics,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for OffsetForLeaderEpochRequest {}
@@ -169,34 +175,42 @@ impl crate::primitives::Wire for OffsetForLeaderTopic {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic,
             r,
             version,
             version >= 4,
             "topic",
         )?;
-        let partitions: Vec<OffsetForLeaderPartition> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             version >= 4,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            topic,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for OffsetForLeaderTopic {}
@@ -235,29 +249,11 @@ impl crate::primitives::Wire for OffsetForLeaderPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.partition,
-            buf,
-            version,
-            false,
-            "partition",
-        )?;
+        crate::primitives::Fixed::put(self.partition, buf);
         if version >= 2 {
-            crate::primitives::field::encode(
-                &self.current_leader_epoch,
-                buf,
-                version,
-                false,
-                "current_leader_epoch",
-            )?;
+            crate::primitives::Fixed::put(self.current_leader_epoch, buf);
         }
-        crate::primitives::field::encode(
-            &self.leader_epoch,
-            buf,
-            version,
-            false,
-            "leader_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.leader_epoch, buf);
         if version >= 4 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -269,16 +265,11 @@ impl crate::primitives::Wire for OffsetForLeaderPartition {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.partition, version, false);
+        size += 4;
         if version >= 2 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.current_leader_epoch,
-                    version,
-                    false,
-                );
+            size += 4;
         }
-        size += crate::primitives::Wire::value_size(&self.leader_epoch, version, false);
+        size += 4;
         if version >= 4 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -290,40 +281,53 @@ impl crate::primitives::Wire for OffsetForLeaderPartition {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let partition: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.partition,
             r,
             version,
             false,
             "partition",
         )?;
-        let current_leader_epoch: i32 = if version >= 2 {
-            crate::primitives::field::decode(r, version, false, "current_leader_epoch")?
+        if version >= 2 {
+            crate::primitives::field::decode_into(
+                &mut self.current_leader_epoch,
+                r,
+                version,
+                false,
+                "current_leader_epoch",
+            )?;
         } else {
-            -1
-        };
-        let leader_epoch: i32 = crate::primitives::field::decode(
+            self.current_leader_epoch = -1;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.leader_epoch,
             r,
             version,
             false,
             "leader_epoch",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            partition,
-            current_leader_epoch,
-            leader_epoch,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for OffsetForLeaderPartition {}

@@ -24,13 +24,7 @@ impl crate::primitives::Wire for OffsetForLeaderEpochResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version >= 2 {
-            crate::primitives::field::encode(
-                &self.throttle_time_ms,
-                buf,
-                version,
-                false,
-                "throttle_time_ms",
-            )?;
+            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         }
         crate::primitives::field::encode(
             &self.topics,
@@ -51,12 +45,7 @@ impl crate::primitives::Wire for OffsetForLeaderEpochResponse {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 2 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.throttle_time_ms,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 4);
         if version >= 4 {
@@ -70,33 +59,46 @@ impl crate::primitives::Wire for OffsetForLeaderEpochResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = if version >= 2 {
-            crate::primitives::field::decode(r, version, false, "throttle_time_ms")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version >= 2 {
+            crate::primitives::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
         } else {
-            0
-        };
-        let topics: Vec<OffsetForLeaderTopicResult> = crate::primitives::field::decode(
+            self.throttle_time_ms = 0;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             version >= 4,
             "topics",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            throttle_time_ms,
-            topics,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for OffsetForLeaderEpochResponse {}
@@ -164,34 +166,42 @@ impl crate::primitives::Wire for OffsetForLeaderTopicResult {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic,
             r,
             version,
             version >= 4,
             "topic",
         )?;
-        let partitions: Vec<EpochEndOffset> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             version >= 4,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            topic,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for OffsetForLeaderTopicResult {}
@@ -235,36 +245,12 @@ impl crate::primitives::Wire for EpochEndOffset {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
-        crate::primitives::field::encode(
-            &self.partition,
-            buf,
-            version,
-            false,
-            "partition",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
+        crate::primitives::Fixed::put(self.partition, buf);
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.leader_epoch,
-                buf,
-                version,
-                false,
-                "leader_epoch",
-            )?;
+            crate::primitives::Fixed::put(self.leader_epoch, buf);
         }
-        crate::primitives::field::encode(
-            &self.end_offset,
-            buf,
-            version,
-            false,
-            "end_offset",
-        )?;
+        crate::primitives::Fixed::put(self.end_offset, buf);
         if version >= 4 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -276,17 +262,12 @@ impl crate::primitives::Wire for EpochEndOffset {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
-        size += crate::primitives::Wire::value_size(&self.partition, version, false);
+        size += 2;
+        size += 4;
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.leader_epoch,
-                    version,
-                    false,
-                );
+            size += 4;
         }
-        size += crate::primitives::Wire::value_size(&self.end_offset, version, false);
+        size += 8;
         if version >= 4 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -298,47 +279,60 @@ impl crate::primitives::Wire for EpochEndOffset {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let error_code: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let partition: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partition,
             r,
             version,
             false,
             "partition",
         )?;
-        let leader_epoch: i32 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "leader_epoch")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.leader_epoch,
+                r,
+                version,
+                false,
+                "leader_epoch",
+            )?;
         } else {
-            -1
-        };
-        let end_offset: i64 = crate::primitives::field::decode(
+            self.leader_epoch = -1;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.end_offset,
             r,
             version,
             false,
             "end_offset",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            error_code,
-            partition,
-            leader_epoch,
-            end_offset,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for EpochEndOffset {}

@@ -43,14 +43,8 @@ impl crate::primitives::Wire for ProduceRequest {
                 "transactional_id",
             )?;
         }
-        crate::primitives::field::encode(&self.acks, buf, version, false, "acks")?;
-        crate::primitives::field::encode(
-            &self.timeout_ms,
-            buf,
-            version,
-            false,
-            "timeout_ms",
-        )?;
+        crate::primitives::Fixed::put(self.acks, buf);
+        crate::primitives::Fixed::put(self.timeout_ms, buf);
         crate::primitives::field::encode(
             &self.topic_data,
             buf,
@@ -77,8 +71,8 @@ impl crate::primitives::Wire for ProduceRequest {
                     version >= 9,
                 );
         }
-        size += crate::primitives::Wire::value_size(&self.acks, version, false);
-        size += crate::primitives::Wire::value_size(&self.timeout_ms, version, false);
+        size += 2;
+        size += 4;
         size
             += crate::primitives::Wire::value_size(
                 &self.topic_data,
@@ -96,47 +90,60 @@ impl crate::primitives::Wire for ProduceRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let transactional_id: Option<String> = if version >= 3 {
-            crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.transactional_id,
                 r,
                 version,
                 version >= 9,
                 "transactional_id",
-            )?
+            )?;
         } else {
-            None
-        };
-        let acks: i16 = crate::primitives::field::decode(r, version, false, "acks")?;
-        let timeout_ms: i32 = crate::primitives::field::decode(
+            self.transactional_id = None;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.acks,
+            r,
+            version,
+            false,
+            "acks",
+        )?;
+        crate::primitives::field::decode_into(
+            &mut self.timeout_ms,
             r,
             version,
             false,
             "timeout_ms",
         )?;
-        let topic_data: Vec<TopicProduceData> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.topic_data,
             r,
             version,
             version >= 9,
             "topic_data",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 9 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            transactional_id,
-            acks,
-            timeout_ms,
-            topic_data,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ProduceRequest {}
@@ -204,34 +211,42 @@ impl crate::primitives::Wire for TopicProduceData {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.name,
             r,
             version,
             version >= 9,
             "name",
         )?;
-        let partition_data: Vec<PartitionProduceData> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partition_data,
             r,
             version,
             version >= 9,
             "partition_data",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 9 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            name,
-            partition_data,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for TopicProduceData {}
@@ -256,7 +271,7 @@ impl crate::primitives::Wire for PartitionProduceData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.index, buf, version, false, "index")?;
+        crate::primitives::Fixed::put(self.index, buf);
         crate::primitives::field::encode(
             &self.records,
             buf,
@@ -275,7 +290,7 @@ impl crate::primitives::Wire for PartitionProduceData {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.index, version, false);
+        size += 4;
         size
             += crate::primitives::Wire::value_size(&self.records, version, version >= 9);
         if version >= 9 {
@@ -289,29 +304,42 @@ impl crate::primitives::Wire for PartitionProduceData {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let index: i32 = crate::primitives::field::decode(r, version, false, "index")?;
-        let records: Option<crate::Bytes> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.index,
+            r,
+            version,
+            false,
+            "index",
+        )?;
+        crate::primitives::field::decode_into(
+            &mut self.records,
             r,
             version,
             version >= 9,
             "records",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 9 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            index,
-            records,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for PartitionProduceData {}

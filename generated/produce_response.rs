@@ -35,13 +35,7 @@ impl crate::primitives::Wire for ProduceResponse {
             "responses",
         )?;
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.throttle_time_ms,
-                buf,
-                version,
-                false,
-                "throttle_time_ms",
-            )?;
+            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         }
         if version < 10 && !self.node_endpoints.is_empty() {
             return Err(crate::primitives::field::non_default("node_endpoints"));
@@ -75,12 +69,7 @@ impl crate::primitives::Wire for ProduceResponse {
                 version >= 9,
             );
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.throttle_time_ms,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         if version >= 9 {
             let write_node_endpoints = version >= 10 && !self.node_endpoints.is_empty();
@@ -98,30 +87,47 @@ impl crate::primitives::Wire for ProduceResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let responses: Vec<TopicProduceResponse> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.responses,
             r,
             version,
             version >= 9,
             "responses",
         )?;
-        let throttle_time_ms: i32 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "throttle_time_ms")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
         } else {
-            0
-        };
-        let mut node_endpoints: Vec<NodeEndpoint> = Vec::new();
-        let mut unknown_tagged_fields = Vec::new();
+            self.throttle_time_ms = 0;
+        }
+        self.node_endpoints = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 9 {
             crate::tagged::decode_section(
                 r,
                 1,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |tag, r| {
                     match tag {
                         0 if version >= 10 => {
-                            node_endpoints = crate::primitives::field::decode_tagged(
+                            self.node_endpoints = crate::primitives::field::decode_tagged(
                                 r,
                                 version,
                                 "node_endpoints",
@@ -133,12 +139,7 @@ impl crate::primitives::Wire for ProduceResponse {
                 },
             )?;
         }
-        Ok(Self {
-            responses,
-            throttle_time_ms,
-            node_endpoints,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ProduceResponse {}
@@ -206,34 +207,42 @@ impl crate::primitives::Wire for TopicProduceResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.name,
             r,
             version,
             version >= 9,
             "name",
         )?;
-        let partition_responses: Vec<PartitionProduceResponse> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partition_responses,
             r,
             version,
             version >= 9,
             "partition_responses",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 9 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            name,
-            partition_responses,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for TopicProduceResponse {}
@@ -297,38 +306,14 @@ impl crate::primitives::Wire for PartitionProduceResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.index, buf, version, false, "index")?;
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
-        crate::primitives::field::encode(
-            &self.base_offset,
-            buf,
-            version,
-            false,
-            "base_offset",
-        )?;
+        crate::primitives::Fixed::put(self.index, buf);
+        crate::primitives::Fixed::put(self.error_code, buf);
+        crate::primitives::Fixed::put(self.base_offset, buf);
         if version >= 2 {
-            crate::primitives::field::encode(
-                &self.log_append_time_ms,
-                buf,
-                version,
-                false,
-                "log_append_time_ms",
-            )?;
+            crate::primitives::Fixed::put(self.log_append_time_ms, buf);
         }
         if version >= 5 {
-            crate::primitives::field::encode(
-                &self.log_start_offset,
-                buf,
-                version,
-                false,
-                "log_start_offset",
-            )?;
+            crate::primitives::Fixed::put(self.log_start_offset, buf);
         }
         if version >= 8 {
             crate::primitives::field::encode(
@@ -374,24 +359,14 @@ impl crate::primitives::Wire for PartitionProduceResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.index, version, false);
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
-        size += crate::primitives::Wire::value_size(&self.base_offset, version, false);
+        size += 4;
+        size += 2;
+        size += 8;
         if version >= 2 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.log_append_time_ms,
-                    version,
-                    false,
-                );
+            size += 8;
         }
         if version >= 5 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.log_start_offset,
-                    version,
-                    false,
-                );
+            size += 8;
         }
         if version >= 8 {
             size
@@ -426,52 +401,94 @@ impl crate::primitives::Wire for PartitionProduceResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let index: i32 = crate::primitives::field::decode(r, version, false, "index")?;
-        let error_code: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.index,
+            r,
+            version,
+            false,
+            "index",
+        )?;
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let base_offset: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.base_offset,
             r,
             version,
             false,
             "base_offset",
         )?;
-        let log_append_time_ms: i64 = if version >= 2 {
-            crate::primitives::field::decode(r, version, false, "log_append_time_ms")?
+        if version >= 2 {
+            crate::primitives::field::decode_into(
+                &mut self.log_append_time_ms,
+                r,
+                version,
+                false,
+                "log_append_time_ms",
+            )?;
         } else {
-            -1
-        };
-        let log_start_offset: i64 = if version >= 5 {
-            crate::primitives::field::decode(r, version, false, "log_start_offset")?
+            self.log_append_time_ms = -1;
+        }
+        if version >= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.log_start_offset,
+                r,
+                version,
+                false,
+                "log_start_offset",
+            )?;
         } else {
-            -1
-        };
-        let record_errors: Vec<BatchIndexAndErrorMessage> = if version >= 8 {
-            crate::primitives::field::decode(r, version, version >= 9, "record_errors")?
+            self.log_start_offset = -1;
+        }
+        if version >= 8 {
+            crate::primitives::field::decode_into(
+                &mut self.record_errors,
+                r,
+                version,
+                version >= 9,
+                "record_errors",
+            )?;
         } else {
-            Vec::new()
-        };
-        let error_message: Option<String> = if version >= 8 {
-            crate::primitives::field::decode(r, version, version >= 9, "error_message")?
+            self.record_errors = Vec::new();
+        }
+        if version >= 8 {
+            crate::primitives::field::decode_into(
+                &mut self.error_message,
+                r,
+                version,
+                version >= 9,
+                "error_message",
+            )?;
         } else {
-            None
-        };
-        let mut current_leader: LeaderIdAndEpoch = LeaderIdAndEpoch::default();
-        let mut unknown_tagged_fields = Vec::new();
+            self.error_message = None;
+        }
+        self.current_leader = LeaderIdAndEpoch::default();
+        self.unknown_tagged_fields.clear();
         if version >= 9 {
             crate::tagged::decode_section(
                 r,
                 1,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |tag, r| {
                     match tag {
                         0 if version >= 10 => {
-                            current_leader = crate::primitives::field::decode_tagged(
+                            self.current_leader = crate::primitives::field::decode_tagged(
                                 r,
                                 version,
                                 "current_leader",
@@ -483,17 +500,7 @@ impl crate::primitives::Wire for PartitionProduceResponse {
                 },
             )?;
         }
-        Ok(Self {
-            index,
-            error_code,
-            base_offset,
-            log_append_time_ms,
-            log_start_offset,
-            record_errors,
-            error_message,
-            current_leader,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for PartitionProduceResponse {}
@@ -518,13 +525,7 @@ impl crate::primitives::Wire for BatchIndexAndErrorMessage {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.batch_index,
-            buf,
-            version,
-            false,
-            "batch_index",
-        )?;
+        crate::primitives::Fixed::put(self.batch_index, buf);
         crate::primitives::field::encode(
             &self.batch_index_error_message,
             buf,
@@ -543,7 +544,7 @@ impl crate::primitives::Wire for BatchIndexAndErrorMessage {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.batch_index, version, false);
+        size += 4;
         size
             += crate::primitives::Wire::value_size(
                 &self.batch_index_error_message,
@@ -561,34 +562,42 @@ impl crate::primitives::Wire for BatchIndexAndErrorMessage {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let batch_index: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.batch_index,
             r,
             version,
             false,
             "batch_index",
         )?;
-        let batch_index_error_message: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.batch_index_error_message,
             r,
             version,
             version >= 9,
             "batch_index_error_message",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 9 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            batch_index,
-            batch_index_error_message,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for BatchIndexAndErrorMessage {}
@@ -619,32 +628,20 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
     fn encode_value(
         &self,
         buf: &mut crate::BytesMut,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.leader_id,
-            buf,
-            version,
-            false,
-            "leader_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.leader_epoch,
-            buf,
-            version,
-            false,
-            "leader_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.leader_id, buf);
+        crate::primitives::Fixed::put(self.leader_epoch, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.leader_id, version, false);
-        size += crate::primitives::Wire::value_size(&self.leader_epoch, version, false);
+        size += 4;
+        size += 4;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -654,32 +651,40 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let leader_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.leader_id,
             r,
             version,
             false,
             "leader_id",
         )?;
-        let leader_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.leader_epoch,
             r,
             version,
             false,
             "leader_epoch",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            leader_id,
-            leader_epoch,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for LeaderIdAndEpoch {}
@@ -712,9 +717,9 @@ impl crate::primitives::Wire for NodeEndpoint {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.node_id, buf, version, false, "node_id")?;
+        crate::primitives::Fixed::put(self.node_id, buf);
         crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
-        crate::primitives::field::encode(&self.port, buf, version, false, "port")?;
+        crate::primitives::Fixed::put(self.port, buf);
         crate::primitives::field::encode(&self.rack, buf, version, true, "rack")?;
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -723,9 +728,9 @@ impl crate::primitives::Wire for NodeEndpoint {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.node_id, version, false);
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.host, version, true);
-        size += crate::primitives::Wire::value_size(&self.port, version, false);
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.rack, version, true);
         let count = self.unknown_tagged_fields.len();
         size
@@ -736,36 +741,42 @@ impl crate::primitives::Wire for NodeEndpoint {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let node_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.node_id,
             r,
             version,
             false,
             "node_id",
         )?;
-        let host: String = crate::primitives::field::decode(r, version, true, "host")?;
-        let port: i32 = crate::primitives::field::decode(r, version, false, "port")?;
-        let rack: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::primitives::field::decode_into(
+            &mut self.port,
             r,
             version,
-            true,
-            "rack",
+            false,
+            "port",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        crate::primitives::field::decode_into(&mut self.rack, r, version, true, "rack")?;
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            node_id,
-            host,
-            port,
-            rack,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for NodeEndpoint {}

@@ -35,34 +35,10 @@ impl crate::primitives::Wire for PushTelemetryRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.client_instance_id,
-            buf,
-            version,
-            false,
-            "client_instance_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.subscription_id,
-            buf,
-            version,
-            false,
-            "subscription_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.terminating,
-            buf,
-            version,
-            false,
-            "terminating",
-        )?;
-        crate::primitives::field::encode(
-            &self.compression_type,
-            buf,
-            version,
-            false,
-            "compression_type",
-        )?;
+        crate::primitives::Fixed::put(self.client_instance_id, buf);
+        crate::primitives::Fixed::put(self.subscription_id, buf);
+        crate::primitives::Fixed::put(self.terminating, buf);
+        crate::primitives::Fixed::put(self.compression_type, buf);
         crate::primitives::field::encode(&self.metrics, buf, version, true, "metrics")?;
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -71,25 +47,10 @@ impl crate::primitives::Wire for PushTelemetryRequest {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.client_instance_id,
-                version,
-                false,
-            );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.subscription_id,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.terminating, version, false);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.compression_type,
-                version,
-                false,
-            );
+        size += 16;
+        size += 4;
+        size += 1;
+        size += 1;
         size += crate::primitives::Wire::value_size(&self.metrics, version, true);
         let count = self.unknown_tagged_fields.len();
         size
@@ -100,53 +61,61 @@ impl crate::primitives::Wire for PushTelemetryRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let client_instance_id: crate::primitives::Uuid = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.client_instance_id,
             r,
             version,
             false,
             "client_instance_id",
         )?;
-        let subscription_id: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.subscription_id,
             r,
             version,
             false,
             "subscription_id",
         )?;
-        let terminating: bool = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.terminating,
             r,
             version,
             false,
             "terminating",
         )?;
-        let compression_type: i8 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.compression_type,
             r,
             version,
             false,
             "compression_type",
         )?;
-        let metrics: crate::Bytes = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.metrics,
             r,
             version,
             true,
             "metrics",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            client_instance_id,
-            subscription_id,
-            terminating,
-            compression_type,
-            metrics,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for PushTelemetryRequest {}

@@ -37,25 +37,33 @@ impl crate::primitives::Wire for ReadShareGroupStateResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let results: Vec<ReadStateResult> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.results,
             r,
             version,
             true,
             "results",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            results,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ReadShareGroupStateResponse {}
@@ -80,13 +88,7 @@ impl crate::primitives::Wire for ReadStateResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.topic_id,
-            buf,
-            version,
-            false,
-            "topic_id",
-        )?;
+        crate::primitives::Fixed::put(self.topic_id, buf);
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -101,7 +103,7 @@ impl crate::primitives::Wire for ReadStateResult {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic_id, version, false);
+        size += 16;
         size += crate::primitives::Wire::value_size(&self.partitions, version, true);
         let count = self.unknown_tagged_fields.len();
         size
@@ -112,32 +114,40 @@ impl crate::primitives::Wire for ReadStateResult {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic_id: crate::primitives::Uuid = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic_id,
             r,
             version,
             false,
             "topic_id",
         )?;
-        let partitions: Vec<PartitionResult> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             true,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ReadStateResult {}
@@ -178,20 +188,8 @@ impl crate::primitives::Wire for PartitionResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.partition,
-            buf,
-            version,
-            false,
-            "partition",
-        )?;
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.partition, buf);
+        crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.error_message,
             buf,
@@ -199,20 +197,8 @@ impl crate::primitives::Wire for PartitionResult {
             true,
             "error_message",
         )?;
-        crate::primitives::field::encode(
-            &self.state_epoch,
-            buf,
-            version,
-            false,
-            "state_epoch",
-        )?;
-        crate::primitives::field::encode(
-            &self.start_offset,
-            buf,
-            version,
-            false,
-            "start_offset",
-        )?;
+        crate::primitives::Fixed::put(self.state_epoch, buf);
+        crate::primitives::Fixed::put(self.start_offset, buf);
         crate::primitives::field::encode(
             &self.state_batches,
             buf,
@@ -227,11 +213,11 @@ impl crate::primitives::Wire for PartitionResult {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.partition, version, false);
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 4;
+        size += 2;
         size += crate::primitives::Wire::value_size(&self.error_message, version, true);
-        size += crate::primitives::Wire::value_size(&self.state_epoch, version, false);
-        size += crate::primitives::Wire::value_size(&self.start_offset, version, false);
+        size += 4;
+        size += 8;
         size += crate::primitives::Wire::value_size(&self.state_batches, version, true);
         let count = self.unknown_tagged_fields.len();
         size
@@ -242,60 +228,68 @@ impl crate::primitives::Wire for PartitionResult {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let partition: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.partition,
             r,
             version,
             false,
             "partition",
         )?;
-        let error_code: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let error_message: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_message,
             r,
             version,
             true,
             "error_message",
         )?;
-        let state_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.state_epoch,
             r,
             version,
             false,
             "state_epoch",
         )?;
-        let start_offset: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.start_offset,
             r,
             version,
             false,
             "start_offset",
         )?;
-        let state_batches: Vec<StateBatch> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.state_batches,
             r,
             version,
             true,
             "state_batches",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            partition,
-            error_code,
-            error_message,
-            state_epoch,
-            start_offset,
-            state_batches,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for PartitionResult {}
@@ -325,50 +319,24 @@ impl crate::primitives::Wire for StateBatch {
     fn encode_value(
         &self,
         buf: &mut crate::BytesMut,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.first_offset,
-            buf,
-            version,
-            false,
-            "first_offset",
-        )?;
-        crate::primitives::field::encode(
-            &self.last_offset,
-            buf,
-            version,
-            false,
-            "last_offset",
-        )?;
-        crate::primitives::field::encode(
-            &self.delivery_state,
-            buf,
-            version,
-            false,
-            "delivery_state",
-        )?;
-        crate::primitives::field::encode(
-            &self.delivery_count,
-            buf,
-            version,
-            false,
-            "delivery_count",
-        )?;
+        crate::primitives::Fixed::put(self.first_offset, buf);
+        crate::primitives::Fixed::put(self.last_offset, buf);
+        crate::primitives::Fixed::put(self.delivery_state, buf);
+        crate::primitives::Fixed::put(self.delivery_count, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.first_offset, version, false);
-        size += crate::primitives::Wire::value_size(&self.last_offset, version, false);
-        size
-            += crate::primitives::Wire::value_size(&self.delivery_state, version, false);
-        size
-            += crate::primitives::Wire::value_size(&self.delivery_count, version, false);
+        size += 8;
+        size += 8;
+        size += 1;
+        size += 2;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -378,46 +346,54 @@ impl crate::primitives::Wire for StateBatch {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let first_offset: i64 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.first_offset,
             r,
             version,
             false,
             "first_offset",
         )?;
-        let last_offset: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.last_offset,
             r,
             version,
             false,
             "last_offset",
         )?;
-        let delivery_state: i8 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.delivery_state,
             r,
             version,
             false,
             "delivery_state",
         )?;
-        let delivery_count: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.delivery_count,
             r,
             version,
             false,
             "delivery_count",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            first_offset,
-            last_offset,
-            delivery_state,
-            delivery_count,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for StateBatch {}

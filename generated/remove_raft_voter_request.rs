@@ -44,20 +44,8 @@ impl crate::primitives::Wire for RemoveRaftVoterRequest {
             true,
             "cluster_id",
         )?;
-        crate::primitives::field::encode(
-            &self.voter_id,
-            buf,
-            version,
-            false,
-            "voter_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.voter_directory_id,
-            buf,
-            version,
-            false,
-            "voter_directory_id",
-        )?;
+        crate::primitives::Fixed::put(self.voter_id, buf);
+        crate::primitives::Fixed::put(self.voter_directory_id, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -66,13 +54,8 @@ impl crate::primitives::Wire for RemoveRaftVoterRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.cluster_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.voter_id, version, false);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.voter_directory_id,
-                version,
-                false,
-            );
+        size += 4;
+        size += 16;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -82,39 +65,47 @@ impl crate::primitives::Wire for RemoveRaftVoterRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let cluster_id: Option<String> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.cluster_id,
             r,
             version,
             true,
             "cluster_id",
         )?;
-        let voter_id: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.voter_id,
             r,
             version,
             false,
             "voter_id",
         )?;
-        let voter_directory_id: crate::primitives::Uuid = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.voter_directory_id,
             r,
             version,
             false,
             "voter_directory_id",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            cluster_id,
-            voter_id,
-            voter_directory_id,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for RemoveRaftVoterRequest {}

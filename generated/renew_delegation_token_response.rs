@@ -27,27 +27,9 @@ impl crate::primitives::Wire for RenewDelegationTokenResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
-        crate::primitives::field::encode(
-            &self.expiry_timestamp_ms,
-            buf,
-            version,
-            false,
-            "expiry_timestamp_ms",
-        )?;
-        crate::primitives::field::encode(
-            &self.throttle_time_ms,
-            buf,
-            version,
-            false,
-            "throttle_time_ms",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
+        crate::primitives::Fixed::put(self.expiry_timestamp_ms, buf);
+        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -59,19 +41,9 @@ impl crate::primitives::Wire for RenewDelegationTokenResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.expiry_timestamp_ms,
-                version,
-                false,
-            );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.throttle_time_ms,
-                version,
-                false,
-            );
+        size += 2;
+        size += 8;
+        size += 4;
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -83,41 +55,49 @@ impl crate::primitives::Wire for RenewDelegationTokenResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let error_code: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let expiry_timestamp_ms: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.expiry_timestamp_ms,
             r,
             version,
             false,
             "expiry_timestamp_ms",
         )?;
-        let throttle_time_ms: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            error_code,
-            expiry_timestamp_ms,
-            throttle_time_ms,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for RenewDelegationTokenResponse {}

@@ -52,27 +52,9 @@ impl crate::primitives::Wire for RequestHeader {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.request_api_key,
-            buf,
-            version,
-            false,
-            "request_api_key",
-        )?;
-        crate::primitives::field::encode(
-            &self.request_api_version,
-            buf,
-            version,
-            false,
-            "request_api_version",
-        )?;
-        crate::primitives::field::encode(
-            &self.correlation_id,
-            buf,
-            version,
-            false,
-            "correlation_id",
-        )?;
+        crate::primitives::Fixed::put(self.request_api_key, buf);
+        crate::primitives::Fixed::put(self.request_api_version, buf);
+        crate::primitives::Fixed::put(self.correlation_id, buf);
         if version >= 1 {
             crate::primitives::field::encode(
                 &self.client_id,
@@ -115,20 +97,9 @@ impl crate::primitives::Wire for RequestHeader {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.request_api_key,
-                version,
-                false,
-            );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.request_api_version,
-                version,
-                false,
-            );
-        size
-            += crate::primitives::Wire::value_size(&self.correlation_id, version, false);
+        size += 2;
+        size += 2;
+        size += 4;
         if version >= 1 {
             size += crate::primitives::Wire::value_size(&self.client_id, version, false);
         }
@@ -158,50 +129,69 @@ impl crate::primitives::Wire for RequestHeader {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let request_api_key: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.request_api_key,
             r,
             version,
             false,
             "request_api_key",
         )?;
-        let request_api_version: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.request_api_version,
             r,
             version,
             false,
             "request_api_version",
         )?;
-        let correlation_id: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.correlation_id,
             r,
             version,
             false,
             "correlation_id",
         )?;
-        let client_id: Option<String> = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "client_id")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.client_id,
+                r,
+                version,
+                false,
+                "client_id",
+            )?;
         } else {
-            Some(String::new())
-        };
-        let mut initial_principal_name: Option<String> = None;
-        let mut initial_client_id: Option<String> = None;
-        let mut unknown_tagged_fields = Vec::new();
+            self.client_id = Some(String::new());
+        }
+        self.initial_principal_name = None;
+        self.initial_client_id = None;
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 2,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |tag, r| {
                     match tag {
                         0 => {
-                            initial_principal_name = crate::primitives::field::decode_tagged(
+                            self.initial_principal_name = crate::primitives::field::decode_tagged(
                                 r,
                                 version,
                                 "initial_principal_name",
                             )?;
                         }
                         1 => {
-                            initial_client_id = crate::primitives::field::decode_tagged(
+                            self.initial_client_id = crate::primitives::field::decode_tagged(
                                 r,
                                 version,
                                 "initial_client_id",
@@ -213,15 +203,7 @@ impl crate::primitives::Wire for RequestHeader {
                 },
             )?;
         }
-        Ok(Self {
-            request_api_key,
-            request_api_version,
-            correlation_id,
-            client_id,
-            initial_principal_name,
-            initial_client_id,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for RequestHeader {}

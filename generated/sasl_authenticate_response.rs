@@ -42,13 +42,7 @@ impl crate::primitives::Wire for SaslAuthenticateResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.error_message,
             buf,
@@ -64,13 +58,7 @@ impl crate::primitives::Wire for SaslAuthenticateResponse {
             "auth_bytes",
         )?;
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.session_lifetime_ms,
-                buf,
-                version,
-                false,
-                "session_lifetime_ms",
-            )?;
+            crate::primitives::Fixed::put(self.session_lifetime_ms, buf);
         }
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
@@ -83,7 +71,7 @@ impl crate::primitives::Wire for SaslAuthenticateResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 2;
         size
             += crate::primitives::Wire::value_size(
                 &self.error_message,
@@ -97,12 +85,7 @@ impl crate::primitives::Wire for SaslAuthenticateResponse {
                 version >= 2,
             );
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.session_lifetime_ms,
-                    version,
-                    false,
-                );
+            size += 8;
         }
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
@@ -115,47 +98,60 @@ impl crate::primitives::Wire for SaslAuthenticateResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let error_code: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let error_message: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_message,
             r,
             version,
             version >= 2,
             "error_message",
         )?;
-        let auth_bytes: crate::Bytes = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.auth_bytes,
             r,
             version,
             version >= 2,
             "auth_bytes",
         )?;
-        let session_lifetime_ms: i64 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "session_lifetime_ms")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.session_lifetime_ms,
+                r,
+                version,
+                false,
+                "session_lifetime_ms",
+            )?;
         } else {
-            0
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.session_lifetime_ms = 0;
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            error_code,
-            error_message,
-            auth_bytes,
-            session_lifetime_ms,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for SaslAuthenticateResponse {}

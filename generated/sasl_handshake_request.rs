@@ -34,15 +34,26 @@ impl crate::primitives::Wire for SaslHandshakeRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let mechanism: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.mechanism,
             r,
             version,
             false,
             "mechanism",
         )?;
-        Ok(Self { mechanism })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for SaslHandshakeRequest {}

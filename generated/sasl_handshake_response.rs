@@ -21,13 +21,7 @@ impl crate::primitives::Wire for SaslHandshakeResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.mechanisms,
             buf,
@@ -39,28 +33,40 @@ impl crate::primitives::Wire for SaslHandshakeResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 2;
         size += crate::primitives::Wire::value_size(&self.mechanisms, version, false);
         size
     }
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let error_code: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let mechanisms: Vec<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.mechanisms,
             r,
             version,
             false,
             "mechanisms",
         )?;
-        Ok(Self { error_code, mechanisms })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for SaslHandshakeResponse {}

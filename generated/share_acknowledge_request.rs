@@ -56,13 +56,7 @@ impl crate::primitives::Wire for ShareAcknowledgeRequest {
             true,
             "member_id",
         )?;
-        crate::primitives::field::encode(
-            &self.share_session_epoch,
-            buf,
-            version,
-            false,
-            "share_session_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.share_session_epoch, buf);
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -73,12 +67,7 @@ impl crate::primitives::Wire for ShareAcknowledgeRequest {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.group_id, version, true);
         size += crate::primitives::Wire::value_size(&self.member_id, version, true);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.share_session_epoch,
-                version,
-                false,
-            );
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.topics, version, true);
         let count = self.unknown_tagged_fields.len();
         size
@@ -89,46 +78,54 @@ impl crate::primitives::Wire for ShareAcknowledgeRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let group_id: Option<String> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.group_id,
             r,
             version,
             true,
             "group_id",
         )?;
-        let member_id: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.member_id,
             r,
             version,
             true,
             "member_id",
         )?;
-        let share_session_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.share_session_epoch,
             r,
             version,
             false,
             "share_session_epoch",
         )?;
-        let topics: Vec<AcknowledgeTopic> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             true,
             "topics",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            group_id,
-            member_id,
-            share_session_epoch,
-            topics,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ShareAcknowledgeRequest {}
@@ -153,13 +150,7 @@ impl crate::primitives::Wire for AcknowledgeTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.topic_id,
-            buf,
-            version,
-            false,
-            "topic_id",
-        )?;
+        crate::primitives::Fixed::put(self.topic_id, buf);
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -174,7 +165,7 @@ impl crate::primitives::Wire for AcknowledgeTopic {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic_id, version, false);
+        size += 16;
         size += crate::primitives::Wire::value_size(&self.partitions, version, true);
         let count = self.unknown_tagged_fields.len();
         size
@@ -185,32 +176,40 @@ impl crate::primitives::Wire for AcknowledgeTopic {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic_id: crate::primitives::Uuid = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic_id,
             r,
             version,
             false,
             "topic_id",
         )?;
-        let partitions: Vec<AcknowledgePartition> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             true,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for AcknowledgeTopic {}
@@ -235,13 +234,7 @@ impl crate::primitives::Wire for AcknowledgePartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
         crate::primitives::field::encode(
             &self.acknowledgement_batches,
             buf,
@@ -256,12 +249,7 @@ impl crate::primitives::Wire for AcknowledgePartition {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
+        size += 4;
         size
             += crate::primitives::Wire::value_size(
                 &self.acknowledgement_batches,
@@ -277,32 +265,40 @@ impl crate::primitives::Wire for AcknowledgePartition {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let partition_index: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let acknowledgement_batches: Vec<AcknowledgementBatch> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.acknowledgement_batches,
             r,
             version,
             true,
             "acknowledgement_batches",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            partition_index,
-            acknowledgement_batches,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for AcknowledgePartition {}
@@ -331,20 +327,8 @@ impl crate::primitives::Wire for AcknowledgementBatch {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.first_offset,
-            buf,
-            version,
-            false,
-            "first_offset",
-        )?;
-        crate::primitives::field::encode(
-            &self.last_offset,
-            buf,
-            version,
-            false,
-            "last_offset",
-        )?;
+        crate::primitives::Fixed::put(self.first_offset, buf);
+        crate::primitives::Fixed::put(self.last_offset, buf);
         crate::primitives::field::encode(
             &self.acknowledge_types,
             buf,
@@ -359,8 +343,8 @@ impl crate::primitives::Wire for AcknowledgementBatch {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.first_offset, version, false);
-        size += crate::primitives::Wire::value_size(&self.last_offset, version, false);
+        size += 8;
+        size += 8;
         size
             += crate::primitives::Wire::value_size(
                 &self.acknowledge_types,
@@ -376,39 +360,47 @@ impl crate::primitives::Wire for AcknowledgementBatch {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let first_offset: i64 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.first_offset,
             r,
             version,
             false,
             "first_offset",
         )?;
-        let last_offset: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.last_offset,
             r,
             version,
             false,
             "last_offset",
         )?;
-        let acknowledge_types: Vec<i8> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.acknowledge_types,
             r,
             version,
             true,
             "acknowledge_types",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            first_offset,
-            last_offset,
-            acknowledge_types,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for AcknowledgementBatch {}

@@ -76,34 +76,10 @@ impl crate::primitives::Wire for ShareFetchRequest {
             true,
             "member_id",
         )?;
-        crate::primitives::field::encode(
-            &self.share_session_epoch,
-            buf,
-            version,
-            false,
-            "share_session_epoch",
-        )?;
-        crate::primitives::field::encode(
-            &self.max_wait_ms,
-            buf,
-            version,
-            false,
-            "max_wait_ms",
-        )?;
-        crate::primitives::field::encode(
-            &self.min_bytes,
-            buf,
-            version,
-            false,
-            "min_bytes",
-        )?;
-        crate::primitives::field::encode(
-            &self.max_bytes,
-            buf,
-            version,
-            false,
-            "max_bytes",
-        )?;
+        crate::primitives::Fixed::put(self.share_session_epoch, buf);
+        crate::primitives::Fixed::put(self.max_wait_ms, buf);
+        crate::primitives::Fixed::put(self.min_bytes, buf);
+        crate::primitives::Fixed::put(self.max_bytes, buf);
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         crate::primitives::field::encode(
             &self.forgotten_topics_data,
@@ -121,15 +97,10 @@ impl crate::primitives::Wire for ShareFetchRequest {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.group_id, version, true);
         size += crate::primitives::Wire::value_size(&self.member_id, version, true);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.share_session_epoch,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.max_wait_ms, version, false);
-        size += crate::primitives::Wire::value_size(&self.min_bytes, version, false);
-        size += crate::primitives::Wire::value_size(&self.max_bytes, version, false);
+        size += 4;
+        size += 4;
+        size += 4;
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.topics, version, true);
         size
             += crate::primitives::Wire::value_size(
@@ -146,74 +117,82 @@ impl crate::primitives::Wire for ShareFetchRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let group_id: Option<String> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.group_id,
             r,
             version,
             true,
             "group_id",
         )?;
-        let member_id: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.member_id,
             r,
             version,
             true,
             "member_id",
         )?;
-        let share_session_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.share_session_epoch,
             r,
             version,
             false,
             "share_session_epoch",
         )?;
-        let max_wait_ms: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.max_wait_ms,
             r,
             version,
             false,
             "max_wait_ms",
         )?;
-        let min_bytes: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.min_bytes,
             r,
             version,
             false,
             "min_bytes",
         )?;
-        let max_bytes: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.max_bytes,
             r,
             version,
             false,
             "max_bytes",
         )?;
-        let topics: Vec<FetchTopic> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             true,
             "topics",
         )?;
-        let forgotten_topics_data: Vec<ForgottenTopic> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.forgotten_topics_data,
             r,
             version,
             true,
             "forgotten_topics_data",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            group_id,
-            member_id,
-            share_session_epoch,
-            max_wait_ms,
-            min_bytes,
-            max_bytes,
-            topics,
-            forgotten_topics_data,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ShareFetchRequest {}
@@ -238,13 +217,7 @@ impl crate::primitives::Wire for FetchTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.topic_id,
-            buf,
-            version,
-            false,
-            "topic_id",
-        )?;
+        crate::primitives::Fixed::put(self.topic_id, buf);
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -259,7 +232,7 @@ impl crate::primitives::Wire for FetchTopic {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic_id, version, false);
+        size += 16;
         size += crate::primitives::Wire::value_size(&self.partitions, version, true);
         let count = self.unknown_tagged_fields.len();
         size
@@ -270,32 +243,40 @@ impl crate::primitives::Wire for FetchTopic {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic_id: crate::primitives::Uuid = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic_id,
             r,
             version,
             false,
             "topic_id",
         )?;
-        let partitions: Vec<FetchPartition> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             true,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for FetchTopic {}
@@ -324,20 +305,8 @@ impl crate::primitives::Wire for FetchPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
-        crate::primitives::field::encode(
-            &self.partition_max_bytes,
-            buf,
-            version,
-            false,
-            "partition_max_bytes",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
+        crate::primitives::Fixed::put(self.partition_max_bytes, buf);
         crate::primitives::field::encode(
             &self.acknowledgement_batches,
             buf,
@@ -352,18 +321,8 @@ impl crate::primitives::Wire for FetchPartition {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_max_bytes,
-                version,
-                false,
-            );
+        size += 4;
+        size += 4;
         size
             += crate::primitives::Wire::value_size(
                 &self.acknowledgement_batches,
@@ -379,39 +338,47 @@ impl crate::primitives::Wire for FetchPartition {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let partition_index: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let partition_max_bytes: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partition_max_bytes,
             r,
             version,
             false,
             "partition_max_bytes",
         )?;
-        let acknowledgement_batches: Vec<AcknowledgementBatch> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.acknowledgement_batches,
             r,
             version,
             true,
             "acknowledgement_batches",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            partition_index,
-            partition_max_bytes,
-            acknowledgement_batches,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for FetchPartition {}
@@ -440,20 +407,8 @@ impl crate::primitives::Wire for AcknowledgementBatch {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.first_offset,
-            buf,
-            version,
-            false,
-            "first_offset",
-        )?;
-        crate::primitives::field::encode(
-            &self.last_offset,
-            buf,
-            version,
-            false,
-            "last_offset",
-        )?;
+        crate::primitives::Fixed::put(self.first_offset, buf);
+        crate::primitives::Fixed::put(self.last_offset, buf);
         crate::primitives::field::encode(
             &self.acknowledge_types,
             buf,
@@ -468,8 +423,8 @@ impl crate::primitives::Wire for AcknowledgementBatch {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.first_offset, version, false);
-        size += crate::primitives::Wire::value_size(&self.last_offset, version, false);
+        size += 8;
+        size += 8;
         size
             += crate::primitives::Wire::value_size(
                 &self.acknowledge_types,
@@ -485,39 +440,47 @@ impl crate::primitives::Wire for AcknowledgementBatch {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let first_offset: i64 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.first_offset,
             r,
             version,
             false,
             "first_offset",
         )?;
-        let last_offset: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.last_offset,
             r,
             version,
             false,
             "last_offset",
         )?;
-        let acknowledge_types: Vec<i8> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.acknowledge_types,
             r,
             version,
             true,
             "acknowledge_types",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            first_offset,
-            last_offset,
-            acknowledge_types,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for AcknowledgementBatch {}
@@ -542,13 +505,7 @@ impl crate::primitives::Wire for ForgottenTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.topic_id,
-            buf,
-            version,
-            false,
-            "topic_id",
-        )?;
+        crate::primitives::Fixed::put(self.topic_id, buf);
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -563,7 +520,7 @@ impl crate::primitives::Wire for ForgottenTopic {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic_id, version, false);
+        size += 16;
         size += crate::primitives::Wire::value_size(&self.partitions, version, true);
         let count = self.unknown_tagged_fields.len();
         size
@@ -574,32 +531,40 @@ impl crate::primitives::Wire for ForgottenTopic {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic_id: crate::primitives::Uuid = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic_id,
             r,
             version,
             false,
             "topic_id",
         )?;
-        let partitions: Vec<i32> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             true,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ForgottenTopic {}

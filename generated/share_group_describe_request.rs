@@ -30,13 +30,7 @@ impl crate::primitives::Wire for ShareGroupDescribeRequest {
             true,
             "group_ids",
         )?;
-        crate::primitives::field::encode(
-            &self.include_authorized_operations,
-            buf,
-            version,
-            false,
-            "include_authorized_operations",
-        )?;
+        crate::primitives::Fixed::put(self.include_authorized_operations, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -45,12 +39,7 @@ impl crate::primitives::Wire for ShareGroupDescribeRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.group_ids, version, true);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.include_authorized_operations,
-                version,
-                false,
-            );
+        size += 1;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -60,32 +49,40 @@ impl crate::primitives::Wire for ShareGroupDescribeRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let group_ids: Vec<String> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.group_ids,
             r,
             version,
             true,
             "group_ids",
         )?;
-        let include_authorized_operations: bool = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.include_authorized_operations,
             r,
             version,
             false,
             "include_authorized_operations",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            group_ids,
-            include_authorized_operations,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ShareGroupDescribeRequest {}

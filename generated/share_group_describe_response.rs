@@ -23,13 +23,7 @@ impl crate::primitives::Wire for ShareGroupDescribeResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.throttle_time_ms,
-            buf,
-            version,
-            false,
-            "throttle_time_ms",
-        )?;
+        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         crate::primitives::field::encode(&self.groups, buf, version, true, "groups")?;
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -38,12 +32,7 @@ impl crate::primitives::Wire for ShareGroupDescribeResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.throttle_time_ms,
-                version,
-                false,
-            );
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.groups, version, true);
         let count = self.unknown_tagged_fields.len();
         size
@@ -54,32 +43,40 @@ impl crate::primitives::Wire for ShareGroupDescribeResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        let groups: Vec<DescribedGroup> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.groups,
             r,
             version,
             true,
             "groups",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            throttle_time_ms,
-            groups,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ShareGroupDescribeResponse {}
@@ -108,13 +105,7 @@ impl crate::primitives::Wire for TopicPartitions {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.topic_id,
-            buf,
-            version,
-            false,
-            "topic_id",
-        )?;
+        crate::primitives::Fixed::put(self.topic_id, buf);
         crate::primitives::field::encode(
             &self.topic_name,
             buf,
@@ -136,7 +127,7 @@ impl crate::primitives::Wire for TopicPartitions {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic_id, version, false);
+        size += 16;
         size += crate::primitives::Wire::value_size(&self.topic_name, version, true);
         size += crate::primitives::Wire::value_size(&self.partitions, version, true);
         let count = self.unknown_tagged_fields.len();
@@ -148,39 +139,47 @@ impl crate::primitives::Wire for TopicPartitions {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic_id: crate::primitives::Uuid = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic_id,
             r,
             version,
             false,
             "topic_id",
         )?;
-        let topic_name: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.topic_name,
             r,
             version,
             true,
             "topic_name",
         )?;
-        let partitions: Vec<i32> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             true,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            topic_id,
-            topic_name,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for TopicPartitions {}
@@ -230,25 +229,33 @@ impl crate::primitives::Wire for Assignment {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic_partitions: Vec<TopicPartitions> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic_partitions,
             r,
             version,
             true,
             "topic_partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            topic_partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for Assignment {}
@@ -317,13 +324,7 @@ impl crate::primitives::Wire for DescribedGroup {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.error_message,
             buf,
@@ -345,20 +346,8 @@ impl crate::primitives::Wire for DescribedGroup {
             true,
             "group_state",
         )?;
-        crate::primitives::field::encode(
-            &self.group_epoch,
-            buf,
-            version,
-            false,
-            "group_epoch",
-        )?;
-        crate::primitives::field::encode(
-            &self.assignment_epoch,
-            buf,
-            version,
-            false,
-            "assignment_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.group_epoch, buf);
+        crate::primitives::Fixed::put(self.assignment_epoch, buf);
         crate::primitives::field::encode(
             &self.assignor_name,
             buf,
@@ -367,13 +356,7 @@ impl crate::primitives::Wire for DescribedGroup {
             "assignor_name",
         )?;
         crate::primitives::field::encode(&self.members, buf, version, true, "members")?;
-        crate::primitives::field::encode(
-            &self.authorized_operations,
-            buf,
-            version,
-            false,
-            "authorized_operations",
-        )?;
+        crate::primitives::Fixed::put(self.authorized_operations, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -381,25 +364,15 @@ impl crate::primitives::Wire for DescribedGroup {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 2;
         size += crate::primitives::Wire::value_size(&self.error_message, version, true);
         size += crate::primitives::Wire::value_size(&self.group_id, version, true);
         size += crate::primitives::Wire::value_size(&self.group_state, version, true);
-        size += crate::primitives::Wire::value_size(&self.group_epoch, version, false);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.assignment_epoch,
-                version,
-                false,
-            );
+        size += 4;
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.assignor_name, version, true);
         size += crate::primitives::Wire::value_size(&self.members, version, true);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.authorized_operations,
-                version,
-                false,
-            );
+        size += 4;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -409,81 +382,89 @@ impl crate::primitives::Wire for DescribedGroup {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let error_code: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let error_message: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_message,
             r,
             version,
             true,
             "error_message",
         )?;
-        let group_id: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.group_id,
             r,
             version,
             true,
             "group_id",
         )?;
-        let group_state: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.group_state,
             r,
             version,
             true,
             "group_state",
         )?;
-        let group_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.group_epoch,
             r,
             version,
             false,
             "group_epoch",
         )?;
-        let assignment_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.assignment_epoch,
             r,
             version,
             false,
             "assignment_epoch",
         )?;
-        let assignor_name: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.assignor_name,
             r,
             version,
             true,
             "assignor_name",
         )?;
-        let members: Vec<Member> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.members,
             r,
             version,
             true,
             "members",
         )?;
-        let authorized_operations: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.authorized_operations,
             r,
             version,
             false,
             "authorized_operations",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            error_code,
-            error_message,
-            group_id,
-            group_state,
-            group_epoch,
-            assignment_epoch,
-            assignor_name,
-            members,
-            authorized_operations,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for DescribedGroup {}
@@ -536,13 +517,7 @@ impl crate::primitives::Wire for Member {
             "member_id",
         )?;
         crate::primitives::field::encode(&self.rack_id, buf, version, true, "rack_id")?;
-        crate::primitives::field::encode(
-            &self.member_epoch,
-            buf,
-            version,
-            false,
-            "member_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.member_epoch, buf);
         crate::primitives::field::encode(
             &self.client_id,
             buf,
@@ -580,7 +555,7 @@ impl crate::primitives::Wire for Member {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.member_id, version, true);
         size += crate::primitives::Wire::value_size(&self.rack_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.member_epoch, version, false);
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.client_id, version, true);
         size += crate::primitives::Wire::value_size(&self.client_host, version, true);
         size
@@ -599,67 +574,75 @@ impl crate::primitives::Wire for Member {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let member_id: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.member_id,
             r,
             version,
             true,
             "member_id",
         )?;
-        let rack_id: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.rack_id,
             r,
             version,
             true,
             "rack_id",
         )?;
-        let member_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.member_epoch,
             r,
             version,
             false,
             "member_epoch",
         )?;
-        let client_id: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.client_id,
             r,
             version,
             true,
             "client_id",
         )?;
-        let client_host: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.client_host,
             r,
             version,
             true,
             "client_host",
         )?;
-        let subscribed_topic_names: Vec<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.subscribed_topic_names,
             r,
             version,
             true,
             "subscribed_topic_names",
         )?;
-        let assignment: Assignment = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.assignment,
             r,
             version,
             false,
             "assignment",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            member_id,
-            rack_id,
-            member_epoch,
-            client_id,
-            client_host,
-            subscribed_topic_names,
-            assignment,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for Member {}

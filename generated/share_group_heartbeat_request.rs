@@ -49,13 +49,7 @@ impl crate::primitives::Wire for ShareGroupHeartbeatRequest {
             true,
             "member_id",
         )?;
-        crate::primitives::field::encode(
-            &self.member_epoch,
-            buf,
-            version,
-            false,
-            "member_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.member_epoch, buf);
         crate::primitives::field::encode(&self.rack_id, buf, version, true, "rack_id")?;
         crate::primitives::field::encode(
             &self.subscribed_topic_names,
@@ -73,7 +67,7 @@ impl crate::primitives::Wire for ShareGroupHeartbeatRequest {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.group_id, version, true);
         size += crate::primitives::Wire::value_size(&self.member_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.member_epoch, version, false);
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.rack_id, version, true);
         size
             += crate::primitives::Wire::value_size(
@@ -90,53 +84,61 @@ impl crate::primitives::Wire for ShareGroupHeartbeatRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let group_id: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.group_id,
             r,
             version,
             true,
             "group_id",
         )?;
-        let member_id: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.member_id,
             r,
             version,
             true,
             "member_id",
         )?;
-        let member_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.member_epoch,
             r,
             version,
             false,
             "member_epoch",
         )?;
-        let rack_id: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.rack_id,
             r,
             version,
             true,
             "rack_id",
         )?;
-        let subscribed_topic_names: Option<Vec<String>> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.subscribed_topic_names,
             r,
             version,
             true,
             "subscribed_topic_names",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            group_id,
-            member_id,
-            member_epoch,
-            rack_id,
-            subscribed_topic_names,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ShareGroupHeartbeatRequest {}

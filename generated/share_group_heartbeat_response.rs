@@ -43,20 +43,8 @@ impl crate::primitives::Wire for ShareGroupHeartbeatResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.throttle_time_ms,
-            buf,
-            version,
-            false,
-            "throttle_time_ms",
-        )?;
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
+        crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.error_message,
             buf,
@@ -71,20 +59,8 @@ impl crate::primitives::Wire for ShareGroupHeartbeatResponse {
             true,
             "member_id",
         )?;
-        crate::primitives::field::encode(
-            &self.member_epoch,
-            buf,
-            version,
-            false,
-            "member_epoch",
-        )?;
-        crate::primitives::field::encode(
-            &self.heartbeat_interval_ms,
-            buf,
-            version,
-            false,
-            "heartbeat_interval_ms",
-        )?;
+        crate::primitives::Fixed::put(self.member_epoch, buf);
+        crate::primitives::Fixed::put(self.heartbeat_interval_ms, buf);
         crate::primitives::field::encode(
             &self.assignment,
             buf,
@@ -99,22 +75,12 @@ impl crate::primitives::Wire for ShareGroupHeartbeatResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.throttle_time_ms,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 4;
+        size += 2;
         size += crate::primitives::Wire::value_size(&self.error_message, version, true);
         size += crate::primitives::Wire::value_size(&self.member_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.member_epoch, version, false);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.heartbeat_interval_ms,
-                version,
-                false,
-            );
+        size += 4;
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.assignment, version, false);
         let count = self.unknown_tagged_fields.len();
         size
@@ -125,67 +91,75 @@ impl crate::primitives::Wire for ShareGroupHeartbeatResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        let error_code: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let error_message: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_message,
             r,
             version,
             true,
             "error_message",
         )?;
-        let member_id: Option<String> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.member_id,
             r,
             version,
             true,
             "member_id",
         )?;
-        let member_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.member_epoch,
             r,
             version,
             false,
             "member_epoch",
         )?;
-        let heartbeat_interval_ms: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.heartbeat_interval_ms,
             r,
             version,
             false,
             "heartbeat_interval_ms",
         )?;
-        let assignment: Option<Assignment> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.assignment,
             r,
             version,
             false,
             "assignment",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            error_message,
-            member_id,
-            member_epoch,
-            heartbeat_interval_ms,
-            assignment,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for ShareGroupHeartbeatResponse {}
@@ -210,13 +184,7 @@ impl crate::primitives::Wire for TopicPartitions {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.topic_id,
-            buf,
-            version,
-            false,
-            "topic_id",
-        )?;
+        crate::primitives::Fixed::put(self.topic_id, buf);
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -231,7 +199,7 @@ impl crate::primitives::Wire for TopicPartitions {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic_id, version, false);
+        size += 16;
         size += crate::primitives::Wire::value_size(&self.partitions, version, true);
         let count = self.unknown_tagged_fields.len();
         size
@@ -242,32 +210,40 @@ impl crate::primitives::Wire for TopicPartitions {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic_id: crate::primitives::Uuid = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic_id,
             r,
             version,
             false,
             "topic_id",
         )?;
-        let partitions: Vec<i32> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             true,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for TopicPartitions {}
@@ -317,25 +293,33 @@ impl crate::primitives::Wire for Assignment {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic_partitions: Vec<TopicPartitions> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic_partitions,
             r,
             version,
             true,
             "topic_partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            topic_partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for Assignment {}

@@ -62,52 +62,22 @@ impl crate::primitives::Wire for StopReplicaRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.controller_id,
-            buf,
-            version,
-            false,
-            "controller_id",
-        )?;
+        crate::primitives::Fixed::put(self.controller_id, buf);
         if version < 4 && self.is_k_raft_controller {
             return Err(crate::primitives::field::non_default("is_k_raft_controller"));
         }
         if version >= 4 {
-            crate::primitives::field::encode(
-                &self.is_k_raft_controller,
-                buf,
-                version,
-                false,
-                "is_k_raft_controller",
-            )?;
+            crate::primitives::Fixed::put(self.is_k_raft_controller, buf);
         }
-        crate::primitives::field::encode(
-            &self.controller_epoch,
-            buf,
-            version,
-            false,
-            "controller_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.controller_epoch, buf);
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.broker_epoch,
-                buf,
-                version,
-                false,
-                "broker_epoch",
-            )?;
+            crate::primitives::Fixed::put(self.broker_epoch, buf);
         }
         if version > 2 && self.delete_partitions {
             return Err(crate::primitives::field::non_default("delete_partitions"));
         }
         if version <= 2 {
-            crate::primitives::field::encode(
-                &self.delete_partitions,
-                buf,
-                version,
-                false,
-                "delete_partitions",
-            )?;
+            crate::primitives::Fixed::put(self.delete_partitions, buf);
         }
         if version > 0 && !self.ungrouped_partitions.is_empty() {
             return Err(crate::primitives::field::non_default("ungrouped_partitions"));
@@ -156,36 +126,16 @@ impl crate::primitives::Wire for StopReplicaRequest {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.controller_id, version, false);
+        size += 4;
         if version >= 4 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.is_k_raft_controller,
-                    version,
-                    false,
-                );
+            size += 1;
         }
-        size
-            += crate::primitives::Wire::value_size(
-                &self.controller_epoch,
-                version,
-                false,
-            );
+        size += 4;
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.broker_epoch,
-                    version,
-                    false,
-                );
+            size += 8;
         }
         if version <= 2 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.delete_partitions,
-                    version,
-                    false,
-                );
+            size += 1;
         }
         if version <= 0 {
             size
@@ -222,70 +172,108 @@ impl crate::primitives::Wire for StopReplicaRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let controller_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.controller_id,
             r,
             version,
             false,
             "controller_id",
         )?;
-        let is_k_raft_controller: bool = if version >= 4 {
-            crate::primitives::field::decode(r, version, false, "is_k_raft_controller")?
+        if version >= 4 {
+            crate::primitives::field::decode_into(
+                &mut self.is_k_raft_controller,
+                r,
+                version,
+                false,
+                "is_k_raft_controller",
+            )?;
         } else {
-            false
-        };
-        let controller_epoch: i32 = crate::primitives::field::decode(
+            self.is_k_raft_controller = false;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.controller_epoch,
             r,
             version,
             false,
             "controller_epoch",
         )?;
-        let broker_epoch: i64 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "broker_epoch")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.broker_epoch,
+                r,
+                version,
+                false,
+                "broker_epoch",
+            )?;
         } else {
-            -1
-        };
-        let delete_partitions: bool = if version <= 2 {
-            crate::primitives::field::decode(r, version, false, "delete_partitions")?
+            self.broker_epoch = -1;
+        }
+        if version <= 2 {
+            crate::primitives::field::decode_into(
+                &mut self.delete_partitions,
+                r,
+                version,
+                false,
+                "delete_partitions",
+            )?;
         } else {
-            false
-        };
-        let ungrouped_partitions: Vec<StopReplicaPartitionV0> = if version <= 0 {
-            crate::primitives::field::decode(r, version, false, "ungrouped_partitions")?
+            self.delete_partitions = false;
+        }
+        if version <= 0 {
+            crate::primitives::field::decode_into(
+                &mut self.ungrouped_partitions,
+                r,
+                version,
+                false,
+                "ungrouped_partitions",
+            )?;
         } else {
-            Vec::new()
-        };
-        let topics: Vec<StopReplicaTopicV1> = if (1..=2).contains(&version) {
-            crate::primitives::field::decode(r, version, version >= 2, "topics")?
+            self.ungrouped_partitions = Vec::new();
+        }
+        if (1..=2).contains(&version) {
+            crate::primitives::field::decode_into(
+                &mut self.topics,
+                r,
+                version,
+                version >= 2,
+                "topics",
+            )?;
         } else {
-            Vec::new()
-        };
-        let topic_states: Vec<StopReplicaTopicState> = if version >= 3 {
-            crate::primitives::field::decode(r, version, true, "topic_states")?
+            self.topics = Vec::new();
+        }
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.topic_states,
+                r,
+                version,
+                true,
+                "topic_states",
+            )?;
         } else {
-            Vec::new()
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.topic_states = Vec::new();
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            controller_id,
-            is_k_raft_controller,
-            controller_epoch,
-            broker_epoch,
-            delete_partitions,
-            ungrouped_partitions,
-            topics,
-            topic_states,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for StopReplicaRequest {}
@@ -315,47 +303,45 @@ impl crate::primitives::Wire for StopReplicaPartitionV0 {
             false,
             "topic_name",
         )?;
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.topic_name, version, false);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
+        size += 4;
         size
     }
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic_name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic_name,
             r,
             version,
             false,
             "topic_name",
         )?;
-        let partition_index: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        Ok(Self {
-            topic_name,
-            partition_index,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for StopReplicaPartitionV0 {}
@@ -423,34 +409,42 @@ impl crate::primitives::Wire for StopReplicaTopicV1 {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.name,
             r,
             version,
             version >= 2,
             "name",
         )?;
-        let partition_indexes: Vec<i32> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partition_indexes,
             r,
             version,
             version >= 2,
             "partition_indexes",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            name,
-            partition_indexes,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for StopReplicaTopicV1 {}
@@ -512,32 +506,40 @@ impl crate::primitives::Wire for StopReplicaTopicState {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic_name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic_name,
             r,
             version,
             true,
             "topic_name",
         )?;
-        let partition_states: Vec<StopReplicaPartitionState> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partition_states,
             r,
             version,
             true,
             "partition_states",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            topic_name,
-            partition_states,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for StopReplicaTopicState {}
@@ -573,50 +575,22 @@ impl crate::primitives::Wire for StopReplicaPartitionState {
     fn encode_value(
         &self,
         buf: &mut crate::BytesMut,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
-        crate::primitives::field::encode(
-            &self.leader_epoch,
-            buf,
-            version,
-            false,
-            "leader_epoch",
-        )?;
-        crate::primitives::field::encode(
-            &self.delete_partition,
-            buf,
-            version,
-            false,
-            "delete_partition",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
+        crate::primitives::Fixed::put(self.leader_epoch, buf);
+        crate::primitives::Fixed::put(self.delete_partition, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.leader_epoch, version, false);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.delete_partition,
-                version,
-                false,
-            );
+        size += 4;
+        size += 4;
+        size += 1;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -626,39 +600,47 @@ impl crate::primitives::Wire for StopReplicaPartitionState {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let partition_index: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let leader_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.leader_epoch,
             r,
             version,
             false,
             "leader_epoch",
         )?;
-        let delete_partition: bool = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.delete_partition,
             r,
             version,
             false,
             "delete_partition",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            partition_index,
-            leader_epoch,
-            delete_partition,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for StopReplicaPartitionState {}

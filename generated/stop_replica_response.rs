@@ -23,13 +23,7 @@ impl crate::primitives::Wire for StopReplicaResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.partition_errors,
             buf,
@@ -48,7 +42,7 @@ impl crate::primitives::Wire for StopReplicaResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 2;
         size
             += crate::primitives::Wire::value_size(
                 &self.partition_errors,
@@ -66,34 +60,42 @@ impl crate::primitives::Wire for StopReplicaResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let error_code: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let partition_errors: Vec<StopReplicaPartitionError> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partition_errors,
             r,
             version,
             version >= 2,
             "partition_errors",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            error_code,
-            partition_errors,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for StopReplicaResponse {}
@@ -129,20 +131,8 @@ impl crate::primitives::Wire for StopReplicaPartitionError {
             version >= 2,
             "topic_name",
         )?;
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
+        crate::primitives::Fixed::put(self.error_code, buf);
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -160,13 +150,8 @@ impl crate::primitives::Wire for StopReplicaPartitionError {
                 version,
                 version >= 2,
             );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 4;
+        size += 2;
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -178,41 +163,49 @@ impl crate::primitives::Wire for StopReplicaPartitionError {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic_name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic_name,
             r,
             version,
             version >= 2,
             "topic_name",
         )?;
-        let partition_index: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let error_code: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            topic_name,
-            partition_index,
-            error_code,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for StopReplicaPartitionError {}

@@ -50,13 +50,7 @@ impl crate::primitives::Wire for SyncGroupRequest {
             version >= 4,
             "group_id",
         )?;
-        crate::primitives::field::encode(
-            &self.generation_id,
-            buf,
-            version,
-            false,
-            "generation_id",
-        )?;
+        crate::primitives::Fixed::put(self.generation_id, buf);
         crate::primitives::field::encode(
             &self.member_id,
             buf,
@@ -118,7 +112,7 @@ impl crate::primitives::Wire for SyncGroupRequest {
                 version,
                 version >= 4,
             );
-        size += crate::primitives::Wire::value_size(&self.generation_id, version, false);
+        size += 4;
         size
             += crate::primitives::Wire::value_size(
                 &self.member_id,
@@ -166,71 +160,89 @@ impl crate::primitives::Wire for SyncGroupRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let group_id: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.group_id,
             r,
             version,
             version >= 4,
             "group_id",
         )?;
-        let generation_id: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.generation_id,
             r,
             version,
             false,
             "generation_id",
         )?;
-        let member_id: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.member_id,
             r,
             version,
             version >= 4,
             "member_id",
         )?;
-        let group_instance_id: Option<String> = if version >= 3 {
-            crate::primitives::field::decode(
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.group_instance_id,
                 r,
                 version,
                 version >= 4,
                 "group_instance_id",
-            )?
+            )?;
         } else {
-            None
-        };
-        let protocol_type: Option<String> = if version >= 5 {
-            crate::primitives::field::decode(r, version, true, "protocol_type")?
+            self.group_instance_id = None;
+        }
+        if version >= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.protocol_type,
+                r,
+                version,
+                true,
+                "protocol_type",
+            )?;
         } else {
-            None
-        };
-        let protocol_name: Option<String> = if version >= 5 {
-            crate::primitives::field::decode(r, version, true, "protocol_name")?
+            self.protocol_type = None;
+        }
+        if version >= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.protocol_name,
+                r,
+                version,
+                true,
+                "protocol_name",
+            )?;
         } else {
-            None
-        };
-        let assignments: Vec<SyncGroupRequestAssignment> = crate::primitives::field::decode(
+            self.protocol_name = None;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.assignments,
             r,
             version,
             version >= 4,
             "assignments",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            group_id,
-            generation_id,
-            member_id,
-            group_instance_id,
-            protocol_type,
-            protocol_name,
-            assignments,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for SyncGroupRequest {}
@@ -303,34 +315,42 @@ impl crate::primitives::Wire for SyncGroupRequestAssignment {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let member_id: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.member_id,
             r,
             version,
             version >= 4,
             "member_id",
         )?;
-        let assignment: crate::Bytes = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.assignment,
             r,
             version,
             version >= 4,
             "assignment",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            member_id,
-            assignment,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for SyncGroupRequestAssignment {}

@@ -36,21 +36,9 @@ impl crate::primitives::Wire for SyncGroupResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.throttle_time_ms,
-                buf,
-                version,
-                false,
-                "throttle_time_ms",
-            )?;
+            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         }
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.error_code, buf);
         if version >= 5 {
             crate::primitives::field::encode(
                 &self.protocol_type,
@@ -88,14 +76,9 @@ impl crate::primitives::Wire for SyncGroupResponse {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.throttle_time_ms,
-                    version,
-                    false,
-                );
+            size += 4;
         }
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 2;
         if version >= 5 {
             size
                 += crate::primitives::Wire::value_size(
@@ -129,52 +112,75 @@ impl crate::primitives::Wire for SyncGroupResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "throttle_time_ms")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.throttle_time_ms,
+                r,
+                version,
+                false,
+                "throttle_time_ms",
+            )?;
         } else {
-            0
-        };
-        let error_code: i16 = crate::primitives::field::decode(
+            self.throttle_time_ms = 0;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let protocol_type: Option<String> = if version >= 5 {
-            crate::primitives::field::decode(r, version, true, "protocol_type")?
+        if version >= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.protocol_type,
+                r,
+                version,
+                true,
+                "protocol_type",
+            )?;
         } else {
-            None
-        };
-        let protocol_name: Option<String> = if version >= 5 {
-            crate::primitives::field::decode(r, version, true, "protocol_name")?
+            self.protocol_type = None;
+        }
+        if version >= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.protocol_name,
+                r,
+                version,
+                true,
+                "protocol_name",
+            )?;
         } else {
-            None
-        };
-        let assignment: crate::Bytes = crate::primitives::field::decode(
+            self.protocol_name = None;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.assignment,
             r,
             version,
             version >= 4,
             "assignment",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 4 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            protocol_type,
-            protocol_name,
-            assignment,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for SyncGroupResponse {}

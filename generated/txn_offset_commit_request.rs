@@ -76,31 +76,13 @@ impl crate::primitives::Wire for TxnOffsetCommitRequest {
             version >= 3,
             "group_id",
         )?;
-        crate::primitives::field::encode(
-            &self.producer_id,
-            buf,
-            version,
-            false,
-            "producer_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.producer_epoch,
-            buf,
-            version,
-            false,
-            "producer_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.producer_id, buf);
+        crate::primitives::Fixed::put(self.producer_epoch, buf);
         if version < 3 && self.generation_id != -1 {
             return Err(crate::primitives::field::non_default("generation_id"));
         }
         if version >= 3 {
-            crate::primitives::field::encode(
-                &self.generation_id,
-                buf,
-                version,
-                false,
-                "generation_id",
-            )?;
+            crate::primitives::Fixed::put(self.generation_id, buf);
         }
         if version < 3 && !self.member_id.is_empty() {
             return Err(crate::primitives::field::non_default("member_id"));
@@ -156,16 +138,10 @@ impl crate::primitives::Wire for TxnOffsetCommitRequest {
                 version,
                 version >= 3,
             );
-        size += crate::primitives::Wire::value_size(&self.producer_id, version, false);
-        size
-            += crate::primitives::Wire::value_size(&self.producer_epoch, version, false);
+        size += 8;
+        size += 2;
         if version >= 3 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.generation_id,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         if version >= 3 {
             size += crate::primitives::Wire::value_size(&self.member_id, version, true);
@@ -190,73 +166,96 @@ impl crate::primitives::Wire for TxnOffsetCommitRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let transactional_id: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.transactional_id,
             r,
             version,
             version >= 3,
             "transactional_id",
         )?;
-        let group_id: String = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.group_id,
             r,
             version,
             version >= 3,
             "group_id",
         )?;
-        let producer_id: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.producer_id,
             r,
             version,
             false,
             "producer_id",
         )?;
-        let producer_epoch: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.producer_epoch,
             r,
             version,
             false,
             "producer_epoch",
         )?;
-        let generation_id: i32 = if version >= 3 {
-            crate::primitives::field::decode(r, version, false, "generation_id")?
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.generation_id,
+                r,
+                version,
+                false,
+                "generation_id",
+            )?;
         } else {
-            -1
-        };
-        let member_id: String = if version >= 3 {
-            crate::primitives::field::decode(r, version, true, "member_id")?
+            self.generation_id = -1;
+        }
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.member_id,
+                r,
+                version,
+                true,
+                "member_id",
+            )?;
         } else {
-            String::new()
-        };
-        let group_instance_id: Option<String> = if version >= 3 {
-            crate::primitives::field::decode(r, version, true, "group_instance_id")?
+            self.member_id = String::new();
+        }
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.group_instance_id,
+                r,
+                version,
+                true,
+                "group_instance_id",
+            )?;
         } else {
-            None
-        };
-        let topics: Vec<TxnOffsetCommitRequestTopic> = crate::primitives::field::decode(
+            self.group_instance_id = None;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             version >= 3,
             "topics",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 3 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            transactional_id,
-            group_id,
-            producer_id,
-            producer_epoch,
-            generation_id,
-            member_id,
-            group_instance_id,
-            topics,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for TxnOffsetCommitRequest {}
@@ -324,34 +323,42 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestTopic {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.name,
             r,
             version,
             version >= 3,
             "name",
         )?;
-        let partitions: Vec<TxnOffsetCommitRequestPartition> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             version >= 3,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 3 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            name,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for TxnOffsetCommitRequestTopic {}
@@ -395,28 +402,10 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
-        crate::primitives::field::encode(
-            &self.committed_offset,
-            buf,
-            version,
-            false,
-            "committed_offset",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
+        crate::primitives::Fixed::put(self.committed_offset, buf);
         if version >= 2 {
-            crate::primitives::field::encode(
-                &self.committed_leader_epoch,
-                buf,
-                version,
-                false,
-                "committed_leader_epoch",
-            )?;
+            crate::primitives::Fixed::put(self.committed_leader_epoch, buf);
         }
         crate::primitives::field::encode(
             &self.committed_metadata,
@@ -436,25 +425,10 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestPartition {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.committed_offset,
-                version,
-                false,
-            );
+        size += 4;
+        size += 8;
         if version >= 2 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.committed_leader_epoch,
-                    version,
-                    false,
-                );
+            size += 4;
         }
         size
             += crate::primitives::Wire::value_size(
@@ -473,52 +447,60 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestPartition {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let partition_index: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let committed_offset: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.committed_offset,
             r,
             version,
             false,
             "committed_offset",
         )?;
-        let committed_leader_epoch: i32 = if version >= 2 {
-            crate::primitives::field::decode(
+        if version >= 2 {
+            crate::primitives::field::decode_into(
+                &mut self.committed_leader_epoch,
                 r,
                 version,
                 false,
                 "committed_leader_epoch",
-            )?
+            )?;
         } else {
-            -1
-        };
-        let committed_metadata: Option<String> = crate::primitives::field::decode(
+            self.committed_leader_epoch = -1;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.committed_metadata,
             r,
             version,
             version >= 3,
             "committed_metadata",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 3 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            partition_index,
-            committed_offset,
-            committed_leader_epoch,
-            committed_metadata,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for TxnOffsetCommitRequestPartition {}

@@ -37,13 +37,7 @@ impl crate::primitives::Wire for UpdateFeaturesRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.timeout_ms,
-            buf,
-            version,
-            false,
-            "timeout_ms",
-        )?;
+        crate::primitives::Fixed::put(self.timeout_ms, buf);
         crate::primitives::field::encode(
             &self.feature_updates,
             buf,
@@ -55,13 +49,7 @@ impl crate::primitives::Wire for UpdateFeaturesRequest {
             return Err(crate::primitives::field::non_default("validate_only"));
         }
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.validate_only,
-                buf,
-                version,
-                false,
-                "validate_only",
-            )?;
+            crate::primitives::Fixed::put(self.validate_only, buf);
         }
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -70,16 +58,11 @@ impl crate::primitives::Wire for UpdateFeaturesRequest {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.timeout_ms, version, false);
+        size += 4;
         size
             += crate::primitives::Wire::value_size(&self.feature_updates, version, true);
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.validate_only,
-                    version,
-                    false,
-                );
+            size += 1;
         }
         let count = self.unknown_tagged_fields.len();
         size
@@ -90,38 +73,51 @@ impl crate::primitives::Wire for UpdateFeaturesRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let timeout_ms: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.timeout_ms,
             r,
             version,
             false,
             "timeout_ms",
         )?;
-        let feature_updates: Vec<FeatureUpdateKey> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.feature_updates,
             r,
             version,
             true,
             "feature_updates",
         )?;
-        let validate_only: bool = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "validate_only")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.validate_only,
+                r,
+                version,
+                false,
+                "validate_only",
+            )?;
         } else {
-            false
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.validate_only = false;
+        }
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            timeout_ms,
-            feature_updates,
-            validate_only,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for UpdateFeaturesRequest {}
@@ -166,36 +162,18 @@ impl crate::primitives::Wire for FeatureUpdateKey {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.feature, buf, version, true, "feature")?;
-        crate::primitives::field::encode(
-            &self.max_version_level,
-            buf,
-            version,
-            false,
-            "max_version_level",
-        )?;
+        crate::primitives::Fixed::put(self.max_version_level, buf);
         if version > 0 && self.allow_downgrade {
             return Err(crate::primitives::field::non_default("allow_downgrade"));
         }
         if version <= 0 {
-            crate::primitives::field::encode(
-                &self.allow_downgrade,
-                buf,
-                version,
-                false,
-                "allow_downgrade",
-            )?;
+            crate::primitives::Fixed::put(self.allow_downgrade, buf);
         }
         if version < 1 && self.upgrade_type != 1 {
             return Err(crate::primitives::field::non_default("upgrade_type"));
         }
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.upgrade_type,
-                buf,
-                version,
-                false,
-                "upgrade_type",
-            )?;
+            crate::primitives::Fixed::put(self.upgrade_type, buf);
         }
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -205,27 +183,12 @@ impl crate::primitives::Wire for FeatureUpdateKey {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.feature, version, true);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.max_version_level,
-                version,
-                false,
-            );
+        size += 2;
         if version <= 0 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.allow_downgrade,
-                    version,
-                    false,
-                );
+            size += 1;
         }
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.upgrade_type,
-                    version,
-                    false,
-                );
+            size += 1;
         }
         let count = self.unknown_tagged_fields.len();
         size
@@ -236,44 +199,62 @@ impl crate::primitives::Wire for FeatureUpdateKey {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let feature: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.feature,
             r,
             version,
             true,
             "feature",
         )?;
-        let max_version_level: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.max_version_level,
             r,
             version,
             false,
             "max_version_level",
         )?;
-        let allow_downgrade: bool = if version <= 0 {
-            crate::primitives::field::decode(r, version, false, "allow_downgrade")?
+        if version <= 0 {
+            crate::primitives::field::decode_into(
+                &mut self.allow_downgrade,
+                r,
+                version,
+                false,
+                "allow_downgrade",
+            )?;
         } else {
-            false
-        };
-        let upgrade_type: i8 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "upgrade_type")?
+            self.allow_downgrade = false;
+        }
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.upgrade_type,
+                r,
+                version,
+                false,
+                "upgrade_type",
+            )?;
         } else {
-            1
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.upgrade_type = 1;
+        }
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            feature,
-            max_version_level,
-            allow_downgrade,
-            upgrade_type,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for FeatureUpdateKey {}

@@ -62,43 +62,19 @@ impl crate::primitives::Wire for UpdateMetadataRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.controller_id,
-            buf,
-            version,
-            false,
-            "controller_id",
-        )?;
+        crate::primitives::Fixed::put(self.controller_id, buf);
         if version < 8 && self.is_k_raft_controller {
             return Err(crate::primitives::field::non_default("is_k_raft_controller"));
         }
         if version >= 8 {
-            crate::primitives::field::encode(
-                &self.is_k_raft_controller,
-                buf,
-                version,
-                false,
-                "is_k_raft_controller",
-            )?;
+            crate::primitives::Fixed::put(self.is_k_raft_controller, buf);
         }
         if version < 8 && self.r#type != 0 {
             return Err(crate::primitives::field::non_default("type"));
         }
-        crate::primitives::field::encode(
-            &self.controller_epoch,
-            buf,
-            version,
-            false,
-            "controller_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.controller_epoch, buf);
         if version >= 5 {
-            crate::primitives::field::encode(
-                &self.broker_epoch,
-                buf,
-                version,
-                false,
-                "broker_epoch",
-            )?;
+            crate::primitives::Fixed::put(self.broker_epoch, buf);
         }
         if version > 4 && !self.ungrouped_partition_states.is_empty() {
             return Err(
@@ -149,28 +125,13 @@ impl crate::primitives::Wire for UpdateMetadataRequest {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.controller_id, version, false);
+        size += 4;
         if version >= 8 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.is_k_raft_controller,
-                    version,
-                    false,
-                );
+            size += 1;
         }
-        size
-            += crate::primitives::Wire::value_size(
-                &self.controller_epoch,
-                version,
-                false,
-            );
+        size += 4;
         if version >= 5 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.broker_epoch,
-                    version,
-                    false,
-                );
+            size += 8;
         }
         if version <= 4 {
             size
@@ -210,64 +171,94 @@ impl crate::primitives::Wire for UpdateMetadataRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let controller_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.controller_id,
             r,
             version,
             false,
             "controller_id",
         )?;
-        let is_k_raft_controller: bool = if version >= 8 {
-            crate::primitives::field::decode(r, version, false, "is_k_raft_controller")?
+        if version >= 8 {
+            crate::primitives::field::decode_into(
+                &mut self.is_k_raft_controller,
+                r,
+                version,
+                false,
+                "is_k_raft_controller",
+            )?;
         } else {
-            false
-        };
-        let mut r#type: i8 = 0;
-        let controller_epoch: i32 = crate::primitives::field::decode(
+            self.is_k_raft_controller = false;
+        }
+        self.r#type = 0;
+        crate::primitives::field::decode_into(
+            &mut self.controller_epoch,
             r,
             version,
             false,
             "controller_epoch",
         )?;
-        let broker_epoch: i64 = if version >= 5 {
-            crate::primitives::field::decode(r, version, false, "broker_epoch")?
+        if version >= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.broker_epoch,
+                r,
+                version,
+                false,
+                "broker_epoch",
+            )?;
         } else {
-            -1
-        };
-        let ungrouped_partition_states: Vec<UpdateMetadataPartitionState> = if version
-            <= 4
-        {
-            crate::primitives::field::decode(
+            self.broker_epoch = -1;
+        }
+        if version <= 4 {
+            crate::primitives::field::decode_into(
+                &mut self.ungrouped_partition_states,
                 r,
                 version,
                 false,
                 "ungrouped_partition_states",
-            )?
+            )?;
         } else {
-            Vec::new()
-        };
-        let topic_states: Vec<UpdateMetadataTopicState> = if version >= 5 {
-            crate::primitives::field::decode(r, version, version >= 6, "topic_states")?
+            self.ungrouped_partition_states = Vec::new();
+        }
+        if version >= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.topic_states,
+                r,
+                version,
+                version >= 6,
+                "topic_states",
+            )?;
         } else {
-            Vec::new()
-        };
-        let live_brokers: Vec<UpdateMetadataBroker> = crate::primitives::field::decode(
+            self.topic_states = Vec::new();
+        }
+        crate::primitives::field::decode_into(
+            &mut self.live_brokers,
             r,
             version,
             version >= 6,
             "live_brokers",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 6 {
             crate::tagged::decode_section(
                 r,
                 1,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |tag, r| {
                     match tag {
                         0 if version >= 8 => {
-                            r#type = crate::primitives::field::decode_tagged(
+                            self.r#type = crate::primitives::field::decode_tagged(
                                 r,
                                 version,
                                 "type",
@@ -279,17 +270,7 @@ impl crate::primitives::Wire for UpdateMetadataRequest {
                 },
             )?;
         }
-        Ok(Self {
-            controller_id,
-            is_k_raft_controller,
-            r#type,
-            controller_epoch,
-            broker_epoch,
-            ungrouped_partition_states,
-            topic_states,
-            live_brokers,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for UpdateMetadataRequest {}
@@ -351,36 +332,12 @@ impl crate::primitives::Wire for UpdateMetadataPartitionState {
                 "topic_name",
             )?;
         }
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
-        crate::primitives::field::encode(
-            &self.controller_epoch,
-            buf,
-            version,
-            false,
-            "controller_epoch",
-        )?;
-        crate::primitives::field::encode(&self.leader, buf, version, false, "leader")?;
-        crate::primitives::field::encode(
-            &self.leader_epoch,
-            buf,
-            version,
-            false,
-            "leader_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
+        crate::primitives::Fixed::put(self.controller_epoch, buf);
+        crate::primitives::Fixed::put(self.leader, buf);
+        crate::primitives::Fixed::put(self.leader_epoch, buf);
         crate::primitives::field::encode(&self.isr, buf, version, version >= 6, "isr")?;
-        crate::primitives::field::encode(
-            &self.zk_version,
-            buf,
-            version,
-            false,
-            "zk_version",
-        )?;
+        crate::primitives::Fixed::put(self.zk_version, buf);
         crate::primitives::field::encode(
             &self.replicas,
             buf,
@@ -412,22 +369,12 @@ impl crate::primitives::Wire for UpdateMetadataPartitionState {
             size
                 += crate::primitives::Wire::value_size(&self.topic_name, version, false);
         }
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.controller_epoch,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.leader, version, false);
-        size += crate::primitives::Wire::value_size(&self.leader_epoch, version, false);
+        size += 4;
+        size += 4;
+        size += 4;
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.isr, version, version >= 6);
-        size += crate::primitives::Wire::value_size(&self.zk_version, version, false);
+        size += 4;
         size
             += crate::primitives::Wire::value_size(
                 &self.replicas,
@@ -453,81 +400,99 @@ impl crate::primitives::Wire for UpdateMetadataPartitionState {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic_name: String = if version <= 4 {
-            crate::primitives::field::decode(r, version, false, "topic_name")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        if version <= 4 {
+            crate::primitives::field::decode_into(
+                &mut self.topic_name,
+                r,
+                version,
+                false,
+                "topic_name",
+            )?;
         } else {
-            String::new()
-        };
-        let partition_index: i32 = crate::primitives::field::decode(
+            self.topic_name = String::new();
+        }
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let controller_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.controller_epoch,
             r,
             version,
             false,
             "controller_epoch",
         )?;
-        let leader: i32 = crate::primitives::field::decode(r, version, false, "leader")?;
-        let leader_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.leader,
+            r,
+            version,
+            false,
+            "leader",
+        )?;
+        crate::primitives::field::decode_into(
+            &mut self.leader_epoch,
             r,
             version,
             false,
             "leader_epoch",
         )?;
-        let isr: Vec<i32> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.isr,
             r,
             version,
             version >= 6,
             "isr",
         )?;
-        let zk_version: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.zk_version,
             r,
             version,
             false,
             "zk_version",
         )?;
-        let replicas: Vec<i32> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.replicas,
             r,
             version,
             version >= 6,
             "replicas",
         )?;
-        let offline_replicas: Vec<i32> = if version >= 4 {
-            crate::primitives::field::decode(
+        if version >= 4 {
+            crate::primitives::field::decode_into(
+                &mut self.offline_replicas,
                 r,
                 version,
                 version >= 6,
                 "offline_replicas",
-            )?
+            )?;
         } else {
-            Vec::new()
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.offline_replicas = Vec::new();
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 6 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            topic_name,
-            partition_index,
-            controller_epoch,
-            leader,
-            leader_epoch,
-            isr,
-            zk_version,
-            replicas,
-            offline_replicas,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for UpdateMetadataPartitionState {}
@@ -564,13 +529,7 @@ impl crate::primitives::Wire for UpdateMetadataTopicState {
             "topic_name",
         )?;
         if version >= 7 {
-            crate::primitives::field::encode(
-                &self.topic_id,
-                buf,
-                version,
-                false,
-                "topic_id",
-            )?;
+            crate::primitives::Fixed::put(self.topic_id, buf);
         }
         crate::primitives::field::encode(
             &self.partition_states,
@@ -597,7 +556,7 @@ impl crate::primitives::Wire for UpdateMetadataTopicState {
                 version >= 6,
             );
         if version >= 7 {
-            size += crate::primitives::Wire::value_size(&self.topic_id, version, false);
+            size += 16;
         }
         size
             += crate::primitives::Wire::value_size(
@@ -616,40 +575,53 @@ impl crate::primitives::Wire for UpdateMetadataTopicState {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic_name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic_name,
             r,
             version,
             version >= 6,
             "topic_name",
         )?;
-        let topic_id: crate::primitives::Uuid = if version >= 7 {
-            crate::primitives::field::decode(r, version, false, "topic_id")?
+        if version >= 7 {
+            crate::primitives::field::decode_into(
+                &mut self.topic_id,
+                r,
+                version,
+                false,
+                "topic_id",
+            )?;
         } else {
-            crate::primitives::Uuid::NIL
-        };
-        let partition_states: Vec<UpdateMetadataPartitionState> = crate::primitives::field::decode(
+            self.topic_id = crate::primitives::Uuid::NIL;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.partition_states,
             r,
             version,
             version >= 6,
             "partition_states",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 6 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            topic_name,
-            topic_id,
-            partition_states,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for UpdateMetadataTopicState {}
@@ -698,7 +670,7 @@ impl crate::primitives::Wire for UpdateMetadataBroker {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.id, buf, version, false, "id")?;
+        crate::primitives::Fixed::put(self.id, buf);
         if version <= 0 {
             crate::primitives::field::encode(
                 &self.v0_host,
@@ -709,13 +681,7 @@ impl crate::primitives::Wire for UpdateMetadataBroker {
             )?;
         }
         if version <= 0 {
-            crate::primitives::field::encode(
-                &self.v0_port,
-                buf,
-                version,
-                false,
-                "v0_port",
-            )?;
+            crate::primitives::Fixed::put(self.v0_port, buf);
         }
         if version >= 1 {
             crate::primitives::field::encode(
@@ -746,12 +712,12 @@ impl crate::primitives::Wire for UpdateMetadataBroker {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.id, version, false);
+        size += 4;
         if version <= 0 {
             size += crate::primitives::Wire::value_size(&self.v0_host, version, false);
         }
         if version <= 0 {
-            size += crate::primitives::Wire::value_size(&self.v0_port, version, false);
+            size += 4;
         }
         if version >= 1 {
             size
@@ -780,46 +746,73 @@ impl crate::primitives::Wire for UpdateMetadataBroker {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let id: i32 = crate::primitives::field::decode(r, version, false, "id")?;
-        let v0_host: String = if version <= 0 {
-            crate::primitives::field::decode(r, version, false, "v0_host")?
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(&mut self.id, r, version, false, "id")?;
+        if version <= 0 {
+            crate::primitives::field::decode_into(
+                &mut self.v0_host,
+                r,
+                version,
+                false,
+                "v0_host",
+            )?;
         } else {
-            String::new()
-        };
-        let v0_port: i32 = if version <= 0 {
-            crate::primitives::field::decode(r, version, false, "v0_port")?
+            self.v0_host = String::new();
+        }
+        if version <= 0 {
+            crate::primitives::field::decode_into(
+                &mut self.v0_port,
+                r,
+                version,
+                false,
+                "v0_port",
+            )?;
         } else {
-            0
-        };
-        let endpoints: Vec<UpdateMetadataEndpoint> = if version >= 1 {
-            crate::primitives::field::decode(r, version, version >= 6, "endpoints")?
+            self.v0_port = 0;
+        }
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.endpoints,
+                r,
+                version,
+                version >= 6,
+                "endpoints",
+            )?;
         } else {
-            Vec::new()
-        };
-        let rack: Option<String> = if version >= 2 {
-            crate::primitives::field::decode(r, version, version >= 6, "rack")?
+            self.endpoints = Vec::new();
+        }
+        if version >= 2 {
+            crate::primitives::field::decode_into(
+                &mut self.rack,
+                r,
+                version,
+                version >= 6,
+                "rack",
+            )?;
         } else {
-            Some(String::new())
-        };
-        let mut unknown_tagged_fields = Vec::new();
+            self.rack = Some(String::new());
+        }
+        self.unknown_tagged_fields.clear();
         if version >= 6 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            id,
-            v0_host,
-            v0_port,
-            endpoints,
-            rack,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for UpdateMetadataBroker {}
@@ -852,7 +845,7 @@ impl crate::primitives::Wire for UpdateMetadataEndpoint {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.port, buf, version, false, "port")?;
+        crate::primitives::Fixed::put(self.port, buf);
         crate::primitives::field::encode(
             &self.host,
             buf,
@@ -869,13 +862,7 @@ impl crate::primitives::Wire for UpdateMetadataEndpoint {
                 "listener",
             )?;
         }
-        crate::primitives::field::encode(
-            &self.security_protocol,
-            buf,
-            version,
-            false,
-            "security_protocol",
-        )?;
+        crate::primitives::Fixed::put(self.security_protocol, buf);
         if version >= 6 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -887,7 +874,7 @@ impl crate::primitives::Wire for UpdateMetadataEndpoint {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.port, version, false);
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.host, version, version >= 6);
         if version >= 3 {
             size
@@ -897,12 +884,7 @@ impl crate::primitives::Wire for UpdateMetadataEndpoint {
                     version >= 6,
                 );
         }
-        size
-            += crate::primitives::Wire::value_size(
-                &self.security_protocol,
-                version,
-                false,
-            );
+        size += 2;
         if version >= 6 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -914,42 +896,60 @@ impl crate::primitives::Wire for UpdateMetadataEndpoint {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let port: i32 = crate::primitives::field::decode(r, version, false, "port")?;
-        let host: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.port,
+            r,
+            version,
+            false,
+            "port",
+        )?;
+        crate::primitives::field::decode_into(
+            &mut self.host,
             r,
             version,
             version >= 6,
             "host",
         )?;
-        let listener: String = if version >= 3 {
-            crate::primitives::field::decode(r, version, version >= 6, "listener")?
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.listener,
+                r,
+                version,
+                version >= 6,
+                "listener",
+            )?;
         } else {
-            String::new()
-        };
-        let security_protocol: i16 = crate::primitives::field::decode(
+            self.listener = String::new();
+        }
+        crate::primitives::field::decode_into(
+            &mut self.security_protocol,
             r,
             version,
             false,
             "security_protocol",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 6 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            port,
-            host,
-            listener,
-            security_protocol,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for UpdateMetadataEndpoint {}

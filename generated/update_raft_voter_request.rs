@@ -59,27 +59,9 @@ impl crate::primitives::Wire for UpdateRaftVoterRequest {
             true,
             "cluster_id",
         )?;
-        crate::primitives::field::encode(
-            &self.current_leader_epoch,
-            buf,
-            version,
-            false,
-            "current_leader_epoch",
-        )?;
-        crate::primitives::field::encode(
-            &self.voter_id,
-            buf,
-            version,
-            false,
-            "voter_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.voter_directory_id,
-            buf,
-            version,
-            false,
-            "voter_directory_id",
-        )?;
+        crate::primitives::Fixed::put(self.current_leader_epoch, buf);
+        crate::primitives::Fixed::put(self.voter_id, buf);
+        crate::primitives::Fixed::put(self.voter_directory_id, buf);
         crate::primitives::field::encode(
             &self.listeners,
             buf,
@@ -102,19 +84,9 @@ impl crate::primitives::Wire for UpdateRaftVoterRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.cluster_id, version, true);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.current_leader_epoch,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.voter_id, version, false);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.voter_directory_id,
-                version,
-                false,
-            );
+        size += 4;
+        size += 4;
+        size += 16;
         size += crate::primitives::Wire::value_size(&self.listeners, version, true);
         size
             += crate::primitives::Wire::value_size(
@@ -131,60 +103,68 @@ impl crate::primitives::Wire for UpdateRaftVoterRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let cluster_id: Option<String> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.cluster_id,
             r,
             version,
             true,
             "cluster_id",
         )?;
-        let current_leader_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.current_leader_epoch,
             r,
             version,
             false,
             "current_leader_epoch",
         )?;
-        let voter_id: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.voter_id,
             r,
             version,
             false,
             "voter_id",
         )?;
-        let voter_directory_id: crate::primitives::Uuid = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.voter_directory_id,
             r,
             version,
             false,
             "voter_directory_id",
         )?;
-        let listeners: Vec<Listener> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.listeners,
             r,
             version,
             true,
             "listeners",
         )?;
-        let k_raft_version_feature: KRaftVersionFeature = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.k_raft_version_feature,
             r,
             version,
             false,
             "k_raft_version_feature",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            cluster_id,
-            current_leader_epoch,
-            voter_id,
-            voter_directory_id,
-            listeners,
-            k_raft_version_feature,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for UpdateRaftVoterRequest {}
@@ -215,7 +195,7 @@ impl crate::primitives::Wire for Listener {
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
         crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
-        crate::primitives::field::encode(&self.port, buf, version, false, "port")?;
+        crate::primitives::Fixed::put(self.port, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -225,7 +205,7 @@ impl crate::primitives::Wire for Listener {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, true);
         size += crate::primitives::Wire::value_size(&self.host, version, true);
-        size += crate::primitives::Wire::value_size(&self.port, version, false);
+        size += 2;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -235,24 +215,35 @@ impl crate::primitives::Wire for Listener {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(r, version, true, "name")?;
-        let host: String = crate::primitives::field::decode(r, version, true, "host")?;
-        let port: u16 = crate::primitives::field::decode(r, version, false, "port")?;
-        let mut unknown_tagged_fields = Vec::new();
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::primitives::field::decode_into(
+            &mut self.port,
+            r,
+            version,
+            false,
+            "port",
+        )?;
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            name,
-            host,
-            port,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for Listener {}
@@ -274,42 +265,20 @@ impl crate::primitives::Wire for KRaftVersionFeature {
     fn encode_value(
         &self,
         buf: &mut crate::BytesMut,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.min_supported_version,
-            buf,
-            version,
-            false,
-            "min_supported_version",
-        )?;
-        crate::primitives::field::encode(
-            &self.max_supported_version,
-            buf,
-            version,
-            false,
-            "max_supported_version",
-        )?;
+        crate::primitives::Fixed::put(self.min_supported_version, buf);
+        crate::primitives::Fixed::put(self.max_supported_version, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.min_supported_version,
-                version,
-                false,
-            );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.max_supported_version,
-                version,
-                false,
-            );
+        size += 2;
+        size += 2;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -319,32 +288,40 @@ impl crate::primitives::Wire for KRaftVersionFeature {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let min_supported_version: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.min_supported_version,
             r,
             version,
             false,
             "min_supported_version",
         )?;
-        let max_supported_version: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.max_supported_version,
             r,
             version,
             false,
             "max_supported_version",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            min_supported_version,
-            max_supported_version,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for KRaftVersionFeature {}

@@ -27,20 +27,8 @@ impl crate::primitives::Wire for UpdateRaftVoterResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.throttle_time_ms,
-            buf,
-            version,
-            false,
-            "throttle_time_ms",
-        )?;
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
+        crate::primitives::Fixed::put(self.error_code, buf);
         let write_current_leader = self.current_leader != CurrentLeader::default();
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_current_leader);
@@ -59,13 +47,8 @@ impl crate::primitives::Wire for UpdateRaftVoterResponse {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.throttle_time_ms,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 4;
+        size += 2;
         let write_current_leader = self.current_leader != CurrentLeader::default();
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_current_leader);
@@ -80,30 +63,42 @@ impl crate::primitives::Wire for UpdateRaftVoterResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let throttle_time_ms: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        let error_code: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let mut current_leader: CurrentLeader = CurrentLeader::default();
-        let mut unknown_tagged_fields = Vec::new();
+        self.current_leader = CurrentLeader::default();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             1,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
                     0 => {
-                        current_leader = crate::primitives::field::decode_tagged(
+                        self.current_leader = crate::primitives::field::decode_tagged(
                             r,
                             version,
                             "current_leader",
@@ -114,12 +109,7 @@ impl crate::primitives::Wire for UpdateRaftVoterResponse {
                 Ok(true)
             },
         )?;
-        Ok(Self {
-            throttle_time_ms,
-            error_code,
-            current_leader,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for UpdateRaftVoterResponse {}
@@ -163,22 +153,10 @@ impl crate::primitives::Wire for CurrentLeader {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.leader_id,
-            buf,
-            version,
-            false,
-            "leader_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.leader_epoch,
-            buf,
-            version,
-            false,
-            "leader_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.leader_id, buf);
+        crate::primitives::Fixed::put(self.leader_epoch, buf);
         crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
-        crate::primitives::field::encode(&self.port, buf, version, false, "port")?;
+        crate::primitives::Fixed::put(self.port, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -186,10 +164,10 @@ impl crate::primitives::Wire for CurrentLeader {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.leader_id, version, false);
-        size += crate::primitives::Wire::value_size(&self.leader_epoch, version, false);
+        size += 4;
+        size += 4;
         size += crate::primitives::Wire::value_size(&self.host, version, true);
-        size += crate::primitives::Wire::value_size(&self.port, version, false);
+        size += 4;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -199,36 +177,48 @@ impl crate::primitives::Wire for CurrentLeader {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let leader_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.leader_id,
             r,
             version,
             false,
             "leader_id",
         )?;
-        let leader_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.leader_epoch,
             r,
             version,
             false,
             "leader_epoch",
         )?;
-        let host: String = crate::primitives::field::decode(r, version, true, "host")?;
-        let port: i32 = crate::primitives::field::decode(r, version, false, "port")?;
-        let mut unknown_tagged_fields = Vec::new();
+        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::primitives::field::decode_into(
+            &mut self.port,
+            r,
+            version,
+            false,
+            "port",
+        )?;
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            leader_id,
-            leader_epoch,
-            host,
-            port,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for CurrentLeader {}

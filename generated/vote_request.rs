@@ -45,13 +45,7 @@ impl crate::primitives::Wire for VoteRequest {
             "cluster_id",
         )?;
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.voter_id,
-                buf,
-                version,
-                false,
-                "voter_id",
-            )?;
+            crate::primitives::Fixed::put(self.voter_id, buf);
         }
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         let count = self.unknown_tagged_fields.len();
@@ -63,7 +57,7 @@ impl crate::primitives::Wire for VoteRequest {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.cluster_id, version, true);
         if version >= 1 {
-            size += crate::primitives::Wire::value_size(&self.voter_id, version, false);
+            size += 4;
         }
         size += crate::primitives::Wire::value_size(&self.topics, version, true);
         let count = self.unknown_tagged_fields.len();
@@ -75,38 +69,51 @@ impl crate::primitives::Wire for VoteRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let cluster_id: Option<String> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.cluster_id,
             r,
             version,
             true,
             "cluster_id",
         )?;
-        let voter_id: i32 = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "voter_id")?
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.voter_id,
+                r,
+                version,
+                false,
+                "voter_id",
+            )?;
         } else {
-            -1
-        };
-        let topics: Vec<TopicData> = crate::primitives::field::decode(
+            self.voter_id = -1;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             true,
             "topics",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            cluster_id,
-            voter_id,
-            topics,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for VoteRequest {}
@@ -163,32 +170,40 @@ impl crate::primitives::Wire for TopicData {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic_name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic_name,
             r,
             version,
             true,
             "topic_name",
         )?;
-        let partitions: Vec<PartitionData> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             true,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            topic_name,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for TopicData {}
@@ -233,59 +248,17 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
-        crate::primitives::field::encode(
-            &self.candidate_epoch,
-            buf,
-            version,
-            false,
-            "candidate_epoch",
-        )?;
-        crate::primitives::field::encode(
-            &self.candidate_id,
-            buf,
-            version,
-            false,
-            "candidate_id",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
+        crate::primitives::Fixed::put(self.candidate_epoch, buf);
+        crate::primitives::Fixed::put(self.candidate_id, buf);
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.candidate_directory_id,
-                buf,
-                version,
-                false,
-                "candidate_directory_id",
-            )?;
+            crate::primitives::Fixed::put(self.candidate_directory_id, buf);
         }
         if version >= 1 {
-            crate::primitives::field::encode(
-                &self.voter_directory_id,
-                buf,
-                version,
-                false,
-                "voter_directory_id",
-            )?;
+            crate::primitives::Fixed::put(self.voter_directory_id, buf);
         }
-        crate::primitives::field::encode(
-            &self.last_offset_epoch,
-            buf,
-            version,
-            false,
-            "last_offset_epoch",
-        )?;
-        crate::primitives::field::encode(
-            &self.last_offset,
-            buf,
-            version,
-            false,
-            "last_offset",
-        )?;
+        crate::primitives::Fixed::put(self.last_offset_epoch, buf);
+        crate::primitives::Fixed::put(self.last_offset, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -293,42 +266,17 @@ impl crate::primitives::Wire for PartitionData {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.candidate_epoch,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.candidate_id, version, false);
+        size += 4;
+        size += 4;
+        size += 4;
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.candidate_directory_id,
-                    version,
-                    false,
-                );
+            size += 16;
         }
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.voter_directory_id,
-                    version,
-                    false,
-                );
+            size += 16;
         }
-        size
-            += crate::primitives::Wire::value_size(
-                &self.last_offset_epoch,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.last_offset, version, false);
+        size += 4;
+        size += 8;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -338,70 +286,83 @@ impl crate::primitives::Wire for PartitionData {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let partition_index: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let candidate_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.candidate_epoch,
             r,
             version,
             false,
             "candidate_epoch",
         )?;
-        let candidate_id: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.candidate_id,
             r,
             version,
             false,
             "candidate_id",
         )?;
-        let candidate_directory_id: crate::primitives::Uuid = if version >= 1 {
-            crate::primitives::field::decode(
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.candidate_directory_id,
                 r,
                 version,
                 false,
                 "candidate_directory_id",
-            )?
+            )?;
         } else {
-            crate::primitives::Uuid::NIL
-        };
-        let voter_directory_id: crate::primitives::Uuid = if version >= 1 {
-            crate::primitives::field::decode(r, version, false, "voter_directory_id")?
+            self.candidate_directory_id = crate::primitives::Uuid::NIL;
+        }
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.voter_directory_id,
+                r,
+                version,
+                false,
+                "voter_directory_id",
+            )?;
         } else {
-            crate::primitives::Uuid::NIL
-        };
-        let last_offset_epoch: i32 = crate::primitives::field::decode(
+            self.voter_directory_id = crate::primitives::Uuid::NIL;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.last_offset_epoch,
             r,
             version,
             false,
             "last_offset_epoch",
         )?;
-        let last_offset: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.last_offset,
             r,
             version,
             false,
             "last_offset",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            partition_index,
-            candidate_epoch,
-            candidate_id,
-            candidate_directory_id,
-            voter_directory_id,
-            last_offset_epoch,
-            last_offset,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for PartitionData {}

@@ -23,7 +23,7 @@ impl crate::primitives::Wire for VotersRecord {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.version, buf, version, false, "version")?;
+        crate::primitives::Fixed::put(self.version, buf);
         crate::primitives::field::encode(&self.voters, buf, version, true, "voters")?;
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -32,7 +32,7 @@ impl crate::primitives::Wire for VotersRecord {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.version, version, false);
+        size += 2;
         size += crate::primitives::Wire::value_size(&self.voters, version, true);
         let count = self.unknown_tagged_fields.len();
         size
@@ -43,32 +43,40 @@ impl crate::primitives::Wire for VotersRecord {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let version_field: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.version,
             r,
             version,
             false,
             "version",
         )?;
-        let voters: Vec<Voter> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.voters,
             r,
             version,
             true,
             "voters",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            version: version_field,
-            voters,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for VotersRecord {}
@@ -101,20 +109,8 @@ impl crate::primitives::Wire for Voter {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.voter_id,
-            buf,
-            version,
-            false,
-            "voter_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.voter_directory_id,
-            buf,
-            version,
-            false,
-            "voter_directory_id",
-        )?;
+        crate::primitives::Fixed::put(self.voter_id, buf);
+        crate::primitives::Fixed::put(self.voter_directory_id, buf);
         crate::primitives::field::encode(
             &self.endpoints,
             buf,
@@ -136,13 +132,8 @@ impl crate::primitives::Wire for Voter {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.voter_id, version, false);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.voter_directory_id,
-                version,
-                false,
-            );
+        size += 4;
+        size += 16;
         size += crate::primitives::Wire::value_size(&self.endpoints, version, true);
         size
             += crate::primitives::Wire::value_size(
@@ -159,46 +150,54 @@ impl crate::primitives::Wire for Voter {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let voter_id: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.voter_id,
             r,
             version,
             false,
             "voter_id",
         )?;
-        let voter_directory_id: crate::primitives::Uuid = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.voter_directory_id,
             r,
             version,
             false,
             "voter_directory_id",
         )?;
-        let endpoints: Vec<Endpoint> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.endpoints,
             r,
             version,
             true,
             "endpoints",
         )?;
-        let k_raft_version_feature: KRaftVersionFeature = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.k_raft_version_feature,
             r,
             version,
             false,
             "k_raft_version_feature",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            voter_id,
-            voter_directory_id,
-            endpoints,
-            k_raft_version_feature,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for Voter {}
@@ -229,7 +228,7 @@ impl crate::primitives::Wire for Endpoint {
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
         crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
-        crate::primitives::field::encode(&self.port, buf, version, false, "port")?;
+        crate::primitives::Fixed::put(self.port, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -239,7 +238,7 @@ impl crate::primitives::Wire for Endpoint {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, true);
         size += crate::primitives::Wire::value_size(&self.host, version, true);
-        size += crate::primitives::Wire::value_size(&self.port, version, false);
+        size += 2;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -249,24 +248,35 @@ impl crate::primitives::Wire for Endpoint {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(r, version, true, "name")?;
-        let host: String = crate::primitives::field::decode(r, version, true, "host")?;
-        let port: u16 = crate::primitives::field::decode(r, version, false, "port")?;
-        let mut unknown_tagged_fields = Vec::new();
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::primitives::field::decode_into(
+            &mut self.port,
+            r,
+            version,
+            false,
+            "port",
+        )?;
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            name,
-            host,
-            port,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for Endpoint {}
@@ -288,42 +298,20 @@ impl crate::primitives::Wire for KRaftVersionFeature {
     fn encode_value(
         &self,
         buf: &mut crate::BytesMut,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.min_supported_version,
-            buf,
-            version,
-            false,
-            "min_supported_version",
-        )?;
-        crate::primitives::field::encode(
-            &self.max_supported_version,
-            buf,
-            version,
-            false,
-            "max_supported_version",
-        )?;
+        crate::primitives::Fixed::put(self.min_supported_version, buf);
+        crate::primitives::Fixed::put(self.max_supported_version, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.min_supported_version,
-                version,
-                false,
-            );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.max_supported_version,
-                version,
-                false,
-            );
+        size += 2;
+        size += 2;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -333,32 +321,40 @@ impl crate::primitives::Wire for KRaftVersionFeature {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let min_supported_version: i16 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.min_supported_version,
             r,
             version,
             false,
             "min_supported_version",
         )?;
-        let max_supported_version: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.max_supported_version,
             r,
             version,
             false,
             "max_supported_version",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            min_supported_version,
-            max_supported_version,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for KRaftVersionFeature {}

@@ -49,32 +49,40 @@ impl crate::primitives::Wire for WriteShareGroupStateRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let group_id: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.group_id,
             r,
             version,
             true,
             "group_id",
         )?;
-        let topics: Vec<WriteStateData> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             true,
             "topics",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            group_id,
-            topics,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for WriteShareGroupStateRequest {}
@@ -99,13 +107,7 @@ impl crate::primitives::Wire for WriteStateData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.topic_id,
-            buf,
-            version,
-            false,
-            "topic_id",
-        )?;
+        crate::primitives::Fixed::put(self.topic_id, buf);
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -120,7 +122,7 @@ impl crate::primitives::Wire for WriteStateData {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic_id, version, false);
+        size += 16;
         size += crate::primitives::Wire::value_size(&self.partitions, version, true);
         let count = self.unknown_tagged_fields.len();
         size
@@ -131,32 +133,40 @@ impl crate::primitives::Wire for WriteStateData {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let topic_id: crate::primitives::Uuid = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.topic_id,
             r,
             version,
             false,
             "topic_id",
         )?;
-        let partitions: Vec<PartitionData> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             true,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            topic_id,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for WriteStateData {}
@@ -193,34 +203,10 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.partition,
-            buf,
-            version,
-            false,
-            "partition",
-        )?;
-        crate::primitives::field::encode(
-            &self.state_epoch,
-            buf,
-            version,
-            false,
-            "state_epoch",
-        )?;
-        crate::primitives::field::encode(
-            &self.leader_epoch,
-            buf,
-            version,
-            false,
-            "leader_epoch",
-        )?;
-        crate::primitives::field::encode(
-            &self.start_offset,
-            buf,
-            version,
-            false,
-            "start_offset",
-        )?;
+        crate::primitives::Fixed::put(self.partition, buf);
+        crate::primitives::Fixed::put(self.state_epoch, buf);
+        crate::primitives::Fixed::put(self.leader_epoch, buf);
+        crate::primitives::Fixed::put(self.start_offset, buf);
         crate::primitives::field::encode(
             &self.state_batches,
             buf,
@@ -235,10 +221,10 @@ impl crate::primitives::Wire for PartitionData {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.partition, version, false);
-        size += crate::primitives::Wire::value_size(&self.state_epoch, version, false);
-        size += crate::primitives::Wire::value_size(&self.leader_epoch, version, false);
-        size += crate::primitives::Wire::value_size(&self.start_offset, version, false);
+        size += 4;
+        size += 4;
+        size += 4;
+        size += 8;
         size += crate::primitives::Wire::value_size(&self.state_batches, version, true);
         let count = self.unknown_tagged_fields.len();
         size
@@ -249,53 +235,61 @@ impl crate::primitives::Wire for PartitionData {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let partition: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.partition,
             r,
             version,
             false,
             "partition",
         )?;
-        let state_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.state_epoch,
             r,
             version,
             false,
             "state_epoch",
         )?;
-        let leader_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.leader_epoch,
             r,
             version,
             false,
             "leader_epoch",
         )?;
-        let start_offset: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.start_offset,
             r,
             version,
             false,
             "start_offset",
         )?;
-        let state_batches: Vec<StateBatch> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.state_batches,
             r,
             version,
             true,
             "state_batches",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            partition,
-            state_epoch,
-            leader_epoch,
-            start_offset,
-            state_batches,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for PartitionData {}
@@ -325,50 +319,24 @@ impl crate::primitives::Wire for StateBatch {
     fn encode_value(
         &self,
         buf: &mut crate::BytesMut,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.first_offset,
-            buf,
-            version,
-            false,
-            "first_offset",
-        )?;
-        crate::primitives::field::encode(
-            &self.last_offset,
-            buf,
-            version,
-            false,
-            "last_offset",
-        )?;
-        crate::primitives::field::encode(
-            &self.delivery_state,
-            buf,
-            version,
-            false,
-            "delivery_state",
-        )?;
-        crate::primitives::field::encode(
-            &self.delivery_count,
-            buf,
-            version,
-            false,
-            "delivery_count",
-        )?;
+        crate::primitives::Fixed::put(self.first_offset, buf);
+        crate::primitives::Fixed::put(self.last_offset, buf);
+        crate::primitives::Fixed::put(self.delivery_state, buf);
+        crate::primitives::Fixed::put(self.delivery_count, buf);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
-    fn value_size(&self, version: i16, _flexible: bool) -> usize {
+    fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.first_offset, version, false);
-        size += crate::primitives::Wire::value_size(&self.last_offset, version, false);
-        size
-            += crate::primitives::Wire::value_size(&self.delivery_state, version, false);
-        size
-            += crate::primitives::Wire::value_size(&self.delivery_count, version, false);
+        size += 8;
+        size += 8;
+        size += 1;
+        size += 2;
         let count = self.unknown_tagged_fields.len();
         size
             += crate::primitives::varint::uvarint_len(count as u32)
@@ -378,46 +346,54 @@ impl crate::primitives::Wire for StateBatch {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let first_offset: i64 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.first_offset,
             r,
             version,
             false,
             "first_offset",
         )?;
-        let last_offset: i64 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.last_offset,
             r,
             version,
             false,
             "last_offset",
         )?;
-        let delivery_state: i8 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.delivery_state,
             r,
             version,
             false,
             "delivery_state",
         )?;
-        let delivery_count: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.delivery_count,
             r,
             version,
             false,
             "delivery_count",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
             0,
-            &mut unknown_tagged_fields,
+            &mut self.unknown_tagged_fields,
             |_, _| Ok(false),
         )?;
-        Ok(Self {
-            first_offset,
-            last_offset,
-            delivery_state,
-            delivery_count,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for StateBatch {}

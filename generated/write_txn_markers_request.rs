@@ -50,27 +50,35 @@ impl crate::primitives::Wire for WriteTxnMarkersRequest {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let markers: Vec<WritableTxnMarker> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.markers,
             r,
             version,
             version >= 1,
             "markers",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            markers,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for WriteTxnMarkersRequest {}
@@ -107,27 +115,9 @@ impl crate::primitives::Wire for WritableTxnMarker {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.producer_id,
-            buf,
-            version,
-            false,
-            "producer_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.producer_epoch,
-            buf,
-            version,
-            false,
-            "producer_epoch",
-        )?;
-        crate::primitives::field::encode(
-            &self.transaction_result,
-            buf,
-            version,
-            false,
-            "transaction_result",
-        )?;
+        crate::primitives::Fixed::put(self.producer_id, buf);
+        crate::primitives::Fixed::put(self.producer_epoch, buf);
+        crate::primitives::Fixed::put(self.transaction_result, buf);
         crate::primitives::field::encode(
             &self.topics,
             buf,
@@ -135,13 +125,7 @@ impl crate::primitives::Wire for WritableTxnMarker {
             version >= 1,
             "topics",
         )?;
-        crate::primitives::field::encode(
-            &self.coordinator_epoch,
-            buf,
-            version,
-            false,
-            "coordinator_epoch",
-        )?;
+        crate::primitives::Fixed::put(self.coordinator_epoch, buf);
         if version >= 1 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -153,22 +137,11 @@ impl crate::primitives::Wire for WritableTxnMarker {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.producer_id, version, false);
-        size
-            += crate::primitives::Wire::value_size(&self.producer_epoch, version, false);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.transaction_result,
-                version,
-                false,
-            );
+        size += 8;
+        size += 2;
+        size += 1;
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 1);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.coordinator_epoch,
-                version,
-                false,
-            );
+        size += 4;
         if version >= 1 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -180,55 +153,63 @@ impl crate::primitives::Wire for WritableTxnMarker {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let producer_id: i64 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.producer_id,
             r,
             version,
             false,
             "producer_id",
         )?;
-        let producer_epoch: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.producer_epoch,
             r,
             version,
             false,
             "producer_epoch",
         )?;
-        let transaction_result: bool = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.transaction_result,
             r,
             version,
             false,
             "transaction_result",
         )?;
-        let topics: Vec<WritableTxnMarkerTopic> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             version >= 1,
             "topics",
         )?;
-        let coordinator_epoch: i32 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.coordinator_epoch,
             r,
             version,
             false,
             "coordinator_epoch",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            producer_id,
-            producer_epoch,
-            transaction_result,
-            topics,
-            coordinator_epoch,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for WritableTxnMarker {}
@@ -296,34 +277,42 @@ impl crate::primitives::Wire for WritableTxnMarkerTopic {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.name,
             r,
             version,
             version >= 1,
             "name",
         )?;
-        let partition_indexes: Vec<i32> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partition_indexes,
             r,
             version,
             version >= 1,
             "partition_indexes",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            name,
-            partition_indexes,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for WritableTxnMarkerTopic {}

@@ -50,27 +50,35 @@ impl crate::primitives::Wire for WriteTxnMarkersResponse {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let markers: Vec<WritableTxnMarkerResult> = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.markers,
             r,
             version,
             version >= 1,
             "markers",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            markers,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for WriteTxnMarkersResponse {}
@@ -95,13 +103,7 @@ impl crate::primitives::Wire for WritableTxnMarkerResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.producer_id,
-            buf,
-            version,
-            false,
-            "producer_id",
-        )?;
+        crate::primitives::Fixed::put(self.producer_id, buf);
         crate::primitives::field::encode(
             &self.topics,
             buf,
@@ -120,7 +122,7 @@ impl crate::primitives::Wire for WritableTxnMarkerResult {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.producer_id, version, false);
+        size += 8;
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 1);
         if version >= 1 {
             let count = self.unknown_tagged_fields.len();
@@ -133,34 +135,42 @@ impl crate::primitives::Wire for WritableTxnMarkerResult {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let producer_id: i64 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.producer_id,
             r,
             version,
             false,
             "producer_id",
         )?;
-        let topics: Vec<WritableTxnMarkerTopicResult> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.topics,
             r,
             version,
             version >= 1,
             "topics",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            producer_id,
-            topics,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for WritableTxnMarkerResult {}
@@ -228,34 +238,42 @@ impl crate::primitives::Wire for WritableTxnMarkerTopicResult {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let name: String = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.name,
             r,
             version,
             version >= 1,
             "name",
         )?;
-        let partitions: Vec<WritableTxnMarkerPartitionResult> = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.partitions,
             r,
             version,
             version >= 1,
             "partitions",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            name,
-            partitions,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for WritableTxnMarkerTopicResult {}
@@ -280,20 +298,8 @@ impl crate::primitives::Wire for WritableTxnMarkerPartitionResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.partition_index,
-            buf,
-            version,
-            false,
-            "partition_index",
-        )?;
-        crate::primitives::field::encode(
-            &self.error_code,
-            buf,
-            version,
-            false,
-            "error_code",
-        )?;
+        crate::primitives::Fixed::put(self.partition_index, buf);
+        crate::primitives::Fixed::put(self.error_code, buf);
         if version >= 1 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -305,13 +311,8 @@ impl crate::primitives::Wire for WritableTxnMarkerPartitionResult {
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.partition_index,
-                version,
-                false,
-            );
-        size += crate::primitives::Wire::value_size(&self.error_code, version, false);
+        size += 4;
+        size += 2;
         if version >= 1 {
             let count = self.unknown_tagged_fields.len();
             size
@@ -323,34 +324,42 @@ impl crate::primitives::Wire for WritableTxnMarkerPartitionResult {
     fn decode_value(
         r: &mut crate::primitives::Reader,
         version: i16,
-        _flexible: bool,
+        flexible: bool,
     ) -> Result<Self, crate::error::DecodeError> {
-        let partition_index: i32 = crate::primitives::field::decode(
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+    fn decode_value_into(
+        &mut self,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+        _flexible: bool,
+    ) -> Result<(), crate::error::DecodeError> {
+        crate::primitives::field::decode_into(
+            &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        let error_code: i16 = crate::primitives::field::decode(
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        let mut unknown_tagged_fields = Vec::new();
+        self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_section(
                 r,
                 0,
-                &mut unknown_tagged_fields,
+                &mut self.unknown_tagged_fields,
                 |_, _| Ok(false),
             )?;
         }
-        Ok(Self {
-            partition_index,
-            error_code,
-            unknown_tagged_fields,
-        })
+        Ok(())
     }
 }
 impl crate::primitives::Struct for WritableTxnMarkerPartitionResult {}

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use bytes::{Buf, Bytes, BytesMut};
+use bytes::{Bytes, BytesMut};
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::primitives::{Reader, Wire};
@@ -114,10 +114,61 @@ pub trait Message: Wire + Default + Clone + fmt::Debug + PartialEq {
     /// [`DecodeErrorKind::UnsupportedVersion`] outside [`Message::VERSIONS`],
     /// or any decode error, with its field path and byte offset.
     fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
-        let mut r = Reader::new(buf.clone());
-        let value = Self::decode_from(&mut r, version)?;
-        buf.advance(buf.len() - r.remaining());
-        Ok(value)
+        // The reader takes the buffer for the call (no reference-count
+        // traffic) and gives back what is left, or all of it on error.
+        let mut r = Reader::new(std::mem::take(buf));
+        match Self::decode_from(&mut r, version) {
+            Ok(value) => {
+                *buf = r.into_remaining();
+                Ok(value)
+            }
+            Err(e) => {
+                *buf = r.into_input();
+                Err(e)
+            }
+        }
+    }
+
+    /// Reads a message at `version` from the front of `buf` into `self`,
+    /// reusing the strings, arrays and nested structs `self` already holds:
+    /// a broker or client that keeps one value per api key and decodes into
+    /// it allocates nothing once the value has grown to its usual size.
+    /// Fields absent at `version` are reset to their defaults, so the result
+    /// equals what [`Message::decode`] returns.
+    ///
+    /// # Errors
+    /// As [`Message::decode`]; `buf` is then left as it was, and `self`
+    /// holds a valid but unspecified value.
+    ///
+    /// # Example
+    /// ```
+    /// use kafka_wire::messages::ApiVersionsRequest;
+    /// use kafka_wire::Message;
+    /// let sent = ApiVersionsRequest { client_software_name: "kw".into(), ..Default::default() };
+    /// let mut value = ApiVersionsRequest::default();
+    /// for _ in 0..3 {
+    ///     let mut buf = sent.to_bytes(3).unwrap();
+    ///     value.decode_into(&mut buf, 3).unwrap();
+    ///     assert_eq!(value, sent);
+    /// }
+    /// ```
+    fn decode_into(&mut self, buf: &mut Bytes, version: i16) -> Result<(), DecodeError> {
+        let mut r = Reader::new(std::mem::take(buf));
+        let result = if Self::VERSIONS.contains(version) {
+            self.decode_value_into(&mut r, version, false)
+        } else {
+            Err(r.error(DecodeErrorKind::UnsupportedVersion(version)))
+        };
+        match result {
+            Ok(()) => {
+                *buf = r.into_remaining();
+                Ok(())
+            }
+            Err(e) => {
+                *buf = r.into_input();
+                Err(e.in_message(Self::NAME, version))
+            }
+        }
     }
 
     /// Reads a message at `version` from a [`Reader`].

@@ -134,7 +134,21 @@ pub fn check_none(fields: &[RawTaggedField]) -> Result<(), EncodeError> {
 /// Short input, tags not strictly ascending, a known tag not valid at this
 /// version, or a known value that does not use exactly its declared size.
 #[doc(hidden)]
+#[inline]
 pub fn decode_section(
+    r: &mut Reader,
+    known_tags: u32,
+    unknown: &mut Vec<RawTaggedField>,
+    known: impl FnMut(u32, &mut Reader) -> Result<bool, DecodeError>,
+) -> Result<(), DecodeError> {
+    // Nearly every section is empty: its count is the single byte 0.
+    if r.peek_u8() == Some(0) {
+        return r.skip(1);
+    }
+    decode_entries(r, known_tags, unknown, known)
+}
+
+fn decode_entries(
     r: &mut Reader,
     known_tags: u32,
     unknown: &mut Vec<RawTaggedField>,

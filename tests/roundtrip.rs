@@ -25,8 +25,50 @@ fn round_trip<M: Message + Sample>(seed: u64) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// `decode_into` a value that already holds another message (another
+/// sample, often at another version) gives exactly what `decode` gives:
+/// every reused string, array and struct is overwritten, every field absent
+/// at the version reset, every tagged field not sent back to its default.
+fn decode_into_reused<M: Message + Sample>(seed: u64) -> Result<(), TestCaseError> {
+    let versions = M::VERSIONS.min..=M::VERSIONS.max;
+    let span = (M::VERSIONS.max - M::VERSIONS.min + 1) as u64;
+    let mut value = M::default();
+    for version in versions {
+        let earlier = M::VERSIONS.min + ((seed >> 3) % span) as i16;
+        let previous = M::sample(&mut SampleGen::new(seed.rotate_left(17) ^ version as u64), earlier);
+        let mut bytes = previous.to_bytes(earlier).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        value.decode_into(&mut bytes, earlier).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(&value, &previous, "{} v{} (first decode)", M::NAME, earlier);
+        let next = M::sample(&mut SampleGen::new(seed ^ version as u64), version);
+        let mut bytes = next.to_bytes(version).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        value.decode_into(&mut bytes, version).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(bytes.len(), 0);
+        prop_assert_eq!(&value, &next, "{} v{} decoded into a v{} value", M::NAME, version, earlier);
+    }
+    Ok(())
+}
+
+/// Runs `decode_into_reused` for each listed message type.
+macro_rules! reuse_each {
+    ($seed:expr; $($m:ident),* $(,)?) => {
+        $(decode_into_reused::<kafka_wire::messages::$m>($seed)?;)*
+    };
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(CASES))]
+
+    #[test]
+    fn decode_into_overwrites_everything(seed in any::<u64>()) {
+        reuse_each!(seed;
+            RequestHeader, ResponseHeader, MetadataRequest, MetadataResponse, ProduceRequest, ProduceResponse,
+            FetchRequest, FetchResponse, ApiVersionsRequest, ApiVersionsResponse, CreateTopicsRequest,
+            CreateTopicsResponse, JoinGroupRequest, JoinGroupResponse, DescribeConfigsResponse,
+            OffsetCommitRequest, UpdateMetadataRequest, LeaderAndIsrRequest, ConsumerGroupHeartbeatResponse,
+            DescribeClusterResponse, EnvelopeRequest, AlterConfigsRequest, AlterClientQuotasRequest,
+            BrokerRegistrationRequest, FindCoordinatorResponse, DescribeGroupsResponse,
+        );
+    }
 
     #[test]
     fn headers_and_data(seed in any::<u64>()) {

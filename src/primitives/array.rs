@@ -37,6 +37,37 @@ impl<T: Wire> Wire for Vec<T> {
         Self::decode_option(r, version, flexible)?
             .ok_or_else(|| DecodeError::new(DecodeErrorKind::NullNotAllowed, offset))
     }
+
+    #[inline]
+    fn decode_value_into(&mut self, r: &mut Reader, version: i16, flexible: bool) -> Result<(), DecodeError> {
+        let offset = r.offset();
+        match read_len(r, flexible)? {
+            Some(count) => decode_items_into(self, count, r, version, flexible),
+            None => Err(DecodeError::new(DecodeErrorKind::NullNotAllowed, offset)),
+        }
+    }
+}
+
+/// Reads `count` elements into `items`: the elements already there are
+/// decoded in place (keeping their allocations), the rest pushed.
+#[inline]
+fn decode_items_into<T: Wire>(
+    items: &mut Vec<T>,
+    count: usize,
+    r: &mut Reader,
+    version: i16,
+    flexible: bool,
+) -> Result<(), DecodeError> {
+    r.check_count(count, T::MIN_SIZE)?;
+    items.truncate(count);
+    for (i, item) in items.iter_mut().enumerate() {
+        item.decode_value_into(r, version, flexible).map_err(|e| e.at_index(i))?;
+    }
+    items.reserve((count - items.len()).min(MAX_PREALLOC));
+    for i in items.len()..count {
+        items.push(T::decode_value(r, version, flexible).map_err(|e| e.at_index(i))?);
+    }
+    Ok(())
 }
 
 impl<T: Wire> Nullable for Vec<T> {
@@ -44,11 +75,21 @@ impl<T: Wire> Nullable for Vec<T> {
         let Some(count) = read_len(r, flexible)? else {
             return Ok(None);
         };
-        r.check_count(count, T::MIN_SIZE)?;
-        let mut items = Vec::with_capacity(count.min(MAX_PREALLOC));
-        for i in 0..count {
-            items.push(T::decode_value(r, version, flexible).map_err(|e| e.at_index(i))?);
-        }
+        let mut items = Vec::new();
+        decode_items_into(&mut items, count, r, version, flexible)?;
         Ok(Some(items))
+    }
+
+    fn decode_option_into(
+        place: &mut Option<Self>,
+        r: &mut Reader,
+        version: i16,
+        flexible: bool,
+    ) -> Result<(), DecodeError> {
+        let Some(count) = read_len(r, flexible)? else {
+            *place = None;
+            return Ok(());
+        };
+        decode_items_into(place.get_or_insert_with(Vec::new), count, r, version, flexible)
     }
 }

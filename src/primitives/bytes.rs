@@ -13,10 +13,10 @@ use super::varint::{put_uvarint, uvarint_len};
 use super::{Nullable, Reader, Wire};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 
-#[inline]
+#[inline(always)]
 pub(super) fn put_len(buf: &mut BytesMut, len: usize, flexible: bool) -> Result<(), EncodeError> {
     if len >= i32::MAX as usize {
-        return Err(EncodeError::new(EncodeErrorKind::TooLong(len)));
+        return Err(too_long(len));
     }
     if flexible {
         put_uvarint(buf, len as u32 + 1);
@@ -24,6 +24,11 @@ pub(super) fn put_len(buf: &mut BytesMut, len: usize, flexible: bool) -> Result<
         buf.put_i32(len as i32);
     }
     Ok(())
+}
+
+#[cold]
+pub(super) fn too_long(len: usize) -> EncodeError {
+    EncodeError::new(EncodeErrorKind::TooLong(len))
 }
 
 #[inline]

@@ -88,6 +88,33 @@ pub trait Wire: Sized {
     fn decode_tagged(r: &mut Reader, version: i16) -> Result<Self, DecodeError> {
         Self::decode_value(r, version, true)
     }
+
+    /// Reads one value into `self`, reusing what `self` has allocated
+    /// (strings, arrays, nested structs), so that decoding into the same value
+    /// again and again allocates nothing once it has grown to size.
+    ///
+    /// # Errors
+    /// As [`Wire::decode_value`]; `self` then holds a valid but unspecified value.
+    #[inline]
+    fn decode_value_into(&mut self, r: &mut Reader, version: i16, flexible: bool) -> Result<(), DecodeError> {
+        *self = Self::decode_value(r, version, flexible)?;
+        Ok(())
+    }
+}
+
+/// A fixed-width value (`bool`, the integers, `float64`, `uuid`): it has
+/// one size at every version and cannot fail to encode.
+///
+/// # Example
+/// ```
+/// use kafka_wire::primitives::Fixed;
+/// let mut buf = bytes::BytesMut::new();
+/// 7i32.put(&mut buf);
+/// assert_eq!(&buf[..], [0, 0, 0, 7]);
+/// ```
+pub trait Fixed: Wire + Copy {
+    /// Appends the value's big-endian bytes.
+    fn put(self, buf: &mut BytesMut);
 }
 
 /// A generated struct: a message body, or a struct nested in one. Nullable
@@ -113,6 +140,36 @@ pub mod field {
     #[inline]
     pub fn decode<T: Wire>(r: &mut Reader, version: i16, flexible: bool, name: &'static str) -> Result<T, DecodeError> {
         T::decode_value(r, version, flexible).map_err(|e| e.in_field(name))
+    }
+
+    /// [`Wire::decode_value_into`], naming the field on error.
+    #[inline]
+    pub fn decode_into<T: Wire>(
+        place: &mut T,
+        r: &mut Reader,
+        version: i16,
+        flexible: bool,
+        name: &'static str,
+    ) -> Result<(), DecodeError> {
+        place.decode_value_into(r, version, flexible).map_err(|e| e.in_field(name))
+    }
+
+    /// Reads a value that may not be null at this version into an `Option` field.
+    #[inline]
+    pub fn decode_required_into<T: Wire>(
+        place: &mut Option<T>,
+        r: &mut Reader,
+        version: i16,
+        flexible: bool,
+        name: &'static str,
+    ) -> Result<(), DecodeError> {
+        match place {
+            Some(value) => decode_into(value, r, version, flexible, name),
+            None => {
+                *place = Some(decode(r, version, flexible, name)?);
+                Ok(())
+            }
+        }
     }
 
     /// Reads a value into an `Option` field at a version where null is not allowed.

@@ -21,6 +21,22 @@ pub trait Nullable: Wire {
     /// As [`Wire::decode_value`].
     fn decode_option(r: &mut Reader, version: i16, flexible: bool) -> Result<Option<Self>, DecodeError>;
 
+    /// Reads a value or null into `place`, reusing the allocation of a value
+    /// already there.
+    ///
+    /// # Errors
+    /// As [`Nullable::decode_option`].
+    #[inline]
+    fn decode_option_into(
+        place: &mut Option<Self>,
+        r: &mut Reader,
+        version: i16,
+        flexible: bool,
+    ) -> Result<(), DecodeError> {
+        *place = Self::decode_option(r, version, flexible)?;
+        Ok(())
+    }
+
     /// Appends null.
     #[inline]
     fn encode_null(buf: &mut BytesMut, flexible: bool) {
@@ -116,6 +132,11 @@ impl<T: Nullable> Wire for Option<T> {
     }
 
     #[inline]
+    fn decode_value_into(&mut self, r: &mut Reader, version: i16, flexible: bool) -> Result<(), DecodeError> {
+        T::decode_option_into(self, r, version, flexible)
+    }
+
+    #[inline]
     fn encode_tagged(&self, buf: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
         match self {
             Some(v) => v.encode_present_tagged(buf, version),
@@ -184,6 +205,26 @@ impl<S: Struct> Nullable for S {
             return Ok(None);
         }
         S::decode_value(r, version, flexible).map(Some)
+    }
+
+    #[inline]
+    fn decode_option_into(
+        place: &mut Option<Self>,
+        r: &mut Reader,
+        version: i16,
+        flexible: bool,
+    ) -> Result<(), DecodeError> {
+        if r.read_i8()? < 0 {
+            *place = None;
+            return Ok(());
+        }
+        match place {
+            Some(value) => value.decode_value_into(r, version, flexible),
+            None => {
+                *place = Some(S::decode_value(r, version, flexible)?);
+                Ok(())
+            }
+        }
     }
 
     #[inline]

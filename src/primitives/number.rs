@@ -3,7 +3,7 @@
 
 use bytes::{BufMut, BytesMut};
 
-use super::{Reader, Wire};
+use super::{Fixed, Reader, Wire};
 use crate::error::{DecodeError, EncodeError};
 
 macro_rules! fixed {
@@ -25,6 +25,13 @@ macro_rules! fixed {
             #[inline]
             fn decode_value(r: &mut Reader, _: i16, _: bool) -> Result<Self, DecodeError> {
                 r.$read()
+            }
+        }
+
+        impl Fixed for $ty {
+            #[inline]
+            fn put(self, buf: &mut BytesMut) {
+                buf.$put(self);
             }
         }
     )*};
@@ -55,5 +62,12 @@ impl Wire for bool {
     #[inline]
     fn decode_value(r: &mut Reader, _: i16, _: bool) -> Result<Self, DecodeError> {
         r.read_bool()
+    }
+}
+
+impl Fixed for bool {
+    #[inline]
+    fn put(self, buf: &mut BytesMut) {
+        buf.put_u8(u8::from(self));
     }
 }

@@ -21,21 +21,23 @@ use crate::error::{DecodeError, DecodeErrorKind};
 /// ```
 #[derive(Debug, Clone)]
 pub struct Reader {
+    /// The whole input; only `bytes` and `records` fields take slices of it.
     buf: Bytes,
-    offset: usize,
+    /// Index of the next byte in `buf`.
+    pos: usize,
+    /// Offset of `buf[0]` from the start of the outermost input.
+    base: usize,
 }
 
 macro_rules! read_fixed {
-    ($(#[$doc:meta] $name:ident -> $ty:ty = $get:ident, $n:expr;)*) => {$(
+    ($(#[$doc:meta] $name:ident -> $ty:ty, $n:expr;)*) => {$(
         #[$doc]
         ///
         /// # Errors
         /// [`DecodeErrorKind::NotEnoughBytes`] when fewer bytes remain.
         #[inline]
         pub fn $name(&mut self) -> Result<$ty, DecodeError> {
-            self.need($n)?;
-            self.offset += $n;
-            Ok(self.buf.$get())
+            Ok(<$ty>::from_be_bytes(self.take::<$n>()?))
         }
     )*};
 }
@@ -43,50 +45,109 @@ macro_rules! read_fixed {
 impl Reader {
     /// A reader over `buf`, at offset 0.
     pub fn new(buf: Bytes) -> Self {
-        Self { buf, offset: 0 }
+        Self { buf, pos: 0, base: 0 }
     }
 
     /// Bytes not yet read.
     #[inline]
     pub fn remaining(&self) -> usize {
-        self.buf.len()
+        self.buf.len() - self.pos
     }
 
     /// Offset of the next byte from the start of the input, in bytes.
     #[inline]
     pub fn offset(&self) -> usize {
-        self.offset
+        self.base + self.pos
     }
 
     /// An error of `kind` at the current offset.
     #[cold]
     pub fn error(&self, kind: DecodeErrorKind) -> DecodeError {
-        DecodeError::new(kind, self.offset)
+        DecodeError::new(kind, self.offset())
+    }
+
+    #[cold]
+    fn short(&self, n: usize) -> DecodeError {
+        self.error(DecodeErrorKind::NotEnoughBytes { needed: n, remaining: self.remaining() })
+    }
+
+    /// The bytes not yet read, borrowed.
+    #[inline]
+    fn rest(&self) -> &[u8] {
+        match self.buf.get(self.pos..) {
+            Some(rest) => rest,
+            None => &[],
+        }
+    }
+
+    /// The next `N` bytes as an array: one bounds check.
+    ///
+    /// # Errors
+    /// [`DecodeErrorKind::NotEnoughBytes`] when fewer than `N` remain.
+    #[inline]
+    pub fn read_array<const N: usize>(&mut self) -> Result<[u8; N], DecodeError> {
+        self.take()
     }
 
     #[inline]
-    fn need(&self, n: usize) -> Result<(), DecodeError> {
-        if self.buf.len() < n {
-            return Err(self.error(DecodeErrorKind::NotEnoughBytes { needed: n, remaining: self.buf.len() }));
+    fn take<const N: usize>(&mut self) -> Result<[u8; N], DecodeError> {
+        match self.rest().first_chunk::<N>() {
+            Some(chunk) => {
+                let chunk = *chunk;
+                self.pos += N;
+                Ok(chunk)
+            }
+            None => Err(self.short(N)),
         }
-        Ok(())
+    }
+
+    /// Borrows the next `n` bytes and moves past them, without touching the
+    /// reference count of the input (strings are read this way).
+    ///
+    /// # Errors
+    /// [`DecodeErrorKind::NotEnoughBytes`] when fewer than `n` remain.
+    #[inline]
+    pub fn read_slice(&mut self, n: usize) -> Result<&[u8], DecodeError> {
+        let start = self.pos;
+        match self.buf.get(start..).and_then(|rest| rest.get(..n)) {
+            Some(slice) => {
+                self.pos += n;
+                Ok(slice)
+            }
+            None => Err(self.short(n)),
+        }
+    }
+
+    /// The next byte, without moving past it.
+    #[inline]
+    pub fn peek_u8(&self) -> Option<u8> {
+        self.rest().first().copied()
+    }
+
+    /// Moves past `n` bytes already inspected with [`Reader::peek_u8`].
+    ///
+    /// # Errors
+    /// [`DecodeErrorKind::NotEnoughBytes`] when fewer than `n` remain.
+    #[inline]
+    pub fn skip(&mut self, n: usize) -> Result<(), DecodeError> {
+        self.read_slice(n).map(|_| ())
     }
 
     read_fixed! {
         /// Reads an `int8`.
-        read_i8 -> i8 = get_i8, 1;
+        read_i8 -> i8, 1;
         /// Reads a big-endian `int16`.
-        read_i16 -> i16 = get_i16, 2;
+        read_i16 -> i16, 2;
         /// Reads a big-endian `uint16`.
-        read_u16 -> u16 = get_u16, 2;
+        read_u16 -> u16, 2;
         /// Reads a big-endian `int32`.
-        read_i32 -> i32 = get_i32, 4;
+        read_i32 -> i32, 4;
         /// Reads a big-endian `uint32`.
-        read_u32 -> u32 = get_u32, 4;
+        read_u32 -> u32, 4;
         /// Reads a big-endian `int64`.
-        read_i64 -> i64 = get_i64, 8;
+        read_i64 -> i64, 8;
         /// Reads a big-endian IEEE-754 `float64`.
-        read_f64 -> f64 = get_f64, 8;
+        read_f64 -> f64, 8;
     }
 
     /// Reads a `bool`: any non-zero byte is `true`.
@@ -105,9 +166,15 @@ impl Reader {
     /// set; [`DecodeErrorKind::NotEnoughBytes`] when the input ends first.
     #[inline]
     pub fn read_uvarint(&mut self) -> Result<u32, DecodeError> {
-        let (value, len) = super::varint::decode_u32(&self.buf).map_err(|kind| self.error(kind))?;
-        self.buf.advance(len);
-        self.offset += len;
+        // Nearly every count, length and tag fits in one byte.
+        if let Some(&b) = self.rest().first() {
+            if b < 0x80 {
+                self.pos += 1;
+                return Ok(u32::from(b));
+            }
+        }
+        let (value, len) = super::varint::decode_u32(self.rest()).map_err(|kind| self.error(kind))?;
+        self.pos += len;
         Ok(value)
     }
 
@@ -117,9 +184,8 @@ impl Reader {
     /// As [`Reader::read_uvarint`], with a 10-byte limit.
     #[inline]
     pub fn read_uvarlong(&mut self) -> Result<u64, DecodeError> {
-        let (value, len) = super::varint::decode_u64(&self.buf).map_err(|kind| self.error(kind))?;
-        self.buf.advance(len);
-        self.offset += len;
+        let (value, len) = super::varint::decode_u64(self.rest()).map_err(|kind| self.error(kind))?;
+        self.pos += len;
         Ok(value)
     }
 
@@ -147,9 +213,12 @@ impl Reader {
     /// [`DecodeErrorKind::NotEnoughBytes`] when fewer than `n` remain.
     #[inline]
     pub fn read_bytes(&mut self, n: usize) -> Result<Bytes, DecodeError> {
-        self.need(n)?;
-        self.offset += n;
-        Ok(self.buf.split_to(n))
+        if self.remaining() < n {
+            return Err(self.short(n));
+        }
+        let start = self.pos;
+        self.pos += n;
+        Ok(self.buf.slice(start..start + n))
     }
 
     /// Takes the next `n` bytes as a reader of their own that keeps counting
@@ -159,8 +228,8 @@ impl Reader {
     /// [`DecodeErrorKind::NotEnoughBytes`] when fewer than `n` remain.
     #[inline]
     pub fn sub_reader(&mut self, n: usize) -> Result<Reader, DecodeError> {
-        let offset = self.offset;
-        Ok(Reader { buf: self.read_bytes(n)?, offset })
+        let base = self.offset();
+        Ok(Reader { buf: self.read_bytes(n)?, pos: 0, base })
     }
 
     /// Checks that a count of elements, each at least `min_size` bytes, can
@@ -170,14 +239,20 @@ impl Reader {
     /// [`DecodeErrorKind::CountTooLarge`] when it cannot.
     #[inline]
     pub fn check_count(&self, count: usize, min_size: usize) -> Result<(), DecodeError> {
-        if count.saturating_mul(min_size.max(1)) > self.buf.len() {
-            return Err(self.error(DecodeErrorKind::CountTooLarge { count: count as u64, remaining: self.buf.len() }));
+        if count.saturating_mul(min_size.max(1)) > self.remaining() {
+            return Err(self.error(DecodeErrorKind::CountTooLarge { count: count as u64, remaining: self.remaining() }));
         }
         Ok(())
     }
 
     /// The bytes not yet read, consuming the reader.
-    pub fn into_remaining(self) -> Bytes {
+    pub fn into_remaining(mut self) -> Bytes {
+        self.buf.advance(self.pos.min(self.buf.len()));
+        self.buf
+    }
+
+    /// The whole input this reader was made from, read or not.
+    pub(crate) fn into_input(self) -> Bytes {
         self.buf
     }
 
@@ -186,7 +261,7 @@ impl Reader {
     /// # Errors
     /// [`DecodeErrorKind::TrailingBytes`] with the count left over.
     pub fn finish(&self) -> Result<(), DecodeError> {
-        match self.buf.len() {
+        match self.remaining() {
             0 => Ok(()),
             n => Err(self.error(DecodeErrorKind::TrailingBytes(n))),
         }

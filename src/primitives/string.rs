@@ -10,15 +10,15 @@ use bytes::{BufMut, BytesMut};
 
 use super::varint::{put_uvarint, uvarint_len};
 use super::{Nullable, Reader, Wire};
-use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 
 /// Longest string Kafka's encodings carry, in bytes.
 pub const MAX_STRING_LEN: usize = i16::MAX as usize;
 
-#[inline]
+#[inline(always)]
 pub(super) fn put_str(buf: &mut BytesMut, s: &str, flexible: bool) -> Result<(), EncodeError> {
     if s.len() > MAX_STRING_LEN {
-        return Err(EncodeError::new(EncodeErrorKind::TooLong(s.len())));
+        return Err(super::bytes::too_long(s.len()));
     }
     if flexible {
         put_uvarint(buf, s.len() as u32 + 1);
@@ -36,7 +36,7 @@ pub(super) fn str_size(s: &str, flexible: bool) -> usize {
 
 /// Reads a string or null (`None`).
 #[inline]
-pub(super) fn read_str(r: &mut Reader, flexible: bool) -> Result<Option<String>, DecodeError> {
+pub(super) fn read_str(r: &mut Reader, flexible: bool) -> Result<Option<&str>, DecodeError> {
     let len = if flexible {
         match r.read_uvarint()? {
             0 => return Ok(None),
@@ -52,10 +52,22 @@ pub(super) fn read_str(r: &mut Reader, flexible: bool) -> Result<Option<String>,
         return Err(r.error(DecodeErrorKind::InvalidLength(len as i64)));
     }
     let start = r.offset();
-    let bytes = r.read_bytes(len)?;
-    match std::str::from_utf8(&bytes) {
-        Ok(s) => Ok(Some(s.to_owned())),
-        Err(_) => Err(DecodeError::new(DecodeErrorKind::InvalidUtf8, start)),
+    let bytes = r.read_slice(len)?;
+    match utf8(bytes) {
+        Some(s) => Ok(Some(s)),
+        None => Err(DecodeError::new(DecodeErrorKind::InvalidUtf8, start)),
+    }
+}
+
+/// `bytes` as UTF-8, checking the common all-ASCII case first: the standard
+/// validator is slow on the short strings Kafka is full of.
+#[inline]
+fn utf8(bytes: &[u8]) -> Option<&str> {
+    if bytes.is_ascii() {
+        // SAFETY: ASCII bytes are valid UTF-8.
+        Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+    } else {
+        std::str::from_utf8(bytes).ok()
     }
 }
 
@@ -73,7 +85,23 @@ impl Wire for String {
     #[inline]
     fn decode_value(r: &mut Reader, _: i16, flexible: bool) -> Result<Self, DecodeError> {
         let offset = r.offset();
-        read_str(r, flexible)?.ok_or_else(|| DecodeError::new(DecodeErrorKind::NullNotAllowed, offset))
+        match read_str(r, flexible)? {
+            Some(s) => Ok(s.to_owned()),
+            None => Err(DecodeError::new(DecodeErrorKind::NullNotAllowed, offset)),
+        }
+    }
+
+    #[inline]
+    fn decode_value_into(&mut self, r: &mut Reader, _: i16, flexible: bool) -> Result<(), DecodeError> {
+        let offset = r.offset();
+        match read_str(r, flexible)? {
+            Some(s) => {
+                self.clear();
+                self.push_str(s);
+                Ok(())
+            }
+            None => Err(DecodeError::new(DecodeErrorKind::NullNotAllowed, offset)),
+        }
     }
 }
 
@@ -87,6 +115,19 @@ impl Nullable for String {
 
     #[inline]
     fn decode_option(r: &mut Reader, _: i16, flexible: bool) -> Result<Option<Self>, DecodeError> {
-        read_str(r, flexible)
+        Ok(read_str(r, flexible)?.map(str::to_owned))
+    }
+
+    #[inline]
+    fn decode_option_into(place: &mut Option<Self>, r: &mut Reader, _: i16, flexible: bool) -> Result<(), DecodeError> {
+        match (read_str(r, flexible)?, place.as_mut()) {
+            (None, _) => *place = None,
+            (Some(s), Some(into)) => {
+                into.clear();
+                into.push_str(s);
+            }
+            (Some(s), None) => *place = Some(s.to_owned()),
+        }
+        Ok(())
     }
 }

@@ -4,7 +4,7 @@ use std::fmt;
 
 use bytes::{BufMut, BytesMut};
 
-use super::{Reader, Wire};
+use super::{Fixed, Reader, Wire};
 use crate::error::{DecodeError, EncodeError};
 
 /// A 128-bit UUID as Kafka sends it: topic ids, client instance ids.
@@ -74,9 +74,13 @@ impl Wire for Uuid {
 
     #[inline]
     fn decode_value(r: &mut Reader, _: i16, _: bool) -> Result<Self, DecodeError> {
-        let b = r.read_bytes(16)?;
-        let mut out = [0; 16];
-        out.copy_from_slice(&b);
-        Ok(Uuid(out))
+        r.read_array().map(Uuid)
+    }
+}
+
+impl Fixed for Uuid {
+    #[inline]
+    fn put(self, buf: &mut BytesMut) {
+        buf.put_slice(&self.0);
     }
 }

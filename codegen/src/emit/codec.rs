@@ -37,7 +37,13 @@ pub fn emit_wire_impl(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
                 #size
             }
 
-            fn decode_value(#r: &mut #rt::primitives::Reader, #decode_version: i16, _flexible: bool) -> Result<Self, #rt::error::DecodeError> {
+            fn decode_value(r: &mut #rt::primitives::Reader, version: i16, flexible: bool) -> Result<Self, #rt::error::DecodeError> {
+                let mut value = Self::default();
+                value.decode_value_into(r, version, flexible)?;
+                Ok(value)
+            }
+
+            fn decode_value_into(&mut self, #r: &mut #rt::primitives::Reader, #decode_version: i16, _flexible: bool) -> Result<(), #rt::error::DecodeError> {
                 #decode
             }
         }
@@ -47,11 +53,17 @@ pub fn emit_wire_impl(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
 }
 
 /// True when `tokens` mention the identifier `name` anywhere.
+/// A field access (`self.version`) is not a use of the name.
 pub fn uses_ident(tokens: &TokenStream, name: &str) -> bool {
-    tokens.clone().into_iter().any(|t| match t {
-        proc_macro2::TokenTree::Ident(i) => i == name,
-        proc_macro2::TokenTree::Group(g) => uses_ident(&g.stream(), name),
-        _ => false,
+    let mut after_dot = false;
+    tokens.clone().into_iter().any(|t| {
+        let used = match &t {
+            proc_macro2::TokenTree::Ident(i) => !after_dot && i == name,
+            proc_macro2::TokenTree::Group(g) => uses_ident(&g.stream(), name),
+            _ => false,
+        };
+        after_dot = matches!(&t, proc_macro2::TokenTree::Punct(p) if p.as_char() == '.');
+        used
     })
 }
 
@@ -73,9 +85,14 @@ fn emit_encode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
         let narrowed = f.positional.intersect(within);
         let null_check = null_check(f, narrowed, rt);
         let flexible = flexible_expr(f, narrowed);
+        let write = if f.is_fixed() {
+            quote!(#rt::primitives::Fixed::put(self.#ident, buf);)
+        } else {
+            quote!(#rt::primitives::field::encode(&self.#ident, buf, version, #flexible, #name)?;)
+        };
         body.extend(Cond::new(f.positional, within).guard(quote! {
             #null_check
-            #rt::primitives::field::encode(&self.#ident, buf, version, #flexible, #name)?;
+            #write
         }));
     }
     if view.has_tagged_section() {
@@ -179,9 +196,14 @@ fn emit_size(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
     for f in &view.fields {
         let ident = &f.ident;
         let flexible = flexible_expr(f, f.positional.intersect(within));
-        body.extend(Cond::new(f.positional, within).guard(quote! {
-            size += #rt::primitives::Wire::value_size(&self.#ident, version, #flexible);
-        }));
+        let add = match f.fixed_size() {
+            Some(n) => {
+                let n = Literal::usize_unsuffixed(n);
+                quote!(size += #n;)
+            }
+            None => quote!(size += #rt::primitives::Wire::value_size(&self.#ident, version, #flexible);),
+        };
+        body.extend(Cond::new(f.positional, within).guard(add));
     }
     if view.has_tagged_section() {
         let section_versions = view.flexible;
@@ -228,56 +250,43 @@ fn emit_decode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
     let within = view.def.versions;
     let mut body = TokenStream::new();
     for f in &view.fields {
-        let (local, name, ty) = (&f.local, &f.name, f.rust_type(rt));
+        let (ident, name) = (&f.ident, &f.name);
         let default = f.default_expr(rt);
         let narrowed = f.positional.intersect(within);
         let flexible = flexible_expr(f, narrowed);
-        let read = quote!(#rt::primitives::field::decode(r, version, #flexible, #name)?);
+        let read = quote!(#rt::primitives::field::decode_into(&mut self.#ident, r, version, #flexible, #name)?;);
         let read = match f.option {
             false => read,
-            true => match Cond::new(f.field.nullable_versions, narrowed) {
-                Cond::Always => read,
-                Cond::Never => {
-                    quote!(#rt::primitives::field::decode_required(r, version, #flexible, #name)?)
+            true => {
+                let required = quote!(#rt::primitives::field::decode_required_into(&mut self.#ident, r, version, #flexible, #name)?;);
+                match Cond::new(f.field.nullable_versions, narrowed) {
+                    Cond::Always => read,
+                    Cond::Never => required,
+                    Cond::When(e, _) => quote!(if #e { #read } else { #required }),
                 }
-                Cond::When(e, _) => quote! {
-                    if #e { #read } else { #rt::primitives::field::decode_required(r, version, #flexible, #name)? }
-                },
-            },
+            }
         };
-        let mutable = (!f.tagged.is_empty()).then(|| quote!(mut));
+        let reset = quote!(self.#ident = #default;);
         body.extend(match Cond::new(f.positional, within) {
-            Cond::Always => quote!(let #mutable #local: #ty = #read;),
-            Cond::Never => quote!(let #mutable #local: #ty = #default;),
-            Cond::When(e, _) => quote!(let #mutable #local: #ty = if #e { #read } else { #default };),
+            Cond::Always => read,
+            Cond::Never => reset,
+            Cond::When(e, _) => quote!(if #e { #read } else { #reset }),
         });
     }
-    let mut names: Vec<TokenStream> = view
-        .fields
-        .iter()
-        .map(|f| {
-            let (ident, local) = (&f.ident, &f.local);
-            if ident == local {
-                quote!(#ident)
-            } else {
-                quote!(#ident: #local)
-            }
-        })
-        .collect();
     if view.has_tagged_section() {
         let section_versions = view.flexible;
-        let arms = view
-            .fields
+        let tagged: Vec<_> = view.fields.iter().filter(|f| !f.tagged.is_empty()).collect();
+        // Tagged fields were reset with the fields absent from this version.
+        let arms = tagged
             .iter()
-            .filter(|f| !f.tagged.is_empty())
             .map(|f| {
-                let (local, name) = (&f.local, &f.name);
+                let (ident, name) = (&f.ident, &f.name);
                 let tag = Literal::u32_unsuffixed(f.field.tag.unwrap_or_default());
                 let guard = match Cond::new(f.tagged, section_versions) {
                     Cond::When(e, _) => quote!(if #e),
                     _ => quote!(),
                 };
-                quote!(#tag #guard => #local = #rt::primitives::field::decode_tagged(r, version, #name)?,)
+                quote!(#tag #guard => self.#ident = #rt::primitives::field::decode_tagged(r, version, #name)?,)
             })
             .collect::<Vec<_>>();
         let known = Literal::u32_unsuffixed(view.known_tags);
@@ -294,13 +303,14 @@ fn emit_decode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
                 }
             }
         };
-        let read = quote!(#rt::tagged::decode_section(r, #known, &mut unknown_tagged_fields, #closure)?;);
-        body.extend(quote!(let mut unknown_tagged_fields = Vec::new();));
+        let read = quote! {
+            #rt::tagged::decode_section(r, #known, &mut self.unknown_tagged_fields, #closure)?;
+        };
+        body.extend(quote!(self.unknown_tagged_fields.clear();));
         body.extend(Cond::new(section_versions, within).guard(read));
-        names.push(quote!(unknown_tagged_fields));
     }
     quote! {
         #body
-        Ok(Self { #(#names),* })
+        Ok(())
     }
 }

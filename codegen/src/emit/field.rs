@@ -63,6 +63,38 @@ impl<'a> FieldView<'a> {
         }
     }
 
+    /// True for fixed-width types (`bool`, the integers, `float64`,
+    /// `uuid`): one size at every version, and an encode that cannot fail.
+    pub fn is_fixed(&self) -> bool {
+        !self.option
+            && matches!(
+                self.field.ty,
+                FieldType::Bool
+                    | FieldType::Int8
+                    | FieldType::Int16
+                    | FieldType::Uint16
+                    | FieldType::Int32
+                    | FieldType::Uint32
+                    | FieldType::Int64
+                    | FieldType::Float64
+                    | FieldType::Uuid
+            )
+    }
+
+    /// The encoded size of a fixed-width field, in bytes.
+    pub fn fixed_size(&self) -> Option<usize> {
+        if !self.is_fixed() {
+            return None;
+        }
+        Some(match self.field.ty {
+            FieldType::Bool | FieldType::Int8 => 1,
+            FieldType::Int16 | FieldType::Uint16 => 2,
+            FieldType::Int32 | FieldType::Uint32 => 4,
+            FieldType::Uuid => 16,
+            _ => 8,
+        })
+    }
+
     /// The Rust type without `Option`.
     pub fn base_type(&self, rt: &TokenStream) -> TokenStream {
         base_type(&self.field.ty, rt)
