@@ -9,12 +9,17 @@
 //! - **decode**: read the message from a `Bytes` holding exactly its
 //!   encoding; the decoded value is dropped inside the timed loop, so
 //!   freeing what decode allocated counts too.
+//! - **decode into a reused value** (kafka-wire only, function
+//!   `kafka-wire decode_into`): [`Message::decode_into`] into one value kept
+//!   across iterations, the way a broker or client keeps one value per api
+//!   key; kafka-protocol has no counterpart, so its row compares against
+//!   kafka-protocol's `decode`.
 //!
 //! `cargo bench --bench codec_compare -- 'MetadataResponse'` runs one message.
 //!
 //! Profiling: with `KAFKA_WIRE_PROFILE=<message>:<op>:<crate>[:<iterations>]`
 //! (message one of metadata, produce, fetch, api_versions, create_topics,
-//! header; op encode or decode; crate kafka-wire or kafka-protocol) the binary
+//! header; op encode, decode or decode_into (kafka-wire only); crate kafka-wire or kafka-protocol) the binary
 //! builds the fixtures, then runs only that operation inside the function
 //! `profiled_section`, for `valgrind --tool=callgrind
 //! --toggle-collect='*profiled_section*'` (commands in docs/performance.md).
@@ -46,6 +51,11 @@ fn decode_wire<W: Message, K>(case: &Case<W, K>) -> W {
     W::decode(&mut bytes, case.version).unwrap()
 }
 
+fn decode_into_wire<W: Message, K>(case: &Case<W, K>, value: &mut W) {
+    let mut bytes = black_box(case.bytes.clone());
+    value.decode_into(&mut bytes, case.version).unwrap();
+}
+
 fn decode_kp<W, K: Decodable>(case: &Case<W, K>) -> K {
     let mut bytes = black_box(case.bytes.clone());
     K::decode(&mut bytes, case.version).unwrap()
@@ -65,6 +75,8 @@ fn compare<W: Message, K: Encodable + Decodable>(c: &mut Criterion, case: &Case<
     g.throughput(Throughput::Bytes(len as u64));
     g.bench_function("kafka-wire", |b| b.iter(|| decode_wire(case)));
     g.bench_function("kafka-protocol", |b| b.iter(|| decode_kp(case)));
+    let mut value = W::default();
+    g.bench_function("kafka-wire decode_into", |b| b.iter(|| decode_into_wire(case, &mut value)));
     g.finish();
 }
 
@@ -92,11 +104,16 @@ fn profile_case<W: Message, K: Encodable + Decodable>(case: &Case<W, K>, op: &st
             drop(decode_wire(case));
             profiled_section(n, || decode_wire(case))
         }
+        ("decode_into", "kafka-wire") => {
+            let mut value = W::default();
+            decode_into_wire(case, &mut value);
+            profiled_section(n, || decode_into_wire(case, &mut value))
+        }
         ("decode", "kafka-protocol") => {
             drop(decode_kp(case));
             profiled_section(n, || decode_kp(case))
         }
-        _ => panic!("op is encode or decode, crate is kafka-wire or kafka-protocol"),
+        _ => panic!("op is encode, decode or decode_into (kafka-wire only); crate is kafka-wire or kafka-protocol"),
     }
     eprintln!("{}: {op} with {krate}, {n} time(s), {} bytes", case.name, case.bytes.len());
 }

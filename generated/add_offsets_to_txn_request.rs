@@ -38,8 +38,10 @@ impl crate::primitives::Wire for AddOffsetsToTxnRequest {
             version >= 3,
             "transactional_id",
         )?;
-        crate::primitives::Fixed::put(self.producer_id, buf);
-        crate::primitives::Fixed::put(self.producer_epoch, buf);
+        let mut run = [0u8; 10];
+        run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+        run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.group_id,
             buf,

@@ -38,6 +38,24 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
         if version < 4 && !self.transactions.is_empty() {
             return Err(crate::primitives::field::non_default("transactions"));
         }
+        if version > 3 && !self.v3_and_below_transactional_id.is_empty() {
+            return Err(
+                crate::primitives::field::non_default("v3_and_below_transactional_id"),
+            );
+        }
+        if version > 3 && self.v3_and_below_producer_id != 0 {
+            return Err(
+                crate::primitives::field::non_default("v3_and_below_producer_id"),
+            );
+        }
+        if version > 3 && self.v3_and_below_producer_epoch != 0 {
+            return Err(
+                crate::primitives::field::non_default("v3_and_below_producer_epoch"),
+            );
+        }
+        if version > 3 && !self.v3_and_below_topics.is_empty() {
+            return Err(crate::primitives::field::non_default("v3_and_below_topics"));
+        }
         if version >= 4 {
             crate::primitives::field::encode(
                 &self.transactions,
@@ -46,11 +64,6 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
                 true,
                 "transactions",
             )?;
-        }
-        if version > 3 && !self.v3_and_below_transactional_id.is_empty() {
-            return Err(
-                crate::primitives::field::non_default("v3_and_below_transactional_id"),
-            );
         }
         if version <= 3 {
             crate::primitives::field::encode(
@@ -61,24 +74,11 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
                 "v3_and_below_transactional_id",
             )?;
         }
-        if version > 3 && self.v3_and_below_producer_id != 0 {
-            return Err(
-                crate::primitives::field::non_default("v3_and_below_producer_id"),
-            );
-        }
         if version <= 3 {
-            crate::primitives::Fixed::put(self.v3_and_below_producer_id, buf);
-        }
-        if version > 3 && self.v3_and_below_producer_epoch != 0 {
-            return Err(
-                crate::primitives::field::non_default("v3_and_below_producer_epoch"),
-            );
-        }
-        if version <= 3 {
-            crate::primitives::Fixed::put(self.v3_and_below_producer_epoch, buf);
-        }
-        if version > 3 && !self.v3_and_below_topics.is_empty() {
-            return Err(crate::primitives::field::non_default("v3_and_below_topics"));
+            let mut run = [0u8; 10];
+            run[0..8].copy_from_slice(&self.v3_and_below_producer_id.to_be_bytes());
+            run[8..10].copy_from_slice(&self.v3_and_below_producer_epoch.to_be_bytes());
+            buf.extend_from_slice(&run);
         }
         if version <= 3 {
             crate::primitives::field::encode(
@@ -249,10 +249,9 @@ impl crate::primitives::Wire for AddPartitionsToTxnTopic {
             version >= 3,
             "name",
         )?;
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_fixed_array(
             &self.partitions,
             buf,
-            version,
             version >= 3,
             "partitions",
         )?;
@@ -304,10 +303,9 @@ impl crate::primitives::Wire for AddPartitionsToTxnTopic {
             version >= 3,
             "name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
-            version,
             version >= 3,
             "partitions",
         )?;
@@ -364,9 +362,11 @@ impl crate::primitives::Wire for AddPartitionsToTxnTransaction {
             true,
             "transactional_id",
         )?;
-        crate::primitives::Fixed::put(self.producer_id, buf);
-        crate::primitives::Fixed::put(self.producer_epoch, buf);
-        crate::primitives::Fixed::put(self.verify_only, buf);
+        let mut run = [0u8; 11];
+        run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+        run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+        run[10..11].copy_from_slice(&[u8::from(self.verify_only)]);
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);

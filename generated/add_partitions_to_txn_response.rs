@@ -31,12 +31,17 @@ impl crate::primitives::Wire for AddPartitionsToTxnResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 4 && !self.results_by_transaction.is_empty() {
+            return Err(crate::primitives::field::non_default("results_by_transaction"));
+        }
+        if version > 3 && !self.results_by_topic_v3_and_below.is_empty() {
+            return Err(
+                crate::primitives::field::non_default("results_by_topic_v3_and_below"),
+            );
+        }
         crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         if version >= 4 {
             crate::primitives::Fixed::put(self.error_code, buf);
-        }
-        if version < 4 && !self.results_by_transaction.is_empty() {
-            return Err(crate::primitives::field::non_default("results_by_transaction"));
         }
         if version >= 4 {
             crate::primitives::field::encode(
@@ -46,11 +51,6 @@ impl crate::primitives::Wire for AddPartitionsToTxnResponse {
                 true,
                 "results_by_transaction",
             )?;
-        }
-        if version > 3 && !self.results_by_topic_v3_and_below.is_empty() {
-            return Err(
-                crate::primitives::field::non_default("results_by_topic_v3_and_below"),
-            );
         }
         if version <= 3 {
             crate::primitives::field::encode(
@@ -292,8 +292,10 @@ impl crate::primitives::Wire for AddPartitionsToTxnPartitionResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::Fixed::put(self.partition_error_code, buf);
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..6].copy_from_slice(&self.partition_error_code.to_be_bytes());
+        buf.extend_from_slice(&run);
         if version >= 3 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);

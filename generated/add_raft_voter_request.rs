@@ -54,9 +54,11 @@ impl crate::primitives::Wire for AddRaftVoterRequest {
             true,
             "cluster_id",
         )?;
-        crate::primitives::Fixed::put(self.timeout_ms, buf);
-        crate::primitives::Fixed::put(self.voter_id, buf);
-        crate::primitives::Fixed::put(self.voter_directory_id, buf);
+        let mut run = [0u8; 24];
+        run[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
+        run[4..8].copy_from_slice(&self.voter_id.to_be_bytes());
+        run[8..24].copy_from_slice(&self.voter_directory_id.0);
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.listeners,
             buf,

@@ -32,8 +32,10 @@ impl crate::primitives::Wire for AllocateProducerIdsRequest {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.broker_id, buf);
-        crate::primitives::Fixed::put(self.broker_epoch, buf);
+        let mut run = [0u8; 12];
+        run[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+        run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;

@@ -31,10 +31,12 @@ impl crate::primitives::Wire for AllocateProducerIdsResponse {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::primitives::Fixed::put(self.producer_id_start, buf);
-        crate::primitives::Fixed::put(self.producer_id_len, buf);
+        let mut run = [0u8; 18];
+        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        run[6..14].copy_from_slice(&self.producer_id_start.to_be_bytes());
+        run[14..18].copy_from_slice(&self.producer_id_len.to_be_bytes());
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;

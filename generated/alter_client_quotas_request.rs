@@ -330,8 +330,10 @@ impl crate::primitives::Wire for OpData {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.key, buf, version, version >= 1, "key")?;
-        crate::primitives::Fixed::put(self.value, buf);
-        crate::primitives::Fixed::put(self.remove, buf);
+        let mut run = [0u8; 9];
+        run[0..8].copy_from_slice(&self.value.to_be_bytes());
+        run[8..9].copy_from_slice(&[u8::from(self.remove)]);
+        buf.extend_from_slice(&run);
         if version >= 1 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);

@@ -37,8 +37,10 @@ impl crate::primitives::Wire for AlterPartitionRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.broker_id, buf);
-        crate::primitives::Fixed::put(self.broker_epoch, buf);
+        let mut run = [0u8; 12];
+        run[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+        run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -259,22 +261,26 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::Fixed::put(self.leader_epoch, buf);
         if version > 2 && !self.new_isr.is_empty() {
             return Err(crate::primitives::field::non_default("new_isr"));
         }
+        if version < 3 && !self.new_isr_with_epochs.is_empty() {
+            return Err(crate::primitives::field::non_default("new_isr_with_epochs"));
+        }
+        if version < 1 && self.leader_recovery_state != 0 {
+            return Err(crate::primitives::field::non_default("leader_recovery_state"));
+        }
+        let mut run = [0u8; 8];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        buf.extend_from_slice(&run);
         if version <= 2 {
-            crate::primitives::field::encode(
+            crate::primitives::field::encode_fixed_array(
                 &self.new_isr,
                 buf,
-                version,
                 true,
                 "new_isr",
             )?;
-        }
-        if version < 3 && !self.new_isr_with_epochs.is_empty() {
-            return Err(crate::primitives::field::non_default("new_isr_with_epochs"));
         }
         if version >= 3 {
             crate::primitives::field::encode(
@@ -284,9 +290,6 @@ impl crate::primitives::Wire for PartitionData {
                 true,
                 "new_isr_with_epochs",
             )?;
-        }
-        if version < 1 && self.leader_recovery_state != 0 {
-            return Err(crate::primitives::field::non_default("leader_recovery_state"));
         }
         if version >= 1 {
             crate::primitives::Fixed::put(self.leader_recovery_state, buf);
@@ -352,10 +355,9 @@ impl crate::primitives::Wire for PartitionData {
             "leader_epoch",
         )?;
         if version <= 2 {
-            crate::primitives::field::decode_into(
+            crate::primitives::field::decode_fixed_array_into(
                 &mut self.new_isr,
                 r,
-                version,
                 true,
                 "new_isr",
             )?;
@@ -432,8 +434,10 @@ impl crate::primitives::Wire for BrokerState {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.broker_id, buf);
-        crate::primitives::Fixed::put(self.broker_epoch, buf);
+        let mut run = [0u8; 12];
+        run[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+        run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;

@@ -27,8 +27,10 @@ impl crate::primitives::Wire for AlterPartitionResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        crate::primitives::Fixed::put(self.error_code, buf);
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -253,11 +255,13 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::primitives::Fixed::put(self.leader_id, buf);
-        crate::primitives::Fixed::put(self.leader_epoch, buf);
-        crate::primitives::field::encode(&self.isr, buf, version, true, "isr")?;
+        let mut run = [0u8; 14];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        run[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
+        run[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        buf.extend_from_slice(&run);
+        crate::primitives::field::encode_fixed_array(&self.isr, buf, true, "isr")?;
         if version >= 1 {
             crate::primitives::Fixed::put(self.leader_recovery_state, buf);
         }
@@ -327,7 +331,12 @@ impl crate::primitives::Wire for PartitionData {
             false,
             "leader_epoch",
         )?;
-        crate::primitives::field::decode_into(&mut self.isr, r, version, true, "isr")?;
+        crate::primitives::field::decode_fixed_array_into(
+            &mut self.isr,
+            r,
+            true,
+            "isr",
+        )?;
         if version >= 1 {
             crate::primitives::field::decode_into(
                 &mut self.leader_recovery_state,

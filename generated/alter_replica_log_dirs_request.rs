@@ -207,10 +207,9 @@ impl crate::primitives::Wire for AlterReplicaLogDirTopic {
             version >= 2,
             "name",
         )?;
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_fixed_array(
             &self.partitions,
             buf,
-            version,
             version >= 2,
             "partitions",
         )?;
@@ -262,10 +261,9 @@ impl crate::primitives::Wire for AlterReplicaLogDirTopic {
             version >= 2,
             "name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
-            version,
             version >= 2,
             "partitions",
         )?;

@@ -198,8 +198,10 @@ impl crate::primitives::Wire for ScramCredentialUpsertion {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        crate::primitives::Fixed::put(self.mechanism, buf);
-        crate::primitives::Fixed::put(self.iterations, buf);
+        let mut run = [0u8; 5];
+        run[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
+        run[1..5].copy_from_slice(&self.iterations.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(&self.salt, buf, version, true, "salt")?;
         crate::primitives::field::encode(
             &self.salted_password,

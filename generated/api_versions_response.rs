@@ -281,9 +281,11 @@ impl crate::primitives::Wire for ApiVersion {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.api_key, buf);
-        crate::primitives::Fixed::put(self.min_version, buf);
-        crate::primitives::Fixed::put(self.max_version, buf);
+        let mut run = [0u8; 6];
+        run[0..2].copy_from_slice(&self.api_key.to_be_bytes());
+        run[2..4].copy_from_slice(&self.min_version.to_be_bytes());
+        run[4..6].copy_from_slice(&self.max_version.to_be_bytes());
+        buf.extend_from_slice(&run);
         if version >= 3 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -381,8 +383,10 @@ impl crate::primitives::Wire for SupportedFeatureKey {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        crate::primitives::Fixed::put(self.min_version, buf);
-        crate::primitives::Fixed::put(self.max_version, buf);
+        let mut run = [0u8; 4];
+        run[0..2].copy_from_slice(&self.min_version.to_be_bytes());
+        run[2..4].copy_from_slice(&self.max_version.to_be_bytes());
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -466,8 +470,10 @@ impl crate::primitives::Wire for FinalizedFeatureKey {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        crate::primitives::Fixed::put(self.max_version_level, buf);
-        crate::primitives::Fixed::put(self.min_version_level, buf);
+        let mut run = [0u8; 4];
+        run[0..2].copy_from_slice(&self.max_version_level.to_be_bytes());
+        run[2..4].copy_from_slice(&self.min_version_level.to_be_bytes());
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;

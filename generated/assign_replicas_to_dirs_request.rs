@@ -37,8 +37,10 @@ impl crate::primitives::Wire for AssignReplicasToDirsRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.broker_id, buf);
-        crate::primitives::Fixed::put(self.broker_epoch, buf);
+        let mut run = [0u8; 12];
+        run[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+        run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.directories,
             buf,

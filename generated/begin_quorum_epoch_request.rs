@@ -310,8 +310,10 @@ impl crate::primitives::Wire for PartitionData {
         if version >= 1 {
             crate::primitives::Fixed::put(self.voter_directory_id, buf);
         }
-        crate::primitives::Fixed::put(self.leader_id, buf);
-        crate::primitives::Fixed::put(self.leader_epoch, buf);
+        let mut run = [0u8; 8];
+        run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+        run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        buf.extend_from_slice(&run);
         if version >= 1 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);

@@ -52,14 +52,16 @@ impl crate::primitives::Wire for BrokerHeartbeatRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.broker_id, buf);
-        crate::primitives::Fixed::put(self.broker_epoch, buf);
-        crate::primitives::Fixed::put(self.current_metadata_offset, buf);
-        crate::primitives::Fixed::put(self.want_fence, buf);
-        crate::primitives::Fixed::put(self.want_shut_down, buf);
         if version < 1 && !self.offline_log_dirs.is_empty() {
             return Err(crate::primitives::field::non_default("offline_log_dirs"));
         }
+        let mut run = [0u8; 22];
+        run[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+        run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+        run[12..20].copy_from_slice(&self.current_metadata_offset.to_be_bytes());
+        run[20..21].copy_from_slice(&[u8::from(self.want_fence)]);
+        run[21..22].copy_from_slice(&[u8::from(self.want_shut_down)]);
+        buf.extend_from_slice(&run);
         let write_offline_log_dirs = version >= 1 && !self.offline_log_dirs.is_empty();
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_offline_log_dirs);

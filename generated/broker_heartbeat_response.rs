@@ -47,11 +47,13 @@ impl crate::primitives::Wire for BrokerHeartbeatResponse {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::primitives::Fixed::put(self.is_caught_up, buf);
-        crate::primitives::Fixed::put(self.is_fenced, buf);
-        crate::primitives::Fixed::put(self.should_shut_down, buf);
+        let mut run = [0u8; 9];
+        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        run[6..7].copy_from_slice(&[u8::from(self.is_caught_up)]);
+        run[7..8].copy_from_slice(&[u8::from(self.is_fenced)]);
+        run[8..9].copy_from_slice(&[u8::from(self.should_shut_down)]);
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;

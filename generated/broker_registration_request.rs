@@ -67,6 +67,9 @@ impl crate::primitives::Wire for BrokerRegistrationRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 1 && self.is_migrating_zk_broker {
+            return Err(crate::primitives::field::non_default("is_migrating_zk_broker"));
+        }
         crate::primitives::Fixed::put(self.broker_id, buf);
         crate::primitives::field::encode(
             &self.cluster_id,
@@ -91,17 +94,13 @@ impl crate::primitives::Wire for BrokerRegistrationRequest {
             "features",
         )?;
         crate::primitives::field::encode(&self.rack, buf, version, true, "rack")?;
-        if version < 1 && self.is_migrating_zk_broker {
-            return Err(crate::primitives::field::non_default("is_migrating_zk_broker"));
-        }
         if version >= 1 {
             crate::primitives::Fixed::put(self.is_migrating_zk_broker, buf);
         }
         if version >= 2 {
-            crate::primitives::field::encode(
+            crate::primitives::field::encode_fixed_array(
                 &self.log_dirs,
                 buf,
-                version,
                 true,
                 "log_dirs",
             )?;
@@ -200,10 +199,9 @@ impl crate::primitives::Wire for BrokerRegistrationRequest {
             self.is_migrating_zk_broker = false;
         }
         if version >= 2 {
-            crate::primitives::field::decode_into(
+            crate::primitives::field::decode_fixed_array_into(
                 &mut self.log_dirs,
                 r,
-                version,
                 true,
                 "log_dirs",
             )?;
@@ -263,8 +261,10 @@ impl crate::primitives::Wire for Listener {
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
         crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
-        crate::primitives::Fixed::put(self.port, buf);
-        crate::primitives::Fixed::put(self.security_protocol, buf);
+        let mut run = [0u8; 4];
+        run[0..2].copy_from_slice(&self.port.to_be_bytes());
+        run[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -350,8 +350,10 @@ impl crate::primitives::Wire for Feature {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        crate::primitives::Fixed::put(self.min_supported_version, buf);
-        crate::primitives::Fixed::put(self.max_supported_version, buf);
+        let mut run = [0u8; 4];
+        run[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+        run[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;

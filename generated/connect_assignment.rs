@@ -54,6 +54,12 @@ impl crate::primitives::Wire for ConnectAssignment {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 1 && self.revoked.as_ref().is_none_or(|v| !v.is_empty()) {
+            return Err(crate::primitives::field::non_default("revoked"));
+        }
+        if version < 1 && self.delay != 0 {
+            return Err(crate::primitives::field::non_default("delay"));
+        }
         crate::primitives::Fixed::put(self.error, buf);
         crate::primitives::field::encode(&self.leader, buf, version, false, "leader")?;
         crate::primitives::field::encode(
@@ -74,9 +80,6 @@ impl crate::primitives::Wire for ConnectAssignment {
             false,
             "assignment",
         )?;
-        if version < 1 && self.revoked.as_ref().is_none_or(|v| !v.is_empty()) {
-            return Err(crate::primitives::field::non_default("revoked"));
-        }
         if version >= 1 {
             crate::primitives::field::encode(
                 &self.revoked,
@@ -85,9 +88,6 @@ impl crate::primitives::Wire for ConnectAssignment {
                 false,
                 "revoked",
             )?;
-        }
-        if version < 1 && self.delay != 0 {
-            return Err(crate::primitives::field::non_default("delay"));
         }
         if version >= 1 {
             crate::primitives::Fixed::put(self.delay, buf);
@@ -221,7 +221,7 @@ impl crate::primitives::Wire for ConnectorAssignment {
             false,
             "connector",
         )?;
-        crate::primitives::field::encode(&self.tasks, buf, version, false, "tasks")?;
+        crate::primitives::field::encode_fixed_array(&self.tasks, buf, false, "tasks")?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -252,10 +252,9 @@ impl crate::primitives::Wire for ConnectorAssignment {
             false,
             "connector",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.tasks,
             r,
-            version,
             false,
             "tasks",
         )?;

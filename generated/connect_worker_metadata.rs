@@ -25,11 +25,11 @@ impl crate::primitives::Wire for ConnectWorkerMetadata {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.url, buf, version, false, "url")?;
-        crate::primitives::Fixed::put(self.config_offset, buf);
         if version < 1 && self.allocation.is_some() {
             return Err(crate::primitives::field::non_default("allocation"));
         }
+        crate::primitives::field::encode(&self.url, buf, version, false, "url")?;
+        crate::primitives::Fixed::put(self.config_offset, buf);
         if version >= 1 {
             crate::primitives::field::encode(
                 &self.allocation,

@@ -113,10 +113,9 @@ impl crate::primitives::Wire for TopicPartitions {
             true,
             "topic_name",
         )?;
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_fixed_array(
             &self.partitions,
             buf,
-            version,
             true,
             "partitions",
         )?;
@@ -165,10 +164,9 @@ impl crate::primitives::Wire for TopicPartitions {
             true,
             "topic_name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
-            version,
             true,
             "partitions",
         )?;
@@ -346,8 +344,10 @@ impl crate::primitives::Wire for DescribedGroup {
             true,
             "group_state",
         )?;
-        crate::primitives::Fixed::put(self.group_epoch, buf);
-        crate::primitives::Fixed::put(self.assignment_epoch, buf);
+        let mut run = [0u8; 8];
+        run[0..4].copy_from_slice(&self.group_epoch.to_be_bytes());
+        run[4..8].copy_from_slice(&self.assignment_epoch.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.assignor_name,
             buf,

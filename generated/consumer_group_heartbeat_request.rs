@@ -72,6 +72,9 @@ impl crate::primitives::Wire for ConsumerGroupHeartbeatRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 1 && self.subscribed_topic_regex.is_some() {
+            return Err(crate::primitives::field::non_default("subscribed_topic_regex"));
+        }
         crate::primitives::field::encode(
             &self.group_id,
             buf,
@@ -103,9 +106,6 @@ impl crate::primitives::Wire for ConsumerGroupHeartbeatRequest {
             true,
             "subscribed_topic_names",
         )?;
-        if version < 1 && self.subscribed_topic_regex.is_some() {
-            return Err(crate::primitives::field::non_default("subscribed_topic_regex"));
-        }
         if version >= 1 {
             crate::primitives::field::encode(
                 &self.subscribed_topic_regex,
@@ -288,14 +288,13 @@ impl crate::primitives::Wire for TopicPartitions {
     fn encode_value(
         &self,
         buf: &mut crate::BytesMut,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::Fixed::put(self.topic_id, buf);
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_fixed_array(
             &self.partitions,
             buf,
-            version,
             true,
             "partitions",
         )?;
@@ -336,10 +335,9 @@ impl crate::primitives::Wire for TopicPartitions {
             false,
             "topic_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
-            version,
             true,
             "partitions",
         )?;

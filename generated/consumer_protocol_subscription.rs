@@ -181,10 +181,9 @@ impl crate::primitives::Wire for TopicPartition {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.topic, buf, version, false, "topic")?;
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_fixed_array(
             &self.partitions,
             buf,
-            version,
             false,
             "partitions",
         )?;
@@ -218,10 +217,9 @@ impl crate::primitives::Wire for TopicPartition {
             false,
             "topic",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
-            version,
             false,
             "partitions",
         )?;

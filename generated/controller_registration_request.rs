@@ -35,9 +35,11 @@ impl crate::primitives::Wire for ControllerRegistrationRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.controller_id, buf);
-        crate::primitives::Fixed::put(self.incarnation_id, buf);
-        crate::primitives::Fixed::put(self.zk_migration_ready, buf);
+        let mut run = [0u8; 21];
+        run[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
+        run[4..20].copy_from_slice(&self.incarnation_id.0);
+        run[20..21].copy_from_slice(&[u8::from(self.zk_migration_ready)]);
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.listeners,
             buf,
@@ -162,8 +164,10 @@ impl crate::primitives::Wire for Listener {
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
         crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
-        crate::primitives::Fixed::put(self.port, buf);
-        crate::primitives::Fixed::put(self.security_protocol, buf);
+        let mut run = [0u8; 4];
+        run[0..2].copy_from_slice(&self.port.to_be_bytes());
+        run[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -249,8 +253,10 @@ impl crate::primitives::Wire for Feature {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        crate::primitives::Fixed::put(self.min_supported_version, buf);
-        crate::primitives::Fixed::put(self.max_supported_version, buf);
+        let mut run = [0u8; 4];
+        run[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+        run[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;

@@ -141,6 +141,9 @@ impl crate::primitives::Wire for AclCreation {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 1 && self.resource_pattern_type != 3 {
+            return Err(crate::primitives::field::non_default("resource_pattern_type"));
+        }
         crate::primitives::Fixed::put(self.resource_type, buf);
         crate::primitives::field::encode(
             &self.resource_name,
@@ -149,9 +152,6 @@ impl crate::primitives::Wire for AclCreation {
             version >= 2,
             "resource_name",
         )?;
-        if version < 1 && self.resource_pattern_type != 3 {
-            return Err(crate::primitives::field::non_default("resource_pattern_type"));
-        }
         if version >= 1 {
             crate::primitives::Fixed::put(self.resource_pattern_type, buf);
         }
@@ -169,8 +169,10 @@ impl crate::primitives::Wire for AclCreation {
             version >= 2,
             "host",
         )?;
-        crate::primitives::Fixed::put(self.operation, buf);
-        crate::primitives::Fixed::put(self.permission_type, buf);
+        let mut run = [0u8; 2];
+        run[0..1].copy_from_slice(&self.operation.to_be_bytes());
+        run[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+        buf.extend_from_slice(&run);
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);

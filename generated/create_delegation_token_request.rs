@@ -47,6 +47,11 @@ impl crate::primitives::Wire for CreateDelegationTokenRequest {
         {
             return Err(crate::primitives::field::non_default("owner_principal_type"));
         }
+        if version < 3
+            && self.owner_principal_name.as_ref().is_none_or(|v| !v.is_empty())
+        {
+            return Err(crate::primitives::field::non_default("owner_principal_name"));
+        }
         if version >= 3 {
             crate::primitives::field::encode(
                 &self.owner_principal_type,
@@ -55,11 +60,6 @@ impl crate::primitives::Wire for CreateDelegationTokenRequest {
                 true,
                 "owner_principal_type",
             )?;
-        }
-        if version < 3
-            && self.owner_principal_name.as_ref().is_none_or(|v| !v.is_empty())
-        {
-            return Err(crate::primitives::field::non_default("owner_principal_name"));
         }
         if version >= 3 {
             crate::primitives::field::encode(

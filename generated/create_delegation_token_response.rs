@@ -59,6 +59,16 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 3 && !self.token_requester_principal_type.is_empty() {
+            return Err(
+                crate::primitives::field::non_default("token_requester_principal_type"),
+            );
+        }
+        if version < 3 && !self.token_requester_principal_name.is_empty() {
+            return Err(
+                crate::primitives::field::non_default("token_requester_principal_name"),
+            );
+        }
         crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.principal_type,
@@ -74,11 +84,6 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
             version >= 2,
             "principal_name",
         )?;
-        if version < 3 && !self.token_requester_principal_type.is_empty() {
-            return Err(
-                crate::primitives::field::non_default("token_requester_principal_type"),
-            );
-        }
         if version >= 3 {
             crate::primitives::field::encode(
                 &self.token_requester_principal_type,
@@ -87,11 +92,6 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
                 true,
                 "token_requester_principal_type",
             )?;
-        }
-        if version < 3 && !self.token_requester_principal_name.is_empty() {
-            return Err(
-                crate::primitives::field::non_default("token_requester_principal_name"),
-            );
         }
         if version >= 3 {
             crate::primitives::field::encode(
@@ -102,9 +102,11 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
                 "token_requester_principal_name",
             )?;
         }
-        crate::primitives::Fixed::put(self.issue_timestamp_ms, buf);
-        crate::primitives::Fixed::put(self.expiry_timestamp_ms, buf);
-        crate::primitives::Fixed::put(self.max_timestamp_ms, buf);
+        let mut run = [0u8; 24];
+        run[0..8].copy_from_slice(&self.issue_timestamp_ms.to_be_bytes());
+        run[8..16].copy_from_slice(&self.expiry_timestamp_ms.to_be_bytes());
+        run[16..24].copy_from_slice(&self.max_timestamp_ms.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.token_id,
             buf,

@@ -34,8 +34,10 @@ impl crate::primitives::Wire for CreatePartitionsRequest {
             version >= 2,
             "topics",
         )?;
-        crate::primitives::Fixed::put(self.timeout_ms, buf);
-        crate::primitives::Fixed::put(self.validate_only, buf);
+        let mut run = [0u8; 5];
+        run[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
+        run[4..5].copy_from_slice(&[u8::from(self.validate_only)]);
+        buf.extend_from_slice(&run);
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -250,10 +252,9 @@ impl crate::primitives::Wire for CreatePartitionsAssignment {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_fixed_array(
             &self.broker_ids,
             buf,
-            version,
             version >= 2,
             "broker_ids",
         )?;
@@ -297,10 +298,9 @@ impl crate::primitives::Wire for CreatePartitionsAssignment {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.broker_ids,
             r,
-            version,
             version >= 2,
             "broker_ids",
         )?;

@@ -37,6 +37,9 @@ impl crate::primitives::Wire for CreateTopicsRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 1 && self.validate_only {
+            return Err(crate::primitives::field::non_default("validate_only"));
+        }
         crate::primitives::field::encode(
             &self.topics,
             buf,
@@ -45,9 +48,6 @@ impl crate::primitives::Wire for CreateTopicsRequest {
             "topics",
         )?;
         crate::primitives::Fixed::put(self.timeout_ms, buf);
-        if version < 1 && self.validate_only {
-            return Err(crate::primitives::field::non_default("validate_only"));
-        }
         if version >= 1 {
             crate::primitives::Fixed::put(self.validate_only, buf);
         }
@@ -168,8 +168,10 @@ impl crate::primitives::Wire for CreatableTopic {
             version >= 5,
             "name",
         )?;
-        crate::primitives::Fixed::put(self.num_partitions, buf);
-        crate::primitives::Fixed::put(self.replication_factor, buf);
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.num_partitions.to_be_bytes());
+        run[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.assignments,
             buf,
@@ -299,10 +301,9 @@ impl crate::primitives::Wire for CreatableReplicaAssignment {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_fixed_array(
             &self.broker_ids,
             buf,
-            version,
             version >= 5,
             "broker_ids",
         )?;
@@ -354,10 +355,9 @@ impl crate::primitives::Wire for CreatableReplicaAssignment {
             false,
             "partition_index",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.broker_ids,
             r,
-            version,
             version >= 5,
             "broker_ids",
         )?;

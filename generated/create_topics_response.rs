@@ -183,10 +183,10 @@ impl crate::primitives::Wire for CreatableTopicResult {
             )?;
         }
         if version >= 5 {
-            crate::primitives::Fixed::put(self.num_partitions, buf);
-        }
-        if version >= 5 {
-            crate::primitives::Fixed::put(self.replication_factor, buf);
+            let mut run = [0u8; 6];
+            run[0..4].copy_from_slice(&self.num_partitions.to_be_bytes());
+            run[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
+            buf.extend_from_slice(&run);
         }
         if version >= 5 {
             crate::primitives::field::encode(
@@ -416,9 +416,11 @@ impl crate::primitives::Wire for CreatableTopicConfigs {
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
         crate::primitives::field::encode(&self.value, buf, version, true, "value")?;
-        crate::primitives::Fixed::put(self.read_only, buf);
-        crate::primitives::Fixed::put(self.config_source, buf);
-        crate::primitives::Fixed::put(self.is_sensitive, buf);
+        let mut run = [0u8; 3];
+        run[0..1].copy_from_slice(&[u8::from(self.read_only)]);
+        run[1..2].copy_from_slice(&self.config_source.to_be_bytes());
+        run[2..3].copy_from_slice(&[u8::from(self.is_sensitive)]);
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;

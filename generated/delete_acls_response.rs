@@ -295,6 +295,9 @@ impl crate::primitives::Wire for DeleteAclsMatchingAcl {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 1 && self.pattern_type != 3 {
+            return Err(crate::primitives::field::non_default("pattern_type"));
+        }
         crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.error_message,
@@ -311,9 +314,6 @@ impl crate::primitives::Wire for DeleteAclsMatchingAcl {
             version >= 2,
             "resource_name",
         )?;
-        if version < 1 && self.pattern_type != 3 {
-            return Err(crate::primitives::field::non_default("pattern_type"));
-        }
         if version >= 1 {
             crate::primitives::Fixed::put(self.pattern_type, buf);
         }
@@ -331,8 +331,10 @@ impl crate::primitives::Wire for DeleteAclsMatchingAcl {
             version >= 2,
             "host",
         )?;
-        crate::primitives::Fixed::put(self.operation, buf);
-        crate::primitives::Fixed::put(self.permission_type, buf);
+        let mut run = [0u8; 2];
+        run[0..1].copy_from_slice(&self.operation.to_be_bytes());
+        run[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+        buf.extend_from_slice(&run);
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);

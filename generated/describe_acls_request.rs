@@ -57,6 +57,9 @@ impl crate::primitives::Wire for DescribeAclsRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 1 && self.pattern_type_filter != 3 {
+            return Err(crate::primitives::field::non_default("pattern_type_filter"));
+        }
         crate::primitives::Fixed::put(self.resource_type_filter, buf);
         crate::primitives::field::encode(
             &self.resource_name_filter,
@@ -65,9 +68,6 @@ impl crate::primitives::Wire for DescribeAclsRequest {
             version >= 2,
             "resource_name_filter",
         )?;
-        if version < 1 && self.pattern_type_filter != 3 {
-            return Err(crate::primitives::field::non_default("pattern_type_filter"));
-        }
         if version >= 1 {
             crate::primitives::Fixed::put(self.pattern_type_filter, buf);
         }
@@ -85,8 +85,10 @@ impl crate::primitives::Wire for DescribeAclsRequest {
             version >= 2,
             "host_filter",
         )?;
-        crate::primitives::Fixed::put(self.operation, buf);
-        crate::primitives::Fixed::put(self.permission_type, buf);
+        let mut run = [0u8; 2];
+        run[0..1].copy_from_slice(&self.operation.to_be_bytes());
+        run[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+        buf.extend_from_slice(&run);
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);

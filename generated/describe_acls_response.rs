@@ -42,8 +42,10 @@ impl crate::primitives::Wire for DescribeAclsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        crate::primitives::Fixed::put(self.error_code, buf);
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.error_message,
             buf,
@@ -187,6 +189,9 @@ impl crate::primitives::Wire for DescribeAclsResource {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 1 && self.pattern_type != 3 {
+            return Err(crate::primitives::field::non_default("pattern_type"));
+        }
         crate::primitives::Fixed::put(self.resource_type, buf);
         crate::primitives::field::encode(
             &self.resource_name,
@@ -195,9 +200,6 @@ impl crate::primitives::Wire for DescribeAclsResource {
             version >= 2,
             "resource_name",
         )?;
-        if version < 1 && self.pattern_type != 3 {
-            return Err(crate::primitives::field::non_default("pattern_type"));
-        }
         if version >= 1 {
             crate::primitives::Fixed::put(self.pattern_type, buf);
         }
@@ -341,8 +343,10 @@ impl crate::primitives::Wire for AclDescription {
             version >= 2,
             "host",
         )?;
-        crate::primitives::Fixed::put(self.operation, buf);
-        crate::primitives::Fixed::put(self.permission_type, buf);
+        let mut run = [0u8; 2];
+        run[0..1].copy_from_slice(&self.operation.to_be_bytes());
+        run[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+        buf.extend_from_slice(&run);
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);

@@ -32,10 +32,10 @@ impl crate::primitives::Wire for DescribeClusterRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.include_cluster_authorized_operations, buf);
         if version < 1 && self.endpoint_type != 1 {
             return Err(crate::primitives::field::non_default("endpoint_type"));
         }
+        crate::primitives::Fixed::put(self.include_cluster_authorized_operations, buf);
         if version >= 1 {
             crate::primitives::Fixed::put(self.endpoint_type, buf);
         }

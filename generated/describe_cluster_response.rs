@@ -62,8 +62,13 @@ impl crate::primitives::Wire for DescribeClusterResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        crate::primitives::Fixed::put(self.error_code, buf);
+        if version < 1 && self.endpoint_type != 1 {
+            return Err(crate::primitives::field::non_default("endpoint_type"));
+        }
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.error_message,
             buf,
@@ -71,9 +76,6 @@ impl crate::primitives::Wire for DescribeClusterResponse {
             true,
             "error_message",
         )?;
-        if version < 1 && self.endpoint_type != 1 {
-            return Err(crate::primitives::field::non_default("endpoint_type"));
-        }
         if version >= 1 {
             crate::primitives::Fixed::put(self.endpoint_type, buf);
         }

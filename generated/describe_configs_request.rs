@@ -27,6 +27,12 @@ impl crate::primitives::Wire for DescribeConfigsRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 1 && self.include_synonyms {
+            return Err(crate::primitives::field::non_default("include_synonyms"));
+        }
+        if version < 3 && self.include_documentation {
+            return Err(crate::primitives::field::non_default("include_documentation"));
+        }
         crate::primitives::field::encode(
             &self.resources,
             buf,
@@ -34,14 +40,8 @@ impl crate::primitives::Wire for DescribeConfigsRequest {
             version >= 4,
             "resources",
         )?;
-        if version < 1 && self.include_synonyms {
-            return Err(crate::primitives::field::non_default("include_synonyms"));
-        }
         if version >= 1 {
             crate::primitives::Fixed::put(self.include_synonyms, buf);
-        }
-        if version < 3 && self.include_documentation {
-            return Err(crate::primitives::field::non_default("include_documentation"));
         }
         if version >= 3 {
             crate::primitives::Fixed::put(self.include_documentation, buf);

@@ -326,6 +326,9 @@ impl crate::primitives::Wire for DescribeConfigsResourceResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version > 0 && self.is_default {
+            return Err(crate::primitives::field::non_default("is_default"));
+        }
         crate::primitives::field::encode(
             &self.name,
             buf,
@@ -341,9 +344,6 @@ impl crate::primitives::Wire for DescribeConfigsResourceResult {
             "value",
         )?;
         crate::primitives::Fixed::put(self.read_only, buf);
-        if version > 0 && self.is_default {
-            return Err(crate::primitives::field::non_default("is_default"));
-        }
         if version <= 0 {
             crate::primitives::Fixed::put(self.is_default, buf);
         }

@@ -160,6 +160,16 @@ impl crate::primitives::Wire for DescribedDelegationToken {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 3 && !self.token_requester_principal_type.is_empty() {
+            return Err(
+                crate::primitives::field::non_default("token_requester_principal_type"),
+            );
+        }
+        if version < 3 && !self.token_requester_principal_name.is_empty() {
+            return Err(
+                crate::primitives::field::non_default("token_requester_principal_name"),
+            );
+        }
         crate::primitives::field::encode(
             &self.principal_type,
             buf,
@@ -174,11 +184,6 @@ impl crate::primitives::Wire for DescribedDelegationToken {
             version >= 2,
             "principal_name",
         )?;
-        if version < 3 && !self.token_requester_principal_type.is_empty() {
-            return Err(
-                crate::primitives::field::non_default("token_requester_principal_type"),
-            );
-        }
         if version >= 3 {
             crate::primitives::field::encode(
                 &self.token_requester_principal_type,
@@ -187,11 +192,6 @@ impl crate::primitives::Wire for DescribedDelegationToken {
                 true,
                 "token_requester_principal_type",
             )?;
-        }
-        if version < 3 && !self.token_requester_principal_name.is_empty() {
-            return Err(
-                crate::primitives::field::non_default("token_requester_principal_name"),
-            );
         }
         if version >= 3 {
             crate::primitives::field::encode(
@@ -202,9 +202,11 @@ impl crate::primitives::Wire for DescribedDelegationToken {
                 "token_requester_principal_name",
             )?;
         }
-        crate::primitives::Fixed::put(self.issue_timestamp, buf);
-        crate::primitives::Fixed::put(self.expiry_timestamp, buf);
-        crate::primitives::Fixed::put(self.max_timestamp, buf);
+        let mut run = [0u8; 24];
+        run[0..8].copy_from_slice(&self.issue_timestamp.to_be_bytes());
+        run[8..16].copy_from_slice(&self.expiry_timestamp.to_be_bytes());
+        run[16..24].copy_from_slice(&self.max_timestamp.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.token_id,
             buf,

@@ -23,6 +23,11 @@ impl crate::primitives::Wire for DescribeGroupsRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 3 && self.include_authorized_operations {
+            return Err(
+                crate::primitives::field::non_default("include_authorized_operations"),
+            );
+        }
         crate::primitives::field::encode(
             &self.groups,
             buf,
@@ -30,11 +35,6 @@ impl crate::primitives::Wire for DescribeGroupsRequest {
             version >= 5,
             "groups",
         )?;
-        if version < 3 && self.include_authorized_operations {
-            return Err(
-                crate::primitives::field::non_default("include_authorized_operations"),
-            );
-        }
         if version >= 3 {
             crate::primitives::Fixed::put(self.include_authorized_operations, buf);
         }

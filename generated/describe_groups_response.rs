@@ -157,6 +157,9 @@ impl crate::primitives::Wire for DescribedGroup {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 3 && self.authorized_operations != -2147483648 {
+            return Err(crate::primitives::field::non_default("authorized_operations"));
+        }
         crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.group_id,
@@ -193,9 +196,6 @@ impl crate::primitives::Wire for DescribedGroup {
             version >= 5,
             "members",
         )?;
-        if version < 3 && self.authorized_operations != -2147483648 {
-            return Err(crate::primitives::field::non_default("authorized_operations"));
-        }
         if version >= 3 {
             crate::primitives::Fixed::put(self.authorized_operations, buf);
         }

@@ -117,10 +117,9 @@ impl crate::primitives::Wire for DescribableLogDirTopic {
             version >= 2,
             "topic",
         )?;
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_fixed_array(
             &self.partitions,
             buf,
-            version,
             version >= 2,
             "partitions",
         )?;
@@ -172,10 +171,9 @@ impl crate::primitives::Wire for DescribableLogDirTopic {
             version >= 2,
             "topic",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
-            version,
             version >= 2,
             "partitions",
         )?;

@@ -177,10 +177,10 @@ impl crate::primitives::Wire for DescribeLogDirsResult {
             "topics",
         )?;
         if version >= 4 {
-            crate::primitives::Fixed::put(self.total_bytes, buf);
-        }
-        if version >= 4 {
-            crate::primitives::Fixed::put(self.usable_bytes, buf);
+            let mut run = [0u8; 16];
+            run[0..8].copy_from_slice(&self.total_bytes.to_be_bytes());
+            run[8..16].copy_from_slice(&self.usable_bytes.to_be_bytes());
+            buf.extend_from_slice(&run);
         }
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
@@ -414,10 +414,12 @@ impl crate::primitives::Wire for DescribeLogDirsPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::Fixed::put(self.partition_size, buf);
-        crate::primitives::Fixed::put(self.offset_lag, buf);
-        crate::primitives::Fixed::put(self.is_future_key, buf);
+        let mut run = [0u8; 21];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..12].copy_from_slice(&self.partition_size.to_be_bytes());
+        run[12..20].copy_from_slice(&self.offset_lag.to_be_bytes());
+        run[20..21].copy_from_slice(&[u8::from(self.is_future_key)]);
+        buf.extend_from_slice(&run);
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);

@@ -89,10 +89,9 @@ impl crate::primitives::Wire for TopicRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_fixed_array(
             &self.partition_indexes,
             buf,
-            version,
             true,
             "partition_indexes",
         )?;
@@ -132,10 +131,9 @@ impl crate::primitives::Wire for TopicRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.partition_indexes,
             r,
-            version,
             true,
             "partition_indexes",
         )?;

@@ -187,8 +187,10 @@ impl crate::primitives::Wire for PartitionResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::Fixed::put(self.error_code, buf);
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.error_message,
             buf,
@@ -329,12 +331,14 @@ impl crate::primitives::Wire for ProducerState {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.producer_id, buf);
-        crate::primitives::Fixed::put(self.producer_epoch, buf);
-        crate::primitives::Fixed::put(self.last_sequence, buf);
-        crate::primitives::Fixed::put(self.last_timestamp, buf);
-        crate::primitives::Fixed::put(self.coordinator_epoch, buf);
-        crate::primitives::Fixed::put(self.current_txn_start_offset, buf);
+        let mut run = [0u8; 36];
+        run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+        run[8..12].copy_from_slice(&self.producer_epoch.to_be_bytes());
+        run[12..16].copy_from_slice(&self.last_sequence.to_be_bytes());
+        run[16..24].copy_from_slice(&self.last_timestamp.to_be_bytes());
+        run[24..28].copy_from_slice(&self.coordinator_epoch.to_be_bytes());
+        run[28..36].copy_from_slice(&self.current_txn_start_offset.to_be_bytes());
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;

@@ -42,6 +42,9 @@ impl crate::primitives::Wire for DescribeQuorumResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 2 && !self.nodes.is_empty() {
+            return Err(crate::primitives::field::non_default("nodes"));
+        }
         crate::primitives::Fixed::put(self.error_code, buf);
         if version >= 2 {
             crate::primitives::field::encode(
@@ -53,9 +56,6 @@ impl crate::primitives::Wire for DescribeQuorumResponse {
             )?;
         }
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
-        if version < 2 && !self.nodes.is_empty() {
-            return Err(crate::primitives::field::non_default("nodes"));
-        }
         if version >= 2 {
             crate::primitives::field::encode(&self.nodes, buf, version, true, "nodes")?;
         }
@@ -192,19 +192,19 @@ impl crate::primitives::Wire for ReplicaState {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.replica_id, buf);
         if version < 2 && !self.replica_directory_id.is_nil() {
             return Err(crate::primitives::field::non_default("replica_directory_id"));
         }
+        crate::primitives::Fixed::put(self.replica_id, buf);
         if version >= 2 {
             crate::primitives::Fixed::put(self.replica_directory_id, buf);
         }
         crate::primitives::Fixed::put(self.log_end_offset, buf);
         if version >= 1 {
-            crate::primitives::Fixed::put(self.last_fetch_timestamp, buf);
-        }
-        if version >= 1 {
-            crate::primitives::Fixed::put(self.last_caught_up_timestamp, buf);
+            let mut run = [0u8; 16];
+            run[0..8].copy_from_slice(&self.last_fetch_timestamp.to_be_bytes());
+            run[8..16].copy_from_slice(&self.last_caught_up_timestamp.to_be_bytes());
+            buf.extend_from_slice(&run);
         }
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -453,8 +453,10 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::Fixed::put(self.error_code, buf);
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        buf.extend_from_slice(&run);
         if version >= 2 {
             crate::primitives::field::encode(
                 &self.error_message,
@@ -464,9 +466,11 @@ impl crate::primitives::Wire for PartitionData {
                 "error_message",
             )?;
         }
-        crate::primitives::Fixed::put(self.leader_id, buf);
-        crate::primitives::Fixed::put(self.leader_epoch, buf);
-        crate::primitives::Fixed::put(self.high_watermark, buf);
+        let mut run = [0u8; 16];
+        run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+        run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        run[8..16].copy_from_slice(&self.high_watermark.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.current_voters,
             buf,

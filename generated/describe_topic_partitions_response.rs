@@ -151,8 +151,10 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponseTopic {
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        crate::primitives::Fixed::put(self.topic_id, buf);
-        crate::primitives::Fixed::put(self.is_internal, buf);
+        let mut run = [0u8; 17];
+        run[0..16].copy_from_slice(&self.topic_id.0);
+        run[16..17].copy_from_slice(&[u8::from(self.is_internal)]);
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -307,21 +309,21 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponsePartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::Fixed::put(self.leader_id, buf);
-        crate::primitives::Fixed::put(self.leader_epoch, buf);
-        crate::primitives::field::encode(
+        let mut run = [0u8; 14];
+        run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+        run[2..6].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
+        run[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        buf.extend_from_slice(&run);
+        crate::primitives::field::encode_fixed_array(
             &self.replica_nodes,
             buf,
-            version,
             true,
             "replica_nodes",
         )?;
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_fixed_array(
             &self.isr_nodes,
             buf,
-            version,
             true,
             "isr_nodes",
         )?;
@@ -339,10 +341,9 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponsePartition {
             true,
             "last_known_elr",
         )?;
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_fixed_array(
             &self.offline_replicas,
             buf,
-            version,
             true,
             "offline_replicas",
         )?;
@@ -421,17 +422,15 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponsePartition {
             false,
             "leader_epoch",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.replica_nodes,
             r,
-            version,
             true,
             "replica_nodes",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.isr_nodes,
             r,
-            version,
             true,
             "isr_nodes",
         )?;
@@ -449,10 +448,9 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponsePartition {
             true,
             "last_known_elr",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.offline_replicas,
             r,
-            version,
             true,
             "offline_replicas",
         )?;

@@ -151,10 +151,12 @@ impl crate::primitives::Wire for TransactionState {
             true,
             "transaction_state",
         )?;
-        crate::primitives::Fixed::put(self.transaction_timeout_ms, buf);
-        crate::primitives::Fixed::put(self.transaction_start_time_ms, buf);
-        crate::primitives::Fixed::put(self.producer_id, buf);
-        crate::primitives::Fixed::put(self.producer_epoch, buf);
+        let mut run = [0u8; 22];
+        run[0..4].copy_from_slice(&self.transaction_timeout_ms.to_be_bytes());
+        run[4..12].copy_from_slice(&self.transaction_start_time_ms.to_be_bytes());
+        run[12..20].copy_from_slice(&self.producer_id.to_be_bytes());
+        run[20..22].copy_from_slice(&self.producer_epoch.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
@@ -291,10 +293,9 @@ impl crate::primitives::Wire for TopicData {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.topic, buf, version, true, "topic")?;
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_fixed_array(
             &self.partitions,
             buf,
-            version,
             true,
             "partitions",
         )?;
@@ -335,10 +336,9 @@ impl crate::primitives::Wire for TopicData {
             true,
             "topic",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
-            version,
             true,
             "partitions",
         )?;

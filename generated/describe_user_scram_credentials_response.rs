@@ -42,8 +42,10 @@ impl crate::primitives::Wire for DescribeUserScramCredentialsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        crate::primitives::Fixed::put(self.error_code, buf);
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.error_message,
             buf,
@@ -270,8 +272,10 @@ impl crate::primitives::Wire for CredentialInfo {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.mechanism, buf);
-        crate::primitives::Fixed::put(self.iterations, buf);
+        let mut run = [0u8; 5];
+        run[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
+        run[1..5].copy_from_slice(&self.iterations.to_be_bytes());
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;

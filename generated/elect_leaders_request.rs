@@ -161,10 +161,9 @@ impl crate::primitives::Wire for TopicPartitions {
             version >= 2,
             "topic",
         )?;
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_fixed_array(
             &self.partitions,
             buf,
-            version,
             version >= 2,
             "partitions",
         )?;
@@ -216,10 +215,9 @@ impl crate::primitives::Wire for TopicPartitions {
             version >= 2,
             "topic",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
-            version,
             version >= 2,
             "partitions",
         )?;

@@ -27,10 +27,10 @@ impl crate::primitives::Wire for ElectLeadersResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         if version < 1 && self.error_code != 0 {
             return Err(crate::primitives::field::non_default("error_code"));
         }
+        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         if version >= 1 {
             crate::primitives::Fixed::put(self.error_code, buf);
         }
@@ -261,8 +261,10 @@ impl crate::primitives::Wire for PartitionResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition_id, buf);
-        crate::primitives::Fixed::put(self.error_code, buf);
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.partition_id.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.error_message,
             buf,

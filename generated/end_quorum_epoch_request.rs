@@ -278,14 +278,15 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::Fixed::put(self.leader_id, buf);
-        crate::primitives::Fixed::put(self.leader_epoch, buf);
+        let mut run = [0u8; 12];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..8].copy_from_slice(&self.leader_id.to_be_bytes());
+        run[8..12].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        buf.extend_from_slice(&run);
         if version <= 0 {
-            crate::primitives::field::encode(
+            crate::primitives::field::encode_fixed_array(
                 &self.preferred_successors,
                 buf,
-                version,
                 false,
                 "preferred_successors",
             )?;
@@ -374,10 +375,9 @@ impl crate::primitives::Wire for PartitionData {
             "leader_epoch",
         )?;
         if version <= 0 {
-            crate::primitives::field::decode_into(
+            crate::primitives::field::decode_fixed_array_into(
                 &mut self.preferred_successors,
                 r,
-                version,
                 false,
                 "preferred_successors",
             )?;
@@ -429,8 +429,10 @@ impl crate::primitives::Wire for ReplicaInfo {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.candidate_id, buf);
-        crate::primitives::Fixed::put(self.candidate_directory_id, buf);
+        let mut run = [0u8; 20];
+        run[0..4].copy_from_slice(&self.candidate_id.to_be_bytes());
+        run[4..20].copy_from_slice(&self.candidate_directory_id.0);
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;

@@ -27,6 +27,9 @@ impl crate::primitives::Wire for EndQuorumEpochResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 1 && !self.node_endpoints.is_empty() {
+            return Err(crate::primitives::field::non_default("node_endpoints"));
+        }
         crate::primitives::Fixed::put(self.error_code, buf);
         crate::primitives::field::encode(
             &self.topics,
@@ -35,9 +38,6 @@ impl crate::primitives::Wire for EndQuorumEpochResponse {
             version >= 1,
             "topics",
         )?;
-        if version < 1 && !self.node_endpoints.is_empty() {
-            return Err(crate::primitives::field::non_default("node_endpoints"));
-        }
         if version >= 1 {
             let write_node_endpoints = !self.node_endpoints.is_empty();
             let mut count = self.unknown_tagged_fields.len();
@@ -267,10 +267,12 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::primitives::Fixed::put(self.leader_id, buf);
-        crate::primitives::Fixed::put(self.leader_epoch, buf);
+        let mut run = [0u8; 14];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        run[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
+        run[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        buf.extend_from_slice(&run);
         if version >= 1 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);

@@ -38,9 +38,11 @@ impl crate::primitives::Wire for EndTxnRequest {
             version >= 3,
             "transactional_id",
         )?;
-        crate::primitives::Fixed::put(self.producer_id, buf);
-        crate::primitives::Fixed::put(self.producer_epoch, buf);
-        crate::primitives::Fixed::put(self.committed, buf);
+        let mut run = [0u8; 11];
+        run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+        run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+        run[10..11].copy_from_slice(&[u8::from(self.committed)]);
+        buf.extend_from_slice(&run);
         if version >= 3 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);

@@ -42,13 +42,15 @@ impl crate::primitives::Wire for EndTxnResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        crate::primitives::Fixed::put(self.error_code, buf);
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        buf.extend_from_slice(&run);
         if version >= 5 {
-            crate::primitives::Fixed::put(self.producer_id, buf);
-        }
-        if version >= 5 {
-            crate::primitives::Fixed::put(self.producer_epoch, buf);
+            let mut run = [0u8; 10];
+            run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+            run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+            buf.extend_from_slice(&run);
         }
         if version >= 3 {
             let count = self.unknown_tagged_fields.len();

@@ -85,14 +85,19 @@ impl crate::primitives::Wire for FetchRequest {
         if version > 14 && self.replica_id != -1 {
             return Err(crate::primitives::field::non_default("replica_id"));
         }
-        if version <= 14 {
-            crate::primitives::Fixed::put(self.replica_id, buf);
-        }
         if version < 15 && self.replica_state != ReplicaState::default() {
             return Err(crate::primitives::field::non_default("replica_state"));
         }
-        crate::primitives::Fixed::put(self.max_wait_ms, buf);
-        crate::primitives::Fixed::put(self.min_bytes, buf);
+        if version < 7 && !self.forgotten_topics_data.is_empty() {
+            return Err(crate::primitives::field::non_default("forgotten_topics_data"));
+        }
+        if version <= 14 {
+            crate::primitives::Fixed::put(self.replica_id, buf);
+        }
+        let mut run = [0u8; 8];
+        run[0..4].copy_from_slice(&self.max_wait_ms.to_be_bytes());
+        run[4..8].copy_from_slice(&self.min_bytes.to_be_bytes());
+        buf.extend_from_slice(&run);
         if version >= 3 {
             crate::primitives::Fixed::put(self.max_bytes, buf);
         }
@@ -100,10 +105,10 @@ impl crate::primitives::Wire for FetchRequest {
             crate::primitives::Fixed::put(self.isolation_level, buf);
         }
         if version >= 7 {
-            crate::primitives::Fixed::put(self.session_id, buf);
-        }
-        if version >= 7 {
-            crate::primitives::Fixed::put(self.session_epoch, buf);
+            let mut run = [0u8; 8];
+            run[0..4].copy_from_slice(&self.session_id.to_be_bytes());
+            run[4..8].copy_from_slice(&self.session_epoch.to_be_bytes());
+            buf.extend_from_slice(&run);
         }
         crate::primitives::field::encode(
             &self.topics,
@@ -112,9 +117,6 @@ impl crate::primitives::Wire for FetchRequest {
             version >= 12,
             "topics",
         )?;
-        if version < 7 && !self.forgotten_topics_data.is_empty() {
-            return Err(crate::primitives::field::non_default("forgotten_topics_data"));
-        }
         if version >= 7 {
             crate::primitives::field::encode(
                 &self.forgotten_topics_data,
@@ -398,8 +400,10 @@ impl crate::primitives::Wire for ReplicaState {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.replica_id, buf);
-        crate::primitives::Fixed::put(self.replica_epoch, buf);
+        let mut run = [0u8; 12];
+        run[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
+        run[4..12].copy_from_slice(&self.replica_epoch.to_be_bytes());
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -647,14 +651,14 @@ impl crate::primitives::Wire for FetchPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 12 && self.last_fetched_epoch != -1 {
+            return Err(crate::primitives::field::non_default("last_fetched_epoch"));
+        }
         crate::primitives::Fixed::put(self.partition, buf);
         if version >= 9 {
             crate::primitives::Fixed::put(self.current_leader_epoch, buf);
         }
         crate::primitives::Fixed::put(self.fetch_offset, buf);
-        if version < 12 && self.last_fetched_epoch != -1 {
-            return Err(crate::primitives::field::non_default("last_fetched_epoch"));
-        }
         if version >= 12 {
             crate::primitives::Fixed::put(self.last_fetched_epoch, buf);
         }
@@ -844,10 +848,9 @@ impl crate::primitives::Wire for ForgottenTopic {
         if version >= 13 {
             crate::primitives::Fixed::put(self.topic_id, buf);
         }
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_fixed_array(
             &self.partitions,
             buf,
-            version,
             version >= 12,
             "partitions",
         )?;
@@ -924,10 +927,9 @@ impl crate::primitives::Wire for ForgottenTopic {
         } else {
             self.topic_id = crate::primitives::Uuid::NIL;
         }
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
-            version,
             version >= 12,
             "partitions",
         )?;

@@ -35,17 +35,20 @@ impl crate::primitives::Wire for FetchResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 7 && self.session_id != 0 {
+            return Err(crate::primitives::field::non_default("session_id"));
+        }
+        if version < 16 && !self.node_endpoints.is_empty() {
+            return Err(crate::primitives::field::non_default("node_endpoints"));
+        }
         if version >= 1 {
             crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         }
         if version >= 7 {
-            crate::primitives::Fixed::put(self.error_code, buf);
-        }
-        if version < 7 && self.session_id != 0 {
-            return Err(crate::primitives::field::non_default("session_id"));
-        }
-        if version >= 7 {
-            crate::primitives::Fixed::put(self.session_id, buf);
+            let mut run = [0u8; 6];
+            run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+            run[2..6].copy_from_slice(&self.session_id.to_be_bytes());
+            buf.extend_from_slice(&run);
         }
         crate::primitives::field::encode(
             &self.responses,
@@ -54,9 +57,6 @@ impl crate::primitives::Wire for FetchResponse {
             version >= 12,
             "responses",
         )?;
-        if version < 16 && !self.node_endpoints.is_empty() {
-            return Err(crate::primitives::field::non_default("node_endpoints"));
-        }
         if version >= 12 {
             let write_node_endpoints = version >= 16 && !self.node_endpoints.is_empty();
             let mut count = self.unknown_tagged_fields.len();
@@ -400,15 +400,6 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::primitives::Fixed::put(self.high_watermark, buf);
-        if version >= 4 {
-            crate::primitives::Fixed::put(self.last_stable_offset, buf);
-        }
-        if version >= 5 {
-            crate::primitives::Fixed::put(self.log_start_offset, buf);
-        }
         if version < 12 && self.diverging_epoch != EpochEndOffset::default() {
             return Err(crate::primitives::field::non_default("diverging_epoch"));
         }
@@ -418,6 +409,20 @@ impl crate::primitives::Wire for PartitionData {
         if version < 12 && self.snapshot_id != SnapshotId::default() {
             return Err(crate::primitives::field::non_default("snapshot_id"));
         }
+        if version < 11 && self.preferred_read_replica != -1 {
+            return Err(crate::primitives::field::non_default("preferred_read_replica"));
+        }
+        let mut run = [0u8; 14];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        run[6..14].copy_from_slice(&self.high_watermark.to_be_bytes());
+        buf.extend_from_slice(&run);
+        if version >= 4 {
+            crate::primitives::Fixed::put(self.last_stable_offset, buf);
+        }
+        if version >= 5 {
+            crate::primitives::Fixed::put(self.log_start_offset, buf);
+        }
         if version >= 4 {
             crate::primitives::field::encode(
                 &self.aborted_transactions,
@@ -426,9 +431,6 @@ impl crate::primitives::Wire for PartitionData {
                 version >= 12,
                 "aborted_transactions",
             )?;
-        }
-        if version < 11 && self.preferred_read_replica != -1 {
-            return Err(crate::primitives::field::non_default("preferred_read_replica"));
         }
         if version >= 11 {
             crate::primitives::Fixed::put(self.preferred_read_replica, buf);
@@ -696,8 +698,10 @@ impl crate::primitives::Wire for EpochEndOffset {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.epoch, buf);
-        crate::primitives::Fixed::put(self.end_offset, buf);
+        let mut run = [0u8; 12];
+        run[0..4].copy_from_slice(&self.epoch.to_be_bytes());
+        run[4..12].copy_from_slice(&self.end_offset.to_be_bytes());
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -783,8 +787,10 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.leader_id, buf);
-        crate::primitives::Fixed::put(self.leader_epoch, buf);
+        let mut run = [0u8; 8];
+        run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+        run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -870,8 +876,10 @@ impl crate::primitives::Wire for SnapshotId {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.end_offset, buf);
-        crate::primitives::Fixed::put(self.epoch, buf);
+        let mut run = [0u8; 12];
+        run[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
+        run[8..12].copy_from_slice(&self.epoch.to_be_bytes());
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
@@ -948,8 +956,10 @@ impl crate::primitives::Wire for AbortedTransaction {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.producer_id, buf);
-        crate::primitives::Fixed::put(self.first_offset, buf);
+        let mut run = [0u8; 16];
+        run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+        run[8..16].copy_from_slice(&self.first_offset.to_be_bytes());
+        buf.extend_from_slice(&run);
         if version >= 12 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);

@@ -42,8 +42,10 @@ impl crate::primitives::Wire for FetchSnapshotRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.replica_id, buf);
-        crate::primitives::Fixed::put(self.max_bytes, buf);
+        let mut run = [0u8; 8];
+        run[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
+        run[4..8].copy_from_slice(&self.max_bytes.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         let write_cluster_id = self.cluster_id.is_some();
         let mut count = self.unknown_tagged_fields.len();
@@ -248,8 +250,10 @@ impl crate::primitives::Wire for PartitionSnapshot {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition, buf);
-        crate::primitives::Fixed::put(self.current_leader_epoch, buf);
+        let mut run = [0u8; 8];
+        run[0..4].copy_from_slice(&self.partition.to_be_bytes());
+        run[4..8].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.snapshot_id,
             buf,
@@ -381,8 +385,10 @@ impl crate::primitives::Wire for SnapshotId {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.end_offset, buf);
-        crate::primitives::Fixed::put(self.epoch, buf);
+        let mut run = [0u8; 12];
+        run[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
+        run[8..12].copy_from_slice(&self.epoch.to_be_bytes());
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;

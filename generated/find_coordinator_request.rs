@@ -30,6 +30,12 @@ impl crate::primitives::Wire for FindCoordinatorRequest {
         if version > 3 && !self.key.is_empty() {
             return Err(crate::primitives::field::non_default("key"));
         }
+        if version < 1 && self.key_type != 0 {
+            return Err(crate::primitives::field::non_default("key_type"));
+        }
+        if version < 4 && !self.coordinator_keys.is_empty() {
+            return Err(crate::primitives::field::non_default("coordinator_keys"));
+        }
         if version <= 3 {
             crate::primitives::field::encode(
                 &self.key,
@@ -39,14 +45,8 @@ impl crate::primitives::Wire for FindCoordinatorRequest {
                 "key",
             )?;
         }
-        if version < 1 && self.key_type != 0 {
-            return Err(crate::primitives::field::non_default("key_type"));
-        }
         if version >= 1 {
             crate::primitives::Fixed::put(self.key_type, buf);
-        }
-        if version < 4 && !self.coordinator_keys.is_empty() {
-            return Err(crate::primitives::field::non_default("coordinator_keys"));
         }
         if version >= 4 {
             crate::primitives::field::encode(

@@ -57,11 +57,23 @@ impl crate::primitives::Wire for FindCoordinatorResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        if version >= 1 {
-            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        }
         if version > 3 && self.error_code != 0 {
             return Err(crate::primitives::field::non_default("error_code"));
+        }
+        if version > 3 && self.node_id != 0 {
+            return Err(crate::primitives::field::non_default("node_id"));
+        }
+        if version > 3 && !self.host.is_empty() {
+            return Err(crate::primitives::field::non_default("host"));
+        }
+        if version > 3 && self.port != 0 {
+            return Err(crate::primitives::field::non_default("port"));
+        }
+        if version < 4 && !self.coordinators.is_empty() {
+            return Err(crate::primitives::field::non_default("coordinators"));
+        }
+        if version >= 1 {
+            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         }
         if version <= 3 {
             crate::primitives::Fixed::put(self.error_code, buf);
@@ -75,14 +87,8 @@ impl crate::primitives::Wire for FindCoordinatorResponse {
                 "error_message",
             )?;
         }
-        if version > 3 && self.node_id != 0 {
-            return Err(crate::primitives::field::non_default("node_id"));
-        }
         if version <= 3 {
             crate::primitives::Fixed::put(self.node_id, buf);
-        }
-        if version > 3 && !self.host.is_empty() {
-            return Err(crate::primitives::field::non_default("host"));
         }
         if version <= 3 {
             crate::primitives::field::encode(
@@ -93,14 +99,8 @@ impl crate::primitives::Wire for FindCoordinatorResponse {
                 "host",
             )?;
         }
-        if version > 3 && self.port != 0 {
-            return Err(crate::primitives::field::non_default("port"));
-        }
         if version <= 3 {
             crate::primitives::Fixed::put(self.port, buf);
-        }
-        if version < 4 && !self.coordinators.is_empty() {
-            return Err(crate::primitives::field::non_default("coordinators"));
         }
         if version >= 4 {
             crate::primitives::field::encode(
@@ -324,8 +324,10 @@ impl crate::primitives::Wire for Coordinator {
         crate::primitives::field::encode(&self.key, buf, version, true, "key")?;
         crate::primitives::Fixed::put(self.node_id, buf);
         crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
-        crate::primitives::Fixed::put(self.port, buf);
-        crate::primitives::Fixed::put(self.error_code, buf);
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.port.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.error_message,
             buf,

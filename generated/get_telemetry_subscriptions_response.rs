@@ -51,20 +51,23 @@ impl crate::primitives::Wire for GetTelemetrySubscriptionsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::primitives::Fixed::put(self.client_instance_id, buf);
-        crate::primitives::Fixed::put(self.subscription_id, buf);
-        crate::primitives::field::encode(
+        let mut run = [0u8; 26];
+        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        run[6..22].copy_from_slice(&self.client_instance_id.0);
+        run[22..26].copy_from_slice(&self.subscription_id.to_be_bytes());
+        buf.extend_from_slice(&run);
+        crate::primitives::field::encode_fixed_array(
             &self.accepted_compression_types,
             buf,
-            version,
             true,
             "accepted_compression_types",
         )?;
-        crate::primitives::Fixed::put(self.push_interval_ms, buf);
-        crate::primitives::Fixed::put(self.telemetry_max_bytes, buf);
-        crate::primitives::Fixed::put(self.delta_temporality, buf);
+        let mut run = [0u8; 9];
+        run[0..4].copy_from_slice(&self.push_interval_ms.to_be_bytes());
+        run[4..8].copy_from_slice(&self.telemetry_max_bytes.to_be_bytes());
+        run[8..9].copy_from_slice(&[u8::from(self.delta_temporality)]);
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.requested_metrics,
             buf,
@@ -147,10 +150,9 @@ impl crate::primitives::Wire for GetTelemetrySubscriptionsResponse {
             false,
             "subscription_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.accepted_compression_types,
             r,
-            version,
             true,
             "accepted_compression_types",
         )?;

@@ -42,6 +42,12 @@ impl crate::primitives::Wire for InitProducerIdRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 3 && self.producer_id != -1 {
+            return Err(crate::primitives::field::non_default("producer_id"));
+        }
+        if version < 3 && self.producer_epoch != -1 {
+            return Err(crate::primitives::field::non_default("producer_epoch"));
+        }
         crate::primitives::field::encode(
             &self.transactional_id,
             buf,
@@ -50,17 +56,11 @@ impl crate::primitives::Wire for InitProducerIdRequest {
             "transactional_id",
         )?;
         crate::primitives::Fixed::put(self.transaction_timeout_ms, buf);
-        if version < 3 && self.producer_id != -1 {
-            return Err(crate::primitives::field::non_default("producer_id"));
-        }
         if version >= 3 {
-            crate::primitives::Fixed::put(self.producer_id, buf);
-        }
-        if version < 3 && self.producer_epoch != -1 {
-            return Err(crate::primitives::field::non_default("producer_epoch"));
-        }
-        if version >= 3 {
-            crate::primitives::Fixed::put(self.producer_epoch, buf);
+            let mut run = [0u8; 10];
+            run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+            run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+            buf.extend_from_slice(&run);
         }
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();

@@ -195,9 +195,11 @@ impl crate::primitives::Wire for PartitionData {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition, buf);
-        crate::primitives::Fixed::put(self.state_epoch, buf);
-        crate::primitives::Fixed::put(self.start_offset, buf);
+        let mut run = [0u8; 16];
+        run[0..4].copy_from_slice(&self.partition.to_be_bytes());
+        run[4..8].copy_from_slice(&self.state_epoch.to_be_bytes());
+        run[8..16].copy_from_slice(&self.start_offset.to_be_bytes());
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;

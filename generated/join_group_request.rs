@@ -62,6 +62,9 @@ impl crate::primitives::Wire for JoinGroupRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 5 && self.group_instance_id.is_some() {
+            return Err(crate::primitives::field::non_default("group_instance_id"));
+        }
         crate::primitives::field::encode(
             &self.group_id,
             buf,
@@ -80,9 +83,6 @@ impl crate::primitives::Wire for JoinGroupRequest {
             version >= 6,
             "member_id",
         )?;
-        if version < 5 && self.group_instance_id.is_some() {
-            return Err(crate::primitives::field::non_default("group_instance_id"));
-        }
         if version >= 5 {
             crate::primitives::field::encode(
                 &self.group_instance_id,

@@ -67,11 +67,16 @@ impl crate::primitives::Wire for JoinGroupResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 9 && self.skip_assignment {
+            return Err(crate::primitives::field::non_default("skip_assignment"));
+        }
         if version >= 2 {
             crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         }
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::primitives::Fixed::put(self.generation_id, buf);
+        let mut run = [0u8; 6];
+        run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+        run[2..6].copy_from_slice(&self.generation_id.to_be_bytes());
+        buf.extend_from_slice(&run);
         if version >= 7 {
             crate::primitives::field::encode(
                 &self.protocol_type,
@@ -98,9 +103,6 @@ impl crate::primitives::Wire for JoinGroupResponse {
             version >= 6,
             "leader",
         )?;
-        if version < 9 && self.skip_assignment {
-            return Err(crate::primitives::field::non_default("skip_assignment"));
-        }
         if version >= 9 {
             crate::primitives::Fixed::put(self.skip_assignment, buf);
         }

@@ -23,8 +23,10 @@ impl crate::primitives::Wire for KRaftVersionRecord {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.version, buf);
-        crate::primitives::Fixed::put(self.k_raft_version, buf);
+        let mut run = [0u8; 4];
+        run[0..2].copy_from_slice(&self.version.to_be_bytes());
+        run[2..4].copy_from_slice(&self.k_raft_version.to_be_bytes());
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;

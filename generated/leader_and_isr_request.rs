@@ -62,10 +62,21 @@ impl crate::primitives::Wire for LeaderAndIsrRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.controller_id, buf);
         if version < 7 && self.is_k_raft_controller {
             return Err(crate::primitives::field::non_default("is_k_raft_controller"));
         }
+        if version < 5 && self.r#type != 0 {
+            return Err(crate::primitives::field::non_default("type"));
+        }
+        if version > 1 && !self.ungrouped_partition_states.is_empty() {
+            return Err(
+                crate::primitives::field::non_default("ungrouped_partition_states"),
+            );
+        }
+        if version < 2 && !self.topic_states.is_empty() {
+            return Err(crate::primitives::field::non_default("topic_states"));
+        }
+        crate::primitives::Fixed::put(self.controller_id, buf);
         if version >= 7 {
             crate::primitives::Fixed::put(self.is_k_raft_controller, buf);
         }
@@ -73,16 +84,8 @@ impl crate::primitives::Wire for LeaderAndIsrRequest {
         if version >= 2 {
             crate::primitives::Fixed::put(self.broker_epoch, buf);
         }
-        if version < 5 && self.r#type != 0 {
-            return Err(crate::primitives::field::non_default("type"));
-        }
         if version >= 5 {
             crate::primitives::Fixed::put(self.r#type, buf);
-        }
-        if version > 1 && !self.ungrouped_partition_states.is_empty() {
-            return Err(
-                crate::primitives::field::non_default("ungrouped_partition_states"),
-            );
         }
         if version <= 1 {
             crate::primitives::field::encode(
@@ -92,9 +95,6 @@ impl crate::primitives::Wire for LeaderAndIsrRequest {
                 false,
                 "ungrouped_partition_states",
             )?;
-        }
-        if version < 2 && !self.topic_states.is_empty() {
-            return Err(crate::primitives::field::non_default("topic_states"));
         }
         if version >= 2 {
             crate::primitives::field::encode(
@@ -329,6 +329,9 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 6 && self.leader_recovery_state != 0 {
+            return Err(crate::primitives::field::non_default("leader_recovery_state"));
+        }
         if version <= 1 {
             crate::primitives::field::encode(
                 &self.topic_name,
@@ -338,42 +341,43 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
                 "topic_name",
             )?;
         }
-        crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::Fixed::put(self.controller_epoch, buf);
-        crate::primitives::Fixed::put(self.leader, buf);
-        crate::primitives::Fixed::put(self.leader_epoch, buf);
-        crate::primitives::field::encode(&self.isr, buf, version, version >= 4, "isr")?;
+        let mut run = [0u8; 16];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..8].copy_from_slice(&self.controller_epoch.to_be_bytes());
+        run[8..12].copy_from_slice(&self.leader.to_be_bytes());
+        run[12..16].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        buf.extend_from_slice(&run);
+        crate::primitives::field::encode_fixed_array(
+            &self.isr,
+            buf,
+            version >= 4,
+            "isr",
+        )?;
         crate::primitives::Fixed::put(self.partition_epoch, buf);
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_fixed_array(
             &self.replicas,
             buf,
-            version,
             version >= 4,
             "replicas",
         )?;
         if version >= 3 {
-            crate::primitives::field::encode(
+            crate::primitives::field::encode_fixed_array(
                 &self.adding_replicas,
                 buf,
-                version,
                 version >= 4,
                 "adding_replicas",
             )?;
         }
         if version >= 3 {
-            crate::primitives::field::encode(
+            crate::primitives::field::encode_fixed_array(
                 &self.removing_replicas,
                 buf,
-                version,
                 version >= 4,
                 "removing_replicas",
             )?;
         }
         if version >= 1 {
             crate::primitives::Fixed::put(self.is_new, buf);
-        }
-        if version < 6 && self.leader_recovery_state != 0 {
-            return Err(crate::primitives::field::non_default("leader_recovery_state"));
         }
         if version >= 6 {
             crate::primitives::Fixed::put(self.leader_recovery_state, buf);
@@ -489,10 +493,9 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
             false,
             "leader_epoch",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.isr,
             r,
-            version,
             version >= 4,
             "isr",
         )?;
@@ -503,18 +506,16 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
             false,
             "partition_epoch",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.replicas,
             r,
-            version,
             version >= 4,
             "replicas",
         )?;
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::primitives::field::decode_fixed_array_into(
                 &mut self.adding_replicas,
                 r,
-                version,
                 version >= 4,
                 "adding_replicas",
             )?;
@@ -522,10 +523,9 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
             self.adding_replicas = Vec::new();
         }
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::primitives::field::decode_fixed_array_into(
                 &mut self.removing_replicas,
                 r,
-                version,
                 version >= 4,
                 "removing_replicas",
             )?;

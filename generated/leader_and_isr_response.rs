@@ -27,10 +27,13 @@ impl crate::primitives::Wire for LeaderAndIsrResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.error_code, buf);
         if version > 4 && !self.partition_errors.is_empty() {
             return Err(crate::primitives::field::non_default("partition_errors"));
         }
+        if version < 5 && !self.topics.is_empty() {
+            return Err(crate::primitives::field::non_default("topics"));
+        }
+        crate::primitives::Fixed::put(self.error_code, buf);
         if version <= 4 {
             crate::primitives::field::encode(
                 &self.partition_errors,
@@ -39,9 +42,6 @@ impl crate::primitives::Wire for LeaderAndIsrResponse {
                 version >= 4,
                 "partition_errors",
             )?;
-        }
-        if version < 5 && !self.topics.is_empty() {
-            return Err(crate::primitives::field::non_default("topics"));
         }
         if version >= 5 {
             crate::primitives::field::encode(
@@ -174,8 +174,10 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionError {
                 "topic_name",
             )?;
         }
-        crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::Fixed::put(self.error_code, buf);
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        buf.extend_from_slice(&run);
         if version >= 4 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);

@@ -31,8 +31,10 @@ impl crate::primitives::Wire for LeaderChangeMessage {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.version, buf);
-        crate::primitives::Fixed::put(self.leader_id, buf);
+        let mut run = [0u8; 6];
+        run[0..2].copy_from_slice(&self.version.to_be_bytes());
+        run[2..6].copy_from_slice(&self.leader_id.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(&self.voters, buf, version, true, "voters")?;
         crate::primitives::field::encode(
             &self.granting_voters,
@@ -134,10 +136,10 @@ impl crate::primitives::Wire for Voter {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.voter_id, buf);
         if version < 1 && !self.voter_directory_id.is_nil() {
             return Err(crate::primitives::field::non_default("voter_directory_id"));
         }
+        crate::primitives::Fixed::put(self.voter_id, buf);
         if version >= 1 {
             crate::primitives::Fixed::put(self.voter_directory_id, buf);
         }

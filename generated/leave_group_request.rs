@@ -27,6 +27,12 @@ impl crate::primitives::Wire for LeaveGroupRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version > 2 && !self.member_id.is_empty() {
+            return Err(crate::primitives::field::non_default("member_id"));
+        }
+        if version < 3 && !self.members.is_empty() {
+            return Err(crate::primitives::field::non_default("members"));
+        }
         crate::primitives::field::encode(
             &self.group_id,
             buf,
@@ -34,9 +40,6 @@ impl crate::primitives::Wire for LeaveGroupRequest {
             version >= 4,
             "group_id",
         )?;
-        if version > 2 && !self.member_id.is_empty() {
-            return Err(crate::primitives::field::non_default("member_id"));
-        }
         if version <= 2 {
             crate::primitives::field::encode(
                 &self.member_id,
@@ -45,9 +48,6 @@ impl crate::primitives::Wire for LeaveGroupRequest {
                 false,
                 "member_id",
             )?;
-        }
-        if version < 3 && !self.members.is_empty() {
-            return Err(crate::primitives::field::non_default("members"));
         }
         if version >= 3 {
             crate::primitives::field::encode(

@@ -27,13 +27,13 @@ impl crate::primitives::Wire for LeaveGroupResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 3 && !self.members.is_empty() {
+            return Err(crate::primitives::field::non_default("members"));
+        }
         if version >= 1 {
             crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         }
         crate::primitives::Fixed::put(self.error_code, buf);
-        if version < 3 && !self.members.is_empty() {
-            return Err(crate::primitives::field::non_default("members"));
-        }
         if version >= 3 {
             crate::primitives::field::encode(
                 &self.members,

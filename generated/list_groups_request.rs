@@ -26,6 +26,9 @@ impl crate::primitives::Wire for ListGroupsRequest {
         if version < 4 && !self.states_filter.is_empty() {
             return Err(crate::primitives::field::non_default("states_filter"));
         }
+        if version < 5 && !self.types_filter.is_empty() {
+            return Err(crate::primitives::field::non_default("types_filter"));
+        }
         if version >= 4 {
             crate::primitives::field::encode(
                 &self.states_filter,
@@ -34,9 +37,6 @@ impl crate::primitives::Wire for ListGroupsRequest {
                 true,
                 "states_filter",
             )?;
-        }
-        if version < 5 && !self.types_filter.is_empty() {
-            return Err(crate::primitives::field::non_default("types_filter"));
         }
         if version >= 5 {
             crate::primitives::field::encode(

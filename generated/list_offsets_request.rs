@@ -31,10 +31,10 @@ impl crate::primitives::Wire for ListOffsetsRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.replica_id, buf);
         if version < 2 && self.isolation_level != 0 {
             return Err(crate::primitives::field::non_default("isolation_level"));
         }
+        crate::primitives::Fixed::put(self.replica_id, buf);
         if version >= 2 {
             crate::primitives::Fixed::put(self.isolation_level, buf);
         }
@@ -282,14 +282,14 @@ impl crate::primitives::Wire for ListOffsetsPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version > 0 && self.max_num_offsets != 1 {
+            return Err(crate::primitives::field::non_default("max_num_offsets"));
+        }
         crate::primitives::Fixed::put(self.partition_index, buf);
         if version >= 4 {
             crate::primitives::Fixed::put(self.current_leader_epoch, buf);
         }
         crate::primitives::Fixed::put(self.timestamp, buf);
-        if version > 0 && self.max_num_offsets != 1 {
-            return Err(crate::primitives::field::non_default("max_num_offsets"));
-        }
         if version <= 0 {
             crate::primitives::Fixed::put(self.max_num_offsets, buf);
         }

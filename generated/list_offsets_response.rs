@@ -255,34 +255,35 @@ impl crate::primitives::Wire for ListOffsetsPartitionResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::Fixed::put(self.error_code, buf);
         if version > 0 && !self.old_style_offsets.is_empty() {
             return Err(crate::primitives::field::non_default("old_style_offsets"));
-        }
-        if version <= 0 {
-            crate::primitives::field::encode(
-                &self.old_style_offsets,
-                buf,
-                version,
-                false,
-                "old_style_offsets",
-            )?;
         }
         if version < 1 && self.timestamp != -1 {
             return Err(crate::primitives::field::non_default("timestamp"));
         }
-        if version >= 1 {
-            crate::primitives::Fixed::put(self.timestamp, buf);
-        }
         if version < 1 && self.offset != -1 {
             return Err(crate::primitives::field::non_default("offset"));
         }
-        if version >= 1 {
-            crate::primitives::Fixed::put(self.offset, buf);
-        }
         if version < 4 && self.leader_epoch != -1 {
             return Err(crate::primitives::field::non_default("leader_epoch"));
+        }
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        buf.extend_from_slice(&run);
+        if version <= 0 {
+            crate::primitives::field::encode_fixed_array(
+                &self.old_style_offsets,
+                buf,
+                false,
+                "old_style_offsets",
+            )?;
+        }
+        if version >= 1 {
+            let mut run = [0u8; 16];
+            run[0..8].copy_from_slice(&self.timestamp.to_be_bytes());
+            run[8..16].copy_from_slice(&self.offset.to_be_bytes());
+            buf.extend_from_slice(&run);
         }
         if version >= 4 {
             crate::primitives::Fixed::put(self.leader_epoch, buf);
@@ -355,10 +356,9 @@ impl crate::primitives::Wire for ListOffsetsPartitionResponse {
             "error_code",
         )?;
         if version <= 0 {
-            crate::primitives::field::decode_into(
+            crate::primitives::field::decode_fixed_array_into(
                 &mut self.old_style_offsets,
                 r,
-                version,
                 false,
                 "old_style_offsets",
             )?;

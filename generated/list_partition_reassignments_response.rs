@@ -42,8 +42,10 @@ impl crate::primitives::Wire for ListPartitionReassignmentsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        crate::primitives::Fixed::put(self.error_code, buf);
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.error_message,
             buf,
@@ -227,28 +229,25 @@ impl crate::primitives::Wire for OngoingPartitionReassignment {
     fn encode_value(
         &self,
         buf: &mut crate::BytesMut,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_fixed_array(
             &self.replicas,
             buf,
-            version,
             true,
             "replicas",
         )?;
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_fixed_array(
             &self.adding_replicas,
             buf,
-            version,
             true,
             "adding_replicas",
         )?;
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_fixed_array(
             &self.removing_replicas,
             buf,
-            version,
             true,
             "removing_replicas",
         )?;
@@ -297,24 +296,21 @@ impl crate::primitives::Wire for OngoingPartitionReassignment {
             false,
             "partition_index",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.replicas,
             r,
-            version,
             true,
             "replicas",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.adding_replicas,
             r,
-            version,
             true,
             "adding_replicas",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.removing_replicas,
             r,
-            version,
             true,
             "removing_replicas",
         )?;

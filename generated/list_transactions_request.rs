@@ -37,6 +37,9 @@ impl crate::primitives::Wire for ListTransactionsRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 1 && self.duration_filter != -1 {
+            return Err(crate::primitives::field::non_default("duration_filter"));
+        }
         crate::primitives::field::encode(
             &self.state_filters,
             buf,
@@ -44,16 +47,12 @@ impl crate::primitives::Wire for ListTransactionsRequest {
             true,
             "state_filters",
         )?;
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_fixed_array(
             &self.producer_id_filters,
             buf,
-            version,
             true,
             "producer_id_filters",
         )?;
-        if version < 1 && self.duration_filter != -1 {
-            return Err(crate::primitives::field::non_default("duration_filter"));
-        }
         if version >= 1 {
             crate::primitives::Fixed::put(self.duration_filter, buf);
         }
@@ -102,10 +101,9 @@ impl crate::primitives::Wire for ListTransactionsRequest {
             true,
             "state_filters",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.producer_id_filters,
             r,
-            version,
             true,
             "producer_id_filters",
         )?;

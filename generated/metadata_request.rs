@@ -42,6 +42,25 @@ impl crate::primitives::Wire for MetadataRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 4 && !self.allow_auto_topic_creation {
+            return Err(
+                crate::primitives::field::non_default("allow_auto_topic_creation"),
+            );
+        }
+        if !(8..=10).contains(&version) && self.include_cluster_authorized_operations {
+            return Err(
+                crate::primitives::field::non_default(
+                    "include_cluster_authorized_operations",
+                ),
+            );
+        }
+        if version < 8 && self.include_topic_authorized_operations {
+            return Err(
+                crate::primitives::field::non_default(
+                    "include_topic_authorized_operations",
+                ),
+            );
+        }
         if version < 1 && self.topics.is_none() {
             return Err(crate::primitives::field::null_not_allowed("topics"));
         }
@@ -52,32 +71,13 @@ impl crate::primitives::Wire for MetadataRequest {
             version >= 9,
             "topics",
         )?;
-        if version < 4 && !self.allow_auto_topic_creation {
-            return Err(
-                crate::primitives::field::non_default("allow_auto_topic_creation"),
-            );
-        }
         if version >= 4 {
             crate::primitives::Fixed::put(self.allow_auto_topic_creation, buf);
-        }
-        if !(8..=10).contains(&version) && self.include_cluster_authorized_operations {
-            return Err(
-                crate::primitives::field::non_default(
-                    "include_cluster_authorized_operations",
-                ),
-            );
         }
         if (8..=10).contains(&version) {
             crate::primitives::Fixed::put(
                 self.include_cluster_authorized_operations,
                 buf,
-            );
-        }
-        if version < 8 && self.include_topic_authorized_operations {
-            return Err(
-                crate::primitives::field::non_default(
-                    "include_topic_authorized_operations",
-                ),
             );
         }
         if version >= 8 {

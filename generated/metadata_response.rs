@@ -52,6 +52,13 @@ impl crate::primitives::Wire for MetadataResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if !(8..=10).contains(&version)
+            && self.cluster_authorized_operations != -2147483648
+        {
+            return Err(
+                crate::primitives::field::non_default("cluster_authorized_operations"),
+            );
+        }
         if version >= 3 {
             crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         }
@@ -81,13 +88,6 @@ impl crate::primitives::Wire for MetadataResponse {
             version >= 9,
             "topics",
         )?;
-        if !(8..=10).contains(&version)
-            && self.cluster_authorized_operations != -2147483648
-        {
-            return Err(
-                crate::primitives::field::non_default("cluster_authorized_operations"),
-            );
-        }
         if (8..=10).contains(&version) {
             crate::primitives::Fixed::put(self.cluster_authorized_operations, buf);
         }
@@ -403,6 +403,11 @@ impl crate::primitives::Wire for MetadataResponseTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 8 && self.topic_authorized_operations != -2147483648 {
+            return Err(
+                crate::primitives::field::non_default("topic_authorized_operations"),
+            );
+        }
         crate::primitives::Fixed::put(self.error_code, buf);
         if version < 12 && self.name.is_none() {
             return Err(crate::primitives::field::null_not_allowed("name"));
@@ -427,11 +432,6 @@ impl crate::primitives::Wire for MetadataResponseTopic {
             version >= 9,
             "partitions",
         )?;
-        if version < 8 && self.topic_authorized_operations != -2147483648 {
-            return Err(
-                crate::primitives::field::non_default("topic_authorized_operations"),
-            );
-        }
         if version >= 8 {
             crate::primitives::Fixed::put(self.topic_authorized_operations, buf);
         }
@@ -618,31 +618,30 @@ impl crate::primitives::Wire for MetadataResponsePartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::Fixed::put(self.leader_id, buf);
+        let mut run = [0u8; 10];
+        run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+        run[2..6].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
+        buf.extend_from_slice(&run);
         if version >= 7 {
             crate::primitives::Fixed::put(self.leader_epoch, buf);
         }
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_fixed_array(
             &self.replica_nodes,
             buf,
-            version,
             version >= 9,
             "replica_nodes",
         )?;
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_fixed_array(
             &self.isr_nodes,
             buf,
-            version,
             version >= 9,
             "isr_nodes",
         )?;
         if version >= 5 {
-            crate::primitives::field::encode(
+            crate::primitives::field::encode_fixed_array(
                 &self.offline_replicas,
                 buf,
-                version,
                 version >= 9,
                 "offline_replicas",
             )?;
@@ -739,25 +738,22 @@ impl crate::primitives::Wire for MetadataResponsePartition {
         } else {
             self.leader_epoch = -1;
         }
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.replica_nodes,
             r,
-            version,
             version >= 9,
             "replica_nodes",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.isr_nodes,
             r,
-            version,
             version >= 9,
             "isr_nodes",
         )?;
         if version >= 5 {
-            crate::primitives::field::decode_into(
+            crate::primitives::field::decode_fixed_array_into(
                 &mut self.offline_replicas,
                 r,
-                version,
                 version >= 9,
                 "offline_replicas",
             )?;

@@ -52,6 +52,9 @@ impl crate::primitives::Wire for OffsetCommitRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 7 && self.group_instance_id.is_some() {
+            return Err(crate::primitives::field::non_default("group_instance_id"));
+        }
         crate::primitives::field::encode(
             &self.group_id,
             buf,
@@ -70,9 +73,6 @@ impl crate::primitives::Wire for OffsetCommitRequest {
                 version >= 8,
                 "member_id",
             )?;
-        }
-        if version < 7 && self.group_instance_id.is_some() {
-            return Err(crate::primitives::field::non_default("group_instance_id"));
         }
         if version >= 7 {
             crate::primitives::field::encode(
@@ -375,13 +375,15 @@ impl crate::primitives::Wire for OffsetCommitRequestPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::Fixed::put(self.committed_offset, buf);
-        if version >= 6 {
-            crate::primitives::Fixed::put(self.committed_leader_epoch, buf);
-        }
         if version != 1 && self.commit_timestamp != -1 {
             return Err(crate::primitives::field::non_default("commit_timestamp"));
+        }
+        let mut run = [0u8; 12];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+        buf.extend_from_slice(&run);
+        if version >= 6 {
+            crate::primitives::Fixed::put(self.committed_leader_epoch, buf);
         }
         if version == 1 {
             crate::primitives::Fixed::put(self.commit_timestamp, buf);

@@ -25,8 +25,10 @@ impl crate::primitives::Wire for OffsetDeleteResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
+        let mut run = [0u8; 6];
+        run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+        run[2..6].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(&self.topics, buf, version, false, "topics")?;
         Ok(())
     }
@@ -164,8 +166,10 @@ impl crate::primitives::Wire for OffsetDeleteResponsePartition {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::Fixed::put(self.error_code, buf);
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        buf.extend_from_slice(&run);
         Ok(())
     }
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {

@@ -45,6 +45,15 @@ impl crate::primitives::Wire for OffsetFetchRequest {
         if version > 7 && !self.group_id.is_empty() {
             return Err(crate::primitives::field::non_default("group_id"));
         }
+        if version > 7 && self.topics.as_ref().is_none_or(|v| !v.is_empty()) {
+            return Err(crate::primitives::field::non_default("topics"));
+        }
+        if version < 8 && !self.groups.is_empty() {
+            return Err(crate::primitives::field::non_default("groups"));
+        }
+        if version < 7 && self.require_stable {
+            return Err(crate::primitives::field::non_default("require_stable"));
+        }
         if version <= 7 {
             crate::primitives::field::encode(
                 &self.group_id,
@@ -53,9 +62,6 @@ impl crate::primitives::Wire for OffsetFetchRequest {
                 version >= 6,
                 "group_id",
             )?;
-        }
-        if version > 7 && self.topics.as_ref().is_none_or(|v| !v.is_empty()) {
-            return Err(crate::primitives::field::non_default("topics"));
         }
         if version <= 7 {
             if version < 2 && self.topics.is_none() {
@@ -69,9 +75,6 @@ impl crate::primitives::Wire for OffsetFetchRequest {
                 "topics",
             )?;
         }
-        if version < 8 && !self.groups.is_empty() {
-            return Err(crate::primitives::field::non_default("groups"));
-        }
         if version >= 8 {
             crate::primitives::field::encode(
                 &self.groups,
@@ -80,9 +83,6 @@ impl crate::primitives::Wire for OffsetFetchRequest {
                 true,
                 "groups",
             )?;
-        }
-        if version < 7 && self.require_stable {
-            return Err(crate::primitives::field::non_default("require_stable"));
         }
         if version >= 7 {
             crate::primitives::Fixed::put(self.require_stable, buf);
@@ -238,10 +238,9 @@ impl crate::primitives::Wire for OffsetFetchRequestTopic {
             version >= 6,
             "name",
         )?;
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_fixed_array(
             &self.partition_indexes,
             buf,
-            version,
             version >= 6,
             "partition_indexes",
         )?;
@@ -293,10 +292,9 @@ impl crate::primitives::Wire for OffsetFetchRequestTopic {
             version >= 6,
             "name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.partition_indexes,
             r,
-            version,
             version >= 6,
             "partition_indexes",
         )?;
@@ -478,10 +476,9 @@ impl crate::primitives::Wire for OffsetFetchRequestTopics {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_fixed_array(
             &self.partition_indexes,
             buf,
-            version,
             true,
             "partition_indexes",
         )?;
@@ -521,10 +518,9 @@ impl crate::primitives::Wire for OffsetFetchRequestTopics {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.partition_indexes,
             r,
-            version,
             true,
             "partition_indexes",
         )?;

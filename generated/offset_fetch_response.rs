@@ -31,11 +31,14 @@ impl crate::primitives::Wire for OffsetFetchResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        if version >= 3 {
-            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        }
         if version > 7 && !self.topics.is_empty() {
             return Err(crate::primitives::field::non_default("topics"));
+        }
+        if version < 8 && !self.groups.is_empty() {
+            return Err(crate::primitives::field::non_default("groups"));
+        }
+        if version >= 3 {
+            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         }
         if version <= 7 {
             crate::primitives::field::encode(
@@ -48,9 +51,6 @@ impl crate::primitives::Wire for OffsetFetchResponse {
         }
         if (2..=7).contains(&version) {
             crate::primitives::Fixed::put(self.error_code, buf);
-        }
-        if version < 8 && !self.groups.is_empty() {
-            return Err(crate::primitives::field::non_default("groups"));
         }
         if version >= 8 {
             crate::primitives::field::encode(
@@ -317,8 +317,10 @@ impl crate::primitives::Wire for OffsetFetchResponsePartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::Fixed::put(self.committed_offset, buf);
+        let mut run = [0u8; 12];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+        buf.extend_from_slice(&run);
         if version >= 5 {
             crate::primitives::Fixed::put(self.committed_leader_epoch, buf);
         }
@@ -648,9 +650,11 @@ impl crate::primitives::Wire for OffsetFetchResponsePartitions {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::Fixed::put(self.committed_offset, buf);
-        crate::primitives::Fixed::put(self.committed_leader_epoch, buf);
+        let mut run = [0u8; 16];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+        run[12..16].copy_from_slice(&self.committed_leader_epoch.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.metadata,
             buf,

@@ -245,8 +245,10 @@ impl crate::primitives::Wire for EpochEndOffset {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::primitives::Fixed::put(self.partition, buf);
+        let mut run = [0u8; 6];
+        run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+        run[2..6].copy_from_slice(&self.partition.to_be_bytes());
+        buf.extend_from_slice(&run);
         if version >= 1 {
             crate::primitives::Fixed::put(self.leader_epoch, buf);
         }

@@ -43,8 +43,10 @@ impl crate::primitives::Wire for ProduceRequest {
                 "transactional_id",
             )?;
         }
-        crate::primitives::Fixed::put(self.acks, buf);
-        crate::primitives::Fixed::put(self.timeout_ms, buf);
+        let mut run = [0u8; 6];
+        run[0..2].copy_from_slice(&self.acks.to_be_bytes());
+        run[2..6].copy_from_slice(&self.timeout_ms.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.topic_data,
             buf,

@@ -27,6 +27,9 @@ impl crate::primitives::Wire for ProduceResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 10 && !self.node_endpoints.is_empty() {
+            return Err(crate::primitives::field::non_default("node_endpoints"));
+        }
         crate::primitives::field::encode(
             &self.responses,
             buf,
@@ -36,9 +39,6 @@ impl crate::primitives::Wire for ProduceResponse {
         )?;
         if version >= 1 {
             crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        }
-        if version < 10 && !self.node_endpoints.is_empty() {
-            return Err(crate::primitives::field::non_default("node_endpoints"));
         }
         if version >= 9 {
             let write_node_endpoints = version >= 10 && !self.node_endpoints.is_empty();
@@ -306,9 +306,14 @@ impl crate::primitives::Wire for PartitionProduceResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.index, buf);
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::primitives::Fixed::put(self.base_offset, buf);
+        if version < 10 && self.current_leader != LeaderIdAndEpoch::default() {
+            return Err(crate::primitives::field::non_default("current_leader"));
+        }
+        let mut run = [0u8; 14];
+        run[0..4].copy_from_slice(&self.index.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        run[6..14].copy_from_slice(&self.base_offset.to_be_bytes());
+        buf.extend_from_slice(&run);
         if version >= 2 {
             crate::primitives::Fixed::put(self.log_append_time_ms, buf);
         }
@@ -332,9 +337,6 @@ impl crate::primitives::Wire for PartitionProduceResponse {
                 version >= 9,
                 "error_message",
             )?;
-        }
-        if version < 10 && self.current_leader != LeaderIdAndEpoch::default() {
-            return Err(crate::primitives::field::non_default("current_leader"));
         }
         if version >= 9 {
             let write_current_leader = version >= 10
@@ -631,8 +633,10 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.leader_id, buf);
-        crate::primitives::Fixed::put(self.leader_epoch, buf);
+        let mut run = [0u8; 8];
+        run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+        run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;

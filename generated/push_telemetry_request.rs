@@ -35,10 +35,12 @@ impl crate::primitives::Wire for PushTelemetryRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.client_instance_id, buf);
-        crate::primitives::Fixed::put(self.subscription_id, buf);
-        crate::primitives::Fixed::put(self.terminating, buf);
-        crate::primitives::Fixed::put(self.compression_type, buf);
+        let mut run = [0u8; 22];
+        run[0..16].copy_from_slice(&self.client_instance_id.0);
+        run[16..20].copy_from_slice(&self.subscription_id.to_be_bytes());
+        run[20..21].copy_from_slice(&[u8::from(self.terminating)]);
+        run[21..22].copy_from_slice(&self.compression_type.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(&self.metrics, buf, version, true, "metrics")?;
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);

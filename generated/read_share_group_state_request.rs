@@ -191,8 +191,10 @@ impl crate::primitives::Wire for PartitionData {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition, buf);
-        crate::primitives::Fixed::put(self.leader_epoch, buf);
+        let mut run = [0u8; 8];
+        run[0..4].copy_from_slice(&self.partition.to_be_bytes());
+        run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;

@@ -184,8 +184,10 @@ impl crate::primitives::Wire for PartitionResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition, buf);
-        crate::primitives::Fixed::put(self.error_code, buf);
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.partition.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.error_message,
             buf,
@@ -193,8 +195,10 @@ impl crate::primitives::Wire for PartitionResult {
             true,
             "error_message",
         )?;
-        crate::primitives::Fixed::put(self.state_epoch, buf);
-        crate::primitives::Fixed::put(self.start_offset, buf);
+        let mut run = [0u8; 12];
+        run[0..4].copy_from_slice(&self.state_epoch.to_be_bytes());
+        run[4..12].copy_from_slice(&self.start_offset.to_be_bytes());
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;

@@ -44,8 +44,10 @@ impl crate::primitives::Wire for RemoveRaftVoterRequest {
             true,
             "cluster_id",
         )?;
-        crate::primitives::Fixed::put(self.voter_id, buf);
-        crate::primitives::Fixed::put(self.voter_directory_id, buf);
+        let mut run = [0u8; 20];
+        run[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
+        run[4..20].copy_from_slice(&self.voter_directory_id.0);
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;

@@ -27,9 +27,11 @@ impl crate::primitives::Wire for RenewDelegationTokenResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::primitives::Fixed::put(self.expiry_timestamp_ms, buf);
-        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
+        let mut run = [0u8; 14];
+        run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+        run[2..10].copy_from_slice(&self.expiry_timestamp_ms.to_be_bytes());
+        run[10..14].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+        buf.extend_from_slice(&run);
         if version >= 2 {
             let count = self.unknown_tagged_fields.len();
             crate::primitives::varint::put_uvarint(buf, count as u32);

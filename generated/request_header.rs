@@ -52,9 +52,11 @@ impl crate::primitives::Wire for RequestHeader {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.request_api_key, buf);
-        crate::primitives::Fixed::put(self.request_api_version, buf);
-        crate::primitives::Fixed::put(self.correlation_id, buf);
+        let mut run = [0u8; 8];
+        run[0..2].copy_from_slice(&self.request_api_key.to_be_bytes());
+        run[2..4].copy_from_slice(&self.request_api_version.to_be_bytes());
+        run[4..8].copy_from_slice(&self.correlation_id.to_be_bytes());
+        buf.extend_from_slice(&run);
         if version >= 1 {
             crate::primitives::field::encode(
                 &self.client_id,

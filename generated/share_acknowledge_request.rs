@@ -324,15 +324,16 @@ impl crate::primitives::Wire for AcknowledgementBatch {
     fn encode_value(
         &self,
         buf: &mut crate::BytesMut,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.first_offset, buf);
-        crate::primitives::Fixed::put(self.last_offset, buf);
-        crate::primitives::field::encode(
+        let mut run = [0u8; 16];
+        run[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+        run[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+        buf.extend_from_slice(&run);
+        crate::primitives::field::encode_fixed_array(
             &self.acknowledge_types,
             buf,
-            version,
             true,
             "acknowledge_types",
         )?;
@@ -386,10 +387,9 @@ impl crate::primitives::Wire for AcknowledgementBatch {
             false,
             "last_offset",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.acknowledge_types,
             r,
-            version,
             true,
             "acknowledge_types",
         )?;

@@ -76,10 +76,12 @@ impl crate::primitives::Wire for ShareFetchRequest {
             true,
             "member_id",
         )?;
-        crate::primitives::Fixed::put(self.share_session_epoch, buf);
-        crate::primitives::Fixed::put(self.max_wait_ms, buf);
-        crate::primitives::Fixed::put(self.min_bytes, buf);
-        crate::primitives::Fixed::put(self.max_bytes, buf);
+        let mut run = [0u8; 16];
+        run[0..4].copy_from_slice(&self.share_session_epoch.to_be_bytes());
+        run[4..8].copy_from_slice(&self.max_wait_ms.to_be_bytes());
+        run[8..12].copy_from_slice(&self.min_bytes.to_be_bytes());
+        run[12..16].copy_from_slice(&self.max_bytes.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         crate::primitives::field::encode(
             &self.forgotten_topics_data,
@@ -305,8 +307,10 @@ impl crate::primitives::Wire for FetchPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::Fixed::put(self.partition_max_bytes, buf);
+        let mut run = [0u8; 8];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..8].copy_from_slice(&self.partition_max_bytes.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.acknowledgement_batches,
             buf,
@@ -404,15 +408,16 @@ impl crate::primitives::Wire for AcknowledgementBatch {
     fn encode_value(
         &self,
         buf: &mut crate::BytesMut,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.first_offset, buf);
-        crate::primitives::Fixed::put(self.last_offset, buf);
-        crate::primitives::field::encode(
+        let mut run = [0u8; 16];
+        run[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+        run[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+        buf.extend_from_slice(&run);
+        crate::primitives::field::encode_fixed_array(
             &self.acknowledge_types,
             buf,
-            version,
             true,
             "acknowledge_types",
         )?;
@@ -466,10 +471,9 @@ impl crate::primitives::Wire for AcknowledgementBatch {
             false,
             "last_offset",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.acknowledge_types,
             r,
-            version,
             true,
             "acknowledge_types",
         )?;
@@ -502,14 +506,13 @@ impl crate::primitives::Wire for ForgottenTopic {
     fn encode_value(
         &self,
         buf: &mut crate::BytesMut,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::Fixed::put(self.topic_id, buf);
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_fixed_array(
             &self.partitions,
             buf,
-            version,
             true,
             "partitions",
         )?;
@@ -550,10 +553,9 @@ impl crate::primitives::Wire for ForgottenTopic {
             false,
             "topic_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
-            version,
             true,
             "partitions",
         )?;

@@ -43,8 +43,10 @@ impl crate::primitives::Wire for ShareGroupHeartbeatResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        crate::primitives::Fixed::put(self.error_code, buf);
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.error_message,
             buf,
@@ -59,8 +61,10 @@ impl crate::primitives::Wire for ShareGroupHeartbeatResponse {
             true,
             "member_id",
         )?;
-        crate::primitives::Fixed::put(self.member_epoch, buf);
-        crate::primitives::Fixed::put(self.heartbeat_interval_ms, buf);
+        let mut run = [0u8; 8];
+        run[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
+        run[4..8].copy_from_slice(&self.heartbeat_interval_ms.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.assignment,
             buf,
@@ -181,14 +185,13 @@ impl crate::primitives::Wire for TopicPartitions {
     fn encode_value(
         &self,
         buf: &mut crate::BytesMut,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         crate::primitives::Fixed::put(self.topic_id, buf);
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_fixed_array(
             &self.partitions,
             buf,
-            version,
             true,
             "partitions",
         )?;
@@ -229,10 +232,9 @@ impl crate::primitives::Wire for TopicPartitions {
             false,
             "topic_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
-            version,
             true,
             "partitions",
         )?;

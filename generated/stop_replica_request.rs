@@ -62,10 +62,22 @@ impl crate::primitives::Wire for StopReplicaRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.controller_id, buf);
         if version < 4 && self.is_k_raft_controller {
             return Err(crate::primitives::field::non_default("is_k_raft_controller"));
         }
+        if version > 2 && self.delete_partitions {
+            return Err(crate::primitives::field::non_default("delete_partitions"));
+        }
+        if version > 0 && !self.ungrouped_partitions.is_empty() {
+            return Err(crate::primitives::field::non_default("ungrouped_partitions"));
+        }
+        if !(1..=2).contains(&version) && !self.topics.is_empty() {
+            return Err(crate::primitives::field::non_default("topics"));
+        }
+        if version < 3 && !self.topic_states.is_empty() {
+            return Err(crate::primitives::field::non_default("topic_states"));
+        }
+        crate::primitives::Fixed::put(self.controller_id, buf);
         if version >= 4 {
             crate::primitives::Fixed::put(self.is_k_raft_controller, buf);
         }
@@ -73,14 +85,8 @@ impl crate::primitives::Wire for StopReplicaRequest {
         if version >= 1 {
             crate::primitives::Fixed::put(self.broker_epoch, buf);
         }
-        if version > 2 && self.delete_partitions {
-            return Err(crate::primitives::field::non_default("delete_partitions"));
-        }
         if version <= 2 {
             crate::primitives::Fixed::put(self.delete_partitions, buf);
-        }
-        if version > 0 && !self.ungrouped_partitions.is_empty() {
-            return Err(crate::primitives::field::non_default("ungrouped_partitions"));
         }
         if version <= 0 {
             crate::primitives::field::encode(
@@ -91,9 +97,6 @@ impl crate::primitives::Wire for StopReplicaRequest {
                 "ungrouped_partitions",
             )?;
         }
-        if !(1..=2).contains(&version) && !self.topics.is_empty() {
-            return Err(crate::primitives::field::non_default("topics"));
-        }
         if (1..=2).contains(&version) {
             crate::primitives::field::encode(
                 &self.topics,
@@ -102,9 +105,6 @@ impl crate::primitives::Wire for StopReplicaRequest {
                 version >= 2,
                 "topics",
             )?;
-        }
-        if version < 3 && !self.topic_states.is_empty() {
-            return Err(crate::primitives::field::non_default("topic_states"));
         }
         if version >= 3 {
             crate::primitives::field::encode(
@@ -373,10 +373,9 @@ impl crate::primitives::Wire for StopReplicaTopicV1 {
             version >= 2,
             "name",
         )?;
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_fixed_array(
             &self.partition_indexes,
             buf,
-            version,
             version >= 2,
             "partition_indexes",
         )?;
@@ -428,10 +427,9 @@ impl crate::primitives::Wire for StopReplicaTopicV1 {
             version >= 2,
             "name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.partition_indexes,
             r,
-            version,
             version >= 2,
             "partition_indexes",
         )?;
@@ -578,9 +576,11 @@ impl crate::primitives::Wire for StopReplicaPartitionState {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::Fixed::put(self.leader_epoch, buf);
-        crate::primitives::Fixed::put(self.delete_partition, buf);
+        let mut run = [0u8; 9];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        run[8..9].copy_from_slice(&[u8::from(self.delete_partition)]);
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;

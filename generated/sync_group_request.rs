@@ -43,6 +43,9 @@ impl crate::primitives::Wire for SyncGroupRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 3 && self.group_instance_id.is_some() {
+            return Err(crate::primitives::field::non_default("group_instance_id"));
+        }
         crate::primitives::field::encode(
             &self.group_id,
             buf,
@@ -58,9 +61,6 @@ impl crate::primitives::Wire for SyncGroupRequest {
             version >= 4,
             "member_id",
         )?;
-        if version < 3 && self.group_instance_id.is_some() {
-            return Err(crate::primitives::field::non_default("group_instance_id"));
-        }
         if version >= 3 {
             crate::primitives::field::encode(
                 &self.group_instance_id,

@@ -62,6 +62,15 @@ impl crate::primitives::Wire for TxnOffsetCommitRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 3 && self.generation_id != -1 {
+            return Err(crate::primitives::field::non_default("generation_id"));
+        }
+        if version < 3 && !self.member_id.is_empty() {
+            return Err(crate::primitives::field::non_default("member_id"));
+        }
+        if version < 3 && self.group_instance_id.is_some() {
+            return Err(crate::primitives::field::non_default("group_instance_id"));
+        }
         crate::primitives::field::encode(
             &self.transactional_id,
             buf,
@@ -76,16 +85,12 @@ impl crate::primitives::Wire for TxnOffsetCommitRequest {
             version >= 3,
             "group_id",
         )?;
-        crate::primitives::Fixed::put(self.producer_id, buf);
-        crate::primitives::Fixed::put(self.producer_epoch, buf);
-        if version < 3 && self.generation_id != -1 {
-            return Err(crate::primitives::field::non_default("generation_id"));
-        }
+        let mut run = [0u8; 10];
+        run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+        run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+        buf.extend_from_slice(&run);
         if version >= 3 {
             crate::primitives::Fixed::put(self.generation_id, buf);
-        }
-        if version < 3 && !self.member_id.is_empty() {
-            return Err(crate::primitives::field::non_default("member_id"));
         }
         if version >= 3 {
             crate::primitives::field::encode(
@@ -95,9 +100,6 @@ impl crate::primitives::Wire for TxnOffsetCommitRequest {
                 true,
                 "member_id",
             )?;
-        }
-        if version < 3 && self.group_instance_id.is_some() {
-            return Err(crate::primitives::field::non_default("group_instance_id"));
         }
         if version >= 3 {
             crate::primitives::field::encode(
@@ -402,8 +404,10 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::Fixed::put(self.committed_offset, buf);
+        let mut run = [0u8; 12];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+        buf.extend_from_slice(&run);
         if version >= 2 {
             crate::primitives::Fixed::put(self.committed_leader_epoch, buf);
         }

@@ -37,6 +37,9 @@ impl crate::primitives::Wire for UpdateFeaturesRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 1 && self.validate_only {
+            return Err(crate::primitives::field::non_default("validate_only"));
+        }
         crate::primitives::Fixed::put(self.timeout_ms, buf);
         crate::primitives::field::encode(
             &self.feature_updates,
@@ -45,9 +48,6 @@ impl crate::primitives::Wire for UpdateFeaturesRequest {
             true,
             "feature_updates",
         )?;
-        if version < 1 && self.validate_only {
-            return Err(crate::primitives::field::non_default("validate_only"));
-        }
         if version >= 1 {
             crate::primitives::Fixed::put(self.validate_only, buf);
         }
@@ -161,16 +161,16 @@ impl crate::primitives::Wire for FeatureUpdateKey {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.feature, buf, version, true, "feature")?;
-        crate::primitives::Fixed::put(self.max_version_level, buf);
         if version > 0 && self.allow_downgrade {
             return Err(crate::primitives::field::non_default("allow_downgrade"));
         }
-        if version <= 0 {
-            crate::primitives::Fixed::put(self.allow_downgrade, buf);
-        }
         if version < 1 && self.upgrade_type != 1 {
             return Err(crate::primitives::field::non_default("upgrade_type"));
+        }
+        crate::primitives::field::encode(&self.feature, buf, version, true, "feature")?;
+        crate::primitives::Fixed::put(self.max_version_level, buf);
+        if version <= 0 {
+            crate::primitives::Fixed::put(self.allow_downgrade, buf);
         }
         if version >= 1 {
             crate::primitives::Fixed::put(self.upgrade_type, buf);

@@ -62,24 +62,27 @@ impl crate::primitives::Wire for UpdateMetadataRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.controller_id, buf);
         if version < 8 && self.is_k_raft_controller {
             return Err(crate::primitives::field::non_default("is_k_raft_controller"));
         }
-        if version >= 8 {
-            crate::primitives::Fixed::put(self.is_k_raft_controller, buf);
-        }
         if version < 8 && self.r#type != 0 {
             return Err(crate::primitives::field::non_default("type"));
-        }
-        crate::primitives::Fixed::put(self.controller_epoch, buf);
-        if version >= 5 {
-            crate::primitives::Fixed::put(self.broker_epoch, buf);
         }
         if version > 4 && !self.ungrouped_partition_states.is_empty() {
             return Err(
                 crate::primitives::field::non_default("ungrouped_partition_states"),
             );
+        }
+        if version < 5 && !self.topic_states.is_empty() {
+            return Err(crate::primitives::field::non_default("topic_states"));
+        }
+        crate::primitives::Fixed::put(self.controller_id, buf);
+        if version >= 8 {
+            crate::primitives::Fixed::put(self.is_k_raft_controller, buf);
+        }
+        crate::primitives::Fixed::put(self.controller_epoch, buf);
+        if version >= 5 {
+            crate::primitives::Fixed::put(self.broker_epoch, buf);
         }
         if version <= 4 {
             crate::primitives::field::encode(
@@ -89,9 +92,6 @@ impl crate::primitives::Wire for UpdateMetadataRequest {
                 false,
                 "ungrouped_partition_states",
             )?;
-        }
-        if version < 5 && !self.topic_states.is_empty() {
-            return Err(crate::primitives::field::non_default("topic_states"));
         }
         if version >= 5 {
             crate::primitives::field::encode(
@@ -332,24 +332,29 @@ impl crate::primitives::Wire for UpdateMetadataPartitionState {
                 "topic_name",
             )?;
         }
-        crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::Fixed::put(self.controller_epoch, buf);
-        crate::primitives::Fixed::put(self.leader, buf);
-        crate::primitives::Fixed::put(self.leader_epoch, buf);
-        crate::primitives::field::encode(&self.isr, buf, version, version >= 6, "isr")?;
+        let mut run = [0u8; 16];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..8].copy_from_slice(&self.controller_epoch.to_be_bytes());
+        run[8..12].copy_from_slice(&self.leader.to_be_bytes());
+        run[12..16].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        buf.extend_from_slice(&run);
+        crate::primitives::field::encode_fixed_array(
+            &self.isr,
+            buf,
+            version >= 6,
+            "isr",
+        )?;
         crate::primitives::Fixed::put(self.zk_version, buf);
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_fixed_array(
             &self.replicas,
             buf,
-            version,
             version >= 6,
             "replicas",
         )?;
         if version >= 4 {
-            crate::primitives::field::encode(
+            crate::primitives::field::encode_fixed_array(
                 &self.offline_replicas,
                 buf,
-                version,
                 version >= 6,
                 "offline_replicas",
             )?;
@@ -451,10 +456,9 @@ impl crate::primitives::Wire for UpdateMetadataPartitionState {
             false,
             "leader_epoch",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.isr,
             r,
-            version,
             version >= 6,
             "isr",
         )?;
@@ -465,18 +469,16 @@ impl crate::primitives::Wire for UpdateMetadataPartitionState {
             false,
             "zk_version",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.replicas,
             r,
-            version,
             version >= 6,
             "replicas",
         )?;
         if version >= 4 {
-            crate::primitives::field::decode_into(
+            crate::primitives::field::decode_fixed_array_into(
                 &mut self.offline_replicas,
                 r,
-                version,
                 version >= 6,
                 "offline_replicas",
             )?;

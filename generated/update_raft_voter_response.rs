@@ -27,8 +27,10 @@ impl crate::primitives::Wire for UpdateRaftVoterResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        crate::primitives::Fixed::put(self.error_code, buf);
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        buf.extend_from_slice(&run);
         let write_current_leader = self.current_leader != CurrentLeader::default();
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_current_leader);
@@ -153,8 +155,10 @@ impl crate::primitives::Wire for CurrentLeader {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.leader_id, buf);
-        crate::primitives::Fixed::put(self.leader_epoch, buf);
+        let mut run = [0u8; 8];
+        run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+        run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
         crate::primitives::Fixed::put(self.port, buf);
         let count = self.unknown_tagged_fields.len();

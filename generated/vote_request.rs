@@ -248,17 +248,21 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::Fixed::put(self.candidate_epoch, buf);
-        crate::primitives::Fixed::put(self.candidate_id, buf);
+        let mut run = [0u8; 12];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..8].copy_from_slice(&self.candidate_epoch.to_be_bytes());
+        run[8..12].copy_from_slice(&self.candidate_id.to_be_bytes());
+        buf.extend_from_slice(&run);
         if version >= 1 {
-            crate::primitives::Fixed::put(self.candidate_directory_id, buf);
+            let mut run = [0u8; 32];
+            run[0..16].copy_from_slice(&self.candidate_directory_id.0);
+            run[16..32].copy_from_slice(&self.voter_directory_id.0);
+            buf.extend_from_slice(&run);
         }
-        if version >= 1 {
-            crate::primitives::Fixed::put(self.voter_directory_id, buf);
-        }
-        crate::primitives::Fixed::put(self.last_offset_epoch, buf);
-        crate::primitives::Fixed::put(self.last_offset, buf);
+        let mut run = [0u8; 12];
+        run[0..4].copy_from_slice(&self.last_offset_epoch.to_be_bytes());
+        run[4..12].copy_from_slice(&self.last_offset.to_be_bytes());
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;

@@ -109,8 +109,10 @@ impl crate::primitives::Wire for Voter {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.voter_id, buf);
-        crate::primitives::Fixed::put(self.voter_directory_id, buf);
+        let mut run = [0u8; 20];
+        run[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
+        run[4..20].copy_from_slice(&self.voter_directory_id.0);
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.endpoints,
             buf,
@@ -301,8 +303,10 @@ impl crate::primitives::Wire for KRaftVersionFeature {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.min_supported_version, buf);
-        crate::primitives::Fixed::put(self.max_supported_version, buf);
+        let mut run = [0u8; 4];
+        run[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+        run[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;

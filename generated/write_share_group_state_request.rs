@@ -203,10 +203,12 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition, buf);
-        crate::primitives::Fixed::put(self.state_epoch, buf);
-        crate::primitives::Fixed::put(self.leader_epoch, buf);
-        crate::primitives::Fixed::put(self.start_offset, buf);
+        let mut run = [0u8; 20];
+        run[0..4].copy_from_slice(&self.partition.to_be_bytes());
+        run[4..8].copy_from_slice(&self.state_epoch.to_be_bytes());
+        run[8..12].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        run[12..20].copy_from_slice(&self.start_offset.to_be_bytes());
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.state_batches,
             buf,
@@ -322,10 +324,12 @@ impl crate::primitives::Wire for StateBatch {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.first_offset, buf);
-        crate::primitives::Fixed::put(self.last_offset, buf);
-        crate::primitives::Fixed::put(self.delivery_state, buf);
-        crate::primitives::Fixed::put(self.delivery_count, buf);
+        let mut run = [0u8; 19];
+        run[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+        run[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+        run[16..17].copy_from_slice(&self.delivery_state.to_be_bytes());
+        run[17..19].copy_from_slice(&self.delivery_count.to_be_bytes());
+        buf.extend_from_slice(&run);
         let count = self.unknown_tagged_fields.len();
         crate::primitives::varint::put_uvarint(buf, count as u32);
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;

@@ -115,9 +115,11 @@ impl crate::primitives::Wire for WritableTxnMarker {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.producer_id, buf);
-        crate::primitives::Fixed::put(self.producer_epoch, buf);
-        crate::primitives::Fixed::put(self.transaction_result, buf);
+        let mut run = [0u8; 11];
+        run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+        run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+        run[10..11].copy_from_slice(&[u8::from(self.transaction_result)]);
+        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.topics,
             buf,
@@ -241,10 +243,9 @@ impl crate::primitives::Wire for WritableTxnMarkerTopic {
             version >= 1,
             "name",
         )?;
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_fixed_array(
             &self.partition_indexes,
             buf,
-            version,
             version >= 1,
             "partition_indexes",
         )?;
@@ -296,10 +297,9 @@ impl crate::primitives::Wire for WritableTxnMarkerTopic {
             version >= 1,
             "name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::primitives::field::decode_fixed_array_into(
             &mut self.partition_indexes,
             r,
-            version,
             version >= 1,
             "partition_indexes",
         )?;

@@ -14,7 +14,7 @@ use super::{Nullable, Reader, Wire};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 
 #[inline(always)]
-pub(super) fn put_len(buf: &mut BytesMut, len: usize, flexible: bool) -> Result<(), EncodeError> {
+pub(crate) fn put_len(buf: &mut BytesMut, len: usize, flexible: bool) -> Result<(), EncodeError> {
     if len >= i32::MAX as usize {
         return Err(too_long(len));
     }
@@ -43,7 +43,7 @@ pub(super) fn len_size(len: usize, flexible: bool) -> usize {
 /// Reads a length or count prefix: `None` for null (any negative classic
 /// value, or compact 0).
 #[inline]
-pub(super) fn read_len(r: &mut Reader, flexible: bool) -> Result<Option<usize>, DecodeError> {
+pub(crate) fn read_len(r: &mut Reader, flexible: bool) -> Result<Option<usize>, DecodeError> {
     if flexible {
         match r.read_uvarint()? {
             0 => Ok(None),

@@ -112,14 +112,39 @@ pub trait Wire: Sized {
 /// 7i32.put(&mut buf);
 /// assert_eq!(&buf[..], [0, 0, 0, 7]);
 /// ```
-pub trait Fixed: Wire + Copy {
+pub trait Fixed: Wire + Copy + sealed::Sealed {
+    /// The encoded size, in bytes.
+    const SIZE: usize;
+
     /// Appends the value's big-endian bytes.
     fn put(self, buf: &mut BytesMut);
+
+    /// Writes the value's big-endian bytes to `out`, which is
+    /// [`Fixed::SIZE`] bytes long: every byte of it is written.
+    fn write(self, out: &mut [std::mem::MaybeUninit<u8>]);
+
+    /// The value from its encoding; `chunk` is [`Fixed::SIZE`] bytes long
+    /// (anything shorter reads as zero bytes, never a panic).
+    fn from_chunk(chunk: &[u8]) -> Self;
 }
 
 /// A generated struct: a message body, or a struct nested in one. Nullable
 /// struct fields (`Option<S>`) use a one-byte marker before the struct.
 pub trait Struct: Wire + Default + PartialEq {}
+
+mod sealed {
+    /// Keeps [`super::Fixed`] to this crate's fixed-width types.
+    pub trait Sealed {}
+    impl Sealed for bool {}
+    impl Sealed for i8 {}
+    impl Sealed for i16 {}
+    impl Sealed for u16 {}
+    impl Sealed for i32 {}
+    impl Sealed for u32 {}
+    impl Sealed for i64 {}
+    impl Sealed for f64 {}
+    impl Sealed for super::Uuid {}
+}
 
 /// Fields of generated code go through these, so each error names its field.
 #[doc(hidden)]
@@ -152,6 +177,53 @@ pub mod field {
         name: &'static str,
     ) -> Result<(), DecodeError> {
         place.decode_value_into(r, version, flexible).map_err(|e| e.in_field(name))
+    }
+
+    /// Writes a non-nullable array of fixed-width values: its length, then
+    /// the values, with one capacity reservation for all of them.
+    #[inline(always)]
+    pub fn encode_fixed_array<T: Fixed>(
+        items: &[T],
+        buf: &mut BytesMut,
+        flexible: bool,
+        name: &'static str,
+    ) -> Result<(), EncodeError> {
+        super::bytes::put_len(buf, items.len(), flexible).map_err(|e| e.in_field(name))?;
+        buf.reserve(items.len() * T::SIZE);
+        let mut written = 0;
+        for (chunk, &item) in buf.spare_capacity_mut().chunks_exact_mut(T::SIZE).zip(items) {
+            item.write(chunk);
+            written += T::SIZE;
+        }
+        // SAFETY: each chunk the loop visited, `written` bytes from the start
+        // of the spare capacity, was written in full by `Fixed::write` (a
+        // sealed trait: only this crate's impls, which write every byte).
+        unsafe { buf.set_len(buf.len() + written) };
+        Ok(())
+    }
+
+    /// Reads a non-nullable array of fixed-width values into `place`
+    /// (reusing its allocation), with one bounds check for the whole array.
+    #[inline]
+    pub fn decode_fixed_array_into<T: Fixed>(
+        place: &mut Vec<T>,
+        r: &mut Reader,
+        flexible: bool,
+        name: &'static str,
+    ) -> Result<(), DecodeError> {
+        read_fixed_array(place, r, flexible).map_err(|e| e.in_field(name))
+    }
+
+    fn read_fixed_array<T: Fixed>(place: &mut Vec<T>, r: &mut Reader, flexible: bool) -> Result<(), DecodeError> {
+        let offset = r.offset();
+        let Some(count) = super::bytes::read_len(r, flexible)? else {
+            return Err(DecodeError::new(crate::error::DecodeErrorKind::NullNotAllowed, offset));
+        };
+        r.check_count(count, T::SIZE)?;
+        let bytes = r.read_slice(count * T::SIZE)?;
+        place.clear();
+        place.extend(bytes.chunks_exact(T::SIZE).map(T::from_chunk));
+        Ok(())
     }
 
     /// Reads a value that may not be null at this version into an `Option` field.

@@ -1,6 +1,8 @@
 //! Fixed-width values: `bool`, `int8`, `int16`, `uint16`, `int32`,
 //! `uint32`, `int64`, `float64`, all big-endian.
 
+use std::mem::MaybeUninit;
+
 use bytes::{BufMut, BytesMut};
 
 use super::{Fixed, Reader, Wire};
@@ -29,9 +31,23 @@ macro_rules! fixed {
         }
 
         impl Fixed for $ty {
+            const SIZE: usize = $size;
+
             #[inline]
             fn put(self, buf: &mut BytesMut) {
                 buf.$put(self);
+            }
+
+            #[inline]
+            fn from_chunk(chunk: &[u8]) -> Self {
+                <$ty>::from_be_bytes(chunk.first_chunk().copied().unwrap_or_default())
+            }
+
+            #[inline(always)]
+            fn write(self, out: &mut [MaybeUninit<u8>]) {
+                for (out, byte) in out.iter_mut().zip(self.to_be_bytes()) {
+                    out.write(byte);
+                }
             }
         }
     )*};
@@ -66,8 +82,22 @@ impl Wire for bool {
 }
 
 impl Fixed for bool {
+    const SIZE: usize = 1;
+
     #[inline]
     fn put(self, buf: &mut BytesMut) {
         buf.put_u8(u8::from(self));
+    }
+
+    #[inline]
+    fn from_chunk(chunk: &[u8]) -> Self {
+        chunk.first().is_some_and(|&b| b != 0)
+    }
+
+    #[inline(always)]
+    fn write(self, out: &mut [MaybeUninit<u8>]) {
+        if let Some(out) = out.first_mut() {
+            out.write(u8::from(self));
+        }
     }
 }

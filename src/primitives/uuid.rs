@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use std::mem::MaybeUninit;
+
 use bytes::{BufMut, BytesMut};
 
 use super::{Fixed, Reader, Wire};
@@ -79,6 +81,20 @@ impl Wire for Uuid {
 }
 
 impl Fixed for Uuid {
+    const SIZE: usize = 16;
+
+    #[inline]
+    fn from_chunk(chunk: &[u8]) -> Self {
+        Uuid(chunk.first_chunk().copied().unwrap_or_default())
+    }
+
+    #[inline(always)]
+    fn write(self, out: &mut [MaybeUninit<u8>]) {
+        for (out, byte) in out.iter_mut().zip(self.0) {
+            out.write(byte);
+        }
+    }
+
     #[inline]
     fn put(self, buf: &mut BytesMut) {
         buf.put_slice(&self.0);

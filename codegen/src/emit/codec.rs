@@ -70,11 +70,14 @@ pub fn uses_ident(tokens: &TokenStream, name: &str) -> bool {
 fn emit_encode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
     let within = view.def.versions;
     let mut body = TokenStream::new();
+    // Checks that a field absent at this version holds its default come first:
+    // they only read `self`, and leave the writes free to merge.
     for f in &view.fields {
-        let (ident, name) = (&f.ident, &f.name);
         if !f.field.ignorable {
+            let ident = &f.ident;
             let non_default = f.non_default(quote!(self.#ident), rt);
             if let Some(test) = Cond::new(f.present, within).and_not(non_default) {
+                let name = &f.name;
                 body.extend(quote! {
                     if #test {
                         return Err(#rt::primitives::field::non_default(#name));
@@ -82,15 +85,30 @@ fn emit_encode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
                 });
             }
         }
+    }
+    let mut fields = view.fields.iter().peekable();
+    while let Some(f) = fields.next() {
+        let (ident, name) = (&f.ident, &f.name);
         let narrowed = f.positional.intersect(within);
+        let cond = Cond::new(f.positional, within);
+        if f.is_fixed() {
+            // Adjacent fixed-width fields present at the same versions are
+            // written as one run: one capacity check for all of them.
+            let mut run = vec![f];
+            while let Some(next) = fields.next_if(|n| n.is_fixed() && n.positional == f.positional) {
+                run.push(next);
+            }
+            body.extend(cond.guard(fixed_run(&run, rt)));
+            continue;
+        }
         let null_check = null_check(f, narrowed, rt);
         let flexible = flexible_expr(f, narrowed);
-        let write = if f.is_fixed() {
-            quote!(#rt::primitives::Fixed::put(self.#ident, buf);)
+        let write = if f.is_fixed_array() {
+            quote!(#rt::primitives::field::encode_fixed_array(&self.#ident, buf, #flexible, #name)?;)
         } else {
             quote!(#rt::primitives::field::encode(&self.#ident, buf, version, #flexible, #name)?;)
         };
-        body.extend(Cond::new(f.positional, within).guard(quote! {
+        body.extend(cond.guard(quote! {
             #null_check
             #write
         }));
@@ -140,6 +158,34 @@ fn emit_encode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
         });
     }
     quote!(#body Ok(()))
+}
+
+/// Writes adjacent fixed-width fields: one at a time when alone, else their
+/// big-endian bytes gathered in an array and appended at once.
+fn fixed_run(run: &[&FieldView<'_>], rt: &TokenStream) -> TokenStream {
+    if let [f] = run {
+        let ident = &f.ident;
+        return quote!(#rt::primitives::Fixed::put(self.#ident, buf););
+    }
+    let mut at = 0;
+    let mut writes = TokenStream::new();
+    for f in run {
+        let (ident, size) = (&f.ident, f.fixed_size().unwrap_or_default());
+        let bytes = match f.field.ty {
+            FieldType::Bool => quote!([u8::from(self.#ident)]),
+            FieldType::Uuid => quote!(self.#ident.0),
+            _ => quote!(self.#ident.to_be_bytes()),
+        };
+        let (start, end) = (Literal::usize_unsuffixed(at), Literal::usize_unsuffixed(at + size));
+        writes.extend(quote!(run[#start..#end].copy_from_slice(&#bytes);));
+        at += size;
+    }
+    let len = Literal::usize_unsuffixed(at);
+    quote! {
+        let mut run = [0u8; #len];
+        #writes
+        buf.extend_from_slice(&run);
+    }
 }
 
 /// The `flexible` argument: whether strings, bytes and array prefixes are
@@ -254,7 +300,11 @@ fn emit_decode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
         let default = f.default_expr(rt);
         let narrowed = f.positional.intersect(within);
         let flexible = flexible_expr(f, narrowed);
-        let read = quote!(#rt::primitives::field::decode_into(&mut self.#ident, r, version, #flexible, #name)?;);
+        let read = if f.is_fixed_array() {
+            quote!(#rt::primitives::field::decode_fixed_array_into(&mut self.#ident, r, #flexible, #name)?;)
+        } else {
+            quote!(#rt::primitives::field::decode_into(&mut self.#ident, r, version, #flexible, #name)?;)
+        };
         let read = match f.option {
             false => read,
             true => {
