@@ -106,6 +106,12 @@ for g in groups:
     ws = f"{fmt(w)} ({fmt(wlo)}–{fmt(whi)})" if spread else fmt(w)
     ks = f"{fmt(k)} ({fmt(klo)}–{fmt(khi)})" if spread else fmt(k)
     print(f"| {message} | {op} | {ws} | {ks} | {k / w:.2f} |")
+    # decode_into: kafka-wire decoding into a reused value, against
+    # kafka-protocol's decode (it has no counterpart).
+    if (g, "kafka-wire decode_into") in keys:
+        i, ilo, ihi = med((g, "kafka-wire decode_into"))
+        iss = f"{fmt(i)} ({fmt(ilo)}–{fmt(ihi)})" if spread else fmt(i)
+        print(f"| | decode_into (reused value) | {iss} | {ks} | {k / i:.2f} |")
 zc = [g for g in groups if "zero-copy" in g]
 for g in zc:
     print()
@@ -159,11 +165,12 @@ for l in sys.stdin:
     echo "| message | op | kafka-wire instructions | kafka-protocol instructions | ratio |"
     echo "|---|---|---:|---:|---:|"
     for m in metadata produce fetch api_versions create_topics header; do
-        for op in encode decode; do
+        for op in encode decode decode_into; do
             row=()
-            for crate in kafka-wire kafka-protocol; do
-                f=$OUT/$m.$op.$crate.out
-                KAFKA_WIRE_PROFILE=$m:$op:$crate valgrind --tool=callgrind --callgrind-out-file="$f" \
+            # decode_into is kafka-wire's alone: compared with kafka-protocol's decode.
+            for spec in "$op:kafka-wire" "${op/decode_into/decode}:kafka-protocol"; do
+                f=$OUT/$m.${spec/:/.}.out
+                KAFKA_WIRE_PROFILE=$m:$spec valgrind --tool=callgrind --callgrind-out-file="$f" \
                     --toggle-collect='*profiled_section*' "$BIN" 2>"$f.log"
                 row+=("$(sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' "$f.log")")
             done
