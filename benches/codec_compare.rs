@@ -9,6 +9,10 @@
 //! - **decode**: read the message from a `Bytes` holding exactly its
 //!   encoding; the decoded value is dropped inside the timed loop, so
 //!   freeing what decode allocated counts too.
+//! - **vectored encode** (kafka-wire only, function `kafka-wire
+//!   encode_vectored`): [`Message::encode_vectored`], the encoding as
+//!   chunks with large `records` shared instead of copied, ready for
+//!   `write_vectored`; compared against kafka-protocol's copying encode.
 //! - **decode into a reused value** (kafka-wire only, function
 //!   `kafka-wire decode_into`): [`Message::decode_into`] into one value kept
 //!   across iterations, the way a broker or client keeps one value per api
@@ -19,7 +23,7 @@
 //!
 //! Profiling: with `KAFKA_WIRE_PROFILE=<message>:<op>:<crate>[:<iterations>]`
 //! (message one of metadata, produce, fetch, api_versions, create_topics,
-//! header; op encode, decode or decode_into (kafka-wire only); crate kafka-wire or kafka-protocol) the binary
+//! header; op encode, decode, or (kafka-wire only) encode_vectored or decode_into; crate kafka-wire or kafka-protocol) the binary
 //! builds the fixtures, then runs only that operation inside the function
 //! `profiled_section`, for `valgrind --tool=callgrind
 //! --toggle-collect='*profiled_section*'` (commands in docs/performance.md).
@@ -46,6 +50,10 @@ fn encode_kp<W, K: Encodable>(case: &Case<W, K>, buf: &mut BytesMut) -> usize {
     buf.len()
 }
 
+fn encode_vectored_wire<W: Message, K>(case: &Case<W, K>) -> Vec<kafka_wire::Bytes> {
+    black_box(&case.wire).encode_vectored(case.version).unwrap()
+}
+
 fn decode_wire<W: Message, K>(case: &Case<W, K>) -> W {
     let mut bytes = black_box(case.bytes.clone());
     W::decode(&mut bytes, case.version).unwrap()
@@ -69,6 +77,7 @@ fn compare<W: Message, K: Encodable + Decodable>(c: &mut Criterion, case: &Case<
     g.throughput(Throughput::Bytes(len as u64));
     g.bench_function("kafka-wire", |b| b.iter(|| encode_wire(case, &mut buf)));
     g.bench_function("kafka-protocol", |b| b.iter(|| encode_kp(case, &mut buf)));
+    g.bench_function("kafka-wire encode_vectored", |b| b.iter(|| encode_vectored_wire(case)));
     g.finish();
 
     let mut g = c.benchmark_group(format!("{} decode", case.name));
@@ -104,6 +113,10 @@ fn profile_case<W: Message, K: Encodable + Decodable>(case: &Case<W, K>, op: &st
             drop(decode_wire(case));
             profiled_section(n, || decode_wire(case))
         }
+        ("encode_vectored", "kafka-wire") => {
+            drop(encode_vectored_wire(case));
+            profiled_section(n, || encode_vectored_wire(case))
+        }
         ("decode_into", "kafka-wire") => {
             let mut value = W::default();
             decode_into_wire(case, &mut value);
@@ -113,7 +126,7 @@ fn profile_case<W: Message, K: Encodable + Decodable>(case: &Case<W, K>, op: &st
             drop(decode_kp(case));
             profiled_section(n, || decode_kp(case))
         }
-        _ => panic!("op is encode, decode or decode_into (kafka-wire only); crate is kafka-wire or kafka-protocol"),
+        _ => panic!("op is encode, decode, or (kafka-wire only) encode_vectored or decode_into; crate is kafka-wire or kafka-protocol"),
     }
     eprintln!("{}: {op} with {krate}, {n} time(s), {} bytes", case.name, case.bytes.len());
 }

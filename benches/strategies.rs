@@ -258,7 +258,7 @@ fn partitions() -> Vec<MetadataResponsePartition> {
 fn e0(ps: &[MetadataResponsePartition], buf: &mut BytesMut) -> usize {
     buf.clear();
     for p in ps {
-        p.encode_value(buf, 12, true).unwrap();
+        p.encode_value(&mut kafka_wire::primitives::Writer::new(buf), 12, true).unwrap();
     }
     buf.len()
 }
@@ -359,7 +359,7 @@ fn produce_parts_input() -> Bytes {
         .map(|p| PartitionProduceData { index: p, records: Some(Bytes::from(vec![7u8; 65536])), ..Default::default() })
         .collect();
     let mut b = BytesMut::new();
-    parts.encode_value(&mut b, 9, true).unwrap();
+    parts.encode_value(&mut kafka_wire::primitives::Writer::new(&mut b), 9, true).unwrap();
     b.freeze()
 }
 

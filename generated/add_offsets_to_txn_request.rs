@@ -27,7 +27,7 @@ pub struct AddOffsetsToTxnRequest {
 impl crate::primitives::Wire for AddOffsetsToTxnRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -31,7 +31,7 @@ pub struct AddPartitionsToTxnRequest {
 impl crate::primitives::Wire for AddPartitionsToTxnRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -238,7 +238,7 @@ pub struct AddPartitionsToTxnTopic {
 impl crate::primitives::Wire for AddPartitionsToTxnTopic {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -351,7 +351,7 @@ pub struct AddPartitionsToTxnTransaction {
 impl crate::primitives::Wire for AddPartitionsToTxnTransaction {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

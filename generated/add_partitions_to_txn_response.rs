@@ -27,7 +27,7 @@ pub struct AddPartitionsToTxnResponse {
 impl crate::primitives::Wire for AddPartitionsToTxnResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -185,7 +185,7 @@ pub struct AddPartitionsToTxnTopicResult {
 impl crate::primitives::Wire for AddPartitionsToTxnTopicResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -288,7 +288,7 @@ pub struct AddPartitionsToTxnPartitionResult {
 impl crate::primitives::Wire for AddPartitionsToTxnPartitionResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -376,7 +376,7 @@ pub struct AddPartitionsToTxnResult {
 impl crate::primitives::Wire for AddPartitionsToTxnResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -43,7 +43,7 @@ impl Default for AddRaftVoterRequest {
 impl crate::primitives::Wire for AddRaftVoterRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -166,7 +166,7 @@ pub struct Listener {
 impl crate::primitives::Wire for Listener {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

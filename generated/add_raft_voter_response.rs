@@ -33,7 +33,7 @@ impl Default for AddRaftVoterResponse {
 impl crate::primitives::Wire for AddRaftVoterResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

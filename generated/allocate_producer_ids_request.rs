@@ -28,7 +28,7 @@ impl Default for AllocateProducerIdsRequest {
 impl crate::primitives::Wire for AllocateProducerIdsRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

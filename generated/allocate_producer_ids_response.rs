@@ -27,7 +27,7 @@ pub struct AllocateProducerIdsResponse {
 impl crate::primitives::Wire for AllocateProducerIdsResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

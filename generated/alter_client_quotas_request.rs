@@ -19,7 +19,7 @@ pub struct AlterClientQuotasRequest {
 impl crate::primitives::Wire for AlterClientQuotasRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -112,7 +112,7 @@ pub struct EntryData {
 impl crate::primitives::Wire for EntryData {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -213,7 +213,7 @@ impl Default for EntityData {
 impl crate::primitives::Wire for EntityData {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -325,7 +325,7 @@ pub struct OpData {
 impl crate::primitives::Wire for OpData {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

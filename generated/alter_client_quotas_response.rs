@@ -19,7 +19,7 @@ pub struct AlterClientQuotasResponse {
 impl crate::primitives::Wire for AlterClientQuotasResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -126,7 +126,7 @@ impl Default for EntryData {
 impl crate::primitives::Wire for EntryData {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -247,7 +247,7 @@ impl Default for EntityData {
 impl crate::primitives::Wire for EntityData {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

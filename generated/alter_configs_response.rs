@@ -19,7 +19,7 @@ pub struct AlterConfigsResponse {
 impl crate::primitives::Wire for AlterConfigsResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -135,7 +135,7 @@ impl Default for AlterConfigsResourceResponse {
 impl crate::primitives::Wire for AlterConfigsResourceResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -28,7 +28,7 @@ impl Default for AlterPartitionReassignmentsRequest {
 impl crate::primitives::Wire for AlterPartitionReassignmentsRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -106,7 +106,7 @@ pub struct ReassignableTopic {
 impl crate::primitives::Wire for ReassignableTopic {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -184,7 +184,7 @@ pub struct ReassignablePartition {
 impl crate::primitives::Wire for ReassignablePartition {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -38,7 +38,7 @@ impl Default for AlterPartitionReassignmentsResponse {
 impl crate::primitives::Wire for AlterPartitionReassignmentsResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -148,7 +148,7 @@ pub struct ReassignableTopicResponse {
 impl crate::primitives::Wire for ReassignableTopicResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -240,7 +240,7 @@ impl Default for ReassignablePartitionResponse {
 impl crate::primitives::Wire for ReassignablePartitionResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -33,7 +33,7 @@ impl Default for AlterPartitionRequest {
 impl crate::primitives::Wire for AlterPartitionRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -126,7 +126,7 @@ pub struct TopicData {
 impl crate::primitives::Wire for TopicData {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -257,7 +257,7 @@ pub struct PartitionData {
 impl crate::primitives::Wire for PartitionData {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -430,7 +430,7 @@ impl Default for BrokerState {
 impl crate::primitives::Wire for BrokerState {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -15,7 +15,7 @@ pub struct AlterReplicaLogDirsRequest {
 impl crate::primitives::Wire for AlterReplicaLogDirsRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -98,7 +98,7 @@ pub struct AlterReplicaLogDir {
 impl crate::primitives::Wire for AlterReplicaLogDir {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -196,7 +196,7 @@ pub struct AlterReplicaLogDirTopic {
 impl crate::primitives::Wire for AlterReplicaLogDirTopic {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -19,7 +19,7 @@ pub struct AlterReplicaLogDirsResponse {
 impl crate::primitives::Wire for AlterReplicaLogDirsResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -112,7 +112,7 @@ pub struct AlterReplicaLogDirTopicResult {
 impl crate::primitives::Wire for AlterReplicaLogDirTopicResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -220,7 +220,7 @@ pub struct AlterReplicaLogDirPartitionResult {
 impl crate::primitives::Wire for AlterReplicaLogDirPartitionResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -19,7 +19,7 @@ pub struct AlterUserScramCredentialsRequest {
 impl crate::primitives::Wire for AlterUserScramCredentialsRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -109,7 +109,7 @@ pub struct ScramCredentialDeletion {
 impl crate::primitives::Wire for ScramCredentialDeletion {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -193,7 +193,7 @@ pub struct ScramCredentialUpsertion {
 impl crate::primitives::Wire for ScramCredentialUpsertion {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

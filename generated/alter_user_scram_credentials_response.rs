@@ -19,7 +19,7 @@ pub struct AlterUserScramCredentialsResponse {
 impl crate::primitives::Wire for AlterUserScramCredentialsResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -111,7 +111,7 @@ impl Default for AlterUserScramCredentialsResult {
 impl crate::primitives::Wire for AlterUserScramCredentialsResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -1881,160 +1881,184 @@ impl RequestBody {
         buf: &mut crate::BytesMut,
         version: i16,
     ) -> Result<(), crate::error::EncodeError> {
+        self.encode_to(&mut crate::primitives::Writer::new(buf), version)
+    }
+    /// Writes the body encoded at `version` to a [`Writer`](#rt::primitives::Writer),
+    /// which may share large `bytes` and `records` values instead of copying them.
+    ///
+    /// # Errors
+    /// As [`Message::encode`](#rt::message::Message::encode).
+    pub fn encode_to(
+        &self,
+        w: &mut crate::primitives::Writer<'_>,
+        version: i16,
+    ) -> Result<(), crate::error::EncodeError> {
         match self {
-            Self::Produce(m) => crate::message::Message::encode(m, buf, version),
-            Self::Fetch(m) => crate::message::Message::encode(m, buf, version),
-            Self::ListOffsets(m) => crate::message::Message::encode(m, buf, version),
-            Self::Metadata(m) => crate::message::Message::encode(m, buf, version),
-            Self::LeaderAndIsr(m) => crate::message::Message::encode(m, buf, version),
-            Self::StopReplica(m) => crate::message::Message::encode(m, buf, version),
-            Self::UpdateMetadata(m) => crate::message::Message::encode(m, buf, version),
+            Self::Produce(m) => crate::message::Message::encode_to(m, w, version),
+            Self::Fetch(m) => crate::message::Message::encode_to(m, w, version),
+            Self::ListOffsets(m) => crate::message::Message::encode_to(m, w, version),
+            Self::Metadata(m) => crate::message::Message::encode_to(m, w, version),
+            Self::LeaderAndIsr(m) => crate::message::Message::encode_to(m, w, version),
+            Self::StopReplica(m) => crate::message::Message::encode_to(m, w, version),
+            Self::UpdateMetadata(m) => crate::message::Message::encode_to(m, w, version),
             Self::ControlledShutdown(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
-            Self::OffsetCommit(m) => crate::message::Message::encode(m, buf, version),
-            Self::OffsetFetch(m) => crate::message::Message::encode(m, buf, version),
-            Self::FindCoordinator(m) => crate::message::Message::encode(m, buf, version),
-            Self::JoinGroup(m) => crate::message::Message::encode(m, buf, version),
-            Self::Heartbeat(m) => crate::message::Message::encode(m, buf, version),
-            Self::LeaveGroup(m) => crate::message::Message::encode(m, buf, version),
-            Self::SyncGroup(m) => crate::message::Message::encode(m, buf, version),
-            Self::DescribeGroups(m) => crate::message::Message::encode(m, buf, version),
-            Self::ListGroups(m) => crate::message::Message::encode(m, buf, version),
-            Self::SaslHandshake(m) => crate::message::Message::encode(m, buf, version),
-            Self::ApiVersions(m) => crate::message::Message::encode(m, buf, version),
-            Self::CreateTopics(m) => crate::message::Message::encode(m, buf, version),
-            Self::DeleteTopics(m) => crate::message::Message::encode(m, buf, version),
-            Self::DeleteRecords(m) => crate::message::Message::encode(m, buf, version),
-            Self::InitProducerId(m) => crate::message::Message::encode(m, buf, version),
+            Self::OffsetCommit(m) => crate::message::Message::encode_to(m, w, version),
+            Self::OffsetFetch(m) => crate::message::Message::encode_to(m, w, version),
+            Self::FindCoordinator(m) => crate::message::Message::encode_to(m, w, version),
+            Self::JoinGroup(m) => crate::message::Message::encode_to(m, w, version),
+            Self::Heartbeat(m) => crate::message::Message::encode_to(m, w, version),
+            Self::LeaveGroup(m) => crate::message::Message::encode_to(m, w, version),
+            Self::SyncGroup(m) => crate::message::Message::encode_to(m, w, version),
+            Self::DescribeGroups(m) => crate::message::Message::encode_to(m, w, version),
+            Self::ListGroups(m) => crate::message::Message::encode_to(m, w, version),
+            Self::SaslHandshake(m) => crate::message::Message::encode_to(m, w, version),
+            Self::ApiVersions(m) => crate::message::Message::encode_to(m, w, version),
+            Self::CreateTopics(m) => crate::message::Message::encode_to(m, w, version),
+            Self::DeleteTopics(m) => crate::message::Message::encode_to(m, w, version),
+            Self::DeleteRecords(m) => crate::message::Message::encode_to(m, w, version),
+            Self::InitProducerId(m) => crate::message::Message::encode_to(m, w, version),
             Self::OffsetForLeaderEpoch(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::AddPartitionsToTxn(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
-            Self::AddOffsetsToTxn(m) => crate::message::Message::encode(m, buf, version),
-            Self::EndTxn(m) => crate::message::Message::encode(m, buf, version),
-            Self::WriteTxnMarkers(m) => crate::message::Message::encode(m, buf, version),
-            Self::TxnOffsetCommit(m) => crate::message::Message::encode(m, buf, version),
-            Self::DescribeAcls(m) => crate::message::Message::encode(m, buf, version),
-            Self::CreateAcls(m) => crate::message::Message::encode(m, buf, version),
-            Self::DeleteAcls(m) => crate::message::Message::encode(m, buf, version),
-            Self::DescribeConfigs(m) => crate::message::Message::encode(m, buf, version),
-            Self::AlterConfigs(m) => crate::message::Message::encode(m, buf, version),
+            Self::AddOffsetsToTxn(m) => crate::message::Message::encode_to(m, w, version),
+            Self::EndTxn(m) => crate::message::Message::encode_to(m, w, version),
+            Self::WriteTxnMarkers(m) => crate::message::Message::encode_to(m, w, version),
+            Self::TxnOffsetCommit(m) => crate::message::Message::encode_to(m, w, version),
+            Self::DescribeAcls(m) => crate::message::Message::encode_to(m, w, version),
+            Self::CreateAcls(m) => crate::message::Message::encode_to(m, w, version),
+            Self::DeleteAcls(m) => crate::message::Message::encode_to(m, w, version),
+            Self::DescribeConfigs(m) => crate::message::Message::encode_to(m, w, version),
+            Self::AlterConfigs(m) => crate::message::Message::encode_to(m, w, version),
             Self::AlterReplicaLogDirs(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
-            Self::DescribeLogDirs(m) => crate::message::Message::encode(m, buf, version),
-            Self::SaslAuthenticate(m) => crate::message::Message::encode(m, buf, version),
-            Self::CreatePartitions(m) => crate::message::Message::encode(m, buf, version),
+            Self::DescribeLogDirs(m) => crate::message::Message::encode_to(m, w, version),
+            Self::SaslAuthenticate(m) => {
+                crate::message::Message::encode_to(m, w, version)
+            }
+            Self::CreatePartitions(m) => {
+                crate::message::Message::encode_to(m, w, version)
+            }
             Self::CreateDelegationToken(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::RenewDelegationToken(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::ExpireDelegationToken(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::DescribeDelegationToken(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
-            Self::DeleteGroups(m) => crate::message::Message::encode(m, buf, version),
-            Self::ElectLeaders(m) => crate::message::Message::encode(m, buf, version),
+            Self::DeleteGroups(m) => crate::message::Message::encode_to(m, w, version),
+            Self::ElectLeaders(m) => crate::message::Message::encode_to(m, w, version),
             Self::IncrementalAlterConfigs(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::AlterPartitionReassignments(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::ListPartitionReassignments(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
-            Self::OffsetDelete(m) => crate::message::Message::encode(m, buf, version),
+            Self::OffsetDelete(m) => crate::message::Message::encode_to(m, w, version),
             Self::DescribeClientQuotas(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::AlterClientQuotas(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::DescribeUserScramCredentials(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::AlterUserScramCredentials(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
-            Self::Vote(m) => crate::message::Message::encode(m, buf, version),
-            Self::BeginQuorumEpoch(m) => crate::message::Message::encode(m, buf, version),
-            Self::EndQuorumEpoch(m) => crate::message::Message::encode(m, buf, version),
-            Self::DescribeQuorum(m) => crate::message::Message::encode(m, buf, version),
-            Self::AlterPartition(m) => crate::message::Message::encode(m, buf, version),
-            Self::UpdateFeatures(m) => crate::message::Message::encode(m, buf, version),
-            Self::Envelope(m) => crate::message::Message::encode(m, buf, version),
-            Self::FetchSnapshot(m) => crate::message::Message::encode(m, buf, version),
-            Self::DescribeCluster(m) => crate::message::Message::encode(m, buf, version),
+            Self::Vote(m) => crate::message::Message::encode_to(m, w, version),
+            Self::BeginQuorumEpoch(m) => {
+                crate::message::Message::encode_to(m, w, version)
+            }
+            Self::EndQuorumEpoch(m) => crate::message::Message::encode_to(m, w, version),
+            Self::DescribeQuorum(m) => crate::message::Message::encode_to(m, w, version),
+            Self::AlterPartition(m) => crate::message::Message::encode_to(m, w, version),
+            Self::UpdateFeatures(m) => crate::message::Message::encode_to(m, w, version),
+            Self::Envelope(m) => crate::message::Message::encode_to(m, w, version),
+            Self::FetchSnapshot(m) => crate::message::Message::encode_to(m, w, version),
+            Self::DescribeCluster(m) => crate::message::Message::encode_to(m, w, version),
             Self::DescribeProducers(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::BrokerRegistration(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
-            Self::BrokerHeartbeat(m) => crate::message::Message::encode(m, buf, version),
-            Self::UnregisterBroker(m) => crate::message::Message::encode(m, buf, version),
+            Self::BrokerHeartbeat(m) => crate::message::Message::encode_to(m, w, version),
+            Self::UnregisterBroker(m) => {
+                crate::message::Message::encode_to(m, w, version)
+            }
             Self::DescribeTransactions(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
-            Self::ListTransactions(m) => crate::message::Message::encode(m, buf, version),
+            Self::ListTransactions(m) => {
+                crate::message::Message::encode_to(m, w, version)
+            }
             Self::AllocateProducerIds(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::ConsumerGroupHeartbeat(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::ConsumerGroupDescribe(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::ControllerRegistration(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::GetTelemetrySubscriptions(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
-            Self::PushTelemetry(m) => crate::message::Message::encode(m, buf, version),
+            Self::PushTelemetry(m) => crate::message::Message::encode_to(m, w, version),
             Self::AssignReplicasToDirs(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::ListClientMetricsResources(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::DescribeTopicPartitions(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::ShareGroupHeartbeat(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::ShareGroupDescribe(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
-            Self::ShareFetch(m) => crate::message::Message::encode(m, buf, version),
-            Self::ShareAcknowledge(m) => crate::message::Message::encode(m, buf, version),
-            Self::AddRaftVoter(m) => crate::message::Message::encode(m, buf, version),
-            Self::RemoveRaftVoter(m) => crate::message::Message::encode(m, buf, version),
-            Self::UpdateRaftVoter(m) => crate::message::Message::encode(m, buf, version),
+            Self::ShareFetch(m) => crate::message::Message::encode_to(m, w, version),
+            Self::ShareAcknowledge(m) => {
+                crate::message::Message::encode_to(m, w, version)
+            }
+            Self::AddRaftVoter(m) => crate::message::Message::encode_to(m, w, version),
+            Self::RemoveRaftVoter(m) => crate::message::Message::encode_to(m, w, version),
+            Self::UpdateRaftVoter(m) => crate::message::Message::encode_to(m, w, version),
             Self::InitializeShareGroupState(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::ReadShareGroupState(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::WriteShareGroupState(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::DeleteShareGroupState(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::ReadShareGroupStateSummary(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
         }
     }
@@ -3708,160 +3732,184 @@ impl ResponseBody {
         buf: &mut crate::BytesMut,
         version: i16,
     ) -> Result<(), crate::error::EncodeError> {
+        self.encode_to(&mut crate::primitives::Writer::new(buf), version)
+    }
+    /// Writes the body encoded at `version` to a [`Writer`](#rt::primitives::Writer),
+    /// which may share large `bytes` and `records` values instead of copying them.
+    ///
+    /// # Errors
+    /// As [`Message::encode`](#rt::message::Message::encode).
+    pub fn encode_to(
+        &self,
+        w: &mut crate::primitives::Writer<'_>,
+        version: i16,
+    ) -> Result<(), crate::error::EncodeError> {
         match self {
-            Self::Produce(m) => crate::message::Message::encode(m, buf, version),
-            Self::Fetch(m) => crate::message::Message::encode(m, buf, version),
-            Self::ListOffsets(m) => crate::message::Message::encode(m, buf, version),
-            Self::Metadata(m) => crate::message::Message::encode(m, buf, version),
-            Self::LeaderAndIsr(m) => crate::message::Message::encode(m, buf, version),
-            Self::StopReplica(m) => crate::message::Message::encode(m, buf, version),
-            Self::UpdateMetadata(m) => crate::message::Message::encode(m, buf, version),
+            Self::Produce(m) => crate::message::Message::encode_to(m, w, version),
+            Self::Fetch(m) => crate::message::Message::encode_to(m, w, version),
+            Self::ListOffsets(m) => crate::message::Message::encode_to(m, w, version),
+            Self::Metadata(m) => crate::message::Message::encode_to(m, w, version),
+            Self::LeaderAndIsr(m) => crate::message::Message::encode_to(m, w, version),
+            Self::StopReplica(m) => crate::message::Message::encode_to(m, w, version),
+            Self::UpdateMetadata(m) => crate::message::Message::encode_to(m, w, version),
             Self::ControlledShutdown(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
-            Self::OffsetCommit(m) => crate::message::Message::encode(m, buf, version),
-            Self::OffsetFetch(m) => crate::message::Message::encode(m, buf, version),
-            Self::FindCoordinator(m) => crate::message::Message::encode(m, buf, version),
-            Self::JoinGroup(m) => crate::message::Message::encode(m, buf, version),
-            Self::Heartbeat(m) => crate::message::Message::encode(m, buf, version),
-            Self::LeaveGroup(m) => crate::message::Message::encode(m, buf, version),
-            Self::SyncGroup(m) => crate::message::Message::encode(m, buf, version),
-            Self::DescribeGroups(m) => crate::message::Message::encode(m, buf, version),
-            Self::ListGroups(m) => crate::message::Message::encode(m, buf, version),
-            Self::SaslHandshake(m) => crate::message::Message::encode(m, buf, version),
-            Self::ApiVersions(m) => crate::message::Message::encode(m, buf, version),
-            Self::CreateTopics(m) => crate::message::Message::encode(m, buf, version),
-            Self::DeleteTopics(m) => crate::message::Message::encode(m, buf, version),
-            Self::DeleteRecords(m) => crate::message::Message::encode(m, buf, version),
-            Self::InitProducerId(m) => crate::message::Message::encode(m, buf, version),
+            Self::OffsetCommit(m) => crate::message::Message::encode_to(m, w, version),
+            Self::OffsetFetch(m) => crate::message::Message::encode_to(m, w, version),
+            Self::FindCoordinator(m) => crate::message::Message::encode_to(m, w, version),
+            Self::JoinGroup(m) => crate::message::Message::encode_to(m, w, version),
+            Self::Heartbeat(m) => crate::message::Message::encode_to(m, w, version),
+            Self::LeaveGroup(m) => crate::message::Message::encode_to(m, w, version),
+            Self::SyncGroup(m) => crate::message::Message::encode_to(m, w, version),
+            Self::DescribeGroups(m) => crate::message::Message::encode_to(m, w, version),
+            Self::ListGroups(m) => crate::message::Message::encode_to(m, w, version),
+            Self::SaslHandshake(m) => crate::message::Message::encode_to(m, w, version),
+            Self::ApiVersions(m) => crate::message::Message::encode_to(m, w, version),
+            Self::CreateTopics(m) => crate::message::Message::encode_to(m, w, version),
+            Self::DeleteTopics(m) => crate::message::Message::encode_to(m, w, version),
+            Self::DeleteRecords(m) => crate::message::Message::encode_to(m, w, version),
+            Self::InitProducerId(m) => crate::message::Message::encode_to(m, w, version),
             Self::OffsetForLeaderEpoch(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::AddPartitionsToTxn(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
-            Self::AddOffsetsToTxn(m) => crate::message::Message::encode(m, buf, version),
-            Self::EndTxn(m) => crate::message::Message::encode(m, buf, version),
-            Self::WriteTxnMarkers(m) => crate::message::Message::encode(m, buf, version),
-            Self::TxnOffsetCommit(m) => crate::message::Message::encode(m, buf, version),
-            Self::DescribeAcls(m) => crate::message::Message::encode(m, buf, version),
-            Self::CreateAcls(m) => crate::message::Message::encode(m, buf, version),
-            Self::DeleteAcls(m) => crate::message::Message::encode(m, buf, version),
-            Self::DescribeConfigs(m) => crate::message::Message::encode(m, buf, version),
-            Self::AlterConfigs(m) => crate::message::Message::encode(m, buf, version),
+            Self::AddOffsetsToTxn(m) => crate::message::Message::encode_to(m, w, version),
+            Self::EndTxn(m) => crate::message::Message::encode_to(m, w, version),
+            Self::WriteTxnMarkers(m) => crate::message::Message::encode_to(m, w, version),
+            Self::TxnOffsetCommit(m) => crate::message::Message::encode_to(m, w, version),
+            Self::DescribeAcls(m) => crate::message::Message::encode_to(m, w, version),
+            Self::CreateAcls(m) => crate::message::Message::encode_to(m, w, version),
+            Self::DeleteAcls(m) => crate::message::Message::encode_to(m, w, version),
+            Self::DescribeConfigs(m) => crate::message::Message::encode_to(m, w, version),
+            Self::AlterConfigs(m) => crate::message::Message::encode_to(m, w, version),
             Self::AlterReplicaLogDirs(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
-            Self::DescribeLogDirs(m) => crate::message::Message::encode(m, buf, version),
-            Self::SaslAuthenticate(m) => crate::message::Message::encode(m, buf, version),
-            Self::CreatePartitions(m) => crate::message::Message::encode(m, buf, version),
+            Self::DescribeLogDirs(m) => crate::message::Message::encode_to(m, w, version),
+            Self::SaslAuthenticate(m) => {
+                crate::message::Message::encode_to(m, w, version)
+            }
+            Self::CreatePartitions(m) => {
+                crate::message::Message::encode_to(m, w, version)
+            }
             Self::CreateDelegationToken(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::RenewDelegationToken(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::ExpireDelegationToken(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::DescribeDelegationToken(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
-            Self::DeleteGroups(m) => crate::message::Message::encode(m, buf, version),
-            Self::ElectLeaders(m) => crate::message::Message::encode(m, buf, version),
+            Self::DeleteGroups(m) => crate::message::Message::encode_to(m, w, version),
+            Self::ElectLeaders(m) => crate::message::Message::encode_to(m, w, version),
             Self::IncrementalAlterConfigs(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::AlterPartitionReassignments(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::ListPartitionReassignments(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
-            Self::OffsetDelete(m) => crate::message::Message::encode(m, buf, version),
+            Self::OffsetDelete(m) => crate::message::Message::encode_to(m, w, version),
             Self::DescribeClientQuotas(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::AlterClientQuotas(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::DescribeUserScramCredentials(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::AlterUserScramCredentials(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
-            Self::Vote(m) => crate::message::Message::encode(m, buf, version),
-            Self::BeginQuorumEpoch(m) => crate::message::Message::encode(m, buf, version),
-            Self::EndQuorumEpoch(m) => crate::message::Message::encode(m, buf, version),
-            Self::DescribeQuorum(m) => crate::message::Message::encode(m, buf, version),
-            Self::AlterPartition(m) => crate::message::Message::encode(m, buf, version),
-            Self::UpdateFeatures(m) => crate::message::Message::encode(m, buf, version),
-            Self::Envelope(m) => crate::message::Message::encode(m, buf, version),
-            Self::FetchSnapshot(m) => crate::message::Message::encode(m, buf, version),
-            Self::DescribeCluster(m) => crate::message::Message::encode(m, buf, version),
+            Self::Vote(m) => crate::message::Message::encode_to(m, w, version),
+            Self::BeginQuorumEpoch(m) => {
+                crate::message::Message::encode_to(m, w, version)
+            }
+            Self::EndQuorumEpoch(m) => crate::message::Message::encode_to(m, w, version),
+            Self::DescribeQuorum(m) => crate::message::Message::encode_to(m, w, version),
+            Self::AlterPartition(m) => crate::message::Message::encode_to(m, w, version),
+            Self::UpdateFeatures(m) => crate::message::Message::encode_to(m, w, version),
+            Self::Envelope(m) => crate::message::Message::encode_to(m, w, version),
+            Self::FetchSnapshot(m) => crate::message::Message::encode_to(m, w, version),
+            Self::DescribeCluster(m) => crate::message::Message::encode_to(m, w, version),
             Self::DescribeProducers(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::BrokerRegistration(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
-            Self::BrokerHeartbeat(m) => crate::message::Message::encode(m, buf, version),
-            Self::UnregisterBroker(m) => crate::message::Message::encode(m, buf, version),
+            Self::BrokerHeartbeat(m) => crate::message::Message::encode_to(m, w, version),
+            Self::UnregisterBroker(m) => {
+                crate::message::Message::encode_to(m, w, version)
+            }
             Self::DescribeTransactions(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
-            Self::ListTransactions(m) => crate::message::Message::encode(m, buf, version),
+            Self::ListTransactions(m) => {
+                crate::message::Message::encode_to(m, w, version)
+            }
             Self::AllocateProducerIds(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::ConsumerGroupHeartbeat(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::ConsumerGroupDescribe(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::ControllerRegistration(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::GetTelemetrySubscriptions(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
-            Self::PushTelemetry(m) => crate::message::Message::encode(m, buf, version),
+            Self::PushTelemetry(m) => crate::message::Message::encode_to(m, w, version),
             Self::AssignReplicasToDirs(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::ListClientMetricsResources(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::DescribeTopicPartitions(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::ShareGroupHeartbeat(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::ShareGroupDescribe(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
-            Self::ShareFetch(m) => crate::message::Message::encode(m, buf, version),
-            Self::ShareAcknowledge(m) => crate::message::Message::encode(m, buf, version),
-            Self::AddRaftVoter(m) => crate::message::Message::encode(m, buf, version),
-            Self::RemoveRaftVoter(m) => crate::message::Message::encode(m, buf, version),
-            Self::UpdateRaftVoter(m) => crate::message::Message::encode(m, buf, version),
+            Self::ShareFetch(m) => crate::message::Message::encode_to(m, w, version),
+            Self::ShareAcknowledge(m) => {
+                crate::message::Message::encode_to(m, w, version)
+            }
+            Self::AddRaftVoter(m) => crate::message::Message::encode_to(m, w, version),
+            Self::RemoveRaftVoter(m) => crate::message::Message::encode_to(m, w, version),
+            Self::UpdateRaftVoter(m) => crate::message::Message::encode_to(m, w, version),
             Self::InitializeShareGroupState(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::ReadShareGroupState(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::WriteShareGroupState(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::DeleteShareGroupState(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
             Self::ReadShareGroupStateSummary(m) => {
-                crate::message::Message::encode(m, buf, version)
+                crate::message::Message::encode_to(m, w, version)
             }
         }
     }

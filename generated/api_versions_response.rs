@@ -53,7 +53,7 @@ impl Default for ApiVersionsResponse {
 impl crate::primitives::Wire for ApiVersionsResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -277,7 +277,7 @@ pub struct ApiVersion {
 impl crate::primitives::Wire for ApiVersion {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -378,7 +378,7 @@ pub struct SupportedFeatureKey {
 impl crate::primitives::Wire for SupportedFeatureKey {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -465,7 +465,7 @@ pub struct FinalizedFeatureKey {
 impl crate::primitives::Wire for FinalizedFeatureKey {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -38,7 +38,7 @@ impl Default for BeginQuorumEpochRequest {
 impl crate::primitives::Wire for BeginQuorumEpochRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -186,7 +186,7 @@ pub struct TopicData {
 impl crate::primitives::Wire for TopicData {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -302,7 +302,7 @@ pub struct PartitionData {
 impl crate::primitives::Wire for PartitionData {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -420,7 +420,7 @@ pub struct LeaderEndpoint {
 impl crate::primitives::Wire for LeaderEndpoint {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

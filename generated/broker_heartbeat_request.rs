@@ -48,7 +48,7 @@ impl Default for BrokerHeartbeatRequest {
 impl crate::primitives::Wire for BrokerHeartbeatRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -43,7 +43,7 @@ impl Default for BrokerHeartbeatResponse {
 impl crate::primitives::Wire for BrokerHeartbeatResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -63,7 +63,7 @@ impl Default for BrokerRegistrationRequest {
 impl crate::primitives::Wire for BrokerRegistrationRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -255,7 +255,7 @@ pub struct Listener {
 impl crate::primitives::Wire for Listener {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -345,7 +345,7 @@ pub struct Feature {
 impl crate::primitives::Wire for Feature {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -33,7 +33,7 @@ impl Default for BrokerRegistrationResponse {
 impl crate::primitives::Wire for BrokerRegistrationResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -50,7 +50,7 @@ impl Default for ConnectAssignment {
 impl crate::primitives::Wire for ConnectAssignment {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -210,7 +210,7 @@ pub struct ConnectorAssignment {
 impl crate::primitives::Wire for ConnectorAssignment {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -21,7 +21,7 @@ pub struct ConnectWorkerMetadata {
 impl crate::primitives::Wire for ConnectWorkerMetadata {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

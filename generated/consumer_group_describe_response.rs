@@ -19,7 +19,7 @@ pub struct ConsumerGroupDescribeResponse {
 impl crate::primitives::Wire for ConsumerGroupDescribeResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -101,7 +101,7 @@ pub struct TopicPartitions {
 impl crate::primitives::Wire for TopicPartitions {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -194,7 +194,7 @@ pub struct Assignment {
 impl crate::primitives::Wire for Assignment {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -318,7 +318,7 @@ impl Default for DescribedGroup {
 impl crate::primitives::Wire for DescribedGroup {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -517,7 +517,7 @@ pub struct Member {
 impl crate::primitives::Wire for Member {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -68,7 +68,7 @@ impl Default for ConsumerGroupHeartbeatRequest {
 impl crate::primitives::Wire for ConsumerGroupHeartbeatRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -287,7 +287,7 @@ pub struct TopicPartitions {
 impl crate::primitives::Wire for TopicPartitions {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -17,7 +17,7 @@ pub struct ConsumerProtocolAssignment {
 impl crate::primitives::Wire for ConsumerProtocolAssignment {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -96,7 +96,7 @@ pub struct TopicPartition {
 impl crate::primitives::Wire for TopicPartition {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

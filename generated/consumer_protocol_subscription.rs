@@ -40,7 +40,7 @@ impl Default for ConsumerProtocolSubscription {
 impl crate::primitives::Wire for ConsumerProtocolSubscription {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -176,7 +176,7 @@ pub struct TopicPartition {
 impl crate::primitives::Wire for TopicPartition {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -28,7 +28,7 @@ impl Default for ControlledShutdownRequest {
 impl crate::primitives::Wire for ControlledShutdownRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

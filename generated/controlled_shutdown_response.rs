@@ -19,7 +19,7 @@ pub struct ControlledShutdownResponse {
 impl crate::primitives::Wire for ControlledShutdownResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -116,7 +116,7 @@ pub struct RemainingPartition {
 impl crate::primitives::Wire for RemainingPartition {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -31,7 +31,7 @@ pub struct ControllerRegistrationRequest {
 impl crate::primitives::Wire for ControllerRegistrationRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -158,7 +158,7 @@ pub struct Listener {
 impl crate::primitives::Wire for Listener {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -248,7 +248,7 @@ pub struct Feature {
 impl crate::primitives::Wire for Feature {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

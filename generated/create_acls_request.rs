@@ -15,7 +15,7 @@ pub struct CreateAclsRequest {
 impl crate::primitives::Wire for CreateAclsRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -137,7 +137,7 @@ impl Default for AclCreation {
 impl crate::primitives::Wire for AclCreation {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

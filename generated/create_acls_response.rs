@@ -19,7 +19,7 @@ pub struct CreateAclsResponse {
 impl crate::primitives::Wire for CreateAclsResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -121,7 +121,7 @@ impl Default for AclCreationResult {
 impl crate::primitives::Wire for AclCreationResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

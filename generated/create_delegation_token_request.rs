@@ -38,7 +38,7 @@ impl Default for CreateDelegationTokenRequest {
 impl crate::primitives::Wire for CreateDelegationTokenRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -201,7 +201,7 @@ pub struct CreatableRenewers {
 impl crate::primitives::Wire for CreatableRenewers {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -55,7 +55,7 @@ pub struct CreateDelegationTokenResponse {
 impl crate::primitives::Wire for CreateDelegationTokenResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -23,7 +23,7 @@ pub struct CreatePartitionsRequest {
 impl crate::primitives::Wire for CreatePartitionsRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -140,7 +140,7 @@ impl Default for CreatePartitionsTopic {
 impl crate::primitives::Wire for CreatePartitionsTopic {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -248,7 +248,7 @@ pub struct CreatePartitionsAssignment {
 impl crate::primitives::Wire for CreatePartitionsAssignment {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -19,7 +19,7 @@ pub struct CreatePartitionsResponse {
 impl crate::primitives::Wire for CreatePartitionsResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -116,7 +116,7 @@ pub struct CreatePartitionsTopicResult {
 impl crate::primitives::Wire for CreatePartitionsTopicResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

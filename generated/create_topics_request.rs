@@ -33,7 +33,7 @@ impl Default for CreateTopicsRequest {
 impl crate::primitives::Wire for CreateTopicsRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -157,7 +157,7 @@ pub struct CreatableTopic {
 impl crate::primitives::Wire for CreatableTopic {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -296,7 +296,7 @@ pub struct CreatableReplicaAssignment {
 impl crate::primitives::Wire for CreatableReplicaAssignment {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -400,7 +400,7 @@ impl Default for CreatableTopicConfig {
 impl crate::primitives::Wire for CreatableTopicConfig {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

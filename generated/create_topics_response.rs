@@ -19,7 +19,7 @@ pub struct CreateTopicsResponse {
 impl crate::primitives::Wire for CreateTopicsResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -158,7 +158,7 @@ impl Default for CreatableTopicResult {
 impl crate::primitives::Wire for CreatableTopicResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -410,7 +410,7 @@ impl Default for CreatableTopicConfigs {
 impl crate::primitives::Wire for CreatableTopicConfigs {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -15,7 +15,7 @@ pub struct DeleteAclsRequest {
 impl crate::primitives::Wire for DeleteAclsRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -133,7 +133,7 @@ impl Default for DeleteAclsFilter {
 impl crate::primitives::Wire for DeleteAclsFilter {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -19,7 +19,7 @@ pub struct DeleteAclsResponse {
 impl crate::primitives::Wire for DeleteAclsResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -130,7 +130,7 @@ impl Default for DeleteAclsFilterResult {
 impl crate::primitives::Wire for DeleteAclsFilterResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -291,7 +291,7 @@ impl Default for DeleteAclsMatchingAcl {
 impl crate::primitives::Wire for DeleteAclsMatchingAcl {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

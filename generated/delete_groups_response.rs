@@ -19,7 +19,7 @@ pub struct DeleteGroupsResponse {
 impl crate::primitives::Wire for DeleteGroupsResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -112,7 +112,7 @@ pub struct DeletableGroupResult {
 impl crate::primitives::Wire for DeletableGroupResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

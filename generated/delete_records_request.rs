@@ -19,7 +19,7 @@ pub struct DeleteRecordsRequest {
 impl crate::primitives::Wire for DeleteRecordsRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -111,7 +111,7 @@ pub struct DeleteRecordsTopic {
 impl crate::primitives::Wire for DeleteRecordsTopic {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -214,7 +214,7 @@ pub struct DeleteRecordsPartition {
 impl crate::primitives::Wire for DeleteRecordsPartition {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -19,7 +19,7 @@ pub struct DeleteRecordsResponse {
 impl crate::primitives::Wire for DeleteRecordsResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -111,7 +111,7 @@ pub struct DeleteRecordsTopicResult {
 impl crate::primitives::Wire for DeleteRecordsTopicResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -218,7 +218,7 @@ pub struct DeleteRecordsPartitionResult {
 impl crate::primitives::Wire for DeleteRecordsPartitionResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

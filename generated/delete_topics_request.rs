@@ -23,7 +23,7 @@ pub struct DeleteTopicsRequest {
 impl crate::primitives::Wire for DeleteTopicsRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -154,7 +154,7 @@ pub struct DeleteTopicState {
 impl crate::primitives::Wire for DeleteTopicState {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

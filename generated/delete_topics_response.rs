@@ -19,7 +19,7 @@ pub struct DeleteTopicsResponse {
 impl crate::primitives::Wire for DeleteTopicsResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -143,7 +143,7 @@ impl Default for DeletableTopicResult {
 impl crate::primitives::Wire for DeletableTopicResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

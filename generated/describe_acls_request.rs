@@ -53,7 +53,7 @@ impl Default for DescribeAclsRequest {
 impl crate::primitives::Wire for DescribeAclsRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -38,7 +38,7 @@ impl Default for DescribeAclsResponse {
 impl crate::primitives::Wire for DescribeAclsResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -185,7 +185,7 @@ impl Default for DescribeAclsResource {
 impl crate::primitives::Wire for DescribeAclsResource {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -325,7 +325,7 @@ pub struct AclDescription {
 impl crate::primitives::Wire for AclDescription {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

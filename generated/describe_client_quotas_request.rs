@@ -19,7 +19,7 @@ pub struct DescribeClientQuotasRequest {
 impl crate::primitives::Wire for DescribeClientQuotasRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -130,7 +130,7 @@ impl Default for ComponentData {
 impl crate::primitives::Wire for ComponentData {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -38,7 +38,7 @@ impl Default for DescribeClientQuotasResponse {
 impl crate::primitives::Wire for DescribeClientQuotasResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -162,7 +162,7 @@ pub struct EntryData {
 impl crate::primitives::Wire for EntryData {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -269,7 +269,7 @@ impl Default for EntityData {
 impl crate::primitives::Wire for EntityData {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -377,7 +377,7 @@ pub struct ValueData {
 impl crate::primitives::Wire for ValueData {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -28,7 +28,7 @@ impl Default for DescribeClusterRequest {
 impl crate::primitives::Wire for DescribeClusterRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

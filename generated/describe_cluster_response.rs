@@ -58,7 +58,7 @@ impl Default for DescribeClusterResponse {
 impl crate::primitives::Wire for DescribeClusterResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -223,7 +223,7 @@ pub struct DescribeClusterBroker {
 impl crate::primitives::Wire for DescribeClusterBroker {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -23,7 +23,7 @@ pub struct DescribeConfigsRequest {
 impl crate::primitives::Wire for DescribeConfigsRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -165,7 +165,7 @@ impl Default for DescribeConfigsResource {
 impl crate::primitives::Wire for DescribeConfigsResource {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

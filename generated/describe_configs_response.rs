@@ -19,7 +19,7 @@ pub struct DescribeConfigsResponse {
 impl crate::primitives::Wire for DescribeConfigsResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -136,7 +136,7 @@ impl Default for DescribeConfigsResult {
 impl crate::primitives::Wire for DescribeConfigsResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -322,7 +322,7 @@ impl Default for DescribeConfigsResourceResult {
 impl crate::primitives::Wire for DescribeConfigsResourceResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -562,7 +562,7 @@ impl Default for DescribeConfigsSynonym {
 impl crate::primitives::Wire for DescribeConfigsSynonym {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

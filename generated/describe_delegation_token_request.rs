@@ -23,7 +23,7 @@ impl Default for DescribeDelegationTokenRequest {
 impl crate::primitives::Wire for DescribeDelegationTokenRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -106,7 +106,7 @@ pub struct DescribeDelegationTokenOwner {
 impl crate::primitives::Wire for DescribeDelegationTokenOwner {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

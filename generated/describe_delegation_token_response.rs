@@ -23,7 +23,7 @@ pub struct DescribeDelegationTokenResponse {
 impl crate::primitives::Wire for DescribeDelegationTokenResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -156,7 +156,7 @@ pub struct DescribedDelegationToken {
 impl crate::primitives::Wire for DescribedDelegationToken {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -414,7 +414,7 @@ pub struct DescribedDelegationTokenRenewer {
 impl crate::primitives::Wire for DescribedDelegationTokenRenewer {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

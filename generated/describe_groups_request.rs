@@ -19,7 +19,7 @@ pub struct DescribeGroupsRequest {
 impl crate::primitives::Wire for DescribeGroupsRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -19,7 +19,7 @@ pub struct DescribeGroupsResponse {
 impl crate::primitives::Wire for DescribeGroupsResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -153,7 +153,7 @@ impl Default for DescribedGroup {
 impl crate::primitives::Wire for DescribedGroup {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -362,7 +362,7 @@ pub struct DescribedGroupMember {
 impl crate::primitives::Wire for DescribedGroupMember {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

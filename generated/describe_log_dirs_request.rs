@@ -23,7 +23,7 @@ impl Default for DescribeLogDirsRequest {
 impl crate::primitives::Wire for DescribeLogDirsRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -106,7 +106,7 @@ pub struct DescribableLogDirTopic {
 impl crate::primitives::Wire for DescribableLogDirTopic {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -23,7 +23,7 @@ pub struct DescribeLogDirsResponse {
 impl crate::primitives::Wire for DescribeLogDirsResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -157,7 +157,7 @@ impl Default for DescribeLogDirsResult {
 impl crate::primitives::Wire for DescribeLogDirsResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -299,7 +299,7 @@ pub struct DescribeLogDirsTopic {
 impl crate::primitives::Wire for DescribeLogDirsTopic {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -410,7 +410,7 @@ pub struct DescribeLogDirsPartition {
 impl crate::primitives::Wire for DescribeLogDirsPartition {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

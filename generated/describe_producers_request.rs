@@ -15,7 +15,7 @@ pub struct DescribeProducersRequest {
 impl crate::primitives::Wire for DescribeProducersRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -84,7 +84,7 @@ pub struct TopicRequest {
 impl crate::primitives::Wire for TopicRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

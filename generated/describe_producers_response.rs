@@ -19,7 +19,7 @@ pub struct DescribeProducersResponse {
 impl crate::primitives::Wire for DescribeProducersResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -97,7 +97,7 @@ pub struct TopicResponse {
 impl crate::primitives::Wire for TopicResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -183,7 +183,7 @@ pub struct PartitionResponse {
 impl crate::primitives::Wire for PartitionResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -327,7 +327,7 @@ impl Default for ProducerState {
 impl crate::primitives::Wire for ProducerState {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

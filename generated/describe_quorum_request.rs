@@ -15,7 +15,7 @@ pub struct DescribeQuorumRequest {
 impl crate::primitives::Wire for DescribeQuorumRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -84,7 +84,7 @@ pub struct TopicData {
 impl crate::primitives::Wire for TopicData {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -170,7 +170,7 @@ pub struct PartitionData {
 impl crate::primitives::Wire for PartitionData {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

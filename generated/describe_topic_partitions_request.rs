@@ -33,7 +33,7 @@ impl Default for DescribeTopicPartitionsRequest {
 impl crate::primitives::Wire for DescribeTopicPartitionsRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -116,7 +116,7 @@ pub struct TopicRequest {
 impl crate::primitives::Wire for TopicRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -179,7 +179,7 @@ pub struct Cursor {
 impl crate::primitives::Wire for Cursor {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

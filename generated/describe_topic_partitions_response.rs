@@ -23,7 +23,7 @@ pub struct DescribeTopicPartitionsResponse {
 impl crate::primitives::Wire for DescribeTopicPartitionsResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -145,7 +145,7 @@ impl Default for DescribeTopicPartitionsResponseTopic {
 impl crate::primitives::Wire for DescribeTopicPartitionsResponseTopic {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -305,7 +305,7 @@ impl Default for DescribeTopicPartitionsResponsePartition {
 impl crate::primitives::Wire for DescribeTopicPartitionsResponsePartition {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -482,7 +482,7 @@ pub struct Cursor {
 impl crate::primitives::Wire for Cursor {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -15,7 +15,7 @@ pub struct DescribeTransactionsRequest {
 impl crate::primitives::Wire for DescribeTransactionsRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

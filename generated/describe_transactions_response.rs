@@ -19,7 +19,7 @@ pub struct DescribeTransactionsResponse {
 impl crate::primitives::Wire for DescribeTransactionsResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -132,7 +132,7 @@ pub struct TransactionState {
 impl crate::primitives::Wire for TransactionState {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -288,7 +288,7 @@ pub struct TopicData {
 impl crate::primitives::Wire for TopicData {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -23,7 +23,7 @@ impl Default for DescribeUserScramCredentialsRequest {
 impl crate::primitives::Wire for DescribeUserScramCredentialsRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -88,7 +88,7 @@ pub struct UserName {
 impl crate::primitives::Wire for UserName {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -38,7 +38,7 @@ impl Default for DescribeUserScramCredentialsResponse {
 impl crate::primitives::Wire for DescribeUserScramCredentialsResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -161,7 +161,7 @@ impl Default for DescribeUserScramCredentialsResult {
 impl crate::primitives::Wire for DescribeUserScramCredentialsResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -268,7 +268,7 @@ pub struct CredentialInfo {
 impl crate::primitives::Wire for CredentialInfo {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -33,7 +33,7 @@ impl Default for ElectLeadersRequest {
 impl crate::primitives::Wire for ElectLeadersRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -150,7 +150,7 @@ pub struct TopicPartitions {
 impl crate::primitives::Wire for TopicPartitions {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

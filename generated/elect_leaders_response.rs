@@ -23,7 +23,7 @@ pub struct ElectLeadersResponse {
 impl crate::primitives::Wire for ElectLeadersResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -140,7 +140,7 @@ pub struct ReplicaElectionResult {
 impl crate::primitives::Wire for ReplicaElectionResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -257,7 +257,7 @@ impl Default for PartitionResult {
 impl crate::primitives::Wire for PartitionResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

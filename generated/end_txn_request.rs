@@ -27,7 +27,7 @@ pub struct EndTxnRequest {
 impl crate::primitives::Wire for EndTxnRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

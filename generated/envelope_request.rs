@@ -33,7 +33,7 @@ impl Default for EnvelopeRequest {
 impl crate::primitives::Wire for EnvelopeRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -78,7 +78,7 @@ impl Default for FetchRequest {
 impl crate::primitives::Wire for FetchRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -396,7 +396,7 @@ impl Default for ReplicaState {
 impl crate::primitives::Wire for ReplicaState {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -480,7 +480,7 @@ pub struct FetchTopic {
 impl crate::primitives::Wire for FetchTopic {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -647,7 +647,7 @@ impl Default for FetchPartition {
 impl crate::primitives::Wire for FetchPartition {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -832,7 +832,7 @@ pub struct ForgottenTopic {
 impl crate::primitives::Wire for ForgottenTopic {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

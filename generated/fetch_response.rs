@@ -31,7 +31,7 @@ pub struct FetchResponse {
 impl crate::primitives::Wire for FetchResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -209,7 +209,7 @@ pub struct FetchableTopicResponse {
 impl crate::primitives::Wire for FetchableTopicResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -396,7 +396,7 @@ impl Default for PartitionData {
 impl crate::primitives::Wire for PartitionData {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -694,7 +694,7 @@ impl Default for EpochEndOffset {
 impl crate::primitives::Wire for EpochEndOffset {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -783,7 +783,7 @@ impl Default for LeaderIdAndEpoch {
 impl crate::primitives::Wire for LeaderIdAndEpoch {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -872,7 +872,7 @@ impl Default for SnapshotId {
 impl crate::primitives::Wire for SnapshotId {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -952,7 +952,7 @@ pub struct AbortedTransaction {
 impl crate::primitives::Wire for AbortedTransaction {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -1048,7 +1048,7 @@ pub struct NodeEndpoint {
 impl crate::primitives::Wire for NodeEndpoint {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

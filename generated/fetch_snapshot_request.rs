@@ -38,7 +38,7 @@ impl Default for FetchSnapshotRequest {
 impl crate::primitives::Wire for FetchSnapshotRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -156,7 +156,7 @@ pub struct TopicSnapshot {
 impl crate::primitives::Wire for TopicSnapshot {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -246,7 +246,7 @@ pub struct PartitionSnapshot {
 impl crate::primitives::Wire for PartitionSnapshot {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -381,7 +381,7 @@ pub struct SnapshotId {
 impl crate::primitives::Wire for SnapshotId {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

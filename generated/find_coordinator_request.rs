@@ -23,7 +23,7 @@ pub struct FindCoordinatorRequest {
 impl crate::primitives::Wire for FindCoordinatorRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -53,7 +53,7 @@ impl Default for FindCoordinatorResponse {
 impl crate::primitives::Wire for FindCoordinatorResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -317,7 +317,7 @@ impl Default for Coordinator {
 impl crate::primitives::Wire for Coordinator {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -15,7 +15,7 @@ pub struct GetTelemetrySubscriptionsRequest {
 impl crate::primitives::Wire for GetTelemetrySubscriptionsRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -47,7 +47,7 @@ pub struct GetTelemetrySubscriptionsResponse {
 impl crate::primitives::Wire for GetTelemetrySubscriptionsResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

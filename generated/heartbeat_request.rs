@@ -27,7 +27,7 @@ pub struct HeartbeatRequest {
 impl crate::primitives::Wire for HeartbeatRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -19,7 +19,7 @@ pub struct IncrementalAlterConfigsRequest {
 impl crate::primitives::Wire for IncrementalAlterConfigsRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -120,7 +120,7 @@ pub struct AlterConfigsResource {
 impl crate::primitives::Wire for AlterConfigsResource {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -247,7 +247,7 @@ impl Default for AlterableConfig {
 impl crate::primitives::Wire for AlterableConfig {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -38,7 +38,7 @@ impl Default for InitProducerIdRequest {
 impl crate::primitives::Wire for InitProducerIdRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

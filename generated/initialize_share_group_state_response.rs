@@ -15,7 +15,7 @@ pub struct InitializeShareGroupStateResponse {
 impl crate::primitives::Wire for InitializeShareGroupStateResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -84,7 +84,7 @@ pub struct InitializeStateResult {
 impl crate::primitives::Wire for InitializeStateResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -172,7 +172,7 @@ pub struct PartitionResult {
 impl crate::primitives::Wire for PartitionResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -58,7 +58,7 @@ impl Default for JoinGroupRequest {
 impl crate::primitives::Wire for JoinGroupRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -286,7 +286,7 @@ pub struct JoinGroupRequestProtocol {
 impl crate::primitives::Wire for JoinGroupRequestProtocol {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -63,7 +63,7 @@ impl Default for JoinGroupResponse {
 impl crate::primitives::Wire for JoinGroupResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -304,7 +304,7 @@ pub struct JoinGroupResponseMember {
 impl crate::primitives::Wire for JoinGroupResponseMember {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -19,7 +19,7 @@ pub struct KRaftVersionRecord {
 impl crate::primitives::Wire for KRaftVersionRecord {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

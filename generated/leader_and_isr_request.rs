@@ -58,7 +58,7 @@ impl Default for LeaderAndIsrRequest {
 impl crate::primitives::Wire for LeaderAndIsrRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -325,7 +325,7 @@ pub struct LeaderAndIsrPartitionState {
 impl crate::primitives::Wire for LeaderAndIsrPartitionState {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -588,7 +588,7 @@ pub struct LeaderAndIsrTopicState {
 impl crate::primitives::Wire for LeaderAndIsrTopicState {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -717,7 +717,7 @@ pub struct LeaderAndIsrLiveLeader {
 impl crate::primitives::Wire for LeaderAndIsrLiveLeader {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

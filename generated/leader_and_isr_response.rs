@@ -23,7 +23,7 @@ pub struct LeaderAndIsrResponse {
 impl crate::primitives::Wire for LeaderAndIsrResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -161,7 +161,7 @@ pub struct LeaderAndIsrPartitionError {
 impl crate::primitives::Wire for LeaderAndIsrPartitionError {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -277,7 +277,7 @@ pub struct LeaderAndIsrTopicError {
 impl crate::primitives::Wire for LeaderAndIsrTopicError {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -27,7 +27,7 @@ pub struct LeaderChangeMessage {
 impl crate::primitives::Wire for LeaderChangeMessage {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -132,7 +132,7 @@ pub struct Voter {
 impl crate::primitives::Wire for Voter {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -23,7 +23,7 @@ pub struct LeaveGroupRequest {
 impl crate::primitives::Wire for LeaveGroupRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -172,7 +172,7 @@ pub struct MemberIdentity {
 impl crate::primitives::Wire for MemberIdentity {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -23,7 +23,7 @@ pub struct LeaveGroupResponse {
 impl crate::primitives::Wire for LeaveGroupResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -162,7 +162,7 @@ impl Default for MemberResponse {
 impl crate::primitives::Wire for MemberResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -11,7 +11,7 @@ pub struct ListClientMetricsResourcesRequest {
 impl crate::primitives::Wire for ListClientMetricsResourcesRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -23,7 +23,7 @@ pub struct ListClientMetricsResourcesResponse {
 impl crate::primitives::Wire for ListClientMetricsResourcesResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -119,7 +119,7 @@ pub struct ClientMetricsResource {
 impl crate::primitives::Wire for ClientMetricsResource {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -23,7 +23,7 @@ pub struct ListGroupsResponse {
 impl crate::primitives::Wire for ListGroupsResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -140,7 +140,7 @@ pub struct ListedGroup {
 impl crate::primitives::Wire for ListedGroup {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -27,7 +27,7 @@ pub struct ListOffsetsRequest {
 impl crate::primitives::Wire for ListOffsetsRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -156,7 +156,7 @@ pub struct ListOffsetsTopic {
 impl crate::primitives::Wire for ListOffsetsTopic {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -278,7 +278,7 @@ impl Default for ListOffsetsPartition {
 impl crate::primitives::Wire for ListOffsetsPartition {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -19,7 +19,7 @@ pub struct ListOffsetsResponse {
 impl crate::primitives::Wire for ListOffsetsResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -119,7 +119,7 @@ pub struct ListOffsetsTopicResponse {
 impl crate::primitives::Wire for ListOffsetsTopicResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -251,7 +251,7 @@ impl Default for ListOffsetsPartitionResponse {
 impl crate::primitives::Wire for ListOffsetsPartitionResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -28,7 +28,7 @@ impl Default for ListPartitionReassignmentsRequest {
 impl crate::primitives::Wire for ListPartitionReassignmentsRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -106,7 +106,7 @@ pub struct ListPartitionReassignmentsTopics {
 impl crate::primitives::Wire for ListPartitionReassignmentsTopics {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

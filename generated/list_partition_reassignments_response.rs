@@ -38,7 +38,7 @@ impl Default for ListPartitionReassignmentsResponse {
 impl crate::primitives::Wire for ListPartitionReassignmentsResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -142,7 +142,7 @@ pub struct OngoingTopicReassignment {
 impl crate::primitives::Wire for OngoingTopicReassignment {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -228,7 +228,7 @@ pub struct OngoingPartitionReassignment {
 impl crate::primitives::Wire for OngoingPartitionReassignment {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -33,7 +33,7 @@ impl Default for ListTransactionsRequest {
 impl crate::primitives::Wire for ListTransactionsRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

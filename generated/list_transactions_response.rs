@@ -27,7 +27,7 @@ pub struct ListTransactionsResponse {
 impl crate::primitives::Wire for ListTransactionsResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -151,7 +151,7 @@ pub struct TransactionState {
 impl crate::primitives::Wire for TransactionState {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -38,7 +38,7 @@ impl Default for MetadataRequest {
 impl crate::primitives::Wire for MetadataRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -216,7 +216,7 @@ impl Default for MetadataRequestTopic {
 impl crate::primitives::Wire for MetadataRequestTopic {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

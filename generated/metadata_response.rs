@@ -48,7 +48,7 @@ impl Default for MetadataResponse {
 impl crate::primitives::Wire for MetadataResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -241,7 +241,7 @@ pub struct MetadataResponseBroker {
 impl crate::primitives::Wire for MetadataResponseBroker {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -399,7 +399,7 @@ impl Default for MetadataResponseTopic {
 impl crate::primitives::Wire for MetadataResponseTopic {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -614,7 +614,7 @@ impl Default for MetadataResponsePartition {
 impl crate::primitives::Wire for MetadataResponsePartition {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

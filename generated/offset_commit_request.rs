@@ -48,7 +48,7 @@ impl Default for OffsetCommitRequest {
 impl crate::primitives::Wire for OffsetCommitRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -244,7 +244,7 @@ pub struct OffsetCommitRequestTopic {
 impl crate::primitives::Wire for OffsetCommitRequestTopic {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -371,7 +371,7 @@ impl Default for OffsetCommitRequestPartition {
 impl crate::primitives::Wire for OffsetCommitRequestPartition {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

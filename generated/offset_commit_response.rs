@@ -19,7 +19,7 @@ pub struct OffsetCommitResponse {
 impl crate::primitives::Wire for OffsetCommitResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -119,7 +119,7 @@ pub struct OffsetCommitResponseTopic {
 impl crate::primitives::Wire for OffsetCommitResponseTopic {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -222,7 +222,7 @@ pub struct OffsetCommitResponsePartition {
 impl crate::primitives::Wire for OffsetCommitResponsePartition {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -17,7 +17,7 @@ pub struct OffsetDeleteRequest {
 impl crate::primitives::Wire for OffsetDeleteRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -85,7 +85,7 @@ pub struct OffsetDeleteRequestTopic {
 impl crate::primitives::Wire for OffsetDeleteRequestTopic {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -149,7 +149,7 @@ pub struct OffsetDeleteRequestPartition {
 impl crate::primitives::Wire for OffsetDeleteRequestPartition {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

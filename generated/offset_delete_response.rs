@@ -21,7 +21,7 @@ pub struct OffsetDeleteResponse {
 impl crate::primitives::Wire for OffsetDeleteResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -94,7 +94,7 @@ pub struct OffsetDeleteResponseTopic {
 impl crate::primitives::Wire for OffsetDeleteResponseTopic {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -162,7 +162,7 @@ pub struct OffsetDeleteResponsePartition {
 impl crate::primitives::Wire for OffsetDeleteResponsePartition {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

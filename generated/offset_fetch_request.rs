@@ -38,7 +38,7 @@ impl Default for OffsetFetchRequest {
 impl crate::primitives::Wire for OffsetFetchRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -227,7 +227,7 @@ pub struct OffsetFetchRequestTopic {
 impl crate::primitives::Wire for OffsetFetchRequestTopic {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -347,7 +347,7 @@ impl Default for OffsetFetchRequestGroup {
 impl crate::primitives::Wire for OffsetFetchRequestGroup {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -471,7 +471,7 @@ pub struct OffsetFetchRequestTopics {
 impl crate::primitives::Wire for OffsetFetchRequestTopics {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

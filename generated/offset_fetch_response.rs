@@ -27,7 +27,7 @@ pub struct OffsetFetchResponse {
 impl crate::primitives::Wire for OffsetFetchResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -186,7 +186,7 @@ pub struct OffsetFetchResponseTopic {
 impl crate::primitives::Wire for OffsetFetchResponseTopic {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -313,7 +313,7 @@ impl Default for OffsetFetchResponsePartition {
 impl crate::primitives::Wire for OffsetFetchResponsePartition {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -451,7 +451,7 @@ pub struct OffsetFetchResponseGroup {
 impl crate::primitives::Wire for OffsetFetchResponseGroup {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -544,7 +544,7 @@ pub struct OffsetFetchResponseTopics {
 impl crate::primitives::Wire for OffsetFetchResponseTopics {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -646,7 +646,7 @@ impl Default for OffsetFetchResponsePartitions {
 impl crate::primitives::Wire for OffsetFetchResponsePartitions {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

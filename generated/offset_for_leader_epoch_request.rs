@@ -28,7 +28,7 @@ impl Default for OffsetForLeaderEpochRequest {
 impl crate::primitives::Wire for OffsetForLeaderEpochRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -128,7 +128,7 @@ pub struct OffsetForLeaderTopic {
 impl crate::primitives::Wire for OffsetForLeaderTopic {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -245,7 +245,7 @@ impl Default for OffsetForLeaderPartition {
 impl crate::primitives::Wire for OffsetForLeaderPartition {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

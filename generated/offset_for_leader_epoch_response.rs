@@ -19,7 +19,7 @@ pub struct OffsetForLeaderEpochResponse {
 impl crate::primitives::Wire for OffsetForLeaderEpochResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -119,7 +119,7 @@ pub struct OffsetForLeaderTopicResult {
 impl crate::primitives::Wire for OffsetForLeaderTopicResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -241,7 +241,7 @@ impl Default for EpochEndOffset {
 impl crate::primitives::Wire for EpochEndOffset {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -27,7 +27,7 @@ pub struct ProduceRequest {
 impl crate::primitives::Wire for ProduceRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -166,7 +166,7 @@ pub struct TopicProduceData {
 impl crate::primitives::Wire for TopicProduceData {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -269,7 +269,7 @@ pub struct PartitionProduceData {
 impl crate::primitives::Wire for PartitionProduceData {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

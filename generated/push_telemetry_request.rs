@@ -31,7 +31,7 @@ pub struct PushTelemetryRequest {
 impl crate::primitives::Wire for PushTelemetryRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -19,7 +19,7 @@ pub struct PushTelemetryResponse {
 impl crate::primitives::Wire for PushTelemetryResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -15,7 +15,7 @@ pub struct ReadShareGroupStateResponse {
 impl crate::primitives::Wire for ReadShareGroupStateResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -84,7 +84,7 @@ pub struct ReadStateResult {
 impl crate::primitives::Wire for ReadStateResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -184,7 +184,7 @@ pub struct PartitionResult {
 impl crate::primitives::Wire for PartitionResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -322,7 +322,7 @@ pub struct StateBatch {
 impl crate::primitives::Wire for StateBatch {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -15,7 +15,7 @@ pub struct ReadShareGroupStateSummaryResponse {
 impl crate::primitives::Wire for ReadShareGroupStateSummaryResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -84,7 +84,7 @@ pub struct ReadStateSummaryResult {
 impl crate::primitives::Wire for ReadStateSummaryResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -180,7 +180,7 @@ pub struct PartitionResult {
 impl crate::primitives::Wire for PartitionResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -33,7 +33,7 @@ impl Default for RemoveRaftVoterRequest {
 impl crate::primitives::Wire for RemoveRaftVoterRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -23,7 +23,7 @@ pub struct RenewDelegationTokenResponse {
 impl crate::primitives::Wire for RenewDelegationTokenResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -48,7 +48,7 @@ impl Default for RequestHeader {
 impl crate::primitives::Wire for RequestHeader {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

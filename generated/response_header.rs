@@ -15,7 +15,7 @@ pub struct ResponseHeader {
 impl crate::primitives::Wire for ResponseHeader {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -13,7 +13,7 @@ pub struct SaslHandshakeRequest {
 impl crate::primitives::Wire for SaslHandshakeRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -17,7 +17,7 @@ pub struct SaslHandshakeResponse {
 impl crate::primitives::Wire for SaslHandshakeResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

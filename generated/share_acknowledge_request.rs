@@ -38,7 +38,7 @@ impl Default for ShareAcknowledgeRequest {
 impl crate::primitives::Wire for ShareAcknowledgeRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -146,7 +146,7 @@ pub struct AcknowledgeTopic {
 impl crate::primitives::Wire for AcknowledgeTopic {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -230,7 +230,7 @@ pub struct AcknowledgePartition {
 impl crate::primitives::Wire for AcknowledgePartition {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -323,7 +323,7 @@ pub struct AcknowledgementBatch {
 impl crate::primitives::Wire for AcknowledgementBatch {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -31,7 +31,7 @@ pub struct ShareAcknowledgeResponse {
 impl crate::primitives::Wire for ShareAcknowledgeResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -156,7 +156,7 @@ pub struct ShareAcknowledgeTopicResponse {
 impl crate::primitives::Wire for ShareAcknowledgeTopicResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -248,7 +248,7 @@ pub struct PartitionData {
 impl crate::primitives::Wire for PartitionData {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -359,7 +359,7 @@ pub struct LeaderIdAndEpoch {
 impl crate::primitives::Wire for LeaderIdAndEpoch {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -447,7 +447,7 @@ pub struct NodeEndpoint {
 impl crate::primitives::Wire for NodeEndpoint {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

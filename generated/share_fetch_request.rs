@@ -58,7 +58,7 @@ impl Default for ShareFetchRequest {
 impl crate::primitives::Wire for ShareFetchRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -215,7 +215,7 @@ pub struct FetchTopic {
 impl crate::primitives::Wire for FetchTopic {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -303,7 +303,7 @@ pub struct FetchPartition {
 impl crate::primitives::Wire for FetchPartition {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -407,7 +407,7 @@ pub struct AcknowledgementBatch {
 impl crate::primitives::Wire for AcknowledgementBatch {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -505,7 +505,7 @@ pub struct ForgottenTopic {
 impl crate::primitives::Wire for ForgottenTopic {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -39,7 +39,7 @@ pub struct ShareGroupHeartbeatResponse {
 impl crate::primitives::Wire for ShareGroupHeartbeatResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -184,7 +184,7 @@ pub struct TopicPartitions {
 impl crate::primitives::Wire for TopicPartitions {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -262,7 +262,7 @@ pub struct Assignment {
 impl crate::primitives::Wire for Assignment {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

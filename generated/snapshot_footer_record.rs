@@ -15,7 +15,7 @@ pub struct SnapshotFooterRecord {
 impl crate::primitives::Wire for SnapshotFooterRecord {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

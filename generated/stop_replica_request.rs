@@ -58,7 +58,7 @@ impl Default for StopReplicaRequest {
 impl crate::primitives::Wire for StopReplicaRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -292,7 +292,7 @@ pub struct StopReplicaPartitionV0 {
 impl crate::primitives::Wire for StopReplicaPartitionV0 {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -362,7 +362,7 @@ pub struct StopReplicaTopicV1 {
 impl crate::primitives::Wire for StopReplicaTopicV1 {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -463,7 +463,7 @@ pub struct StopReplicaTopicState {
 impl crate::primitives::Wire for StopReplicaTopicState {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -572,7 +572,7 @@ impl Default for StopReplicaPartitionState {
 impl crate::primitives::Wire for StopReplicaPartitionState {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -19,7 +19,7 @@ pub struct StopReplicaResponse {
 impl crate::primitives::Wire for StopReplicaResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -120,7 +120,7 @@ pub struct StopReplicaPartitionError {
 impl crate::primitives::Wire for StopReplicaPartitionError {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -39,7 +39,7 @@ pub struct SyncGroupRequest {
 impl crate::primitives::Wire for SyncGroupRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -263,7 +263,7 @@ pub struct SyncGroupRequestAssignment {
 impl crate::primitives::Wire for SyncGroupRequestAssignment {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

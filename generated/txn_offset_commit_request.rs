@@ -58,7 +58,7 @@ impl Default for TxnOffsetCommitRequest {
 impl crate::primitives::Wire for TxnOffsetCommitRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -278,7 +278,7 @@ pub struct TxnOffsetCommitRequestTopic {
 impl crate::primitives::Wire for TxnOffsetCommitRequestTopic {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -400,7 +400,7 @@ impl Default for TxnOffsetCommitRequestPartition {
 impl crate::primitives::Wire for TxnOffsetCommitRequestPartition {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -19,7 +19,7 @@ pub struct TxnOffsetCommitResponse {
 impl crate::primitives::Wire for TxnOffsetCommitResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -111,7 +111,7 @@ pub struct TxnOffsetCommitResponseTopic {
 impl crate::primitives::Wire for TxnOffsetCommitResponseTopic {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -214,7 +214,7 @@ pub struct TxnOffsetCommitResponsePartition {
 impl crate::primitives::Wire for TxnOffsetCommitResponsePartition {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -33,7 +33,7 @@ impl Default for UnregisterBrokerResponse {
 impl crate::primitives::Wire for UnregisterBrokerResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

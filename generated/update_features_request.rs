@@ -33,7 +33,7 @@ impl Default for UpdateFeaturesRequest {
 impl crate::primitives::Wire for UpdateFeaturesRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -157,7 +157,7 @@ impl Default for FeatureUpdateKey {
 impl crate::primitives::Wire for FeatureUpdateKey {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -38,7 +38,7 @@ impl Default for UpdateFeaturesResponse {
 impl crate::primitives::Wire for UpdateFeaturesResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -170,7 +170,7 @@ impl Default for UpdatableFeatureResult {
 impl crate::primitives::Wire for UpdatableFeatureResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

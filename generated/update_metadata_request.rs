@@ -58,7 +58,7 @@ impl Default for UpdateMetadataRequest {
 impl crate::primitives::Wire for UpdateMetadataRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -319,7 +319,7 @@ pub struct UpdateMetadataPartitionState {
 impl crate::primitives::Wire for UpdateMetadataPartitionState {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -519,7 +519,7 @@ pub struct UpdateMetadataTopicState {
 impl crate::primitives::Wire for UpdateMetadataTopicState {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -668,7 +668,7 @@ impl Default for UpdateMetadataBroker {
 impl crate::primitives::Wire for UpdateMetadataBroker {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -843,7 +843,7 @@ pub struct UpdateMetadataEndpoint {
 impl crate::primitives::Wire for UpdateMetadataEndpoint {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

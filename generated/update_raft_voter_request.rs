@@ -48,7 +48,7 @@ impl Default for UpdateRaftVoterRequest {
 impl crate::primitives::Wire for UpdateRaftVoterRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -191,7 +191,7 @@ pub struct Listener {
 impl crate::primitives::Wire for Listener {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -266,7 +266,7 @@ pub struct KRaftVersionFeature {
 impl crate::primitives::Wire for KRaftVersionFeature {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -23,7 +23,7 @@ pub struct UpdateRaftVoterResponse {
 impl crate::primitives::Wire for UpdateRaftVoterResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -151,7 +151,7 @@ impl Default for CurrentLeader {
 impl crate::primitives::Wire for CurrentLeader {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

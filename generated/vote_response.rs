@@ -23,7 +23,7 @@ pub struct VoteResponse {
 impl crate::primitives::Wire for VoteResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -133,7 +133,7 @@ pub struct TopicData {
 impl crate::primitives::Wire for TopicData {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -235,7 +235,7 @@ pub struct PartitionData {
 impl crate::primitives::Wire for PartitionData {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -346,7 +346,7 @@ pub struct NodeEndpoint {
 impl crate::primitives::Wire for NodeEndpoint {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -19,7 +19,7 @@ pub struct VotersRecord {
 impl crate::primitives::Wire for VotersRecord {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -105,7 +105,7 @@ pub struct Voter {
 impl crate::primitives::Wire for Voter {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -224,7 +224,7 @@ pub struct Endpoint {
 impl crate::primitives::Wire for Endpoint {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -299,7 +299,7 @@ pub struct KRaftVersionFeature {
 impl crate::primitives::Wire for KRaftVersionFeature {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -15,7 +15,7 @@ pub struct WriteTxnMarkersRequest {
 impl crate::primitives::Wire for WriteTxnMarkersRequest {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -111,7 +111,7 @@ pub struct WritableTxnMarker {
 impl crate::primitives::Wire for WritableTxnMarker {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -232,7 +232,7 @@ pub struct WritableTxnMarkerTopic {
 impl crate::primitives::Wire for WritableTxnMarkerTopic {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

@@ -15,7 +15,7 @@ pub struct WriteTxnMarkersResponse {
 impl crate::primitives::Wire for WriteTxnMarkersResponse {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -99,7 +99,7 @@ pub struct WritableTxnMarkerResult {
 impl crate::primitives::Wire for WritableTxnMarkerResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -191,7 +191,7 @@ pub struct WritableTxnMarkerTopicResult {
 impl crate::primitives::Wire for WritableTxnMarkerTopicResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
@@ -294,7 +294,7 @@ pub struct WritableTxnMarkerPartitionResult {
 impl crate::primitives::Wire for WritableTxnMarkerPartitionResult {
     fn encode_value(
         &self,
-        buf: &mut crate::BytesMut,
+        buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {

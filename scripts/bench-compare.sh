@@ -106,6 +106,12 @@ for g in groups:
     ws = f"{fmt(w)} ({fmt(wlo)}–{fmt(whi)})" if spread else fmt(w)
     ks = f"{fmt(k)} ({fmt(klo)}–{fmt(khi)})" if spread else fmt(k)
     print(f"| {message} | {op} | {ws} | {ks} | {k / w:.2f} |")
+    # encode_vectored: kafka-wire's chunked encode (records shared, not
+    # copied), against kafka-protocol's encode (it has no counterpart).
+    if (g, "kafka-wire encode_vectored") in keys:
+        v, vlo, vhi = med((g, "kafka-wire encode_vectored"))
+        vs = f"{fmt(v)} ({fmt(vlo)}–{fmt(vhi)})" if spread else fmt(v)
+        print(f"| | encode_vectored (records shared) | {vs} | {ks} | {k / v:.2f} |")
     # decode_into: kafka-wire decoding into a reused value, against
     # kafka-protocol's decode (it has no counterpart).
     if (g, "kafka-wire decode_into") in keys:
@@ -165,10 +171,13 @@ for l in sys.stdin:
     echo "| message | op | kafka-wire instructions | kafka-protocol instructions | ratio |"
     echo "|---|---|---:|---:|---:|"
     for m in metadata produce fetch api_versions create_topics header; do
-        for op in encode decode decode_into; do
+        for op in encode encode_vectored decode decode_into; do
             row=()
-            # decode_into is kafka-wire's alone: compared with kafka-protocol's decode.
-            for spec in "$op:kafka-wire" "${op/decode_into/decode}:kafka-protocol"; do
+            # encode_vectored and decode_into are kafka-wire's alone: compared
+            # with kafka-protocol's encode and decode.
+            kp_op=${op/_vectored/}
+            kp_op=${kp_op/_into/}
+            for spec in "$op:kafka-wire" "$kp_op:kafka-protocol"; do
                 f=$OUT/$m.${spec/:/.}.out
                 KAFKA_WIRE_PROFILE=$m:$spec valgrind --tool=callgrind --callgrind-out-file="$f" \
                     --toggle-collect='*profiled_section*' "$BIN" 2>"$f.log"

@@ -10,7 +10,7 @@ use bytes::{Bytes, BytesMut};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::message::{ApiMessage, Message};
 use crate::messages::{RequestHeader, ResponseHeader};
-use crate::primitives::{Nullable, Reader, Wire};
+use crate::primitives::{Nullable, Reader, Wire, Writer};
 
 /// An embedded request or response with its header, e.g. the
 /// `RequestData` of an EnvelopeRequest: `header ‖ body` as raw bytes.
@@ -159,7 +159,7 @@ macro_rules! bytes_like {
     ($ty:ident) => {
         impl Wire for $ty {
             #[inline]
-            fn encode_value(&self, buf: &mut BytesMut, version: i16, flexible: bool) -> Result<(), EncodeError> {
+            fn encode_value(&self, buf: &mut Writer<'_>, version: i16, flexible: bool) -> Result<(), EncodeError> {
                 self.0.encode_value(buf, version, flexible)
             }
 

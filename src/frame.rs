@@ -16,7 +16,7 @@ use crate::api::{api_info, ApiInfo, API_VERSIONS_KEY};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::message::Message;
 use crate::messages::{RequestBody, RequestHeader, ResponseBody, ResponseHeader};
-use crate::primitives::Reader;
+use crate::primitives::{Reader, Writer};
 
 /// A decoded request: its header and typed body.
 #[derive(Debug, Clone, PartialEq)]
@@ -106,6 +106,59 @@ pub fn encode_response(
     let info = api_info(body.api_key()).ok_or_else(|| EncodeError::new(EncodeErrorKind::Invalid("unknown api key")))?;
     header.encode(buf, info.response_header_version(api_version))?;
     body.encode(buf, api_version)
+}
+
+/// A whole response frame (4-byte size, header, body) as chunks whose
+/// concatenation is the frame, sharing every `records` or `bytes` value of
+/// at least [`SHARE_MIN`](crate::primitives::writer::SHARE_MIN) bytes with
+/// `body` instead of copying it ([`Message::encode_vectored`]): a broker
+/// answers a Fetch with megabytes of records without touching them, by
+/// writing the chunks with `write_vectored` or as a [`Buf`] chain.
+///
+/// # Errors
+/// As [`encode_response`], or a frame over `i32::MAX` bytes.
+///
+/// # Example
+/// ```
+/// use kafka_wire::frame;
+/// use kafka_wire::messages::fetch_response::{FetchableTopicResponse, PartitionData};
+/// use kafka_wire::messages::{FetchResponse, ResponseBody, ResponseHeader};
+/// use kafka_wire::Bytes;
+/// let records = Bytes::from(vec![0u8; 1 << 20]);
+/// let body = ResponseBody::from(FetchResponse {
+///     responses: vec![FetchableTopicResponse {
+///         topic: "orders".into(),
+///         partitions: vec![PartitionData { records: Some(records.clone()), ..Default::default() }],
+///         ..Default::default()
+///     }],
+///     ..Default::default()
+/// });
+/// let header = ResponseHeader { correlation_id: 7, ..Default::default() };
+/// let chunks = frame::encode_response_frame_vectored(&header, &body, 12).unwrap();
+/// assert!(chunks.iter().any(|c| c.as_ptr() == records.as_ptr())); // not copied
+///
+/// let mut whole = kafka_wire::BytesMut::new();
+/// frame::write_frame(&mut whole, |b| frame::encode_response(&header, &body, 12, b)).unwrap();
+/// assert_eq!(chunks.concat(), whole);
+/// ```
+pub fn encode_response_frame_vectored(
+    header: &ResponseHeader,
+    body: &ResponseBody,
+    api_version: i16,
+) -> Result<Vec<Bytes>, EncodeError> {
+    let info = api_info(body.api_key()).ok_or_else(|| EncodeError::new(EncodeErrorKind::Invalid("unknown api key")))?;
+    let header_version = info.response_header_version(api_version);
+    let size = header.encoded_size(header_version) + body.encoded_size(api_version);
+    let size = i32::try_from(size).map_err(|_| EncodeError::new(EncodeErrorKind::TooLong(size)))?;
+    let (mut buf, mut chunks) = (BytesMut::new(), Vec::new());
+    buf.put_i32(size);
+    let mut w = Writer::vectored(&mut buf, &mut chunks);
+    header.encode_to(&mut w, header_version)?;
+    body.encode_to(&mut w, api_version)?;
+    if !buf.is_empty() {
+        chunks.push(buf.freeze());
+    }
+    Ok(chunks)
 }
 
 /// Appends a frame: a 4-byte size, then what `write` appends.

@@ -5,7 +5,7 @@ use std::fmt;
 use bytes::{Bytes, BytesMut};
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-use crate::primitives::{Reader, Wire};
+use crate::primitives::{Reader, Wire, Writer};
 
 /// An inclusive range of versions; empty when `min > max`.
 ///
@@ -86,10 +86,62 @@ pub trait Message: Wire + Default + Clone + fmt::Debug + PartialEq {
     /// a non-default value in a non-ignorable field that `version` lacks;
     /// null where `version` does not allow it; a string over 32767 bytes.
     fn encode(&self, buf: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+        self.encode_to(&mut Writer::new(buf), version)
+    }
+
+    /// Writes the message encoded at `version` to a [`Writer`]: as
+    /// [`Message::encode`], or vectored ([`Writer::vectored`]).
+    ///
+    /// # Errors
+    /// As [`Message::encode`].
+    fn encode_to(&self, w: &mut Writer<'_>, version: i16) -> Result<(), EncodeError> {
         if !Self::VERSIONS.contains(version) {
             return Err(EncodeError::new(EncodeErrorKind::UnsupportedVersion(version)).in_message(Self::NAME, version));
         }
-        self.encode_value(buf, version, false).map_err(|e| e.in_message(Self::NAME, version))
+        self.encode_value(w, version, false).map_err(|e| e.in_message(Self::NAME, version))
+    }
+
+    /// The message encoded at `version` as a list of chunks whose
+    /// concatenation is the encoding, without copying large values:
+    /// every `bytes` or `records` value of at least
+    /// [`SHARE_MIN`](crate::primitives::writer::SHARE_MIN) bytes is its own
+    /// chunk, sharing memory with the message; the rest is copied into the
+    /// chunks between them. For writing a Fetch response or a Produce request
+    /// with `write_vectored`, or as a [`bytes::Buf`] chain, without
+    /// touching the records.
+    ///
+    /// # Errors
+    /// As [`Message::encode`].
+    ///
+    /// # Example
+    /// ```
+    /// use kafka_wire::messages::produce_request::{PartitionProduceData, TopicProduceData};
+    /// use kafka_wire::messages::ProduceRequest;
+    /// use kafka_wire::message::Message;
+    /// use kafka_wire::Bytes;
+    /// let records = Bytes::from(vec![0u8; 64 * 1024]);
+    /// let request = ProduceRequest {
+    ///     acks: -1,
+    ///     timeout_ms: 30_000,
+    ///     topic_data: vec![TopicProduceData {
+    ///         name: "orders".into(),
+    ///         partition_data: vec![PartitionProduceData { index: 0, records: Some(records.clone()), ..Default::default() }],
+    ///         ..Default::default()
+    ///     }],
+    ///     ..Default::default()
+    /// };
+    /// let chunks = request.encode_vectored(9).unwrap();
+    /// assert_eq!(chunks.len(), 3); // what precedes the records, the records, the rest
+    /// assert_eq!(chunks[1].as_ptr(), records.as_ptr()); // shared, not copied
+    /// assert_eq!(chunks.concat(), request.to_bytes(9).unwrap());
+    /// ```
+    fn encode_vectored(&self, version: i16) -> Result<Vec<Bytes>, EncodeError> {
+        let (mut buf, mut chunks) = (BytesMut::new(), Vec::new());
+        self.encode_to(&mut Writer::vectored(&mut buf, &mut chunks), version)?;
+        if !buf.is_empty() {
+            chunks.push(buf.freeze());
+        }
+        Ok(chunks)
     }
 
     /// Bytes that [`Message::encode`] writes at `version` when it succeeds.
@@ -143,7 +195,7 @@ pub trait Message: Wire + Default + Clone + fmt::Debug + PartialEq {
     /// # Example
     /// ```
     /// use kafka_wire::messages::ApiVersionsRequest;
-    /// use kafka_wire::Message;
+    /// use kafka_wire::message::Message;
     /// let sent = ApiVersionsRequest { client_software_name: "kw".into(), ..Default::default() };
     /// let mut value = ApiVersionsRequest::default();
     /// for _ in 0..3 {

@@ -9,11 +9,11 @@
 //! Known tags of a struct are `0..n`; anything else is kept as a
 //! [`RawTaggedField`] and written back unchanged, in tag order.
 
-use bytes::{BufMut, Bytes, BytesMut};
+use bytes::{BufMut, Bytes};
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::primitives::varint::{put_uvarint, uvarint_len};
-use crate::primitives::{Reader, Wire};
+use crate::primitives::{Reader, Wire, Writer};
 
 /// A tagged field this schema does not know, kept as its tag and raw bytes.
 ///
@@ -45,7 +45,7 @@ impl RawTaggedField {
 #[doc(hidden)]
 #[inline]
 pub fn encode_field<T: Wire>(
-    buf: &mut BytesMut,
+    buf: &mut Writer<'_>,
     tag: u32,
     value: &T,
     version: i16,
@@ -72,15 +72,15 @@ pub fn field_size<T: Wire>(tag: u32, value: &T, version: i16) -> usize {
 /// [`EncodeErrorKind::DuplicateTag`] for a repeated or known tag.
 #[doc(hidden)]
 #[inline]
-pub fn encode_unknown(buf: &mut BytesMut, fields: &[RawTaggedField], known_tags: u32) -> Result<(), EncodeError> {
+pub fn encode_unknown(buf: &mut Writer<'_>, fields: &[RawTaggedField], known_tags: u32) -> Result<(), EncodeError> {
     if fields.is_empty() {
         return Ok(());
     }
     encode_unknown_fields(buf, fields, known_tags)
 }
 
-fn encode_unknown_fields(buf: &mut BytesMut, fields: &[RawTaggedField], known_tags: u32) -> Result<(), EncodeError> {
-    let put = |buf: &mut BytesMut, f: &RawTaggedField| {
+fn encode_unknown_fields(buf: &mut Writer<'_>, fields: &[RawTaggedField], known_tags: u32) -> Result<(), EncodeError> {
+    let put = |buf: &mut Writer<'_>, f: &RawTaggedField| {
         put_uvarint(buf, f.tag);
         put_uvarint(buf, f.data.len() as u32);
         buf.put_slice(&f.data);

@@ -19,6 +19,8 @@ fn round_trip<M: Message + Sample>(seed: u64) -> Result<(), TestCaseError> {
         let value = M::sample(&mut SampleGen::new(seed ^ version as u64), version);
         let bytes = value.to_bytes(version).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(bytes.len(), value.encoded_size(version), "{} v{}", M::NAME, version);
+        let chunks = value.encode_vectored(version).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(chunks.concat(), bytes.to_vec(), "{} v{} vectored", M::NAME, version);
         let back = M::decode_exact(bytes, version).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(&back, &value, "{} v{}", M::NAME, version);
     }

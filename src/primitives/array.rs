@@ -7,10 +7,8 @@
 //! compact [1, 2] of int32: 03 00 00 00 01 00 00 00 02
 //! ```
 
-use bytes::BytesMut;
-
 use super::bytes::{len_size, put_len, read_len};
-use super::{Nullable, Reader, Wire};
+use super::{Nullable, Reader, Wire, Writer};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 
 /// Elements reserved up front at most; more grow as they decode.
@@ -18,7 +16,7 @@ const MAX_PREALLOC: usize = 1024;
 
 impl<T: Wire> Wire for Vec<T> {
     #[inline]
-    fn encode_value(&self, buf: &mut BytesMut, version: i16, flexible: bool) -> Result<(), EncodeError> {
+    fn encode_value(&self, buf: &mut Writer<'_>, version: i16, flexible: bool) -> Result<(), EncodeError> {
         put_len(buf, self.len(), flexible)?;
         for (i, item) in self.iter().enumerate() {
             item.encode_value(buf, version, flexible).map_err(|e| e.at_index(i))?;

@@ -7,14 +7,14 @@
 //! classic null:    ff ff ff ff           compact null:    00
 //! ```
 
-use bytes::{BufMut, Bytes, BytesMut};
+use bytes::{BufMut, Bytes};
 
 use super::varint::{put_uvarint, uvarint_len};
-use super::{Nullable, Reader, Wire};
+use super::{Nullable, Reader, Wire, Writer};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 
 #[inline(always)]
-pub(crate) fn put_len(buf: &mut BytesMut, len: usize, flexible: bool) -> Result<(), EncodeError> {
+pub(crate) fn put_len(buf: &mut Writer<'_>, len: usize, flexible: bool) -> Result<(), EncodeError> {
     if len >= i32::MAX as usize {
         return Err(too_long(len));
     }
@@ -59,9 +59,9 @@ pub(crate) fn read_len(r: &mut Reader, flexible: bool) -> Result<Option<usize>, 
 
 impl Wire for Bytes {
     #[inline]
-    fn encode_value(&self, buf: &mut BytesMut, _: i16, flexible: bool) -> Result<(), EncodeError> {
+    fn encode_value(&self, buf: &mut Writer<'_>, _: i16, flexible: bool) -> Result<(), EncodeError> {
         put_len(buf, self.len(), flexible)?;
-        buf.put_slice(self);
+        buf.put_shared(self);
         Ok(())
     }
 

@@ -20,12 +20,12 @@ pub mod reader;
 mod string;
 mod uuid;
 pub mod varint;
+pub mod writer;
 
 pub use self::nullable::Nullable;
 pub use self::reader::Reader;
 pub use self::uuid::Uuid;
-
-use ::bytes::BytesMut;
+pub use self::writer::Writer;
 
 use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
 
@@ -38,9 +38,9 @@ use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
 ///
 /// # Example
 /// ```
-/// use kafka_wire::primitives::{Reader, Wire};
+/// use kafka_wire::primitives::{Reader, Wire, Writer};
 /// let mut buf = bytes::BytesMut::new();
-/// "rk".to_string().encode_value(&mut buf, 3, true).unwrap();
+/// "rk".to_string().encode_value(&mut Writer::new(&mut buf), 3, true).unwrap();
 /// assert_eq!(&buf[..], b"\x03rk");
 /// let mut r = Reader::new(buf.freeze());
 /// assert_eq!(String::decode_value(&mut r, 3, true).unwrap(), "rk");
@@ -54,7 +54,7 @@ pub trait Wire: Sized {
     /// # Errors
     /// [`EncodeError`] for a value this version cannot carry; the buffer may
     /// then hold part of the encoding.
-    fn encode_value(&self, buf: &mut BytesMut, version: i16, flexible: bool) -> Result<(), EncodeError>;
+    fn encode_value(&self, buf: &mut Writer<'_>, version: i16, flexible: bool) -> Result<(), EncodeError>;
 
     /// Bytes that [`Wire::encode_value`] writes when it succeeds.
     fn value_size(&self, version: i16, flexible: bool) -> usize;
@@ -70,7 +70,7 @@ pub trait Wire: Sized {
     /// # Errors
     /// As [`Wire::encode_value`].
     #[inline]
-    fn encode_tagged(&self, buf: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode_tagged(&self, buf: &mut Writer<'_>, version: i16) -> Result<(), EncodeError> {
         self.encode_value(buf, version, true)
     }
 
@@ -107,9 +107,9 @@ pub trait Wire: Sized {
 ///
 /// # Example
 /// ```
-/// use kafka_wire::primitives::Fixed;
+/// use kafka_wire::primitives::{Fixed, Writer};
 /// let mut buf = bytes::BytesMut::new();
-/// 7i32.put(&mut buf);
+/// 7i32.put(&mut Writer::new(&mut buf));
 /// assert_eq!(&buf[..], [0, 0, 0, 7]);
 /// ```
 pub trait Fixed: Wire + Copy + sealed::Sealed {
@@ -117,7 +117,7 @@ pub trait Fixed: Wire + Copy + sealed::Sealed {
     const SIZE: usize;
 
     /// Appends the value's big-endian bytes.
-    fn put(self, buf: &mut BytesMut);
+    fn put(self, buf: &mut Writer<'_>);
 
     /// Writes the value's big-endian bytes to `out`, which is
     /// [`Fixed::SIZE`] bytes long: every byte of it is written.
@@ -154,7 +154,7 @@ pub mod field {
     #[inline]
     pub fn encode<T: Wire>(
         value: &T,
-        buf: &mut BytesMut,
+        buf: &mut Writer<'_>,
         version: i16,
         flexible: bool,
         name: &'static str,
@@ -184,7 +184,7 @@ pub mod field {
     #[inline(always)]
     pub fn encode_fixed_array<T: Fixed>(
         items: &[T],
-        buf: &mut BytesMut,
+        buf: &mut Writer<'_>,
         flexible: bool,
         name: &'static str,
     ) -> Result<(), EncodeError> {
@@ -195,10 +195,11 @@ pub mod field {
             item.write(chunk);
             written += T::SIZE;
         }
+        let len = buf.len() + written;
         // SAFETY: each chunk the loop visited, `written` bytes from the start
         // of the spare capacity, was written in full by `Fixed::write` (a
         // sealed trait: only this crate's impls, which write every byte).
-        unsafe { buf.set_len(buf.len() + written) };
+        unsafe { buf.set_len(len) };
         Ok(())
     }
 

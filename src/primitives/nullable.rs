@@ -6,10 +6,10 @@
 //! Whether null is allowed at a version is the generated code's check; here
 //! `None` always encodes as null.
 
-use bytes::{BufMut, BytesMut};
+use bytes::BufMut;
 
 use super::varint::put_uvarint;
-use super::{Reader, Struct, Wire};
+use super::{Reader, Struct, Wire, Writer};
 use crate::error::{DecodeError, EncodeError};
 
 /// A type whose wire form has a null value, so that `Option<Self>` is a
@@ -39,7 +39,7 @@ pub trait Nullable: Wire {
 
     /// Appends null.
     #[inline]
-    fn encode_null(buf: &mut BytesMut, flexible: bool) {
+    fn encode_null(buf: &mut Writer<'_>, flexible: bool) {
         if flexible {
             buf.put_u8(0);
         } else {
@@ -62,7 +62,7 @@ pub trait Nullable: Wire {
 
     /// Appends the classic null.
     #[inline]
-    fn put_classic_null(buf: &mut BytesMut) {
+    fn put_classic_null(buf: &mut Writer<'_>) {
         buf.put_i32(-1);
     }
 
@@ -71,7 +71,7 @@ pub trait Nullable: Wire {
     /// # Errors
     /// As [`Wire::encode_value`].
     #[inline]
-    fn encode_present(&self, buf: &mut BytesMut, version: i16, flexible: bool) -> Result<(), EncodeError> {
+    fn encode_present(&self, buf: &mut Writer<'_>, version: i16, flexible: bool) -> Result<(), EncodeError> {
         self.encode_value(buf, version, flexible)
     }
 
@@ -86,7 +86,7 @@ pub trait Nullable: Wire {
     /// # Errors
     /// As [`Wire::encode_value`].
     #[inline]
-    fn encode_present_tagged(&self, buf: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode_present_tagged(&self, buf: &mut Writer<'_>, version: i16) -> Result<(), EncodeError> {
         self.encode_present(buf, version, true)
     }
 
@@ -108,7 +108,7 @@ pub trait Nullable: Wire {
 
 impl<T: Nullable> Wire for Option<T> {
     #[inline]
-    fn encode_value(&self, buf: &mut BytesMut, version: i16, flexible: bool) -> Result<(), EncodeError> {
+    fn encode_value(&self, buf: &mut Writer<'_>, version: i16, flexible: bool) -> Result<(), EncodeError> {
         match self {
             Some(v) => v.encode_present(buf, version, flexible),
             None => {
@@ -137,7 +137,7 @@ impl<T: Nullable> Wire for Option<T> {
     }
 
     #[inline]
-    fn encode_tagged(&self, buf: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode_tagged(&self, buf: &mut Writer<'_>, version: i16) -> Result<(), EncodeError> {
         match self {
             Some(v) => v.encode_present_tagged(buf, version),
             None => {
@@ -162,7 +162,7 @@ impl<S: Struct> Nullable for S {
     const CLASSIC_NULL_SIZE: usize = 1;
 
     #[inline]
-    fn encode_null(buf: &mut BytesMut, _: bool) {
+    fn encode_null(buf: &mut Writer<'_>, _: bool) {
         buf.put_i8(-1);
     }
 
@@ -172,12 +172,12 @@ impl<S: Struct> Nullable for S {
     }
 
     #[inline]
-    fn put_classic_null(buf: &mut BytesMut) {
+    fn put_classic_null(buf: &mut Writer<'_>) {
         buf.put_i8(-1);
     }
 
     #[inline]
-    fn encode_present(&self, buf: &mut BytesMut, version: i16, flexible: bool) -> Result<(), EncodeError> {
+    fn encode_present(&self, buf: &mut Writer<'_>, version: i16, flexible: bool) -> Result<(), EncodeError> {
         buf.put_i8(1);
         self.encode_value(buf, version, flexible)
     }
@@ -188,7 +188,7 @@ impl<S: Struct> Nullable for S {
     }
 
     #[inline]
-    fn encode_present_tagged(&self, buf: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode_present_tagged(&self, buf: &mut Writer<'_>, version: i16) -> Result<(), EncodeError> {
         put_uvarint(buf, 1);
         self.encode_tagged(buf, version)
     }

@@ -3,9 +3,9 @@
 
 use std::mem::MaybeUninit;
 
-use bytes::{BufMut, BytesMut};
+use bytes::BufMut;
 
-use super::{Fixed, Reader, Wire};
+use super::{Fixed, Reader, Wire, Writer};
 use crate::error::{DecodeError, EncodeError};
 
 macro_rules! fixed {
@@ -14,7 +14,7 @@ macro_rules! fixed {
             const MIN_SIZE: usize = $size;
 
             #[inline]
-            fn encode_value(&self, buf: &mut BytesMut, _: i16, _: bool) -> Result<(), EncodeError> {
+            fn encode_value(&self, buf: &mut Writer<'_>, _: i16, _: bool) -> Result<(), EncodeError> {
                 buf.$put(*self);
                 Ok(())
             }
@@ -34,7 +34,7 @@ macro_rules! fixed {
             const SIZE: usize = $size;
 
             #[inline]
-            fn put(self, buf: &mut BytesMut) {
+            fn put(self, buf: &mut Writer<'_>) {
                 buf.$put(self);
             }
 
@@ -65,7 +65,7 @@ fixed! {
 
 impl Wire for bool {
     #[inline]
-    fn encode_value(&self, buf: &mut BytesMut, _: i16, _: bool) -> Result<(), EncodeError> {
+    fn encode_value(&self, buf: &mut Writer<'_>, _: i16, _: bool) -> Result<(), EncodeError> {
         buf.put_u8(u8::from(*self));
         Ok(())
     }
@@ -85,7 +85,7 @@ impl Fixed for bool {
     const SIZE: usize = 1;
 
     #[inline]
-    fn put(self, buf: &mut BytesMut) {
+    fn put(self, buf: &mut Writer<'_>) {
         buf.put_u8(u8::from(self));
     }
 

@@ -6,17 +6,17 @@
 //! classic null: ff ff            compact null: 00
 //! ```
 
-use bytes::{BufMut, BytesMut};
+use bytes::BufMut;
 
 use super::varint::{put_uvarint, uvarint_len};
-use super::{Nullable, Reader, Wire};
+use super::{Nullable, Reader, Wire, Writer};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 
 /// Longest string Kafka's encodings carry, in bytes.
 pub const MAX_STRING_LEN: usize = i16::MAX as usize;
 
 #[inline(always)]
-pub(super) fn put_str(buf: &mut BytesMut, s: &str, flexible: bool) -> Result<(), EncodeError> {
+pub(super) fn put_str(buf: &mut Writer<'_>, s: &str, flexible: bool) -> Result<(), EncodeError> {
     if s.len() > MAX_STRING_LEN {
         return Err(super::bytes::too_long(s.len()));
     }
@@ -73,7 +73,7 @@ fn utf8(bytes: &[u8]) -> Option<&str> {
 
 impl Wire for String {
     #[inline]
-    fn encode_value(&self, buf: &mut BytesMut, _: i16, flexible: bool) -> Result<(), EncodeError> {
+    fn encode_value(&self, buf: &mut Writer<'_>, _: i16, flexible: bool) -> Result<(), EncodeError> {
         put_str(buf, self, flexible)
     }
 
@@ -109,7 +109,7 @@ impl Nullable for String {
     const CLASSIC_NULL_SIZE: usize = 2;
 
     #[inline]
-    fn put_classic_null(buf: &mut BytesMut) {
+    fn put_classic_null(buf: &mut Writer<'_>) {
         buf.put_i16(-1);
     }
 

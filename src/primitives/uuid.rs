@@ -4,9 +4,9 @@ use std::fmt;
 
 use std::mem::MaybeUninit;
 
-use bytes::{BufMut, BytesMut};
+use bytes::BufMut;
 
-use super::{Fixed, Reader, Wire};
+use super::{Fixed, Reader, Wire, Writer};
 use crate::error::{DecodeError, EncodeError};
 
 /// A 128-bit UUID as Kafka sends it: topic ids, client instance ids.
@@ -64,7 +64,7 @@ impl Wire for Uuid {
     const MIN_SIZE: usize = 16;
 
     #[inline]
-    fn encode_value(&self, buf: &mut BytesMut, _: i16, _: bool) -> Result<(), EncodeError> {
+    fn encode_value(&self, buf: &mut Writer<'_>, _: i16, _: bool) -> Result<(), EncodeError> {
         buf.put_slice(&self.0);
         Ok(())
     }
@@ -96,7 +96,7 @@ impl Fixed for Uuid {
     }
 
     #[inline]
-    fn put(self, buf: &mut BytesMut) {
+    fn put(self, buf: &mut Writer<'_>) {
         buf.put_slice(&self.0);
     }
 }

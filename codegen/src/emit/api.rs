@@ -199,7 +199,7 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
     });
     let keys = entries.iter().map(|(v, _, key)| quote!(Self::#v(_) => #key,));
     let encodes =
-        entries.iter().map(|(v, _, _)| quote!(Self::#v(m) => #rt::message::Message::encode(m, buf, version),));
+        entries.iter().map(|(v, _, _)| quote!(Self::#v(m) => #rt::message::Message::encode_to(m, w, version),));
     let sizes = entries.iter().map(|(v, _, _)| quote!(Self::#v(m) => #rt::message::Message::encoded_size(m, version),));
     let decodes = entries
         .iter()
@@ -248,6 +248,15 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
             /// # Errors
             /// As [`Message::encode`](#rt::message::Message::encode).
             pub fn encode(&self, buf: &mut #rt::BytesMut, version: i16) -> Result<(), #rt::error::EncodeError> {
+                self.encode_to(&mut #rt::primitives::Writer::new(buf), version)
+            }
+
+            /// Writes the body encoded at `version` to a [`Writer`](#rt::primitives::Writer),
+            /// which may share large `bytes` and `records` values instead of copying them.
+            ///
+            /// # Errors
+            /// As [`Message::encode`](#rt::message::Message::encode).
+            pub fn encode_to(&self, w: &mut #rt::primitives::Writer<'_>, version: i16) -> Result<(), #rt::error::EncodeError> {
                 match self {
                     #(#encodes)*
                 }

@@ -29,7 +29,7 @@ pub fn emit_wire_impl(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
     let (r, decode_version) = (param(&decode, "r"), param(&decode, "version"));
     quote! {
         impl #rt::primitives::Wire for #ident {
-            fn encode_value(&self, #buf: &mut #rt::BytesMut, #encode_version: i16, _flexible: bool) -> Result<(), #rt::error::EncodeError> {
+            fn encode_value(&self, #buf: &mut #rt::primitives::Writer<'_>, #encode_version: i16, _flexible: bool) -> Result<(), #rt::error::EncodeError> {
                 #encode
             }
 

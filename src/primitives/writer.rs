@@ -1,0 +1,125 @@
+//! [`Writer`]: where encoding appends, a [`BytesMut`], optionally handing
+//! large `bytes` and `records` values out as shared chunks instead of
+//! copying them (a vectored encode).
+
+use std::ops::{Deref, DerefMut};
+
+use bytes::buf::UninitSlice;
+use bytes::{BufMut, Bytes, BytesMut};
+
+/// `bytes` and `records` values shorter than this are copied even in a
+/// vectored encode: below it, one more chunk costs more than the copy.
+pub const SHARE_MIN: usize = 512;
+
+/// The sink of [`Wire::encode_value`](super::Wire::encode_value): a
+/// [`BytesMut`] to append to, and in a vectored encode also the list of
+/// chunks that `bytes` and `records` values of at least [`SHARE_MIN`]
+/// bytes go to, shared with the message instead of copied.
+///
+/// In a vectored encode the wire bytes are the chunks in order, followed by
+/// what is left in the buffer ([`Message::encode_vectored`] puts it
+/// together). It derefs to the buffer for plain appends.
+///
+/// [`Message::encode_vectored`]: crate::message::Message::encode_vectored
+///
+/// # Example
+/// ```
+/// use bytes::{BufMut, Bytes, BytesMut};
+/// use kafka_wire::primitives::Writer;
+/// let records = Bytes::from(vec![7u8; 4096]);
+/// let (mut buf, mut chunks) = (BytesMut::new(), Vec::new());
+/// let mut w = Writer::vectored(&mut buf, &mut chunks);
+/// w.put_i32(4096);
+/// w.put_shared(&records); // shared, not copied
+/// w.put_u8(0);
+/// assert_eq!(chunks.len(), 2);
+/// assert_eq!(&chunks[0][..], [0, 0, 16, 0]);
+/// assert_eq!(chunks[1].as_ptr(), records.as_ptr());
+/// assert_eq!(&buf[..], [0]);
+/// ```
+#[derive(Debug)]
+pub struct Writer<'a> {
+    buf: &'a mut BytesMut,
+    chunks: Option<&'a mut Vec<Bytes>>,
+}
+
+impl<'a> Writer<'a> {
+    /// A writer that appends everything to `buf`.
+    #[inline]
+    pub fn new(buf: &'a mut BytesMut) -> Self {
+        Self { buf, chunks: None }
+    }
+
+    /// A writer that appends to `buf`, and on each large shared value first
+    /// moves what `buf` holds to `chunks`, then the value itself.
+    pub fn vectored(buf: &'a mut BytesMut, chunks: &'a mut Vec<Bytes>) -> Self {
+        Self { buf, chunks: Some(chunks) }
+    }
+
+    /// Appends `value`: copied, or in a vectored encode and when at least
+    /// [`SHARE_MIN`] bytes long, handed out as a chunk that shares its memory.
+    #[inline]
+    pub fn put_shared(&mut self, value: &Bytes) {
+        match &mut self.chunks {
+            Some(chunks) if value.len() >= SHARE_MIN => {
+                if !self.buf.is_empty() {
+                    chunks.push(self.buf.split().freeze());
+                }
+                chunks.push(value.clone());
+            }
+            _ => self.buf.extend_from_slice(value),
+        }
+    }
+}
+
+impl<'a> From<&'a mut BytesMut> for Writer<'a> {
+    fn from(buf: &'a mut BytesMut) -> Self {
+        Self::new(buf)
+    }
+}
+
+impl Deref for Writer<'_> {
+    type Target = BytesMut;
+
+    #[inline]
+    fn deref(&self) -> &BytesMut {
+        self.buf
+    }
+}
+
+impl DerefMut for Writer<'_> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut BytesMut {
+        self.buf
+    }
+}
+
+// SAFETY: every method forwards to the `BytesMut`, which upholds the trait's
+// contract; `Writer` adds no state of its own to the buffer.
+unsafe impl BufMut for Writer<'_> {
+    #[inline]
+    fn remaining_mut(&self) -> usize {
+        self.buf.remaining_mut()
+    }
+
+    #[inline]
+    unsafe fn advance_mut(&mut self, cnt: usize) {
+        // SAFETY: the caller's guarantee is passed on unchanged.
+        unsafe { self.buf.advance_mut(cnt) }
+    }
+
+    #[inline]
+    fn chunk_mut(&mut self) -> &mut UninitSlice {
+        self.buf.chunk_mut()
+    }
+
+    #[inline]
+    fn put_slice(&mut self, src: &[u8]) {
+        self.buf.extend_from_slice(src);
+    }
+
+    #[inline]
+    fn put_bytes(&mut self, val: u8, cnt: usize) {
+        self.buf.put_bytes(val, cnt);
+    }
+}
