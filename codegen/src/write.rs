@@ -22,14 +22,72 @@ pub fn format_file(tokens: TokenStream, source: &str) -> Result<String, String> 
 }
 
 /// Writes tokens as a Rust file, headed by the `@generated` line naming its
-/// source: without the `format` feature, the token text on one line, as
-/// rustc reads it (the same items as the formatted file).
+/// source: without the `format` feature, the token text with a line break
+/// after each `;` and around each `{ }` block (no `} if` on one line, which
+/// reads like a missing `else`), as rustc reads it.
 ///
 /// # Errors
 /// Never without the `format` feature (the signature matches the formatting one).
 #[cfg(not(feature = "format"))]
 pub fn format_file(tokens: TokenStream, source: &str) -> Result<String, String> {
-    Ok(format!("{GENERATED_MARK} from {source}. Do not edit.\n\n{tokens}\n"))
+    let mut text = format!("{GENERATED_MARK} from {source}. Do not edit.\n\n");
+    token_lines(tokens, &mut text);
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+/// Appends the text of `tokens`: spaced as `TokenStream`'s `Display`, with
+/// line breaks after `;` and around brace blocks.
+#[cfg(not(feature = "format"))]
+fn token_lines(tokens: TokenStream, out: &mut String) {
+    use proc_macro2::{Delimiter, Spacing, TokenTree};
+
+    let mut glued = true; // no space before the next token: first of its group, or after a joint punct
+    let mut trees = tokens.into_iter().peekable();
+    while let Some(tree) = trees.next() {
+        if !glued && !out.ends_with('\n') {
+            out.push(' ');
+        }
+        glued = false;
+        match tree {
+            TokenTree::Group(g) if g.delimiter() == Delimiter::Brace => {
+                out.push_str("{\n");
+                token_lines(g.stream(), out);
+                if !out.ends_with('\n') {
+                    out.push('\n');
+                }
+                out.push('}');
+                let continues = match trees.peek() {
+                    Some(TokenTree::Ident(i)) => i == "else",
+                    Some(TokenTree::Punct(p)) => matches!(p.as_char(), ',' | ';' | '.' | '?'),
+                    _ => false,
+                };
+                if !continues {
+                    out.push('\n');
+                }
+            }
+            TokenTree::Group(g) => {
+                let (open, close) = match g.delimiter() {
+                    Delimiter::Parenthesis => ("(", ")"),
+                    Delimiter::Bracket => ("[", "]"),
+                    _ => ("", ""),
+                };
+                out.push_str(open);
+                token_lines(g.stream(), out);
+                out.push_str(close);
+            }
+            TokenTree::Punct(p) => {
+                out.push(p.as_char());
+                glued = p.spacing() == Spacing::Joint;
+                if p.as_char() == ';' && !glued {
+                    out.push('\n');
+                }
+            }
+            other => out.push_str(&other.to_string()),
+        }
+    }
 }
 
 /// Writes `text` to `path` unless the file already holds exactly that text,
