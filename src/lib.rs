@@ -25,7 +25,7 @@
 //! - [`frame`]: whole frames, header version chosen from api key and version.
 //! - [`api`]: the api-key table; [`error_code`]: Kafka's error codes.
 //! - [`embedded`] for KIP-590 forwarding, [`reauth`] for
-//!   KIP-368, [`connect`] for KIP-507, [`records`] for record batches.
+//!   KIP-368, `connect` for KIP-507 (feature `connect`), [`records`] for record batches.
 //!
 //! Every decode error names the message, version, field path and byte
 //! offset; decoding never panics and never allocates more than the input
@@ -63,7 +63,8 @@ pub mod sample;
 pub mod error_code;
 // KIP-368 SASL re-authentication: reauth settings, session lifetime, expiry policy, client timing.
 pub mod reauth;
-// KIP-507 signed internal Connect REST requests: signing, session key, worker settings.
+// KIP-507 signed internal Connect REST requests: signing, session key, worker settings (feature `connect`).
+#[cfg(feature = "connect")]
 pub mod connect;
 // Record batches v2 and legacy message sets: the payload of Produce and Fetch.
 pub mod records;

@@ -8,6 +8,10 @@
 //! schema text ─load─▶ JSON ─lower─▶ model ─check─▶ registry ─emit─▶ tokens ─write─▶ formatted Rust
 //! ```
 //!
+//! The feature `format` (default) formats the output with prettyplease; without
+//! it each file is the token text on one line, with fewer build dependencies,
+//! for build scripts whose output nobody reads.
+//!
 //! Use it from a build script through [`Builder`], from the command line
 //! (`kafka-wire-codegen --out OUT_DIR SCHEMA_DIR`), or as a library call,
 //! [`generate`], that returns the source text.
@@ -126,9 +130,9 @@ pub fn generate(sources: &[(String, String)], runtime: &str) -> Result<Generated
 /// # Errors
 /// As [`generate`].
 pub fn generate_with(sources: &[(String, String)], runtime: &str, samples: bool) -> Result<Generated, Error> {
-    let runtime: syn::Path =
-        syn::parse_str(runtime).map_err(|e| Error::Internal(format!("runtime path {runtime:?}: {e}")))?;
-    let cx = EmitContext { runtime: quote!(#runtime), samples };
+    let runtime =
+        naming::runtime_path(runtime).map_err(|e| Error::Internal(format!("runtime path {runtime:?}: {e}")))?;
+    let cx = EmitContext { runtime, samples };
     let mut sorted: Vec<&(String, String)> = sources.iter().collect();
     sorted.sort_by(|a, b| a.0.cmp(&b.0));
     let mut diags = Diagnostics::default();

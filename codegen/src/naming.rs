@@ -2,7 +2,7 @@
 //! in UpperCamelCase, keywords escaped.
 
 use heck::{ToSnakeCase, ToUpperCamelCase};
-use proc_macro2::{Ident, Span};
+use proc_macro2::{Ident, Spacing, Span, TokenStream, TokenTree};
 
 /// Rust keywords that a raw identifier (`r#type`) can stand for.
 const KEYWORDS: &[&str] = &[
@@ -91,6 +91,50 @@ pub fn ident(name: &str) -> Ident {
     }
 }
 
+/// The tokens of a path such as `crate`, `::kafka_wire` or `my::runtime`:
+/// an optional leading `::`, then identifiers joined by `::`.
+///
+/// ```
+/// assert_eq!(kafka_wire_codegen::naming::runtime_path(":: kafka_wire").unwrap().to_string(), ":: kafka_wire");
+/// assert!(kafka_wire_codegen::naming::runtime_path("crate::").is_err());
+/// ```
+///
+/// # Errors
+/// What is wrong with the text, when it is not such a path.
+pub fn runtime_path(text: &str) -> Result<TokenStream, String> {
+    let tokens: TokenStream = text.parse().map_err(|e| format!("{e}"))?;
+    let mut trees = tokens.clone().into_iter().peekable();
+    // `::` is two `:` puncts, the first joint.
+    let is_colon = |t: Option<&TokenTree>| matches!(t, Some(TokenTree::Punct(p)) if p.as_char() == ':');
+    let is_sep =
+        |t: Option<&TokenTree>| is_colon(t) && matches!(t, Some(TokenTree::Punct(p)) if p.spacing() == Spacing::Joint);
+    if is_sep(trees.peek()) {
+        trees.next();
+        if !is_colon(trees.next().as_ref()) {
+            return Err("expected `::`".into());
+        }
+    }
+    loop {
+        match trees.next() {
+            Some(TokenTree::Ident(i)) if KEYWORDS.contains(&i.to_string().as_str()) || i == "_" => {
+                return Err(format!("`{i}` is a keyword"));
+            }
+            Some(TokenTree::Ident(_)) => {}
+            Some(other) => return Err(format!("expected an identifier, found `{other}`")),
+            None => return Err("expected an identifier".into()),
+        }
+        match trees.next() {
+            None => return Ok(tokens),
+            ref sep if is_sep(sep.as_ref()) => {
+                if !is_colon(trees.next().as_ref()) {
+                    return Err("expected `::`".into());
+                }
+            }
+            Some(other) => return Err(format!("expected `::`, found `{other}`")),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,5 +147,16 @@ mod tests {
         assert_eq!(field_ident("IsrIds").to_string(), "isr_ids");
         assert_eq!(type_ident("Vec").to_string(), "VecStruct");
         assert_eq!(module_name("AlterConfigsRequest"), "alter_configs_request");
+    }
+
+    #[test]
+    fn runtime_paths() {
+        for ok in ["crate", "::kafka_wire", "a::b", ":: a :: r#b", "self::x", "super::super::y"] {
+            assert!(runtime_path(ok).is_ok(), "{ok}");
+        }
+        for bad in ["", "::", "not a path", "1crate", "crate::", "a:::b", "::::a", "a:b", "fn", "a::<T>", "a.b", "(a)"]
+        {
+            assert!(runtime_path(bad).is_err(), "{bad}");
+        }
     }
 }
