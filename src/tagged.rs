@@ -139,20 +139,22 @@ pub fn decode_section(
     r: &mut Reader,
     known_tags: u32,
     unknown: &mut Vec<RawTaggedField>,
-    known: impl FnMut(u32, &mut Reader) -> Result<bool, DecodeError>,
+    mut known: impl FnMut(u32, &mut Reader) -> Result<bool, DecodeError>,
 ) -> Result<(), DecodeError> {
     // Nearly every section is empty: its count is the single byte 0.
     if r.peek_u8() == Some(0) {
         return r.skip(1);
     }
-    decode_entries(r, known_tags, unknown, known)
+    decode_entries(r, known_tags, unknown, &mut known)
 }
 
+/// The entries of a non-empty section. Not generic (the known-tag reader is
+/// a trait object), so it is compiled once rather than once per struct.
 fn decode_entries(
     r: &mut Reader,
     known_tags: u32,
     unknown: &mut Vec<RawTaggedField>,
-    mut known: impl FnMut(u32, &mut Reader) -> Result<bool, DecodeError>,
+    known: &mut dyn FnMut(u32, &mut Reader) -> Result<bool, DecodeError>,
 ) -> Result<(), DecodeError> {
     let count = r.read_uvarint()? as usize;
     // Each entry takes at least two bytes (tag and size).
@@ -161,8 +163,10 @@ fn decode_entries(
     for _ in 0..count {
         let offset = r.offset();
         let tag = r.read_uvarint()?;
-        if let Some(previous) = previous.filter(|&p| p >= tag) {
-            return Err(DecodeError::new(DecodeErrorKind::TagsNotAscending { previous, tag }, offset));
+        if let Some(previous) = previous {
+            if previous >= tag {
+                return Err(DecodeError::new(DecodeErrorKind::TagsNotAscending { previous, tag }, offset));
+            }
         }
         previous = Some(tag);
         let size = r.read_uvarint()? as usize;

@@ -18,37 +18,61 @@ impl<T: Wire> Wire for Vec<T> {
     #[inline]
     fn encode_value(&self, buf: &mut Writer<'_>, version: i16, flexible: bool) -> Result<(), EncodeError> {
         put_len(buf, self.len(), flexible)?;
-        for (i, item) in self.iter().enumerate() {
-            item.encode_value(buf, version, flexible).map_err(|e| e.at_index(i))?;
+        let mut i = 0;
+        for item in self {
+            if let Err(e) = item.encode_value(buf, version, flexible) {
+                return Err(e.at_index(i));
+            }
+            i += 1;
         }
         Ok(())
     }
 
     #[inline]
     fn value_size(&self, version: i16, flexible: bool) -> usize {
-        len_size(self.len(), flexible) + self.iter().map(|item| item.value_size(version, flexible)).sum::<usize>()
+        let mut size = len_size(self.len(), flexible);
+        for item in self {
+            size += item.value_size(version, flexible);
+        }
+        size
     }
 
     #[inline]
     fn decode_value(r: &mut Reader, version: i16, flexible: bool) -> Result<Self, DecodeError> {
-        let offset = r.offset();
-        Self::decode_option(r, version, flexible)?
-            .ok_or_else(|| DecodeError::new(DecodeErrorKind::NullNotAllowed, offset))
+        let mut items = Vec::new();
+        items.decode_value_into(r, version, flexible)?;
+        Ok(items)
     }
 
     #[inline]
     fn decode_value_into(&mut self, r: &mut Reader, version: i16, flexible: bool) -> Result<(), DecodeError> {
         let offset = r.offset();
-        match read_len(r, flexible)? {
+        match read_count(r, flexible, T::MIN_SIZE)? {
             Some(count) => decode_items_into(self, count, r, version, flexible),
-            None => Err(DecodeError::new(DecodeErrorKind::NullNotAllowed, offset)),
+            None => Err(null_array(offset)),
         }
     }
 }
 
+/// The element count of an array, `None` for null, checked against the
+/// bytes left (each element takes at least `min_size`) before anything is
+/// allocated. Not generic, so compiled once.
+fn read_count(r: &mut Reader, flexible: bool, min_size: usize) -> Result<Option<usize>, DecodeError> {
+    let count = read_len(r, flexible)?;
+    if let Some(count) = count {
+        r.check_count(count, min_size)?;
+    }
+    Ok(count)
+}
+
+/// A null count where the array may not be null, at the count's offset.
+#[cold]
+fn null_array(offset: usize) -> DecodeError {
+    DecodeError::new(DecodeErrorKind::NullNotAllowed, offset)
+}
+
 /// Reads `count` elements into `items`: the elements already there are
 /// decoded in place (keeping their allocations), the rest pushed.
-#[inline]
 fn decode_items_into<T: Wire>(
     items: &mut Vec<T>,
     count: usize,
@@ -56,26 +80,30 @@ fn decode_items_into<T: Wire>(
     version: i16,
     flexible: bool,
 ) -> Result<(), DecodeError> {
-    r.check_count(count, T::MIN_SIZE)?;
     items.truncate(count);
-    for (i, item) in items.iter_mut().enumerate() {
-        item.decode_value_into(r, version, flexible).map_err(|e| e.at_index(i))?;
+    let mut i = 0;
+    for item in items.iter_mut() {
+        if let Err(e) = item.decode_value_into(r, version, flexible) {
+            return Err(e.at_index(i));
+        }
+        i += 1;
     }
-    items.reserve((count - items.len()).min(MAX_PREALLOC));
-    for i in items.len()..count {
-        items.push(T::decode_value(r, version, flexible).map_err(|e| e.at_index(i))?);
+    items.reserve((count - i).min(MAX_PREALLOC));
+    while i < count {
+        match T::decode_value(r, version, flexible) {
+            Ok(item) => items.push(item),
+            Err(e) => return Err(e.at_index(i)),
+        }
+        i += 1;
     }
     Ok(())
 }
 
 impl<T: Wire> Nullable for Vec<T> {
     fn decode_option(r: &mut Reader, version: i16, flexible: bool) -> Result<Option<Self>, DecodeError> {
-        let Some(count) = read_len(r, flexible)? else {
-            return Ok(None);
-        };
-        let mut items = Vec::new();
-        decode_items_into(&mut items, count, r, version, flexible)?;
-        Ok(Some(items))
+        let mut place = None;
+        Self::decode_option_into(&mut place, r, version, flexible)?;
+        Ok(place)
     }
 
     fn decode_option_into(
@@ -84,7 +112,7 @@ impl<T: Wire> Nullable for Vec<T> {
         version: i16,
         flexible: bool,
     ) -> Result<(), DecodeError> {
-        let Some(count) = read_len(r, flexible)? else {
+        let Some(count) = read_count(r, flexible, T::MIN_SIZE)? else {
             *place = None;
             return Ok(());
         };
