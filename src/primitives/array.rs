@@ -18,12 +18,10 @@ impl<T: Wire> Wire for Vec<T> {
     #[inline]
     fn encode_value(&self, buf: &mut Writer<'_>, version: i16, flexible: bool) -> Result<(), EncodeError> {
         put_len(buf, self.len(), flexible)?;
-        let mut i = 0;
-        for item in self {
+        for (i, item) in self.iter().enumerate() {
             if let Err(e) = item.encode_value(buf, version, flexible) {
                 return Err(e.at_index(i));
             }
-            i += 1;
         }
         Ok(())
     }
