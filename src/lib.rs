@@ -19,7 +19,9 @@
 //! tagged    = uvarint count, then per field: uvarint tag, uvarint size, value
 //! ```
 //!
-//! - [`message::Message`]: `encode`, `decode`, `encoded_size` at a version, for every message.
+//! - [`message::Message`]: `encode`, `decode`, `encoded_size` at a version, for every message;
+//!   `decode_into` to decode into a kept value without allocating, and
+//!   `encode_vectored` to hand large records out as shared chunks instead of copying them.
 //! - [`messages`]: the generated types, one module per schema, plus
 //!   [`messages::RequestBody`] and [`messages::ResponseBody`] by api key.
 //! - [`frame`]: whole frames, header version chosen from api key and version.
