@@ -37,9 +37,7 @@ impl crate::primitives::Wire for AllocateProducerIdsResponse {
         run[6..14].copy_from_slice(&self.producer_id_start.to_be_bytes());
         run[14..18].copy_from_slice(&self.producer_id_len.to_be_bytes());
         buf.extend_from_slice(&run);
-        let count = self.unknown_tagged_fields.len();
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
@@ -48,10 +46,7 @@ impl crate::primitives::Wire for AllocateProducerIdsResponse {
         size += 2;
         size += 8;
         size += 4;
-        let count = self.unknown_tagged_fields.len();
-        size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
     fn decode_value(

@@ -32,9 +32,7 @@ impl crate::primitives::Wire for AlterClientQuotasRequest {
         )?;
         crate::primitives::Fixed::put(self.validate_only, buf);
         if version >= 1 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -46,10 +44,7 @@ impl crate::primitives::Wire for AlterClientQuotasRequest {
             += crate::primitives::Wire::value_size(&self.entries, version, version >= 1);
         size += 1;
         if version >= 1 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -125,9 +120,7 @@ impl crate::primitives::Wire for EntryData {
         )?;
         crate::primitives::field::encode(&self.ops, buf, version, version >= 1, "ops")?;
         if version >= 1 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -138,10 +131,7 @@ impl crate::primitives::Wire for EntryData {
         size += crate::primitives::Wire::value_size(&self.entity, version, version >= 1);
         size += crate::primitives::Wire::value_size(&self.ops, version, version >= 1);
         if version >= 1 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -232,9 +222,7 @@ impl crate::primitives::Wire for EntityData {
             "entity_name",
         )?;
         if version >= 1 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -255,10 +243,7 @@ impl crate::primitives::Wire for EntityData {
                 version >= 1,
             );
         if version >= 1 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -335,9 +320,7 @@ impl crate::primitives::Wire for OpData {
         run[8..9].copy_from_slice(&[u8::from(self.remove)]);
         buf.extend_from_slice(&run);
         if version >= 1 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -349,10 +332,7 @@ impl crate::primitives::Wire for OpData {
         size += 8;
         size += 1;
         if version >= 1 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }

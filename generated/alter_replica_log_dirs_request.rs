@@ -27,9 +27,7 @@ impl crate::primitives::Wire for AlterReplicaLogDirsRequest {
             "dirs",
         )?;
         if version >= 2 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -39,10 +37,7 @@ impl crate::primitives::Wire for AlterReplicaLogDirsRequest {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.dirs, version, version >= 2);
         if version >= 2 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -117,9 +112,7 @@ impl crate::primitives::Wire for AlterReplicaLogDir {
             "topics",
         )?;
         if version >= 2 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -130,10 +123,7 @@ impl crate::primitives::Wire for AlterReplicaLogDir {
         size += crate::primitives::Wire::value_size(&self.path, version, version >= 2);
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 2);
         if version >= 2 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -214,9 +204,7 @@ impl crate::primitives::Wire for AlterReplicaLogDirTopic {
             "partitions",
         )?;
         if version >= 2 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -232,10 +220,7 @@ impl crate::primitives::Wire for AlterReplicaLogDirTopic {
                 version >= 2,
             );
         if version >= 2 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }

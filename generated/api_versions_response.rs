@@ -287,9 +287,7 @@ impl crate::primitives::Wire for ApiVersion {
         run[4..6].copy_from_slice(&self.max_version.to_be_bytes());
         buf.extend_from_slice(&run);
         if version >= 3 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -301,10 +299,7 @@ impl crate::primitives::Wire for ApiVersion {
         size += 2;
         size += 2;
         if version >= 3 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -387,9 +382,7 @@ impl crate::primitives::Wire for SupportedFeatureKey {
         run[0..2].copy_from_slice(&self.min_version.to_be_bytes());
         run[2..4].copy_from_slice(&self.max_version.to_be_bytes());
         buf.extend_from_slice(&run);
-        let count = self.unknown_tagged_fields.len();
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -397,10 +390,7 @@ impl crate::primitives::Wire for SupportedFeatureKey {
         size += crate::primitives::Wire::value_size(&self.name, version, true);
         size += 2;
         size += 2;
-        let count = self.unknown_tagged_fields.len();
-        size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
     fn decode_value(
@@ -474,9 +464,7 @@ impl crate::primitives::Wire for FinalizedFeatureKey {
         run[0..2].copy_from_slice(&self.max_version_level.to_be_bytes());
         run[2..4].copy_from_slice(&self.min_version_level.to_be_bytes());
         buf.extend_from_slice(&run);
-        let count = self.unknown_tagged_fields.len();
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -484,10 +472,7 @@ impl crate::primitives::Wire for FinalizedFeatureKey {
         size += crate::primitives::Wire::value_size(&self.name, version, true);
         size += 2;
         size += 2;
-        let count = self.unknown_tagged_fields.len();
-        size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
     fn decode_value(

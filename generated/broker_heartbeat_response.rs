@@ -54,9 +54,7 @@ impl crate::primitives::Wire for BrokerHeartbeatResponse {
         run[7..8].copy_from_slice(&[u8::from(self.is_fenced)]);
         run[8..9].copy_from_slice(&[u8::from(self.should_shut_down)]);
         buf.extend_from_slice(&run);
-        let count = self.unknown_tagged_fields.len();
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
@@ -66,10 +64,7 @@ impl crate::primitives::Wire for BrokerHeartbeatResponse {
         size += 1;
         size += 1;
         size += 1;
-        let count = self.unknown_tagged_fields.len();
-        size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
     fn decode_value(

@@ -108,9 +108,7 @@ impl crate::primitives::Wire for BrokerRegistrationRequest {
         if version >= 3 {
             crate::primitives::Fixed::put(self.previous_broker_epoch, buf);
         }
-        let count = self.unknown_tagged_fields.len();
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -130,10 +128,7 @@ impl crate::primitives::Wire for BrokerRegistrationRequest {
         if version >= 3 {
             size += 8;
         }
-        let count = self.unknown_tagged_fields.len();
-        size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
     fn decode_value(
@@ -265,9 +260,7 @@ impl crate::primitives::Wire for Listener {
         run[0..2].copy_from_slice(&self.port.to_be_bytes());
         run[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
         buf.extend_from_slice(&run);
-        let count = self.unknown_tagged_fields.len();
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -276,10 +269,7 @@ impl crate::primitives::Wire for Listener {
         size += crate::primitives::Wire::value_size(&self.host, version, true);
         size += 2;
         size += 2;
-        let count = self.unknown_tagged_fields.len();
-        size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
     fn decode_value(
@@ -354,9 +344,7 @@ impl crate::primitives::Wire for Feature {
         run[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
         run[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
         buf.extend_from_slice(&run);
-        let count = self.unknown_tagged_fields.len();
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -364,10 +352,7 @@ impl crate::primitives::Wire for Feature {
         size += crate::primitives::Wire::value_size(&self.name, version, true);
         size += 2;
         size += 2;
-        let count = self.unknown_tagged_fields.len();
-        size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
     fn decode_value(

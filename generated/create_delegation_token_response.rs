@@ -123,9 +123,7 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
         )?;
         crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         if version >= 2 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -174,10 +172,7 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
         size += crate::primitives::Wire::value_size(&self.hmac, version, version >= 2);
         size += 4;
         if version >= 2 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }

@@ -52,9 +52,7 @@ impl crate::primitives::Wire for CreateTopicsRequest {
             crate::primitives::Fixed::put(self.validate_only, buf);
         }
         if version >= 5 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -68,10 +66,7 @@ impl crate::primitives::Wire for CreateTopicsRequest {
             size += 1;
         }
         if version >= 5 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -187,9 +182,7 @@ impl crate::primitives::Wire for CreatableTopic {
             "configs",
         )?;
         if version >= 5 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -209,10 +202,7 @@ impl crate::primitives::Wire for CreatableTopic {
         size
             += crate::primitives::Wire::value_size(&self.configs, version, version >= 5);
         if version >= 5 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -308,9 +298,7 @@ impl crate::primitives::Wire for CreatableReplicaAssignment {
             "broker_ids",
         )?;
         if version >= 5 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -326,10 +314,7 @@ impl crate::primitives::Wire for CreatableReplicaAssignment {
                 version >= 5,
             );
         if version >= 5 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -419,9 +404,7 @@ impl crate::primitives::Wire for CreatableTopicConfig {
             "value",
         )?;
         if version >= 5 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -432,10 +415,7 @@ impl crate::primitives::Wire for CreatableTopicConfig {
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 5);
         size += crate::primitives::Wire::value_size(&self.value, version, version >= 5);
         if version >= 5 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }

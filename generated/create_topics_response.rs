@@ -34,9 +34,7 @@ impl crate::primitives::Wire for CreateTopicsResponse {
             "topics",
         )?;
         if version >= 5 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -49,10 +47,7 @@ impl crate::primitives::Wire for CreateTopicsResponse {
         }
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 5);
         if version >= 5 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -421,9 +416,7 @@ impl crate::primitives::Wire for CreatableTopicConfigs {
         run[1..2].copy_from_slice(&self.config_source.to_be_bytes());
         run[2..3].copy_from_slice(&[u8::from(self.is_sensitive)]);
         buf.extend_from_slice(&run);
-        let count = self.unknown_tagged_fields.len();
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -433,10 +426,7 @@ impl crate::primitives::Wire for CreatableTopicConfigs {
         size += 1;
         size += 1;
         size += 1;
-        let count = self.unknown_tagged_fields.len();
-        size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
     fn decode_value(

@@ -30,9 +30,7 @@ impl crate::primitives::Wire for DefaultPrincipalData {
         crate::primitives::field::encode(&self.r#type, buf, version, true, "type")?;
         crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
         crate::primitives::Fixed::put(self.token_authenticated, buf);
-        let count = self.unknown_tagged_fields.len();
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -40,10 +38,7 @@ impl crate::primitives::Wire for DefaultPrincipalData {
         size += crate::primitives::Wire::value_size(&self.r#type, version, true);
         size += crate::primitives::Wire::value_size(&self.name, version, true);
         size += 1;
-        let count = self.unknown_tagged_fields.len();
-        size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
     fn decode_value(

@@ -32,9 +32,7 @@ impl crate::primitives::Wire for DeleteGroupsResponse {
             "results",
         )?;
         if version >= 2 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -46,10 +44,7 @@ impl crate::primitives::Wire for DeleteGroupsResponse {
         size
             += crate::primitives::Wire::value_size(&self.results, version, version >= 2);
         if version >= 2 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -125,9 +120,7 @@ impl crate::primitives::Wire for DeletableGroupResult {
         )?;
         crate::primitives::Fixed::put(self.error_code, buf);
         if version >= 2 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -143,10 +136,7 @@ impl crate::primitives::Wire for DeletableGroupResult {
             );
         size += 2;
         if version >= 2 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }

@@ -32,9 +32,7 @@ impl crate::primitives::Wire for DeleteRecordsRequest {
         )?;
         crate::primitives::Fixed::put(self.timeout_ms, buf);
         if version >= 2 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -45,10 +43,7 @@ impl crate::primitives::Wire for DeleteRecordsRequest {
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 2);
         size += 4;
         if version >= 2 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -130,9 +125,7 @@ impl crate::primitives::Wire for DeleteRecordsTopic {
             "partitions",
         )?;
         if version >= 2 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -148,10 +141,7 @@ impl crate::primitives::Wire for DeleteRecordsTopic {
                 version >= 2,
             );
         if version >= 2 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -223,9 +213,7 @@ impl crate::primitives::Wire for DeleteRecordsPartition {
         run[4..12].copy_from_slice(&self.offset.to_be_bytes());
         buf.extend_from_slice(&run);
         if version >= 2 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -236,10 +224,7 @@ impl crate::primitives::Wire for DeleteRecordsPartition {
         size += 4;
         size += 8;
         if version >= 2 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }

@@ -89,9 +89,7 @@ impl crate::primitives::Wire for DescribeClusterResponse {
         crate::primitives::Fixed::put(self.controller_id, buf);
         crate::primitives::field::encode(&self.brokers, buf, version, true, "brokers")?;
         crate::primitives::Fixed::put(self.cluster_authorized_operations, buf);
-        let count = self.unknown_tagged_fields.len();
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -106,10 +104,7 @@ impl crate::primitives::Wire for DescribeClusterResponse {
         size += 4;
         size += crate::primitives::Wire::value_size(&self.brokers, version, true);
         size += 4;
-        let count = self.unknown_tagged_fields.len();
-        size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
     fn decode_value(
@@ -231,9 +226,7 @@ impl crate::primitives::Wire for DescribeClusterBroker {
         crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
         crate::primitives::Fixed::put(self.port, buf);
         crate::primitives::field::encode(&self.rack, buf, version, true, "rack")?;
-        let count = self.unknown_tagged_fields.len();
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -242,10 +235,7 @@ impl crate::primitives::Wire for DescribeClusterBroker {
         size += crate::primitives::Wire::value_size(&self.host, version, true);
         size += 4;
         size += crate::primitives::Wire::value_size(&self.rack, version, true);
-        let count = self.unknown_tagged_fields.len();
-        size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
     fn decode_value(

@@ -36,9 +36,7 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponse {
             false,
             "next_cursor",
         )?;
-        let count = self.unknown_tagged_fields.len();
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -46,10 +44,7 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponse {
         size += 4;
         size += crate::primitives::Wire::value_size(&self.topics, version, true);
         size += crate::primitives::Wire::value_size(&self.next_cursor, version, false);
-        let count = self.unknown_tagged_fields.len();
-        size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
     fn decode_value(
@@ -163,9 +158,7 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponseTopic {
             "partitions",
         )?;
         crate::primitives::Fixed::put(self.topic_authorized_operations, buf);
-        let count = self.unknown_tagged_fields.len();
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -176,10 +169,7 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponseTopic {
         size += 1;
         size += crate::primitives::Wire::value_size(&self.partitions, version, true);
         size += 4;
-        let count = self.unknown_tagged_fields.len();
-        size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
     fn decode_value(
@@ -347,9 +337,7 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponsePartition {
             true,
             "offline_replicas",
         )?;
-        let count = self.unknown_tagged_fields.len();
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -373,10 +361,7 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponsePartition {
                 version,
                 true,
             );
-        let count = self.unknown_tagged_fields.len();
-        size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
     fn decode_value(
@@ -494,19 +479,14 @@ impl crate::primitives::Wire for Cursor {
             "topic_name",
         )?;
         crate::primitives::Fixed::put(self.partition_index, buf);
-        let count = self.unknown_tagged_fields.len();
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.topic_name, version, true);
         size += 4;
-        let count = self.unknown_tagged_fields.len();
-        size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
     fn decode_value(

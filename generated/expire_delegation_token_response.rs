@@ -33,9 +33,7 @@ impl crate::primitives::Wire for ExpireDelegationTokenResponse {
         run[10..14].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         buf.extend_from_slice(&run);
         if version >= 2 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -47,10 +45,7 @@ impl crate::primitives::Wire for ExpireDelegationTokenResponse {
         size += 8;
         size += 4;
         if version >= 2 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }

@@ -32,9 +32,7 @@ impl crate::primitives::Wire for IncrementalAlterConfigsRequest {
         )?;
         crate::primitives::Fixed::put(self.validate_only, buf);
         if version >= 1 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -50,10 +48,7 @@ impl crate::primitives::Wire for IncrementalAlterConfigsRequest {
             );
         size += 1;
         if version >= 1 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -140,9 +135,7 @@ impl crate::primitives::Wire for AlterConfigsResource {
             "configs",
         )?;
         if version >= 1 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -160,10 +153,7 @@ impl crate::primitives::Wire for AlterConfigsResource {
         size
             += crate::primitives::Wire::value_size(&self.configs, version, version >= 1);
         if version >= 1 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -267,9 +257,7 @@ impl crate::primitives::Wire for AlterableConfig {
             "value",
         )?;
         if version >= 1 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -281,10 +269,7 @@ impl crate::primitives::Wire for AlterableConfig {
         size += 1;
         size += crate::primitives::Wire::value_size(&self.value, version, version >= 1);
         if version >= 1 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }

@@ -34,9 +34,7 @@ impl crate::primitives::Wire for ListOffsetsResponse {
             "topics",
         )?;
         if version >= 6 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -49,10 +47,7 @@ impl crate::primitives::Wire for ListOffsetsResponse {
         }
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 6);
         if version >= 6 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -138,9 +133,7 @@ impl crate::primitives::Wire for ListOffsetsTopicResponse {
             "partitions",
         )?;
         if version >= 6 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -156,10 +149,7 @@ impl crate::primitives::Wire for ListOffsetsTopicResponse {
                 version >= 6,
             );
         if version >= 6 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -289,9 +279,7 @@ impl crate::primitives::Wire for ListOffsetsPartitionResponse {
             crate::primitives::Fixed::put(self.leader_epoch, buf);
         }
         if version >= 6 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -319,10 +307,7 @@ impl crate::primitives::Wire for ListOffsetsPartitionResponse {
             size += 4;
         }
         if version >= 6 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }

@@ -84,9 +84,7 @@ impl crate::primitives::Wire for MetadataRequest {
             crate::primitives::Fixed::put(self.include_topic_authorized_operations, buf);
         }
         if version >= 9 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -105,10 +103,7 @@ impl crate::primitives::Wire for MetadataRequest {
             size += 1;
         }
         if version >= 9 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -234,9 +229,7 @@ impl crate::primitives::Wire for MetadataRequestTopic {
             "name",
         )?;
         if version >= 9 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -249,10 +242,7 @@ impl crate::primitives::Wire for MetadataRequestTopic {
         }
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 9);
         if version >= 9 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }

@@ -34,9 +34,7 @@ impl crate::primitives::Wire for OffsetCommitResponse {
             "topics",
         )?;
         if version >= 8 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -49,10 +47,7 @@ impl crate::primitives::Wire for OffsetCommitResponse {
         }
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 8);
         if version >= 8 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -138,9 +133,7 @@ impl crate::primitives::Wire for OffsetCommitResponseTopic {
             "partitions",
         )?;
         if version >= 8 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -156,10 +149,7 @@ impl crate::primitives::Wire for OffsetCommitResponseTopic {
                 version >= 8,
             );
         if version >= 8 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -231,9 +221,7 @@ impl crate::primitives::Wire for OffsetCommitResponsePartition {
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         buf.extend_from_slice(&run);
         if version >= 8 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -244,10 +232,7 @@ impl crate::primitives::Wire for OffsetCommitResponsePartition {
         size += 4;
         size += 2;
         if version >= 8 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }

@@ -88,9 +88,7 @@ impl crate::primitives::Wire for OffsetFetchRequest {
             crate::primitives::Fixed::put(self.require_stable, buf);
         }
         if version >= 6 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -121,10 +119,7 @@ impl crate::primitives::Wire for OffsetFetchRequest {
             size += 1;
         }
         if version >= 6 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -245,9 +240,7 @@ impl crate::primitives::Wire for OffsetFetchRequestTopic {
             "partition_indexes",
         )?;
         if version >= 6 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -263,10 +256,7 @@ impl crate::primitives::Wire for OffsetFetchRequestTopic {
                 version >= 6,
             );
         if version >= 6 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -371,9 +361,7 @@ impl crate::primitives::Wire for OffsetFetchRequestGroup {
             crate::primitives::Fixed::put(self.member_epoch, buf);
         }
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
-        let count = self.unknown_tagged_fields.len();
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -386,10 +374,7 @@ impl crate::primitives::Wire for OffsetFetchRequestGroup {
             size += 4;
         }
         size += crate::primitives::Wire::value_size(&self.topics, version, true);
-        let count = self.unknown_tagged_fields.len();
-        size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
     fn decode_value(
@@ -482,9 +467,7 @@ impl crate::primitives::Wire for OffsetFetchRequestTopics {
             true,
             "partition_indexes",
         )?;
-        let count = self.unknown_tagged_fields.len();
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -496,10 +479,7 @@ impl crate::primitives::Wire for OffsetFetchRequestTopics {
                 version,
                 true,
             );
-        let count = self.unknown_tagged_fields.len();
-        size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
     fn decode_value(

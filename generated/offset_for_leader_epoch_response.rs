@@ -34,9 +34,7 @@ impl crate::primitives::Wire for OffsetForLeaderEpochResponse {
             "topics",
         )?;
         if version >= 4 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -49,10 +47,7 @@ impl crate::primitives::Wire for OffsetForLeaderEpochResponse {
         }
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 4);
         if version >= 4 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -138,9 +133,7 @@ impl crate::primitives::Wire for OffsetForLeaderTopicResult {
             "partitions",
         )?;
         if version >= 4 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -156,10 +149,7 @@ impl crate::primitives::Wire for OffsetForLeaderTopicResult {
                 version >= 4,
             );
         if version >= 4 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -254,9 +244,7 @@ impl crate::primitives::Wire for EpochEndOffset {
         }
         crate::primitives::Fixed::put(self.end_offset, buf);
         if version >= 4 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -271,10 +259,7 @@ impl crate::primitives::Wire for EpochEndOffset {
         }
         size += 8;
         if version >= 4 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }

@@ -55,9 +55,7 @@ impl crate::primitives::Wire for ProduceRequest {
             "topic_data",
         )?;
         if version >= 9 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -82,10 +80,7 @@ impl crate::primitives::Wire for ProduceRequest {
                 version >= 9,
             );
         if version >= 9 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -185,9 +180,7 @@ impl crate::primitives::Wire for TopicProduceData {
             "partition_data",
         )?;
         if version >= 9 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -203,10 +196,7 @@ impl crate::primitives::Wire for TopicProduceData {
                 version >= 9,
             );
         if version >= 9 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -282,9 +272,7 @@ impl crate::primitives::Wire for PartitionProduceData {
             "records",
         )?;
         if version >= 9 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -296,10 +284,7 @@ impl crate::primitives::Wire for PartitionProduceData {
         size
             += crate::primitives::Wire::value_size(&self.records, version, version >= 9);
         if version >= 9 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }

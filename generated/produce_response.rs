@@ -179,9 +179,7 @@ impl crate::primitives::Wire for TopicProduceResponse {
             "partition_responses",
         )?;
         if version >= 9 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -197,10 +195,7 @@ impl crate::primitives::Wire for TopicProduceResponse {
                 version >= 9,
             );
         if version >= 9 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -536,9 +531,7 @@ impl crate::primitives::Wire for BatchIndexAndErrorMessage {
             "batch_index_error_message",
         )?;
         if version >= 9 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -554,10 +547,7 @@ impl crate::primitives::Wire for BatchIndexAndErrorMessage {
                 version >= 9,
             );
         if version >= 9 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -637,19 +627,14 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
         run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
         buf.extend_from_slice(&run);
-        let count = self.unknown_tagged_fields.len();
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
         size += 4;
-        let count = self.unknown_tagged_fields.len();
-        size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
     fn decode_value(
@@ -725,9 +710,7 @@ impl crate::primitives::Wire for NodeEndpoint {
         crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
         crate::primitives::Fixed::put(self.port, buf);
         crate::primitives::field::encode(&self.rack, buf, version, true, "rack")?;
-        let count = self.unknown_tagged_fields.len();
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -736,10 +719,7 @@ impl crate::primitives::Wire for NodeEndpoint {
         size += crate::primitives::Wire::value_size(&self.host, version, true);
         size += 4;
         size += crate::primitives::Wire::value_size(&self.rack, version, true);
-        let count = self.unknown_tagged_fields.len();
-        size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
     fn decode_value(

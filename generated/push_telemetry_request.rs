@@ -42,9 +42,7 @@ impl crate::primitives::Wire for PushTelemetryRequest {
         run[21..22].copy_from_slice(&self.compression_type.to_be_bytes());
         buf.extend_from_slice(&run);
         crate::primitives::field::encode(&self.metrics, buf, version, true, "metrics")?;
-        let count = self.unknown_tagged_fields.len();
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -54,10 +52,7 @@ impl crate::primitives::Wire for PushTelemetryRequest {
         size += 1;
         size += 1;
         size += crate::primitives::Wire::value_size(&self.metrics, version, true);
-        let count = self.unknown_tagged_fields.len();
-        size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
     fn decode_value(

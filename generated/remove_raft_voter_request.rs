@@ -48,9 +48,7 @@ impl crate::primitives::Wire for RemoveRaftVoterRequest {
         run[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
         run[4..20].copy_from_slice(&self.voter_directory_id.0);
         buf.extend_from_slice(&run);
-        let count = self.unknown_tagged_fields.len();
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -58,10 +56,7 @@ impl crate::primitives::Wire for RemoveRaftVoterRequest {
         size += crate::primitives::Wire::value_size(&self.cluster_id, version, true);
         size += 4;
         size += 16;
-        let count = self.unknown_tagged_fields.len();
-        size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
     fn decode_value(

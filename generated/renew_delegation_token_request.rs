@@ -32,9 +32,7 @@ impl crate::primitives::Wire for RenewDelegationTokenRequest {
         )?;
         crate::primitives::Fixed::put(self.renew_period_ms, buf);
         if version >= 2 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -45,10 +43,7 @@ impl crate::primitives::Wire for RenewDelegationTokenRequest {
         size += crate::primitives::Wire::value_size(&self.hmac, version, version >= 2);
         size += 8;
         if version >= 2 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }

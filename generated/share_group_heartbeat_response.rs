@@ -72,9 +72,7 @@ impl crate::primitives::Wire for ShareGroupHeartbeatResponse {
             false,
             "assignment",
         )?;
-        let count = self.unknown_tagged_fields.len();
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -86,10 +84,7 @@ impl crate::primitives::Wire for ShareGroupHeartbeatResponse {
         size += 4;
         size += 4;
         size += crate::primitives::Wire::value_size(&self.assignment, version, false);
-        let count = self.unknown_tagged_fields.len();
-        size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
     fn decode_value(
@@ -195,19 +190,14 @@ impl crate::primitives::Wire for TopicPartitions {
             true,
             "partitions",
         )?;
-        let count = self.unknown_tagged_fields.len();
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 16;
         size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        let count = self.unknown_tagged_fields.len();
-        size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
     fn decode_value(
@@ -273,9 +263,7 @@ impl crate::primitives::Wire for Assignment {
             true,
             "topic_partitions",
         )?;
-        let count = self.unknown_tagged_fields.len();
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -286,10 +274,7 @@ impl crate::primitives::Wire for Assignment {
                 version,
                 true,
             );
-        let count = self.unknown_tagged_fields.len();
-        size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
     fn decode_value(

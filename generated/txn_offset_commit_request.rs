@@ -118,9 +118,7 @@ impl crate::primitives::Wire for TxnOffsetCommitRequest {
             "topics",
         )?;
         if version >= 3 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -158,10 +156,7 @@ impl crate::primitives::Wire for TxnOffsetCommitRequest {
         }
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 3);
         if version >= 3 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -297,9 +292,7 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestTopic {
             "partitions",
         )?;
         if version >= 3 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -315,10 +308,7 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestTopic {
                 version >= 3,
             );
         if version >= 3 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -419,9 +409,7 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestPartition {
             "committed_metadata",
         )?;
         if version >= 3 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -441,10 +429,7 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestPartition {
                 version >= 3,
             );
         if version >= 3 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }

@@ -51,9 +51,7 @@ impl crate::primitives::Wire for UpdateFeaturesRequest {
         if version >= 1 {
             crate::primitives::Fixed::put(self.validate_only, buf);
         }
-        let count = self.unknown_tagged_fields.len();
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -64,10 +62,7 @@ impl crate::primitives::Wire for UpdateFeaturesRequest {
         if version >= 1 {
             size += 1;
         }
-        let count = self.unknown_tagged_fields.len();
-        size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
     fn decode_value(
@@ -175,9 +170,7 @@ impl crate::primitives::Wire for FeatureUpdateKey {
         if version >= 1 {
             crate::primitives::Fixed::put(self.upgrade_type, buf);
         }
-        let count = self.unknown_tagged_fields.len();
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -190,10 +183,7 @@ impl crate::primitives::Wire for FeatureUpdateKey {
         if version >= 1 {
             size += 1;
         }
-        let count = self.unknown_tagged_fields.len();
-        size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
     fn decode_value(

@@ -161,9 +161,7 @@ impl crate::primitives::Wire for CurrentLeader {
         buf.extend_from_slice(&run);
         crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
         crate::primitives::Fixed::put(self.port, buf);
-        let count = self.unknown_tagged_fields.len();
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -172,10 +170,7 @@ impl crate::primitives::Wire for CurrentLeader {
         size += 4;
         size += crate::primitives::Wire::value_size(&self.host, version, true);
         size += 4;
-        let count = self.unknown_tagged_fields.len();
-        size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
     fn decode_value(

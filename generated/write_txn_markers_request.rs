@@ -27,9 +27,7 @@ impl crate::primitives::Wire for WriteTxnMarkersRequest {
             "markers",
         )?;
         if version >= 1 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -40,10 +38,7 @@ impl crate::primitives::Wire for WriteTxnMarkersRequest {
         size
             += crate::primitives::Wire::value_size(&self.markers, version, version >= 1);
         if version >= 1 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -129,9 +124,7 @@ impl crate::primitives::Wire for WritableTxnMarker {
         )?;
         crate::primitives::Fixed::put(self.coordinator_epoch, buf);
         if version >= 1 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -145,10 +138,7 @@ impl crate::primitives::Wire for WritableTxnMarker {
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 1);
         size += 4;
         if version >= 1 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }
@@ -250,9 +240,7 @@ impl crate::primitives::Wire for WritableTxnMarkerTopic {
             "partition_indexes",
         )?;
         if version >= 1 {
-            let count = self.unknown_tagged_fields.len();
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 0)?;
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -268,10 +256,7 @@ impl crate::primitives::Wire for WritableTxnMarkerTopic {
                 version >= 1,
             );
         if version >= 1 {
-            let count = self.unknown_tagged_fields.len();
-            size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
         size
     }

@@ -70,6 +70,40 @@ pub fn field_size<T: Wire>(tag: u32, value: &T, version: i16) -> usize {
 ///
 /// # Errors
 /// [`EncodeErrorKind::DuplicateTag`] for a repeated or known tag.
+/// Writes a whole tagged-field section of a struct that defines no tagged
+/// fields of its own: the byte `00` when `fields` is empty, else the count
+/// and the fields, in tag order.
+#[doc(hidden)]
+#[inline]
+pub fn encode_unknown_section(
+    buf: &mut Writer<'_>,
+    fields: &[RawTaggedField],
+    known_tags: u32,
+) -> Result<(), EncodeError> {
+    if fields.is_empty() {
+        buf.put_u8(0);
+        return Ok(());
+    }
+    encode_unknown_with_count(buf, fields, known_tags)
+}
+
+#[cold]
+fn encode_unknown_with_count(
+    buf: &mut Writer<'_>,
+    fields: &[RawTaggedField],
+    known_tags: u32,
+) -> Result<(), EncodeError> {
+    put_uvarint(buf, fields.len() as u32);
+    encode_unknown_fields(buf, fields, known_tags)
+}
+
+/// Bytes of the section [`encode_unknown_section`] writes.
+#[doc(hidden)]
+#[inline]
+pub fn unknown_section_size(fields: &[RawTaggedField]) -> usize {
+    uvarint_len(fields.len() as u32) + unknown_size(fields)
+}
+
 #[doc(hidden)]
 #[inline]
 pub fn encode_unknown(buf: &mut Writer<'_>, fields: &[RawTaggedField], known_tags: u32) -> Result<(), EncodeError> {

@@ -138,13 +138,17 @@ fn emit_encode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
             }
         });
         let known = Literal::u32_unsuffixed(view.known_tags);
-        let section = quote! {
-            #(#flags)*
-            #count_decl
-            #(#counts)*
-            #rt::primitives::varint::put_uvarint(buf, count as u32);
-            #(#writes)*
-            #rt::tagged::encode_unknown(buf, &self.unknown_tagged_fields, #known)?;
+        let section = if tagged.is_empty() {
+            quote!(#rt::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, #known)?;)
+        } else {
+            quote! {
+                #(#flags)*
+                #count_decl
+                #(#counts)*
+                #rt::primitives::varint::put_uvarint(buf, count as u32);
+                #(#writes)*
+                #rt::tagged::encode_unknown(buf, &self.unknown_tagged_fields, #known)?;
+            }
         };
         body.extend(match Cond::new(section_versions, within) {
             Cond::When(e, _) => quote! {
@@ -273,12 +277,16 @@ fn emit_size(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
                 }
             }
         });
-        let section = quote! {
-            #(#flags)*
-            #count_decl
-            #(#counts)*
-            size += #rt::primitives::varint::uvarint_len(count as u32) + #rt::tagged::unknown_size(&self.unknown_tagged_fields);
-            #(#sizes)*
+        let section = if tagged.is_empty() {
+            quote!(size += #rt::tagged::unknown_section_size(&self.unknown_tagged_fields);)
+        } else {
+            quote! {
+                #(#flags)*
+                #count_decl
+                #(#counts)*
+                size += #rt::primitives::varint::uvarint_len(count as u32) + #rt::tagged::unknown_size(&self.unknown_tagged_fields);
+                #(#sizes)*
+            }
         };
         body.extend(Cond::new(section_versions, within).guard(section));
     }
