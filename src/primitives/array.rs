@@ -86,7 +86,11 @@ fn decode_items_into<T: Wire>(
         }
         i += 1;
     }
-    items.reserve((count - i).min(MAX_PREALLOC));
+    // Reserve no more memory than the input has bytes left: a hostile count
+    // of large structs gets a small start, and the vector grows only with
+    // elements that really decode.
+    let by_input = r.remaining() / std::mem::size_of::<T>().max(1);
+    items.reserve_exact((count - i).min(MAX_PREALLOC).min(by_input));
     while i < count {
         match T::decode_value(r, version, flexible) {
             Ok(item) => items.push(item),
