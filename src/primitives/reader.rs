@@ -84,6 +84,15 @@ impl Reader {
     ///
     /// # Errors
     /// [`DecodeErrorKind::NotEnoughBytes`] when fewer than `N` remain.
+    ///
+    /// # Example
+    /// ```
+    /// use kafka_wire::primitives::Reader;
+    /// let mut r = Reader::new(bytes::Bytes::from_static(&[1, 2, 3]));
+    /// assert_eq!(r.read_array::<2>().unwrap(), [1, 2]);
+    /// assert!(r.read_array::<2>().is_err()); // one byte left, and it stays
+    /// assert_eq!(r.remaining(), 1);
+    /// ```
     #[inline]
     pub fn read_array<const N: usize>(&mut self) -> Result<[u8; N], DecodeError> {
         self.take()
@@ -106,6 +115,14 @@ impl Reader {
     ///
     /// # Errors
     /// [`DecodeErrorKind::NotEnoughBytes`] when fewer than `n` remain.
+    ///
+    /// # Example
+    /// ```
+    /// use kafka_wire::primitives::Reader;
+    /// let mut r = Reader::new(bytes::Bytes::from_static(b"rk!"));
+    /// assert_eq!(r.read_slice(2).unwrap(), b"rk");
+    /// assert_eq!(r.offset(), 2);
+    /// ```
     #[inline]
     pub fn read_slice(&mut self, n: usize) -> Result<&[u8], DecodeError> {
         let start = self.pos;
@@ -118,7 +135,16 @@ impl Reader {
         }
     }
 
-    /// The next byte, without moving past it.
+    /// The next byte, without moving past it; `None` at the end of input.
+    ///
+    /// # Example
+    /// ```
+    /// use kafka_wire::primitives::Reader;
+    /// let mut r = Reader::new(bytes::Bytes::from_static(&[0]));
+    /// assert_eq!(r.peek_u8(), Some(0));
+    /// r.skip(1).unwrap();
+    /// assert_eq!(r.peek_u8(), None);
+    /// ```
     #[inline]
     pub fn peek_u8(&self) -> Option<u8> {
         self.rest().first().copied()

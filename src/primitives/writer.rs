@@ -45,6 +45,15 @@ pub struct Writer<'a> {
 
 impl<'a> Writer<'a> {
     /// A writer that appends everything to `buf`.
+    ///
+    /// # Example
+    /// ```
+    /// use bytes::{BufMut, Bytes, BytesMut};
+    /// use kafka_wire::primitives::Writer;
+    /// let mut buf = BytesMut::new();
+    /// Writer::new(&mut buf).put_shared(&Bytes::from(vec![1u8; 4096])); // copied
+    /// assert_eq!(buf.len(), 4096);
+    /// ```
     #[inline]
     pub fn new(buf: &'a mut BytesMut) -> Self {
         Self { buf, chunks: None }
@@ -58,6 +67,18 @@ impl<'a> Writer<'a> {
 
     /// Appends `value`: copied, or in a vectored encode and when at least
     /// [`SHARE_MIN`] bytes long, handed out as a chunk that shares its memory.
+    ///
+    /// # Example
+    /// ```
+    /// use bytes::{Bytes, BytesMut};
+    /// use kafka_wire::primitives::writer::{Writer, SHARE_MIN};
+    /// let (mut buf, mut chunks) = (BytesMut::new(), Vec::new());
+    /// let mut w = Writer::vectored(&mut buf, &mut chunks);
+    /// w.put_shared(&Bytes::from(vec![0u8; SHARE_MIN - 1])); // short: copied
+    /// w.put_shared(&Bytes::from(vec![0u8; SHARE_MIN])); // shared
+    /// assert_eq!(chunks.iter().map(|c| c.len()).collect::<Vec<_>>(), [SHARE_MIN - 1, SHARE_MIN]);
+    /// assert!(buf.is_empty());
+    /// ```
     #[inline]
     pub fn put_shared(&mut self, value: &Bytes) {
         match &mut self.chunks {
