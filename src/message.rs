@@ -166,19 +166,7 @@ pub trait Message: Wire + Default + Clone + fmt::Debug + PartialEq {
     /// [`DecodeErrorKind::UnsupportedVersion`] outside [`Message::VERSIONS`],
     /// or any decode error, with its field path and byte offset.
     fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
-        // The reader takes the buffer for the call (no reference-count
-        // traffic) and gives back what is left, or all of it on error.
-        let mut r = Reader::new(std::mem::take(buf));
-        match Self::decode_from(&mut r, version) {
-            Ok(value) => {
-                *buf = r.into_remaining();
-                Ok(value)
-            }
-            Err(e) => {
-                *buf = r.into_input();
-                Err(e)
-            }
-        }
+        Reader::lend(buf, |r| Self::decode_from(r, version))
     }
 
     /// Reads a message at `version` from the front of `buf` into `self`,
@@ -205,22 +193,13 @@ pub trait Message: Wire + Default + Clone + fmt::Debug + PartialEq {
     /// }
     /// ```
     fn decode_into(&mut self, buf: &mut Bytes, version: i16) -> Result<(), DecodeError> {
-        let mut r = Reader::new(std::mem::take(buf));
-        let result = if Self::VERSIONS.contains(version) {
-            self.decode_value_into(&mut r, version, false)
-        } else {
-            Err(r.error(DecodeErrorKind::UnsupportedVersion(version)))
-        };
-        match result {
-            Ok(()) => {
-                *buf = r.into_remaining();
-                Ok(())
+        Reader::lend(buf, |r| {
+            if !Self::VERSIONS.contains(version) {
+                return Err(r.error(DecodeErrorKind::UnsupportedVersion(version)));
             }
-            Err(e) => {
-                *buf = r.into_input();
-                Err(e.in_message(Self::NAME, version))
-            }
-        }
+            self.decode_value_into(r, version, false)
+        })
+        .map_err(|e| e.in_message(Self::NAME, version))
     }
 
     /// Reads a message at `version` from a [`Reader`].

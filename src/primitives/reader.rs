@@ -277,9 +277,20 @@ impl Reader {
         self.buf
     }
 
-    /// The whole input this reader was made from, read or not.
-    pub(crate) fn into_input(self) -> Bytes {
-        self.buf
+    /// Runs `read` on a reader that takes `buf` for the call (no
+    /// reference-count traffic), then leaves in `buf` what was not read, or
+    /// all of it when `read` fails.
+    pub(crate) fn lend<T>(
+        buf: &mut Bytes,
+        read: impl FnOnce(&mut Reader) -> Result<T, DecodeError>,
+    ) -> Result<T, DecodeError> {
+        let mut r = Reader::new(std::mem::take(buf));
+        let result = read(&mut r);
+        *buf = match result {
+            Ok(_) => r.into_remaining(),
+            Err(_) => r.buf,
+        };
+        result
     }
 
     /// Succeeds only when every byte was read.
