@@ -134,12 +134,13 @@ pub fn encode_response(
 ///     ..Default::default()
 /// });
 /// let header = ResponseHeader { correlation_id: 7, ..Default::default() };
-/// let chunks = frame::encode_response_frame_vectored(&header, &body, 12).unwrap();
+/// let chunks = frame::encode_response_frame_vectored(&header, &body, 12)?;
 /// assert!(chunks.iter().any(|c| c.as_ptr() == records.as_ptr())); // not copied
 ///
 /// let mut whole = kafka_wire::BytesMut::new();
-/// frame::write_frame(&mut whole, |b| frame::encode_response(&header, &body, 12, b)).unwrap();
+/// frame::write_frame(&mut whole, |b| frame::encode_response(&header, &body, 12, b))?;
 /// assert_eq!(chunks.concat(), whole);
+/// # Ok::<(), kafka_wire::error::EncodeError>(())
 /// ```
 pub fn encode_response_frame_vectored(
     header: &ResponseHeader,

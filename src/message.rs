@@ -130,10 +130,11 @@ pub trait Message: Wire + Default + Clone + fmt::Debug + PartialEq {
     ///     }],
     ///     ..Default::default()
     /// };
-    /// let chunks = request.encode_vectored(9).unwrap();
+    /// let chunks = request.encode_vectored(9)?;
     /// assert_eq!(chunks.len(), 3); // what precedes the records, the records, the rest
     /// assert_eq!(chunks[1].as_ptr(), records.as_ptr()); // shared, not copied
-    /// assert_eq!(chunks.concat(), request.to_bytes(9).unwrap());
+    /// assert_eq!(chunks.concat(), request.to_bytes(9)?);
+    /// # Ok::<(), kafka_wire::error::EncodeError>(())
     /// ```
     fn encode_vectored(&self, version: i16) -> Result<Vec<Bytes>, EncodeError> {
         let (mut buf, mut chunks) = (BytesMut::new(), Vec::new());
@@ -187,10 +188,11 @@ pub trait Message: Wire + Default + Clone + fmt::Debug + PartialEq {
     /// let sent = ApiVersionsRequest { client_software_name: "kw".into(), ..Default::default() };
     /// let mut value = ApiVersionsRequest::default();
     /// for _ in 0..3 {
-    ///     let mut buf = sent.to_bytes(3).unwrap();
-    ///     value.decode_into(&mut buf, 3).unwrap();
+    ///     let mut buf = sent.to_bytes(3)?;
+    ///     value.decode_into(&mut buf, 3)?;
     ///     assert_eq!(value, sent);
     /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     fn decode_into(&mut self, buf: &mut Bytes, version: i16) -> Result<(), DecodeError> {
         Reader::lend(buf, |r| {

@@ -40,10 +40,11 @@ use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
 /// ```
 /// use kafka_wire::primitives::{Reader, Wire, Writer};
 /// let mut buf = bytes::BytesMut::new();
-/// "rk".to_string().encode_value(&mut Writer::new(&mut buf), 3, true).unwrap();
+/// "rk".to_string().encode_value(&mut Writer::new(&mut buf), 3, true)?;
 /// assert_eq!(&buf[..], b"\x03rk");
 /// let mut r = Reader::new(buf.freeze());
-/// assert_eq!(String::decode_value(&mut r, 3, true).unwrap(), "rk");
+/// assert_eq!(String::decode_value(&mut r, 3, true)?, "rk");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub trait Wire: Sized {
     /// Fewest bytes one value can take; bounds array counts before any allocation.

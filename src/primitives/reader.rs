@@ -89,9 +89,10 @@ impl Reader {
     /// ```
     /// use kafka_wire::primitives::Reader;
     /// let mut r = Reader::new(bytes::Bytes::from_static(&[1, 2, 3]));
-    /// assert_eq!(r.read_array::<2>().unwrap(), [1, 2]);
+    /// assert_eq!(r.read_array::<2>()?, [1, 2]);
     /// assert!(r.read_array::<2>().is_err()); // one byte left, and it stays
     /// assert_eq!(r.remaining(), 1);
+    /// # Ok::<(), kafka_wire::error::DecodeError>(())
     /// ```
     #[inline]
     pub fn read_array<const N: usize>(&mut self) -> Result<[u8; N], DecodeError> {
@@ -120,8 +121,9 @@ impl Reader {
     /// ```
     /// use kafka_wire::primitives::Reader;
     /// let mut r = Reader::new(bytes::Bytes::from_static(b"rk!"));
-    /// assert_eq!(r.read_slice(2).unwrap(), b"rk");
+    /// assert_eq!(r.read_slice(2)?, b"rk");
     /// assert_eq!(r.offset(), 2);
+    /// # Ok::<(), kafka_wire::error::DecodeError>(())
     /// ```
     #[inline]
     pub fn read_slice(&mut self, n: usize) -> Result<&[u8], DecodeError> {
@@ -142,8 +144,9 @@ impl Reader {
     /// use kafka_wire::primitives::Reader;
     /// let mut r = Reader::new(bytes::Bytes::from_static(&[0]));
     /// assert_eq!(r.peek_u8(), Some(0));
-    /// r.skip(1).unwrap();
+    /// r.skip(1)?;
     /// assert_eq!(r.peek_u8(), None);
+    /// # Ok::<(), kafka_wire::error::DecodeError>(())
     /// ```
     #[inline]
     pub fn peek_u8(&self) -> Option<u8> {
