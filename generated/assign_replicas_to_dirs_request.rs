@@ -59,15 +59,6 @@ impl crate::primitives::Wire for AssignReplicasToDirsRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -96,12 +87,7 @@ impl crate::primitives::Wire for AssignReplicasToDirsRequest {
             "directories",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
-            r,
-            0,
-            &mut self.unknown_tagged_fields,
-            |_, _| Ok(false),
-        )?;
+        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
 }
@@ -139,15 +125,6 @@ impl crate::primitives::Wire for DirectoryData {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -163,12 +140,7 @@ impl crate::primitives::Wire for DirectoryData {
             "topics",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
-            r,
-            0,
-            &mut self.unknown_tagged_fields,
-            |_, _| Ok(false),
-        )?;
+        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
 }
@@ -212,15 +184,6 @@ impl crate::primitives::Wire for TopicData {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -242,12 +205,7 @@ impl crate::primitives::Wire for TopicData {
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
-            r,
-            0,
-            &mut self.unknown_tagged_fields,
-            |_, _| Ok(false),
-        )?;
+        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
 }
@@ -279,15 +237,6 @@ impl crate::primitives::Wire for PartitionData {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -302,12 +251,7 @@ impl crate::primitives::Wire for PartitionData {
             "partition_index",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
-            r,
-            0,
-            &mut self.unknown_tagged_fields,
-            |_, _| Ok(false),
-        )?;
+        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
 }

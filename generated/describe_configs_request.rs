@@ -72,15 +72,6 @@ impl crate::primitives::Wire for DescribeConfigsRequest {
         }
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -118,11 +109,10 @@ impl crate::primitives::Wire for DescribeConfigsRequest {
         }
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_section(
+            crate::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
-                |_, _| Ok(false),
             )?;
         }
         Ok(())
@@ -206,15 +196,6 @@ impl crate::primitives::Wire for DescribeConfigsResource {
         }
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -244,11 +225,10 @@ impl crate::primitives::Wire for DescribeConfigsResource {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_section(
+            crate::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
-                |_, _| Ok(false),
             )?;
         }
         Ok(())

@@ -58,15 +58,6 @@ impl crate::primitives::Wire for DescribeLogDirsResponse {
         }
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -100,11 +91,10 @@ impl crate::primitives::Wire for DescribeLogDirsResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_section(
+            crate::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
-                |_, _| Ok(false),
             )?;
         }
         Ok(())
@@ -201,15 +191,6 @@ impl crate::primitives::Wire for DescribeLogDirsResult {
         }
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -261,11 +242,10 @@ impl crate::primitives::Wire for DescribeLogDirsResult {
         }
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_section(
+            crate::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
-                |_, _| Ok(false),
             )?;
         }
         Ok(())
@@ -328,15 +308,6 @@ impl crate::primitives::Wire for DescribeLogDirsTopic {
         }
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -359,11 +330,10 @@ impl crate::primitives::Wire for DescribeLogDirsTopic {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_section(
+            crate::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
-                |_, _| Ok(false),
             )?;
         }
         Ok(())
@@ -423,15 +393,6 @@ impl crate::primitives::Wire for DescribeLogDirsPartition {
         }
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -468,11 +429,10 @@ impl crate::primitives::Wire for DescribeLogDirsPartition {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_section(
+            crate::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
-                |_, _| Ok(false),
             )?;
         }
         Ok(())

@@ -80,15 +80,6 @@ impl crate::primitives::Wire for DescribeQuorumResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -132,12 +123,7 @@ impl crate::primitives::Wire for DescribeQuorumResponse {
             self.nodes = Vec::new();
         }
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
-            r,
-            0,
-            &mut self.unknown_tagged_fields,
-            |_, _| Ok(false),
-        )?;
+        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
 }
@@ -220,15 +206,6 @@ impl crate::primitives::Wire for ReplicaState {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -283,12 +260,7 @@ impl crate::primitives::Wire for ReplicaState {
             self.last_caught_up_timestamp = -1;
         }
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
-            r,
-            0,
-            &mut self.unknown_tagged_fields,
-            |_, _| Ok(false),
-        )?;
+        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
 }
@@ -338,15 +310,6 @@ impl crate::primitives::Wire for TopicData {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -368,12 +331,7 @@ impl crate::primitives::Wire for TopicData {
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
-            r,
-            0,
-            &mut self.unknown_tagged_fields,
-            |_, _| Ok(false),
-        )?;
+        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
 }
@@ -493,15 +451,6 @@ impl crate::primitives::Wire for PartitionData {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -569,12 +518,7 @@ impl crate::primitives::Wire for PartitionData {
             "observers",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
-            r,
-            0,
-            &mut self.unknown_tagged_fields,
-            |_, _| Ok(false),
-        )?;
+        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
 }
@@ -618,15 +562,6 @@ impl crate::primitives::Wire for Node {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -648,12 +583,7 @@ impl crate::primitives::Wire for Node {
             "listeners",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
-            r,
-            0,
-            &mut self.unknown_tagged_fields,
-            |_, _| Ok(false),
-        )?;
+        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
 }
@@ -697,15 +627,6 @@ impl crate::primitives::Wire for Listener {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -722,12 +643,7 @@ impl crate::primitives::Wire for Listener {
             "port",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
-            r,
-            0,
-            &mut self.unknown_tagged_fields,
-            |_, _| Ok(false),
-        )?;
+        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
 }

@@ -47,15 +47,6 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -84,12 +75,7 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponse {
             "next_cursor",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
-            r,
-            0,
-            &mut self.unknown_tagged_fields,
-            |_, _| Ok(false),
-        )?;
+        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
 }
@@ -172,15 +158,6 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponseTopic {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -224,12 +201,7 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponseTopic {
             "topic_authorized_operations",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
-            r,
-            0,
-            &mut self.unknown_tagged_fields,
-            |_, _| Ok(false),
-        )?;
+        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
 }
@@ -364,15 +336,6 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponsePartition {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -440,12 +403,7 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponsePartition {
             "offline_replicas",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
-            r,
-            0,
-            &mut self.unknown_tagged_fields,
-            |_, _| Ok(false),
-        )?;
+        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
 }
@@ -489,15 +447,6 @@ impl crate::primitives::Wire for Cursor {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -519,12 +468,7 @@ impl crate::primitives::Wire for Cursor {
             "partition_index",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
-            r,
-            0,
-            &mut self.unknown_tagged_fields,
-            |_, _| Ok(false),
-        )?;
+        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
 }

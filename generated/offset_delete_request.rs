@@ -37,15 +37,6 @@ impl crate::primitives::Wire for OffsetDeleteRequest {
         size += crate::primitives::Wire::value_size(&self.topics, version, false);
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -105,15 +96,6 @@ impl crate::primitives::Wire for OffsetDeleteRequestTopic {
         size += crate::primitives::Wire::value_size(&self.partitions, version, false);
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -160,15 +142,6 @@ impl crate::primitives::Wire for OffsetDeleteRequestPartition {
         let mut size = 0;
         size += 4;
         size
-    }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
     }
     fn decode_value_into(
         &mut self,

@@ -39,15 +39,6 @@ impl crate::primitives::Wire for OffsetDeleteResponse {
         size += crate::primitives::Wire::value_size(&self.topics, version, false);
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -114,15 +105,6 @@ impl crate::primitives::Wire for OffsetDeleteResponseTopic {
         size += crate::primitives::Wire::value_size(&self.partitions, version, false);
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -177,15 +159,6 @@ impl crate::primitives::Wire for OffsetDeleteResponsePartition {
         size += 4;
         size += 2;
         size
-    }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
     }
     fn decode_value_into(
         &mut self,

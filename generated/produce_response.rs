@@ -84,15 +84,6 @@ impl crate::primitives::Wire for ProduceResponse {
         }
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -199,15 +190,6 @@ impl crate::primitives::Wire for TopicProduceResponse {
         }
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -230,11 +212,10 @@ impl crate::primitives::Wire for TopicProduceResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 9 {
-            crate::tagged::decode_section(
+            crate::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
-                |_, _| Ok(false),
             )?;
         }
         Ok(())
@@ -395,15 +376,6 @@ impl crate::primitives::Wire for PartitionProduceResponse {
         }
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -551,15 +523,6 @@ impl crate::primitives::Wire for BatchIndexAndErrorMessage {
         }
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -582,11 +545,10 @@ impl crate::primitives::Wire for BatchIndexAndErrorMessage {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 9 {
-            crate::tagged::decode_section(
+            crate::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
-                |_, _| Ok(false),
             )?;
         }
         Ok(())
@@ -637,15 +599,6 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -667,12 +620,7 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
             "leader_epoch",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
-            r,
-            0,
-            &mut self.unknown_tagged_fields,
-            |_, _| Ok(false),
-        )?;
+        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
 }
@@ -722,15 +670,6 @@ impl crate::primitives::Wire for NodeEndpoint {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -754,12 +693,7 @@ impl crate::primitives::Wire for NodeEndpoint {
         )?;
         crate::primitives::field::decode_into(&mut self.rack, r, version, true, "rack")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
-            r,
-            0,
-            &mut self.unknown_tagged_fields,
-            |_, _| Ok(false),
-        )?;
+        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
 }

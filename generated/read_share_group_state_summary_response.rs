@@ -29,15 +29,6 @@ impl crate::primitives::Wire for ReadShareGroupStateSummaryResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -52,12 +43,7 @@ impl crate::primitives::Wire for ReadShareGroupStateSummaryResponse {
             "results",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
-            r,
-            0,
-            &mut self.unknown_tagged_fields,
-            |_, _| Ok(false),
-        )?;
+        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
 }
@@ -101,15 +87,6 @@ impl crate::primitives::Wire for ReadStateSummaryResult {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -131,12 +108,7 @@ impl crate::primitives::Wire for ReadStateSummaryResult {
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
-            r,
-            0,
-            &mut self.unknown_tagged_fields,
-            |_, _| Ok(false),
-        )?;
+        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
 }
@@ -202,15 +174,6 @@ impl crate::primitives::Wire for PartitionResult {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -253,12 +216,7 @@ impl crate::primitives::Wire for PartitionResult {
             "start_offset",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
-            r,
-            0,
-            &mut self.unknown_tagged_fields,
-            |_, _| Ok(false),
-        )?;
+        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
 }

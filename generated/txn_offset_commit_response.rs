@@ -47,15 +47,6 @@ impl crate::primitives::Wire for TxnOffsetCommitResponse {
         }
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -78,11 +69,10 @@ impl crate::primitives::Wire for TxnOffsetCommitResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_section(
+            crate::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
-                |_, _| Ok(false),
             )?;
         }
         Ok(())
@@ -145,15 +135,6 @@ impl crate::primitives::Wire for TxnOffsetCommitResponseTopic {
         }
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -176,11 +157,10 @@ impl crate::primitives::Wire for TxnOffsetCommitResponseTopic {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_section(
+            crate::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
-                |_, _| Ok(false),
             )?;
         }
         Ok(())
@@ -228,15 +208,6 @@ impl crate::primitives::Wire for TxnOffsetCommitResponsePartition {
         }
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -259,11 +230,10 @@ impl crate::primitives::Wire for TxnOffsetCommitResponsePartition {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_section(
+            crate::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
-                |_, _| Ok(false),
             )?;
         }
         Ok(())

@@ -168,15 +168,6 @@ impl crate::primitives::Wire for UpdateMetadataRequest {
         }
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -397,15 +388,6 @@ impl crate::primitives::Wire for UpdateMetadataPartitionState {
         }
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -482,11 +464,10 @@ impl crate::primitives::Wire for UpdateMetadataPartitionState {
         }
         self.unknown_tagged_fields.clear();
         if version >= 6 {
-            crate::tagged::decode_section(
+            crate::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
-                |_, _| Ok(false),
             )?;
         }
         Ok(())
@@ -564,15 +545,6 @@ impl crate::primitives::Wire for UpdateMetadataTopicState {
         }
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -606,11 +578,10 @@ impl crate::primitives::Wire for UpdateMetadataTopicState {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 6 {
-            crate::tagged::decode_section(
+            crate::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
-                |_, _| Ok(false),
             )?;
         }
         Ok(())
@@ -730,15 +701,6 @@ impl crate::primitives::Wire for UpdateMetadataBroker {
         }
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -792,11 +754,10 @@ impl crate::primitives::Wire for UpdateMetadataBroker {
         }
         self.unknown_tagged_fields.clear();
         if version >= 6 {
-            crate::tagged::decode_section(
+            crate::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
-                |_, _| Ok(false),
             )?;
         }
         Ok(())
@@ -875,15 +836,6 @@ impl crate::primitives::Wire for UpdateMetadataEndpoint {
         }
         size
     }
-    fn decode_value(
-        r: &mut crate::primitives::Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<Self, crate::error::DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -924,11 +876,10 @@ impl crate::primitives::Wire for UpdateMetadataEndpoint {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 6 {
-            crate::tagged::decode_section(
+            crate::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
-                |_, _| Ok(false),
             )?;
         }
         Ok(())

@@ -172,6 +172,11 @@ macro_rules! bytes_like {
             fn decode_value(r: &mut Reader, version: i16, flexible: bool) -> Result<Self, DecodeError> {
                 Bytes::decode_value(r, version, flexible).map($ty)
             }
+
+            #[inline]
+            fn decode_value_into(&mut self, r: &mut Reader, version: i16, flexible: bool) -> Result<(), DecodeError> {
+                self.0.decode_value_into(r, version, flexible)
+            }
         }
 
         impl Nullable for $ty {

@@ -182,6 +182,25 @@ pub fn decode_section(
     decode_entries(r, known_tags, unknown, &mut known)
 }
 
+/// Reads a tagged-field section of a struct that defines no tagged field
+/// at this version: every entry at or above `known_tags` is kept in
+/// `unknown`, any other is an error. Not generic, so compiled once.
+///
+/// # Errors
+/// As [`decode_section`].
+#[doc(hidden)]
+#[inline]
+pub fn decode_unknown_section(
+    r: &mut Reader,
+    known_tags: u32,
+    unknown: &mut Vec<RawTaggedField>,
+) -> Result<(), DecodeError> {
+    if r.peek_u8() == Some(0) {
+        return r.skip(1);
+    }
+    decode_entries(r, known_tags, unknown, &mut |_, _| Ok(false))
+}
+
 /// The entries of a non-empty section. Not generic (the known-tag reader is
 /// a trait object), so it is compiled once rather than once per struct.
 fn decode_entries(

@@ -18,10 +18,12 @@ impl<T: Wire> Wire for Vec<T> {
     #[inline]
     fn encode_value(&self, buf: &mut Writer<'_>, version: i16, flexible: bool) -> Result<(), EncodeError> {
         put_len(buf, self.len(), flexible)?;
-        for (i, item) in self.iter().enumerate() {
+        let mut i = 0;
+        for item in self {
             if let Err(e) = item.encode_value(buf, version, flexible) {
                 return Err(e.at_index(i));
             }
+            i += 1;
         }
         Ok(())
     }
@@ -33,13 +35,6 @@ impl<T: Wire> Wire for Vec<T> {
             size += item.value_size(version, flexible);
         }
         size
-    }
-
-    #[inline]
-    fn decode_value(r: &mut Reader, version: i16, flexible: bool) -> Result<Self, DecodeError> {
-        let mut items = Vec::new();
-        items.decode_value_into(r, version, flexible)?;
-        Ok(items)
     }
 
     #[inline]
@@ -70,7 +65,9 @@ fn null_array(offset: usize) -> DecodeError {
 }
 
 /// Reads `count` elements into `items`: the elements already there are
-/// decoded in place (keeping their allocations), the rest pushed.
+/// decoded in place (keeping their allocations), the rest start from their
+/// default and are decoded in the same way. One call site of
+/// `decode_value_into` per element type keeps the generic code small.
 fn decode_items_into<T: Wire>(
     items: &mut Vec<T>,
     count: usize,
@@ -79,24 +76,18 @@ fn decode_items_into<T: Wire>(
     flexible: bool,
 ) -> Result<(), DecodeError> {
     items.truncate(count);
-    let mut i = 0;
-    for item in items.iter_mut() {
-        if let Err(e) = item.decode_value_into(r, version, flexible) {
-            return Err(e.at_index(i));
-        }
-        i += 1;
-    }
     // Reserve no more memory than the input has bytes left: a hostile count
     // of large structs gets a small start, and the vector grows only with
     // elements that really decode.
     let by_input = r.remaining() / std::mem::size_of::<T>().max(1);
-    items.reserve_exact((count - i).min(MAX_PREALLOC).min(by_input));
-    while i < count {
-        match T::decode_value(r, version, flexible) {
-            Ok(item) => items.push(item),
-            Err(e) => return Err(e.at_index(i)),
+    items.reserve_exact((count - items.len()).min(MAX_PREALLOC).min(by_input));
+    for i in 0..count {
+        if i == items.len() {
+            items.push(T::default());
         }
-        i += 1;
+        if let Err(e) = items[i].decode_value_into(r, version, flexible) {
+            return Err(e.at_index(i));
+        }
     }
     Ok(())
 }

@@ -76,6 +76,12 @@ impl Wire for Bytes {
         Self::decode_option(r, version, flexible)?
             .ok_or_else(|| DecodeError::new(DecodeErrorKind::NullNotAllowed, offset))
     }
+
+    #[inline]
+    fn decode_value_into(&mut self, r: &mut Reader, version: i16, flexible: bool) -> Result<(), DecodeError> {
+        *self = Self::decode_value(r, version, flexible)?;
+        Ok(())
+    }
 }
 
 impl Nullable for Bytes {

@@ -46,7 +46,7 @@ use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
 /// assert_eq!(String::decode_value(&mut r, 3, true)?, "rk");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub trait Wire: Sized {
+pub trait Wire: Sized + Default {
     /// Fewest bytes one value can take; bounds array counts before any allocation.
     const MIN_SIZE: usize = 1;
 
@@ -60,11 +60,16 @@ pub trait Wire: Sized {
     /// Bytes that [`Wire::encode_value`] writes when it succeeds.
     fn value_size(&self, version: i16, flexible: bool) -> usize;
 
-    /// Reads one value.
+    /// Reads one value: the default value, then [`Wire::decode_value_into`].
     ///
     /// # Errors
     /// [`DecodeError`] for input that is short or breaks the encoding's rules.
-    fn decode_value(r: &mut Reader, version: i16, flexible: bool) -> Result<Self, DecodeError>;
+    #[inline]
+    fn decode_value(r: &mut Reader, version: i16, flexible: bool) -> Result<Self, DecodeError> {
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
 
     /// Appends the value as it appears inside a tagged-field entry (always compact).
     ///
@@ -96,11 +101,7 @@ pub trait Wire: Sized {
     ///
     /// # Errors
     /// As [`Wire::decode_value`]; `self` then holds a valid but unspecified value.
-    #[inline]
-    fn decode_value_into(&mut self, r: &mut Reader, version: i16, flexible: bool) -> Result<(), DecodeError> {
-        *self = Self::decode_value(r, version, flexible)?;
-        Ok(())
-    }
+    fn decode_value_into(&mut self, r: &mut Reader, version: i16, flexible: bool) -> Result<(), DecodeError>;
 }
 
 /// A fixed-width value (`bool`, the integers, `float64`, `uuid`): it has

@@ -28,6 +28,12 @@ macro_rules! fixed {
             fn decode_value(r: &mut Reader, _: i16, _: bool) -> Result<Self, DecodeError> {
                 r.$read()
             }
+
+            #[inline]
+            fn decode_value_into(&mut self, r: &mut Reader, _: i16, _: bool) -> Result<(), DecodeError> {
+                *self = r.$read()?;
+                Ok(())
+            }
         }
 
         impl Fixed for $ty {
@@ -78,6 +84,12 @@ impl Wire for bool {
     #[inline]
     fn decode_value(r: &mut Reader, _: i16, _: bool) -> Result<Self, DecodeError> {
         r.read_bool()
+    }
+
+    #[inline]
+    fn decode_value_into(&mut self, r: &mut Reader, _: i16, _: bool) -> Result<(), DecodeError> {
+        *self = r.read_bool()?;
+        Ok(())
     }
 }
 

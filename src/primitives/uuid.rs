@@ -78,6 +78,12 @@ impl Wire for Uuid {
     fn decode_value(r: &mut Reader, _: i16, _: bool) -> Result<Self, DecodeError> {
         r.read_array().map(Uuid)
     }
+
+    #[inline]
+    fn decode_value_into(&mut self, r: &mut Reader, _: i16, _: bool) -> Result<(), DecodeError> {
+        self.0 = r.read_array()?;
+        Ok(())
+    }
 }
 
 impl Fixed for Uuid {

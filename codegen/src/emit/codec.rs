@@ -37,12 +37,6 @@ pub fn emit_wire_impl(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
                 #size
             }
 
-            fn decode_value(r: &mut #rt::primitives::Reader, version: i16, flexible: bool) -> Result<Self, #rt::error::DecodeError> {
-                let mut value = Self::default();
-                value.decode_value_into(r, version, flexible)?;
-                Ok(value)
-            }
-
             fn decode_value_into(&mut self, #r: &mut #rt::primitives::Reader, #decode_version: i16, _flexible: bool) -> Result<(), #rt::error::DecodeError> {
                 #decode
             }
@@ -348,21 +342,18 @@ fn emit_decode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
             })
             .collect::<Vec<_>>();
         let known = Literal::u32_unsuffixed(view.known_tags);
-        let closure = if arms.is_empty() {
-            quote!(|_, _| Ok(false))
+        let read = if arms.is_empty() {
+            quote!(#rt::tagged::decode_unknown_section(r, #known, &mut self.unknown_tagged_fields)?;)
         } else {
             quote! {
-                |tag, r| {
+                #rt::tagged::decode_section(r, #known, &mut self.unknown_tagged_fields, |tag, r| {
                     match tag {
                         #(#arms)*
                         _ => return Ok(false),
                     }
                     Ok(true)
-                }
+                })?;
             }
-        };
-        let read = quote! {
-            #rt::tagged::decode_section(r, #known, &mut self.unknown_tagged_fields, #closure)?;
         };
         body.extend(quote!(self.unknown_tagged_fields.clear();));
         body.extend(Cond::new(section_versions, within).guard(read));
