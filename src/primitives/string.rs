@@ -17,15 +17,32 @@ pub const MAX_STRING_LEN: usize = i16::MAX as usize;
 
 #[inline(always)]
 pub(super) fn put_str(buf: &mut Writer<'_>, s: &str, flexible: bool) -> Result<(), EncodeError> {
-    if s.len() > MAX_STRING_LEN {
-        return Err(super::bytes::too_long(s.len()));
-    }
-    if flexible {
-        put_uvarint(buf, s.len() as u32 + 1);
-    } else {
+    // A classic length, or a compact one of one byte (nearly every string
+    // is shorter than 127 bytes), is written inline; the rest, and the
+    // too-long error, in one shared function.
+    if !flexible && s.len() <= MAX_STRING_LEN {
         buf.put_i16(s.len() as i16);
+    } else if flexible && s.len() < 0x7f {
+        buf.put_u8(s.len() as u8 + 1);
+    } else {
+        put_long_str_len(buf, s.len(), flexible)?;
     }
     buf.put_slice(s.as_bytes());
+    Ok(())
+}
+
+/// The length of a compact string of 127 bytes or more, or the error for
+/// a string longer than an int16 length allows.
+#[inline(never)]
+fn put_long_str_len(buf: &mut Writer<'_>, len: usize, flexible: bool) -> Result<(), EncodeError> {
+    if len > MAX_STRING_LEN {
+        return Err(super::bytes::too_long(len));
+    }
+    if flexible {
+        put_uvarint(buf, len as u32 + 1);
+    } else {
+        buf.put_i16(len as i16);
+    }
     Ok(())
 }
 

@@ -41,12 +41,29 @@ pub fn put_uvarint(buf: &mut impl BufMut, value: u32) {
 
 /// Writes `value` as an unsigned varlong.
 #[inline]
-pub fn put_uvarlong(buf: &mut impl BufMut, mut value: u64) {
-    while value >= 0x80 {
-        buf.put_u8((value as u8) | 0x80);
-        value >>= 7;
+pub fn put_uvarlong(buf: &mut impl BufMut, value: u64) {
+    if value < 0x80 {
+        buf.put_u8(value as u8);
+    } else {
+        let (bytes, len) = uvarlong_bytes(value);
+        buf.put_slice(&bytes[..len]);
     }
-    buf.put_u8(value as u8);
+}
+
+/// The varlong encoding of `value` and its length: built on the stack, so
+/// that a multi-byte varint is appended with one capacity check. Not
+/// generic, so compiled once.
+#[inline(never)]
+fn uvarlong_bytes(mut value: u64) -> ([u8; 10], usize) {
+    let mut bytes = [0u8; 10];
+    let mut len = 0;
+    while value >= 0x80 && len < 9 {
+        bytes[len] = (value as u8) | 0x80;
+        value >>= 7;
+        len += 1;
+    }
+    bytes[len] = value as u8;
+    (bytes, len + 1)
 }
 
 /// Writes `value` zig-zag encoded as a varint: `-1 -> 01`, `1 -> 02`.
