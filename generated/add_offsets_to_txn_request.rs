@@ -90,20 +90,12 @@ impl crate::primitives::Wire for AddOffsetsToTxnRequest {
             version >= 3,
             "transactional_id",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.producer_id,
+        let run: [u8; 10] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "producer_id",
+            &[("producer_id", 8), ("producer_epoch", 2)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.producer_epoch,
-            r,
-            version,
-            false,
-            "producer_epoch",
-        )?;
+        self.producer_id = crate::primitives::Fixed::from_chunk(&run[0..8]);
+        self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[8..10]);
         crate::primitives::field::decode_into(
             &mut self.group_id,
             r,

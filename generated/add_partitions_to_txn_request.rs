@@ -162,25 +162,18 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
             self.v3_and_below_transactional_id = String::new();
         }
         if version <= 3 {
-            crate::primitives::field::decode_into(
-                &mut self.v3_and_below_producer_id,
+            let run: [u8; 10] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "v3_and_below_producer_id",
+                &[("v3_and_below_producer_id", 8), ("v3_and_below_producer_epoch", 2)],
             )?;
+            self.v3_and_below_producer_id = crate::primitives::Fixed::from_chunk(
+                &run[0..8],
+            );
+            self.v3_and_below_producer_epoch = crate::primitives::Fixed::from_chunk(
+                &run[8..10],
+            );
         } else {
             self.v3_and_below_producer_id = 0;
-        }
-        if version <= 3 {
-            crate::primitives::field::decode_into(
-                &mut self.v3_and_below_producer_epoch,
-                r,
-                version,
-                false,
-                "v3_and_below_producer_epoch",
-            )?;
-        } else {
             self.v3_and_below_producer_epoch = 0;
         }
         if version <= 3 {
@@ -369,27 +362,13 @@ impl crate::primitives::Wire for AddPartitionsToTxnTransaction {
             true,
             "transactional_id",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.producer_id,
+        let run: [u8; 11] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "producer_id",
+            &[("producer_id", 8), ("producer_epoch", 2), ("verify_only", 1)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.producer_epoch,
-            r,
-            version,
-            false,
-            "producer_epoch",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.verify_only,
-            r,
-            version,
-            false,
-            "verify_only",
-        )?;
+        self.producer_id = crate::primitives::Fixed::from_chunk(&run[0..8]);
+        self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[8..10]);
+        self.verify_only = crate::primitives::Fixed::from_chunk(&run[10..11]);
         crate::primitives::field::decode_into(
             &mut self.topics,
             r,

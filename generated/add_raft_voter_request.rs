@@ -92,27 +92,13 @@ impl crate::primitives::Wire for AddRaftVoterRequest {
             true,
             "cluster_id",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.timeout_ms,
+        let run: [u8; 24] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "timeout_ms",
+            &[("timeout_ms", 4), ("voter_id", 4), ("voter_directory_id", 16)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.voter_id,
-            r,
-            version,
-            false,
-            "voter_id",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.voter_directory_id,
-            r,
-            version,
-            false,
-            "voter_directory_id",
-        )?;
+        self.timeout_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.voter_id = crate::primitives::Fixed::from_chunk(&run[4..8]);
+        self.voter_directory_id = crate::primitives::Fixed::from_chunk(&run[8..24]);
         crate::primitives::field::decode_into(
             &mut self.listeners,
             r,

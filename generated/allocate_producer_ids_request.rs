@@ -49,23 +49,15 @@ impl crate::primitives::Wire for AllocateProducerIdsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.broker_id,
+        let run: [u8; 12] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "broker_id",
+            &[("broker_id", 4), ("broker_epoch", 8)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.broker_epoch,
-            r,
-            version,
-            false,
-            "broker_epoch",
-        )?;
+        self.broker_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.broker_epoch = crate::primitives::Fixed::from_chunk(&run[4..12]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())

@@ -52,37 +52,22 @@ impl crate::primitives::Wire for AllocateProducerIdsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.throttle_time_ms,
+        let run: [u8; 18] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "throttle_time_ms",
+            &[
+                ("throttle_time_ms", 4),
+                ("error_code", 2),
+                ("producer_id_start", 8),
+                ("producer_id_len", 4),
+            ],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
-            r,
-            version,
-            false,
-            "error_code",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.producer_id_start,
-            r,
-            version,
-            false,
-            "producer_id_start",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.producer_id_len,
-            r,
-            version,
-            false,
-            "producer_id_len",
-        )?;
+        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+        self.producer_id_start = crate::primitives::Fixed::from_chunk(&run[6..14]);
+        self.producer_id_len = crate::primitives::Fixed::from_chunk(&run[14..18]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())

@@ -319,20 +319,12 @@ impl crate::primitives::Wire for OpData {
             version >= 1,
             "key",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.value,
+        let run: [u8; 9] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "value",
+            &[("value", 8), ("remove", 1)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.remove,
-            r,
-            version,
-            false,
-            "remove",
-        )?;
+        self.value = crate::primitives::Fixed::from_chunk(&run[0..8]);
+        self.remove = crate::primitives::Fixed::from_chunk(&run[8..9]);
         self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_unknown_section(

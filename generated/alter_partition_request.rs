@@ -59,20 +59,12 @@ impl crate::primitives::Wire for AlterPartitionRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.broker_id,
+        let run: [u8; 12] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "broker_id",
+            &[("broker_id", 4), ("broker_epoch", 8)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.broker_epoch,
-            r,
-            version,
-            false,
-            "broker_epoch",
-        )?;
+        self.broker_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.broker_epoch = crate::primitives::Fixed::from_chunk(&run[4..12]);
         crate::primitives::field::decode_into(
             &mut self.topics,
             r,
@@ -288,20 +280,12 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.partition_index,
+        let run: [u8; 8] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "partition_index",
+            &[("partition_index", 4), ("leader_epoch", 4)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.leader_epoch,
-            r,
-            version,
-            false,
-            "leader_epoch",
-        )?;
+        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
         if version <= 2 {
             crate::primitives::field::decode_fixed_array_into(
                 &mut self.new_isr,
@@ -394,23 +378,15 @@ impl crate::primitives::Wire for BrokerState {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.broker_id,
+        let run: [u8; 12] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "broker_id",
+            &[("broker_id", 4), ("broker_epoch", 8)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.broker_epoch,
-            r,
-            version,
-            false,
-            "broker_epoch",
-        )?;
+        self.broker_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.broker_epoch = crate::primitives::Fixed::from_chunk(&run[4..12]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())

@@ -193,20 +193,12 @@ impl crate::primitives::Wire for ScramCredentialUpsertion {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(
-            &mut self.mechanism,
+        let run: [u8; 5] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "mechanism",
+            &[("mechanism", 1), ("iterations", 4)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.iterations,
-            r,
-            version,
-            false,
-            "iterations",
-        )?;
+        self.mechanism = crate::primitives::Fixed::from_chunk(&run[0..1]);
+        self.iterations = crate::primitives::Fixed::from_chunk(&run[1..5]);
         crate::primitives::field::decode_into(&mut self.salt, r, version, true, "salt")?;
         crate::primitives::field::decode_into(
             &mut self.salted_password,

@@ -300,27 +300,13 @@ impl crate::primitives::Wire for ApiVersion {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.api_key,
+        let run: [u8; 6] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "api_key",
+            &[("api_key", 2), ("min_version", 2), ("max_version", 2)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.min_version,
-            r,
-            version,
-            false,
-            "min_version",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.max_version,
-            r,
-            version,
-            false,
-            "max_version",
-        )?;
+        self.api_key = crate::primitives::Fixed::from_chunk(&run[0..2]);
+        self.min_version = crate::primitives::Fixed::from_chunk(&run[2..4]);
+        self.max_version = crate::primitives::Fixed::from_chunk(&run[4..6]);
         self.unknown_tagged_fields.clear();
         if version >= 3 {
             crate::tagged::decode_unknown_section(
@@ -381,20 +367,12 @@ impl crate::primitives::Wire for SupportedFeatureKey {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(
-            &mut self.min_version,
+        let run: [u8; 4] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "min_version",
+            &[("min_version", 2), ("max_version", 2)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.max_version,
-            r,
-            version,
-            false,
-            "max_version",
-        )?;
+        self.min_version = crate::primitives::Fixed::from_chunk(&run[0..2]);
+        self.max_version = crate::primitives::Fixed::from_chunk(&run[2..4]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
@@ -449,20 +427,12 @@ impl crate::primitives::Wire for FinalizedFeatureKey {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(
-            &mut self.max_version_level,
+        let run: [u8; 4] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "max_version_level",
+            &[("max_version_level", 2), ("min_version_level", 2)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.min_version_level,
-            r,
-            version,
-            false,
-            "min_version_level",
-        )?;
+        self.max_version_level = crate::primitives::Fixed::from_chunk(&run[0..2]);
+        self.min_version_level = crate::primitives::Fixed::from_chunk(&run[2..4]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())

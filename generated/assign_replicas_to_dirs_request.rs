@@ -65,20 +65,12 @@ impl crate::primitives::Wire for AssignReplicasToDirsRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.broker_id,
+        let run: [u8; 12] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "broker_id",
+            &[("broker_id", 4), ("broker_epoch", 8)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.broker_epoch,
-            r,
-            version,
-            false,
-            "broker_epoch",
-        )?;
+        self.broker_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.broker_epoch = crate::primitives::Fixed::from_chunk(&run[4..12]);
         crate::primitives::field::decode_into(
             &mut self.directories,
             r,

@@ -328,20 +328,12 @@ impl crate::primitives::Wire for PartitionData {
         } else {
             self.voter_directory_id = crate::primitives::Uuid::NIL;
         }
-        crate::primitives::field::decode_into(
-            &mut self.leader_id,
+        let run: [u8; 8] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "leader_id",
+            &[("leader_id", 4), ("leader_epoch", 4)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.leader_epoch,
-            r,
-            version,
-            false,
-            "leader_epoch",
-        )?;
+        self.leader_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
         self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_unknown_section(

@@ -102,41 +102,23 @@ impl crate::primitives::Wire for BrokerHeartbeatRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.broker_id,
+        let run: [u8; 22] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "broker_id",
+            &[
+                ("broker_id", 4),
+                ("broker_epoch", 8),
+                ("current_metadata_offset", 8),
+                ("want_fence", 1),
+                ("want_shut_down", 1),
+            ],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.broker_epoch,
-            r,
-            version,
-            false,
-            "broker_epoch",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.current_metadata_offset,
-            r,
-            version,
-            false,
-            "current_metadata_offset",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.want_fence,
-            r,
-            version,
-            false,
-            "want_fence",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.want_shut_down,
-            r,
-            version,
-            false,
-            "want_shut_down",
-        )?;
+        self.broker_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.broker_epoch = crate::primitives::Fixed::from_chunk(&run[4..12]);
+        self.current_metadata_offset = crate::primitives::Fixed::from_chunk(
+            &run[12..20],
+        );
+        self.want_fence = crate::primitives::Fixed::from_chunk(&run[20..21]);
+        self.want_shut_down = crate::primitives::Fixed::from_chunk(&run[21..22]);
         self.offline_log_dirs = Vec::new();
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(

@@ -70,44 +70,24 @@ impl crate::primitives::Wire for BrokerHeartbeatResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.throttle_time_ms,
+        let run: [u8; 9] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "throttle_time_ms",
+            &[
+                ("throttle_time_ms", 4),
+                ("error_code", 2),
+                ("is_caught_up", 1),
+                ("is_fenced", 1),
+                ("should_shut_down", 1),
+            ],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
-            r,
-            version,
-            false,
-            "error_code",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.is_caught_up,
-            r,
-            version,
-            false,
-            "is_caught_up",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.is_fenced,
-            r,
-            version,
-            false,
-            "is_fenced",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.should_shut_down,
-            r,
-            version,
-            false,
-            "should_shut_down",
-        )?;
+        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+        self.is_caught_up = crate::primitives::Fixed::from_chunk(&run[6..7]);
+        self.is_fenced = crate::primitives::Fixed::from_chunk(&run[7..8]);
+        self.should_shut_down = crate::primitives::Fixed::from_chunk(&run[8..9]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())

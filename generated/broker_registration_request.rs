@@ -266,20 +266,12 @@ impl crate::primitives::Wire for Listener {
     ) -> Result<(), crate::error::DecodeError> {
         crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
         crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
-        crate::primitives::field::decode_into(
-            &mut self.port,
+        let run: [u8; 4] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "port",
+            &[("port", 2), ("security_protocol", 2)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.security_protocol,
-            r,
-            version,
-            false,
-            "security_protocol",
-        )?;
+        self.port = crate::primitives::Fixed::from_chunk(&run[0..2]);
+        self.security_protocol = crate::primitives::Fixed::from_chunk(&run[2..4]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
@@ -334,20 +326,12 @@ impl crate::primitives::Wire for Feature {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(
-            &mut self.min_supported_version,
+        let run: [u8; 4] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "min_supported_version",
+            &[("min_supported_version", 2), ("max_supported_version", 2)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.max_supported_version,
-            r,
-            version,
-            false,
-            "max_supported_version",
-        )?;
+        self.min_supported_version = crate::primitives::Fixed::from_chunk(&run[0..2]);
+        self.max_supported_version = crate::primitives::Fixed::from_chunk(&run[2..4]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())

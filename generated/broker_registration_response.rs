@@ -56,30 +56,16 @@ impl crate::primitives::Wire for BrokerRegistrationResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.throttle_time_ms,
+        let run: [u8; 14] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "throttle_time_ms",
+            &[("throttle_time_ms", 4), ("error_code", 2), ("broker_epoch", 8)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
-            r,
-            version,
-            false,
-            "error_code",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.broker_epoch,
-            r,
-            version,
-            false,
-            "broker_epoch",
-        )?;
+        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+        self.broker_epoch = crate::primitives::Fixed::from_chunk(&run[6..14]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())

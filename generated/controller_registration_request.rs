@@ -73,27 +73,13 @@ impl crate::primitives::Wire for ControllerRegistrationRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.controller_id,
+        let run: [u8; 21] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "controller_id",
+            &[("controller_id", 4), ("incarnation_id", 16), ("zk_migration_ready", 1)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.incarnation_id,
-            r,
-            version,
-            false,
-            "incarnation_id",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.zk_migration_ready,
-            r,
-            version,
-            false,
-            "zk_migration_ready",
-        )?;
+        self.controller_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.incarnation_id = crate::primitives::Fixed::from_chunk(&run[4..20]);
+        self.zk_migration_ready = crate::primitives::Fixed::from_chunk(&run[20..21]);
         crate::primitives::field::decode_into(
             &mut self.listeners,
             r,
@@ -169,20 +155,12 @@ impl crate::primitives::Wire for Listener {
     ) -> Result<(), crate::error::DecodeError> {
         crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
         crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
-        crate::primitives::field::decode_into(
-            &mut self.port,
+        let run: [u8; 4] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "port",
+            &[("port", 2), ("security_protocol", 2)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.security_protocol,
-            r,
-            version,
-            false,
-            "security_protocol",
-        )?;
+        self.port = crate::primitives::Fixed::from_chunk(&run[0..2]);
+        self.security_protocol = crate::primitives::Fixed::from_chunk(&run[2..4]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
@@ -237,20 +215,12 @@ impl crate::primitives::Wire for Feature {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(
-            &mut self.min_supported_version,
+        let run: [u8; 4] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "min_supported_version",
+            &[("min_supported_version", 2), ("max_supported_version", 2)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.max_supported_version,
-            r,
-            version,
-            false,
-            "max_supported_version",
-        )?;
+        self.min_supported_version = crate::primitives::Fixed::from_chunk(&run[0..2]);
+        self.max_supported_version = crate::primitives::Fixed::from_chunk(&run[2..4]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())

@@ -236,20 +236,12 @@ impl crate::primitives::Wire for AclCreation {
             version >= 2,
             "host",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.operation,
+        let run: [u8; 2] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "operation",
+            &[("operation", 1), ("permission_type", 1)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.permission_type,
-            r,
-            version,
-            false,
-            "permission_type",
-        )?;
+        self.operation = crate::primitives::Fixed::from_chunk(&run[0..1]);
+        self.permission_type = crate::primitives::Fixed::from_chunk(&run[1..2]);
         self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_unknown_section(

@@ -225,27 +225,17 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
         } else {
             self.token_requester_principal_name = String::new();
         }
-        crate::primitives::field::decode_into(
-            &mut self.issue_timestamp_ms,
+        let run: [u8; 24] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "issue_timestamp_ms",
+            &[
+                ("issue_timestamp_ms", 8),
+                ("expiry_timestamp_ms", 8),
+                ("max_timestamp_ms", 8),
+            ],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.expiry_timestamp_ms,
-            r,
-            version,
-            false,
-            "expiry_timestamp_ms",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.max_timestamp_ms,
-            r,
-            version,
-            false,
-            "max_timestamp_ms",
-        )?;
+        self.issue_timestamp_ms = crate::primitives::Fixed::from_chunk(&run[0..8]);
+        self.expiry_timestamp_ms = crate::primitives::Fixed::from_chunk(&run[8..16]);
+        self.max_timestamp_ms = crate::primitives::Fixed::from_chunk(&run[16..24]);
         crate::primitives::field::decode_into(
             &mut self.token_id,
             r,

@@ -68,20 +68,12 @@ impl crate::primitives::Wire for CreatePartitionsRequest {
             version >= 2,
             "topics",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.timeout_ms,
+        let run: [u8; 5] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "timeout_ms",
+            &[("timeout_ms", 4), ("validate_only", 1)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.validate_only,
-            r,
-            version,
-            false,
-            "validate_only",
-        )?;
+        self.timeout_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.validate_only = crate::primitives::Fixed::from_chunk(&run[4..5]);
         self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_unknown_section(

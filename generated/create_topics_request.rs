@@ -209,20 +209,12 @@ impl crate::primitives::Wire for CreatableTopic {
             version >= 5,
             "name",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.num_partitions,
+        let run: [u8; 6] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "num_partitions",
+            &[("num_partitions", 4), ("replication_factor", 2)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.replication_factor,
-            r,
-            version,
-            false,
-            "replication_factor",
-        )?;
+        self.num_partitions = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.replication_factor = crate::primitives::Fixed::from_chunk(&run[4..6]);
         crate::primitives::field::decode_into(
             &mut self.assignments,
             r,

@@ -288,25 +288,14 @@ impl crate::primitives::Wire for CreatableTopicResult {
         }
         self.topic_config_error_code = 0;
         if version >= 5 {
-            crate::primitives::field::decode_into(
-                &mut self.num_partitions,
+            let run: [u8; 6] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "num_partitions",
+                &[("num_partitions", 4), ("replication_factor", 2)],
             )?;
+            self.num_partitions = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.replication_factor = crate::primitives::Fixed::from_chunk(&run[4..6]);
         } else {
             self.num_partitions = -1;
-        }
-        if version >= 5 {
-            crate::primitives::field::decode_into(
-                &mut self.replication_factor,
-                r,
-                version,
-                false,
-                "replication_factor",
-            )?;
-        } else {
             self.replication_factor = -1;
         }
         if version >= 5 {
@@ -424,27 +413,13 @@ impl crate::primitives::Wire for CreatableTopicConfigs {
             true,
             "value",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.read_only,
+        let run: [u8; 3] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "read_only",
+            &[("read_only", 1), ("config_source", 1), ("is_sensitive", 1)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.config_source,
-            r,
-            version,
-            false,
-            "config_source",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.is_sensitive,
-            r,
-            version,
-            false,
-            "is_sensitive",
-        )?;
+        self.read_only = crate::primitives::Fixed::from_chunk(&run[0..1]);
+        self.config_source = crate::primitives::Fixed::from_chunk(&run[1..2]);
+        self.is_sensitive = crate::primitives::Fixed::from_chunk(&run[2..3]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())

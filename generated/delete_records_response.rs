@@ -220,27 +220,13 @@ impl crate::primitives::Wire for DeleteRecordsPartitionResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.partition_index,
+        let run: [u8; 14] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "partition_index",
+            &[("partition_index", 4), ("low_watermark", 8), ("error_code", 2)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.low_watermark,
-            r,
-            version,
-            false,
-            "low_watermark",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
-            r,
-            version,
-            false,
-            "error_code",
-        )?;
+        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.low_watermark = crate::primitives::Fixed::from_chunk(&run[4..12]);
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[12..14]);
         self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_unknown_section(

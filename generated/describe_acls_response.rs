@@ -94,20 +94,12 @@ impl crate::primitives::Wire for DescribeAclsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.throttle_time_ms,
+        let run: [u8; 6] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "throttle_time_ms",
+            &[("throttle_time_ms", 4), ("error_code", 2)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
-            r,
-            version,
-            false,
-            "error_code",
-        )?;
+        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
         crate::primitives::field::decode_into(
             &mut self.error_message,
             r,
@@ -360,20 +352,12 @@ impl crate::primitives::Wire for AclDescription {
             version >= 2,
             "host",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.operation,
+        let run: [u8; 2] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "operation",
+            &[("operation", 1), ("permission_type", 1)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.permission_type,
-            r,
-            version,
-            false,
-            "permission_type",
-        )?;
+        self.operation = crate::primitives::Fixed::from_chunk(&run[0..1]);
+        self.permission_type = crate::primitives::Fixed::from_chunk(&run[1..2]);
         self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_unknown_section(

@@ -313,27 +313,13 @@ impl crate::primitives::Wire for DescribedDelegationToken {
         } else {
             self.token_requester_principal_name = String::new();
         }
-        crate::primitives::field::decode_into(
-            &mut self.issue_timestamp,
+        let run: [u8; 24] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "issue_timestamp",
+            &[("issue_timestamp", 8), ("expiry_timestamp", 8), ("max_timestamp", 8)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.expiry_timestamp,
-            r,
-            version,
-            false,
-            "expiry_timestamp",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.max_timestamp,
-            r,
-            version,
-            false,
-            "max_timestamp",
-        )?;
+        self.issue_timestamp = crate::primitives::Fixed::from_chunk(&run[0..8]);
+        self.expiry_timestamp = crate::primitives::Fixed::from_chunk(&run[8..16]);
+        self.max_timestamp = crate::primitives::Fixed::from_chunk(&run[16..24]);
         crate::primitives::field::decode_into(
             &mut self.token_id,
             r,

@@ -219,25 +219,14 @@ impl crate::primitives::Wire for DescribeLogDirsResult {
             "topics",
         )?;
         if version >= 4 {
-            crate::primitives::field::decode_into(
-                &mut self.total_bytes,
+            let run: [u8; 16] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "total_bytes",
+                &[("total_bytes", 8), ("usable_bytes", 8)],
             )?;
+            self.total_bytes = crate::primitives::Fixed::from_chunk(&run[0..8]);
+            self.usable_bytes = crate::primitives::Fixed::from_chunk(&run[8..16]);
         } else {
             self.total_bytes = -1;
-        }
-        if version >= 4 {
-            crate::primitives::field::decode_into(
-                &mut self.usable_bytes,
-                r,
-                version,
-                false,
-                "usable_bytes",
-            )?;
-        } else {
             self.usable_bytes = -1;
         }
         self.unknown_tagged_fields.clear();
@@ -399,34 +388,19 @@ impl crate::primitives::Wire for DescribeLogDirsPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.partition_index,
+        let run: [u8; 21] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "partition_index",
+            &[
+                ("partition_index", 4),
+                ("partition_size", 8),
+                ("offset_lag", 8),
+                ("is_future_key", 1),
+            ],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.partition_size,
-            r,
-            version,
-            false,
-            "partition_size",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.offset_lag,
-            r,
-            version,
-            false,
-            "offset_lag",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.is_future_key,
-            r,
-            version,
-            false,
-            "is_future_key",
-        )?;
+        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.partition_size = crate::primitives::Fixed::from_chunk(&run[4..12]);
+        self.offset_lag = crate::primitives::Fixed::from_chunk(&run[12..20]);
+        self.is_future_key = crate::primitives::Fixed::from_chunk(&run[20..21]);
         self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_unknown_section(

@@ -190,20 +190,12 @@ impl crate::primitives::Wire for PartitionResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.partition_index,
+        let run: [u8; 6] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "partition_index",
+            &[("partition_index", 4), ("error_code", 2)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
-            r,
-            version,
-            false,
-            "error_code",
-        )?;
+        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
         crate::primitives::field::decode_into(
             &mut self.error_message,
             r,
@@ -299,51 +291,28 @@ impl crate::primitives::Wire for ProducerState {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.producer_id,
+        let run: [u8; 36] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "producer_id",
+            &[
+                ("producer_id", 8),
+                ("producer_epoch", 4),
+                ("last_sequence", 4),
+                ("last_timestamp", 8),
+                ("coordinator_epoch", 4),
+                ("current_txn_start_offset", 8),
+            ],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.producer_epoch,
-            r,
-            version,
-            false,
-            "producer_epoch",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.last_sequence,
-            r,
-            version,
-            false,
-            "last_sequence",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.last_timestamp,
-            r,
-            version,
-            false,
-            "last_timestamp",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.coordinator_epoch,
-            r,
-            version,
-            false,
-            "coordinator_epoch",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.current_txn_start_offset,
-            r,
-            version,
-            false,
-            "current_txn_start_offset",
-        )?;
+        self.producer_id = crate::primitives::Fixed::from_chunk(&run[0..8]);
+        self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[8..12]);
+        self.last_sequence = crate::primitives::Fixed::from_chunk(&run[12..16]);
+        self.last_timestamp = crate::primitives::Fixed::from_chunk(&run[16..24]);
+        self.coordinator_epoch = crate::primitives::Fixed::from_chunk(&run[24..28]);
+        self.current_txn_start_offset = crate::primitives::Fixed::from_chunk(
+            &run[28..36],
+        );
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())

@@ -238,25 +238,16 @@ impl crate::primitives::Wire for ReplicaState {
             "log_end_offset",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
-                &mut self.last_fetch_timestamp,
+            let run: [u8; 16] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "last_fetch_timestamp",
+                &[("last_fetch_timestamp", 8), ("last_caught_up_timestamp", 8)],
             )?;
+            self.last_fetch_timestamp = crate::primitives::Fixed::from_chunk(&run[0..8]);
+            self.last_caught_up_timestamp = crate::primitives::Fixed::from_chunk(
+                &run[8..16],
+            );
         } else {
             self.last_fetch_timestamp = -1;
-        }
-        if version >= 1 {
-            crate::primitives::field::decode_into(
-                &mut self.last_caught_up_timestamp,
-                r,
-                version,
-                false,
-                "last_caught_up_timestamp",
-            )?;
-        } else {
             self.last_caught_up_timestamp = -1;
         }
         self.unknown_tagged_fields.clear();
@@ -457,20 +448,12 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.partition_index,
+        let run: [u8; 6] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "partition_index",
+            &[("partition_index", 4), ("error_code", 2)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
-            r,
-            version,
-            false,
-            "error_code",
-        )?;
+        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
         if version >= 2 {
             crate::primitives::field::decode_into(
                 &mut self.error_message,
@@ -482,27 +465,13 @@ impl crate::primitives::Wire for PartitionData {
         } else {
             self.error_message = Some(String::new());
         }
-        crate::primitives::field::decode_into(
-            &mut self.leader_id,
+        let run: [u8; 16] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "leader_id",
+            &[("leader_id", 4), ("leader_epoch", 4), ("high_watermark", 8)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.leader_epoch,
-            r,
-            version,
-            false,
-            "leader_epoch",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.high_watermark,
-            r,
-            version,
-            false,
-            "high_watermark",
-        )?;
+        self.leader_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
+        self.high_watermark = crate::primitives::Fixed::from_chunk(&run[8..16]);
         crate::primitives::field::decode_into(
             &mut self.current_voters,
             r,

@@ -172,20 +172,12 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponseTopic {
             "error_code",
         )?;
         crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(
-            &mut self.topic_id,
+        let run: [u8; 17] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "topic_id",
+            &[("topic_id", 16), ("is_internal", 1)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.is_internal,
-            r,
-            version,
-            false,
-            "is_internal",
-        )?;
+        self.topic_id = crate::primitives::Fixed::from_chunk(&run[0..16]);
+        self.is_internal = crate::primitives::Fixed::from_chunk(&run[16..17]);
         crate::primitives::field::decode_into(
             &mut self.partitions,
             r,
@@ -342,34 +334,19 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponsePartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
+        let run: [u8; 14] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "error_code",
+            &[
+                ("error_code", 2),
+                ("partition_index", 4),
+                ("leader_id", 4),
+                ("leader_epoch", 4),
+            ],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.partition_index,
-            r,
-            version,
-            false,
-            "partition_index",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.leader_id,
-            r,
-            version,
-            false,
-            "leader_id",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.leader_epoch,
-            r,
-            version,
-            false,
-            "leader_epoch",
-        )?;
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[0..2]);
+        self.partition_index = crate::primitives::Fixed::from_chunk(&run[2..6]);
+        self.leader_id = crate::primitives::Fixed::from_chunk(&run[6..10]);
+        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[10..14]);
         crate::primitives::field::decode_fixed_array_into(
             &mut self.replica_nodes,
             r,

@@ -192,34 +192,21 @@ impl crate::primitives::Wire for TransactionState {
             true,
             "transaction_state",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.transaction_timeout_ms,
+        let run: [u8; 22] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "transaction_timeout_ms",
+            &[
+                ("transaction_timeout_ms", 4),
+                ("transaction_start_time_ms", 8),
+                ("producer_id", 8),
+                ("producer_epoch", 2),
+            ],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.transaction_start_time_ms,
-            r,
-            version,
-            false,
-            "transaction_start_time_ms",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.producer_id,
-            r,
-            version,
-            false,
-            "producer_id",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.producer_epoch,
-            r,
-            version,
-            false,
-            "producer_epoch",
-        )?;
+        self.transaction_timeout_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.transaction_start_time_ms = crate::primitives::Fixed::from_chunk(
+            &run[4..12],
+        );
+        self.producer_id = crate::primitives::Fixed::from_chunk(&run[12..20]);
+        self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[20..22]);
         crate::primitives::field::decode_into(
             &mut self.topics,
             r,

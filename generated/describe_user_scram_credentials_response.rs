@@ -72,20 +72,12 @@ impl crate::primitives::Wire for DescribeUserScramCredentialsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.throttle_time_ms,
+        let run: [u8; 6] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "throttle_time_ms",
+            &[("throttle_time_ms", 4), ("error_code", 2)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
-            r,
-            version,
-            false,
-            "error_code",
-        )?;
+        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
         crate::primitives::field::decode_into(
             &mut self.error_message,
             r,
@@ -251,23 +243,15 @@ impl crate::primitives::Wire for CredentialInfo {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.mechanism,
+        let run: [u8; 5] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "mechanism",
+            &[("mechanism", 1), ("iterations", 4)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.iterations,
-            r,
-            version,
-            false,
-            "iterations",
-        )?;
+        self.mechanism = crate::primitives::Fixed::from_chunk(&run[0..1]);
+        self.iterations = crate::primitives::Fixed::from_chunk(&run[1..5]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())

@@ -309,27 +309,13 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.partition_index,
+        let run: [u8; 12] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "partition_index",
+            &[("partition_index", 4), ("leader_id", 4), ("leader_epoch", 4)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.leader_id,
-            r,
-            version,
-            false,
-            "leader_id",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.leader_epoch,
-            r,
-            version,
-            false,
-            "leader_epoch",
-        )?;
+        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.leader_id = crate::primitives::Fixed::from_chunk(&run[4..8]);
+        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[8..12]);
         if version <= 0 {
             crate::primitives::field::decode_fixed_array_into(
                 &mut self.preferred_successors,
@@ -401,23 +387,15 @@ impl crate::primitives::Wire for ReplicaInfo {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.candidate_id,
+        let run: [u8; 20] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "candidate_id",
+            &[("candidate_id", 4), ("candidate_directory_id", 16)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.candidate_directory_id,
-            r,
-            version,
-            false,
-            "candidate_directory_id",
-        )?;
+        self.candidate_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.candidate_directory_id = crate::primitives::Fixed::from_chunk(&run[4..20]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())

@@ -273,34 +273,19 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.partition_index,
+        let run: [u8; 14] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "partition_index",
+            &[
+                ("partition_index", 4),
+                ("error_code", 2),
+                ("leader_id", 4),
+                ("leader_epoch", 4),
+            ],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
-            r,
-            version,
-            false,
-            "error_code",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.leader_id,
-            r,
-            version,
-            false,
-            "leader_id",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.leader_epoch,
-            r,
-            version,
-            false,
-            "leader_epoch",
-        )?;
+        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+        self.leader_id = crate::primitives::Fixed::from_chunk(&run[6..10]);
+        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[10..14]);
         self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_unknown_section(

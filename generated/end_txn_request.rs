@@ -79,27 +79,13 @@ impl crate::primitives::Wire for EndTxnRequest {
             version >= 3,
             "transactional_id",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.producer_id,
+        let run: [u8; 11] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "producer_id",
+            &[("producer_id", 8), ("producer_epoch", 2), ("committed", 1)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.producer_epoch,
-            r,
-            version,
-            false,
-            "producer_epoch",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.committed,
-            r,
-            version,
-            false,
-            "committed",
-        )?;
+        self.producer_id = crate::primitives::Fixed::from_chunk(&run[0..8]);
+        self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[8..10]);
+        self.committed = crate::primitives::Fixed::from_chunk(&run[10..11]);
         self.unknown_tagged_fields.clear();
         if version >= 3 {
             crate::tagged::decode_unknown_section(

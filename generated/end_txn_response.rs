@@ -80,40 +80,21 @@ impl crate::primitives::Wire for EndTxnResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.throttle_time_ms,
+        let run: [u8; 6] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "throttle_time_ms",
+            &[("throttle_time_ms", 4), ("error_code", 2)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
-            r,
-            version,
-            false,
-            "error_code",
-        )?;
+        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
         if version >= 5 {
-            crate::primitives::field::decode_into(
-                &mut self.producer_id,
+            let run: [u8; 10] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "producer_id",
+                &[("producer_id", 8), ("producer_epoch", 2)],
             )?;
+            self.producer_id = crate::primitives::Fixed::from_chunk(&run[0..8]);
+            self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[8..10]);
         } else {
             self.producer_id = -1;
-        }
-        if version >= 5 {
-            crate::primitives::field::decode_into(
-                &mut self.producer_epoch,
-                r,
-                version,
-                false,
-                "producer_epoch",
-            )?;
-        } else {
             self.producer_epoch = -1;
         }
         self.unknown_tagged_fields.clear();

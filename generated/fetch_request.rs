@@ -242,20 +242,12 @@ impl crate::primitives::Wire for FetchRequest {
             self.replica_id = -1;
         }
         self.replica_state = ReplicaState::default();
-        crate::primitives::field::decode_into(
-            &mut self.max_wait_ms,
+        let run: [u8; 8] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "max_wait_ms",
+            &[("max_wait_ms", 4), ("min_bytes", 4)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.min_bytes,
-            r,
-            version,
-            false,
-            "min_bytes",
-        )?;
+        self.max_wait_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.min_bytes = crate::primitives::Fixed::from_chunk(&run[4..8]);
         if version >= 3 {
             crate::primitives::field::decode_into(
                 &mut self.max_bytes,
@@ -279,25 +271,14 @@ impl crate::primitives::Wire for FetchRequest {
             self.isolation_level = 0;
         }
         if version >= 7 {
-            crate::primitives::field::decode_into(
-                &mut self.session_id,
+            let run: [u8; 8] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "session_id",
+                &[("session_id", 4), ("session_epoch", 4)],
             )?;
+            self.session_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.session_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
         } else {
             self.session_id = 0;
-        }
-        if version >= 7 {
-            crate::primitives::field::decode_into(
-                &mut self.session_epoch,
-                r,
-                version,
-                false,
-                "session_epoch",
-            )?;
-        } else {
             self.session_epoch = -1;
         }
         crate::primitives::field::decode_into(
@@ -408,23 +389,15 @@ impl crate::primitives::Wire for ReplicaState {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.replica_id,
+        let run: [u8; 12] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "replica_id",
+            &[("replica_id", 4), ("replica_epoch", 8)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.replica_epoch,
-            r,
-            version,
-            false,
-            "replica_epoch",
-        )?;
+        self.replica_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.replica_epoch = crate::primitives::Fixed::from_chunk(&run[4..12]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())

@@ -125,25 +125,14 @@ impl crate::primitives::Wire for FetchResponse {
             self.throttle_time_ms = 0;
         }
         if version >= 7 {
-            crate::primitives::field::decode_into(
-                &mut self.error_code,
+            let run: [u8; 6] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "error_code",
+                &[("error_code", 2), ("session_id", 4)],
             )?;
+            self.error_code = crate::primitives::Fixed::from_chunk(&run[0..2]);
+            self.session_id = crate::primitives::Fixed::from_chunk(&run[2..6]);
         } else {
             self.error_code = 0;
-        }
-        if version >= 7 {
-            crate::primitives::field::decode_into(
-                &mut self.session_id,
-                r,
-                version,
-                false,
-                "session_id",
-            )?;
-        } else {
             self.session_id = 0;
         }
         crate::primitives::field::decode_into(
@@ -521,27 +510,13 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.partition_index,
+        let run: [u8; 14] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "partition_index",
+            &[("partition_index", 4), ("error_code", 2), ("high_watermark", 8)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
-            r,
-            version,
-            false,
-            "error_code",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.high_watermark,
-            r,
-            version,
-            false,
-            "high_watermark",
-        )?;
+        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+        self.high_watermark = crate::primitives::Fixed::from_chunk(&run[6..14]);
         if version >= 4 {
             crate::primitives::field::decode_into(
                 &mut self.last_stable_offset,
@@ -682,23 +657,15 @@ impl crate::primitives::Wire for EpochEndOffset {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.epoch,
+        let run: [u8; 12] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "epoch",
+            &[("epoch", 4), ("end_offset", 8)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.end_offset,
-            r,
-            version,
-            false,
-            "end_offset",
-        )?;
+        self.epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.end_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
@@ -752,23 +719,15 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.leader_id,
+        let run: [u8; 8] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "leader_id",
+            &[("leader_id", 4), ("leader_epoch", 4)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.leader_epoch,
-            r,
-            version,
-            false,
-            "leader_epoch",
-        )?;
+        self.leader_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
@@ -822,23 +781,15 @@ impl crate::primitives::Wire for SnapshotId {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.end_offset,
+        let run: [u8; 12] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "end_offset",
+            &[("end_offset", 8), ("epoch", 4)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.epoch,
-            r,
-            version,
-            false,
-            "epoch",
-        )?;
+        self.end_offset = crate::primitives::Fixed::from_chunk(&run[0..8]);
+        self.epoch = crate::primitives::Fixed::from_chunk(&run[8..12]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
@@ -892,20 +843,12 @@ impl crate::primitives::Wire for AbortedTransaction {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.producer_id,
+        let run: [u8; 16] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "producer_id",
+            &[("producer_id", 8), ("first_offset", 8)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.first_offset,
-            r,
-            version,
-            false,
-            "first_offset",
-        )?;
+        self.producer_id = crate::primitives::Fixed::from_chunk(&run[0..8]);
+        self.first_offset = crate::primitives::Fixed::from_chunk(&run[8..16]);
         self.unknown_tagged_fields.clear();
         if version >= 12 {
             crate::tagged::decode_unknown_section(

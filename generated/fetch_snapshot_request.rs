@@ -86,20 +86,12 @@ impl crate::primitives::Wire for FetchSnapshotRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         self.cluster_id = None;
-        crate::primitives::field::decode_into(
-            &mut self.replica_id,
+        let run: [u8; 8] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "replica_id",
+            &[("replica_id", 4), ("max_bytes", 4)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.max_bytes,
-            r,
-            version,
-            false,
-            "max_bytes",
-        )?;
+        self.replica_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.max_bytes = crate::primitives::Fixed::from_chunk(&run[4..8]);
         crate::primitives::field::decode_into(
             &mut self.topics,
             r,
@@ -275,20 +267,12 @@ impl crate::primitives::Wire for PartitionSnapshot {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.partition,
+        let run: [u8; 8] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "partition",
+            &[("partition", 4), ("current_leader_epoch", 4)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.current_leader_epoch,
-            r,
-            version,
-            false,
-            "current_leader_epoch",
-        )?;
+        self.partition = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.current_leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
         crate::primitives::field::decode_into(
             &mut self.snapshot_id,
             r,
@@ -365,23 +349,15 @@ impl crate::primitives::Wire for SnapshotId {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.end_offset,
+        let run: [u8; 12] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "end_offset",
+            &[("end_offset", 8), ("epoch", 4)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.epoch,
-            r,
-            version,
-            false,
-            "epoch",
-        )?;
+        self.end_offset = crate::primitives::Fixed::from_chunk(&run[0..8]);
+        self.epoch = crate::primitives::Fixed::from_chunk(&run[8..12]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())

@@ -77,20 +77,12 @@ impl crate::primitives::Wire for FetchSnapshotResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.throttle_time_ms,
+        let run: [u8; 6] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "throttle_time_ms",
+            &[("throttle_time_ms", 4), ("error_code", 2)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
-            r,
-            version,
-            false,
-            "error_code",
-        )?;
+        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
         crate::primitives::field::decode_into(
             &mut self.topics,
             r,
@@ -290,20 +282,12 @@ impl crate::primitives::Wire for PartitionSnapshot {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.index,
+        let run: [u8; 6] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "index",
+            &[("index", 4), ("error_code", 2)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
-            r,
-            version,
-            false,
-            "error_code",
-        )?;
+        self.index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
         crate::primitives::field::decode_into(
             &mut self.snapshot_id,
             r,
@@ -312,20 +296,12 @@ impl crate::primitives::Wire for PartitionSnapshot {
             "snapshot_id",
         )?;
         self.current_leader = LeaderIdAndEpoch::default();
-        crate::primitives::field::decode_into(
-            &mut self.size,
+        let run: [u8; 16] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "size",
+            &[("size", 8), ("position", 8)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.position,
-            r,
-            version,
-            false,
-            "position",
-        )?;
+        self.size = crate::primitives::Fixed::from_chunk(&run[0..8]);
+        self.position = crate::primitives::Fixed::from_chunk(&run[8..16]);
         crate::primitives::field::decode_into(
             &mut self.unaligned_records,
             r,
@@ -394,23 +370,15 @@ impl crate::primitives::Wire for SnapshotId {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.end_offset,
+        let run: [u8; 12] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "end_offset",
+            &[("end_offset", 8), ("epoch", 4)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.epoch,
-            r,
-            version,
-            false,
-            "epoch",
-        )?;
+        self.end_offset = crate::primitives::Fixed::from_chunk(&run[0..8]);
+        self.epoch = crate::primitives::Fixed::from_chunk(&run[8..12]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
@@ -455,23 +423,15 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.leader_id,
+        let run: [u8; 8] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "leader_id",
+            &[("leader_id", 4), ("leader_epoch", 4)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.leader_epoch,
-            r,
-            version,
-            false,
-            "leader_epoch",
-        )?;
+        self.leader_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())

@@ -349,20 +349,12 @@ impl crate::primitives::Wire for Coordinator {
             "node_id",
         )?;
         crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
-        crate::primitives::field::decode_into(
-            &mut self.port,
+        let run: [u8; 6] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "port",
+            &[("port", 4), ("error_code", 2)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
-            r,
-            version,
-            false,
-            "error_code",
-        )?;
+        self.port = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
         crate::primitives::field::decode_into(
             &mut self.error_message,
             r,

@@ -108,61 +108,36 @@ impl crate::primitives::Wire for GetTelemetrySubscriptionsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.throttle_time_ms,
+        let run: [u8; 26] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "throttle_time_ms",
+            &[
+                ("throttle_time_ms", 4),
+                ("error_code", 2),
+                ("client_instance_id", 16),
+                ("subscription_id", 4),
+            ],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
-            r,
-            version,
-            false,
-            "error_code",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.client_instance_id,
-            r,
-            version,
-            false,
-            "client_instance_id",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.subscription_id,
-            r,
-            version,
-            false,
-            "subscription_id",
-        )?;
+        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+        self.client_instance_id = crate::primitives::Fixed::from_chunk(&run[6..22]);
+        self.subscription_id = crate::primitives::Fixed::from_chunk(&run[22..26]);
         crate::primitives::field::decode_fixed_array_into(
             &mut self.accepted_compression_types,
             r,
             true,
             "accepted_compression_types",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.push_interval_ms,
+        let run: [u8; 9] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "push_interval_ms",
+            &[
+                ("push_interval_ms", 4),
+                ("telemetry_max_bytes", 4),
+                ("delta_temporality", 1),
+            ],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.telemetry_max_bytes,
-            r,
-            version,
-            false,
-            "telemetry_max_bytes",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.delta_temporality,
-            r,
-            version,
-            false,
-            "delta_temporality",
-        )?;
+        self.push_interval_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.telemetry_max_bytes = crate::primitives::Fixed::from_chunk(&run[4..8]);
+        self.delta_temporality = crate::primitives::Fixed::from_chunk(&run[8..9]);
         crate::primitives::field::decode_into(
             &mut self.requested_metrics,
             r,

@@ -110,25 +110,14 @@ impl crate::primitives::Wire for InitProducerIdRequest {
             "transaction_timeout_ms",
         )?;
         if version >= 3 {
-            crate::primitives::field::decode_into(
-                &mut self.producer_id,
+            let run: [u8; 10] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "producer_id",
+                &[("producer_id", 8), ("producer_epoch", 2)],
             )?;
+            self.producer_id = crate::primitives::Fixed::from_chunk(&run[0..8]);
+            self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[8..10]);
         } else {
             self.producer_id = -1;
-        }
-        if version >= 3 {
-            crate::primitives::field::decode_into(
-                &mut self.producer_epoch,
-                r,
-                version,
-                false,
-                "producer_epoch",
-            )?;
-        } else {
             self.producer_epoch = -1;
         }
         self.unknown_tagged_fields.clear();

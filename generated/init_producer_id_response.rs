@@ -72,34 +72,19 @@ impl crate::primitives::Wire for InitProducerIdResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.throttle_time_ms,
+        let run: [u8; 16] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "throttle_time_ms",
+            &[
+                ("throttle_time_ms", 4),
+                ("error_code", 2),
+                ("producer_id", 8),
+                ("producer_epoch", 2),
+            ],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
-            r,
-            version,
-            false,
-            "error_code",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.producer_id,
-            r,
-            version,
-            false,
-            "producer_id",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.producer_epoch,
-            r,
-            version,
-            false,
-            "producer_epoch",
-        )?;
+        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+        self.producer_id = crate::primitives::Fixed::from_chunk(&run[6..14]);
+        self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[14..16]);
         self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_unknown_section(

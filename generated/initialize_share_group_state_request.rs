@@ -176,30 +176,16 @@ impl crate::primitives::Wire for PartitionData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.partition,
+        let run: [u8; 16] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "partition",
+            &[("partition", 4), ("state_epoch", 4), ("start_offset", 8)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.state_epoch,
-            r,
-            version,
-            false,
-            "state_epoch",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.start_offset,
-            r,
-            version,
-            false,
-            "start_offset",
-        )?;
+        self.partition = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.state_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
+        self.start_offset = crate::primitives::Fixed::from_chunk(&run[8..16]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())

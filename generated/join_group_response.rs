@@ -182,20 +182,12 @@ impl crate::primitives::Wire for JoinGroupResponse {
         } else {
             self.throttle_time_ms = 0;
         }
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
+        let run: [u8; 6] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "error_code",
+            &[("error_code", 2), ("generation_id", 4)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.generation_id,
-            r,
-            version,
-            false,
-            "generation_id",
-        )?;
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[0..2]);
+        self.generation_id = crate::primitives::Fixed::from_chunk(&run[2..6]);
         if version >= 7 {
             crate::primitives::field::decode_into(
                 &mut self.protocol_type,

@@ -40,23 +40,15 @@ impl crate::primitives::Wire for KRaftVersionRecord {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.version,
+        let run: [u8; 4] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "version",
+            &[("version", 2), ("k_raft_version", 2)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.k_raft_version,
-            r,
-            version,
-            false,
-            "k_raft_version",
-        )?;
+        self.version = crate::primitives::Fixed::from_chunk(&run[0..2]);
+        self.k_raft_version = crate::primitives::Fixed::from_chunk(&run[2..4]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())

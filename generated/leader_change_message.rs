@@ -62,20 +62,12 @@ impl crate::primitives::Wire for LeaderChangeMessage {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.version,
+        let run: [u8; 6] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "version",
+            &[("version", 2), ("leader_id", 4)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.leader_id,
-            r,
-            version,
-            false,
-            "leader_id",
-        )?;
+        self.version = crate::primitives::Fixed::from_chunk(&run[0..2]);
+        self.leader_id = crate::primitives::Fixed::from_chunk(&run[2..6]);
         crate::primitives::field::decode_into(
             &mut self.voters,
             r,

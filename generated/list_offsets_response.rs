@@ -297,20 +297,12 @@ impl crate::primitives::Wire for ListOffsetsPartitionResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.partition_index,
+        let run: [u8; 6] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "partition_index",
+            &[("partition_index", 4), ("error_code", 2)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
-            r,
-            version,
-            false,
-            "error_code",
-        )?;
+        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
         if version <= 0 {
             crate::primitives::field::decode_fixed_array_into(
                 &mut self.old_style_offsets,
@@ -322,25 +314,14 @@ impl crate::primitives::Wire for ListOffsetsPartitionResponse {
             self.old_style_offsets = Vec::new();
         }
         if version >= 1 {
-            crate::primitives::field::decode_into(
-                &mut self.timestamp,
+            let run: [u8; 16] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "timestamp",
+                &[("timestamp", 8), ("offset", 8)],
             )?;
+            self.timestamp = crate::primitives::Fixed::from_chunk(&run[0..8]);
+            self.offset = crate::primitives::Fixed::from_chunk(&run[8..16]);
         } else {
             self.timestamp = -1;
-        }
-        if version >= 1 {
-            crate::primitives::field::decode_into(
-                &mut self.offset,
-                r,
-                version,
-                false,
-                "offset",
-            )?;
-        } else {
             self.offset = -1;
         }
         if version >= 4 {

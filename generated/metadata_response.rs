@@ -647,27 +647,13 @@ impl crate::primitives::Wire for MetadataResponsePartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
+        let run: [u8; 10] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "error_code",
+            &[("error_code", 2), ("partition_index", 4), ("leader_id", 4)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.partition_index,
-            r,
-            version,
-            false,
-            "partition_index",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.leader_id,
-            r,
-            version,
-            false,
-            "leader_id",
-        )?;
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[0..2]);
+        self.partition_index = crate::primitives::Fixed::from_chunk(&run[2..6]);
+        self.leader_id = crate::primitives::Fixed::from_chunk(&run[6..10]);
         if version >= 7 {
             crate::primitives::field::decode_into(
                 &mut self.leader_epoch,

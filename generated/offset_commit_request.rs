@@ -399,20 +399,12 @@ impl crate::primitives::Wire for OffsetCommitRequestPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.partition_index,
+        let run: [u8; 12] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "partition_index",
+            &[("partition_index", 4), ("committed_offset", 8)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.committed_offset,
-            r,
-            version,
-            false,
-            "committed_offset",
-        )?;
+        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.committed_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
         if version >= 6 {
             crate::primitives::field::decode_into(
                 &mut self.committed_leader_epoch,

@@ -45,20 +45,12 @@ impl crate::primitives::Wire for OffsetDeleteResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
+        let run: [u8; 6] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "error_code",
+            &[("error_code", 2), ("throttle_time_ms", 4)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.throttle_time_ms,
-            r,
-            version,
-            false,
-            "throttle_time_ms",
-        )?;
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[0..2]);
+        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[2..6]);
         crate::primitives::field::decode_into(
             &mut self.topics,
             r,
@@ -163,23 +155,15 @@ impl crate::primitives::Wire for OffsetDeleteResponsePartition {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.partition_index,
+        let run: [u8; 6] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "partition_index",
+            &[("partition_index", 4), ("error_code", 2)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
-            r,
-            version,
-            false,
-            "error_code",
-        )?;
+        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
         Ok(())
     }
 }

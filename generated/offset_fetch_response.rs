@@ -334,20 +334,12 @@ impl crate::primitives::Wire for OffsetFetchResponsePartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.partition_index,
+        let run: [u8; 12] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "partition_index",
+            &[("partition_index", 4), ("committed_offset", 8)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.committed_offset,
-            r,
-            version,
-            false,
-            "committed_offset",
-        )?;
+        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.committed_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
         if version >= 5 {
             crate::primitives::field::decode_into(
                 &mut self.committed_leader_epoch,
@@ -599,27 +591,17 @@ impl crate::primitives::Wire for OffsetFetchResponsePartitions {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.partition_index,
+        let run: [u8; 16] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "partition_index",
+            &[
+                ("partition_index", 4),
+                ("committed_offset", 8),
+                ("committed_leader_epoch", 4),
+            ],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.committed_offset,
-            r,
-            version,
-            false,
-            "committed_offset",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.committed_leader_epoch,
-            r,
-            version,
-            false,
-            "committed_leader_epoch",
-        )?;
+        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.committed_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
+        self.committed_leader_epoch = crate::primitives::Fixed::from_chunk(&run[12..16]);
         crate::primitives::field::decode_into(
             &mut self.metadata,
             r,

@@ -249,20 +249,12 @@ impl crate::primitives::Wire for EpochEndOffset {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
+        let run: [u8; 6] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "error_code",
+            &[("error_code", 2), ("partition", 4)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.partition,
-            r,
-            version,
-            false,
-            "partition",
-        )?;
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[0..2]);
+        self.partition = crate::primitives::Fixed::from_chunk(&run[2..6]);
         if version >= 1 {
             crate::primitives::field::decode_into(
                 &mut self.leader_epoch,

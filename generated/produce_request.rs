@@ -101,20 +101,12 @@ impl crate::primitives::Wire for ProduceRequest {
         } else {
             self.transactional_id = None;
         }
-        crate::primitives::field::decode_into(
-            &mut self.acks,
+        let run: [u8; 6] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "acks",
+            &[("acks", 2), ("timeout_ms", 4)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.timeout_ms,
-            r,
-            version,
-            false,
-            "timeout_ms",
-        )?;
+        self.acks = crate::primitives::Fixed::from_chunk(&run[0..2]);
+        self.timeout_ms = crate::primitives::Fixed::from_chunk(&run[2..6]);
         crate::primitives::field::decode_into(
             &mut self.topic_data,
             r,

@@ -382,27 +382,13 @@ impl crate::primitives::Wire for PartitionProduceResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.index,
+        let run: [u8; 14] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "index",
+            &[("index", 4), ("error_code", 2), ("base_offset", 8)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
-            r,
-            version,
-            false,
-            "error_code",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.base_offset,
-            r,
-            version,
-            false,
-            "base_offset",
-        )?;
+        self.index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+        self.base_offset = crate::primitives::Fixed::from_chunk(&run[6..14]);
         if version >= 2 {
             crate::primitives::field::decode_into(
                 &mut self.log_append_time_ms,
@@ -602,23 +588,15 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.leader_id,
+        let run: [u8; 8] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "leader_id",
+            &[("leader_id", 4), ("leader_epoch", 4)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.leader_epoch,
-            r,
-            version,
-            false,
-            "leader_epoch",
-        )?;
+        self.leader_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())

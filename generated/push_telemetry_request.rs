@@ -61,34 +61,19 @@ impl crate::primitives::Wire for PushTelemetryRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.client_instance_id,
+        let run: [u8; 22] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "client_instance_id",
+            &[
+                ("client_instance_id", 16),
+                ("subscription_id", 4),
+                ("terminating", 1),
+                ("compression_type", 1),
+            ],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.subscription_id,
-            r,
-            version,
-            false,
-            "subscription_id",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.terminating,
-            r,
-            version,
-            false,
-            "terminating",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.compression_type,
-            r,
-            version,
-            false,
-            "compression_type",
-        )?;
+        self.client_instance_id = crate::primitives::Fixed::from_chunk(&run[0..16]);
+        self.subscription_id = crate::primitives::Fixed::from_chunk(&run[16..20]);
+        self.terminating = crate::primitives::Fixed::from_chunk(&run[20..21]);
+        self.compression_type = crate::primitives::Fixed::from_chunk(&run[21..22]);
         crate::primitives::field::decode_into(
             &mut self.metrics,
             r,

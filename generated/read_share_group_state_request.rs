@@ -170,23 +170,15 @@ impl crate::primitives::Wire for PartitionData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.partition,
+        let run: [u8; 8] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "partition",
+            &[("partition", 4), ("leader_epoch", 4)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.leader_epoch,
-            r,
-            version,
-            false,
-            "leader_epoch",
-        )?;
+        self.partition = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())

@@ -192,20 +192,12 @@ impl crate::primitives::Wire for PartitionResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.partition,
+        let run: [u8; 6] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "partition",
+            &[("partition", 4), ("error_code", 2)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
-            r,
-            version,
-            false,
-            "error_code",
-        )?;
+        self.partition = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
         crate::primitives::field::decode_into(
             &mut self.error_message,
             r,
@@ -213,20 +205,12 @@ impl crate::primitives::Wire for PartitionResult {
             true,
             "error_message",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.state_epoch,
+        let run: [u8; 12] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "state_epoch",
+            &[("state_epoch", 4), ("start_offset", 8)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.start_offset,
-            r,
-            version,
-            false,
-            "start_offset",
-        )?;
+        self.state_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.start_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
         crate::primitives::field::decode_into(
             &mut self.state_batches,
             r,
@@ -290,37 +274,22 @@ impl crate::primitives::Wire for StateBatch {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.first_offset,
+        let run: [u8; 19] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "first_offset",
+            &[
+                ("first_offset", 8),
+                ("last_offset", 8),
+                ("delivery_state", 1),
+                ("delivery_count", 2),
+            ],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.last_offset,
-            r,
-            version,
-            false,
-            "last_offset",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.delivery_state,
-            r,
-            version,
-            false,
-            "delivery_state",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.delivery_count,
-            r,
-            version,
-            false,
-            "delivery_count",
-        )?;
+        self.first_offset = crate::primitives::Fixed::from_chunk(&run[0..8]);
+        self.last_offset = crate::primitives::Fixed::from_chunk(&run[8..16]);
+        self.delivery_state = crate::primitives::Fixed::from_chunk(&run[16..17]);
+        self.delivery_count = crate::primitives::Fixed::from_chunk(&run[17..19]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())

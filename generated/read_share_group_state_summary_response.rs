@@ -180,20 +180,12 @@ impl crate::primitives::Wire for PartitionResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.partition,
+        let run: [u8; 6] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "partition",
+            &[("partition", 4), ("error_code", 2)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
-            r,
-            version,
-            false,
-            "error_code",
-        )?;
+        self.partition = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
         crate::primitives::field::decode_into(
             &mut self.error_message,
             r,
@@ -201,20 +193,12 @@ impl crate::primitives::Wire for PartitionResult {
             true,
             "error_message",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.state_epoch,
+        let run: [u8; 12] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "state_epoch",
+            &[("state_epoch", 4), ("start_offset", 8)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.start_offset,
-            r,
-            version,
-            false,
-            "start_offset",
-        )?;
+        self.state_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.start_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())

@@ -72,20 +72,12 @@ impl crate::primitives::Wire for RemoveRaftVoterRequest {
             true,
             "cluster_id",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.voter_id,
+        let run: [u8; 20] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "voter_id",
+            &[("voter_id", 4), ("voter_directory_id", 16)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.voter_directory_id,
-            r,
-            version,
-            false,
-            "voter_directory_id",
-        )?;
+        self.voter_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.voter_directory_id = crate::primitives::Fixed::from_chunk(&run[4..20]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())

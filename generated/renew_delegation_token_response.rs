@@ -55,27 +55,13 @@ impl crate::primitives::Wire for RenewDelegationTokenResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
+        let run: [u8; 14] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "error_code",
+            &[("error_code", 2), ("expiry_timestamp_ms", 8), ("throttle_time_ms", 4)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.expiry_timestamp_ms,
-            r,
-            version,
-            false,
-            "expiry_timestamp_ms",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.throttle_time_ms,
-            r,
-            version,
-            false,
-            "throttle_time_ms",
-        )?;
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[0..2]);
+        self.expiry_timestamp_ms = crate::primitives::Fixed::from_chunk(&run[2..10]);
+        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[10..14]);
         self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_unknown_section(

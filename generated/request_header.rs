@@ -134,27 +134,13 @@ impl crate::primitives::Wire for RequestHeader {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.request_api_key,
+        let run: [u8; 8] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "request_api_key",
+            &[("request_api_key", 2), ("request_api_version", 2), ("correlation_id", 4)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.request_api_version,
-            r,
-            version,
-            false,
-            "request_api_version",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.correlation_id,
-            r,
-            version,
-            false,
-            "correlation_id",
-        )?;
+        self.request_api_key = crate::primitives::Fixed::from_chunk(&run[0..2]);
+        self.request_api_version = crate::primitives::Fixed::from_chunk(&run[2..4]);
+        self.correlation_id = crate::primitives::Fixed::from_chunk(&run[4..8]);
         if version >= 1 {
             crate::primitives::field::decode_into(
                 &mut self.client_id,

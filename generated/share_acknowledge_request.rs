@@ -299,23 +299,15 @@ impl crate::primitives::Wire for AcknowledgementBatch {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.first_offset,
+        let run: [u8; 16] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "first_offset",
+            &[("first_offset", 8), ("last_offset", 8)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.last_offset,
-            r,
-            version,
-            false,
-            "last_offset",
-        )?;
+        self.first_offset = crate::primitives::Fixed::from_chunk(&run[0..8]);
+        self.last_offset = crate::primitives::Fixed::from_chunk(&run[8..16]);
         crate::primitives::field::decode_fixed_array_into(
             &mut self.acknowledge_types,
             r,

@@ -131,34 +131,19 @@ impl crate::primitives::Wire for ShareFetchRequest {
             true,
             "member_id",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.share_session_epoch,
+        let run: [u8; 16] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "share_session_epoch",
+            &[
+                ("share_session_epoch", 4),
+                ("max_wait_ms", 4),
+                ("min_bytes", 4),
+                ("max_bytes", 4),
+            ],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.max_wait_ms,
-            r,
-            version,
-            false,
-            "max_wait_ms",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.min_bytes,
-            r,
-            version,
-            false,
-            "min_bytes",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.max_bytes,
-            r,
-            version,
-            false,
-            "max_bytes",
-        )?;
+        self.share_session_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.max_wait_ms = crate::primitives::Fixed::from_chunk(&run[4..8]);
+        self.min_bytes = crate::primitives::Fixed::from_chunk(&run[8..12]);
+        self.max_bytes = crate::primitives::Fixed::from_chunk(&run[12..16]);
         crate::primitives::field::decode_into(
             &mut self.topics,
             r,
@@ -302,20 +287,12 @@ impl crate::primitives::Wire for FetchPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.partition_index,
+        let run: [u8; 8] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "partition_index",
+            &[("partition_index", 4), ("partition_max_bytes", 4)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.partition_max_bytes,
-            r,
-            version,
-            false,
-            "partition_max_bytes",
-        )?;
+        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.partition_max_bytes = crate::primitives::Fixed::from_chunk(&run[4..8]);
         crate::primitives::field::decode_into(
             &mut self.acknowledgement_batches,
             r,
@@ -383,23 +360,15 @@ impl crate::primitives::Wire for AcknowledgementBatch {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.first_offset,
+        let run: [u8; 16] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "first_offset",
+            &[("first_offset", 8), ("last_offset", 8)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.last_offset,
-            r,
-            version,
-            false,
-            "last_offset",
-        )?;
+        self.first_offset = crate::primitives::Fixed::from_chunk(&run[0..8]);
+        self.last_offset = crate::primitives::Fixed::from_chunk(&run[8..16]);
         crate::primitives::field::decode_fixed_array_into(
             &mut self.acknowledge_types,
             r,

@@ -351,20 +351,12 @@ impl crate::primitives::Wire for DescribedGroup {
             true,
             "group_state",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.group_epoch,
+        let run: [u8; 8] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "group_epoch",
+            &[("group_epoch", 4), ("assignment_epoch", 4)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.assignment_epoch,
-            r,
-            version,
-            false,
-            "assignment_epoch",
-        )?;
+        self.group_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.assignment_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
         crate::primitives::field::decode_into(
             &mut self.assignor_name,
             r,

@@ -93,20 +93,12 @@ impl crate::primitives::Wire for ShareGroupHeartbeatResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.throttle_time_ms,
+        let run: [u8; 6] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "throttle_time_ms",
+            &[("throttle_time_ms", 4), ("error_code", 2)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
-            r,
-            version,
-            false,
-            "error_code",
-        )?;
+        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
         crate::primitives::field::decode_into(
             &mut self.error_message,
             r,
@@ -121,20 +113,12 @@ impl crate::primitives::Wire for ShareGroupHeartbeatResponse {
             true,
             "member_id",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.member_epoch,
+        let run: [u8; 8] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "member_epoch",
+            &[("member_epoch", 4), ("heartbeat_interval_ms", 4)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.heartbeat_interval_ms,
-            r,
-            version,
-            false,
-            "heartbeat_interval_ms",
-        )?;
+        self.member_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.heartbeat_interval_ms = crate::primitives::Fixed::from_chunk(&run[4..8]);
         crate::primitives::field::decode_into(
             &mut self.assignment,
             r,

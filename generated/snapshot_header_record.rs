@@ -40,23 +40,17 @@ impl crate::primitives::Wire for SnapshotHeaderRecord {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.version,
+        let run: [u8; 10] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "version",
+            &[("version", 2), ("last_contained_log_timestamp", 8)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.last_contained_log_timestamp,
-            r,
-            version,
-            false,
-            "last_contained_log_timestamp",
-        )?;
+        self.version = crate::primitives::Fixed::from_chunk(&run[0..2]);
+        self.last_contained_log_timestamp = crate::primitives::Fixed::from_chunk(
+            &run[2..10],
+        );
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())

@@ -180,20 +180,12 @@ impl crate::primitives::Wire for TxnOffsetCommitRequest {
             version >= 3,
             "group_id",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.producer_id,
+        let run: [u8; 10] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "producer_id",
+            &[("producer_id", 8), ("producer_epoch", 2)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.producer_epoch,
-            r,
-            version,
-            false,
-            "producer_epoch",
-        )?;
+        self.producer_id = crate::primitives::Fixed::from_chunk(&run[0..8]);
+        self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[8..10]);
         if version >= 3 {
             crate::primitives::field::decode_into(
                 &mut self.generation_id,
@@ -419,20 +411,12 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.partition_index,
+        let run: [u8; 12] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "partition_index",
+            &[("partition_index", 4), ("committed_offset", 8)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.committed_offset,
-            r,
-            version,
-            false,
-            "committed_offset",
-        )?;
+        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.committed_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
         if version >= 2 {
             crate::primitives::field::decode_into(
                 &mut self.committed_leader_epoch,

@@ -405,34 +405,19 @@ impl crate::primitives::Wire for UpdateMetadataPartitionState {
         } else {
             self.topic_name = String::new();
         }
-        crate::primitives::field::decode_into(
-            &mut self.partition_index,
+        let run: [u8; 16] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "partition_index",
+            &[
+                ("partition_index", 4),
+                ("controller_epoch", 4),
+                ("leader", 4),
+                ("leader_epoch", 4),
+            ],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.controller_epoch,
-            r,
-            version,
-            false,
-            "controller_epoch",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.leader,
-            r,
-            version,
-            false,
-            "leader",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.leader_epoch,
-            r,
-            version,
-            false,
-            "leader_epoch",
-        )?;
+        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.controller_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
+        self.leader = crate::primitives::Fixed::from_chunk(&run[8..12]);
+        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[12..16]);
         crate::primitives::field::decode_fixed_array_into(
             &mut self.isr,
             r,

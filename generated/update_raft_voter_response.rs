@@ -68,20 +68,12 @@ impl crate::primitives::Wire for UpdateRaftVoterResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.throttle_time_ms,
+        let run: [u8; 6] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "throttle_time_ms",
+            &[("throttle_time_ms", 4), ("error_code", 2)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.error_code,
-            r,
-            version,
-            false,
-            "error_code",
-        )?;
+        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
         self.current_leader = CurrentLeader::default();
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
@@ -170,20 +162,12 @@ impl crate::primitives::Wire for CurrentLeader {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.leader_id,
+        let run: [u8; 8] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "leader_id",
+            &[("leader_id", 4), ("leader_epoch", 4)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.leader_epoch,
-            r,
-            version,
-            false,
-            "leader_epoch",
-        )?;
+        self.leader_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
         crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
         crate::primitives::field::decode_into(
             &mut self.port,

@@ -250,63 +250,32 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.partition_index,
+        let run: [u8; 12] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "partition_index",
+            &[("partition_index", 4), ("candidate_epoch", 4), ("candidate_id", 4)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.candidate_epoch,
-            r,
-            version,
-            false,
-            "candidate_epoch",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.candidate_id,
-            r,
-            version,
-            false,
-            "candidate_id",
-        )?;
+        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.candidate_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
+        self.candidate_id = crate::primitives::Fixed::from_chunk(&run[8..12]);
         if version >= 1 {
-            crate::primitives::field::decode_into(
-                &mut self.candidate_directory_id,
+            let run: [u8; 32] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "candidate_directory_id",
+                &[("candidate_directory_id", 16), ("voter_directory_id", 16)],
             )?;
+            self.candidate_directory_id = crate::primitives::Fixed::from_chunk(
+                &run[0..16],
+            );
+            self.voter_directory_id = crate::primitives::Fixed::from_chunk(&run[16..32]);
         } else {
             self.candidate_directory_id = crate::primitives::Uuid::NIL;
-        }
-        if version >= 1 {
-            crate::primitives::field::decode_into(
-                &mut self.voter_directory_id,
-                r,
-                version,
-                false,
-                "voter_directory_id",
-            )?;
-        } else {
             self.voter_directory_id = crate::primitives::Uuid::NIL;
         }
-        crate::primitives::field::decode_into(
-            &mut self.last_offset_epoch,
+        let run: [u8; 12] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "last_offset_epoch",
+            &[("last_offset_epoch", 4), ("last_offset", 8)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.last_offset,
-            r,
-            version,
-            false,
-            "last_offset",
-        )?;
+        self.last_offset_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.last_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())

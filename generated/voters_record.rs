@@ -131,20 +131,12 @@ impl crate::primitives::Wire for Voter {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.voter_id,
+        let run: [u8; 20] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "voter_id",
+            &[("voter_id", 4), ("voter_directory_id", 16)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.voter_directory_id,
-            r,
-            version,
-            false,
-            "voter_directory_id",
-        )?;
+        self.voter_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+        self.voter_directory_id = crate::primitives::Fixed::from_chunk(&run[4..20]);
         crate::primitives::field::decode_into(
             &mut self.endpoints,
             r,
@@ -263,23 +255,15 @@ impl crate::primitives::Wire for KRaftVersionFeature {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.min_supported_version,
+        let run: [u8; 4] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "min_supported_version",
+            &[("min_supported_version", 2), ("max_supported_version", 2)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.max_supported_version,
-            r,
-            version,
-            false,
-            "max_supported_version",
-        )?;
+        self.min_supported_version = crate::primitives::Fixed::from_chunk(&run[0..2]);
+        self.max_supported_version = crate::primitives::Fixed::from_chunk(&run[2..4]);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())

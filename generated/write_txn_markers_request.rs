@@ -138,27 +138,13 @@ impl crate::primitives::Wire for WritableTxnMarker {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.producer_id,
+        let run: [u8; 11] = crate::primitives::field::read_run(
             r,
-            version,
-            false,
-            "producer_id",
+            &[("producer_id", 8), ("producer_epoch", 2), ("transaction_result", 1)],
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.producer_epoch,
-            r,
-            version,
-            false,
-            "producer_epoch",
-        )?;
-        crate::primitives::field::decode_into(
-            &mut self.transaction_result,
-            r,
-            version,
-            false,
-            "transaction_result",
-        )?;
+        self.producer_id = crate::primitives::Fixed::from_chunk(&run[0..8]);
+        self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[8..10]);
+        self.transaction_result = crate::primitives::Fixed::from_chunk(&run[10..11]);
         crate::primitives::field::decode_into(
             &mut self.topics,
             r,

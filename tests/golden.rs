@@ -15,7 +15,7 @@
 //! decode time with a typed error, where Java accepts them.
 
 use kafka_wire::api::{api_info, CONTROLLED_SHUTDOWN_KEY};
-use kafka_wire::error::{DecodeError, DecodeErrorKind, EncodeErrorKind};
+use kafka_wire::error::{DecodeError, DecodeErrorKind, EncodeErrorKind, PathSegment};
 use kafka_wire::message::Message;
 use kafka_wire::messages::alter_configs_request::{AlterConfigsResource, AlterableConfig};
 use kafka_wire::messages::api_versions_response::{ApiVersion, SupportedFeatureKey};
@@ -984,4 +984,34 @@ fn v18_compact_strings_use_length_plus_one() {
         &["ApiVersionsRequest v3", "client_software_version"],
     );
     assert_eq!(err.offset(), 3, "{err}");
+}
+
+#[test]
+fn truncated_run_of_fixed_width_fields_names_the_field_that_is_short() {
+    // api key, api version and correlation id are read with one bounds
+    // check; cut inside the correlation id, the error is the one a read of
+    // one field at a time gives: 4 bytes needed, 1 left, at offset 4.
+    let err =
+        decode_fails::<RequestHeader>(1, "00 12 00 03 00", not_enough(4, 1), &["RequestHeader v1", "correlation_id"]);
+    assert_eq!(err.offset(), 4, "{err}");
+    assert_eq!(err.path(), vec![PathSegment::Field("correlation_id")], "{err}");
+    // Cut inside the first field: the api key is named, at offset 0.
+    let err = decode_fails::<RequestHeader>(1, "00", not_enough(2, 1), &["request_api_key"]);
+    assert_eq!(err.offset(), 0, "{err}");
+    // A partition of MetadataResponse v12 cut in its leader id, deeper in
+    // the message: the path runs down to the field.
+    let partition = MetadataResponsePartition { leader_id: 5, ..Default::default() };
+    let topic = MetadataResponseTopic { name: Some("t".into()), partitions: vec![partition], ..Default::default() };
+    let response = MetadataResponse { topics: vec![topic], ..Default::default() };
+    let bytes = response.to_bytes(12).expect("encodes");
+    let full = bytes.len();
+    // The partition's run (error code, index, leader id: 10 bytes) starts
+    // after the topic's fields; find it by cutting until the leader id is short.
+    let cut = (0..full)
+        .map(|n| (n, MetadataResponse::decode_exact(bytes.slice(..n), 12).unwrap_err()))
+        .find(|(_, e)| e.path().last() == Some(&PathSegment::Field("leader_id")))
+        .expect("some cut ends inside the leader id");
+    let text = cut.1.to_string();
+    assert!(text.contains("topics[0].partitions[0].leader_id"), "{text}");
+    assert!(matches!(cut.1.kind(), DecodeErrorKind::NotEnoughBytes { needed: 4, .. }), "{text}");
 }

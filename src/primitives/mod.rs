@@ -207,6 +207,36 @@ pub mod field {
 
     /// Reads a non-nullable array of fixed-width values into `place`
     /// (reusing its allocation), with one bounds check for the whole array.
+    /// Reads the bytes of adjacent fixed-width fields (`fields`: each one's
+    /// name and size, `N` bytes in all) with one bounds check; generated
+    /// code takes each field's value from its slice with [`Fixed::from_chunk`].
+    ///
+    /// # Errors
+    /// When fewer than `N` bytes remain, the error that reading the fields
+    /// one at a time gives: [`DecodeErrorKind::NotEnoughBytes`](crate::error::DecodeErrorKind::NotEnoughBytes)
+    /// in the first field whose bytes run out, at its offset.
+    #[inline(always)]
+    pub fn read_run<const N: usize>(r: &mut Reader, fields: &[(&'static str, usize)]) -> Result<[u8; N], DecodeError> {
+        match r.read_array_or_none::<N>() {
+            Some(run) => Ok(run),
+            None => Err(run_error(r, fields)),
+        }
+    }
+
+    /// The error of [`read_run`]: skips the fields that fit and reports the
+    /// first that does not. Not generic, so compiled once.
+    #[cold]
+    #[inline(never)]
+    fn run_error(r: &mut Reader, fields: &[(&'static str, usize)]) -> DecodeError {
+        for &(name, size) in fields {
+            if let Err(e) = r.skip(size) {
+                return e.in_field(name);
+            }
+        }
+        // The run's sizes add up to more than remains, so a skip failed above.
+        r.error(crate::error::DecodeErrorKind::Invalid("fixed-width fields longer than their sizes"))
+    }
+
     #[inline]
     pub fn decode_fixed_array_into<T: Fixed>(
         place: &mut Vec<T>,

@@ -99,6 +99,15 @@ impl Reader {
         self.take()
     }
 
+    /// Reads `N` bytes, or `None` (reading nothing) when fewer remain: for
+    /// callers that build their own error.
+    #[inline]
+    pub(crate) fn read_array_or_none<const N: usize>(&mut self) -> Option<[u8; N]> {
+        let chunk = *self.rest().first_chunk::<N>()?;
+        self.pos += N;
+        Some(chunk)
+    }
+
     #[inline]
     fn take<const N: usize>(&mut self) -> Result<[u8; N], DecodeError> {
         match self.rest().first_chunk::<N>() {

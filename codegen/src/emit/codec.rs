@@ -80,19 +80,13 @@ fn emit_encode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
             }
         }
     }
-    let mut fields = view.fields.iter().peekable();
-    while let Some(f) = fields.next() {
+    for group in groups(&view.fields) {
+        let f = group[0];
         let (ident, name) = (&f.ident, &f.name);
         let narrowed = f.positional.intersect(within);
         let cond = Cond::new(f.positional, within);
         if f.is_fixed() {
-            // Adjacent fixed-width fields present at the same versions are
-            // written as one run: one capacity check for all of them.
-            let mut run = vec![f];
-            while let Some(next) = fields.next_if(|n| n.is_fixed() && n.positional == f.positional) {
-                run.push(next);
-            }
-            body.extend(cond.guard(fixed_run(&run, rt)));
+            body.extend(cond.guard(fixed_run(&group, rt)));
             continue;
         }
         let null_check = null_check(f, narrowed, rt);
@@ -158,6 +152,20 @@ fn emit_encode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
     quote!(#body Ok(()))
 }
 
+/// The fields in order, adjacent fixed-width fields present at the same
+/// versions gathered into one group (a run: written with one capacity
+/// check, read with one bounds check), every other field a group of its own.
+fn groups<'a, 'b>(fields: &'a [FieldView<'b>]) -> Vec<Vec<&'a FieldView<'b>>> {
+    let mut groups: Vec<Vec<&FieldView<'_>>> = Vec::new();
+    for f in fields {
+        match groups.last_mut() {
+            Some(run) if f.is_fixed() && run[0].is_fixed() && run[0].positional == f.positional => run.push(f),
+            _ => groups.push(vec![f]),
+        }
+    }
+    groups
+}
+
 /// Writes adjacent fixed-width fields: one at a time when alone, else their
 /// big-endian bytes gathered in an array and appended at once.
 fn fixed_run(run: &[&FieldView<'_>], rt: &TokenStream) -> TokenStream {
@@ -183,6 +191,27 @@ fn fixed_run(run: &[&FieldView<'_>], rt: &TokenStream) -> TokenStream {
         let mut run = [0u8; #len];
         #writes
         buf.extend_from_slice(&run);
+    }
+}
+
+/// Reads a run of adjacent fixed-width fields with one bounds check, then
+/// takes each value from its slice of the run.
+fn read_run(run: &[&FieldView<'_>], rt: &TokenStream) -> TokenStream {
+    let mut at = 0;
+    let mut sizes = Vec::new();
+    let mut reads = TokenStream::new();
+    for f in run {
+        let (ident, name, size) = (&f.ident, &f.name, f.fixed_size().unwrap_or_default());
+        let (start, end) = (Literal::usize_unsuffixed(at), Literal::usize_unsuffixed(at + size));
+        reads.extend(quote!(self.#ident = #rt::primitives::Fixed::from_chunk(&run[#start..#end]);));
+        let size_lit = Literal::usize_unsuffixed(size);
+        sizes.push(quote!((#name, #size_lit)));
+        at += size;
+    }
+    let len = Literal::usize_unsuffixed(at);
+    quote! {
+        let run: [u8; #len] = #rt::primitives::field::read_run(r, &[#(#sizes),*])?;
+        #reads
     }
 }
 
@@ -297,7 +326,22 @@ fn emit_size(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
 fn emit_decode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
     let within = view.def.versions;
     let mut body = TokenStream::new();
-    for f in &view.fields {
+    for group in groups(&view.fields) {
+        if group.len() > 1 {
+            let resets = group.iter().map(|f| {
+                let (ident, default) = (&f.ident, f.default_expr(rt));
+                quote!(self.#ident = #default;)
+            });
+            let resets = quote!(#(#resets)*);
+            let read = read_run(&group, rt);
+            body.extend(match Cond::new(group[0].positional, within) {
+                Cond::Always => read,
+                Cond::Never => resets,
+                Cond::When(e, _) => quote!(if #e { #read } else { #resets }),
+            });
+            continue;
+        }
+        let f = group[0];
         let (ident, name) = (&f.ident, &f.name);
         let default = f.default_expr(rt);
         let narrowed = f.positional.intersect(within);
