@@ -41,6 +41,10 @@ impl<T: Wire> Wire for Vec<T> {
     fn decode_value_into(&mut self, r: &mut Reader, version: i16, flexible: bool) -> Result<(), DecodeError> {
         let offset = r.offset();
         match read_count(r, flexible, T::MIN_SIZE)? {
+            Some(0) => {
+                self.clear();
+                Ok(())
+            }
             Some(count) => decode_items_into(self, count, r, version, flexible),
             None => Err(null_array(offset)),
         }
@@ -109,6 +113,11 @@ impl<T: Wire> Nullable for Vec<T> {
             *place = None;
             return Ok(());
         };
-        decode_items_into(place.get_or_insert_with(Vec::new), count, r, version, flexible)
+        let items = place.get_or_insert_with(Vec::new);
+        if count == 0 {
+            items.clear();
+            return Ok(());
+        }
+        decode_items_into(items, count, r, version, flexible)
     }
 }
