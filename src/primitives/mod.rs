@@ -36,6 +36,11 @@ use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
 /// arrays; fixed-width values ignore it. Structs choose their own
 /// tagged-field section from `version`.
 ///
+/// An implementation provides [`Wire::encode_value`], [`Wire::value_size`]
+/// and [`Wire::decode_value_into`]; [`Wire::decode_value`] decodes into
+/// the [`Default`] value unless overridden. Generated structs override
+/// nothing else, so each compiles one decode function.
+///
 /// # Example
 /// ```
 /// use kafka_wire::primitives::{Reader, Wire, Writer};
