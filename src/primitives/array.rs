@@ -70,8 +70,8 @@ fn null_array(offset: usize) -> DecodeError {
 
 /// Reads `count` elements into `items`: the elements already there are
 /// decoded in place (keeping their allocations), the rest start from their
-/// default and are decoded in the same way. One call site of
-/// `decode_value_into` per element type keeps the generic code small.
+/// default and are decoded in the same way (no separate `decode_value` per
+/// element type).
 fn decode_items_into<T: Wire>(
     items: &mut Vec<T>,
     count: usize,
@@ -85,13 +85,20 @@ fn decode_items_into<T: Wire>(
     // elements that really decode.
     let by_input = r.remaining() / std::mem::size_of::<T>().max(1);
     items.reserve_exact((count - items.len()).min(MAX_PREALLOC).min(by_input));
-    for i in 0..count {
-        if i == items.len() {
-            items.push(T::default());
-        }
-        if let Err(e) = items[i].decode_value_into(r, version, flexible) {
+    let mut i = 0;
+    for item in items.iter_mut() {
+        if let Err(e) = item.decode_value_into(r, version, flexible) {
             return Err(e.at_index(i));
         }
+        i += 1;
+    }
+    while i < count {
+        let mut item = T::default();
+        if let Err(e) = item.decode_value_into(r, version, flexible) {
+            return Err(e.at_index(i));
+        }
+        items.push(item);
+        i += 1;
     }
     Ok(())
 }
