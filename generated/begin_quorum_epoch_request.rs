@@ -276,9 +276,13 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition_index, buf);
         if version >= 1 {
-            crate::primitives::Fixed::put(self.voter_directory_id, buf);
+            let mut run = [0u8; 20];
+            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            run[4..20].copy_from_slice(&self.voter_directory_id.0);
+            buf.extend_from_slice(&run);
+        } else {
+            crate::primitives::Fixed::put(self.partition_index, buf);
         }
         let mut run = [0u8; 8];
         run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
@@ -310,22 +314,19 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.partition_index,
-            r,
-            version,
-            false,
-            "partition_index",
-        )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
-                &mut self.voter_directory_id,
+            let run: [u8; 20] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "voter_directory_id",
+                &[("partition_index", 4), ("voter_directory_id", 16)],
             )?;
+            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.voter_directory_id = crate::primitives::Fixed::from_chunk(&run[4..20]);
         } else {
+            let run: [u8; 4] = crate::primitives::field::read_run(
+                r,
+                &[("partition_index", 4)],
+            )?;
+            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
             self.voter_directory_id = crate::primitives::Uuid::NIL;
         }
         let run: [u8; 8] = crate::primitives::field::read_run(

@@ -32,9 +32,13 @@ impl crate::primitives::Wire for ControlledShutdownRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.broker_id, buf);
         if version >= 2 {
-            crate::primitives::Fixed::put(self.broker_epoch, buf);
+            let mut run = [0u8; 12];
+            run[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+            run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else {
+            crate::primitives::Fixed::put(self.broker_id, buf);
         }
         if version >= 3 {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
@@ -60,22 +64,19 @@ impl crate::primitives::Wire for ControlledShutdownRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.broker_id,
-            r,
-            version,
-            false,
-            "broker_id",
-        )?;
         if version >= 2 {
-            crate::primitives::field::decode_into(
-                &mut self.broker_epoch,
+            let run: [u8; 12] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "broker_epoch",
+                &[("broker_id", 4), ("broker_epoch", 8)],
             )?;
+            self.broker_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.broker_epoch = crate::primitives::Fixed::from_chunk(&run[4..12]);
         } else {
+            let run: [u8; 4] = crate::primitives::field::read_run(
+                r,
+                &[("broker_id", 4)],
+            )?;
+            self.broker_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
             self.broker_epoch = -1;
         }
         self.unknown_tagged_fields.clear();

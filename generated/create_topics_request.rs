@@ -47,9 +47,13 @@ impl crate::primitives::Wire for CreateTopicsRequest {
             version >= 5,
             "topics",
         )?;
-        crate::primitives::Fixed::put(self.timeout_ms, buf);
         if version >= 1 {
-            crate::primitives::Fixed::put(self.validate_only, buf);
+            let mut run = [0u8; 5];
+            run[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
+            run[4..5].copy_from_slice(&[u8::from(self.validate_only)]);
+            buf.extend_from_slice(&run);
+        } else {
+            crate::primitives::Fixed::put(self.timeout_ms, buf);
         }
         if version >= 5 {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
@@ -83,22 +87,19 @@ impl crate::primitives::Wire for CreateTopicsRequest {
             version >= 5,
             "topics",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.timeout_ms,
-            r,
-            version,
-            false,
-            "timeout_ms",
-        )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
-                &mut self.validate_only,
+            let run: [u8; 5] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "validate_only",
+                &[("timeout_ms", 4), ("validate_only", 1)],
             )?;
+            self.timeout_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.validate_only = crate::primitives::Fixed::from_chunk(&run[4..5]);
         } else {
+            let run: [u8; 4] = crate::primitives::field::read_run(
+                r,
+                &[("timeout_ms", 4)],
+            )?;
+            self.timeout_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
             self.validate_only = false;
         }
         self.unknown_tagged_fields.clear();

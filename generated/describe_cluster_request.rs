@@ -35,9 +35,19 @@ impl crate::primitives::Wire for DescribeClusterRequest {
         if version < 1 && self.endpoint_type != 1 {
             return Err(crate::primitives::field::non_default("endpoint_type"));
         }
-        crate::primitives::Fixed::put(self.include_cluster_authorized_operations, buf);
         if version >= 1 {
-            crate::primitives::Fixed::put(self.endpoint_type, buf);
+            let mut run = [0u8; 2];
+            run[0..1]
+                .copy_from_slice(
+                    &[u8::from(self.include_cluster_authorized_operations)],
+                );
+            run[1..2].copy_from_slice(&self.endpoint_type.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else {
+            crate::primitives::Fixed::put(
+                self.include_cluster_authorized_operations,
+                buf,
+            );
         }
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
@@ -57,22 +67,23 @@ impl crate::primitives::Wire for DescribeClusterRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.include_cluster_authorized_operations,
-            r,
-            version,
-            false,
-            "include_cluster_authorized_operations",
-        )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
-                &mut self.endpoint_type,
+            let run: [u8; 2] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "endpoint_type",
+                &[("include_cluster_authorized_operations", 1), ("endpoint_type", 1)],
             )?;
+            self.include_cluster_authorized_operations = crate::primitives::Fixed::from_chunk(
+                &run[0..1],
+            );
+            self.endpoint_type = crate::primitives::Fixed::from_chunk(&run[1..2]);
         } else {
+            let run: [u8; 1] = crate::primitives::field::read_run(
+                r,
+                &[("include_cluster_authorized_operations", 1)],
+            )?;
+            self.include_cluster_authorized_operations = crate::primitives::Fixed::from_chunk(
+                &run[0..1],
+            );
             self.endpoint_type = 1;
         }
         self.unknown_tagged_fields.clear();

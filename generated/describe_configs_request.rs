@@ -40,11 +40,13 @@ impl crate::primitives::Wire for DescribeConfigsRequest {
             version >= 4,
             "resources",
         )?;
-        if version >= 1 {
-            crate::primitives::Fixed::put(self.include_synonyms, buf);
-        }
         if version >= 3 {
-            crate::primitives::Fixed::put(self.include_documentation, buf);
+            let mut run = [0u8; 2];
+            run[0..1].copy_from_slice(&[u8::from(self.include_synonyms)]);
+            run[1..2].copy_from_slice(&[u8::from(self.include_documentation)]);
+            buf.extend_from_slice(&run);
+        } else if version >= 1 {
+            crate::primitives::Fixed::put(self.include_synonyms, buf);
         }
         if version >= 4 {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
@@ -85,26 +87,24 @@ impl crate::primitives::Wire for DescribeConfigsRequest {
             version >= 4,
             "resources",
         )?;
-        if version >= 1 {
-            crate::primitives::field::decode_into(
-                &mut self.include_synonyms,
+        if version >= 3 {
+            let run: [u8; 2] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "include_synonyms",
+                &[("include_synonyms", 1), ("include_documentation", 1)],
             )?;
+            self.include_synonyms = crate::primitives::Fixed::from_chunk(&run[0..1]);
+            self.include_documentation = crate::primitives::Fixed::from_chunk(
+                &run[1..2],
+            );
+        } else if version >= 1 {
+            let run: [u8; 1] = crate::primitives::field::read_run(
+                r,
+                &[("include_synonyms", 1)],
+            )?;
+            self.include_synonyms = crate::primitives::Fixed::from_chunk(&run[0..1]);
+            self.include_documentation = false;
         } else {
             self.include_synonyms = false;
-        }
-        if version >= 3 {
-            crate::primitives::field::decode_into(
-                &mut self.include_documentation,
-                r,
-                version,
-                false,
-                "include_documentation",
-            )?;
-        } else {
             self.include_documentation = false;
         }
         self.unknown_tagged_fields.clear();

@@ -313,9 +313,13 @@ impl crate::primitives::Wire for DescribeConfigsResourceResult {
             version >= 4,
             "value",
         )?;
-        crate::primitives::Fixed::put(self.read_only, buf);
         if version <= 0 {
-            crate::primitives::Fixed::put(self.is_default, buf);
+            let mut run = [0u8; 2];
+            run[0..1].copy_from_slice(&[u8::from(self.read_only)]);
+            run[1..2].copy_from_slice(&[u8::from(self.is_default)]);
+            buf.extend_from_slice(&run);
+        } else {
+            crate::primitives::Fixed::put(self.read_only, buf);
         }
         if version >= 1 {
             crate::primitives::Fixed::put(self.config_source, buf);
@@ -405,22 +409,19 @@ impl crate::primitives::Wire for DescribeConfigsResourceResult {
             version >= 4,
             "value",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.read_only,
-            r,
-            version,
-            false,
-            "read_only",
-        )?;
         if version <= 0 {
-            crate::primitives::field::decode_into(
-                &mut self.is_default,
+            let run: [u8; 2] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "is_default",
+                &[("read_only", 1), ("is_default", 1)],
             )?;
+            self.read_only = crate::primitives::Fixed::from_chunk(&run[0..1]);
+            self.is_default = crate::primitives::Fixed::from_chunk(&run[1..2]);
         } else {
+            let run: [u8; 1] = crate::primitives::field::read_run(
+                r,
+                &[("read_only", 1)],
+            )?;
+            self.read_only = crate::primitives::Fixed::from_chunk(&run[0..1]);
             self.is_default = false;
         }
         if version >= 1 {

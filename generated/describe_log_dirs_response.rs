@@ -27,9 +27,13 @@ impl crate::primitives::Wire for DescribeLogDirsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         if version >= 3 {
-            crate::primitives::Fixed::put(self.error_code, buf);
+            let mut run = [0u8; 6];
+            run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else {
+            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         }
         crate::primitives::field::encode(
             &self.results,
@@ -64,22 +68,19 @@ impl crate::primitives::Wire for DescribeLogDirsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.throttle_time_ms,
-            r,
-            version,
-            false,
-            "throttle_time_ms",
-        )?;
         if version >= 3 {
-            crate::primitives::field::decode_into(
-                &mut self.error_code,
+            let run: [u8; 6] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "error_code",
+                &[("throttle_time_ms", 4), ("error_code", 2)],
             )?;
+            self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
         } else {
+            let run: [u8; 4] = crate::primitives::field::read_run(
+                r,
+                &[("throttle_time_ms", 4)],
+            )?;
+            self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
             self.error_code = 0;
         }
         crate::primitives::field::decode_into(

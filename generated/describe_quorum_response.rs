@@ -176,16 +176,22 @@ impl crate::primitives::Wire for ReplicaState {
         if version < 2 && !self.replica_directory_id.is_nil() {
             return Err(crate::primitives::field::non_default("replica_directory_id"));
         }
-        crate::primitives::Fixed::put(self.replica_id, buf);
         if version >= 2 {
-            crate::primitives::Fixed::put(self.replica_directory_id, buf);
-        }
-        crate::primitives::Fixed::put(self.log_end_offset, buf);
-        if version >= 1 {
-            let mut run = [0u8; 16];
-            run[0..8].copy_from_slice(&self.last_fetch_timestamp.to_be_bytes());
-            run[8..16].copy_from_slice(&self.last_caught_up_timestamp.to_be_bytes());
+            let mut run = [0u8; 20];
+            run[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
+            run[4..20].copy_from_slice(&self.replica_directory_id.0);
             buf.extend_from_slice(&run);
+        } else {
+            crate::primitives::Fixed::put(self.replica_id, buf);
+        }
+        if version >= 1 {
+            let mut run = [0u8; 24];
+            run[0..8].copy_from_slice(&self.log_end_offset.to_be_bytes());
+            run[8..16].copy_from_slice(&self.last_fetch_timestamp.to_be_bytes());
+            run[16..24].copy_from_slice(&self.last_caught_up_timestamp.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else {
+            crate::primitives::Fixed::put(self.log_end_offset, buf);
         }
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
@@ -212,41 +218,45 @@ impl crate::primitives::Wire for ReplicaState {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.replica_id,
-            r,
-            version,
-            false,
-            "replica_id",
-        )?;
         if version >= 2 {
-            crate::primitives::field::decode_into(
-                &mut self.replica_directory_id,
+            let run: [u8; 20] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "replica_directory_id",
+                &[("replica_id", 4), ("replica_directory_id", 16)],
             )?;
-        } else {
-            self.replica_directory_id = crate::primitives::Uuid::NIL;
-        }
-        crate::primitives::field::decode_into(
-            &mut self.log_end_offset,
-            r,
-            version,
-            false,
-            "log_end_offset",
-        )?;
-        if version >= 1 {
-            let run: [u8; 16] = crate::primitives::field::read_run(
-                r,
-                &[("last_fetch_timestamp", 8), ("last_caught_up_timestamp", 8)],
-            )?;
-            self.last_fetch_timestamp = crate::primitives::Fixed::from_chunk(&run[0..8]);
-            self.last_caught_up_timestamp = crate::primitives::Fixed::from_chunk(
-                &run[8..16],
+            self.replica_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.replica_directory_id = crate::primitives::Fixed::from_chunk(
+                &run[4..20],
             );
         } else {
+            let run: [u8; 4] = crate::primitives::field::read_run(
+                r,
+                &[("replica_id", 4)],
+            )?;
+            self.replica_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.replica_directory_id = crate::primitives::Uuid::NIL;
+        }
+        if version >= 1 {
+            let run: [u8; 24] = crate::primitives::field::read_run(
+                r,
+                &[
+                    ("log_end_offset", 8),
+                    ("last_fetch_timestamp", 8),
+                    ("last_caught_up_timestamp", 8),
+                ],
+            )?;
+            self.log_end_offset = crate::primitives::Fixed::from_chunk(&run[0..8]);
+            self.last_fetch_timestamp = crate::primitives::Fixed::from_chunk(
+                &run[8..16],
+            );
+            self.last_caught_up_timestamp = crate::primitives::Fixed::from_chunk(
+                &run[16..24],
+            );
+        } else {
+            let run: [u8; 8] = crate::primitives::field::read_run(
+                r,
+                &[("log_end_offset", 8)],
+            )?;
+            self.log_end_offset = crate::primitives::Fixed::from_chunk(&run[0..8]);
             self.last_fetch_timestamp = -1;
             self.last_caught_up_timestamp = -1;
         }

@@ -42,14 +42,17 @@ impl crate::primitives::Wire for EndTxnResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 6];
-        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        buf.extend_from_slice(&run);
         if version >= 5 {
-            let mut run = [0u8; 10];
-            run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-            run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+            let mut run = [0u8; 16];
+            run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            run[6..14].copy_from_slice(&self.producer_id.to_be_bytes());
+            run[14..16].copy_from_slice(&self.producer_epoch.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else {
+            let mut run = [0u8; 6];
+            run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             buf.extend_from_slice(&run);
         }
         if version >= 3 {
@@ -80,20 +83,27 @@ impl crate::primitives::Wire for EndTxnResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
-            r,
-            &[("throttle_time_ms", 4), ("error_code", 2)],
-        )?;
-        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
         if version >= 5 {
-            let run: [u8; 10] = crate::primitives::field::read_run(
+            let run: [u8; 16] = crate::primitives::field::read_run(
                 r,
-                &[("producer_id", 8), ("producer_epoch", 2)],
+                &[
+                    ("throttle_time_ms", 4),
+                    ("error_code", 2),
+                    ("producer_id", 8),
+                    ("producer_epoch", 2),
+                ],
             )?;
-            self.producer_id = crate::primitives::Fixed::from_chunk(&run[0..8]);
-            self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[8..10]);
+            self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+            self.producer_id = crate::primitives::Fixed::from_chunk(&run[6..14]);
+            self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[14..16]);
         } else {
+            let run: [u8; 6] = crate::primitives::field::read_run(
+                r,
+                &[("throttle_time_ms", 4), ("error_code", 2)],
+            )?;
+            self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
             self.producer_id = -1;
             self.producer_epoch = -1;
         }

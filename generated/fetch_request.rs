@@ -94,20 +94,32 @@ impl crate::primitives::Wire for FetchRequest {
         if version <= 14 {
             crate::primitives::Fixed::put(self.replica_id, buf);
         }
-        let mut run = [0u8; 8];
-        run[0..4].copy_from_slice(&self.max_wait_ms.to_be_bytes());
-        run[4..8].copy_from_slice(&self.min_bytes.to_be_bytes());
-        buf.extend_from_slice(&run);
-        if version >= 3 {
-            crate::primitives::Fixed::put(self.max_bytes, buf);
-        }
-        if version >= 4 {
-            crate::primitives::Fixed::put(self.isolation_level, buf);
-        }
         if version >= 7 {
+            let mut run = [0u8; 21];
+            run[0..4].copy_from_slice(&self.max_wait_ms.to_be_bytes());
+            run[4..8].copy_from_slice(&self.min_bytes.to_be_bytes());
+            run[8..12].copy_from_slice(&self.max_bytes.to_be_bytes());
+            run[12..13].copy_from_slice(&self.isolation_level.to_be_bytes());
+            run[13..17].copy_from_slice(&self.session_id.to_be_bytes());
+            run[17..21].copy_from_slice(&self.session_epoch.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else if version >= 4 {
+            let mut run = [0u8; 13];
+            run[0..4].copy_from_slice(&self.max_wait_ms.to_be_bytes());
+            run[4..8].copy_from_slice(&self.min_bytes.to_be_bytes());
+            run[8..12].copy_from_slice(&self.max_bytes.to_be_bytes());
+            run[12..13].copy_from_slice(&self.isolation_level.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else if version >= 3 {
+            let mut run = [0u8; 12];
+            run[0..4].copy_from_slice(&self.max_wait_ms.to_be_bytes());
+            run[4..8].copy_from_slice(&self.min_bytes.to_be_bytes());
+            run[8..12].copy_from_slice(&self.max_bytes.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else {
             let mut run = [0u8; 8];
-            run[0..4].copy_from_slice(&self.session_id.to_be_bytes());
-            run[4..8].copy_from_slice(&self.session_epoch.to_be_bytes());
+            run[0..4].copy_from_slice(&self.max_wait_ms.to_be_bytes());
+            run[4..8].copy_from_slice(&self.min_bytes.to_be_bytes());
             buf.extend_from_slice(&run);
         }
         crate::primitives::field::encode(
@@ -242,42 +254,60 @@ impl crate::primitives::Wire for FetchRequest {
             self.replica_id = -1;
         }
         self.replica_state = ReplicaState::default();
-        let run: [u8; 8] = crate::primitives::field::read_run(
-            r,
-            &[("max_wait_ms", 4), ("min_bytes", 4)],
-        )?;
-        self.max_wait_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.min_bytes = crate::primitives::Fixed::from_chunk(&run[4..8]);
-        if version >= 3 {
-            crate::primitives::field::decode_into(
-                &mut self.max_bytes,
-                r,
-                version,
-                false,
-                "max_bytes",
-            )?;
-        } else {
-            self.max_bytes = 2147483647;
-        }
-        if version >= 4 {
-            crate::primitives::field::decode_into(
-                &mut self.isolation_level,
-                r,
-                version,
-                false,
-                "isolation_level",
-            )?;
-        } else {
-            self.isolation_level = 0;
-        }
         if version >= 7 {
+            let run: [u8; 21] = crate::primitives::field::read_run(
+                r,
+                &[
+                    ("max_wait_ms", 4),
+                    ("min_bytes", 4),
+                    ("max_bytes", 4),
+                    ("isolation_level", 1),
+                    ("session_id", 4),
+                    ("session_epoch", 4),
+                ],
+            )?;
+            self.max_wait_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.min_bytes = crate::primitives::Fixed::from_chunk(&run[4..8]);
+            self.max_bytes = crate::primitives::Fixed::from_chunk(&run[8..12]);
+            self.isolation_level = crate::primitives::Fixed::from_chunk(&run[12..13]);
+            self.session_id = crate::primitives::Fixed::from_chunk(&run[13..17]);
+            self.session_epoch = crate::primitives::Fixed::from_chunk(&run[17..21]);
+        } else if version >= 4 {
+            let run: [u8; 13] = crate::primitives::field::read_run(
+                r,
+                &[
+                    ("max_wait_ms", 4),
+                    ("min_bytes", 4),
+                    ("max_bytes", 4),
+                    ("isolation_level", 1),
+                ],
+            )?;
+            self.max_wait_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.min_bytes = crate::primitives::Fixed::from_chunk(&run[4..8]);
+            self.max_bytes = crate::primitives::Fixed::from_chunk(&run[8..12]);
+            self.isolation_level = crate::primitives::Fixed::from_chunk(&run[12..13]);
+            self.session_id = 0;
+            self.session_epoch = -1;
+        } else if version >= 3 {
+            let run: [u8; 12] = crate::primitives::field::read_run(
+                r,
+                &[("max_wait_ms", 4), ("min_bytes", 4), ("max_bytes", 4)],
+            )?;
+            self.max_wait_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.min_bytes = crate::primitives::Fixed::from_chunk(&run[4..8]);
+            self.max_bytes = crate::primitives::Fixed::from_chunk(&run[8..12]);
+            self.isolation_level = 0;
+            self.session_id = 0;
+            self.session_epoch = -1;
+        } else {
             let run: [u8; 8] = crate::primitives::field::read_run(
                 r,
-                &[("session_id", 4), ("session_epoch", 4)],
+                &[("max_wait_ms", 4), ("min_bytes", 4)],
             )?;
-            self.session_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.session_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
-        } else {
+            self.max_wait_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.min_bytes = crate::primitives::Fixed::from_chunk(&run[4..8]);
+            self.max_bytes = 2147483647;
+            self.isolation_level = 0;
             self.session_id = 0;
             self.session_epoch = -1;
         }
@@ -584,13 +614,21 @@ impl crate::primitives::Wire for FetchPartition {
         if version < 12 && self.last_fetched_epoch != -1 {
             return Err(crate::primitives::field::non_default("last_fetched_epoch"));
         }
-        crate::primitives::Fixed::put(self.partition, buf);
         if version >= 9 {
-            crate::primitives::Fixed::put(self.current_leader_epoch, buf);
+            let mut run = [0u8; 8];
+            run[0..4].copy_from_slice(&self.partition.to_be_bytes());
+            run[4..8].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else {
+            crate::primitives::Fixed::put(self.partition, buf);
         }
-        crate::primitives::Fixed::put(self.fetch_offset, buf);
         if version >= 12 {
-            crate::primitives::Fixed::put(self.last_fetched_epoch, buf);
+            let mut run = [0u8; 12];
+            run[0..8].copy_from_slice(&self.fetch_offset.to_be_bytes());
+            run[8..12].copy_from_slice(&self.last_fetched_epoch.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else {
+            crate::primitives::Fixed::put(self.fetch_offset, buf);
         }
         if version >= 5 {
             crate::primitives::Fixed::put(self.log_start_offset, buf);
@@ -652,40 +690,34 @@ impl crate::primitives::Wire for FetchPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.partition,
-            r,
-            version,
-            false,
-            "partition",
-        )?;
         if version >= 9 {
-            crate::primitives::field::decode_into(
-                &mut self.current_leader_epoch,
+            let run: [u8; 8] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "current_leader_epoch",
+                &[("partition", 4), ("current_leader_epoch", 4)],
             )?;
+            self.partition = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.current_leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
         } else {
+            let run: [u8; 4] = crate::primitives::field::read_run(
+                r,
+                &[("partition", 4)],
+            )?;
+            self.partition = crate::primitives::Fixed::from_chunk(&run[0..4]);
             self.current_leader_epoch = -1;
         }
-        crate::primitives::field::decode_into(
-            &mut self.fetch_offset,
-            r,
-            version,
-            false,
-            "fetch_offset",
-        )?;
         if version >= 12 {
-            crate::primitives::field::decode_into(
-                &mut self.last_fetched_epoch,
+            let run: [u8; 12] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "last_fetched_epoch",
+                &[("fetch_offset", 8), ("last_fetched_epoch", 4)],
             )?;
+            self.fetch_offset = crate::primitives::Fixed::from_chunk(&run[0..8]);
+            self.last_fetched_epoch = crate::primitives::Fixed::from_chunk(&run[8..12]);
         } else {
+            let run: [u8; 8] = crate::primitives::field::read_run(
+                r,
+                &[("fetch_offset", 8)],
+            )?;
+            self.fetch_offset = crate::primitives::Fixed::from_chunk(&run[0..8]);
             self.last_fetched_epoch = -1;
         }
         if version >= 5 {

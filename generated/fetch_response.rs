@@ -41,14 +41,14 @@ impl crate::primitives::Wire for FetchResponse {
         if version < 16 && !self.node_endpoints.is_empty() {
             return Err(crate::primitives::field::non_default("node_endpoints"));
         }
-        if version >= 1 {
-            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        }
         if version >= 7 {
-            let mut run = [0u8; 6];
-            run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-            run[2..6].copy_from_slice(&self.session_id.to_be_bytes());
+            let mut run = [0u8; 10];
+            run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            run[6..10].copy_from_slice(&self.session_id.to_be_bytes());
             buf.extend_from_slice(&run);
+        } else if version >= 1 {
+            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
         }
         crate::primitives::field::encode(
             &self.responses,
@@ -113,25 +113,24 @@ impl crate::primitives::Wire for FetchResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        if version >= 1 {
-            crate::primitives::field::decode_into(
-                &mut self.throttle_time_ms,
+        if version >= 7 {
+            let run: [u8; 10] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "throttle_time_ms",
+                &[("throttle_time_ms", 4), ("error_code", 2), ("session_id", 4)],
             )?;
+            self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+            self.session_id = crate::primitives::Fixed::from_chunk(&run[6..10]);
+        } else if version >= 1 {
+            let run: [u8; 4] = crate::primitives::field::read_run(
+                r,
+                &[("throttle_time_ms", 4)],
+            )?;
+            self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.error_code = 0;
+            self.session_id = 0;
         } else {
             self.throttle_time_ms = 0;
-        }
-        if version >= 7 {
-            let run: [u8; 6] = crate::primitives::field::read_run(
-                r,
-                &[("error_code", 2), ("session_id", 4)],
-            )?;
-            self.error_code = crate::primitives::Fixed::from_chunk(&run[0..2]);
-            self.session_id = crate::primitives::Fixed::from_chunk(&run[2..6]);
-        } else {
             self.error_code = 0;
             self.session_id = 0;
         }
@@ -377,16 +376,27 @@ impl crate::primitives::Wire for PartitionData {
         if version < 11 && self.preferred_read_replica != -1 {
             return Err(crate::primitives::field::non_default("preferred_read_replica"));
         }
-        let mut run = [0u8; 14];
-        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        run[6..14].copy_from_slice(&self.high_watermark.to_be_bytes());
-        buf.extend_from_slice(&run);
-        if version >= 4 {
-            crate::primitives::Fixed::put(self.last_stable_offset, buf);
-        }
         if version >= 5 {
-            crate::primitives::Fixed::put(self.log_start_offset, buf);
+            let mut run = [0u8; 30];
+            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            run[6..14].copy_from_slice(&self.high_watermark.to_be_bytes());
+            run[14..22].copy_from_slice(&self.last_stable_offset.to_be_bytes());
+            run[22..30].copy_from_slice(&self.log_start_offset.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else if version >= 4 {
+            let mut run = [0u8; 22];
+            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            run[6..14].copy_from_slice(&self.high_watermark.to_be_bytes());
+            run[14..22].copy_from_slice(&self.last_stable_offset.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else {
+            let mut run = [0u8; 14];
+            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            run[6..14].copy_from_slice(&self.high_watermark.to_be_bytes());
+            buf.extend_from_slice(&run);
         }
         if version >= 4 {
             crate::primitives::field::encode(
@@ -510,33 +520,46 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 14] = crate::primitives::field::read_run(
-            r,
-            &[("partition_index", 4), ("error_code", 2), ("high_watermark", 8)],
-        )?;
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        self.high_watermark = crate::primitives::Fixed::from_chunk(&run[6..14]);
-        if version >= 4 {
-            crate::primitives::field::decode_into(
-                &mut self.last_stable_offset,
-                r,
-                version,
-                false,
-                "last_stable_offset",
-            )?;
-        } else {
-            self.last_stable_offset = -1;
-        }
         if version >= 5 {
-            crate::primitives::field::decode_into(
-                &mut self.log_start_offset,
+            let run: [u8; 30] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "log_start_offset",
+                &[
+                    ("partition_index", 4),
+                    ("error_code", 2),
+                    ("high_watermark", 8),
+                    ("last_stable_offset", 8),
+                    ("log_start_offset", 8),
+                ],
             )?;
+            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+            self.high_watermark = crate::primitives::Fixed::from_chunk(&run[6..14]);
+            self.last_stable_offset = crate::primitives::Fixed::from_chunk(&run[14..22]);
+            self.log_start_offset = crate::primitives::Fixed::from_chunk(&run[22..30]);
+        } else if version >= 4 {
+            let run: [u8; 22] = crate::primitives::field::read_run(
+                r,
+                &[
+                    ("partition_index", 4),
+                    ("error_code", 2),
+                    ("high_watermark", 8),
+                    ("last_stable_offset", 8),
+                ],
+            )?;
+            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+            self.high_watermark = crate::primitives::Fixed::from_chunk(&run[6..14]);
+            self.last_stable_offset = crate::primitives::Fixed::from_chunk(&run[14..22]);
+            self.log_start_offset = -1;
         } else {
+            let run: [u8; 14] = crate::primitives::field::read_run(
+                r,
+                &[("partition_index", 4), ("error_code", 2), ("high_watermark", 8)],
+            )?;
+            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+            self.high_watermark = crate::primitives::Fixed::from_chunk(&run[6..14]);
+            self.last_stable_offset = -1;
             self.log_start_offset = -1;
         }
         self.diverging_epoch = EpochEndOffset::default();

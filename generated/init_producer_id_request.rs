@@ -55,12 +55,14 @@ impl crate::primitives::Wire for InitProducerIdRequest {
             version >= 2,
             "transactional_id",
         )?;
-        crate::primitives::Fixed::put(self.transaction_timeout_ms, buf);
         if version >= 3 {
-            let mut run = [0u8; 10];
-            run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-            run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+            let mut run = [0u8; 14];
+            run[0..4].copy_from_slice(&self.transaction_timeout_ms.to_be_bytes());
+            run[4..12].copy_from_slice(&self.producer_id.to_be_bytes());
+            run[12..14].copy_from_slice(&self.producer_epoch.to_be_bytes());
             buf.extend_from_slice(&run);
+        } else {
+            crate::primitives::Fixed::put(self.transaction_timeout_ms, buf);
         }
         if version >= 2 {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
@@ -102,21 +104,28 @@ impl crate::primitives::Wire for InitProducerIdRequest {
             version >= 2,
             "transactional_id",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.transaction_timeout_ms,
-            r,
-            version,
-            false,
-            "transaction_timeout_ms",
-        )?;
         if version >= 3 {
-            let run: [u8; 10] = crate::primitives::field::read_run(
+            let run: [u8; 14] = crate::primitives::field::read_run(
                 r,
-                &[("producer_id", 8), ("producer_epoch", 2)],
+                &[
+                    ("transaction_timeout_ms", 4),
+                    ("producer_id", 8),
+                    ("producer_epoch", 2),
+                ],
             )?;
-            self.producer_id = crate::primitives::Fixed::from_chunk(&run[0..8]);
-            self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[8..10]);
+            self.transaction_timeout_ms = crate::primitives::Fixed::from_chunk(
+                &run[0..4],
+            );
+            self.producer_id = crate::primitives::Fixed::from_chunk(&run[4..12]);
+            self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[12..14]);
         } else {
+            let run: [u8; 4] = crate::primitives::field::read_run(
+                r,
+                &[("transaction_timeout_ms", 4)],
+            )?;
+            self.transaction_timeout_ms = crate::primitives::Fixed::from_chunk(
+                &run[0..4],
+            );
             self.producer_id = -1;
             self.producer_epoch = -1;
         }

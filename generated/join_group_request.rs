@@ -72,9 +72,13 @@ impl crate::primitives::Wire for JoinGroupRequest {
             version >= 6,
             "group_id",
         )?;
-        crate::primitives::Fixed::put(self.session_timeout_ms, buf);
         if version >= 1 {
-            crate::primitives::Fixed::put(self.rebalance_timeout_ms, buf);
+            let mut run = [0u8; 8];
+            run[0..4].copy_from_slice(&self.session_timeout_ms.to_be_bytes());
+            run[4..8].copy_from_slice(&self.rebalance_timeout_ms.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else {
+            crate::primitives::Fixed::put(self.session_timeout_ms, buf);
         }
         crate::primitives::field::encode(
             &self.member_id,
@@ -181,22 +185,19 @@ impl crate::primitives::Wire for JoinGroupRequest {
             version >= 6,
             "group_id",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.session_timeout_ms,
-            r,
-            version,
-            false,
-            "session_timeout_ms",
-        )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
-                &mut self.rebalance_timeout_ms,
+            let run: [u8; 8] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "rebalance_timeout_ms",
+                &[("session_timeout_ms", 4), ("rebalance_timeout_ms", 4)],
             )?;
+            self.session_timeout_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.rebalance_timeout_ms = crate::primitives::Fixed::from_chunk(&run[4..8]);
         } else {
+            let run: [u8; 4] = crate::primitives::field::read_run(
+                r,
+                &[("session_timeout_ms", 4)],
+            )?;
+            self.session_timeout_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
             self.rebalance_timeout_ms = -1;
         }
         crate::primitives::field::decode_into(

@@ -76,16 +76,27 @@ impl crate::primitives::Wire for LeaderAndIsrRequest {
         if version < 2 && !self.topic_states.is_empty() {
             return Err(crate::primitives::field::non_default("topic_states"));
         }
-        crate::primitives::Fixed::put(self.controller_id, buf);
         if version >= 7 {
-            crate::primitives::Fixed::put(self.is_k_raft_controller, buf);
-        }
-        crate::primitives::Fixed::put(self.controller_epoch, buf);
-        if version >= 2 {
-            crate::primitives::Fixed::put(self.broker_epoch, buf);
+            let mut run = [0u8; 5];
+            run[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
+            run[4..5].copy_from_slice(&[u8::from(self.is_k_raft_controller)]);
+            buf.extend_from_slice(&run);
+        } else {
+            crate::primitives::Fixed::put(self.controller_id, buf);
         }
         if version >= 5 {
-            crate::primitives::Fixed::put(self.r#type, buf);
+            let mut run = [0u8; 13];
+            run[0..4].copy_from_slice(&self.controller_epoch.to_be_bytes());
+            run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+            run[12..13].copy_from_slice(&self.r#type.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else if version >= 2 {
+            let mut run = [0u8; 12];
+            run[0..4].copy_from_slice(&self.controller_epoch.to_be_bytes());
+            run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else {
+            crate::primitives::Fixed::put(self.controller_epoch, buf);
         }
         if version <= 1 {
             crate::primitives::field::encode(
@@ -165,51 +176,44 @@ impl crate::primitives::Wire for LeaderAndIsrRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.controller_id,
-            r,
-            version,
-            false,
-            "controller_id",
-        )?;
         if version >= 7 {
-            crate::primitives::field::decode_into(
-                &mut self.is_k_raft_controller,
+            let run: [u8; 5] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "is_k_raft_controller",
+                &[("controller_id", 4), ("is_k_raft_controller", 1)],
             )?;
+            self.controller_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.is_k_raft_controller = crate::primitives::Fixed::from_chunk(&run[4..5]);
         } else {
+            let run: [u8; 4] = crate::primitives::field::read_run(
+                r,
+                &[("controller_id", 4)],
+            )?;
+            self.controller_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
             self.is_k_raft_controller = false;
         }
-        crate::primitives::field::decode_into(
-            &mut self.controller_epoch,
-            r,
-            version,
-            false,
-            "controller_epoch",
-        )?;
-        if version >= 2 {
-            crate::primitives::field::decode_into(
-                &mut self.broker_epoch,
-                r,
-                version,
-                false,
-                "broker_epoch",
-            )?;
-        } else {
-            self.broker_epoch = -1;
-        }
         if version >= 5 {
-            crate::primitives::field::decode_into(
-                &mut self.r#type,
+            let run: [u8; 13] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "type",
+                &[("controller_epoch", 4), ("broker_epoch", 8), ("type", 1)],
             )?;
+            self.controller_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.broker_epoch = crate::primitives::Fixed::from_chunk(&run[4..12]);
+            self.r#type = crate::primitives::Fixed::from_chunk(&run[12..13]);
+        } else if version >= 2 {
+            let run: [u8; 12] = crate::primitives::field::read_run(
+                r,
+                &[("controller_epoch", 4), ("broker_epoch", 8)],
+            )?;
+            self.controller_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.broker_epoch = crate::primitives::Fixed::from_chunk(&run[4..12]);
+            self.r#type = 0;
         } else {
+            let run: [u8; 4] = crate::primitives::field::read_run(
+                r,
+                &[("controller_epoch", 4)],
+            )?;
+            self.controller_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.broker_epoch = -1;
             self.r#type = 0;
         }
         if version <= 1 {
@@ -361,11 +365,13 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
                 "removing_replicas",
             )?;
         }
-        if version >= 1 {
-            crate::primitives::Fixed::put(self.is_new, buf);
-        }
         if version >= 6 {
-            crate::primitives::Fixed::put(self.leader_recovery_state, buf);
+            let mut run = [0u8; 2];
+            run[0..1].copy_from_slice(&[u8::from(self.is_new)]);
+            run[1..2].copy_from_slice(&self.leader_recovery_state.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else if version >= 1 {
+            crate::primitives::Fixed::put(self.is_new, buf);
         }
         if version >= 4 {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
@@ -488,26 +494,21 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
         } else {
             self.removing_replicas = Vec::new();
         }
-        if version >= 1 {
-            crate::primitives::field::decode_into(
-                &mut self.is_new,
+        if version >= 6 {
+            let run: [u8; 2] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "is_new",
+                &[("is_new", 1), ("leader_recovery_state", 1)],
             )?;
+            self.is_new = crate::primitives::Fixed::from_chunk(&run[0..1]);
+            self.leader_recovery_state = crate::primitives::Fixed::from_chunk(
+                &run[1..2],
+            );
+        } else if version >= 1 {
+            let run: [u8; 1] = crate::primitives::field::read_run(r, &[("is_new", 1)])?;
+            self.is_new = crate::primitives::Fixed::from_chunk(&run[0..1]);
+            self.leader_recovery_state = 0;
         } else {
             self.is_new = false;
-        }
-        if version >= 6 {
-            crate::primitives::field::decode_into(
-                &mut self.leader_recovery_state,
-                r,
-                version,
-                false,
-                "leader_recovery_state",
-            )?;
-        } else {
             self.leader_recovery_state = 0;
         }
         self.unknown_tagged_fields.clear();

@@ -112,9 +112,13 @@ impl crate::primitives::Wire for Voter {
         if version < 1 && !self.voter_directory_id.is_nil() {
             return Err(crate::primitives::field::non_default("voter_directory_id"));
         }
-        crate::primitives::Fixed::put(self.voter_id, buf);
         if version >= 1 {
-            crate::primitives::Fixed::put(self.voter_directory_id, buf);
+            let mut run = [0u8; 20];
+            run[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
+            run[4..20].copy_from_slice(&self.voter_directory_id.0);
+            buf.extend_from_slice(&run);
+        } else {
+            crate::primitives::Fixed::put(self.voter_id, buf);
         }
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
@@ -134,22 +138,19 @@ impl crate::primitives::Wire for Voter {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.voter_id,
-            r,
-            version,
-            false,
-            "voter_id",
-        )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
-                &mut self.voter_directory_id,
+            let run: [u8; 20] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "voter_directory_id",
+                &[("voter_id", 4), ("voter_directory_id", 16)],
             )?;
+            self.voter_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.voter_directory_id = crate::primitives::Fixed::from_chunk(&run[4..20]);
         } else {
+            let run: [u8; 4] = crate::primitives::field::read_run(
+                r,
+                &[("voter_id", 4)],
+            )?;
+            self.voter_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
             self.voter_directory_id = crate::primitives::Uuid::NIL;
         }
         self.unknown_tagged_fields.clear();

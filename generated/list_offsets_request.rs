@@ -34,9 +34,13 @@ impl crate::primitives::Wire for ListOffsetsRequest {
         if version < 2 && self.isolation_level != 0 {
             return Err(crate::primitives::field::non_default("isolation_level"));
         }
-        crate::primitives::Fixed::put(self.replica_id, buf);
         if version >= 2 {
-            crate::primitives::Fixed::put(self.isolation_level, buf);
+            let mut run = [0u8; 5];
+            run[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
+            run[4..5].copy_from_slice(&self.isolation_level.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else {
+            crate::primitives::Fixed::put(self.replica_id, buf);
         }
         crate::primitives::field::encode(
             &self.topics,
@@ -76,22 +80,19 @@ impl crate::primitives::Wire for ListOffsetsRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.replica_id,
-            r,
-            version,
-            false,
-            "replica_id",
-        )?;
         if version >= 2 {
-            crate::primitives::field::decode_into(
-                &mut self.isolation_level,
+            let run: [u8; 5] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "isolation_level",
+                &[("replica_id", 4), ("isolation_level", 1)],
             )?;
+            self.replica_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.isolation_level = crate::primitives::Fixed::from_chunk(&run[4..5]);
         } else {
+            let run: [u8; 4] = crate::primitives::field::read_run(
+                r,
+                &[("replica_id", 4)],
+            )?;
+            self.replica_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
             self.isolation_level = 0;
         }
         crate::primitives::field::decode_into(
@@ -255,13 +256,21 @@ impl crate::primitives::Wire for ListOffsetsPartition {
         if version > 0 && self.max_num_offsets != 1 {
             return Err(crate::primitives::field::non_default("max_num_offsets"));
         }
-        crate::primitives::Fixed::put(self.partition_index, buf);
         if version >= 4 {
-            crate::primitives::Fixed::put(self.current_leader_epoch, buf);
+            let mut run = [0u8; 8];
+            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            run[4..8].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else {
+            crate::primitives::Fixed::put(self.partition_index, buf);
         }
-        crate::primitives::Fixed::put(self.timestamp, buf);
         if version <= 0 {
-            crate::primitives::Fixed::put(self.max_num_offsets, buf);
+            let mut run = [0u8; 12];
+            run[0..8].copy_from_slice(&self.timestamp.to_be_bytes());
+            run[8..12].copy_from_slice(&self.max_num_offsets.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else {
+            crate::primitives::Fixed::put(self.timestamp, buf);
         }
         if version >= 6 {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
@@ -291,40 +300,34 @@ impl crate::primitives::Wire for ListOffsetsPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.partition_index,
-            r,
-            version,
-            false,
-            "partition_index",
-        )?;
         if version >= 4 {
-            crate::primitives::field::decode_into(
-                &mut self.current_leader_epoch,
+            let run: [u8; 8] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "current_leader_epoch",
+                &[("partition_index", 4), ("current_leader_epoch", 4)],
             )?;
+            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.current_leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
         } else {
+            let run: [u8; 4] = crate::primitives::field::read_run(
+                r,
+                &[("partition_index", 4)],
+            )?;
+            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
             self.current_leader_epoch = -1;
         }
-        crate::primitives::field::decode_into(
-            &mut self.timestamp,
-            r,
-            version,
-            false,
-            "timestamp",
-        )?;
         if version <= 0 {
-            crate::primitives::field::decode_into(
-                &mut self.max_num_offsets,
+            let run: [u8; 12] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "max_num_offsets",
+                &[("timestamp", 8), ("max_num_offsets", 4)],
             )?;
+            self.timestamp = crate::primitives::Fixed::from_chunk(&run[0..8]);
+            self.max_num_offsets = crate::primitives::Fixed::from_chunk(&run[8..12]);
         } else {
+            let run: [u8; 8] = crate::primitives::field::read_run(
+                r,
+                &[("timestamp", 8)],
+            )?;
+            self.timestamp = crate::primitives::Fixed::from_chunk(&run[0..8]);
             self.max_num_offsets = 1;
         }
         self.unknown_tagged_fields.clear();

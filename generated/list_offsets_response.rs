@@ -249,14 +249,17 @@ impl crate::primitives::Wire for ListOffsetsPartitionResponse {
                 "old_style_offsets",
             )?;
         }
-        if version >= 1 {
+        if version >= 4 {
+            let mut run = [0u8; 20];
+            run[0..8].copy_from_slice(&self.timestamp.to_be_bytes());
+            run[8..16].copy_from_slice(&self.offset.to_be_bytes());
+            run[16..20].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else if version >= 1 {
             let mut run = [0u8; 16];
             run[0..8].copy_from_slice(&self.timestamp.to_be_bytes());
             run[8..16].copy_from_slice(&self.offset.to_be_bytes());
             buf.extend_from_slice(&run);
-        }
-        if version >= 4 {
-            crate::primitives::Fixed::put(self.leader_epoch, buf);
         }
         if version >= 6 {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
@@ -313,26 +316,25 @@ impl crate::primitives::Wire for ListOffsetsPartitionResponse {
         } else {
             self.old_style_offsets = Vec::new();
         }
-        if version >= 1 {
+        if version >= 4 {
+            let run: [u8; 20] = crate::primitives::field::read_run(
+                r,
+                &[("timestamp", 8), ("offset", 8), ("leader_epoch", 4)],
+            )?;
+            self.timestamp = crate::primitives::Fixed::from_chunk(&run[0..8]);
+            self.offset = crate::primitives::Fixed::from_chunk(&run[8..16]);
+            self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[16..20]);
+        } else if version >= 1 {
             let run: [u8; 16] = crate::primitives::field::read_run(
                 r,
                 &[("timestamp", 8), ("offset", 8)],
             )?;
             self.timestamp = crate::primitives::Fixed::from_chunk(&run[0..8]);
             self.offset = crate::primitives::Fixed::from_chunk(&run[8..16]);
+            self.leader_epoch = -1;
         } else {
             self.timestamp = -1;
             self.offset = -1;
-        }
-        if version >= 4 {
-            crate::primitives::field::decode_into(
-                &mut self.leader_epoch,
-                r,
-                version,
-                false,
-                "leader_epoch",
-            )?;
-        } else {
             self.leader_epoch = -1;
         }
         self.unknown_tagged_fields.clear();

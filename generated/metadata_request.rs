@@ -71,14 +71,16 @@ impl crate::primitives::Wire for MetadataRequest {
             version >= 9,
             "topics",
         )?;
-        if version >= 4 {
-            crate::primitives::Fixed::put(self.allow_auto_topic_creation, buf);
-        }
         if (8..=10).contains(&version) {
-            crate::primitives::Fixed::put(
-                self.include_cluster_authorized_operations,
-                buf,
-            );
+            let mut run = [0u8; 2];
+            run[0..1].copy_from_slice(&[u8::from(self.allow_auto_topic_creation)]);
+            run[1..2]
+                .copy_from_slice(
+                    &[u8::from(self.include_cluster_authorized_operations)],
+                );
+            buf.extend_from_slice(&run);
+        } else if version >= 4 {
+            crate::primitives::Fixed::put(self.allow_auto_topic_creation, buf);
         }
         if version >= 8 {
             crate::primitives::Fixed::put(self.include_topic_authorized_operations, buf);
@@ -130,26 +132,31 @@ impl crate::primitives::Wire for MetadataRequest {
                 "topics",
             )?;
         }
-        if version >= 4 {
-            crate::primitives::field::decode_into(
-                &mut self.allow_auto_topic_creation,
+        if (8..=10).contains(&version) {
+            let run: [u8; 2] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "allow_auto_topic_creation",
+                &[
+                    ("allow_auto_topic_creation", 1),
+                    ("include_cluster_authorized_operations", 1),
+                ],
             )?;
+            self.allow_auto_topic_creation = crate::primitives::Fixed::from_chunk(
+                &run[0..1],
+            );
+            self.include_cluster_authorized_operations = crate::primitives::Fixed::from_chunk(
+                &run[1..2],
+            );
+        } else if version >= 4 {
+            let run: [u8; 1] = crate::primitives::field::read_run(
+                r,
+                &[("allow_auto_topic_creation", 1)],
+            )?;
+            self.allow_auto_topic_creation = crate::primitives::Fixed::from_chunk(
+                &run[0..1],
+            );
+            self.include_cluster_authorized_operations = false;
         } else {
             self.allow_auto_topic_creation = true;
-        }
-        if (8..=10).contains(&version) {
-            crate::primitives::field::decode_into(
-                &mut self.include_cluster_authorized_operations,
-                r,
-                version,
-                false,
-                "include_cluster_authorized_operations",
-            )?;
-        } else {
             self.include_cluster_authorized_operations = false;
         }
         if version >= 8 {

@@ -573,13 +573,19 @@ impl crate::primitives::Wire for MetadataResponsePartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 10];
-        run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-        run[2..6].copy_from_slice(&self.partition_index.to_be_bytes());
-        run[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
-        buf.extend_from_slice(&run);
         if version >= 7 {
-            crate::primitives::Fixed::put(self.leader_epoch, buf);
+            let mut run = [0u8; 14];
+            run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+            run[2..6].copy_from_slice(&self.partition_index.to_be_bytes());
+            run[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
+            run[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else {
+            let mut run = [0u8; 10];
+            run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+            run[2..6].copy_from_slice(&self.partition_index.to_be_bytes());
+            run[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
+            buf.extend_from_slice(&run);
         }
         crate::primitives::field::encode_fixed_array(
             &self.replica_nodes,
@@ -647,22 +653,28 @@ impl crate::primitives::Wire for MetadataResponsePartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 10] = crate::primitives::field::read_run(
-            r,
-            &[("error_code", 2), ("partition_index", 4), ("leader_id", 4)],
-        )?;
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[0..2]);
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[2..6]);
-        self.leader_id = crate::primitives::Fixed::from_chunk(&run[6..10]);
         if version >= 7 {
-            crate::primitives::field::decode_into(
-                &mut self.leader_epoch,
+            let run: [u8; 14] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "leader_epoch",
+                &[
+                    ("error_code", 2),
+                    ("partition_index", 4),
+                    ("leader_id", 4),
+                    ("leader_epoch", 4),
+                ],
             )?;
+            self.error_code = crate::primitives::Fixed::from_chunk(&run[0..2]);
+            self.partition_index = crate::primitives::Fixed::from_chunk(&run[2..6]);
+            self.leader_id = crate::primitives::Fixed::from_chunk(&run[6..10]);
+            self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[10..14]);
         } else {
+            let run: [u8; 10] = crate::primitives::field::read_run(
+                r,
+                &[("error_code", 2), ("partition_index", 4), ("leader_id", 4)],
+            )?;
+            self.error_code = crate::primitives::Fixed::from_chunk(&run[0..2]);
+            self.partition_index = crate::primitives::Fixed::from_chunk(&run[2..6]);
+            self.leader_id = crate::primitives::Fixed::from_chunk(&run[6..10]);
             self.leader_epoch = -1;
         }
         crate::primitives::field::decode_fixed_array_into(

@@ -348,12 +348,17 @@ impl crate::primitives::Wire for OffsetCommitRequestPartition {
         if version != 1 && self.commit_timestamp != -1 {
             return Err(crate::primitives::field::non_default("commit_timestamp"));
         }
-        let mut run = [0u8; 12];
-        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-        run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
-        buf.extend_from_slice(&run);
         if version >= 6 {
-            crate::primitives::Fixed::put(self.committed_leader_epoch, buf);
+            let mut run = [0u8; 16];
+            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+            run[12..16].copy_from_slice(&self.committed_leader_epoch.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else {
+            let mut run = [0u8; 12];
+            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+            buf.extend_from_slice(&run);
         }
         if version == 1 {
             crate::primitives::Fixed::put(self.commit_timestamp, buf);
@@ -399,21 +404,27 @@ impl crate::primitives::Wire for OffsetCommitRequestPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 12] = crate::primitives::field::read_run(
-            r,
-            &[("partition_index", 4), ("committed_offset", 8)],
-        )?;
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.committed_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
         if version >= 6 {
-            crate::primitives::field::decode_into(
-                &mut self.committed_leader_epoch,
+            let run: [u8; 16] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "committed_leader_epoch",
+                &[
+                    ("partition_index", 4),
+                    ("committed_offset", 8),
+                    ("committed_leader_epoch", 4),
+                ],
             )?;
+            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.committed_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
+            self.committed_leader_epoch = crate::primitives::Fixed::from_chunk(
+                &run[12..16],
+            );
         } else {
+            let run: [u8; 12] = crate::primitives::field::read_run(
+                r,
+                &[("partition_index", 4), ("committed_offset", 8)],
+            )?;
+            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.committed_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
             self.committed_leader_epoch = -1;
         }
         if version == 1 {

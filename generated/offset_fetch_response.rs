@@ -287,12 +287,17 @@ impl crate::primitives::Wire for OffsetFetchResponsePartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 12];
-        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-        run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
-        buf.extend_from_slice(&run);
         if version >= 5 {
-            crate::primitives::Fixed::put(self.committed_leader_epoch, buf);
+            let mut run = [0u8; 16];
+            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+            run[12..16].copy_from_slice(&self.committed_leader_epoch.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else {
+            let mut run = [0u8; 12];
+            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+            buf.extend_from_slice(&run);
         }
         crate::primitives::field::encode(
             &self.metadata,
@@ -334,21 +339,27 @@ impl crate::primitives::Wire for OffsetFetchResponsePartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 12] = crate::primitives::field::read_run(
-            r,
-            &[("partition_index", 4), ("committed_offset", 8)],
-        )?;
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.committed_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
         if version >= 5 {
-            crate::primitives::field::decode_into(
-                &mut self.committed_leader_epoch,
+            let run: [u8; 16] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "committed_leader_epoch",
+                &[
+                    ("partition_index", 4),
+                    ("committed_offset", 8),
+                    ("committed_leader_epoch", 4),
+                ],
             )?;
+            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.committed_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
+            self.committed_leader_epoch = crate::primitives::Fixed::from_chunk(
+                &run[12..16],
+            );
         } else {
+            let run: [u8; 12] = crate::primitives::field::read_run(
+                r,
+                &[("partition_index", 4), ("committed_offset", 8)],
+            )?;
+            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.committed_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
             self.committed_leader_epoch = -1;
         }
         crate::primitives::field::decode_into(

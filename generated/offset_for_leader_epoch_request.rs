@@ -219,9 +219,13 @@ impl crate::primitives::Wire for OffsetForLeaderPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition, buf);
         if version >= 2 {
-            crate::primitives::Fixed::put(self.current_leader_epoch, buf);
+            let mut run = [0u8; 8];
+            run[0..4].copy_from_slice(&self.partition.to_be_bytes());
+            run[4..8].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else {
+            crate::primitives::Fixed::put(self.partition, buf);
         }
         crate::primitives::Fixed::put(self.leader_epoch, buf);
         if version >= 4 {
@@ -249,22 +253,19 @@ impl crate::primitives::Wire for OffsetForLeaderPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.partition,
-            r,
-            version,
-            false,
-            "partition",
-        )?;
         if version >= 2 {
-            crate::primitives::field::decode_into(
-                &mut self.current_leader_epoch,
+            let run: [u8; 8] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "current_leader_epoch",
+                &[("partition", 4), ("current_leader_epoch", 4)],
             )?;
+            self.partition = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.current_leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
         } else {
+            let run: [u8; 4] = crate::primitives::field::read_run(
+                r,
+                &[("partition", 4)],
+            )?;
+            self.partition = crate::primitives::Fixed::from_chunk(&run[0..4]);
             self.current_leader_epoch = -1;
         }
         crate::primitives::field::decode_into(

@@ -215,12 +215,17 @@ impl crate::primitives::Wire for EpochEndOffset {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 6];
-        run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-        run[2..6].copy_from_slice(&self.partition.to_be_bytes());
-        buf.extend_from_slice(&run);
         if version >= 1 {
-            crate::primitives::Fixed::put(self.leader_epoch, buf);
+            let mut run = [0u8; 10];
+            run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+            run[2..6].copy_from_slice(&self.partition.to_be_bytes());
+            run[6..10].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else {
+            let mut run = [0u8; 6];
+            run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+            run[2..6].copy_from_slice(&self.partition.to_be_bytes());
+            buf.extend_from_slice(&run);
         }
         crate::primitives::Fixed::put(self.end_offset, buf);
         if version >= 4 {
@@ -249,21 +254,21 @@ impl crate::primitives::Wire for EpochEndOffset {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
-            r,
-            &[("error_code", 2), ("partition", 4)],
-        )?;
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[0..2]);
-        self.partition = crate::primitives::Fixed::from_chunk(&run[2..6]);
         if version >= 1 {
-            crate::primitives::field::decode_into(
-                &mut self.leader_epoch,
+            let run: [u8; 10] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "leader_epoch",
+                &[("error_code", 2), ("partition", 4), ("leader_epoch", 4)],
             )?;
+            self.error_code = crate::primitives::Fixed::from_chunk(&run[0..2]);
+            self.partition = crate::primitives::Fixed::from_chunk(&run[2..6]);
+            self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[6..10]);
         } else {
+            let run: [u8; 6] = crate::primitives::field::read_run(
+                r,
+                &[("error_code", 2), ("partition", 4)],
+            )?;
+            self.error_code = crate::primitives::Fixed::from_chunk(&run[0..2]);
+            self.partition = crate::primitives::Fixed::from_chunk(&run[2..6]);
             self.leader_epoch = -1;
         }
         crate::primitives::field::decode_into(

@@ -285,16 +285,27 @@ impl crate::primitives::Wire for PartitionProduceResponse {
         if version < 10 && self.current_leader != LeaderIdAndEpoch::default() {
             return Err(crate::primitives::field::non_default("current_leader"));
         }
-        let mut run = [0u8; 14];
-        run[0..4].copy_from_slice(&self.index.to_be_bytes());
-        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        run[6..14].copy_from_slice(&self.base_offset.to_be_bytes());
-        buf.extend_from_slice(&run);
-        if version >= 2 {
-            crate::primitives::Fixed::put(self.log_append_time_ms, buf);
-        }
         if version >= 5 {
-            crate::primitives::Fixed::put(self.log_start_offset, buf);
+            let mut run = [0u8; 30];
+            run[0..4].copy_from_slice(&self.index.to_be_bytes());
+            run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            run[6..14].copy_from_slice(&self.base_offset.to_be_bytes());
+            run[14..22].copy_from_slice(&self.log_append_time_ms.to_be_bytes());
+            run[22..30].copy_from_slice(&self.log_start_offset.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else if version >= 2 {
+            let mut run = [0u8; 22];
+            run[0..4].copy_from_slice(&self.index.to_be_bytes());
+            run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            run[6..14].copy_from_slice(&self.base_offset.to_be_bytes());
+            run[14..22].copy_from_slice(&self.log_append_time_ms.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else {
+            let mut run = [0u8; 14];
+            run[0..4].copy_from_slice(&self.index.to_be_bytes());
+            run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            run[6..14].copy_from_slice(&self.base_offset.to_be_bytes());
+            buf.extend_from_slice(&run);
         }
         if version >= 8 {
             crate::primitives::field::encode(
@@ -382,33 +393,46 @@ impl crate::primitives::Wire for PartitionProduceResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 14] = crate::primitives::field::read_run(
-            r,
-            &[("index", 4), ("error_code", 2), ("base_offset", 8)],
-        )?;
-        self.index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        self.base_offset = crate::primitives::Fixed::from_chunk(&run[6..14]);
-        if version >= 2 {
-            crate::primitives::field::decode_into(
-                &mut self.log_append_time_ms,
-                r,
-                version,
-                false,
-                "log_append_time_ms",
-            )?;
-        } else {
-            self.log_append_time_ms = -1;
-        }
         if version >= 5 {
-            crate::primitives::field::decode_into(
-                &mut self.log_start_offset,
+            let run: [u8; 30] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "log_start_offset",
+                &[
+                    ("index", 4),
+                    ("error_code", 2),
+                    ("base_offset", 8),
+                    ("log_append_time_ms", 8),
+                    ("log_start_offset", 8),
+                ],
             )?;
+            self.index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+            self.base_offset = crate::primitives::Fixed::from_chunk(&run[6..14]);
+            self.log_append_time_ms = crate::primitives::Fixed::from_chunk(&run[14..22]);
+            self.log_start_offset = crate::primitives::Fixed::from_chunk(&run[22..30]);
+        } else if version >= 2 {
+            let run: [u8; 22] = crate::primitives::field::read_run(
+                r,
+                &[
+                    ("index", 4),
+                    ("error_code", 2),
+                    ("base_offset", 8),
+                    ("log_append_time_ms", 8),
+                ],
+            )?;
+            self.index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+            self.base_offset = crate::primitives::Fixed::from_chunk(&run[6..14]);
+            self.log_append_time_ms = crate::primitives::Fixed::from_chunk(&run[14..22]);
+            self.log_start_offset = -1;
         } else {
+            let run: [u8; 14] = crate::primitives::field::read_run(
+                r,
+                &[("index", 4), ("error_code", 2), ("base_offset", 8)],
+            )?;
+            self.index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+            self.base_offset = crate::primitives::Fixed::from_chunk(&run[6..14]);
+            self.log_append_time_ms = -1;
             self.log_start_offset = -1;
         }
         if version >= 8 {

@@ -77,13 +77,21 @@ impl crate::primitives::Wire for StopReplicaRequest {
         if version < 3 && !self.topic_states.is_empty() {
             return Err(crate::primitives::field::non_default("topic_states"));
         }
-        crate::primitives::Fixed::put(self.controller_id, buf);
         if version >= 4 {
-            crate::primitives::Fixed::put(self.is_k_raft_controller, buf);
+            let mut run = [0u8; 5];
+            run[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
+            run[4..5].copy_from_slice(&[u8::from(self.is_k_raft_controller)]);
+            buf.extend_from_slice(&run);
+        } else {
+            crate::primitives::Fixed::put(self.controller_id, buf);
         }
-        crate::primitives::Fixed::put(self.controller_epoch, buf);
         if version >= 1 {
-            crate::primitives::Fixed::put(self.broker_epoch, buf);
+            let mut run = [0u8; 12];
+            run[0..4].copy_from_slice(&self.controller_epoch.to_be_bytes());
+            run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else {
+            crate::primitives::Fixed::put(self.controller_epoch, buf);
         }
         if version <= 2 {
             crate::primitives::Fixed::put(self.delete_partitions, buf);
@@ -170,40 +178,34 @@ impl crate::primitives::Wire for StopReplicaRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.controller_id,
-            r,
-            version,
-            false,
-            "controller_id",
-        )?;
         if version >= 4 {
-            crate::primitives::field::decode_into(
-                &mut self.is_k_raft_controller,
+            let run: [u8; 5] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "is_k_raft_controller",
+                &[("controller_id", 4), ("is_k_raft_controller", 1)],
             )?;
+            self.controller_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.is_k_raft_controller = crate::primitives::Fixed::from_chunk(&run[4..5]);
         } else {
+            let run: [u8; 4] = crate::primitives::field::read_run(
+                r,
+                &[("controller_id", 4)],
+            )?;
+            self.controller_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
             self.is_k_raft_controller = false;
         }
-        crate::primitives::field::decode_into(
-            &mut self.controller_epoch,
-            r,
-            version,
-            false,
-            "controller_epoch",
-        )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
-                &mut self.broker_epoch,
+            let run: [u8; 12] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "broker_epoch",
+                &[("controller_epoch", 4), ("broker_epoch", 8)],
             )?;
+            self.controller_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.broker_epoch = crate::primitives::Fixed::from_chunk(&run[4..12]);
         } else {
+            let run: [u8; 4] = crate::primitives::field::read_run(
+                r,
+                &[("controller_epoch", 4)],
+            )?;
+            self.controller_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
             self.broker_epoch = -1;
         }
         if version <= 2 {

@@ -85,12 +85,17 @@ impl crate::primitives::Wire for TxnOffsetCommitRequest {
             version >= 3,
             "group_id",
         )?;
-        let mut run = [0u8; 10];
-        run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-        run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
-        buf.extend_from_slice(&run);
         if version >= 3 {
-            crate::primitives::Fixed::put(self.generation_id, buf);
+            let mut run = [0u8; 14];
+            run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+            run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+            run[10..14].copy_from_slice(&self.generation_id.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else {
+            let mut run = [0u8; 10];
+            run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+            run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+            buf.extend_from_slice(&run);
         }
         if version >= 3 {
             crate::primitives::field::encode(
@@ -180,21 +185,21 @@ impl crate::primitives::Wire for TxnOffsetCommitRequest {
             version >= 3,
             "group_id",
         )?;
-        let run: [u8; 10] = crate::primitives::field::read_run(
-            r,
-            &[("producer_id", 8), ("producer_epoch", 2)],
-        )?;
-        self.producer_id = crate::primitives::Fixed::from_chunk(&run[0..8]);
-        self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[8..10]);
         if version >= 3 {
-            crate::primitives::field::decode_into(
-                &mut self.generation_id,
+            let run: [u8; 14] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "generation_id",
+                &[("producer_id", 8), ("producer_epoch", 2), ("generation_id", 4)],
             )?;
+            self.producer_id = crate::primitives::Fixed::from_chunk(&run[0..8]);
+            self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[8..10]);
+            self.generation_id = crate::primitives::Fixed::from_chunk(&run[10..14]);
         } else {
+            let run: [u8; 10] = crate::primitives::field::read_run(
+                r,
+                &[("producer_id", 8), ("producer_epoch", 2)],
+            )?;
+            self.producer_id = crate::primitives::Fixed::from_chunk(&run[0..8]);
+            self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[8..10]);
             self.generation_id = -1;
         }
         if version >= 3 {
@@ -366,12 +371,17 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 12];
-        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-        run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
-        buf.extend_from_slice(&run);
         if version >= 2 {
-            crate::primitives::Fixed::put(self.committed_leader_epoch, buf);
+            let mut run = [0u8; 16];
+            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+            run[12..16].copy_from_slice(&self.committed_leader_epoch.to_be_bytes());
+            buf.extend_from_slice(&run);
+        } else {
+            let mut run = [0u8; 12];
+            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+            buf.extend_from_slice(&run);
         }
         crate::primitives::field::encode(
             &self.committed_metadata,
@@ -411,21 +421,27 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 12] = crate::primitives::field::read_run(
-            r,
-            &[("partition_index", 4), ("committed_offset", 8)],
-        )?;
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.committed_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
         if version >= 2 {
-            crate::primitives::field::decode_into(
-                &mut self.committed_leader_epoch,
+            let run: [u8; 16] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "committed_leader_epoch",
+                &[
+                    ("partition_index", 4),
+                    ("committed_offset", 8),
+                    ("committed_leader_epoch", 4),
+                ],
             )?;
+            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.committed_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
+            self.committed_leader_epoch = crate::primitives::Fixed::from_chunk(
+                &run[12..16],
+            );
         } else {
+            let run: [u8; 12] = crate::primitives::field::read_run(
+                r,
+                &[("partition_index", 4), ("committed_offset", 8)],
+            )?;
+            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.committed_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
             self.committed_leader_epoch = -1;
         }
         crate::primitives::field::decode_into(

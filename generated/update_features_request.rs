@@ -149,9 +149,13 @@ impl crate::primitives::Wire for FeatureUpdateKey {
             return Err(crate::primitives::field::non_default("upgrade_type"));
         }
         crate::primitives::field::encode(&self.feature, buf, version, true, "feature")?;
-        crate::primitives::Fixed::put(self.max_version_level, buf);
         if version <= 0 {
-            crate::primitives::Fixed::put(self.allow_downgrade, buf);
+            let mut run = [0u8; 3];
+            run[0..2].copy_from_slice(&self.max_version_level.to_be_bytes());
+            run[2..3].copy_from_slice(&[u8::from(self.allow_downgrade)]);
+            buf.extend_from_slice(&run);
+        } else {
+            crate::primitives::Fixed::put(self.max_version_level, buf);
         }
         if version >= 1 {
             crate::primitives::Fixed::put(self.upgrade_type, buf);
@@ -185,22 +189,19 @@ impl crate::primitives::Wire for FeatureUpdateKey {
             true,
             "feature",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.max_version_level,
-            r,
-            version,
-            false,
-            "max_version_level",
-        )?;
         if version <= 0 {
-            crate::primitives::field::decode_into(
-                &mut self.allow_downgrade,
+            let run: [u8; 3] = crate::primitives::field::read_run(
                 r,
-                version,
-                false,
-                "allow_downgrade",
+                &[("max_version_level", 2), ("allow_downgrade", 1)],
             )?;
+            self.max_version_level = crate::primitives::Fixed::from_chunk(&run[0..2]);
+            self.allow_downgrade = crate::primitives::Fixed::from_chunk(&run[2..3]);
         } else {
+            let run: [u8; 2] = crate::primitives::field::read_run(
+                r,
+                &[("max_version_level", 2)],
+            )?;
+            self.max_version_level = crate::primitives::Fixed::from_chunk(&run[0..2]);
             self.allow_downgrade = false;
         }
         if version >= 1 {

@@ -210,15 +210,19 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 12];
-        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-        run[4..8].copy_from_slice(&self.candidate_epoch.to_be_bytes());
-        run[8..12].copy_from_slice(&self.candidate_id.to_be_bytes());
-        buf.extend_from_slice(&run);
         if version >= 1 {
-            let mut run = [0u8; 32];
-            run[0..16].copy_from_slice(&self.candidate_directory_id.0);
-            run[16..32].copy_from_slice(&self.voter_directory_id.0);
+            let mut run = [0u8; 44];
+            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            run[4..8].copy_from_slice(&self.candidate_epoch.to_be_bytes());
+            run[8..12].copy_from_slice(&self.candidate_id.to_be_bytes());
+            run[12..28].copy_from_slice(&self.candidate_directory_id.0);
+            run[28..44].copy_from_slice(&self.voter_directory_id.0);
+            buf.extend_from_slice(&run);
+        } else {
+            let mut run = [0u8; 12];
+            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            run[4..8].copy_from_slice(&self.candidate_epoch.to_be_bytes());
+            run[8..12].copy_from_slice(&self.candidate_id.to_be_bytes());
             buf.extend_from_slice(&run);
         }
         let mut run = [0u8; 12];
@@ -250,23 +254,32 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 12] = crate::primitives::field::read_run(
-            r,
-            &[("partition_index", 4), ("candidate_epoch", 4), ("candidate_id", 4)],
-        )?;
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.candidate_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
-        self.candidate_id = crate::primitives::Fixed::from_chunk(&run[8..12]);
         if version >= 1 {
-            let run: [u8; 32] = crate::primitives::field::read_run(
+            let run: [u8; 44] = crate::primitives::field::read_run(
                 r,
-                &[("candidate_directory_id", 16), ("voter_directory_id", 16)],
+                &[
+                    ("partition_index", 4),
+                    ("candidate_epoch", 4),
+                    ("candidate_id", 4),
+                    ("candidate_directory_id", 16),
+                    ("voter_directory_id", 16),
+                ],
             )?;
+            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.candidate_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
+            self.candidate_id = crate::primitives::Fixed::from_chunk(&run[8..12]);
             self.candidate_directory_id = crate::primitives::Fixed::from_chunk(
-                &run[0..16],
+                &run[12..28],
             );
-            self.voter_directory_id = crate::primitives::Fixed::from_chunk(&run[16..32]);
+            self.voter_directory_id = crate::primitives::Fixed::from_chunk(&run[28..44]);
         } else {
+            let run: [u8; 12] = crate::primitives::field::read_run(
+                r,
+                &[("partition_index", 4), ("candidate_epoch", 4), ("candidate_id", 4)],
+            )?;
+            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.candidate_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
+            self.candidate_id = crate::primitives::Fixed::from_chunk(&run[8..12]);
             self.candidate_directory_id = crate::primitives::Uuid::NIL;
             self.voter_directory_id = crate::primitives::Uuid::NIL;
         }

@@ -39,6 +39,11 @@ impl<T: Wire> Wire for Vec<T> {
 
     #[inline]
     fn decode_value_into(&mut self, r: &mut Reader, version: i16, flexible: bool) -> Result<(), DecodeError> {
+        // A compact empty array, the byte 01, is common enough to read inline.
+        if flexible && r.next_is(1) {
+            self.clear();
+            return Ok(());
+        }
         let offset = r.offset();
         match read_count(r, flexible, T::MIN_SIZE)? {
             Some(0) => {
@@ -116,6 +121,15 @@ impl<T: Wire> Nullable for Vec<T> {
         version: i16,
         flexible: bool,
     ) -> Result<(), DecodeError> {
+        // Compact null (00) and empty (01) arrays, read inline.
+        if flexible && r.next_is(0) {
+            *place = None;
+            return Ok(());
+        }
+        if flexible && r.next_is(1) {
+            place.get_or_insert_with(Vec::new).clear();
+            return Ok(());
+        }
         let Some(count) = read_count(r, flexible, T::MIN_SIZE)? else {
             *place = None;
             return Ok(());

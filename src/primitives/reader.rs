@@ -99,6 +99,14 @@ impl Reader {
         self.take()
     }
 
+    /// Moves past the next byte when it is `byte`; true when it was.
+    #[inline]
+    pub(crate) fn next_is(&mut self, byte: u8) -> bool {
+        let found = self.rest().first() == Some(&byte);
+        self.pos += usize::from(found);
+        found
+    }
+
     /// Reads `N` bytes, or `None` (reading nothing) when fewer remain: for
     /// callers that build their own error.
     #[inline]

@@ -80,13 +80,16 @@ fn emit_encode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
             }
         }
     }
-    for group in groups(&view.fields) {
+    for group in groups(&view.fields, within) {
         let f = group[0];
         let (ident, name) = (&f.ident, &f.name);
         let narrowed = f.positional.intersect(within);
         let cond = Cond::new(f.positional, within);
         if f.is_fixed() {
-            body.extend(cond.guard(fixed_run(&group, rt)));
+            body.extend(by_tier(&group, within, |n| match n {
+                0 => TokenStream::new(),
+                _ => fixed_run(&group[..n], rt),
+            }));
             continue;
         }
         let null_check = null_check(f, narrowed, rt);
@@ -152,18 +155,67 @@ fn emit_encode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
     quote!(#body Ok(()))
 }
 
-/// The fields in order, adjacent fixed-width fields present at the same
-/// versions gathered into one group (a run: written with one capacity
-/// check, read with one bounds check), every other field a group of its own.
-fn groups<'a, 'b>(fields: &'a [FieldView<'b>]) -> Vec<Vec<&'a FieldView<'b>>> {
+/// The fields in order, adjacent fixed-width fields gathered into one group
+/// (a run: written with one capacity check, read with one bounds check)
+/// while each is present at the versions of the one before it or fewer,
+/// every other field a group of its own. So at any version the fields of a
+/// run that are present are a prefix of it (see [`by_tier`]).
+fn groups<'a, 'b>(fields: &'a [FieldView<'b>], within: Versions) -> Vec<Vec<&'a FieldView<'b>>> {
     let mut groups: Vec<Vec<&FieldView<'_>>> = Vec::new();
     for f in fields {
+        let here = f.positional.intersect(within);
         match groups.last_mut() {
-            Some(run) if f.is_fixed() && run[0].is_fixed() && run[0].positional == f.positional => run.push(f),
+            Some(run)
+                if f.is_fixed()
+                    && run[0].is_fixed()
+                    && !here.is_empty()
+                    && run[run.len() - 1].positional.intersect(within).contains_range(here) =>
+            {
+                run.push(f)
+            }
             _ => groups.push(vec![f]),
         }
     }
     groups
+}
+
+/// The code for a run at each version: `branch(n)` handles the first `n`
+/// fields present (and `branch(0)` none), chosen by the versions of the
+/// run's tiers (adjacent fields present at the same versions), most
+/// fields first: `if version >= 5 { …5 fields… } else if version >= 4 { …4… }`.
+/// A tier present at every version still possible ends the chain.
+fn by_tier(run: &[&FieldView<'_>], within: Versions, branch: impl Fn(usize) -> TokenStream) -> TokenStream {
+    // (versions of a tier, fields up to and including it)
+    let mut tiers: Vec<(Versions, usize)> = Vec::new();
+    for (i, f) in run.iter().enumerate() {
+        let here = f.positional.intersect(within);
+        match tiers.last_mut() {
+            Some((versions, n)) if *versions == here => *n = i + 1,
+            _ => tiers.push((here, i + 1)),
+        }
+    }
+    let mut arms = Vec::new();
+    let mut otherwise = branch(0);
+    for &(versions, n) in tiers.iter().rev() {
+        match Cond::new(versions, within) {
+            Cond::Never => {}
+            Cond::Always => {
+                otherwise = branch(n);
+                break;
+            }
+            Cond::When(test, _) => arms.push((test, branch(n))),
+        }
+    }
+    // Built from the last arm outwards, so that the tokens read `else if`.
+    let mut chain: Option<TokenStream> = None;
+    for (test, body) in arms.into_iter().rev() {
+        chain = Some(match chain {
+            Some(rest) => quote!(if #test { #body } else #rest),
+            None if otherwise.is_empty() => quote!(if #test { #body }),
+            None => quote!(if #test { #body } else { #otherwise }),
+        });
+    }
+    chain.unwrap_or(otherwise)
 }
 
 /// Writes adjacent fixed-width fields: one at a time when alone, else their
@@ -326,19 +378,22 @@ fn emit_size(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
 fn emit_decode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
     let within = view.def.versions;
     let mut body = TokenStream::new();
-    for group in groups(&view.fields) {
+    for group in groups(&view.fields, within) {
         if group.len() > 1 {
-            let resets = group.iter().map(|f| {
-                let (ident, default) = (&f.ident, f.default_expr(rt));
-                quote!(self.#ident = #default;)
-            });
-            let resets = quote!(#(#resets)*);
-            let read = read_run(&group, rt);
-            body.extend(match Cond::new(group[0].positional, within) {
-                Cond::Always => read,
-                Cond::Never => resets,
-                Cond::When(e, _) => quote!(if #e { #read } else { #resets }),
-            });
+            let resets = |fields: &[&FieldView<'_>]| {
+                let resets = fields.iter().map(|f| {
+                    let (ident, default) = (&f.ident, f.default_expr(rt));
+                    quote!(self.#ident = #default;)
+                });
+                quote!(#(#resets)*)
+            };
+            body.extend(by_tier(&group, within, |n| match n {
+                0 => resets(&group),
+                _ => {
+                    let (read, absent) = (read_run(&group[..n], rt), resets(&group[n..]));
+                    quote!(#read #absent)
+                }
+            }));
             continue;
         }
         let f = group[0];
