@@ -208,3 +208,58 @@ fn leader_change_message_v1_with_version_field_0() {
     }"#,
     );
 }
+
+/// Adjacent fixed-width fields are written and read as one run while each is
+/// present at the versions of the one before it or fewer (`0+`, `2+`, `3+`),
+/// with one branch per tier; a field present at other versions (`0-1` after
+/// `3+`) starts a new run. The bytes at each version are those of the fields
+/// present, in order, and a short input names the field that is short.
+#[test]
+fn runs_over_nested_version_ranges() {
+    round_trip(
+        "Tiers",
+        r#"{"type": "data", "name": "Tiers", "validVersions": "0-3", "flexibleVersions": "none",
+            "fields": [{"name": "A", "type": "int16", "versions": "0+"},
+                       {"name": "B", "type": "int32", "versions": "0+"},
+                       {"name": "C", "type": "int8", "versions": "2+", "default": "-1"},
+                       {"name": "D", "type": "bool", "versions": "3+"},
+                       {"name": "E", "type": "int16", "versions": "0-1", "default": "7"},
+                       {"name": "F", "type": "int8", "versions": "0+"}]}"#,
+        r#"
+    #[test]
+    fn bytes_at_each_version() {
+        let full = Tiers { a: 0x0102, b: 0x03040506, c: 8, d: true, e: 9, f: 10 };
+        let expected: [(i16, &[u8]); 4] = [
+            (0, &[1, 2, 3, 4, 5, 6, 0, 9, 10]),
+            (1, &[1, 2, 3, 4, 5, 6, 0, 9, 10]),
+            (2, &[1, 2, 3, 4, 5, 6, 8, 10]),
+            (3, &[1, 2, 3, 4, 5, 6, 8, 1, 10]),
+        ];
+        for (v, bytes) in expected {
+            let value = Tiers {
+                c: if v >= 2 { full.c } else { -1 },
+                d: v >= 3,
+                e: if v <= 1 { full.e } else { 7 },
+                ..full.clone()
+            };
+            assert_eq!(&value.to_bytes(v).unwrap()[..], bytes, "v{v}");
+            // Decoding into a value that held other numbers resets the absent fields.
+            let mut into = full.clone();
+            into.decode_into(&mut kafka_wire::Bytes::from_static(bytes), v).unwrap();
+            assert_eq!(into, value, "v{v}");
+        }
+    }
+
+    #[test]
+    fn short_input_names_the_short_field() {
+        // v3: A, B, C, D in one 8-byte run; cut inside D (7 bytes).
+        let err = Tiers::decode_exact(kafka_wire::Bytes::from_static(&[1, 2, 3, 4, 5, 6, 8]), 3).unwrap_err();
+        assert_eq!(err.path(), vec![kafka_wire::error::PathSegment::Field("d")], "{err}");
+        assert_eq!(err.offset(), 7, "{err}");
+        // v2: cut inside B.
+        let err = Tiers::decode_exact(kafka_wire::Bytes::from_static(&[1, 2, 3]), 2).unwrap_err();
+        assert_eq!(err.path(), vec![kafka_wire::error::PathSegment::Field("b")], "{err}");
+        assert_eq!(err.offset(), 2, "{err}");
+    }"#,
+    );
+}
