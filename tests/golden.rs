@@ -1015,3 +1015,492 @@ fn truncated_run_of_fixed_width_fields_names_the_field_that_is_short() {
     assert!(text.contains("topics[0].partitions[0].leader_id"), "{text}");
     assert!(matches!(cut.1.kind(), DecodeErrorKind::NotEnoughBytes { needed: 4, .. }), "{text}");
 }
+
+// ---------------------------------------------------------------------------
+// Truncation at every byte: the error names the value whose bytes ran out
+// ---------------------------------------------------------------------------
+
+/// One value read from an encoding, and what a cut inside it gives.
+#[derive(Clone, Copy, Debug)]
+enum Span {
+    /// `size` bytes at `at`, read by the field at `path` ("" for the message
+    /// itself, e.g. its tagged-field count): a cut `k` bytes in is
+    /// NotEnoughBytes { needed: size, remaining: k } at `at`.
+    Read(usize, usize, &'static str),
+    /// The `size` bytes after an array's count of `count` elements, checked
+    /// before they are read: a cut `k` bytes in is
+    /// CountTooLarge { count, remaining: k } at `at`.
+    Count(usize, usize, &'static str, u64),
+}
+
+/// Decodes every prefix of `bytes` (one `M` at `version`) and checks that
+/// each fails exactly as reading its values one at a time does, as `spans`
+/// (written from the schema, field by field) says: the kind, the path and
+/// the offset. `decode_into` a value that holds the whole message reports
+/// the same error.
+#[track_caller]
+fn every_cut_fails_as_spans_say<M: Message>(version: i16, bytes: &str, spans: &[Span]) {
+    let bytes = hex(bytes);
+    // The `Read` spans tile the encoding, in order.
+    let mut end = 0;
+    for span in spans {
+        if let Span::Read(at, size, path) = *span {
+            assert_eq!(at, end, "the span of {path:?} starts where the one before it ends");
+            end = at + size;
+        }
+    }
+    assert_eq!(end, bytes.len(), "the spans cover the encoding");
+    let whole = M::decode_exact(bytes.clone(), version).expect("the whole encoding decodes");
+    for cut in 0..bytes.len() {
+        // A count check comes before the reads of the elements it covers.
+        let inside = |at: usize, size: usize| (at..at + size).contains(&cut);
+        let span = spans
+            .iter()
+            .filter(|s| matches!(s, Span::Count(at, size, ..) if inside(*at, *size)))
+            .chain(spans.iter().filter(|s| matches!(s, Span::Read(at, size, _) if inside(*at, *size))))
+            .next()
+            .expect("a span holds every cut");
+        let (at, path, kind) = match *span {
+            Span::Read(at, size, path) => (at, path, not_enough(size, cut - at)),
+            Span::Count(at, _, path, count) => {
+                (at, path, DecodeErrorKind::CountTooLarge { count, remaining: cut - at })
+            }
+        };
+        let place = if path.is_empty() { String::new() } else { format!("{path}: ") };
+        let expected = format!("{} v{version}: {place}{kind} (offset {at})", M::NAME);
+        let err = M::decode_exact(bytes.slice(..cut), version).expect_err("a prefix is short");
+        assert_eq!(err.to_string(), expected, "cut after {cut} of {} bytes", bytes.len());
+        assert_eq!((err.kind(), err.offset()), (&kind, at), "cut after {cut}");
+        let mut reused = whole.clone();
+        let mut rest = bytes.slice(..cut);
+        let err = reused.decode_into(&mut rest, version).expect_err("a prefix is short");
+        assert_eq!(err.to_string(), expected, "decode_into, cut after {cut}");
+        assert_eq!(rest.len(), cut, "a failed decode_into leaves its input as it was");
+    }
+}
+
+#[test]
+fn every_cut_of_a_request_header_names_its_field() {
+    use Span::Read;
+    let fixed = [Read(0, 2, "request_api_key"), Read(2, 2, "request_api_version"), Read(4, 4, "correlation_id")];
+    every_cut_fails_as_spans_say::<RequestHeader>(0, "0012 0003 00000007", &fixed);
+    let v1 = [fixed.as_slice(), &[Read(8, 2, "client_id"), Read(10, 3, "client_id")]].concat();
+    every_cut_fails_as_spans_say::<RequestHeader>(1, "0012 0003 00000007 0003 636964", &v1);
+    // v2: the same, then the header's own tagged-field count.
+    let v2 = [v1.as_slice(), &[Read(13, 1, "")]].concat();
+    every_cut_fails_as_spans_say::<RequestHeader>(2, "0012 0003 00000007 0003 636964 00", &v2);
+    // v2 with a null client id and one unknown tagged field.
+    // The count of 1 entry needs at least 2 bytes after it (a tag and a size).
+    let tagged = [
+        Read(8, 2, "client_id"),
+        Read(10, 1, ""),
+        Span::Count(11, 2, "", 1),
+        Read(11, 1, ""),
+        Read(12, 1, ""),
+        Read(13, 2, "<tag 5>"),
+    ];
+    let v2_tagged = [fixed.as_slice(), &tagged].concat();
+    every_cut_fails_as_spans_say::<RequestHeader>(2, "0012 0003 00000007 ffff 01 05 02 7879", &v2_tagged);
+}
+
+#[test]
+fn every_cut_of_metadata_response_v12_partitions_names_its_field() {
+    use Span::{Count, Read};
+    // MetadataResponse v12: one topic "t" with two partitions, the first with
+    // replica and ISR [1]; offsets derived from MetadataResponse.json.
+    let bytes = "00000000 01 00 00000001 02
+                 0000 02 74 000102030405060708090a0b0c0d0e0f 00 03
+                 0000 00000000 00000001 00000005 02 00000001 02 00000001 01 00
+                 0003 00000001 00000002 00000006 01 01 01 00
+                 80000000 00 00";
+    let p0 = "topics[0].partitions[0]";
+    let spans = [
+        Read(0, 4, "throttle_time_ms"),
+        Read(4, 1, "brokers"),
+        Read(5, 1, "cluster_id"),
+        Read(6, 4, "controller_id"),
+        Read(10, 1, "topics"),
+        Count(11, 1, "topics", 1),
+        Read(11, 2, "topics[0].error_code"),
+        Read(13, 1, "topics[0].name"),
+        Read(14, 1, "topics[0].name"),
+        Read(15, 16, "topics[0].topic_id"),
+        Read(31, 1, "topics[0].is_internal"),
+        Read(32, 1, "topics[0].partitions"),
+        Count(33, 2, "topics[0].partitions", 2),
+        Read(33, 2, "topics[0].partitions[0].error_code"),
+        Read(35, 4, "topics[0].partitions[0].partition_index"),
+        Read(39, 4, "topics[0].partitions[0].leader_id"),
+        Read(43, 4, "topics[0].partitions[0].leader_epoch"),
+        Read(47, 1, "topics[0].partitions[0].replica_nodes"),
+        Count(48, 4, "topics[0].partitions[0].replica_nodes", 1),
+        Read(48, 4, "topics[0].partitions[0].replica_nodes"),
+        Read(52, 1, "topics[0].partitions[0].isr_nodes"),
+        Count(53, 4, "topics[0].partitions[0].isr_nodes", 1),
+        Read(53, 4, "topics[0].partitions[0].isr_nodes"),
+        Read(57, 1, "topics[0].partitions[0].offline_replicas"),
+        Read(58, 1, p0),
+        Read(59, 2, "topics[0].partitions[1].error_code"),
+        Read(61, 4, "topics[0].partitions[1].partition_index"),
+        Read(65, 4, "topics[0].partitions[1].leader_id"),
+        Read(69, 4, "topics[0].partitions[1].leader_epoch"),
+        Read(73, 1, "topics[0].partitions[1].replica_nodes"),
+        Read(74, 1, "topics[0].partitions[1].isr_nodes"),
+        Read(75, 1, "topics[0].partitions[1].offline_replicas"),
+        Read(76, 1, "topics[0].partitions[1]"),
+        Read(77, 4, "topics[0].topic_authorized_operations"),
+        Read(81, 1, "topics[0]"),
+        Read(82, 1, ""),
+    ];
+    let partition = |error_code, partition_index, leader_id, leader_epoch, nodes: Vec<i32>| MetadataResponsePartition {
+        error_code,
+        partition_index,
+        leader_id,
+        leader_epoch,
+        replica_nodes: nodes.clone(),
+        isr_nodes: nodes,
+        ..Default::default()
+    };
+    let response = MetadataResponse {
+        controller_id: 1,
+        topics: vec![MetadataResponseTopic {
+            name: Some("t".into()),
+            topic_id: Uuid::from_u128(0x000102030405060708090a0b0c0d0e0f),
+            partitions: vec![partition(0, 0, 1, 5, vec![1]), partition(3, 1, 2, 6, vec![])],
+            topic_authorized_operations: i32::MIN,
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    both_ways(&response, 12, bytes);
+    every_cut_fails_as_spans_say::<MetadataResponse>(12, bytes, &spans);
+}
+
+#[test]
+fn every_cut_of_fetch_response_v12_partitions_names_its_field() {
+    use kafka_wire::messages::fetch_response::AbortedTransaction;
+    use Span::{Count, Read};
+    // FetchResponse v12: error code and session id (one run), one topic "t", one
+    // partition with one aborted transaction and a 10-byte records stand-in.
+    let bytes = format!(
+        "00000000 0000 0000007b 02 02 74 02
+         00000000 0000 000000000000000a 0000000000000009 0000000000000001
+         02 0000000000000007 0000000000000003 00 ffffffff 0b {TEN} 00 00 00"
+    );
+    let p = "responses[0].partitions[0]";
+    let spans = [
+        Read(0, 4, "throttle_time_ms"),
+        Read(4, 2, "error_code"),
+        Read(6, 4, "session_id"),
+        Read(10, 1, "responses"),
+        Count(11, 1, "responses", 1),
+        Read(11, 1, "responses[0].topic"),
+        Read(12, 1, "responses[0].topic"),
+        Read(13, 1, "responses[0].partitions"),
+        Count(14, 1, "responses[0].partitions", 1),
+        Read(14, 4, "responses[0].partitions[0].partition_index"),
+        Read(18, 2, "responses[0].partitions[0].error_code"),
+        Read(20, 8, "responses[0].partitions[0].high_watermark"),
+        Read(28, 8, "responses[0].partitions[0].last_stable_offset"),
+        Read(36, 8, "responses[0].partitions[0].log_start_offset"),
+        Read(44, 1, "responses[0].partitions[0].aborted_transactions"),
+        Count(45, 1, "responses[0].partitions[0].aborted_transactions", 1),
+        Read(45, 8, "responses[0].partitions[0].aborted_transactions[0].producer_id"),
+        Read(53, 8, "responses[0].partitions[0].aborted_transactions[0].first_offset"),
+        Read(61, 1, "responses[0].partitions[0].aborted_transactions[0]"),
+        Read(62, 4, "responses[0].partitions[0].preferred_read_replica"),
+        Read(66, 1, "responses[0].partitions[0].records"),
+        Read(67, 10, "responses[0].partitions[0].records"),
+        Read(77, 1, p),
+        Read(78, 1, "responses[0]"),
+        Read(79, 1, ""),
+    ];
+    let response = FetchResponse {
+        session_id: 123,
+        responses: vec![FetchableTopicResponse {
+            topic: "t".into(),
+            partitions: vec![PartitionData {
+                high_watermark: 10,
+                last_stable_offset: 9,
+                log_start_offset: 1,
+                aborted_transactions: Some(vec![AbortedTransaction {
+                    producer_id: 7,
+                    first_offset: 3,
+                    ..Default::default()
+                }]),
+                records: Some(hex(TEN)),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    both_ways(&response, 12, &bytes);
+    every_cut_fails_as_spans_say::<FetchResponse>(12, &bytes, &spans);
+}
+
+#[test]
+fn every_cut_of_produce_request_names_its_field() {
+    use Span::{Count, Read};
+    let request = ProduceRequest {
+        transactional_id: None,
+        acks: 1,
+        timeout_ms: 1000,
+        topic_data: vec![TopicProduceData {
+            name: "t".into(),
+            partition_data: vec![PartitionProduceData { index: 0, records: Some(hex(TEN)), ..Default::default() }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    // v8 (classic): acks and timeout are one run after the nullable transactional id.
+    let v8 = format!("ffff 0001 000003e8 00000001 0001 74 00000001 00000000 0000000a {TEN}");
+    let spans = [
+        Read(0, 2, "transactional_id"),
+        Read(2, 2, "acks"),
+        Read(4, 4, "timeout_ms"),
+        Read(8, 4, "topic_data"),
+        Count(12, 1, "topic_data", 1),
+        Read(12, 2, "topic_data[0].name"),
+        Read(14, 1, "topic_data[0].name"),
+        Read(15, 4, "topic_data[0].partition_data"),
+        Count(19, 1, "topic_data[0].partition_data", 1),
+        Read(19, 4, "topic_data[0].partition_data[0].index"),
+        Read(23, 4, "topic_data[0].partition_data[0].records"),
+        Read(27, 10, "topic_data[0].partition_data[0].records"),
+    ];
+    both_ways(&request, 8, &v8);
+    every_cut_fails_as_spans_say::<ProduceRequest>(8, &v8, &spans);
+    // v9 (flexible).
+    let v9 = format!("00 0001 000003e8 02 02 74 02 00000000 0b {TEN} 00 00 00");
+    let spans = [
+        Read(0, 1, "transactional_id"),
+        Read(1, 2, "acks"),
+        Read(3, 4, "timeout_ms"),
+        Read(7, 1, "topic_data"),
+        Count(8, 1, "topic_data", 1),
+        Read(8, 1, "topic_data[0].name"),
+        Read(9, 1, "topic_data[0].name"),
+        Read(10, 1, "topic_data[0].partition_data"),
+        Count(11, 1, "topic_data[0].partition_data", 1),
+        Read(11, 4, "topic_data[0].partition_data[0].index"),
+        Read(15, 1, "topic_data[0].partition_data[0].records"),
+        Read(16, 10, "topic_data[0].partition_data[0].records"),
+        Read(26, 1, "topic_data[0].partition_data[0]"),
+        Read(27, 1, "topic_data[0]"),
+        Read(28, 1, ""),
+    ];
+    both_ways(&request, 9, &v9);
+    every_cut_fails_as_spans_say::<ProduceRequest>(9, &v9, &spans);
+}
+
+#[test]
+fn a_run_cut_short_by_its_tagged_entry_names_the_field_inside_it() {
+    // FetchResponse v12 partition whose DivergingEpoch (tag 0: epoch int32,
+    // end offset int64, read as one run) declares 5 bytes: the epoch fits,
+    // the end offset has 1 of its 8 bytes, at offset 57.
+    let bytes = "00000000 0000 00000000 02 02 74 02
+                 00000000 0000 0000000000000000 ffffffffffffffff ffffffffffffffff 01 ffffffff 01
+                 01 00 05 00000002 00  00 00";
+    let err = decode_fails::<FetchResponse>(
+        12,
+        bytes,
+        not_enough(8, 1),
+        &["responses[0].partitions[0].diverging_epoch.end_offset"],
+    );
+    assert_eq!(err.offset(), 57, "{err}");
+    assert_eq!(
+        err.to_string(),
+        "FetchResponse v12: responses[0].partitions[0].diverging_epoch.end_offset: need 8 bytes, have 1 (offset 57)"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Tagged-field sections of structs that define no tagged field
+// ---------------------------------------------------------------------------
+
+#[test]
+fn unknown_only_tagged_sections_keep_entries_and_refuse_bad_ones() {
+    // ResponseHeader v1 defines no tagged field: every entry is kept, an
+    // empty one and the largest tag included, and written back as it came.
+    let kept = ResponseHeader {
+        correlation_id: 1,
+        unknown_tagged_fields: vec![raw(0, ""), raw(7, "aa"), raw(u32::MAX, "0102")],
+    };
+    both_ways(&kept, 1, "00000001 03 00 00 07 01 aa ffffffff0f 02 0102");
+    // decode_into a header that holds unknown fields: an empty section clears them.
+    let mut reused = kept.clone();
+    reused.decode_into(&mut hex("00000002 00"), 1).unwrap();
+    assert_eq!(reused, ResponseHeader { correlation_id: 2, ..Default::default() });
+    // ... and a section with other entries replaces them.
+    let mut reused = kept;
+    reused.decode_into(&mut hex("00000003 01 09 01 bb"), 1).unwrap();
+    assert_eq!(reused.unknown_tagged_fields, vec![raw(9, "bb")]);
+
+    // A tag repeated, then tags out of order: refused at the second tag.
+    let err = decode_fails::<ResponseHeader>(
+        1,
+        "00000001 02 05 00 05 00",
+        DecodeErrorKind::TagsNotAscending { previous: 5, tag: 5 },
+        &["tag 5 follows tag 5"],
+    );
+    assert_eq!(err.offset(), 7, "{err}");
+    let err = decode_fails::<ResponseHeader>(
+        1,
+        "00000001 02 07 00 03 00",
+        DecodeErrorKind::TagsNotAscending { previous: 7, tag: 3 },
+        &["tag 3 follows tag 7"],
+    );
+    assert_eq!(err.offset(), 7, "{err}");
+    // A size past the end, in the first entry and in a later one.
+    let err = decode_fails::<ResponseHeader>(1, "00000001 01 05 03 aabb", not_enough(3, 2), &["<tag 5>"]);
+    assert_eq!(err.offset(), 7, "{err}");
+    let err = decode_fails::<ResponseHeader>(1, "00000001 02 01 00 05 02 aa", not_enough(2, 1), &["<tag 5>"]);
+    assert_eq!(err.offset(), 9, "{err}");
+    // Counts: one that cannot fit (2^32-1 entries, nothing left), one that fits
+    // the 2-bytes-an-entry check but whose second entry is missing, and a
+    // count varint of 6 bytes.
+    let err = decode_fails::<ResponseHeader>(
+        1,
+        "00000001 ffffffff0f",
+        DecodeErrorKind::CountTooLarge { count: u32::MAX as u64, remaining: 0 },
+        &["ResponseHeader v1"],
+    );
+    assert_eq!(err.offset(), 9, "{err}");
+    let err = decode_fails::<ResponseHeader>(1, "00000001 02 05 02 aabb", not_enough(1, 0), &["ResponseHeader v1"]);
+    assert_eq!(err.offset(), 9, "{err}");
+    let err = decode_fails::<ResponseHeader>(1, "00000001 8180808080 01", DecodeErrorKind::VarintTooLong, &[]);
+    assert_eq!(err.offset(), 4, "{err}");
+
+    // The same in a nested struct without known tags (MetadataResponse v12
+    // partition): entries kept, and errors carry the path down to it.
+    let partition = MetadataResponsePartition {
+        replica_nodes: vec![1],
+        unknown_tagged_fields: vec![raw(3, "ff")],
+        ..Default::default()
+    };
+    let topic = MetadataResponseTopic { name: Some("t".into()), partitions: vec![partition], ..Default::default() };
+    let response = MetadataResponse { topics: vec![topic], ..Default::default() };
+    let head = "00000000 01 00 ffffffff 02 0000 02 74 00000000000000000000000000000000 00 02
+                0000 00000000 00000000 ffffffff 02 00000001 01 01";
+    let tail = "80000000 00 00";
+    both_ways(&response, 12, &format!("{head} 01 03 01 ff {tail}"));
+    let err = decode_fails::<MetadataResponse>(
+        12,
+        &format!("{head} 02 03 01 ff 03 01 ee {tail}"),
+        DecodeErrorKind::TagsNotAscending { previous: 3, tag: 3 },
+        &["MetadataResponse v12: topics[0].partitions[0]: tag 3 follows tag 3"],
+    );
+    assert_eq!(err.offset(), 58, "{err}");
+}
+
+// ---------------------------------------------------------------------------
+// Wire::decode_value (provided: Default, then decode_value_into) and
+// decode_value_into agree for every runtime type
+// ---------------------------------------------------------------------------
+
+/// `bytes` decode as `T` (at version 0, compact when `flexible`) to
+/// `expected` with every byte read, both by `decode_value` and by
+/// `decode_value_into` a value that holds `held`.
+#[track_caller]
+fn wire_decodes<T>(bytes: &str, flexible: bool, expected: T, held: T)
+where
+    T: kafka_wire::primitives::Wire + PartialEq + std::fmt::Debug,
+{
+    let mut r = Reader::new(hex(bytes));
+    assert_eq!(T::decode_value(&mut r, 0, flexible).unwrap(), expected, "decode_value of {bytes}");
+    assert_eq!(r.remaining(), 0);
+    let mut r = Reader::new(hex(bytes));
+    let mut into = held;
+    into.decode_value_into(&mut r, 0, flexible).unwrap();
+    assert_eq!(into, expected, "decode_value_into of {bytes}");
+    assert_eq!(r.remaining(), 0);
+}
+
+/// `bytes` are refused as `T` with `kind` at `offset`, by both methods.
+#[track_caller]
+fn wire_refuses<T>(bytes: &str, flexible: bool, kind: DecodeErrorKind, offset: usize, held: T)
+where
+    T: kafka_wire::primitives::Wire + std::fmt::Debug,
+{
+    let err = T::decode_value(&mut Reader::new(hex(bytes)), 0, flexible).unwrap_err();
+    assert_eq!((err.kind(), err.offset()), (&kind, offset), "decode_value of {bytes}: {err}");
+    let mut into = held;
+    let err = into.decode_value_into(&mut Reader::new(hex(bytes)), 0, flexible).unwrap_err();
+    assert_eq!((err.kind(), err.offset()), (&kind, offset), "decode_value_into of {bytes}: {err}");
+}
+
+#[test]
+fn wire_decode_value_and_decode_value_into_agree_for_every_runtime_type() {
+    use kafka_wire::embedded::EmbeddedMessage;
+    use kafka_wire::messages::describe_topic_partitions_request::Cursor;
+    let uuid = Uuid::from_u128(0x0123456789abcdef0011223344556677);
+    wire_decodes("0102", false, 258i16, -1);
+    wire_decodes("fffffffe", false, -2i32, 9);
+    wire_decodes("fffffffe", false, u32::MAX - 1, 9);
+    wire_decodes("02", false, true, false);
+    wire_decodes("00", false, false, true);
+    wire_decodes("3ff8000000000000", false, 1.5f64, -0.0);
+    wire_decodes("0123456789abcdef0011223344556677", false, uuid, Uuid::NIL);
+    // Strings, classic and compact; null refused where T is not an Option.
+    wire_decodes("0002 726b", false, String::from("rk"), "a longer string held before".into());
+    wire_decodes("03 726b", true, String::from("rk"), String::new());
+    wire_refuses("ffff", false, DecodeErrorKind::NullNotAllowed, 0, String::from("x"));
+    wire_refuses("00", true, DecodeErrorKind::NullNotAllowed, 0, String::from("x"));
+    wire_decodes("ffff", false, None::<String>, Some("x".into()));
+    wire_decodes("00", true, None::<String>, Some("x".into()));
+    wire_decodes("01", true, Some(String::new()), None);
+    // Bytes and the embedded messages built on them.
+    wire_decodes("00000002 0102", false, hex("0102"), hex("ffffff"));
+    wire_decodes("03 0102", true, hex("0102"), Bytes::new());
+    wire_refuses("ffffffff", false, DecodeErrorKind::NullNotAllowed, 0, hex("01"));
+    wire_decodes("00", true, None::<Bytes>, Some(hex("01")));
+    wire_decodes("01", true, Some(Bytes::new()), None);
+    wire_decodes("03 0102", true, EmbeddedMessage::from(hex("0102")), EmbeddedMessage::from(hex("09")));
+    wire_decodes("00", true, None::<EmbeddedMessage>, Some(EmbeddedMessage::from(hex("09"))));
+    // Arrays: more and fewer elements held before, null refused unless Option.
+    wire_decodes("00000002 00000001 00000002", false, vec![1i32, 2], vec![9, 9, 9]);
+    wire_decodes("03 0001 0002", true, vec![1i16, 2], vec![]);
+    wire_decodes("01", true, Vec::<i16>::new(), vec![7]);
+    wire_decodes("03 02 61 01", true, vec![String::from("a"), String::new()], vec!["xyz".into()]);
+    wire_refuses("ffffffff", false, DecodeErrorKind::NullNotAllowed, 0, vec![1i32]);
+    wire_decodes("00", true, None::<Vec<String>>, Some(vec!["x".into()]));
+    wire_decodes("00000000", false, Some(Vec::<String>::new()), None);
+    // A nullable struct: marker ff (null) or 01 and the struct; a struct
+    // decoded from its default or into one that holds other values.
+    let cursor = Cursor { topic_name: "t".into(), partition_index: 3, ..Default::default() };
+    let other = Cursor { topic_name: "other".into(), partition_index: 9, unknown_tagged_fields: vec![raw(4, "aa")] };
+    wire_decodes("ff", true, None::<Cursor>, Some(other.clone()));
+    wire_decodes("01 02 74 00000003 00", true, Some(cursor.clone()), Some(other.clone()));
+    wire_decodes("01 02 74 00000003 00", true, Some(cursor.clone()), None);
+    wire_decodes("02 74 00000003 00", true, cursor, other);
+    // A struct read at a version that lacks some of its fields: they come
+    // out at their defaults (MetadataResponse v0 partition: leader epoch -1).
+    let held = MetadataResponsePartition { leader_epoch: 7, offline_replicas: vec![4], ..Default::default() };
+    wire_decodes(
+        "0000 00000001 00000002 00000000 00000000",
+        false,
+        MetadataResponsePartition { partition_index: 1, leader_id: 2, ..Default::default() },
+        held,
+    );
+}
+
+#[test]
+fn v3_fallback_through_frame_decode_response() {
+    use kafka_wire::frame;
+    use kafka_wire::messages::ResponseBody;
+    // V3: the v0-shaped reply (after correlation id 1) to an ApiVersions v4
+    // request: frame::decode_response re-reads it at v0 and says so.
+    let reply = hex("00 00 00 01  00 23 00 00 00 01 00 12 00 00 00 03");
+    let decoded = frame::decode_response(reply.clone(), 18, 4).expect("decodes through the v0 fallback");
+    assert_eq!(decoded.version, 0);
+    assert_eq!(decoded.header, ResponseHeader { correlation_id: 1, ..Default::default() });
+    assert_eq!(decoded.body, ResponseBody::ApiVersions(api_versions(35, 3)));
+    // Another api gets no fallback: the same body bytes as a Metadata v4 response are refused.
+    assert!(frame::decode_response(reply, 3, 4).is_err());
+    // The fallback is for a body that does not decode at the version asked: a
+    // v3-shaped body decodes at v3.
+    let v3 = hex("00 00 00 01  00 00 02 00 12 00 00 00 03 00 00 00 00 00 00");
+    let decoded = frame::decode_response(v3, 18, 3).unwrap();
+    assert_eq!((decoded.version, decoded.body), (3, ResponseBody::ApiVersions(api_versions(0, 3))));
+}
