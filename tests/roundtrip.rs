@@ -199,3 +199,133 @@ mod hostile {
         }
     }
 }
+
+/// `decode_into` a value whose arrays hold more, fewer or no elements than
+/// the input (and nullable arrays that are null, empty or full) gives what
+/// `decode` gives, at every version; the empty array clears what was there.
+mod arrays_decoded_into {
+    use kafka_wire::error::DecodeErrorKind;
+    use kafka_wire::message::Message;
+    use kafka_wire::messages::metadata_request::MetadataRequestTopic;
+    use kafka_wire::messages::metadata_response::{MetadataResponsePartition, MetadataResponseTopic};
+    use kafka_wire::messages::{MetadataRequest, MetadataResponse};
+    use kafka_wire::Bytes;
+
+    fn topic(name: &str, partitions: i32) -> MetadataResponseTopic {
+        MetadataResponseTopic {
+            name: Some(name.into()),
+            is_internal: partitions == 2,
+            partitions: (0..partitions)
+                .map(|i| MetadataResponsePartition {
+                    partition_index: i,
+                    leader_id: 10 + i,
+                    replica_nodes: (0..i).collect(),
+                    isr_nodes: vec![i; 2],
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        }
+    }
+
+    fn shapes() -> Vec<MetadataResponse> {
+        let response = |topics| MetadataResponse { controller_id: 3, topics, ..Default::default() };
+        vec![
+            response(vec![]),
+            response(vec![topic("a", 0)]),
+            response(vec![topic("a", 3), topic("bb", 1)]),
+            response(vec![topic("ccc", 2), topic("", 0), topic("d", 4), topic("e", 1), topic("f", 0)]),
+        ]
+    }
+
+    #[test]
+    fn metadata_response_every_shape_into_every_shape() {
+        for version in MetadataResponse::VERSIONS.min..=MetadataResponse::VERSIONS.max {
+            let encoded: Vec<Bytes> = shapes().iter().map(|m| m.to_bytes(version).unwrap()).collect();
+            for (i, from) in encoded.iter().enumerate() {
+                for (j, to) in encoded.iter().enumerate() {
+                    let mut value = MetadataResponse::decode_exact(from.clone(), version).unwrap();
+                    let mut rest = to.clone();
+                    value.decode_into(&mut rest, version).unwrap();
+                    assert!(rest.is_empty());
+                    let fresh = MetadataResponse::decode_exact(to.clone(), version).unwrap();
+                    assert_eq!(value, fresh, "v{version}: shape {j} decoded into shape {i}");
+                    // v0 lacks ControllerId and IsInternal; from v1 on every field of the shapes travels.
+                    if version >= 1 {
+                        assert_eq!(value, shapes()[j], "v{version}: shape {j}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn nullable_array_null_empty_and_full_into_each_other() {
+        let topic = |name: &str| MetadataRequestTopic { name: Some(name.into()), ..Default::default() };
+        let shapes = [None, Some(vec![]), Some(vec![topic("a")]), Some(vec![topic("b"), topic("c"), topic("d")])];
+        for version in 1..=MetadataRequest::VERSIONS.max {
+            for from in &shapes {
+                for to in &shapes {
+                    let from = MetadataRequest { topics: from.clone(), ..Default::default() };
+                    let to = MetadataRequest { topics: to.clone(), ..Default::default() };
+                    let mut value = from.clone();
+                    value.decode_into(&mut to.to_bytes(version).unwrap(), version).unwrap();
+                    assert_eq!(value.topics, to.topics, "v{version}: {:?} into {:?}", to.topics, from.topics);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn null_where_an_array_is_not_nullable() {
+        // MetadataResponse v12 topics (compact null 00), v0 brokers (classic
+        // null ffffffff, and any other negative count), and a partition's
+        // replica nodes (an array of int32): refused whatever the value held.
+        let cases: [(i16, &str, &str, usize); 4] = [
+            (12, "00000000 01 00 ffffffff 00 00", "topics", 10),
+            (0, "ffffffff 00000000", "brokers", 0),
+            (0, "fffffffe 00000000", "brokers", 0),
+            (12, "00000000 01 00 ffffffff 02 0000 02 74 00000000000000000000000000000000 00 02 0000 00000000 00000000 ffffffff 00 01 01 00 80000000 00 00", "topics[0].partitions[0].replica_nodes", 47),
+        ];
+        for (version, bytes, path, offset) in cases {
+            let bytes = Bytes::from(hex::decode(bytes.replace(' ', "")).unwrap());
+            for mut value in shapes() {
+                let err = value.decode_into(&mut bytes.clone(), version).unwrap_err();
+                assert_eq!(err.kind(), &DecodeErrorKind::NullNotAllowed, "{err}");
+                assert_eq!(err.offset(), offset, "{err}");
+                assert_eq!(
+                    err.to_string(),
+                    format!(
+                        "MetadataResponse v{version}: {path}: null is not allowed at this version (offset {offset})"
+                    )
+                );
+                assert_eq!(MetadataResponse::decode_exact(bytes.clone(), version).unwrap_err(), err);
+            }
+        }
+    }
+
+    #[test]
+    fn hostile_counts_are_refused_before_any_element() {
+        // Compact and classic counts far past the input, into a value that has
+        // topics: CountTooLarge at the offset after the count.
+        let cases: [(i16, &str, u64, usize, usize); 2] = [
+            (12, "00000000 01 00 ffffffff ffffffff0f 00", 4294967294, 1, 15),
+            (0, "00000000 7fffffff 00", 2147483647, 1, 8),
+        ];
+        for (version, bytes, count, remaining, offset) in cases {
+            let bytes = Bytes::from(hex::decode(bytes.replace(' ', "")).unwrap());
+            let mut value = shapes().pop().unwrap();
+            let err = value.decode_into(&mut bytes.clone(), version).unwrap_err();
+            assert_eq!(err.kind(), &DecodeErrorKind::CountTooLarge { count, remaining }, "{err}");
+            assert_eq!(err.offset(), offset, "{err}");
+            assert_eq!(MetadataResponse::decode_exact(bytes, version).unwrap_err(), err);
+        }
+        // A count of 3 topics passes the 1-byte-each check on the 3 bytes left;
+        // the first topic's name is then short.
+        let bytes = Bytes::from(hex::decode("00000000 01 00 ffffffff 04 0000 02".replace(' ', "")).unwrap());
+        let mut value = shapes().pop().unwrap();
+        let err = value.decode_into(&mut bytes.clone(), 12).unwrap_err();
+        assert_eq!(err.to_string(), "MetadataResponse v12: topics[0].name: need 1 bytes, have 0 (offset 14)");
+        assert_eq!(MetadataResponse::decode_exact(bytes, 12).unwrap_err(), err);
+    }
+}
