@@ -64,12 +64,6 @@ pub fn field_size<T: Wire>(tag: u32, value: &T, version: i16) -> usize {
     uvarint_len(tag) + uvarint_len(size as u32) + size
 }
 
-/// Appends the unknown fields in ascending tag order. Their tags must be
-/// distinct and not below `known_tags` (the count of tags the schema
-/// defines for this struct).
-///
-/// # Errors
-/// [`EncodeErrorKind::DuplicateTag`] for a repeated or known tag.
 /// Writes a whole tagged-field section of a struct that defines no tagged
 /// fields of its own: the byte `00` when `fields` is empty, else the count
 /// and the fields, in tag order.
@@ -104,6 +98,12 @@ pub fn unknown_section_size(fields: &[RawTaggedField]) -> usize {
     uvarint_len(fields.len() as u32) + unknown_size(fields)
 }
 
+/// Appends the unknown fields in ascending tag order. Their tags must be
+/// distinct and not below `known_tags` (the count of tags the schema
+/// defines for this struct).
+///
+/// # Errors
+/// [`EncodeErrorKind::DuplicateTag`] for a repeated or known tag.
 #[doc(hidden)]
 #[inline]
 pub fn encode_unknown(buf: &mut Writer<'_>, fields: &[RawTaggedField], known_tags: u32) -> Result<(), EncodeError> {

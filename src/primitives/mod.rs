@@ -210,8 +210,6 @@ pub mod field {
         Ok(())
     }
 
-    /// Reads a non-nullable array of fixed-width values into `place`
-    /// (reusing its allocation), with one bounds check for the whole array.
     /// Reads the bytes of adjacent fixed-width fields (`fields`: each one's
     /// name and size, `N` bytes in all) with one bounds check; generated
     /// code takes each field's value from its slice with [`Fixed::from_chunk`].
@@ -242,6 +240,8 @@ pub mod field {
         r.error(crate::error::DecodeErrorKind::Invalid("fixed-width fields longer than their sizes"))
     }
 
+    /// Reads a non-nullable array of fixed-width values into `place`
+    /// (reusing its allocation), with one bounds check for the whole array.
     #[inline]
     pub fn decode_fixed_array_into<T: Fixed>(
         place: &mut Vec<T>,
