@@ -18,7 +18,10 @@ impl<T: Wire> Wire for Vec<T> {
     #[inline]
     fn encode_value(&self, buf: &mut Writer<'_>, version: i16, flexible: bool) -> Result<(), EncodeError> {
         put_len(buf, self.len(), flexible)?;
+        // A counter rather than `enumerate`: one iterator type less to
+        // compile for each element type.
         let mut i = 0;
+        #[allow(clippy::explicit_counter_loop)]
         for item in self {
             if let Err(e) = item.encode_value(buf, version, flexible) {
                 return Err(e.at_index(i));
