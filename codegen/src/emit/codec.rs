@@ -225,45 +225,51 @@ fn fixed_run(run: &[&FieldView<'_>], rt: &TokenStream) -> TokenStream {
         let ident = &f.ident;
         return quote!(#rt::primitives::Fixed::put(self.#ident, buf););
     }
-    let mut at = 0;
-    let mut writes = TokenStream::new();
-    for f in run {
-        let (ident, size) = (&f.ident, f.fixed_size().unwrap_or_default());
+    let (len, slices) = run_layout(run);
+    let writes = slices.into_iter().map(|(f, range)| {
+        let ident = &f.ident;
         let bytes = match f.field.ty {
             FieldType::Bool => quote!([u8::from(self.#ident)]),
             FieldType::Uuid => quote!(self.#ident.0),
             _ => quote!(self.#ident.to_be_bytes()),
         };
-        let (start, end) = (Literal::usize_unsuffixed(at), Literal::usize_unsuffixed(at + size));
-        writes.extend(quote!(run[#start..#end].copy_from_slice(&#bytes);));
-        at += size;
-    }
-    let len = Literal::usize_unsuffixed(at);
+        quote!(run[#range].copy_from_slice(&#bytes);)
+    });
     quote! {
         let mut run = [0u8; #len];
-        #writes
+        #(#writes)*
         buf.extend_from_slice(&run);
     }
+}
+
+/// The byte length of a run and each field's range in it (`start..end`).
+fn run_layout<'a, 'b>(run: &[&'a FieldView<'b>]) -> (Literal, Vec<(&'a FieldView<'b>, TokenStream)>) {
+    let mut at = 0;
+    let mut slices = Vec::new();
+    for &f in run {
+        let size = f.fixed_size().unwrap_or_default();
+        let (start, end) = (Literal::usize_unsuffixed(at), Literal::usize_unsuffixed(at + size));
+        slices.push((f, quote!(#start..#end)));
+        at += size;
+    }
+    (Literal::usize_unsuffixed(at), slices)
 }
 
 /// Reads a run of adjacent fixed-width fields with one bounds check, then
 /// takes each value from its slice of the run.
 fn read_run(run: &[&FieldView<'_>], rt: &TokenStream) -> TokenStream {
-    let mut at = 0;
-    let mut sizes = Vec::new();
-    let mut reads = TokenStream::new();
-    for f in run {
-        let (ident, name, size) = (&f.ident, &f.name, f.fixed_size().unwrap_or_default());
-        let (start, end) = (Literal::usize_unsuffixed(at), Literal::usize_unsuffixed(at + size));
-        reads.extend(quote!(self.#ident = #rt::primitives::Fixed::from_chunk(&run[#start..#end]);));
-        let size_lit = Literal::usize_unsuffixed(size);
-        sizes.push(quote!((#name, #size_lit)));
-        at += size;
-    }
-    let len = Literal::usize_unsuffixed(at);
+    let (len, slices) = run_layout(run);
+    let sizes = run.iter().map(|f| {
+        let (name, size) = (&f.name, Literal::usize_unsuffixed(f.fixed_size().unwrap_or_default()));
+        quote!((#name, #size))
+    });
+    let reads = slices.into_iter().map(|(f, range)| {
+        let ident = &f.ident;
+        quote!(self.#ident = #rt::primitives::Fixed::from_chunk(&run[#range]);)
+    });
     quote! {
         let run: [u8; #len] = #rt::primitives::field::read_run(r, &[#(#sizes),*])?;
-        #reads
+        #(#reads)*
     }
 }
 
