@@ -49,10 +49,6 @@ impl<T: Wire> Wire for Vec<T> {
         }
         let offset = r.offset();
         match read_count(r, flexible, T::MIN_SIZE)? {
-            Some(0) => {
-                self.clear();
-                Ok(())
-            }
             Some(count) => decode_items_into(self, count, r, version, flexible),
             None => Err(null_array(offset)),
         }
@@ -87,6 +83,10 @@ fn decode_items_into<T: Wire>(
     version: i16,
     flexible: bool,
 ) -> Result<(), DecodeError> {
+    if count == 0 {
+        items.clear();
+        return Ok(());
+    }
     items.truncate(count);
     // Reserve no more memory than the input has bytes left: a hostile count
     // of large structs gets a small start, and the vector grows only with
@@ -137,11 +137,6 @@ impl<T: Wire> Nullable for Vec<T> {
             *place = None;
             return Ok(());
         };
-        let items = place.get_or_insert_with(Vec::new);
-        if count == 0 {
-            items.clear();
-            return Ok(());
-        }
-        decode_items_into(items, count, r, version, flexible)
+        decode_items_into(place.get_or_insert_with(Vec::new), count, r, version, flexible)
     }
 }
