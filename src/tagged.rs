@@ -195,10 +195,8 @@ pub fn decode_unknown_section(
     known_tags: u32,
     unknown: &mut Vec<RawTaggedField>,
 ) -> Result<(), DecodeError> {
-    if r.peek_u8() == Some(0) {
-        return r.skip(1);
-    }
-    decode_entries(r, known_tags, unknown, &mut |_, _| Ok(false))
+    // One instance of the generic reader, shared by every such struct.
+    decode_section(r, known_tags, unknown, |_, _| Ok(false))
 }
 
 /// The entries of a non-empty section. Not generic (the known-tag reader is
