@@ -25,32 +25,46 @@ pub struct AddOffsetsToTxnRequest {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for AddOffsetsToTxnRequest {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.transactional_id,
-            buf,
-            version,
-            version >= 3,
-            "transactional_id",
-        )?;
-        let mut run = [0u8; 10];
-        run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-        run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode(
-            &self.group_id,
-            buf,
-            version,
-            version >= 3,
-            "group_id",
+        buf.segment(
+            21 + self.transactional_id.len() + self.group_id.len(),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.transactional_id,
+                    version >= 3,
+                    "transactional_id",
+                )?;
+                let mut run = [0u8; 10];
+                run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+                run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+                s.put_slice(&run)?;
+                crate::primitives::field::put_str(
+                    s,
+                    &self.group_id,
+                    version >= 3,
+                    "group_id",
+                )?;
+                if version >= 3 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
         if version >= 3 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

@@ -175,12 +175,12 @@ impl crate::primitives::Wire for AddPartitionsToTxnTopicResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.name,
-            buf,
-            version,
-            version >= 3,
-            "name",
+        buf.segment(
+            5 + self.name.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, version >= 3, "name")?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.results_by_partition,
@@ -257,18 +257,34 @@ pub struct AddPartitionsToTxnPartitionResult {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for AddPartitionsToTxnPartitionResult {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 6];
-        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-        run[4..6].copy_from_slice(&self.partition_error_code.to_be_bytes());
-        buf.extend_from_slice(&run);
+        buf.segment(
+            7,
+            |s| {
+                let mut run = [0u8; 6];
+                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                run[4..6].copy_from_slice(&self.partition_error_code.to_be_bytes());
+                s.put_slice(&run)?;
+                if version >= 3 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 3 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -328,12 +344,17 @@ impl crate::primitives::Wire for AddPartitionsToTxnResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.transactional_id,
-            buf,
-            version,
-            true,
-            "transactional_id",
+        buf.segment(
+            5 + self.transactional_id.len(),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.transactional_id,
+                    true,
+                    "transactional_id",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.topic_results,

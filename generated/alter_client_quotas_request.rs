@@ -30,9 +30,24 @@ impl crate::primitives::Wire for AlterClientQuotasRequest {
             version >= 1,
             "entries",
         )?;
-        crate::primitives::Fixed::put(self.validate_only, buf);
+        buf.segment(
+            2,
+            |s| {
+                s.put_fixed(self.validate_only)?;
+                if version >= 1 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -181,28 +196,43 @@ impl Default for EntityData {
     }
 }
 impl crate::primitives::Wire for EntityData {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.entity_type,
-            buf,
-            version,
-            version >= 1,
-            "entity_type",
-        )?;
-        crate::primitives::field::encode(
-            &self.entity_name,
-            buf,
-            version,
-            version >= 1,
-            "entity_name",
+        buf.segment(
+            11 + self.entity_type.len()
+                + self.entity_name.as_ref().map_or(0, String::len),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.entity_type,
+                    version >= 1,
+                    "entity_type",
+                )?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.entity_name.as_deref(),
+                    version >= 1,
+                    "entity_name",
+                )?;
+                if version >= 1 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
         if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -278,19 +308,35 @@ pub struct OpData {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for OpData {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.key, buf, version, version >= 1, "key")?;
-        let mut run = [0u8; 9];
-        run[0..8].copy_from_slice(&self.value.to_be_bytes());
-        run[8..9].copy_from_slice(&[u8::from(self.remove)]);
-        buf.extend_from_slice(&run);
+        buf.segment(
+            15 + self.key.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.key, version >= 1, "key")?;
+                let mut run = [0u8; 9];
+                run[0..8].copy_from_slice(&self.value.to_be_bytes());
+                run[8..9].copy_from_slice(&[u8::from(self.remove)]);
+                s.put_slice(&run)?;
+                if version >= 1 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

@@ -115,13 +115,18 @@ impl crate::primitives::Wire for EntryData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::primitives::field::encode(
-            &self.error_message,
-            buf,
-            version,
-            version >= 1,
-            "error_message",
+        buf.segment(
+            7 + self.error_message.as_ref().map_or(0, String::len),
+            |s| {
+                s.put_fixed(self.error_code)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.error_message.as_deref(),
+                    version >= 1,
+                    "error_message",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.entity,
@@ -215,28 +220,43 @@ impl Default for EntityData {
     }
 }
 impl crate::primitives::Wire for EntityData {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.entity_type,
-            buf,
-            version,
-            version >= 1,
-            "entity_type",
-        )?;
-        crate::primitives::field::encode(
-            &self.entity_name,
-            buf,
-            version,
-            version >= 1,
-            "entity_name",
+        buf.segment(
+            11 + self.entity_type.len()
+                + self.entity_name.as_ref().map_or(0, String::len),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.entity_type,
+                    version >= 1,
+                    "entity_type",
+                )?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.entity_name.as_deref(),
+                    version >= 1,
+                    "entity_name",
+                )?;
+                if version >= 1 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
         if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

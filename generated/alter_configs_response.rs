@@ -118,30 +118,45 @@ impl Default for AlterConfigsResourceResponse {
     }
 }
 impl crate::primitives::Wire for AlterConfigsResourceResponse {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::primitives::field::encode(
-            &self.error_message,
-            buf,
-            version,
-            version >= 2,
-            "error_message",
-        )?;
-        crate::primitives::Fixed::put(self.resource_type, buf);
-        crate::primitives::field::encode(
-            &self.resource_name,
-            buf,
-            version,
-            version >= 2,
-            "resource_name",
+        buf.segment(
+            14 + self.error_message.as_ref().map_or(0, String::len)
+                + self.resource_name.len(),
+            |s| {
+                s.put_fixed(self.error_code)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.error_message.as_deref(),
+                    version >= 2,
+                    "error_message",
+                )?;
+                s.put_fixed(self.resource_type)?;
+                crate::primitives::field::put_str(
+                    s,
+                    &self.resource_name,
+                    version >= 2,
+                    "resource_name",
+                )?;
+                if version >= 2 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

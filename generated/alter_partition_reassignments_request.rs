@@ -91,7 +91,13 @@ impl crate::primitives::Wire for ReassignableTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
+        buf.segment(
+            5 + self.name.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, true, "name")?;
+                Ok(())
+            },
+        )?;
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -144,6 +150,7 @@ pub struct ReassignablePartition {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for ReassignablePartition {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,

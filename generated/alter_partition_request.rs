@@ -103,18 +103,23 @@ impl crate::primitives::Wire for TopicData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        if version <= 1 {
-            crate::primitives::field::encode(
-                &self.topic_name,
-                buf,
-                version,
-                true,
-                "topic_name",
-            )?;
-        }
-        if version >= 2 {
-            crate::primitives::Fixed::put(self.topic_id, buf);
-        }
+        buf.segment(
+            21 + self.topic_name.len(),
+            |s| {
+                if version <= 1 {
+                    crate::primitives::field::put_str(
+                        s,
+                        &self.topic_name,
+                        true,
+                        "topic_name",
+                    )?;
+                }
+                if version >= 2 {
+                    s.put_fixed(self.topic_id)?;
+                }
+                Ok(())
+            },
+        )?;
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -224,18 +229,24 @@ impl crate::primitives::Wire for PartitionData {
         if version < 1 && self.leader_recovery_state != 0 {
             return Err(crate::primitives::field::non_default("leader_recovery_state"));
         }
-        let mut run = [0u8; 8];
-        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-        run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
-        buf.extend_from_slice(&run);
-        if version <= 2 {
-            crate::primitives::field::encode_fixed_array(
-                &self.new_isr,
-                buf,
-                true,
-                "new_isr",
-            )?;
-        }
+        buf.segment(
+            13 + self.new_isr.len() * 4,
+            |s| {
+                let mut run = [0u8; 8];
+                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                s.put_slice(&run)?;
+                if version <= 2 {
+                    crate::primitives::field::put_fixed_array(
+                        s,
+                        &self.new_isr,
+                        true,
+                        "new_isr",
+                    )?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 3 {
             crate::primitives::field::encode(
                 &self.new_isr_with_epochs,
@@ -245,11 +256,22 @@ impl crate::primitives::Wire for PartitionData {
                 "new_isr_with_epochs",
             )?;
         }
-        if version >= 1 {
-            crate::primitives::Fixed::put(self.leader_recovery_state, buf);
+        buf.segment(
+            6,
+            |s| {
+                if version >= 1 {
+                    s.put_fixed(self.leader_recovery_state)?;
+                }
+                s.put_fixed(self.partition_epoch)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
-        crate::primitives::Fixed::put(self.partition_epoch, buf);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -355,17 +377,29 @@ impl Default for BrokerState {
     }
 }
 impl crate::primitives::Wire for BrokerState {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 12];
-        run[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
-        run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            13,
+            |s| {
+                let mut run = [0u8; 12];
+                run[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+                run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+                s.put_slice(&run)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {

@@ -87,12 +87,12 @@ impl crate::primitives::Wire for AlterReplicaLogDir {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.path,
-            buf,
-            version,
-            version >= 2,
-            "path",
+        buf.segment(
+            5 + self.path.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.path, version >= 2, "path")?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.topics,
@@ -164,27 +164,37 @@ pub struct AlterReplicaLogDirTopic {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for AlterReplicaLogDirTopic {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.name,
-            buf,
-            version,
-            version >= 2,
-            "name",
-        )?;
-        crate::primitives::field::encode_fixed_array(
-            &self.partitions,
-            buf,
-            version >= 2,
-            "partitions",
+        buf.segment(
+            11 + self.name.len() + self.partitions.len() * 4,
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, version >= 2, "name")?;
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.partitions,
+                    version >= 2,
+                    "partitions",
+                )?;
+                if version >= 2 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

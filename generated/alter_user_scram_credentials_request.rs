@@ -88,15 +88,27 @@ pub struct ScramCredentialDeletion {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for ScramCredentialDeletion {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        crate::primitives::Fixed::put(self.mechanism, buf);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            7 + self.name.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, true, "name")?;
+                s.put_fixed(self.mechanism)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -153,17 +165,24 @@ pub struct ScramCredentialUpsertion {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for ScramCredentialUpsertion {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        let mut run = [0u8; 5];
-        run[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
-        run[1..5].copy_from_slice(&self.iterations.to_be_bytes());
-        buf.extend_from_slice(&run);
+        buf.segment(
+            10 + self.name.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, true, "name")?;
+                let mut run = [0u8; 5];
+                run[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
+                run[1..5].copy_from_slice(&self.iterations.to_be_bytes());
+                s.put_slice(&run)?;
+                Ok(())
+            },
+        )?;
         crate::primitives::field::encode(&self.salt, buf, version, true, "salt")?;
         crate::primitives::field::encode(
             &self.salted_password,

@@ -90,22 +90,33 @@ impl Default for AlterUserScramCredentialsResult {
     }
 }
 impl crate::primitives::Wire for AlterUserScramCredentialsResult {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.user, buf, version, true, "user")?;
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::primitives::field::encode(
-            &self.error_message,
-            buf,
-            version,
-            true,
-            "error_message",
+        buf.segment(
+            13 + self.user.len() + self.error_message.as_ref().map_or(0, String::len),
+            |s| {
+                crate::primitives::field::put_str(s, &self.user, true, "user")?;
+                s.put_fixed(self.error_code)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.error_message.as_deref(),
+                    true,
+                    "error_message",
+                )?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

@@ -17,32 +17,46 @@ pub struct ApiVersionsRequest {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for ApiVersionsRequest {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        buf.segment(
+            11 + self.client_software_name.len() + self.client_software_version.len(),
+            |s| {
+                if version >= 3 {
+                    crate::primitives::field::put_str(
+                        s,
+                        &self.client_software_name,
+                        true,
+                        "client_software_name",
+                    )?;
+                }
+                if version >= 3 {
+                    crate::primitives::field::put_str(
+                        s,
+                        &self.client_software_version,
+                        true,
+                        "client_software_version",
+                    )?;
+                }
+                if version >= 3 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 3 {
-            crate::primitives::field::encode(
-                &self.client_software_name,
-                buf,
-                version,
-                true,
-                "client_software_name",
-            )?;
-        }
-        if version >= 3 {
-            crate::primitives::field::encode(
-                &self.client_software_version,
-                buf,
-                version,
-                true,
-                "client_software_version",
-            )?;
-        }
-        if version >= 3 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

@@ -266,19 +266,35 @@ pub struct ApiVersion {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for ApiVersion {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 6];
-        run[0..2].copy_from_slice(&self.api_key.to_be_bytes());
-        run[2..4].copy_from_slice(&self.min_version.to_be_bytes());
-        run[4..6].copy_from_slice(&self.max_version.to_be_bytes());
-        buf.extend_from_slice(&run);
+        buf.segment(
+            7,
+            |s| {
+                let mut run = [0u8; 6];
+                run[0..2].copy_from_slice(&self.api_key.to_be_bytes());
+                run[2..4].copy_from_slice(&self.min_version.to_be_bytes());
+                run[4..6].copy_from_slice(&self.max_version.to_be_bytes());
+                s.put_slice(&run)?;
+                if version >= 3 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 3 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -338,18 +354,30 @@ pub struct SupportedFeatureKey {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for SupportedFeatureKey {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        let mut run = [0u8; 4];
-        run[0..2].copy_from_slice(&self.min_version.to_be_bytes());
-        run[2..4].copy_from_slice(&self.max_version.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            10 + self.name.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, true, "name")?;
+                let mut run = [0u8; 4];
+                run[0..2].copy_from_slice(&self.min_version.to_be_bytes());
+                run[2..4].copy_from_slice(&self.max_version.to_be_bytes());
+                s.put_slice(&run)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -398,18 +426,30 @@ pub struct FinalizedFeatureKey {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for FinalizedFeatureKey {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        let mut run = [0u8; 4];
-        run[0..2].copy_from_slice(&self.max_version_level.to_be_bytes());
-        run[2..4].copy_from_slice(&self.min_version_level.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            10 + self.name.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, true, "name")?;
+                let mut run = [0u8; 4];
+                run[0..2].copy_from_slice(&self.max_version_level.to_be_bytes());
+                run[2..4].copy_from_slice(&self.min_version_level.to_be_bytes());
+                s.put_slice(&run)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

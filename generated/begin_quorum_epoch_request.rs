@@ -42,16 +42,21 @@ impl crate::primitives::Wire for BeginQuorumEpochRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.cluster_id,
-            buf,
-            version,
-            version >= 1,
-            "cluster_id",
+        buf.segment(
+            9 + self.cluster_id.as_ref().map_or(0, String::len),
+            |s| {
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.cluster_id.as_deref(),
+                    version >= 1,
+                    "cluster_id",
+                )?;
+                if version >= 1 {
+                    s.put_fixed(self.voter_id)?;
+                }
+                Ok(())
+            },
         )?;
-        if version >= 1 {
-            crate::primitives::Fixed::put(self.voter_id, buf);
-        }
         crate::primitives::field::encode(
             &self.topics,
             buf,
@@ -175,12 +180,17 @@ impl crate::primitives::Wire for TopicData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.topic_name,
-            buf,
-            version,
-            version >= 1,
-            "topic_name",
+        buf.segment(
+            5 + self.topic_name.len(),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.topic_name,
+                    version >= 1,
+                    "topic_name",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.partitions,
@@ -270,26 +280,42 @@ pub struct PartitionData {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for PartitionData {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        buf.segment(
+            29,
+            |s| {
+                if version >= 1 {
+                    let mut run = [0u8; 20];
+                    run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                    run[4..20].copy_from_slice(&self.voter_directory_id.0);
+                    s.put_slice(&run)?;
+                } else {
+                    s.put_fixed(self.partition_index)?;
+                }
+                let mut run = [0u8; 8];
+                run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+                run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                s.put_slice(&run)?;
+                if version >= 1 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 1 {
-            let mut run = [0u8; 20];
-            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            run[4..20].copy_from_slice(&self.voter_directory_id.0);
-            buf.extend_from_slice(&run);
-        } else {
-            crate::primitives::Fixed::put(self.partition_index, buf);
-        }
-        let mut run = [0u8; 8];
-        run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
-        run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
-        buf.extend_from_slice(&run);
-        if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -366,16 +392,28 @@ pub struct LeaderEndpoint {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for LeaderEndpoint {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
-        crate::primitives::Fixed::put(self.port, buf);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            13 + self.name.len() + self.host.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, true, "name")?;
+                crate::primitives::field::put_str(s, &self.host, true, "host")?;
+                s.put_fixed(self.port)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

@@ -46,6 +46,7 @@ impl Default for BrokerHeartbeatRequest {
     }
 }
 impl crate::primitives::Wire for BrokerHeartbeatRequest {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,

@@ -41,20 +41,32 @@ impl Default for BrokerHeartbeatResponse {
     }
 }
 impl crate::primitives::Wire for BrokerHeartbeatResponse {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 9];
-        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        run[6..7].copy_from_slice(&[u8::from(self.is_caught_up)]);
-        run[7..8].copy_from_slice(&[u8::from(self.is_fenced)]);
-        run[8..9].copy_from_slice(&[u8::from(self.should_shut_down)]);
-        buf.extend_from_slice(&run);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            10,
+            |s| {
+                let mut run = [0u8; 9];
+                run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                run[6..7].copy_from_slice(&[u8::from(self.is_caught_up)]);
+                run[7..8].copy_from_slice(&[u8::from(self.is_fenced)]);
+                run[8..9].copy_from_slice(&[u8::from(self.should_shut_down)]);
+                s.put_slice(&run)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {

@@ -70,15 +70,20 @@ impl crate::primitives::Wire for BrokerRegistrationRequest {
         if version < 1 && self.is_migrating_zk_broker {
             return Err(crate::primitives::field::non_default("is_migrating_zk_broker"));
         }
-        crate::primitives::Fixed::put(self.broker_id, buf);
-        crate::primitives::field::encode(
-            &self.cluster_id,
-            buf,
-            version,
-            true,
-            "cluster_id",
+        buf.segment(
+            25 + self.cluster_id.len(),
+            |s| {
+                s.put_fixed(self.broker_id)?;
+                crate::primitives::field::put_str(
+                    s,
+                    &self.cluster_id,
+                    true,
+                    "cluster_id",
+                )?;
+                s.put_fixed(self.incarnation_id)?;
+                Ok(())
+            },
         )?;
-        crate::primitives::Fixed::put(self.incarnation_id, buf);
         crate::primitives::field::encode(
             &self.listeners,
             buf,
@@ -93,22 +98,38 @@ impl crate::primitives::Wire for BrokerRegistrationRequest {
             true,
             "features",
         )?;
-        crate::primitives::field::encode(&self.rack, buf, version, true, "rack")?;
-        if version >= 1 {
-            crate::primitives::Fixed::put(self.is_migrating_zk_broker, buf);
+        buf.segment(
+            20 + self.rack.as_ref().map_or(0, String::len) + self.log_dirs.len() * 16,
+            |s| {
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.rack.as_deref(),
+                    true,
+                    "rack",
+                )?;
+                if version >= 1 {
+                    s.put_fixed(self.is_migrating_zk_broker)?;
+                }
+                if version >= 2 {
+                    crate::primitives::field::put_fixed_array(
+                        s,
+                        &self.log_dirs,
+                        true,
+                        "log_dirs",
+                    )?;
+                }
+                if version >= 3 {
+                    s.put_fixed(self.previous_broker_epoch)?;
+                }
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
-        if version >= 2 {
-            crate::primitives::field::encode_fixed_array(
-                &self.log_dirs,
-                buf,
-                true,
-                "log_dirs",
-            )?;
-        }
-        if version >= 3 {
-            crate::primitives::Fixed::put(self.previous_broker_epoch, buf);
-        }
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -234,19 +255,31 @@ pub struct Listener {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for Listener {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
-        let mut run = [0u8; 4];
-        run[0..2].copy_from_slice(&self.port.to_be_bytes());
-        run[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            15 + self.name.len() + self.host.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, true, "name")?;
+                crate::primitives::field::put_str(s, &self.host, true, "host")?;
+                let mut run = [0u8; 4];
+                run[0..2].copy_from_slice(&self.port.to_be_bytes());
+                run[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
+                s.put_slice(&run)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -297,18 +330,30 @@ pub struct Feature {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for Feature {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        let mut run = [0u8; 4];
-        run[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
-        run[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            10 + self.name.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, true, "name")?;
+                let mut run = [0u8; 4];
+                run[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+                run[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+                s.put_slice(&run)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

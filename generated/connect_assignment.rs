@@ -60,16 +60,21 @@ impl crate::primitives::Wire for ConnectAssignment {
         if version < 1 && self.delay != 0 {
             return Err(crate::primitives::field::non_default("delay"));
         }
-        crate::primitives::Fixed::put(self.error, buf);
-        crate::primitives::field::encode(&self.leader, buf, version, false, "leader")?;
-        crate::primitives::field::encode(
-            &self.leader_url,
-            buf,
-            version,
-            false,
-            "leader_url",
+        buf.segment(
+            20 + self.leader.len() + self.leader_url.len(),
+            |s| {
+                s.put_fixed(self.error)?;
+                crate::primitives::field::put_str(s, &self.leader, false, "leader")?;
+                crate::primitives::field::put_str(
+                    s,
+                    &self.leader_url,
+                    false,
+                    "leader_url",
+                )?;
+                s.put_fixed(self.config_offset)?;
+                Ok(())
+            },
         )?;
-        crate::primitives::Fixed::put(self.config_offset, buf);
         if version < 1 && self.assignment.is_none() {
             return Err(crate::primitives::field::null_not_allowed("assignment"));
         }
@@ -199,20 +204,31 @@ pub struct ConnectorAssignment {
     pub tasks: Vec<i32>,
 }
 impl crate::primitives::Wire for ConnectorAssignment {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.connector,
-            buf,
-            version,
-            false,
-            "connector",
+        buf.segment(
+            10 + self.connector.len() + self.tasks.len() * 4,
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.connector,
+                    false,
+                    "connector",
+                )?;
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.tasks,
+                    false,
+                    "tasks",
+                )?;
+                Ok(())
+            },
         )?;
-        crate::primitives::field::encode_fixed_array(&self.tasks, buf, false, "tasks")?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

@@ -19,6 +19,7 @@ pub struct ConnectWorkerMetadata {
     pub allocation: Option<crate::Bytes>,
 }
 impl crate::primitives::Wire for ConnectWorkerMetadata {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -28,8 +29,14 @@ impl crate::primitives::Wire for ConnectWorkerMetadata {
         if version < 1 && self.allocation.is_some() {
             return Err(crate::primitives::field::non_default("allocation"));
         }
-        crate::primitives::field::encode(&self.url, buf, version, false, "url")?;
-        crate::primitives::Fixed::put(self.config_offset, buf);
+        buf.segment(
+            13 + self.url.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.url, false, "url")?;
+                s.put_fixed(self.config_offset)?;
+                Ok(())
+            },
+        )?;
         if version >= 1 {
             crate::primitives::field::encode(
                 &self.allocation,

@@ -17,6 +17,7 @@ pub struct ConsumerGroupDescribeRequest {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for ConsumerGroupDescribeRequest {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -30,8 +31,19 @@ impl crate::primitives::Wire for ConsumerGroupDescribeRequest {
             true,
             "group_ids",
         )?;
-        crate::primitives::Fixed::put(self.include_authorized_operations, buf);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            2,
+            |s| {
+                s.put_fixed(self.include_authorized_operations)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

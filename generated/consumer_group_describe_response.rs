@@ -80,27 +80,38 @@ pub struct TopicPartitions {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for TopicPartitions {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.topic_id, buf);
-        crate::primitives::field::encode(
-            &self.topic_name,
-            buf,
-            version,
-            true,
-            "topic_name",
+        buf.segment(
+            27 + self.topic_name.len() + self.partitions.len() * 4,
+            |s| {
+                s.put_fixed(self.topic_id)?;
+                crate::primitives::field::put_str(
+                    s,
+                    &self.topic_name,
+                    true,
+                    "topic_name",
+                )?;
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.partitions,
+                    true,
+                    "partitions",
+                )?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        crate::primitives::field::encode_fixed_array(
-            &self.partitions,
-            buf,
-            true,
-            "partitions",
-        )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -265,42 +276,51 @@ impl crate::primitives::Wire for DescribedGroup {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::primitives::field::encode(
-            &self.error_message,
-            buf,
-            version,
-            true,
-            "error_message",
-        )?;
-        crate::primitives::field::encode(
-            &self.group_id,
-            buf,
-            version,
-            true,
-            "group_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.group_state,
-            buf,
-            version,
-            true,
-            "group_state",
-        )?;
-        let mut run = [0u8; 8];
-        run[0..4].copy_from_slice(&self.group_epoch.to_be_bytes());
-        run[4..8].copy_from_slice(&self.assignment_epoch.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode(
-            &self.assignor_name,
-            buf,
-            version,
-            true,
-            "assignor_name",
+        buf.segment(
+            30 + self.error_message.as_ref().map_or(0, String::len) + self.group_id.len()
+                + self.group_state.len() + self.assignor_name.len(),
+            |s| {
+                s.put_fixed(self.error_code)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.error_message.as_deref(),
+                    true,
+                    "error_message",
+                )?;
+                crate::primitives::field::put_str(s, &self.group_id, true, "group_id")?;
+                crate::primitives::field::put_str(
+                    s,
+                    &self.group_state,
+                    true,
+                    "group_state",
+                )?;
+                let mut run = [0u8; 8];
+                run[0..4].copy_from_slice(&self.group_epoch.to_be_bytes());
+                run[4..8].copy_from_slice(&self.assignment_epoch.to_be_bytes());
+                s.put_slice(&run)?;
+                crate::primitives::field::put_str(
+                    s,
+                    &self.assignor_name,
+                    true,
+                    "assignor_name",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(&self.members, buf, version, true, "members")?;
-        crate::primitives::Fixed::put(self.authorized_operations, buf);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            5,
+            |s| {
+                s.put_fixed(self.authorized_operations)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -437,35 +457,44 @@ impl crate::primitives::Wire for Member {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.member_id,
-            buf,
-            version,
-            true,
-            "member_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.instance_id,
-            buf,
-            version,
-            true,
-            "instance_id",
-        )?;
-        crate::primitives::field::encode(&self.rack_id, buf, version, true, "rack_id")?;
-        crate::primitives::Fixed::put(self.member_epoch, buf);
-        crate::primitives::field::encode(
-            &self.client_id,
-            buf,
-            version,
-            true,
-            "client_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.client_host,
-            buf,
-            version,
-            true,
-            "client_host",
+        buf.segment(
+            29 + self.member_id.len() + self.instance_id.as_ref().map_or(0, String::len)
+                + self.rack_id.as_ref().map_or(0, String::len) + self.client_id.len()
+                + self.client_host.len(),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.member_id,
+                    true,
+                    "member_id",
+                )?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.instance_id.as_deref(),
+                    true,
+                    "instance_id",
+                )?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.rack_id.as_deref(),
+                    true,
+                    "rack_id",
+                )?;
+                s.put_fixed(self.member_epoch)?;
+                crate::primitives::field::put_str(
+                    s,
+                    &self.client_id,
+                    true,
+                    "client_id",
+                )?;
+                crate::primitives::field::put_str(
+                    s,
+                    &self.client_host,
+                    true,
+                    "client_host",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.subscribed_topic_names,
@@ -474,12 +503,17 @@ impl crate::primitives::Wire for Member {
             true,
             "subscribed_topic_names",
         )?;
-        crate::primitives::field::encode(
-            &self.subscribed_topic_regex,
-            buf,
-            version,
-            true,
-            "subscribed_topic_regex",
+        buf.segment(
+            5 + self.subscribed_topic_regex.as_ref().map_or(0, String::len),
+            |s| {
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.subscribed_topic_regex.as_deref(),
+                    true,
+                    "subscribed_topic_regex",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.assignment,

@@ -75,30 +75,35 @@ impl crate::primitives::Wire for ConsumerGroupHeartbeatRequest {
         if version < 1 && self.subscribed_topic_regex.is_some() {
             return Err(crate::primitives::field::non_default("subscribed_topic_regex"));
         }
-        crate::primitives::field::encode(
-            &self.group_id,
-            buf,
-            version,
-            true,
-            "group_id",
+        buf.segment(
+            28 + self.group_id.len() + self.member_id.len()
+                + self.instance_id.as_ref().map_or(0, String::len)
+                + self.rack_id.as_ref().map_or(0, String::len),
+            |s| {
+                crate::primitives::field::put_str(s, &self.group_id, true, "group_id")?;
+                crate::primitives::field::put_str(
+                    s,
+                    &self.member_id,
+                    true,
+                    "member_id",
+                )?;
+                s.put_fixed(self.member_epoch)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.instance_id.as_deref(),
+                    true,
+                    "instance_id",
+                )?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.rack_id.as_deref(),
+                    true,
+                    "rack_id",
+                )?;
+                s.put_fixed(self.rebalance_timeout_ms)?;
+                Ok(())
+            },
         )?;
-        crate::primitives::field::encode(
-            &self.member_id,
-            buf,
-            version,
-            true,
-            "member_id",
-        )?;
-        crate::primitives::Fixed::put(self.member_epoch, buf);
-        crate::primitives::field::encode(
-            &self.instance_id,
-            buf,
-            version,
-            true,
-            "instance_id",
-        )?;
-        crate::primitives::field::encode(&self.rack_id, buf, version, true, "rack_id")?;
-        crate::primitives::Fixed::put(self.rebalance_timeout_ms, buf);
         crate::primitives::field::encode(
             &self.subscribed_topic_names,
             buf,
@@ -106,21 +111,26 @@ impl crate::primitives::Wire for ConsumerGroupHeartbeatRequest {
             true,
             "subscribed_topic_names",
         )?;
-        if version >= 1 {
-            crate::primitives::field::encode(
-                &self.subscribed_topic_regex,
-                buf,
-                version,
-                true,
-                "subscribed_topic_regex",
-            )?;
-        }
-        crate::primitives::field::encode(
-            &self.server_assignor,
-            buf,
-            version,
-            true,
-            "server_assignor",
+        buf.segment(
+            10 + self.subscribed_topic_regex.as_ref().map_or(0, String::len)
+                + self.server_assignor.as_ref().map_or(0, String::len),
+            |s| {
+                if version >= 1 {
+                    crate::primitives::field::put_nullable_str(
+                        s,
+                        self.subscribed_topic_regex.as_deref(),
+                        true,
+                        "subscribed_topic_regex",
+                    )?;
+                }
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.server_assignor.as_deref(),
+                    true,
+                    "server_assignor",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.topic_partitions,
@@ -266,20 +276,32 @@ pub struct TopicPartitions {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for TopicPartitions {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.topic_id, buf);
-        crate::primitives::field::encode_fixed_array(
-            &self.partitions,
-            buf,
-            true,
-            "partitions",
+        buf.segment(
+            22 + self.partitions.len() * 4,
+            |s| {
+                s.put_fixed(self.topic_id)?;
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.partitions,
+                    true,
+                    "partitions",
+                )?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

@@ -43,28 +43,33 @@ impl crate::primitives::Wire for ConsumerGroupHeartbeatResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 6];
-        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode(
-            &self.error_message,
-            buf,
-            version,
-            true,
-            "error_message",
+        buf.segment(
+            24 + self.error_message.as_ref().map_or(0, String::len)
+                + self.member_id.as_ref().map_or(0, String::len),
+            |s| {
+                let mut run = [0u8; 6];
+                run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                s.put_slice(&run)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.error_message.as_deref(),
+                    true,
+                    "error_message",
+                )?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.member_id.as_deref(),
+                    true,
+                    "member_id",
+                )?;
+                let mut run = [0u8; 8];
+                run[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
+                run[4..8].copy_from_slice(&self.heartbeat_interval_ms.to_be_bytes());
+                s.put_slice(&run)?;
+                Ok(())
+            },
         )?;
-        crate::primitives::field::encode(
-            &self.member_id,
-            buf,
-            version,
-            true,
-            "member_id",
-        )?;
-        let mut run = [0u8; 8];
-        run[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
-        run[4..8].copy_from_slice(&self.heartbeat_interval_ms.to_be_bytes());
-        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.assignment,
             buf,
@@ -147,20 +152,32 @@ pub struct TopicPartitions {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for TopicPartitions {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.topic_id, buf);
-        crate::primitives::field::encode_fixed_array(
-            &self.partitions,
-            buf,
-            true,
-            "partitions",
+        buf.segment(
+            22 + self.partitions.len() * 4,
+            |s| {
+                s.put_fixed(self.topic_id)?;
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.partitions,
+                    true,
+                    "partitions",
+                )?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

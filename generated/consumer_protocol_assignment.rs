@@ -85,18 +85,25 @@ pub struct TopicPartition {
     pub partitions: Vec<i32>,
 }
 impl crate::primitives::Wire for TopicPartition {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.topic, buf, version, false, "topic")?;
-        crate::primitives::field::encode_fixed_array(
-            &self.partitions,
-            buf,
-            false,
-            "partitions",
+        buf.segment(
+            10 + self.topic.len() + self.partitions.len() * 4,
+            |s| {
+                crate::primitives::field::put_str(s, &self.topic, false, "topic")?;
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.partitions,
+                    false,
+                    "partitions",
+                )?;
+                Ok(())
+            },
         )?;
         Ok(())
     }

@@ -61,18 +61,23 @@ impl crate::primitives::Wire for ConsumerProtocolSubscription {
                 "owned_partitions",
             )?;
         }
-        if version >= 2 {
-            crate::primitives::Fixed::put(self.generation_id, buf);
-        }
-        if version >= 3 {
-            crate::primitives::field::encode(
-                &self.rack_id,
-                buf,
-                version,
-                false,
-                "rack_id",
-            )?;
-        }
+        buf.segment(
+            9 + self.rack_id.as_ref().map_or(0, String::len),
+            |s| {
+                if version >= 2 {
+                    s.put_fixed(self.generation_id)?;
+                }
+                if version >= 3 {
+                    crate::primitives::field::put_nullable_str(
+                        s,
+                        self.rack_id.as_deref(),
+                        false,
+                        "rack_id",
+                    )?;
+                }
+                Ok(())
+            },
+        )?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -165,18 +170,25 @@ pub struct TopicPartition {
     pub partitions: Vec<i32>,
 }
 impl crate::primitives::Wire for TopicPartition {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.topic, buf, version, false, "topic")?;
-        crate::primitives::field::encode_fixed_array(
-            &self.partitions,
-            buf,
-            false,
-            "partitions",
+        buf.segment(
+            10 + self.topic.len() + self.partitions.len() * 4,
+            |s| {
+                crate::primitives::field::put_str(s, &self.topic, false, "topic")?;
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.partitions,
+                    false,
+                    "partitions",
+                )?;
+                Ok(())
+            },
         )?;
         Ok(())
     }

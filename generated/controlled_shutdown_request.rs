@@ -26,22 +26,38 @@ impl Default for ControlledShutdownRequest {
     }
 }
 impl crate::primitives::Wire for ControlledShutdownRequest {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        if version >= 2 {
-            let mut run = [0u8; 12];
-            run[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
-            run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
-            buf.extend_from_slice(&run);
-        } else {
-            crate::primitives::Fixed::put(self.broker_id, buf);
-        }
+        buf.segment(
+            13,
+            |s| {
+                if version >= 2 {
+                    let mut run = [0u8; 12];
+                    run[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+                    run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+                    s.put_slice(&run)?;
+                } else {
+                    s.put_fixed(self.broker_id)?;
+                }
+                if version >= 3 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 3 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

@@ -123,19 +123,31 @@ pub struct Listener {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for Listener {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
-        let mut run = [0u8; 4];
-        run[0..2].copy_from_slice(&self.port.to_be_bytes());
-        run[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            15 + self.name.len() + self.host.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, true, "name")?;
+                crate::primitives::field::put_str(s, &self.host, true, "host")?;
+                let mut run = [0u8; 4];
+                run[0..2].copy_from_slice(&self.port.to_be_bytes());
+                run[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
+                s.put_slice(&run)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -186,18 +198,30 @@ pub struct Feature {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for Feature {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        let mut run = [0u8; 4];
-        run[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
-        run[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            10 + self.name.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, true, "name")?;
+                let mut run = [0u8; 4];
+                run[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+                run[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+                s.put_slice(&run)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

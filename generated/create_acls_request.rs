@@ -120,6 +120,7 @@ impl Default for AclCreation {
     }
 }
 impl crate::primitives::Wire for AclCreation {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -129,37 +130,44 @@ impl crate::primitives::Wire for AclCreation {
         if version < 1 && self.resource_pattern_type != 3 {
             return Err(crate::primitives::field::non_default("resource_pattern_type"));
         }
-        crate::primitives::Fixed::put(self.resource_type, buf);
-        crate::primitives::field::encode(
-            &self.resource_name,
-            buf,
-            version,
-            version >= 2,
-            "resource_name",
+        buf.segment(
+            20 + self.resource_name.len() + self.principal.len() + self.host.len(),
+            |s| {
+                s.put_fixed(self.resource_type)?;
+                crate::primitives::field::put_str(
+                    s,
+                    &self.resource_name,
+                    version >= 2,
+                    "resource_name",
+                )?;
+                if version >= 1 {
+                    s.put_fixed(self.resource_pattern_type)?;
+                }
+                crate::primitives::field::put_str(
+                    s,
+                    &self.principal,
+                    version >= 2,
+                    "principal",
+                )?;
+                crate::primitives::field::put_str(s, &self.host, version >= 2, "host")?;
+                let mut run = [0u8; 2];
+                run[0..1].copy_from_slice(&self.operation.to_be_bytes());
+                run[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+                s.put_slice(&run)?;
+                if version >= 2 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        if version >= 1 {
-            crate::primitives::Fixed::put(self.resource_pattern_type, buf);
-        }
-        crate::primitives::field::encode(
-            &self.principal,
-            buf,
-            version,
-            version >= 2,
-            "principal",
-        )?;
-        crate::primitives::field::encode(
-            &self.host,
-            buf,
-            version,
-            version >= 2,
-            "host",
-        )?;
-        let mut run = [0u8; 2];
-        run[0..1].copy_from_slice(&self.operation.to_be_bytes());
-        run[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
-        buf.extend_from_slice(&run);
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

@@ -52,24 +52,29 @@ impl crate::primitives::Wire for CreateDelegationTokenRequest {
         {
             return Err(crate::primitives::field::non_default("owner_principal_name"));
         }
-        if version >= 3 {
-            crate::primitives::field::encode(
-                &self.owner_principal_type,
-                buf,
-                version,
-                true,
-                "owner_principal_type",
-            )?;
-        }
-        if version >= 3 {
-            crate::primitives::field::encode(
-                &self.owner_principal_name,
-                buf,
-                version,
-                true,
-                "owner_principal_name",
-            )?;
-        }
+        buf.segment(
+            10 + self.owner_principal_type.as_ref().map_or(0, String::len)
+                + self.owner_principal_name.as_ref().map_or(0, String::len),
+            |s| {
+                if version >= 3 {
+                    crate::primitives::field::put_nullable_str(
+                        s,
+                        self.owner_principal_type.as_deref(),
+                        true,
+                        "owner_principal_type",
+                    )?;
+                }
+                if version >= 3 {
+                    crate::primitives::field::put_nullable_str(
+                        s,
+                        self.owner_principal_name.as_deref(),
+                        true,
+                        "owner_principal_name",
+                    )?;
+                }
+                Ok(())
+            },
+        )?;
         crate::primitives::field::encode(
             &self.renewers,
             buf,
@@ -77,9 +82,24 @@ impl crate::primitives::Wire for CreateDelegationTokenRequest {
             version >= 2,
             "renewers",
         )?;
-        crate::primitives::Fixed::put(self.max_lifetime_ms, buf);
+        buf.segment(
+            9,
+            |s| {
+                s.put_fixed(self.max_lifetime_ms)?;
+                if version >= 2 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -184,28 +204,42 @@ pub struct CreatableRenewers {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for CreatableRenewers {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.principal_type,
-            buf,
-            version,
-            version >= 2,
-            "principal_type",
-        )?;
-        crate::primitives::field::encode(
-            &self.principal_name,
-            buf,
-            version,
-            version >= 2,
-            "principal_name",
+        buf.segment(
+            11 + self.principal_type.len() + self.principal_name.len(),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.principal_type,
+                    version >= 2,
+                    "principal_type",
+                )?;
+                crate::primitives::field::put_str(
+                    s,
+                    &self.principal_name,
+                    version >= 2,
+                    "principal_name",
+                )?;
+                if version >= 2 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

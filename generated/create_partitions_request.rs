@@ -34,12 +34,27 @@ impl crate::primitives::Wire for CreatePartitionsRequest {
             version >= 2,
             "topics",
         )?;
-        let mut run = [0u8; 5];
-        run[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
-        run[4..5].copy_from_slice(&[u8::from(self.validate_only)]);
-        buf.extend_from_slice(&run);
+        buf.segment(
+            6,
+            |s| {
+                let mut run = [0u8; 5];
+                run[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
+                run[4..5].copy_from_slice(&[u8::from(self.validate_only)]);
+                s.put_slice(&run)?;
+                if version >= 2 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -121,14 +136,14 @@ impl crate::primitives::Wire for CreatePartitionsTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.name,
-            buf,
-            version,
-            version >= 2,
-            "name",
+        buf.segment(
+            9 + self.name.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, version >= 2, "name")?;
+                s.put_fixed(self.count)?;
+                Ok(())
+            },
         )?;
-        crate::primitives::Fixed::put(self.count, buf);
         crate::primitives::field::encode(
             &self.assignments,
             buf,
@@ -208,20 +223,36 @@ pub struct CreatePartitionsAssignment {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for CreatePartitionsAssignment {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode_fixed_array(
-            &self.broker_ids,
-            buf,
-            version >= 2,
-            "broker_ids",
+        buf.segment(
+            6 + self.broker_ids.len() * 4,
+            |s| {
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.broker_ids,
+                    version >= 2,
+                    "broker_ids",
+                )?;
+                if version >= 2 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

@@ -99,29 +99,38 @@ pub struct CreatePartitionsTopicResult {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for CreatePartitionsTopicResult {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.name,
-            buf,
-            version,
-            version >= 2,
-            "name",
-        )?;
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::primitives::field::encode(
-            &self.error_message,
-            buf,
-            version,
-            version >= 2,
-            "error_message",
+        buf.segment(
+            13 + self.name.len() + self.error_message.as_ref().map_or(0, String::len),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, version >= 2, "name")?;
+                s.put_fixed(self.error_code)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.error_message.as_deref(),
+                    version >= 2,
+                    "error_message",
+                )?;
+                if version >= 2 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

@@ -47,16 +47,31 @@ impl crate::primitives::Wire for CreateTopicsRequest {
             version >= 5,
             "topics",
         )?;
-        if version >= 1 {
-            let mut run = [0u8; 5];
-            run[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
-            run[4..5].copy_from_slice(&[u8::from(self.validate_only)]);
-            buf.extend_from_slice(&run);
-        } else {
-            crate::primitives::Fixed::put(self.timeout_ms, buf);
-        }
+        buf.segment(
+            6,
+            |s| {
+                if version >= 1 {
+                    let mut run = [0u8; 5];
+                    run[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
+                    run[4..5].copy_from_slice(&[u8::from(self.validate_only)]);
+                    s.put_slice(&run)?;
+                } else {
+                    s.put_fixed(self.timeout_ms)?;
+                }
+                if version >= 5 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 5 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -147,17 +162,17 @@ impl crate::primitives::Wire for CreatableTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.name,
-            buf,
-            version,
-            version >= 5,
-            "name",
+        buf.segment(
+            11 + self.name.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, version >= 5, "name")?;
+                let mut run = [0u8; 6];
+                run[0..4].copy_from_slice(&self.num_partitions.to_be_bytes());
+                run[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
+                s.put_slice(&run)?;
+                Ok(())
+            },
         )?;
-        let mut run = [0u8; 6];
-        run[0..4].copy_from_slice(&self.num_partitions.to_be_bytes());
-        run[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
-        buf.extend_from_slice(&run);
         crate::primitives::field::encode(
             &self.assignments,
             buf,
@@ -257,21 +272,37 @@ pub struct CreatableReplicaAssignment {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for CreatableReplicaAssignment {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::field::encode_fixed_array(
-            &self.broker_ids,
-            buf,
-            version >= 5,
-            "broker_ids",
+        buf.segment(
+            10 + self.broker_ids.len() * 4,
+            |s| {
+                s.put_fixed(self.partition_index)?;
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.broker_ids,
+                    version >= 5,
+                    "broker_ids",
+                )?;
+                if version >= 5 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
         if version >= 5 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -346,28 +377,37 @@ impl Default for CreatableTopicConfig {
     }
 }
 impl crate::primitives::Wire for CreatableTopicConfig {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.name,
-            buf,
-            version,
-            version >= 5,
-            "name",
-        )?;
-        crate::primitives::field::encode(
-            &self.value,
-            buf,
-            version,
-            version >= 5,
-            "value",
+        buf.segment(
+            11 + self.name.len() + self.value.as_ref().map_or(0, String::len),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, version >= 5, "name")?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.value.as_deref(),
+                    version >= 5,
+                    "value",
+                )?;
+                if version >= 5 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
         if version >= 5 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

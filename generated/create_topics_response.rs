@@ -147,32 +147,31 @@ impl crate::primitives::Wire for CreatableTopicResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.name,
-            buf,
-            version,
-            version >= 5,
-            "name",
+        buf.segment(
+            34 + self.name.len() + self.error_message.as_ref().map_or(0, String::len),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, version >= 5, "name")?;
+                if version >= 7 {
+                    s.put_fixed(self.topic_id)?;
+                }
+                s.put_fixed(self.error_code)?;
+                if version >= 1 {
+                    crate::primitives::field::put_nullable_str(
+                        s,
+                        self.error_message.as_deref(),
+                        version >= 5,
+                        "error_message",
+                    )?;
+                }
+                if version >= 5 {
+                    let mut run = [0u8; 6];
+                    run[0..4].copy_from_slice(&self.num_partitions.to_be_bytes());
+                    run[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
+                    s.put_slice(&run)?;
+                }
+                Ok(())
+            },
         )?;
-        if version >= 7 {
-            crate::primitives::Fixed::put(self.topic_id, buf);
-        }
-        crate::primitives::Fixed::put(self.error_code, buf);
-        if version >= 1 {
-            crate::primitives::field::encode(
-                &self.error_message,
-                buf,
-                version,
-                version >= 5,
-                "error_message",
-            )?;
-        }
-        if version >= 5 {
-            let mut run = [0u8; 6];
-            run[0..4].copy_from_slice(&self.num_partitions.to_be_bytes());
-            run[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
-            buf.extend_from_slice(&run);
-        }
         if version >= 5 {
             crate::primitives::field::encode(
                 &self.configs,
@@ -373,20 +372,37 @@ impl Default for CreatableTopicConfigs {
     }
 }
 impl crate::primitives::Wire for CreatableTopicConfigs {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        crate::primitives::field::encode(&self.value, buf, version, true, "value")?;
-        let mut run = [0u8; 3];
-        run[0..1].copy_from_slice(&[u8::from(self.read_only)]);
-        run[1..2].copy_from_slice(&self.config_source.to_be_bytes());
-        run[2..3].copy_from_slice(&[u8::from(self.is_sensitive)]);
-        buf.extend_from_slice(&run);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            14 + self.name.len() + self.value.as_ref().map_or(0, String::len),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, true, "name")?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.value.as_deref(),
+                    true,
+                    "value",
+                )?;
+                let mut run = [0u8; 3];
+                run[0..1].copy_from_slice(&[u8::from(self.read_only)]);
+                run[1..2].copy_from_slice(&self.config_source.to_be_bytes());
+                run[2..3].copy_from_slice(&[u8::from(self.is_sensitive)]);
+                s.put_slice(&run)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

@@ -21,16 +21,28 @@ pub struct DefaultPrincipalData {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for DefaultPrincipalData {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.r#type, buf, version, true, "type")?;
-        crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        crate::primitives::Fixed::put(self.token_authenticated, buf);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            12 + self.r#type.len() + self.name.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.r#type, true, "type")?;
+                crate::primitives::field::put_str(s, &self.name, true, "name")?;
+                s.put_fixed(self.token_authenticated)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

@@ -95,22 +95,37 @@ pub struct DeletableGroupResult {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for DeletableGroupResult {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.group_id,
-            buf,
-            version,
-            version >= 2,
-            "group_id",
+        buf.segment(
+            8 + self.group_id.len(),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.group_id,
+                    version >= 2,
+                    "group_id",
+                )?;
+                s.put_fixed(self.error_code)?;
+                if version >= 2 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        crate::primitives::Fixed::put(self.error_code, buf);
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

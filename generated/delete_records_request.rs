@@ -30,9 +30,24 @@ impl crate::primitives::Wire for DeleteRecordsRequest {
             version >= 2,
             "topics",
         )?;
-        crate::primitives::Fixed::put(self.timeout_ms, buf);
+        buf.segment(
+            5,
+            |s| {
+                s.put_fixed(self.timeout_ms)?;
+                if version >= 2 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -100,12 +115,12 @@ impl crate::primitives::Wire for DeleteRecordsTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.name,
-            buf,
-            version,
-            version >= 2,
-            "name",
+        buf.segment(
+            5 + self.name.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, version >= 2, "name")?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.partitions,
@@ -182,18 +197,34 @@ pub struct DeleteRecordsPartition {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for DeleteRecordsPartition {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 12];
-        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-        run[4..12].copy_from_slice(&self.offset.to_be_bytes());
-        buf.extend_from_slice(&run);
+        buf.segment(
+            13,
+            |s| {
+                let mut run = [0u8; 12];
+                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                run[4..12].copy_from_slice(&self.offset.to_be_bytes());
+                s.put_slice(&run)?;
+                if version >= 2 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

@@ -23,12 +23,12 @@ impl crate::primitives::Wire for DeleteShareGroupStateRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.group_id,
-            buf,
-            version,
-            true,
-            "group_id",
+        buf.segment(
+            5 + self.group_id.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.group_id, true, "group_id")?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
@@ -143,14 +143,26 @@ pub struct PartitionData {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for PartitionData {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition, buf);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            5,
+            |s| {
+                s.put_fixed(self.partition)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {

@@ -48,9 +48,24 @@ impl crate::primitives::Wire for DeleteTopicsRequest {
                 "topic_names",
             )?;
         }
-        crate::primitives::Fixed::put(self.timeout_ms, buf);
+        buf.segment(
+            5,
+            |s| {
+                s.put_fixed(self.timeout_ms)?;
+                if version >= 4 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -137,15 +152,32 @@ pub struct DeleteTopicState {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for DeleteTopicState {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        crate::primitives::Fixed::put(self.topic_id, buf);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            22 + self.name.as_ref().map_or(0, String::len),
+            |s| {
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.name.as_deref(),
+                    true,
+                    "name",
+                )?;
+                s.put_fixed(self.topic_id)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

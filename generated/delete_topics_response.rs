@@ -126,37 +126,52 @@ impl Default for DeletableTopicResult {
     }
 }
 impl crate::primitives::Wire for DeletableTopicResult {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        if version < 6 && self.name.is_none() {
-            return Err(crate::primitives::field::null_not_allowed("name"));
-        }
-        crate::primitives::field::encode(
-            &self.name,
-            buf,
-            version,
-            version >= 4,
-            "name",
+        buf.segment(
+            29 + self.name.as_ref().map_or(0, String::len)
+                + self.error_message.as_ref().map_or(0, String::len),
+            |s| {
+                if version < 6 && self.name.is_none() {
+                    return Err(crate::primitives::field::null_not_allowed("name"));
+                }
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.name.as_deref(),
+                    version >= 4,
+                    "name",
+                )?;
+                if version >= 6 {
+                    s.put_fixed(self.topic_id)?;
+                }
+                s.put_fixed(self.error_code)?;
+                if version >= 5 {
+                    crate::primitives::field::put_nullable_str(
+                        s,
+                        self.error_message.as_deref(),
+                        true,
+                        "error_message",
+                    )?;
+                }
+                if version >= 4 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        if version >= 6 {
-            crate::primitives::Fixed::put(self.topic_id, buf);
-        }
-        crate::primitives::Fixed::put(self.error_code, buf);
-        if version >= 5 {
-            crate::primitives::field::encode(
-                &self.error_message,
-                buf,
-                version,
-                true,
-                "error_message",
-            )?;
-        }
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

@@ -51,6 +51,7 @@ impl Default for DescribeAclsRequest {
     }
 }
 impl crate::primitives::Wire for DescribeAclsRequest {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -60,37 +61,51 @@ impl crate::primitives::Wire for DescribeAclsRequest {
         if version < 1 && self.pattern_type_filter != 3 {
             return Err(crate::primitives::field::non_default("pattern_type_filter"));
         }
-        crate::primitives::Fixed::put(self.resource_type_filter, buf);
-        crate::primitives::field::encode(
-            &self.resource_name_filter,
-            buf,
-            version,
-            version >= 2,
-            "resource_name_filter",
+        buf.segment(
+            20 + self.resource_name_filter.as_ref().map_or(0, String::len)
+                + self.principal_filter.as_ref().map_or(0, String::len)
+                + self.host_filter.as_ref().map_or(0, String::len),
+            |s| {
+                s.put_fixed(self.resource_type_filter)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.resource_name_filter.as_deref(),
+                    version >= 2,
+                    "resource_name_filter",
+                )?;
+                if version >= 1 {
+                    s.put_fixed(self.pattern_type_filter)?;
+                }
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.principal_filter.as_deref(),
+                    version >= 2,
+                    "principal_filter",
+                )?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.host_filter.as_deref(),
+                    version >= 2,
+                    "host_filter",
+                )?;
+                let mut run = [0u8; 2];
+                run[0..1].copy_from_slice(&self.operation.to_be_bytes());
+                run[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+                s.put_slice(&run)?;
+                if version >= 2 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        if version >= 1 {
-            crate::primitives::Fixed::put(self.pattern_type_filter, buf);
-        }
-        crate::primitives::field::encode(
-            &self.principal_filter,
-            buf,
-            version,
-            version >= 2,
-            "principal_filter",
-        )?;
-        crate::primitives::field::encode(
-            &self.host_filter,
-            buf,
-            version,
-            version >= 2,
-            "host_filter",
-        )?;
-        let mut run = [0u8; 2];
-        run[0..1].copy_from_slice(&self.operation.to_be_bytes());
-        run[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
-        buf.extend_from_slice(&run);
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

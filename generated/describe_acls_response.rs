@@ -42,16 +42,21 @@ impl crate::primitives::Wire for DescribeAclsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 6];
-        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode(
-            &self.error_message,
-            buf,
-            version,
-            version >= 2,
-            "error_message",
+        buf.segment(
+            11 + self.error_message.as_ref().map_or(0, String::len),
+            |s| {
+                let mut run = [0u8; 6];
+                run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                s.put_slice(&run)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.error_message.as_deref(),
+                    version >= 2,
+                    "error_message",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.resources,
@@ -169,17 +174,22 @@ impl crate::primitives::Wire for DescribeAclsResource {
         if version < 1 && self.pattern_type != 3 {
             return Err(crate::primitives::field::non_default("pattern_type"));
         }
-        crate::primitives::Fixed::put(self.resource_type, buf);
-        crate::primitives::field::encode(
-            &self.resource_name,
-            buf,
-            version,
-            version >= 2,
-            "resource_name",
+        buf.segment(
+            7 + self.resource_name.len(),
+            |s| {
+                s.put_fixed(self.resource_type)?;
+                crate::primitives::field::put_str(
+                    s,
+                    &self.resource_name,
+                    version >= 2,
+                    "resource_name",
+                )?;
+                if version >= 1 {
+                    s.put_fixed(self.pattern_type)?;
+                }
+                Ok(())
+            },
         )?;
-        if version >= 1 {
-            crate::primitives::Fixed::put(self.pattern_type, buf);
-        }
         crate::primitives::field::encode(
             &self.acls,
             buf,
@@ -285,32 +295,41 @@ pub struct AclDescription {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for AclDescription {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.principal,
-            buf,
-            version,
-            version >= 2,
-            "principal",
+        buf.segment(
+            13 + self.principal.len() + self.host.len(),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.principal,
+                    version >= 2,
+                    "principal",
+                )?;
+                crate::primitives::field::put_str(s, &self.host, version >= 2, "host")?;
+                let mut run = [0u8; 2];
+                run[0..1].copy_from_slice(&self.operation.to_be_bytes());
+                run[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+                s.put_slice(&run)?;
+                if version >= 2 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        crate::primitives::field::encode(
-            &self.host,
-            buf,
-            version,
-            version >= 2,
-            "host",
-        )?;
-        let mut run = [0u8; 2];
-        run[0..1].copy_from_slice(&self.operation.to_be_bytes());
-        run[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
-        buf.extend_from_slice(&run);
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

@@ -30,9 +30,24 @@ impl crate::primitives::Wire for DescribeClientQuotasRequest {
             version >= 1,
             "components",
         )?;
-        crate::primitives::Fixed::put(self.strict, buf);
+        buf.segment(
+            2,
+            |s| {
+                s.put_fixed(self.strict)?;
+                if version >= 1 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -113,29 +128,43 @@ impl Default for ComponentData {
     }
 }
 impl crate::primitives::Wire for ComponentData {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.entity_type,
-            buf,
-            version,
-            version >= 1,
-            "entity_type",
-        )?;
-        crate::primitives::Fixed::put(self.match_type, buf);
-        crate::primitives::field::encode(
-            &self.r#match,
-            buf,
-            version,
-            version >= 1,
-            "match",
+        buf.segment(
+            12 + self.entity_type.len() + self.r#match.as_ref().map_or(0, String::len),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.entity_type,
+                    version >= 1,
+                    "entity_type",
+                )?;
+                s.put_fixed(self.match_type)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.r#match.as_deref(),
+                    version >= 1,
+                    "match",
+                )?;
+                if version >= 1 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
         if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

@@ -42,16 +42,21 @@ impl crate::primitives::Wire for DescribeClientQuotasResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 6];
-        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode(
-            &self.error_message,
-            buf,
-            version,
-            version >= 1,
-            "error_message",
+        buf.segment(
+            11 + self.error_message.as_ref().map_or(0, String::len),
+            |s| {
+                let mut run = [0u8; 6];
+                run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                s.put_slice(&run)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.error_message.as_deref(),
+                    version >= 1,
+                    "error_message",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.entries,
@@ -229,28 +234,43 @@ impl Default for EntityData {
     }
 }
 impl crate::primitives::Wire for EntityData {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.entity_type,
-            buf,
-            version,
-            version >= 1,
-            "entity_type",
-        )?;
-        crate::primitives::field::encode(
-            &self.entity_name,
-            buf,
-            version,
-            version >= 1,
-            "entity_name",
+        buf.segment(
+            11 + self.entity_type.len()
+                + self.entity_name.as_ref().map_or(0, String::len),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.entity_type,
+                    version >= 1,
+                    "entity_type",
+                )?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.entity_name.as_deref(),
+                    version >= 1,
+                    "entity_name",
+                )?;
+                if version >= 1 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
         if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -322,16 +342,32 @@ pub struct ValueData {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for ValueData {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.key, buf, version, version >= 1, "key")?;
-        crate::primitives::Fixed::put(self.value, buf);
+        buf.segment(
+            14 + self.key.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.key, version >= 1, "key")?;
+                s.put_fixed(self.value)?;
+                if version >= 1 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

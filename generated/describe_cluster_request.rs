@@ -26,6 +26,7 @@ impl Default for DescribeClusterRequest {
     }
 }
 impl crate::primitives::Wire for DescribeClusterRequest {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -35,21 +36,29 @@ impl crate::primitives::Wire for DescribeClusterRequest {
         if version < 1 && self.endpoint_type != 1 {
             return Err(crate::primitives::field::non_default("endpoint_type"));
         }
-        if version >= 1 {
-            let mut run = [0u8; 2];
-            run[0..1]
-                .copy_from_slice(
-                    &[u8::from(self.include_cluster_authorized_operations)],
-                );
-            run[1..2].copy_from_slice(&self.endpoint_type.to_be_bytes());
-            buf.extend_from_slice(&run);
-        } else {
-            crate::primitives::Fixed::put(
-                self.include_cluster_authorized_operations,
-                buf,
-            );
+        buf.segment(
+            3,
+            |s| {
+                if version >= 1 {
+                    let mut run = [0u8; 2];
+                    run[0..1]
+                        .copy_from_slice(
+                            &[u8::from(self.include_cluster_authorized_operations)],
+                        );
+                    run[1..2].copy_from_slice(&self.endpoint_type.to_be_bytes());
+                    s.put_slice(&run)?;
+                } else {
+                    s.put_fixed(self.include_cluster_authorized_operations)?;
+                }
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

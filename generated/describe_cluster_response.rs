@@ -65,31 +65,47 @@ impl crate::primitives::Wire for DescribeClusterResponse {
         if version < 1 && self.endpoint_type != 1 {
             return Err(crate::primitives::field::non_default("endpoint_type"));
         }
-        let mut run = [0u8; 6];
-        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode(
-            &self.error_message,
-            buf,
-            version,
-            true,
-            "error_message",
+        buf.segment(
+            21 + self.error_message.as_ref().map_or(0, String::len)
+                + self.cluster_id.len(),
+            |s| {
+                let mut run = [0u8; 6];
+                run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                s.put_slice(&run)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.error_message.as_deref(),
+                    true,
+                    "error_message",
+                )?;
+                if version >= 1 {
+                    s.put_fixed(self.endpoint_type)?;
+                }
+                crate::primitives::field::put_str(
+                    s,
+                    &self.cluster_id,
+                    true,
+                    "cluster_id",
+                )?;
+                s.put_fixed(self.controller_id)?;
+                Ok(())
+            },
         )?;
-        if version >= 1 {
-            crate::primitives::Fixed::put(self.endpoint_type, buf);
-        }
-        crate::primitives::field::encode(
-            &self.cluster_id,
-            buf,
-            version,
-            true,
-            "cluster_id",
-        )?;
-        crate::primitives::Fixed::put(self.controller_id, buf);
         crate::primitives::field::encode(&self.brokers, buf, version, true, "brokers")?;
-        crate::primitives::Fixed::put(self.cluster_authorized_operations, buf);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            5,
+            |s| {
+                s.put_fixed(self.cluster_authorized_operations)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -194,17 +210,34 @@ pub struct DescribeClusterBroker {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for DescribeClusterBroker {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.broker_id, buf);
-        crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
-        crate::primitives::Fixed::put(self.port, buf);
-        crate::primitives::field::encode(&self.rack, buf, version, true, "rack")?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            19 + self.host.len() + self.rack.as_ref().map_or(0, String::len),
+            |s| {
+                s.put_fixed(self.broker_id)?;
+                crate::primitives::field::put_str(s, &self.host, true, "host")?;
+                s.put_fixed(self.port)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.rack.as_deref(),
+                    true,
+                    "rack",
+                )?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

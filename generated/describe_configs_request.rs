@@ -40,16 +40,31 @@ impl crate::primitives::Wire for DescribeConfigsRequest {
             version >= 4,
             "resources",
         )?;
-        if version >= 3 {
-            let mut run = [0u8; 2];
-            run[0..1].copy_from_slice(&[u8::from(self.include_synonyms)]);
-            run[1..2].copy_from_slice(&[u8::from(self.include_documentation)]);
-            buf.extend_from_slice(&run);
-        } else if version >= 1 {
-            crate::primitives::Fixed::put(self.include_synonyms, buf);
-        }
+        buf.segment(
+            3,
+            |s| {
+                if version >= 3 {
+                    let mut run = [0u8; 2];
+                    run[0..1].copy_from_slice(&[u8::from(self.include_synonyms)]);
+                    run[1..2].copy_from_slice(&[u8::from(self.include_documentation)]);
+                    s.put_slice(&run)?;
+                } else if version >= 1 {
+                    s.put_fixed(self.include_synonyms)?;
+                }
+                if version >= 4 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -148,19 +163,25 @@ impl Default for DescribeConfigsResource {
     }
 }
 impl crate::primitives::Wire for DescribeConfigsResource {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.resource_type, buf);
-        crate::primitives::field::encode(
-            &self.resource_name,
-            buf,
-            version,
-            version >= 4,
-            "resource_name",
+        buf.segment(
+            6 + self.resource_name.len(),
+            |s| {
+                s.put_fixed(self.resource_type)?;
+                crate::primitives::field::put_str(
+                    s,
+                    &self.resource_name,
+                    version >= 4,
+                    "resource_name",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.configuration_keys,

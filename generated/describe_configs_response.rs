@@ -125,21 +125,26 @@ impl crate::primitives::Wire for DescribeConfigsResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::primitives::field::encode(
-            &self.error_message,
-            buf,
-            version,
-            version >= 4,
-            "error_message",
-        )?;
-        crate::primitives::Fixed::put(self.resource_type, buf);
-        crate::primitives::field::encode(
-            &self.resource_name,
-            buf,
-            version,
-            version >= 4,
-            "resource_name",
+        buf.segment(
+            13 + self.error_message.as_ref().map_or(0, String::len)
+                + self.resource_name.len(),
+            |s| {
+                s.put_fixed(self.error_code)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.error_message.as_deref(),
+                    version >= 4,
+                    "error_message",
+                )?;
+                s.put_fixed(self.resource_type)?;
+                crate::primitives::field::put_str(
+                    s,
+                    &self.resource_name,
+                    version >= 4,
+                    "resource_name",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.configs,
@@ -299,32 +304,31 @@ impl crate::primitives::Wire for DescribeConfigsResourceResult {
         if version > 0 && self.is_default {
             return Err(crate::primitives::field::non_default("is_default"));
         }
-        crate::primitives::field::encode(
-            &self.name,
-            buf,
-            version,
-            version >= 4,
-            "name",
+        buf.segment(
+            14 + self.name.len() + self.value.as_ref().map_or(0, String::len),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, version >= 4, "name")?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.value.as_deref(),
+                    version >= 4,
+                    "value",
+                )?;
+                if version <= 0 {
+                    let mut run = [0u8; 2];
+                    run[0..1].copy_from_slice(&[u8::from(self.read_only)]);
+                    run[1..2].copy_from_slice(&[u8::from(self.is_default)]);
+                    s.put_slice(&run)?;
+                } else {
+                    s.put_fixed(self.read_only)?;
+                }
+                if version >= 1 {
+                    s.put_fixed(self.config_source)?;
+                }
+                s.put_fixed(self.is_sensitive)?;
+                Ok(())
+            },
         )?;
-        crate::primitives::field::encode(
-            &self.value,
-            buf,
-            version,
-            version >= 4,
-            "value",
-        )?;
-        if version <= 0 {
-            let mut run = [0u8; 2];
-            run[0..1].copy_from_slice(&[u8::from(self.read_only)]);
-            run[1..2].copy_from_slice(&[u8::from(self.is_default)]);
-            buf.extend_from_slice(&run);
-        } else {
-            crate::primitives::Fixed::put(self.read_only, buf);
-        }
-        if version >= 1 {
-            crate::primitives::Fixed::put(self.config_source, buf);
-        }
-        crate::primitives::Fixed::put(self.is_sensitive, buf);
         if version >= 1 {
             crate::primitives::field::encode(
                 &self.synonyms,
@@ -334,20 +338,34 @@ impl crate::primitives::Wire for DescribeConfigsResourceResult {
                 "synonyms",
             )?;
         }
-        if version >= 3 {
-            crate::primitives::Fixed::put(self.config_type, buf);
-        }
-        if version >= 3 {
-            crate::primitives::field::encode(
-                &self.documentation,
-                buf,
-                version,
-                version >= 4,
-                "documentation",
-            )?;
-        }
+        buf.segment(
+            7 + self.documentation.as_ref().map_or(0, String::len),
+            |s| {
+                if version >= 3 {
+                    s.put_fixed(self.config_type)?;
+                }
+                if version >= 3 {
+                    crate::primitives::field::put_nullable_str(
+                        s,
+                        self.documentation.as_deref(),
+                        version >= 4,
+                        "documentation",
+                    )?;
+                }
+                if version >= 4 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -516,29 +534,38 @@ impl Default for DescribeConfigsSynonym {
     }
 }
 impl crate::primitives::Wire for DescribeConfigsSynonym {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.name,
-            buf,
-            version,
-            version >= 4,
-            "name",
+        buf.segment(
+            12 + self.name.len() + self.value.as_ref().map_or(0, String::len),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, version >= 4, "name")?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.value.as_deref(),
+                    version >= 4,
+                    "value",
+                )?;
+                s.put_fixed(self.source)?;
+                if version >= 4 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        crate::primitives::field::encode(
-            &self.value,
-            buf,
-            version,
-            version >= 4,
-            "value",
-        )?;
-        crate::primitives::Fixed::put(self.source, buf);
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

@@ -89,28 +89,42 @@ pub struct DescribeDelegationTokenOwner {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for DescribeDelegationTokenOwner {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.principal_type,
-            buf,
-            version,
-            version >= 2,
-            "principal_type",
-        )?;
-        crate::primitives::field::encode(
-            &self.principal_name,
-            buf,
-            version,
-            version >= 2,
-            "principal_name",
+        buf.segment(
+            11 + self.principal_type.len() + self.principal_name.len(),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.principal_type,
+                    version >= 2,
+                    "principal_type",
+                )?;
+                crate::primitives::field::put_str(
+                    s,
+                    &self.principal_name,
+                    version >= 2,
+                    "principal_name",
+                )?;
+                if version >= 2 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

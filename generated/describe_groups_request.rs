@@ -17,6 +17,7 @@ pub struct DescribeGroupsRequest {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for DescribeGroupsRequest {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -35,11 +36,26 @@ impl crate::primitives::Wire for DescribeGroupsRequest {
             version >= 5,
             "groups",
         )?;
-        if version >= 3 {
-            crate::primitives::Fixed::put(self.include_authorized_operations, buf);
-        }
+        buf.segment(
+            2,
+            |s| {
+                if version >= 3 {
+                    s.put_fixed(self.include_authorized_operations)?;
+                }
+                if version >= 5 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 5 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

@@ -145,34 +145,37 @@ impl crate::primitives::Wire for DescribedGroup {
         if version < 3 && self.authorized_operations != -2147483648 {
             return Err(crate::primitives::field::non_default("authorized_operations"));
         }
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::primitives::field::encode(
-            &self.group_id,
-            buf,
-            version,
-            version >= 5,
-            "group_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.group_state,
-            buf,
-            version,
-            version >= 5,
-            "group_state",
-        )?;
-        crate::primitives::field::encode(
-            &self.protocol_type,
-            buf,
-            version,
-            version >= 5,
-            "protocol_type",
-        )?;
-        crate::primitives::field::encode(
-            &self.protocol_data,
-            buf,
-            version,
-            version >= 5,
-            "protocol_data",
+        buf.segment(
+            22 + self.group_id.len() + self.group_state.len() + self.protocol_type.len()
+                + self.protocol_data.len(),
+            |s| {
+                s.put_fixed(self.error_code)?;
+                crate::primitives::field::put_str(
+                    s,
+                    &self.group_id,
+                    version >= 5,
+                    "group_id",
+                )?;
+                crate::primitives::field::put_str(
+                    s,
+                    &self.group_state,
+                    version >= 5,
+                    "group_state",
+                )?;
+                crate::primitives::field::put_str(
+                    s,
+                    &self.protocol_type,
+                    version >= 5,
+                    "protocol_type",
+                )?;
+                crate::primitives::field::put_str(
+                    s,
+                    &self.protocol_data,
+                    version >= 5,
+                    "protocol_data",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.members,
@@ -181,11 +184,26 @@ impl crate::primitives::Wire for DescribedGroup {
             version >= 5,
             "members",
         )?;
-        if version >= 3 {
-            crate::primitives::Fixed::put(self.authorized_operations, buf);
-        }
+        buf.segment(
+            5,
+            |s| {
+                if version >= 3 {
+                    s.put_fixed(self.authorized_operations)?;
+                }
+                if version >= 5 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 5 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -330,41 +348,46 @@ pub struct DescribedGroupMember {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for DescribedGroupMember {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.member_id,
-            buf,
-            version,
-            version >= 5,
-            "member_id",
-        )?;
-        if version >= 4 {
-            crate::primitives::field::encode(
-                &self.group_instance_id,
-                buf,
-                version,
-                version >= 5,
-                "group_instance_id",
-            )?;
-        }
-        crate::primitives::field::encode(
-            &self.client_id,
-            buf,
-            version,
-            version >= 5,
-            "client_id",
-        )?;
-        crate::primitives::field::encode(
-            &self.client_host,
-            buf,
-            version,
-            version >= 5,
-            "client_host",
+        buf.segment(
+            20 + self.member_id.len()
+                + self.group_instance_id.as_ref().map_or(0, String::len)
+                + self.client_id.len() + self.client_host.len(),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.member_id,
+                    version >= 5,
+                    "member_id",
+                )?;
+                if version >= 4 {
+                    crate::primitives::field::put_nullable_str(
+                        s,
+                        self.group_instance_id.as_deref(),
+                        version >= 5,
+                        "group_instance_id",
+                    )?;
+                }
+                crate::primitives::field::put_str(
+                    s,
+                    &self.client_id,
+                    version >= 5,
+                    "client_id",
+                )?;
+                crate::primitives::field::put_str(
+                    s,
+                    &self.client_host,
+                    version >= 5,
+                    "client_host",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.member_metadata,

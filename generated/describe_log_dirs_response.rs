@@ -147,13 +147,18 @@ impl crate::primitives::Wire for DescribeLogDirsResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::primitives::field::encode(
-            &self.log_dir,
-            buf,
-            version,
-            version >= 2,
-            "log_dir",
+        buf.segment(
+            7 + self.log_dir.len(),
+            |s| {
+                s.put_fixed(self.error_code)?;
+                crate::primitives::field::put_str(
+                    s,
+                    &self.log_dir,
+                    version >= 2,
+                    "log_dir",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.topics,
@@ -162,14 +167,29 @@ impl crate::primitives::Wire for DescribeLogDirsResult {
             version >= 2,
             "topics",
         )?;
-        if version >= 4 {
-            let mut run = [0u8; 16];
-            run[0..8].copy_from_slice(&self.total_bytes.to_be_bytes());
-            run[8..16].copy_from_slice(&self.usable_bytes.to_be_bytes());
-            buf.extend_from_slice(&run);
-        }
+        buf.segment(
+            17,
+            |s| {
+                if version >= 4 {
+                    let mut run = [0u8; 16];
+                    run[0..8].copy_from_slice(&self.total_bytes.to_be_bytes());
+                    run[8..16].copy_from_slice(&self.usable_bytes.to_be_bytes());
+                    s.put_slice(&run)?;
+                }
+                if version >= 2 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -263,12 +283,12 @@ impl crate::primitives::Wire for DescribeLogDirsTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.name,
-            buf,
-            version,
-            version >= 2,
-            "name",
+        buf.segment(
+            5 + self.name.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, version >= 2, "name")?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.partitions,
@@ -353,20 +373,36 @@ pub struct DescribeLogDirsPartition {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for DescribeLogDirsPartition {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 21];
-        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-        run[4..12].copy_from_slice(&self.partition_size.to_be_bytes());
-        run[12..20].copy_from_slice(&self.offset_lag.to_be_bytes());
-        run[20..21].copy_from_slice(&[u8::from(self.is_future_key)]);
-        buf.extend_from_slice(&run);
+        buf.segment(
+            22,
+            |s| {
+                let mut run = [0u8; 21];
+                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                run[4..12].copy_from_slice(&self.partition_size.to_be_bytes());
+                run[12..20].copy_from_slice(&self.offset_lag.to_be_bytes());
+                run[20..21].copy_from_slice(&[u8::from(self.is_future_key)]);
+                s.put_slice(&run)?;
+                if version >= 2 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

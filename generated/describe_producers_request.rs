@@ -63,20 +63,32 @@ pub struct TopicRequest {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for TopicRequest {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        crate::primitives::field::encode_fixed_array(
-            &self.partition_indexes,
-            buf,
-            true,
-            "partition_indexes",
+        buf.segment(
+            11 + self.name.len() + self.partition_indexes.len() * 4,
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, true, "name")?;
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.partition_indexes,
+                    true,
+                    "partition_indexes",
+                )?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

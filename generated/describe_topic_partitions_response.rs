@@ -130,12 +130,23 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponseTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        let mut run = [0u8; 17];
-        run[0..16].copy_from_slice(&self.topic_id.0);
-        run[16..17].copy_from_slice(&[u8::from(self.is_internal)]);
-        buf.extend_from_slice(&run);
+        buf.segment(
+            24 + self.name.as_ref().map_or(0, String::len),
+            |s| {
+                s.put_fixed(self.error_code)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.name.as_deref(),
+                    true,
+                    "name",
+                )?;
+                let mut run = [0u8; 17];
+                run[0..16].copy_from_slice(&self.topic_id.0);
+                run[16..17].copy_from_slice(&[u8::from(self.is_internal)]);
+                s.put_slice(&run)?;
+                Ok(())
+            },
+        )?;
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -143,8 +154,19 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponseTopic {
             true,
             "partitions",
         )?;
-        crate::primitives::Fixed::put(self.topic_authorized_operations, buf);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            5,
+            |s| {
+                s.put_fixed(self.topic_authorized_operations)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -257,29 +279,36 @@ impl Default for DescribeTopicPartitionsResponsePartition {
     }
 }
 impl crate::primitives::Wire for DescribeTopicPartitionsResponsePartition {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 14];
-        run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-        run[2..6].copy_from_slice(&self.partition_index.to_be_bytes());
-        run[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
-        run[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode_fixed_array(
-            &self.replica_nodes,
-            buf,
-            true,
-            "replica_nodes",
-        )?;
-        crate::primitives::field::encode_fixed_array(
-            &self.isr_nodes,
-            buf,
-            true,
-            "isr_nodes",
+        buf.segment(
+            24 + self.replica_nodes.len() * 4 + self.isr_nodes.len() * 4,
+            |s| {
+                let mut run = [0u8; 14];
+                run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                run[2..6].copy_from_slice(&self.partition_index.to_be_bytes());
+                run[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
+                run[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                s.put_slice(&run)?;
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.replica_nodes,
+                    true,
+                    "replica_nodes",
+                )?;
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.isr_nodes,
+                    true,
+                    "isr_nodes",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.eligible_leader_replicas,
@@ -295,13 +324,24 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponsePartition {
             true,
             "last_known_elr",
         )?;
-        crate::primitives::field::encode_fixed_array(
-            &self.offline_replicas,
-            buf,
-            true,
-            "offline_replicas",
+        buf.segment(
+            6 + self.offline_replicas.len() * 4,
+            |s| {
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.offline_replicas,
+                    true,
+                    "offline_replicas",
+                )?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -400,21 +440,32 @@ pub struct Cursor {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for Cursor {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.topic_name,
-            buf,
-            version,
-            true,
-            "topic_name",
+        buf.segment(
+            10 + self.topic_name.len(),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.topic_name,
+                    true,
+                    "topic_name",
+                )?;
+                s.put_fixed(self.partition_index)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

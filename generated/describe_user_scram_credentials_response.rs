@@ -42,16 +42,21 @@ impl crate::primitives::Wire for DescribeUserScramCredentialsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 6];
-        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode(
-            &self.error_message,
-            buf,
-            version,
-            true,
-            "error_message",
+        buf.segment(
+            11 + self.error_message.as_ref().map_or(0, String::len),
+            |s| {
+                let mut run = [0u8; 6];
+                run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                s.put_slice(&run)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.error_message.as_deref(),
+                    true,
+                    "error_message",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(&self.results, buf, version, true, "results")?;
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
@@ -138,14 +143,19 @@ impl crate::primitives::Wire for DescribeUserScramCredentialsResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.user, buf, version, true, "user")?;
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::primitives::field::encode(
-            &self.error_message,
-            buf,
-            version,
-            true,
-            "error_message",
+        buf.segment(
+            12 + self.user.len() + self.error_message.as_ref().map_or(0, String::len),
+            |s| {
+                crate::primitives::field::put_str(s, &self.user, true, "user")?;
+                s.put_fixed(self.error_code)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.error_message.as_deref(),
+                    true,
+                    "error_message",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.credential_infos,
@@ -220,17 +230,29 @@ pub struct CredentialInfo {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for CredentialInfo {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 5];
-        run[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
-        run[1..5].copy_from_slice(&self.iterations.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            6,
+            |s| {
+                let mut run = [0u8; 5];
+                run[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
+                run[1..5].copy_from_slice(&self.iterations.to_be_bytes());
+                s.put_slice(&run)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {

@@ -50,9 +50,24 @@ impl crate::primitives::Wire for ElectLeadersRequest {
             version >= 2,
             "topic_partitions",
         )?;
-        crate::primitives::Fixed::put(self.timeout_ms, buf);
+        buf.segment(
+            5,
+            |s| {
+                s.put_fixed(self.timeout_ms)?;
+                if version >= 2 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -133,27 +148,42 @@ pub struct TopicPartitions {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for TopicPartitions {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.topic,
-            buf,
-            version,
-            version >= 2,
-            "topic",
-        )?;
-        crate::primitives::field::encode_fixed_array(
-            &self.partitions,
-            buf,
-            version >= 2,
-            "partitions",
+        buf.segment(
+            11 + self.topic.len() + self.partitions.len() * 4,
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.topic,
+                    version >= 2,
+                    "topic",
+                )?;
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.partitions,
+                    version >= 2,
+                    "partitions",
+                )?;
+                if version >= 2 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

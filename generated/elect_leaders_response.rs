@@ -130,12 +130,17 @@ impl crate::primitives::Wire for ReplicaElectionResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.topic,
-            buf,
-            version,
-            version >= 2,
-            "topic",
+        buf.segment(
+            5 + self.topic.len(),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.topic,
+                    version >= 2,
+                    "topic",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.partition_result,
@@ -226,25 +231,40 @@ impl Default for PartitionResult {
     }
 }
 impl crate::primitives::Wire for PartitionResult {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 6];
-        run[0..4].copy_from_slice(&self.partition_id.to_be_bytes());
-        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode(
-            &self.error_message,
-            buf,
-            version,
-            version >= 2,
-            "error_message",
+        buf.segment(
+            12 + self.error_message.as_ref().map_or(0, String::len),
+            |s| {
+                let mut run = [0u8; 6];
+                run[0..4].copy_from_slice(&self.partition_id.to_be_bytes());
+                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                s.put_slice(&run)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.error_message.as_deref(),
+                    version >= 2,
+                    "error_message",
+                )?;
+                if version >= 2 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

@@ -27,12 +27,17 @@ impl crate::primitives::Wire for EndQuorumEpochRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.cluster_id,
-            buf,
-            version,
-            version >= 1,
-            "cluster_id",
+        buf.segment(
+            5 + self.cluster_id.as_ref().map_or(0, String::len),
+            |s| {
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.cluster_id.as_deref(),
+                    version >= 1,
+                    "cluster_id",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.topics,
@@ -143,12 +148,17 @@ impl crate::primitives::Wire for TopicData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.topic_name,
-            buf,
-            version,
-            version >= 1,
-            "topic_name",
+        buf.segment(
+            5 + self.topic_name.len(),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.topic_name,
+                    version >= 1,
+                    "topic_name",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.partitions,
@@ -248,19 +258,25 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 12];
-        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-        run[4..8].copy_from_slice(&self.leader_id.to_be_bytes());
-        run[8..12].copy_from_slice(&self.leader_epoch.to_be_bytes());
-        buf.extend_from_slice(&run);
-        if version <= 0 {
-            crate::primitives::field::encode_fixed_array(
-                &self.preferred_successors,
-                buf,
-                false,
-                "preferred_successors",
-            )?;
-        }
+        buf.segment(
+            17 + self.preferred_successors.len() * 4,
+            |s| {
+                let mut run = [0u8; 12];
+                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                run[4..8].copy_from_slice(&self.leader_id.to_be_bytes());
+                run[8..12].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                s.put_slice(&run)?;
+                if version <= 0 {
+                    crate::primitives::field::put_fixed_array(
+                        s,
+                        &self.preferred_successors,
+                        false,
+                        "preferred_successors",
+                    )?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 1 {
             crate::primitives::field::encode(
                 &self.preferred_candidates,
@@ -364,17 +380,29 @@ pub struct ReplicaInfo {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for ReplicaInfo {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 20];
-        run[0..4].copy_from_slice(&self.candidate_id.to_be_bytes());
-        run[4..20].copy_from_slice(&self.candidate_directory_id.0);
-        buf.extend_from_slice(&run);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            21,
+            |s| {
+                let mut run = [0u8; 20];
+                run[0..4].copy_from_slice(&self.candidate_id.to_be_bytes());
+                run[4..20].copy_from_slice(&self.candidate_directory_id.0);
+                s.put_slice(&run)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
@@ -421,16 +449,28 @@ pub struct LeaderEndpoint {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for LeaderEndpoint {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
-        crate::primitives::Fixed::put(self.port, buf);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            13 + self.name.len() + self.host.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, true, "name")?;
+                crate::primitives::field::put_str(s, &self.host, true, "host")?;
+                s.put_fixed(self.port)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

@@ -31,6 +31,7 @@ impl Default for EnvelopeRequest {
     }
 }
 impl crate::primitives::Wire for EnvelopeRequest {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,

@@ -17,6 +17,7 @@ pub struct EnvelopeResponse {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for EnvelopeResponse {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -30,8 +31,19 @@ impl crate::primitives::Wire for EnvelopeResponse {
             true,
             "response_data",
         )?;
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            3,
+            |s| {
+                s.put_fixed(self.error_code)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

@@ -17,6 +17,7 @@ pub struct ExpireDelegationTokenRequest {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for ExpireDelegationTokenRequest {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -30,9 +31,24 @@ impl crate::primitives::Wire for ExpireDelegationTokenRequest {
             version >= 2,
             "hmac",
         )?;
-        crate::primitives::Fixed::put(self.expiry_time_period_ms, buf);
+        buf.segment(
+            9,
+            |s| {
+                s.put_fixed(self.expiry_time_period_ms)?;
+                if version >= 2 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

@@ -21,19 +21,35 @@ pub struct ExpireDelegationTokenResponse {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for ExpireDelegationTokenResponse {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 14];
-        run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-        run[2..10].copy_from_slice(&self.expiry_timestamp_ms.to_be_bytes());
-        run[10..14].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-        buf.extend_from_slice(&run);
+        buf.segment(
+            15,
+            |s| {
+                let mut run = [0u8; 14];
+                run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                run[2..10].copy_from_slice(&self.expiry_timestamp_ms.to_be_bytes());
+                run[10..14].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                s.put_slice(&run)?;
+                if version >= 2 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

@@ -192,18 +192,23 @@ impl crate::primitives::Wire for FetchableTopicResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        if version <= 12 {
-            crate::primitives::field::encode(
-                &self.topic,
-                buf,
-                version,
-                version >= 12,
-                "topic",
-            )?;
-        }
-        if version >= 13 {
-            crate::primitives::Fixed::put(self.topic_id, buf);
-        }
+        buf.segment(
+            21 + self.topic.len(),
+            |s| {
+                if version <= 12 {
+                    crate::primitives::field::put_str(
+                        s,
+                        &self.topic,
+                        version >= 12,
+                        "topic",
+                    )?;
+                }
+                if version >= 13 {
+                    s.put_fixed(self.topic_id)?;
+                }
+                Ok(())
+            },
+        )?;
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -657,17 +662,29 @@ impl Default for EpochEndOffset {
     }
 }
 impl crate::primitives::Wire for EpochEndOffset {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 12];
-        run[0..4].copy_from_slice(&self.epoch.to_be_bytes());
-        run[4..12].copy_from_slice(&self.end_offset.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            13,
+            |s| {
+                let mut run = [0u8; 12];
+                run[0..4].copy_from_slice(&self.epoch.to_be_bytes());
+                run[4..12].copy_from_slice(&self.end_offset.to_be_bytes());
+                s.put_slice(&run)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
@@ -719,17 +736,29 @@ impl Default for LeaderIdAndEpoch {
     }
 }
 impl crate::primitives::Wire for LeaderIdAndEpoch {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 8];
-        run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
-        run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            9,
+            |s| {
+                let mut run = [0u8; 8];
+                run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+                run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                s.put_slice(&run)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
@@ -781,17 +810,29 @@ impl Default for SnapshotId {
     }
 }
 impl crate::primitives::Wire for SnapshotId {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 12];
-        run[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
-        run[8..12].copy_from_slice(&self.epoch.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            13,
+            |s| {
+                let mut run = [0u8; 12];
+                run[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
+                run[8..12].copy_from_slice(&self.epoch.to_be_bytes());
+                s.put_slice(&run)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
@@ -834,18 +875,34 @@ pub struct AbortedTransaction {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for AbortedTransaction {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 16];
-        run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-        run[8..16].copy_from_slice(&self.first_offset.to_be_bytes());
-        buf.extend_from_slice(&run);
+        buf.segment(
+            17,
+            |s| {
+                let mut run = [0u8; 16];
+                run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+                run[8..16].copy_from_slice(&self.first_offset.to_be_bytes());
+                s.put_slice(&run)?;
+                if version >= 12 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 12 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -907,17 +964,34 @@ pub struct NodeEndpoint {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for NodeEndpoint {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.node_id, buf);
-        crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
-        crate::primitives::Fixed::put(self.port, buf);
-        crate::primitives::field::encode(&self.rack, buf, version, true, "rack")?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            19 + self.host.len() + self.rack.as_ref().map_or(0, String::len),
+            |s| {
+                s.put_fixed(self.node_id)?;
+                crate::primitives::field::put_str(s, &self.host, true, "host")?;
+                s.put_fixed(self.port)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.rack.as_deref(),
+                    true,
+                    "rack",
+                )?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

@@ -143,7 +143,13 @@ impl crate::primitives::Wire for TopicSnapshot {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
+        buf.segment(
+            5 + self.name.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, true, "name")?;
+                Ok(())
+            },
+        )?;
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -326,17 +332,29 @@ pub struct SnapshotId {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for SnapshotId {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 12];
-        run[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
-        run[8..12].copy_from_slice(&self.epoch.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            13,
+            |s| {
+                let mut run = [0u8; 12];
+                run[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
+                run[8..12].copy_from_slice(&self.epoch.to_be_bytes());
+                s.put_slice(&run)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {

@@ -21,6 +21,7 @@ pub struct FindCoordinatorRequest {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for FindCoordinatorRequest {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -36,18 +37,23 @@ impl crate::primitives::Wire for FindCoordinatorRequest {
         if version < 4 && !self.coordinator_keys.is_empty() {
             return Err(crate::primitives::field::non_default("coordinator_keys"));
         }
-        if version <= 3 {
-            crate::primitives::field::encode(
-                &self.key,
-                buf,
-                version,
-                version >= 3,
-                "key",
-            )?;
-        }
-        if version >= 1 {
-            crate::primitives::Fixed::put(self.key_type, buf);
-        }
+        buf.segment(
+            6 + self.key.len(),
+            |s| {
+                if version <= 3 {
+                    crate::primitives::field::put_str(
+                        s,
+                        &self.key,
+                        version >= 3,
+                        "key",
+                    )?;
+                }
+                if version >= 1 {
+                    s.put_fixed(self.key_type)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 4 {
             crate::primitives::field::encode(
                 &self.coordinator_keys,

@@ -17,18 +17,34 @@ pub struct HeartbeatResponse {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for HeartbeatResponse {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        if version >= 1 {
-            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        }
-        crate::primitives::Fixed::put(self.error_code, buf);
+        buf.segment(
+            7,
+            |s| {
+                if version >= 1 {
+                    s.put_fixed(self.throttle_time_ms)?;
+                }
+                s.put_fixed(self.error_code)?;
+                if version >= 4 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

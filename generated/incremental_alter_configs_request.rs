@@ -30,9 +30,24 @@ impl crate::primitives::Wire for IncrementalAlterConfigsRequest {
             version >= 1,
             "resources",
         )?;
-        crate::primitives::Fixed::put(self.validate_only, buf);
+        buf.segment(
+            2,
+            |s| {
+                s.put_fixed(self.validate_only)?;
+                if version >= 1 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -109,13 +124,18 @@ impl crate::primitives::Wire for AlterConfigsResource {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.resource_type, buf);
-        crate::primitives::field::encode(
-            &self.resource_name,
-            buf,
-            version,
-            version >= 1,
-            "resource_name",
+        buf.segment(
+            6 + self.resource_name.len(),
+            |s| {
+                s.put_fixed(self.resource_type)?;
+                crate::primitives::field::put_str(
+                    s,
+                    &self.resource_name,
+                    version >= 1,
+                    "resource_name",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.configs,
@@ -215,29 +235,38 @@ impl Default for AlterableConfig {
     }
 }
 impl crate::primitives::Wire for AlterableConfig {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.name,
-            buf,
-            version,
-            version >= 1,
-            "name",
-        )?;
-        crate::primitives::Fixed::put(self.config_operation, buf);
-        crate::primitives::field::encode(
-            &self.value,
-            buf,
-            version,
-            version >= 1,
-            "value",
+        buf.segment(
+            12 + self.name.len() + self.value.as_ref().map_or(0, String::len),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, version >= 1, "name")?;
+                s.put_fixed(self.config_operation)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.value.as_deref(),
+                    version >= 1,
+                    "value",
+                )?;
+                if version >= 1 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
         if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

@@ -17,17 +17,29 @@ pub struct KRaftVersionRecord {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for KRaftVersionRecord {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 4];
-        run[0..2].copy_from_slice(&self.version.to_be_bytes());
-        run[2..4].copy_from_slice(&self.k_raft_version.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            5,
+            |s| {
+                let mut run = [0u8; 4];
+                run[0..2].copy_from_slice(&self.version.to_be_bytes());
+                run[2..4].copy_from_slice(&self.k_raft_version.to_be_bytes());
+                s.put_slice(&run)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {

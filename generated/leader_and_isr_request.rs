@@ -76,28 +76,34 @@ impl crate::primitives::Wire for LeaderAndIsrRequest {
         if version < 2 && !self.topic_states.is_empty() {
             return Err(crate::primitives::field::non_default("topic_states"));
         }
-        if version >= 7 {
-            let mut run = [0u8; 5];
-            run[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
-            run[4..5].copy_from_slice(&[u8::from(self.is_k_raft_controller)]);
-            buf.extend_from_slice(&run);
-        } else {
-            crate::primitives::Fixed::put(self.controller_id, buf);
-        }
-        if version >= 5 {
-            let mut run = [0u8; 13];
-            run[0..4].copy_from_slice(&self.controller_epoch.to_be_bytes());
-            run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
-            run[12..13].copy_from_slice(&self.r#type.to_be_bytes());
-            buf.extend_from_slice(&run);
-        } else if version >= 2 {
-            let mut run = [0u8; 12];
-            run[0..4].copy_from_slice(&self.controller_epoch.to_be_bytes());
-            run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
-            buf.extend_from_slice(&run);
-        } else {
-            crate::primitives::Fixed::put(self.controller_epoch, buf);
-        }
+        buf.segment(
+            18,
+            |s| {
+                if version >= 7 {
+                    let mut run = [0u8; 5];
+                    run[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
+                    run[4..5].copy_from_slice(&[u8::from(self.is_k_raft_controller)]);
+                    s.put_slice(&run)?;
+                } else {
+                    s.put_fixed(self.controller_id)?;
+                }
+                if version >= 5 {
+                    let mut run = [0u8; 13];
+                    run[0..4].copy_from_slice(&self.controller_epoch.to_be_bytes());
+                    run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+                    run[12..13].copy_from_slice(&self.r#type.to_be_bytes());
+                    s.put_slice(&run)?;
+                } else if version >= 2 {
+                    let mut run = [0u8; 12];
+                    run[0..4].copy_from_slice(&self.controller_epoch.to_be_bytes());
+                    run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+                    s.put_slice(&run)?;
+                } else {
+                    s.put_fixed(self.controller_epoch)?;
+                }
+                Ok(())
+            },
+        )?;
         if version <= 1 {
             crate::primitives::field::encode(
                 &self.ungrouped_partition_states,
@@ -312,6 +318,7 @@ pub struct LeaderAndIsrPartitionState {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for LeaderAndIsrPartitionState {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -321,60 +328,75 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
         if version < 6 && self.leader_recovery_state != 0 {
             return Err(crate::primitives::field::non_default("leader_recovery_state"));
         }
-        if version <= 1 {
-            crate::primitives::field::encode(
-                &self.topic_name,
-                buf,
-                version,
-                false,
-                "topic_name",
-            )?;
-        }
-        let mut run = [0u8; 16];
-        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-        run[4..8].copy_from_slice(&self.controller_epoch.to_be_bytes());
-        run[8..12].copy_from_slice(&self.leader.to_be_bytes());
-        run[12..16].copy_from_slice(&self.leader_epoch.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode_fixed_array(
-            &self.isr,
-            buf,
-            version >= 4,
-            "isr",
+        buf.segment(
+            48 + self.topic_name.len() + self.isr.len() * 4 + self.replicas.len() * 4
+                + self.adding_replicas.len() * 4 + self.removing_replicas.len() * 4,
+            |s| {
+                if version <= 1 {
+                    crate::primitives::field::put_str(
+                        s,
+                        &self.topic_name,
+                        false,
+                        "topic_name",
+                    )?;
+                }
+                let mut run = [0u8; 16];
+                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                run[4..8].copy_from_slice(&self.controller_epoch.to_be_bytes());
+                run[8..12].copy_from_slice(&self.leader.to_be_bytes());
+                run[12..16].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                s.put_slice(&run)?;
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.isr,
+                    version >= 4,
+                    "isr",
+                )?;
+                s.put_fixed(self.partition_epoch)?;
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.replicas,
+                    version >= 4,
+                    "replicas",
+                )?;
+                if version >= 3 {
+                    crate::primitives::field::put_fixed_array(
+                        s,
+                        &self.adding_replicas,
+                        version >= 4,
+                        "adding_replicas",
+                    )?;
+                }
+                if version >= 3 {
+                    crate::primitives::field::put_fixed_array(
+                        s,
+                        &self.removing_replicas,
+                        version >= 4,
+                        "removing_replicas",
+                    )?;
+                }
+                if version >= 6 {
+                    let mut run = [0u8; 2];
+                    run[0..1].copy_from_slice(&[u8::from(self.is_new)]);
+                    run[1..2].copy_from_slice(&self.leader_recovery_state.to_be_bytes());
+                    s.put_slice(&run)?;
+                } else if version >= 1 {
+                    s.put_fixed(self.is_new)?;
+                }
+                if version >= 4 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        crate::primitives::Fixed::put(self.partition_epoch, buf);
-        crate::primitives::field::encode_fixed_array(
-            &self.replicas,
-            buf,
-            version >= 4,
-            "replicas",
-        )?;
-        if version >= 3 {
-            crate::primitives::field::encode_fixed_array(
-                &self.adding_replicas,
-                buf,
-                version >= 4,
-                "adding_replicas",
-            )?;
-        }
-        if version >= 3 {
-            crate::primitives::field::encode_fixed_array(
-                &self.removing_replicas,
-                buf,
-                version >= 4,
-                "removing_replicas",
-            )?;
-        }
-        if version >= 6 {
-            let mut run = [0u8; 2];
-            run[0..1].copy_from_slice(&[u8::from(self.is_new)]);
-            run[1..2].copy_from_slice(&self.leader_recovery_state.to_be_bytes());
-            buf.extend_from_slice(&run);
-        } else if version >= 1 {
-            crate::primitives::Fixed::put(self.is_new, buf);
-        }
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -548,16 +570,21 @@ impl crate::primitives::Wire for LeaderAndIsrTopicState {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.topic_name,
-            buf,
-            version,
-            version >= 4,
-            "topic_name",
+        buf.segment(
+            21 + self.topic_name.len(),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.topic_name,
+                    version >= 4,
+                    "topic_name",
+                )?;
+                if version >= 5 {
+                    s.put_fixed(self.topic_id)?;
+                }
+                Ok(())
+            },
         )?;
-        if version >= 5 {
-            crate::primitives::Fixed::put(self.topic_id, buf);
-        }
         crate::primitives::field::encode(
             &self.partition_states,
             buf,
@@ -656,23 +683,38 @@ pub struct LeaderAndIsrLiveLeader {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for LeaderAndIsrLiveLeader {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.broker_id, buf);
-        crate::primitives::field::encode(
-            &self.host_name,
-            buf,
-            version,
-            version >= 4,
-            "host_name",
+        buf.segment(
+            14 + self.host_name.len(),
+            |s| {
+                s.put_fixed(self.broker_id)?;
+                crate::primitives::field::put_str(
+                    s,
+                    &self.host_name,
+                    version >= 4,
+                    "host_name",
+                )?;
+                s.put_fixed(self.port)?;
+                if version >= 4 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        crate::primitives::Fixed::put(self.port, buf);
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

@@ -144,27 +144,42 @@ pub struct LeaderAndIsrPartitionError {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for LeaderAndIsrPartitionError {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        if version <= 4 {
-            crate::primitives::field::encode(
-                &self.topic_name,
-                buf,
-                version,
-                version >= 4,
-                "topic_name",
-            )?;
-        }
-        let mut run = [0u8; 6];
-        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        buf.extend_from_slice(&run);
+        buf.segment(
+            12 + self.topic_name.len(),
+            |s| {
+                if version <= 4 {
+                    crate::primitives::field::put_str(
+                        s,
+                        &self.topic_name,
+                        version >= 4,
+                        "topic_name",
+                    )?;
+                }
+                let mut run = [0u8; 6];
+                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                s.put_slice(&run)?;
+                if version >= 4 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

@@ -33,22 +33,26 @@ impl crate::primitives::Wire for LeaveGroupRequest {
         if version < 3 && !self.members.is_empty() {
             return Err(crate::primitives::field::non_default("members"));
         }
-        crate::primitives::field::encode(
-            &self.group_id,
-            buf,
-            version,
-            version >= 4,
-            "group_id",
+        buf.segment(
+            10 + self.group_id.len() + self.member_id.len(),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.group_id,
+                    version >= 4,
+                    "group_id",
+                )?;
+                if version <= 2 {
+                    crate::primitives::field::put_str(
+                        s,
+                        &self.member_id,
+                        false,
+                        "member_id",
+                    )?;
+                }
+                Ok(())
+            },
         )?;
-        if version <= 2 {
-            crate::primitives::field::encode(
-                &self.member_id,
-                buf,
-                version,
-                false,
-                "member_id",
-            )?;
-        }
         if version >= 3 {
             crate::primitives::field::encode(
                 &self.members,
@@ -155,37 +159,52 @@ pub struct MemberIdentity {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for MemberIdentity {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.member_id,
-            buf,
-            version,
-            version >= 4,
-            "member_id",
+        buf.segment(
+            16 + self.member_id.len()
+                + self.group_instance_id.as_ref().map_or(0, String::len)
+                + self.reason.as_ref().map_or(0, String::len),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.member_id,
+                    version >= 4,
+                    "member_id",
+                )?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.group_instance_id.as_deref(),
+                    version >= 4,
+                    "group_instance_id",
+                )?;
+                if version >= 5 {
+                    crate::primitives::field::put_nullable_str(
+                        s,
+                        self.reason.as_deref(),
+                        true,
+                        "reason",
+                    )?;
+                }
+                if version >= 4 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        crate::primitives::field::encode(
-            &self.group_instance_id,
-            buf,
-            version,
-            version >= 4,
-            "group_instance_id",
-        )?;
-        if version >= 5 {
-            crate::primitives::field::encode(
-                &self.reason,
-                buf,
-                version,
-                true,
-                "reason",
-            )?;
-        }
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

@@ -30,10 +30,16 @@ impl crate::primitives::Wire for LeaveGroupResponse {
         if version < 3 && !self.members.is_empty() {
             return Err(crate::primitives::field::non_default("members"));
         }
-        if version >= 1 {
-            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        }
-        crate::primitives::Fixed::put(self.error_code, buf);
+        buf.segment(
+            6,
+            |s| {
+                if version >= 1 {
+                    s.put_fixed(self.throttle_time_ms)?;
+                }
+                s.put_fixed(self.error_code)?;
+                Ok(())
+            },
+        )?;
         if version >= 3 {
             crate::primitives::field::encode(
                 &self.members,
@@ -145,29 +151,44 @@ impl Default for MemberResponse {
     }
 }
 impl crate::primitives::Wire for MemberResponse {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.member_id,
-            buf,
-            version,
-            version >= 4,
-            "member_id",
+        buf.segment(
+            13 + self.member_id.len()
+                + self.group_instance_id.as_ref().map_or(0, String::len),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.member_id,
+                    version >= 4,
+                    "member_id",
+                )?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.group_instance_id.as_deref(),
+                    version >= 4,
+                    "group_instance_id",
+                )?;
+                s.put_fixed(self.error_code)?;
+                if version >= 4 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        crate::primitives::field::encode(
-            &self.group_instance_id,
-            buf,
-            version,
-            version >= 4,
-            "group_instance_id",
-        )?;
-        crate::primitives::Fixed::put(self.error_code, buf);
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

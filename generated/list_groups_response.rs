@@ -27,10 +27,16 @@ impl crate::primitives::Wire for ListGroupsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        if version >= 1 {
-            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        }
-        crate::primitives::Fixed::put(self.error_code, buf);
+        buf.segment(
+            6,
+            |s| {
+                if version >= 1 {
+                    s.put_fixed(self.throttle_time_ms)?;
+                }
+                s.put_fixed(self.error_code)?;
+                Ok(())
+            },
+        )?;
         crate::primitives::field::encode(
             &self.groups,
             buf,
@@ -123,46 +129,59 @@ pub struct ListedGroup {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for ListedGroup {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.group_id,
-            buf,
-            version,
-            version >= 3,
-            "group_id",
+        buf.segment(
+            21 + self.group_id.len() + self.protocol_type.len() + self.group_state.len()
+                + self.group_type.len(),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.group_id,
+                    version >= 3,
+                    "group_id",
+                )?;
+                crate::primitives::field::put_str(
+                    s,
+                    &self.protocol_type,
+                    version >= 3,
+                    "protocol_type",
+                )?;
+                if version >= 4 {
+                    crate::primitives::field::put_str(
+                        s,
+                        &self.group_state,
+                        true,
+                        "group_state",
+                    )?;
+                }
+                if version >= 5 {
+                    crate::primitives::field::put_str(
+                        s,
+                        &self.group_type,
+                        true,
+                        "group_type",
+                    )?;
+                }
+                if version >= 3 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        crate::primitives::field::encode(
-            &self.protocol_type,
-            buf,
-            version,
-            version >= 3,
-            "protocol_type",
-        )?;
-        if version >= 4 {
-            crate::primitives::field::encode(
-                &self.group_state,
-                buf,
-                version,
-                true,
-                "group_state",
-            )?;
-        }
-        if version >= 5 {
-            crate::primitives::field::encode(
-                &self.group_type,
-                buf,
-                version,
-                true,
-                "group_type",
-            )?;
-        }
         if version >= 3 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

@@ -49,11 +49,26 @@ impl crate::primitives::Wire for ListOffsetsRequest {
             version >= 6,
             "topics",
         )?;
-        if version >= 10 {
-            crate::primitives::Fixed::put(self.timeout_ms, buf);
-        }
+        buf.segment(
+            5,
+            |s| {
+                if version >= 10 {
+                    s.put_fixed(self.timeout_ms)?;
+                }
+                if version >= 6 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 6 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -146,12 +161,12 @@ impl crate::primitives::Wire for ListOffsetsTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.name,
-            buf,
-            version,
-            version >= 6,
-            "name",
+        buf.segment(
+            5 + self.name.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, version >= 6, "name")?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.partitions,
@@ -247,6 +262,7 @@ impl Default for ListOffsetsPartition {
     }
 }
 impl crate::primitives::Wire for ListOffsetsPartition {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -256,24 +272,39 @@ impl crate::primitives::Wire for ListOffsetsPartition {
         if version > 0 && self.max_num_offsets != 1 {
             return Err(crate::primitives::field::non_default("max_num_offsets"));
         }
-        if version >= 4 {
-            let mut run = [0u8; 8];
-            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            run[4..8].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
-            buf.extend_from_slice(&run);
-        } else {
-            crate::primitives::Fixed::put(self.partition_index, buf);
-        }
-        if version <= 0 {
-            let mut run = [0u8; 12];
-            run[0..8].copy_from_slice(&self.timestamp.to_be_bytes());
-            run[8..12].copy_from_slice(&self.max_num_offsets.to_be_bytes());
-            buf.extend_from_slice(&run);
-        } else {
-            crate::primitives::Fixed::put(self.timestamp, buf);
-        }
+        buf.segment(
+            21,
+            |s| {
+                if version >= 4 {
+                    let mut run = [0u8; 8];
+                    run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                    run[4..8].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
+                    s.put_slice(&run)?;
+                } else {
+                    s.put_fixed(self.partition_index)?;
+                }
+                if version <= 0 {
+                    let mut run = [0u8; 12];
+                    run[0..8].copy_from_slice(&self.timestamp.to_be_bytes());
+                    run[8..12].copy_from_slice(&self.max_num_offsets.to_be_bytes());
+                    s.put_slice(&run)?;
+                } else {
+                    s.put_fixed(self.timestamp)?;
+                }
+                if version >= 6 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 6 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

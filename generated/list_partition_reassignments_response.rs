@@ -42,16 +42,21 @@ impl crate::primitives::Wire for ListPartitionReassignmentsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 6];
-        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode(
-            &self.error_message,
-            buf,
-            version,
-            true,
-            "error_message",
+        buf.segment(
+            11 + self.error_message.as_ref().map_or(0, String::len),
+            |s| {
+                let mut run = [0u8; 6];
+                run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                s.put_slice(&run)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.error_message.as_deref(),
+                    true,
+                    "error_message",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
@@ -119,7 +124,13 @@ impl crate::primitives::Wire for OngoingTopicReassignment {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
+        buf.segment(
+            5 + self.name.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, true, "name")?;
+                Ok(())
+            },
+        )?;
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -180,32 +191,45 @@ pub struct OngoingPartitionReassignment {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for OngoingPartitionReassignment {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::field::encode_fixed_array(
-            &self.replicas,
-            buf,
-            true,
-            "replicas",
+        buf.segment(
+            20 + self.replicas.len() * 4 + self.adding_replicas.len() * 4
+                + self.removing_replicas.len() * 4,
+            |s| {
+                s.put_fixed(self.partition_index)?;
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.replicas,
+                    true,
+                    "replicas",
+                )?;
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.adding_replicas,
+                    true,
+                    "adding_replicas",
+                )?;
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.removing_replicas,
+                    true,
+                    "removing_replicas",
+                )?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        crate::primitives::field::encode_fixed_array(
-            &self.adding_replicas,
-            buf,
-            true,
-            "adding_replicas",
-        )?;
-        crate::primitives::field::encode_fixed_array(
-            &self.removing_replicas,
-            buf,
-            true,
-            "removing_replicas",
-        )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

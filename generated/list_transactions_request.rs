@@ -31,6 +31,7 @@ impl Default for ListTransactionsRequest {
     }
 }
 impl crate::primitives::Wire for ListTransactionsRequest {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -47,16 +48,27 @@ impl crate::primitives::Wire for ListTransactionsRequest {
             true,
             "state_filters",
         )?;
-        crate::primitives::field::encode_fixed_array(
-            &self.producer_id_filters,
-            buf,
-            true,
-            "producer_id_filters",
+        buf.segment(
+            14 + self.producer_id_filters.len() * 8,
+            |s| {
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.producer_id_filters,
+                    true,
+                    "producer_id_filters",
+                )?;
+                if version >= 1 {
+                    s.put_fixed(self.duration_filter)?;
+                }
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        if version >= 1 {
-            crate::primitives::Fixed::put(self.duration_filter, buf);
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

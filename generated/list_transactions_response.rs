@@ -122,28 +122,38 @@ pub struct TransactionState {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for TransactionState {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.transactional_id,
-            buf,
-            version,
-            true,
-            "transactional_id",
+        buf.segment(
+            19 + self.transactional_id.len() + self.transaction_state.len(),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.transactional_id,
+                    true,
+                    "transactional_id",
+                )?;
+                s.put_fixed(self.producer_id)?;
+                crate::primitives::field::put_str(
+                    s,
+                    &self.transaction_state,
+                    true,
+                    "transaction_state",
+                )?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        crate::primitives::Fixed::put(self.producer_id, buf);
-        crate::primitives::field::encode(
-            &self.transaction_state,
-            buf,
-            version,
-            true,
-            "transaction_state",
-        )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

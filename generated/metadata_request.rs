@@ -71,22 +71,38 @@ impl crate::primitives::Wire for MetadataRequest {
             version >= 9,
             "topics",
         )?;
-        if (8..=10).contains(&version) {
-            let mut run = [0u8; 2];
-            run[0..1].copy_from_slice(&[u8::from(self.allow_auto_topic_creation)]);
-            run[1..2]
-                .copy_from_slice(
-                    &[u8::from(self.include_cluster_authorized_operations)],
-                );
-            buf.extend_from_slice(&run);
-        } else if version >= 4 {
-            crate::primitives::Fixed::put(self.allow_auto_topic_creation, buf);
-        }
-        if version >= 8 {
-            crate::primitives::Fixed::put(self.include_topic_authorized_operations, buf);
-        }
+        buf.segment(
+            4,
+            |s| {
+                if (8..=10).contains(&version) {
+                    let mut run = [0u8; 2];
+                    run[0..1]
+                        .copy_from_slice(&[u8::from(self.allow_auto_topic_creation)]);
+                    run[1..2]
+                        .copy_from_slice(
+                            &[u8::from(self.include_cluster_authorized_operations)],
+                        );
+                    s.put_slice(&run)?;
+                } else if version >= 4 {
+                    s.put_fixed(self.allow_auto_topic_creation)?;
+                }
+                if version >= 8 {
+                    s.put_fixed(self.include_topic_authorized_operations)?;
+                }
+                if version >= 9 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 9 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -206,27 +222,42 @@ impl Default for MetadataRequestTopic {
     }
 }
 impl crate::primitives::Wire for MetadataRequestTopic {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        if version >= 10 {
-            crate::primitives::Fixed::put(self.topic_id, buf);
-        }
-        if version < 10 && self.name.is_none() {
-            return Err(crate::primitives::field::null_not_allowed("name"));
-        }
-        crate::primitives::field::encode(
-            &self.name,
-            buf,
-            version,
-            version >= 9,
-            "name",
+        buf.segment(
+            22 + self.name.as_ref().map_or(0, String::len),
+            |s| {
+                if version >= 10 {
+                    s.put_fixed(self.topic_id)?;
+                }
+                if version < 10 && self.name.is_none() {
+                    return Err(crate::primitives::field::null_not_allowed("name"));
+                }
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.name.as_deref(),
+                    version >= 9,
+                    "name",
+                )?;
+                if version >= 9 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
         if version >= 9 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

@@ -69,18 +69,23 @@ impl crate::primitives::Wire for MetadataResponse {
             version >= 9,
             "brokers",
         )?;
-        if version >= 2 {
-            crate::primitives::field::encode(
-                &self.cluster_id,
-                buf,
-                version,
-                version >= 9,
-                "cluster_id",
-            )?;
-        }
-        if version >= 1 {
-            crate::primitives::Fixed::put(self.controller_id, buf);
-        }
+        buf.segment(
+            9 + self.cluster_id.as_ref().map_or(0, String::len),
+            |s| {
+                if version >= 2 {
+                    crate::primitives::field::put_nullable_str(
+                        s,
+                        self.cluster_id.as_deref(),
+                        version >= 9,
+                        "cluster_id",
+                    )?;
+                }
+                if version >= 1 {
+                    s.put_fixed(self.controller_id)?;
+                }
+                Ok(())
+            },
+        )?;
         crate::primitives::field::encode(
             &self.topics,
             buf,
@@ -88,11 +93,26 @@ impl crate::primitives::Wire for MetadataResponse {
             version >= 9,
             "topics",
         )?;
-        if (8..=10).contains(&version) {
-            crate::primitives::Fixed::put(self.cluster_authorized_operations, buf);
-        }
+        buf.segment(
+            5,
+            |s| {
+                if (8..=10).contains(&version) {
+                    s.put_fixed(self.cluster_authorized_operations)?;
+                }
+                if version >= 9 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 9 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -224,32 +244,41 @@ pub struct MetadataResponseBroker {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for MetadataResponseBroker {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.node_id, buf);
-        crate::primitives::field::encode(
-            &self.host,
-            buf,
-            version,
-            version >= 9,
-            "host",
+        buf.segment(
+            19 + self.host.len() + self.rack.as_ref().map_or(0, String::len),
+            |s| {
+                s.put_fixed(self.node_id)?;
+                crate::primitives::field::put_str(s, &self.host, version >= 9, "host")?;
+                s.put_fixed(self.port)?;
+                if version >= 1 {
+                    crate::primitives::field::put_nullable_str(
+                        s,
+                        self.rack.as_deref(),
+                        version >= 9,
+                        "rack",
+                    )?;
+                }
+                if version >= 9 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        crate::primitives::Fixed::put(self.port, buf);
-        if version >= 1 {
-            crate::primitives::field::encode(
-                &self.rack,
-                buf,
-                version,
-                version >= 9,
-                "rack",
-            )?;
-        }
         if version >= 9 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -378,23 +407,28 @@ impl crate::primitives::Wire for MetadataResponseTopic {
                 crate::primitives::field::non_default("topic_authorized_operations"),
             );
         }
-        crate::primitives::Fixed::put(self.error_code, buf);
-        if version < 12 && self.name.is_none() {
-            return Err(crate::primitives::field::null_not_allowed("name"));
-        }
-        crate::primitives::field::encode(
-            &self.name,
-            buf,
-            version,
-            version >= 9,
-            "name",
+        buf.segment(
+            24 + self.name.as_ref().map_or(0, String::len),
+            |s| {
+                s.put_fixed(self.error_code)?;
+                if version < 12 && self.name.is_none() {
+                    return Err(crate::primitives::field::null_not_allowed("name"));
+                }
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.name.as_deref(),
+                    version >= 9,
+                    "name",
+                )?;
+                if version >= 10 {
+                    s.put_fixed(self.topic_id)?;
+                }
+                if version >= 1 {
+                    s.put_fixed(self.is_internal)?;
+                }
+                Ok(())
+            },
         )?;
-        if version >= 10 {
-            crate::primitives::Fixed::put(self.topic_id, buf);
-        }
-        if version >= 1 {
-            crate::primitives::Fixed::put(self.is_internal, buf);
-        }
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -402,11 +436,26 @@ impl crate::primitives::Wire for MetadataResponseTopic {
             version >= 9,
             "partitions",
         )?;
-        if version >= 8 {
-            crate::primitives::Fixed::put(self.topic_authorized_operations, buf);
-        }
+        buf.segment(
+            5,
+            |s| {
+                if version >= 8 {
+                    s.put_fixed(self.topic_authorized_operations)?;
+                }
+                if version >= 9 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 9 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -567,48 +616,65 @@ impl Default for MetadataResponsePartition {
     }
 }
 impl crate::primitives::Wire for MetadataResponsePartition {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        if version >= 7 {
-            let mut run = [0u8; 14];
-            run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-            run[2..6].copy_from_slice(&self.partition_index.to_be_bytes());
-            run[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
-            run[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
-            buf.extend_from_slice(&run);
-        } else {
-            let mut run = [0u8; 10];
-            run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-            run[2..6].copy_from_slice(&self.partition_index.to_be_bytes());
-            run[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
-            buf.extend_from_slice(&run);
-        }
-        crate::primitives::field::encode_fixed_array(
-            &self.replica_nodes,
-            buf,
-            version >= 9,
-            "replica_nodes",
+        buf.segment(
+            30 + self.replica_nodes.len() * 4 + self.isr_nodes.len() * 4
+                + self.offline_replicas.len() * 4,
+            |s| {
+                if version >= 7 {
+                    let mut run = [0u8; 14];
+                    run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                    run[2..6].copy_from_slice(&self.partition_index.to_be_bytes());
+                    run[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
+                    run[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                    s.put_slice(&run)?;
+                } else {
+                    let mut run = [0u8; 10];
+                    run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                    run[2..6].copy_from_slice(&self.partition_index.to_be_bytes());
+                    run[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
+                    s.put_slice(&run)?;
+                }
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.replica_nodes,
+                    version >= 9,
+                    "replica_nodes",
+                )?;
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.isr_nodes,
+                    version >= 9,
+                    "isr_nodes",
+                )?;
+                if version >= 5 {
+                    crate::primitives::field::put_fixed_array(
+                        s,
+                        &self.offline_replicas,
+                        version >= 9,
+                        "offline_replicas",
+                    )?;
+                }
+                if version >= 9 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        crate::primitives::field::encode_fixed_array(
-            &self.isr_nodes,
-            buf,
-            version >= 9,
-            "isr_nodes",
-        )?;
-        if version >= 5 {
-            crate::primitives::field::encode_fixed_array(
-                &self.offline_replicas,
-                buf,
-                version >= 9,
-                "offline_replicas",
-            )?;
-        }
         if version >= 9 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

@@ -55,37 +55,41 @@ impl crate::primitives::Wire for OffsetCommitRequest {
         if version < 7 && self.group_instance_id.is_some() {
             return Err(crate::primitives::field::non_default("group_instance_id"));
         }
-        crate::primitives::field::encode(
-            &self.group_id,
-            buf,
-            version,
-            version >= 8,
-            "group_id",
+        buf.segment(
+            27 + self.group_id.len() + self.member_id.len()
+                + self.group_instance_id.as_ref().map_or(0, String::len),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.group_id,
+                    version >= 8,
+                    "group_id",
+                )?;
+                if version >= 1 {
+                    s.put_fixed(self.generation_id_or_member_epoch)?;
+                }
+                if version >= 1 {
+                    crate::primitives::field::put_str(
+                        s,
+                        &self.member_id,
+                        version >= 8,
+                        "member_id",
+                    )?;
+                }
+                if version >= 7 {
+                    crate::primitives::field::put_nullable_str(
+                        s,
+                        self.group_instance_id.as_deref(),
+                        version >= 8,
+                        "group_instance_id",
+                    )?;
+                }
+                if (2..=4).contains(&version) {
+                    s.put_fixed(self.retention_time_ms)?;
+                }
+                Ok(())
+            },
         )?;
-        if version >= 1 {
-            crate::primitives::Fixed::put(self.generation_id_or_member_epoch, buf);
-        }
-        if version >= 1 {
-            crate::primitives::field::encode(
-                &self.member_id,
-                buf,
-                version,
-                version >= 8,
-                "member_id",
-            )?;
-        }
-        if version >= 7 {
-            crate::primitives::field::encode(
-                &self.group_instance_id,
-                buf,
-                version,
-                version >= 8,
-                "group_instance_id",
-            )?;
-        }
-        if (2..=4).contains(&version) {
-            crate::primitives::Fixed::put(self.retention_time_ms, buf);
-        }
         crate::primitives::field::encode(
             &self.topics,
             buf,
@@ -233,12 +237,12 @@ impl crate::primitives::Wire for OffsetCommitRequestTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.name,
-            buf,
-            version,
-            version >= 8,
-            "name",
+        buf.segment(
+            5 + self.name.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, version >= 8, "name")?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.partitions,
@@ -339,6 +343,7 @@ impl Default for OffsetCommitRequestPartition {
     }
 }
 impl crate::primitives::Wire for OffsetCommitRequestPartition {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -348,30 +353,45 @@ impl crate::primitives::Wire for OffsetCommitRequestPartition {
         if version != 1 && self.commit_timestamp != -1 {
             return Err(crate::primitives::field::non_default("commit_timestamp"));
         }
-        if version >= 6 {
-            let mut run = [0u8; 16];
-            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
-            run[12..16].copy_from_slice(&self.committed_leader_epoch.to_be_bytes());
-            buf.extend_from_slice(&run);
-        } else {
-            let mut run = [0u8; 12];
-            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
-            buf.extend_from_slice(&run);
-        }
-        if version == 1 {
-            crate::primitives::Fixed::put(self.commit_timestamp, buf);
-        }
-        crate::primitives::field::encode(
-            &self.committed_metadata,
-            buf,
-            version,
-            version >= 8,
-            "committed_metadata",
+        buf.segment(
+            30 + self.committed_metadata.as_ref().map_or(0, String::len),
+            |s| {
+                if version >= 6 {
+                    let mut run = [0u8; 16];
+                    run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                    run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+                    run[12..16]
+                        .copy_from_slice(&self.committed_leader_epoch.to_be_bytes());
+                    s.put_slice(&run)?;
+                } else {
+                    let mut run = [0u8; 12];
+                    run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                    run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+                    s.put_slice(&run)?;
+                }
+                if version == 1 {
+                    s.put_fixed(self.commit_timestamp)?;
+                }
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.committed_metadata.as_deref(),
+                    version >= 8,
+                    "committed_metadata",
+                )?;
+                if version >= 8 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
         if version >= 8 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

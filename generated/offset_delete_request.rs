@@ -21,12 +21,12 @@ impl crate::primitives::Wire for OffsetDeleteRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.group_id,
-            buf,
-            version,
-            false,
-            "group_id",
+        buf.segment(
+            5 + self.group_id.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.group_id, false, "group_id")?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(&self.topics, buf, version, false, "topics")?;
         Ok(())
@@ -80,7 +80,13 @@ impl crate::primitives::Wire for OffsetDeleteRequestTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.name, buf, version, false, "name")?;
+        buf.segment(
+            5 + self.name.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, false, "name")?;
+                Ok(())
+            },
+        )?;
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -129,6 +135,7 @@ pub struct OffsetDeleteRequestPartition {
     pub partition_index: i32,
 }
 impl crate::primitives::Wire for OffsetDeleteRequestPartition {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,

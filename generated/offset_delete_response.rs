@@ -81,7 +81,13 @@ impl crate::primitives::Wire for OffsetDeleteResponseTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.name, buf, version, false, "name")?;
+        buf.segment(
+            5 + self.name.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, false, "name")?;
+                Ok(())
+            },
+        )?;
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -134,6 +140,7 @@ pub struct OffsetDeleteResponsePartition {
     pub error_code: i16,
 }
 impl crate::primitives::Wire for OffsetDeleteResponsePartition {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,

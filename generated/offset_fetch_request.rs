@@ -54,15 +54,20 @@ impl crate::primitives::Wire for OffsetFetchRequest {
         if version < 7 && self.require_stable {
             return Err(crate::primitives::field::non_default("require_stable"));
         }
-        if version <= 7 {
-            crate::primitives::field::encode(
-                &self.group_id,
-                buf,
-                version,
-                version >= 6,
-                "group_id",
-            )?;
-        }
+        buf.segment(
+            5 + self.group_id.len(),
+            |s| {
+                if version <= 7 {
+                    crate::primitives::field::put_str(
+                        s,
+                        &self.group_id,
+                        version >= 6,
+                        "group_id",
+                    )?;
+                }
+                Ok(())
+            },
+        )?;
         if version <= 7 {
             if version < 2 && self.topics.is_none() {
                 return Err(crate::primitives::field::null_not_allowed("topics"));
@@ -84,11 +89,26 @@ impl crate::primitives::Wire for OffsetFetchRequest {
                 "groups",
             )?;
         }
-        if version >= 7 {
-            crate::primitives::Fixed::put(self.require_stable, buf);
-        }
+        buf.segment(
+            2,
+            |s| {
+                if version >= 7 {
+                    s.put_fixed(self.require_stable)?;
+                }
+                if version >= 6 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 6 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -210,27 +230,37 @@ pub struct OffsetFetchRequestTopic {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for OffsetFetchRequestTopic {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.name,
-            buf,
-            version,
-            version >= 6,
-            "name",
-        )?;
-        crate::primitives::field::encode_fixed_array(
-            &self.partition_indexes,
-            buf,
-            version >= 6,
-            "partition_indexes",
+        buf.segment(
+            11 + self.name.len() + self.partition_indexes.len() * 4,
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, version >= 6, "name")?;
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.partition_indexes,
+                    version >= 6,
+                    "partition_indexes",
+                )?;
+                if version >= 6 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
         if version >= 6 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -321,25 +351,24 @@ impl crate::primitives::Wire for OffsetFetchRequestGroup {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.group_id,
-            buf,
-            version,
-            true,
-            "group_id",
+        buf.segment(
+            14 + self.group_id.len() + self.member_id.as_ref().map_or(0, String::len),
+            |s| {
+                crate::primitives::field::put_str(s, &self.group_id, true, "group_id")?;
+                if version >= 9 {
+                    crate::primitives::field::put_nullable_str(
+                        s,
+                        self.member_id.as_deref(),
+                        true,
+                        "member_id",
+                    )?;
+                }
+                if version >= 9 {
+                    s.put_fixed(self.member_epoch)?;
+                }
+                Ok(())
+            },
         )?;
-        if version >= 9 {
-            crate::primitives::field::encode(
-                &self.member_id,
-                buf,
-                version,
-                true,
-                "member_id",
-            )?;
-        }
-        if version >= 9 {
-            crate::primitives::Fixed::put(self.member_epoch, buf);
-        }
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
@@ -420,20 +449,32 @@ pub struct OffsetFetchRequestTopics {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for OffsetFetchRequestTopics {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
-        crate::primitives::field::encode_fixed_array(
-            &self.partition_indexes,
-            buf,
-            true,
-            "partition_indexes",
+        buf.segment(
+            11 + self.name.len() + self.partition_indexes.len() * 4,
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, true, "name")?;
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.partition_indexes,
+                    true,
+                    "partition_indexes",
+                )?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

@@ -175,12 +175,12 @@ impl crate::primitives::Wire for OffsetFetchResponseTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.name,
-            buf,
-            version,
-            version >= 6,
-            "name",
+        buf.segment(
+            5 + self.name.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, version >= 6, "name")?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.partitions,
@@ -281,34 +281,50 @@ impl Default for OffsetFetchResponsePartition {
     }
 }
 impl crate::primitives::Wire for OffsetFetchResponsePartition {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        if version >= 5 {
-            let mut run = [0u8; 16];
-            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
-            run[12..16].copy_from_slice(&self.committed_leader_epoch.to_be_bytes());
-            buf.extend_from_slice(&run);
-        } else {
-            let mut run = [0u8; 12];
-            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
-            buf.extend_from_slice(&run);
-        }
-        crate::primitives::field::encode(
-            &self.metadata,
-            buf,
-            version,
-            version >= 6,
-            "metadata",
+        buf.segment(
+            24 + self.metadata.as_ref().map_or(0, String::len),
+            |s| {
+                if version >= 5 {
+                    let mut run = [0u8; 16];
+                    run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                    run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+                    run[12..16]
+                        .copy_from_slice(&self.committed_leader_epoch.to_be_bytes());
+                    s.put_slice(&run)?;
+                } else {
+                    let mut run = [0u8; 12];
+                    run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                    run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+                    s.put_slice(&run)?;
+                }
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.metadata.as_deref(),
+                    version >= 6,
+                    "metadata",
+                )?;
+                s.put_fixed(self.error_code)?;
+                if version >= 6 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        crate::primitives::Fixed::put(self.error_code, buf);
         if version >= 6 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -413,16 +429,27 @@ impl crate::primitives::Wire for OffsetFetchResponseGroup {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.group_id,
-            buf,
-            version,
-            true,
-            "group_id",
+        buf.segment(
+            5 + self.group_id.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.group_id, true, "group_id")?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            3,
+            |s| {
+                s.put_fixed(self.error_code)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -487,7 +514,13 @@ impl crate::primitives::Wire for OffsetFetchResponseTopics {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.name, buf, version, true, "name")?;
+        buf.segment(
+            5 + self.name.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, true, "name")?;
+                Ok(())
+            },
+        )?;
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -564,26 +597,37 @@ impl Default for OffsetFetchResponsePartitions {
     }
 }
 impl crate::primitives::Wire for OffsetFetchResponsePartitions {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 16];
-        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-        run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
-        run[12..16].copy_from_slice(&self.committed_leader_epoch.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode(
-            &self.metadata,
-            buf,
-            version,
-            true,
-            "metadata",
+        buf.segment(
+            24 + self.metadata.as_ref().map_or(0, String::len),
+            |s| {
+                let mut run = [0u8; 16];
+                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+                run[12..16].copy_from_slice(&self.committed_leader_epoch.to_be_bytes());
+                s.put_slice(&run)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.metadata.as_deref(),
+                    true,
+                    "metadata",
+                )?;
+                s.put_fixed(self.error_code)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

@@ -117,12 +117,17 @@ impl crate::primitives::Wire for OffsetForLeaderTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.topic,
-            buf,
-            version,
-            version >= 4,
-            "topic",
+        buf.segment(
+            5 + self.topic.len(),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.topic,
+                    version >= 4,
+                    "topic",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.partitions,
@@ -213,23 +218,39 @@ impl Default for OffsetForLeaderPartition {
     }
 }
 impl crate::primitives::Wire for OffsetForLeaderPartition {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        if version >= 2 {
-            let mut run = [0u8; 8];
-            run[0..4].copy_from_slice(&self.partition.to_be_bytes());
-            run[4..8].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
-            buf.extend_from_slice(&run);
-        } else {
-            crate::primitives::Fixed::put(self.partition, buf);
-        }
-        crate::primitives::Fixed::put(self.leader_epoch, buf);
+        buf.segment(
+            13,
+            |s| {
+                if version >= 2 {
+                    let mut run = [0u8; 8];
+                    run[0..4].copy_from_slice(&self.partition.to_be_bytes());
+                    run[4..8].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
+                    s.put_slice(&run)?;
+                } else {
+                    s.put_fixed(self.partition)?;
+                }
+                s.put_fixed(self.leader_epoch)?;
+                if version >= 4 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

@@ -108,12 +108,17 @@ impl crate::primitives::Wire for OffsetForLeaderTopicResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.topic,
-            buf,
-            version,
-            version >= 4,
-            "topic",
+        buf.segment(
+            5 + self.topic.len(),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.topic,
+                    version >= 4,
+                    "topic",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.partitions,
@@ -209,27 +214,43 @@ impl Default for EpochEndOffset {
     }
 }
 impl crate::primitives::Wire for EpochEndOffset {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        if version >= 1 {
-            let mut run = [0u8; 10];
-            run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-            run[2..6].copy_from_slice(&self.partition.to_be_bytes());
-            run[6..10].copy_from_slice(&self.leader_epoch.to_be_bytes());
-            buf.extend_from_slice(&run);
-        } else {
-            let mut run = [0u8; 6];
-            run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-            run[2..6].copy_from_slice(&self.partition.to_be_bytes());
-            buf.extend_from_slice(&run);
-        }
-        crate::primitives::Fixed::put(self.end_offset, buf);
+        buf.segment(
+            19,
+            |s| {
+                if version >= 1 {
+                    let mut run = [0u8; 10];
+                    run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                    run[2..6].copy_from_slice(&self.partition.to_be_bytes());
+                    run[6..10].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                    s.put_slice(&run)?;
+                } else {
+                    let mut run = [0u8; 6];
+                    run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                    run[2..6].copy_from_slice(&self.partition.to_be_bytes());
+                    s.put_slice(&run)?;
+                }
+                s.put_fixed(self.end_offset)?;
+                if version >= 4 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

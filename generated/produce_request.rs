@@ -34,19 +34,24 @@ impl crate::primitives::Wire for ProduceRequest {
         if version < 3 && self.transactional_id.is_some() {
             return Err(crate::primitives::field::non_default("transactional_id"));
         }
-        if version >= 3 {
-            crate::primitives::field::encode(
-                &self.transactional_id,
-                buf,
-                version,
-                version >= 9,
-                "transactional_id",
-            )?;
-        }
-        let mut run = [0u8; 6];
-        run[0..2].copy_from_slice(&self.acks.to_be_bytes());
-        run[2..6].copy_from_slice(&self.timeout_ms.to_be_bytes());
-        buf.extend_from_slice(&run);
+        buf.segment(
+            11 + self.transactional_id.as_ref().map_or(0, String::len),
+            |s| {
+                if version >= 3 {
+                    crate::primitives::field::put_nullable_str(
+                        s,
+                        self.transactional_id.as_deref(),
+                        version >= 9,
+                        "transactional_id",
+                    )?;
+                }
+                let mut run = [0u8; 6];
+                run[0..2].copy_from_slice(&self.acks.to_be_bytes());
+                run[2..6].copy_from_slice(&self.timeout_ms.to_be_bytes());
+                s.put_slice(&run)?;
+                Ok(())
+            },
+        )?;
         crate::primitives::field::encode(
             &self.topic_data,
             buf,
@@ -147,12 +152,12 @@ impl crate::primitives::Wire for TopicProduceData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.name,
-            buf,
-            version,
-            version >= 9,
-            "name",
+        buf.segment(
+            5 + self.name.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, version >= 9, "name")?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.partition_data,
@@ -229,6 +234,7 @@ pub struct PartitionProduceData {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for PartitionProduceData {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,

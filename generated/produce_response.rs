@@ -155,12 +155,12 @@ impl crate::primitives::Wire for TopicProduceResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.name,
-            buf,
-            version,
-            version >= 9,
-            "name",
+        buf.segment(
+            5 + self.name.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, version >= 9, "name")?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.partition_responses,
@@ -316,15 +316,20 @@ impl crate::primitives::Wire for PartitionProduceResponse {
                 "record_errors",
             )?;
         }
-        if version >= 8 {
-            crate::primitives::field::encode(
-                &self.error_message,
-                buf,
-                version,
-                version >= 9,
-                "error_message",
-            )?;
-        }
+        buf.segment(
+            5 + self.error_message.as_ref().map_or(0, String::len),
+            |s| {
+                if version >= 8 {
+                    crate::primitives::field::put_nullable_str(
+                        s,
+                        self.error_message.as_deref(),
+                        version >= 9,
+                        "error_message",
+                    )?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 9 {
             let write_current_leader = version >= 10
                 && self.current_leader != LeaderIdAndEpoch::default();
@@ -498,22 +503,37 @@ pub struct BatchIndexAndErrorMessage {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for BatchIndexAndErrorMessage {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.batch_index, buf);
-        crate::primitives::field::encode(
-            &self.batch_index_error_message,
-            buf,
-            version,
-            version >= 9,
-            "batch_index_error_message",
+        buf.segment(
+            10 + self.batch_index_error_message.as_ref().map_or(0, String::len),
+            |s| {
+                s.put_fixed(self.batch_index)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.batch_index_error_message.as_deref(),
+                    version >= 9,
+                    "batch_index_error_message",
+                )?;
+                if version >= 9 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
         if version >= 9 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -589,17 +609,29 @@ impl Default for LeaderIdAndEpoch {
     }
 }
 impl crate::primitives::Wire for LeaderIdAndEpoch {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 8];
-        run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
-        run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            9,
+            |s| {
+                let mut run = [0u8; 8];
+                run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+                run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                s.put_slice(&run)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
@@ -650,17 +682,34 @@ pub struct NodeEndpoint {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for NodeEndpoint {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.node_id, buf);
-        crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
-        crate::primitives::Fixed::put(self.port, buf);
-        crate::primitives::field::encode(&self.rack, buf, version, true, "rack")?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            19 + self.host.len() + self.rack.as_ref().map_or(0, String::len),
+            |s| {
+                s.put_fixed(self.node_id)?;
+                crate::primitives::field::put_str(s, &self.host, true, "host")?;
+                s.put_fixed(self.port)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.rack.as_deref(),
+                    true,
+                    "rack",
+                )?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

@@ -23,12 +23,12 @@ impl crate::primitives::Wire for ReadShareGroupStateRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.group_id,
-            buf,
-            version,
-            true,
-            "group_id",
+        buf.segment(
+            5 + self.group_id.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.group_id, true, "group_id")?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
@@ -147,17 +147,29 @@ pub struct PartitionData {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for PartitionData {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 8];
-        run[0..4].copy_from_slice(&self.partition.to_be_bytes());
-        run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            9,
+            |s| {
+                let mut run = [0u8; 8];
+                run[0..4].copy_from_slice(&self.partition.to_be_bytes());
+                run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                s.put_slice(&run)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {

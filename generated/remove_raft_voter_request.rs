@@ -31,24 +31,35 @@ impl Default for RemoveRaftVoterRequest {
     }
 }
 impl crate::primitives::Wire for RemoveRaftVoterRequest {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.cluster_id,
-            buf,
-            version,
-            true,
-            "cluster_id",
+        buf.segment(
+            26 + self.cluster_id.as_ref().map_or(0, String::len),
+            |s| {
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.cluster_id.as_deref(),
+                    true,
+                    "cluster_id",
+                )?;
+                let mut run = [0u8; 20];
+                run[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
+                run[4..20].copy_from_slice(&self.voter_directory_id.0);
+                s.put_slice(&run)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        let mut run = [0u8; 20];
-        run[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
-        run[4..20].copy_from_slice(&self.voter_directory_id.0);
-        buf.extend_from_slice(&run);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

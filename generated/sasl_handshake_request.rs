@@ -11,18 +11,24 @@ pub struct SaslHandshakeRequest {
     pub mechanism: String,
 }
 impl crate::primitives::Wire for SaslHandshakeRequest {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.mechanism,
-            buf,
-            version,
-            false,
-            "mechanism",
+        buf.segment(
+            5 + self.mechanism.len(),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.mechanism,
+                    false,
+                    "mechanism",
+                )?;
+                Ok(())
+            },
         )?;
         Ok(())
     }

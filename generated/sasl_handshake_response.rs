@@ -15,6 +15,7 @@ pub struct SaslHandshakeResponse {
     pub mechanisms: Vec<String>,
 }
 impl crate::primitives::Wire for SaslHandshakeResponse {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,

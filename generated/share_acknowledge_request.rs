@@ -42,21 +42,26 @@ impl crate::primitives::Wire for ShareAcknowledgeRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.group_id,
-            buf,
-            version,
-            true,
-            "group_id",
+        buf.segment(
+            14 + self.group_id.as_ref().map_or(0, String::len)
+                + self.member_id.as_ref().map_or(0, String::len),
+            |s| {
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.group_id.as_deref(),
+                    true,
+                    "group_id",
+                )?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.member_id.as_deref(),
+                    true,
+                    "member_id",
+                )?;
+                s.put_fixed(self.share_session_epoch)?;
+                Ok(())
+            },
         )?;
-        crate::primitives::field::encode(
-            &self.member_id,
-            buf,
-            version,
-            true,
-            "member_id",
-        )?;
-        crate::primitives::Fixed::put(self.share_session_epoch, buf);
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
@@ -264,23 +269,35 @@ pub struct AcknowledgementBatch {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for AcknowledgementBatch {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 16];
-        run[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
-        run[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode_fixed_array(
-            &self.acknowledge_types,
-            buf,
-            true,
-            "acknowledge_types",
+        buf.segment(
+            22 + self.acknowledge_types.len(),
+            |s| {
+                let mut run = [0u8; 16];
+                run[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+                run[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+                s.put_slice(&run)?;
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.acknowledge_types,
+                    true,
+                    "acknowledge_types",
+                )?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

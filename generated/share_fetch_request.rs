@@ -62,26 +62,31 @@ impl crate::primitives::Wire for ShareFetchRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.group_id,
-            buf,
-            version,
-            true,
-            "group_id",
+        buf.segment(
+            26 + self.group_id.as_ref().map_or(0, String::len)
+                + self.member_id.as_ref().map_or(0, String::len),
+            |s| {
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.group_id.as_deref(),
+                    true,
+                    "group_id",
+                )?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.member_id.as_deref(),
+                    true,
+                    "member_id",
+                )?;
+                let mut run = [0u8; 16];
+                run[0..4].copy_from_slice(&self.share_session_epoch.to_be_bytes());
+                run[4..8].copy_from_slice(&self.max_wait_ms.to_be_bytes());
+                run[8..12].copy_from_slice(&self.min_bytes.to_be_bytes());
+                run[12..16].copy_from_slice(&self.max_bytes.to_be_bytes());
+                s.put_slice(&run)?;
+                Ok(())
+            },
         )?;
-        crate::primitives::field::encode(
-            &self.member_id,
-            buf,
-            version,
-            true,
-            "member_id",
-        )?;
-        let mut run = [0u8; 16];
-        run[0..4].copy_from_slice(&self.share_session_epoch.to_be_bytes());
-        run[4..8].copy_from_slice(&self.max_wait_ms.to_be_bytes());
-        run[8..12].copy_from_slice(&self.min_bytes.to_be_bytes());
-        run[12..16].copy_from_slice(&self.max_bytes.to_be_bytes());
-        buf.extend_from_slice(&run);
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         crate::primitives::field::encode(
             &self.forgotten_topics_data,
@@ -325,23 +330,35 @@ pub struct AcknowledgementBatch {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for AcknowledgementBatch {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 16];
-        run[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
-        run[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode_fixed_array(
-            &self.acknowledge_types,
-            buf,
-            true,
-            "acknowledge_types",
+        buf.segment(
+            22 + self.acknowledge_types.len(),
+            |s| {
+                let mut run = [0u8; 16];
+                run[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+                run[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+                s.put_slice(&run)?;
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.acknowledge_types,
+                    true,
+                    "acknowledge_types",
+                )?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -396,20 +413,32 @@ pub struct ForgottenTopic {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for ForgottenTopic {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.topic_id, buf);
-        crate::primitives::field::encode_fixed_array(
-            &self.partitions,
-            buf,
-            true,
-            "partitions",
+        buf.segment(
+            22 + self.partitions.len() * 4,
+            |s| {
+                s.put_fixed(self.topic_id)?;
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.partitions,
+                    true,
+                    "partitions",
+                )?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

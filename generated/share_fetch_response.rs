@@ -35,16 +35,21 @@ impl crate::primitives::Wire for ShareFetchResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 6];
-        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode(
-            &self.error_message,
-            buf,
-            version,
-            true,
-            "error_message",
+        buf.segment(
+            11 + self.error_message.as_ref().map_or(0, String::len),
+            |s| {
+                let mut run = [0u8; 6];
+                run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                s.put_slice(&run)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.error_message.as_deref(),
+                    true,
+                    "error_message",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.responses,
@@ -222,24 +227,29 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 6];
-        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode(
-            &self.error_message,
-            buf,
-            version,
-            true,
-            "error_message",
-        )?;
-        crate::primitives::Fixed::put(self.acknowledge_error_code, buf);
-        crate::primitives::field::encode(
-            &self.acknowledge_error_message,
-            buf,
-            version,
-            true,
-            "acknowledge_error_message",
+        buf.segment(
+            18 + self.error_message.as_ref().map_or(0, String::len)
+                + self.acknowledge_error_message.as_ref().map_or(0, String::len),
+            |s| {
+                let mut run = [0u8; 6];
+                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                s.put_slice(&run)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.error_message.as_deref(),
+                    true,
+                    "error_message",
+                )?;
+                s.put_fixed(self.acknowledge_error_code)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.acknowledge_error_message.as_deref(),
+                    true,
+                    "acknowledge_error_message",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.current_leader,
@@ -358,17 +368,29 @@ pub struct LeaderIdAndEpoch {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for LeaderIdAndEpoch {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 8];
-        run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
-        run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            9,
+            |s| {
+                let mut run = [0u8; 8];
+                run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+                run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                s.put_slice(&run)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
@@ -415,18 +437,30 @@ pub struct AcquiredRecords {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for AcquiredRecords {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 18];
-        run[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
-        run[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
-        run[16..18].copy_from_slice(&self.delivery_count.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            19,
+            |s| {
+                let mut run = [0u8; 18];
+                run[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+                run[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+                run[16..18].copy_from_slice(&self.delivery_count.to_be_bytes());
+                s.put_slice(&run)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
@@ -479,17 +513,34 @@ pub struct NodeEndpoint {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for NodeEndpoint {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.node_id, buf);
-        crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
-        crate::primitives::Fixed::put(self.port, buf);
-        crate::primitives::field::encode(&self.rack, buf, version, true, "rack")?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            19 + self.host.len() + self.rack.as_ref().map_or(0, String::len),
+            |s| {
+                s.put_fixed(self.node_id)?;
+                crate::primitives::field::put_str(s, &self.host, true, "host")?;
+                s.put_fixed(self.port)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.rack.as_deref(),
+                    true,
+                    "rack",
+                )?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

@@ -29,28 +29,34 @@ pub struct ShareGroupHeartbeatRequest {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for ShareGroupHeartbeatRequest {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.group_id,
-            buf,
-            version,
-            true,
-            "group_id",
+        buf.segment(
+            19 + self.group_id.len() + self.member_id.len()
+                + self.rack_id.as_ref().map_or(0, String::len),
+            |s| {
+                crate::primitives::field::put_str(s, &self.group_id, true, "group_id")?;
+                crate::primitives::field::put_str(
+                    s,
+                    &self.member_id,
+                    true,
+                    "member_id",
+                )?;
+                s.put_fixed(self.member_epoch)?;
+                crate::primitives::field::put_nullable_str(
+                    s,
+                    self.rack_id.as_deref(),
+                    true,
+                    "rack_id",
+                )?;
+                Ok(())
+            },
         )?;
-        crate::primitives::field::encode(
-            &self.member_id,
-            buf,
-            version,
-            true,
-            "member_id",
-        )?;
-        crate::primitives::Fixed::put(self.member_epoch, buf);
-        crate::primitives::field::encode(&self.rack_id, buf, version, true, "rack_id")?;
         crate::primitives::field::encode(
             &self.subscribed_topic_names,
             buf,

@@ -13,14 +13,26 @@ pub struct SnapshotFooterRecord {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for SnapshotFooterRecord {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.version, buf);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            3,
+            |s| {
+                s.put_fixed(self.version)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {

@@ -17,17 +17,30 @@ pub struct SnapshotHeaderRecord {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for SnapshotHeaderRecord {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 10];
-        run[0..2].copy_from_slice(&self.version.to_be_bytes());
-        run[2..10].copy_from_slice(&self.last_contained_log_timestamp.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            11,
+            |s| {
+                let mut run = [0u8; 10];
+                run[0..2].copy_from_slice(&self.version.to_be_bytes());
+                run[2..10]
+                    .copy_from_slice(&self.last_contained_log_timestamp.to_be_bytes());
+                s.put_slice(&run)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {

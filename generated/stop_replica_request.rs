@@ -77,25 +77,31 @@ impl crate::primitives::Wire for StopReplicaRequest {
         if version < 3 && !self.topic_states.is_empty() {
             return Err(crate::primitives::field::non_default("topic_states"));
         }
-        if version >= 4 {
-            let mut run = [0u8; 5];
-            run[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
-            run[4..5].copy_from_slice(&[u8::from(self.is_k_raft_controller)]);
-            buf.extend_from_slice(&run);
-        } else {
-            crate::primitives::Fixed::put(self.controller_id, buf);
-        }
-        if version >= 1 {
-            let mut run = [0u8; 12];
-            run[0..4].copy_from_slice(&self.controller_epoch.to_be_bytes());
-            run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
-            buf.extend_from_slice(&run);
-        } else {
-            crate::primitives::Fixed::put(self.controller_epoch, buf);
-        }
-        if version <= 2 {
-            crate::primitives::Fixed::put(self.delete_partitions, buf);
-        }
+        buf.segment(
+            18,
+            |s| {
+                if version >= 4 {
+                    let mut run = [0u8; 5];
+                    run[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
+                    run[4..5].copy_from_slice(&[u8::from(self.is_k_raft_controller)]);
+                    s.put_slice(&run)?;
+                } else {
+                    s.put_fixed(self.controller_id)?;
+                }
+                if version >= 1 {
+                    let mut run = [0u8; 12];
+                    run[0..4].copy_from_slice(&self.controller_epoch.to_be_bytes());
+                    run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+                    s.put_slice(&run)?;
+                } else {
+                    s.put_fixed(self.controller_epoch)?;
+                }
+                if version <= 2 {
+                    s.put_fixed(self.delete_partitions)?;
+                }
+                Ok(())
+            },
+        )?;
         if version <= 0 {
             crate::primitives::field::encode(
                 &self.ungrouped_partitions,
@@ -277,20 +283,26 @@ pub struct StopReplicaPartitionV0 {
     pub partition_index: i32,
 }
 impl crate::primitives::Wire for StopReplicaPartitionV0 {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.topic_name,
-            buf,
-            version,
-            false,
-            "topic_name",
+        buf.segment(
+            9 + self.topic_name.len(),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.topic_name,
+                    false,
+                    "topic_name",
+                )?;
+                s.put_fixed(self.partition_index)?;
+                Ok(())
+            },
         )?;
-        crate::primitives::Fixed::put(self.partition_index, buf);
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -338,27 +350,37 @@ pub struct StopReplicaTopicV1 {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for StopReplicaTopicV1 {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.name,
-            buf,
-            version,
-            version >= 2,
-            "name",
-        )?;
-        crate::primitives::field::encode_fixed_array(
-            &self.partition_indexes,
-            buf,
-            version >= 2,
-            "partition_indexes",
+        buf.segment(
+            11 + self.name.len() + self.partition_indexes.len() * 4,
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, version >= 2, "name")?;
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.partition_indexes,
+                    version >= 2,
+                    "partition_indexes",
+                )?;
+                if version >= 2 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -430,12 +452,17 @@ impl crate::primitives::Wire for StopReplicaTopicState {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.topic_name,
-            buf,
-            version,
-            true,
-            "topic_name",
+        buf.segment(
+            5 + self.topic_name.len(),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.topic_name,
+                    true,
+                    "topic_name",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.partition_states,
@@ -514,18 +541,30 @@ impl Default for StopReplicaPartitionState {
     }
 }
 impl crate::primitives::Wire for StopReplicaPartitionState {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 9];
-        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-        run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
-        run[8..9].copy_from_slice(&[u8::from(self.delete_partition)]);
-        buf.extend_from_slice(&run);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            10,
+            |s| {
+                let mut run = [0u8; 9];
+                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                run[8..9].copy_from_slice(&[u8::from(self.delete_partition)]);
+                s.put_slice(&run)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {

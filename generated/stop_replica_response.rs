@@ -103,25 +103,40 @@ pub struct StopReplicaPartitionError {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for StopReplicaPartitionError {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.topic_name,
-            buf,
-            version,
-            version >= 2,
-            "topic_name",
+        buf.segment(
+            12 + self.topic_name.len(),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.topic_name,
+                    version >= 2,
+                    "topic_name",
+                )?;
+                let mut run = [0u8; 6];
+                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                s.put_slice(&run)?;
+                if version >= 2 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
-        let mut run = [0u8; 6];
-        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        buf.extend_from_slice(&run);
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

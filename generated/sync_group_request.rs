@@ -46,48 +46,52 @@ impl crate::primitives::Wire for SyncGroupRequest {
         if version < 3 && self.group_instance_id.is_some() {
             return Err(crate::primitives::field::non_default("group_instance_id"));
         }
-        crate::primitives::field::encode(
-            &self.group_id,
-            buf,
-            version,
-            version >= 4,
-            "group_id",
+        buf.segment(
+            29 + self.group_id.len() + self.member_id.len()
+                + self.group_instance_id.as_ref().map_or(0, String::len)
+                + self.protocol_type.as_ref().map_or(0, String::len)
+                + self.protocol_name.as_ref().map_or(0, String::len),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.group_id,
+                    version >= 4,
+                    "group_id",
+                )?;
+                s.put_fixed(self.generation_id)?;
+                crate::primitives::field::put_str(
+                    s,
+                    &self.member_id,
+                    version >= 4,
+                    "member_id",
+                )?;
+                if version >= 3 {
+                    crate::primitives::field::put_nullable_str(
+                        s,
+                        self.group_instance_id.as_deref(),
+                        version >= 4,
+                        "group_instance_id",
+                    )?;
+                }
+                if version >= 5 {
+                    crate::primitives::field::put_nullable_str(
+                        s,
+                        self.protocol_type.as_deref(),
+                        true,
+                        "protocol_type",
+                    )?;
+                }
+                if version >= 5 {
+                    crate::primitives::field::put_nullable_str(
+                        s,
+                        self.protocol_name.as_deref(),
+                        true,
+                        "protocol_name",
+                    )?;
+                }
+                Ok(())
+            },
         )?;
-        crate::primitives::Fixed::put(self.generation_id, buf);
-        crate::primitives::field::encode(
-            &self.member_id,
-            buf,
-            version,
-            version >= 4,
-            "member_id",
-        )?;
-        if version >= 3 {
-            crate::primitives::field::encode(
-                &self.group_instance_id,
-                buf,
-                version,
-                version >= 4,
-                "group_instance_id",
-            )?;
-        }
-        if version >= 5 {
-            crate::primitives::field::encode(
-                &self.protocol_type,
-                buf,
-                version,
-                true,
-                "protocol_type",
-            )?;
-        }
-        if version >= 5 {
-            crate::primitives::field::encode(
-                &self.protocol_name,
-                buf,
-                version,
-                true,
-                "protocol_name",
-            )?;
-        }
         crate::primitives::field::encode(
             &self.assignments,
             buf,
@@ -246,18 +250,24 @@ pub struct SyncGroupRequestAssignment {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for SyncGroupRequestAssignment {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.member_id,
-            buf,
-            version,
-            version >= 4,
-            "member_id",
+        buf.segment(
+            5 + self.member_id.len(),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.member_id,
+                    version >= 4,
+                    "member_id",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.assignment,

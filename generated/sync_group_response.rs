@@ -29,34 +29,40 @@ pub struct SyncGroupResponse {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for SyncGroupResponse {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        if version >= 1 {
-            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        }
-        crate::primitives::Fixed::put(self.error_code, buf);
-        if version >= 5 {
-            crate::primitives::field::encode(
-                &self.protocol_type,
-                buf,
-                version,
-                true,
-                "protocol_type",
-            )?;
-        }
-        if version >= 5 {
-            crate::primitives::field::encode(
-                &self.protocol_name,
-                buf,
-                version,
-                true,
-                "protocol_name",
-            )?;
-        }
+        buf.segment(
+            16 + self.protocol_type.as_ref().map_or(0, String::len)
+                + self.protocol_name.as_ref().map_or(0, String::len),
+            |s| {
+                if version >= 1 {
+                    s.put_fixed(self.throttle_time_ms)?;
+                }
+                s.put_fixed(self.error_code)?;
+                if version >= 5 {
+                    crate::primitives::field::put_nullable_str(
+                        s,
+                        self.protocol_type.as_deref(),
+                        true,
+                        "protocol_type",
+                    )?;
+                }
+                if version >= 5 {
+                    crate::primitives::field::put_nullable_str(
+                        s,
+                        self.protocol_name.as_deref(),
+                        true,
+                        "protocol_name",
+                    )?;
+                }
+                Ok(())
+            },
+        )?;
         crate::primitives::field::encode(
             &self.assignment,
             buf,

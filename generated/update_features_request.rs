@@ -48,10 +48,21 @@ impl crate::primitives::Wire for UpdateFeaturesRequest {
             true,
             "feature_updates",
         )?;
-        if version >= 1 {
-            crate::primitives::Fixed::put(self.validate_only, buf);
+        buf.segment(
+            2,
+            |s| {
+                if version >= 1 {
+                    s.put_fixed(self.validate_only)?;
+                }
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -136,6 +147,7 @@ impl Default for FeatureUpdateKey {
     }
 }
 impl crate::primitives::Wire for FeatureUpdateKey {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -148,19 +160,30 @@ impl crate::primitives::Wire for FeatureUpdateKey {
         if version < 1 && self.upgrade_type != 1 {
             return Err(crate::primitives::field::non_default("upgrade_type"));
         }
-        crate::primitives::field::encode(&self.feature, buf, version, true, "feature")?;
-        if version <= 0 {
-            let mut run = [0u8; 3];
-            run[0..2].copy_from_slice(&self.max_version_level.to_be_bytes());
-            run[2..3].copy_from_slice(&[u8::from(self.allow_downgrade)]);
-            buf.extend_from_slice(&run);
-        } else {
-            crate::primitives::Fixed::put(self.max_version_level, buf);
+        buf.segment(
+            10 + self.feature.len(),
+            |s| {
+                crate::primitives::field::put_str(s, &self.feature, true, "feature")?;
+                if version <= 0 {
+                    let mut run = [0u8; 3];
+                    run[0..2].copy_from_slice(&self.max_version_level.to_be_bytes());
+                    run[2..3].copy_from_slice(&[u8::from(self.allow_downgrade)]);
+                    s.put_slice(&run)?;
+                } else {
+                    s.put_fixed(self.max_version_level)?;
+                }
+                if version >= 1 {
+                    s.put_fixed(self.upgrade_type)?;
+                }
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
-        if version >= 1 {
-            crate::primitives::Fixed::put(self.upgrade_type, buf);
-        }
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

@@ -132,19 +132,31 @@ impl Default for CurrentLeader {
     }
 }
 impl crate::primitives::Wire for CurrentLeader {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 8];
-        run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
-        run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
-        crate::primitives::Fixed::put(self.port, buf);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            18 + self.host.len(),
+            |s| {
+                let mut run = [0u8; 8];
+                run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+                run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                s.put_slice(&run)?;
+                crate::primitives::field::put_str(s, &self.host, true, "host")?;
+                s.put_fixed(self.port)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

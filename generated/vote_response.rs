@@ -128,12 +128,17 @@ impl crate::primitives::Wire for TopicData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.topic_name,
-            buf,
-            version,
-            true,
-            "topic_name",
+        buf.segment(
+            5 + self.topic_name.len(),
+            |s| {
+                crate::primitives::field::put_str(
+                    s,
+                    &self.topic_name,
+                    true,
+                    "topic_name",
+                )?;
+                Ok(())
+            },
         )?;
         crate::primitives::field::encode(
             &self.partitions,
@@ -205,20 +210,32 @@ pub struct PartitionData {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for PartitionData {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut run = [0u8; 15];
-        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        run[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
-        run[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
-        run[14..15].copy_from_slice(&[u8::from(self.vote_granted)]);
-        buf.extend_from_slice(&run);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            16,
+            |s| {
+                let mut run = [0u8; 15];
+                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                run[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
+                run[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                run[14..15].copy_from_slice(&[u8::from(self.vote_granted)]);
+                s.put_slice(&run)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
@@ -277,16 +294,28 @@ pub struct NodeEndpoint {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for NodeEndpoint {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        version: i16,
+        _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.node_id, buf);
-        crate::primitives::field::encode(&self.host, buf, version, true, "host")?;
-        crate::primitives::Fixed::put(self.port, buf);
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        buf.segment(
+            12 + self.host.len(),
+            |s| {
+                s.put_fixed(self.node_id)?;
+                crate::primitives::field::put_str(s, &self.host, true, "host")?;
+                s.put_fixed(self.port)?;
+                if self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

@@ -112,9 +112,24 @@ impl crate::primitives::Wire for WritableTxnMarker {
             version >= 1,
             "topics",
         )?;
-        crate::primitives::Fixed::put(self.coordinator_epoch, buf);
+        buf.segment(
+            5,
+            |s| {
+                s.put_fixed(self.coordinator_epoch)?;
+                if version >= 1 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
+        )?;
         if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -186,27 +201,37 @@ pub struct WritableTxnMarkerTopic {
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
 impl crate::primitives::Wire for WritableTxnMarkerTopic {
+    #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.name,
-            buf,
-            version,
-            version >= 1,
-            "name",
-        )?;
-        crate::primitives::field::encode_fixed_array(
-            &self.partition_indexes,
-            buf,
-            version >= 1,
-            "partition_indexes",
+        buf.segment(
+            11 + self.name.len() + self.partition_indexes.len() * 4,
+            |s| {
+                crate::primitives::field::put_str(s, &self.name, version >= 1, "name")?;
+                crate::primitives::field::put_fixed_array(
+                    s,
+                    &self.partition_indexes,
+                    version >= 1,
+                    "partition_indexes",
+                )?;
+                if version >= 1 && self.unknown_tagged_fields.is_empty() {
+                    s.put_u8(0)?;
+                }
+                Ok(())
+            },
         )?;
         if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            if !self.unknown_tagged_fields.is_empty() {
+                crate::tagged::encode_unknown_section(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    0,
+                )?;
+            }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

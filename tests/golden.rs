@@ -1016,6 +1016,55 @@ fn truncated_run_of_fixed_width_fields_names_the_field_that_is_short() {
     assert!(matches!(cut.1.kind(), DecodeErrorKind::NotEnoughBytes { needed: 4, .. }), "{text}");
 }
 
+#[test]
+fn reserved_segments_hold_multi_byte_prefixes() {
+    use kafka_wire::messages::create_topics_request::{CreatableTopic, CreatableTopicConfig};
+    // A struct's strings and arrays of fixed-width values are written into
+    // bytes reserved for them at once; prefixes longer than a byte, and an
+    // unknown tagged field after them, must land where field-by-field
+    // writing puts them.
+    let name = "n".repeat(200); // compact length 201: c9 01
+    let value = "v".repeat(16_384); // compact length 16385: 81 80 01
+    let config = CreatableTopicConfig {
+        name: name.clone(),
+        value: Some(value.clone()),
+        unknown_tagged_fields: vec![raw(7, "2a")],
+    };
+    let topic = CreatableTopic { name: "t".into(), configs: vec![config], ..Default::default() };
+    let request = CreateTopicsRequest { topics: vec![topic], ..Default::default() };
+    let bytes = request.to_bytes(7).expect("encodes");
+    assert_eq!(bytes.len(), request.encoded_size(7));
+    let at = bytes.windows(200).position(|w| w == name.as_bytes()).expect("name written");
+    assert_eq!(&bytes[at - 2..at], [0xc9, 0x01]);
+    assert_eq!(&bytes[at + 200..at + 203], [0x81, 0x80, 0x01]);
+    // After the value: a section of one unknown field, tag 7, one byte 2a.
+    assert_eq!(&bytes[at + 203 + 16_384..at + 203 + 16_384 + 4], [0x01, 0x07, 0x01, 0x2a]);
+    assert_eq!(CreateTopicsRequest::decode_exact(bytes, 7).expect("decodes"), request);
+
+    // 300 replicas: compact count 301 is ad 02, then 300 big-endian int32s.
+    let replicas: Vec<i32> = (0..300).collect();
+    let partition = MetadataResponsePartition { replica_nodes: replicas.clone(), ..Default::default() };
+    let topic = MetadataResponseTopic { name: Some("t".into()), partitions: vec![partition], ..Default::default() };
+    let response = MetadataResponse { topics: vec![topic], ..Default::default() };
+    let bytes = response.to_bytes(12).expect("encodes");
+    assert_eq!(bytes.len(), response.encoded_size(12));
+    let mut expected = vec![0xad, 0x02];
+    expected.extend(replicas.iter().flat_map(|r| r.to_be_bytes()));
+    assert!(bytes.windows(expected.len()).any(|w| w == expected), "replicas written after ad 02");
+    assert_eq!(MetadataResponse::decode_exact(bytes, 12).expect("decodes"), response);
+}
+
+#[test]
+fn too_long_string_in_a_reserved_segment_names_its_field() {
+    use kafka_wire::messages::create_topics_request::{CreatableTopic, CreatableTopicConfig};
+    let config = CreatableTopicConfig { name: "c".into(), value: Some("v".repeat(40_000)), ..Default::default() };
+    let topic = CreatableTopic { name: "t".into(), configs: vec![config], ..Default::default() };
+    let request = CreateTopicsRequest { topics: vec![topic], ..Default::default() };
+    for version in [4, 7] {
+        encode_fails(&request, version, EncodeErrorKind::TooLong(40_000), &["topics[0].configs[0].value"]);
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Truncation at every byte: the error names the value whose bytes ran out
 // ---------------------------------------------------------------------------

@@ -26,6 +26,17 @@ pub(crate) fn put_len(buf: &mut Writer<'_>, len: usize, flexible: bool) -> Resul
     Ok(())
 }
 
+/// The compact prefix of a length or count of 127 or more (`len` + 1 as a
+/// uvarint, in the first of the returned bytes), or the error for one
+/// beyond an int32. Not generic, so compiled once.
+#[inline(never)]
+pub(super) fn long_len(len: usize) -> Result<([u8; 10], usize), EncodeError> {
+    if len >= i32::MAX as usize {
+        return Err(too_long(len));
+    }
+    Ok(super::varint::uvarlong_bytes(len as u64 + 1))
+}
+
 #[cold]
 pub(super) fn too_long(len: usize) -> EncodeError {
     EncodeError::new(EncodeErrorKind::TooLong(len))

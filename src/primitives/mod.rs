@@ -17,6 +17,7 @@ mod bytes;
 mod nullable;
 mod number;
 pub mod reader;
+pub mod segment;
 mod string;
 mod uuid;
 pub mod varint;
@@ -24,6 +25,7 @@ pub mod writer;
 
 pub use self::nullable::Nullable;
 pub use self::reader::Reader;
+pub use self::segment::Segment;
 pub use self::uuid::Uuid;
 pub use self::writer::Writer;
 
@@ -208,6 +210,34 @@ pub mod field {
         // sealed trait: only this crate's impls, which write every byte).
         unsafe { buf.set_len(len) };
         Ok(())
+    }
+
+    /// [`Segment::put_str`], naming the field on error.
+    #[inline(always)]
+    pub fn put_str(s: &mut Segment<'_>, value: &str, flexible: bool, name: &'static str) -> Result<(), EncodeError> {
+        s.put_str(value, flexible).map_err(|e| e.in_field(name))
+    }
+
+    /// [`Segment::put_nullable_str`], naming the field on error.
+    #[inline(always)]
+    pub fn put_nullable_str(
+        s: &mut Segment<'_>,
+        value: Option<&str>,
+        flexible: bool,
+        name: &'static str,
+    ) -> Result<(), EncodeError> {
+        s.put_nullable_str(value, flexible).map_err(|e| e.in_field(name))
+    }
+
+    /// [`Segment::put_fixed_array`], naming the field on error.
+    #[inline(always)]
+    pub fn put_fixed_array<T: Fixed>(
+        s: &mut Segment<'_>,
+        items: &[T],
+        flexible: bool,
+        name: &'static str,
+    ) -> Result<(), EncodeError> {
+        s.put_fixed_array(items, flexible).map_err(|e| e.in_field(name))
     }
 
     /// Reads the bytes of adjacent fixed-width fields (`fields`: each one's

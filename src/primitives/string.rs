@@ -8,7 +8,7 @@
 
 use bytes::BufMut;
 
-use super::varint::{put_uvarint, uvarint_len};
+use super::varint::uvarint_len;
 use super::{Nullable, Reader, Wire, Writer};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 
@@ -35,15 +35,24 @@ pub(super) fn put_str(buf: &mut Writer<'_>, s: &str, flexible: bool) -> Result<(
 /// a string longer than an int16 length allows.
 #[inline(never)]
 fn put_long_str_len(buf: &mut Writer<'_>, len: usize, flexible: bool) -> Result<(), EncodeError> {
-    if len > MAX_STRING_LEN {
-        return Err(super::bytes::too_long(len));
-    }
+    let (prefix, n) = long_str_len(len)?;
     if flexible {
-        put_uvarint(buf, len as u32 + 1);
+        buf.put_slice(&prefix[..n]);
     } else {
         buf.put_i16(len as i16);
     }
     Ok(())
+}
+
+/// The compact length prefix of a string of `len` bytes (`len` + 1 as a
+/// uvarint, in the first of the returned bytes), or the error for a string
+/// longer than an int16 length allows. Not generic, so compiled once.
+#[inline(never)]
+pub(super) fn long_str_len(len: usize) -> Result<([u8; 10], usize), EncodeError> {
+    if len > MAX_STRING_LEN {
+        return Err(super::bytes::too_long(len));
+    }
+    Ok(super::varint::uvarlong_bytes(len as u64 + 1))
 }
 
 #[inline]

@@ -54,7 +54,7 @@ pub fn put_uvarlong(buf: &mut impl BufMut, value: u64) {
 /// that a multi-byte varint is appended with one capacity check. Not
 /// generic, so compiled once.
 #[inline(never)]
-fn uvarlong_bytes(mut value: u64) -> ([u8; 10], usize) {
+pub(super) fn uvarlong_bytes(mut value: u64) -> ([u8; 10], usize) {
     let mut bytes = [0u8; 10];
     let mut len = 0;
     while value >= 0x80 && len < 9 {

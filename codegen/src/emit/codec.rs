@@ -27,8 +27,14 @@ pub fn emit_wire_impl(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
     let (buf, encode_version) = (param(&encode, "buf"), param(&encode, "version"));
     let size_version = param(&size, "version");
     let (r, decode_version) = (param(&decode, "r"), param(&decode, "version"));
+    // A struct without nested structs (a topic config, an api version
+    // range) is encoded inline in the loop over its array: its encoding is
+    // a few writes, less than the cost of a call.
+    let leaf = view.fields.iter().all(|f| f.field.ty.struct_name().is_none());
+    let inline = if leaf { quote!(#[inline]) } else { TokenStream::new() };
     quote! {
         impl #rt::primitives::Wire for #ident {
+            #inline
             fn encode_value(&self, #buf: &mut #rt::primitives::Writer<'_>, #encode_version: i16, _flexible: bool) -> Result<(), #rt::error::EncodeError> {
                 #encode
             }
@@ -80,79 +86,197 @@ fn emit_encode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
             }
         }
     }
+    // Fields that can be written into reserved bytes (see `Piece`) are
+    // gathered into segments: one reservation, then writes that keep the
+    // buffer's pointer and position in registers.
+    let mut pending: Vec<Piece> = Vec::new();
     for group in groups(&view.fields, within) {
-        let f = group[0];
-        let (ident, name) = (&f.ident, &f.name);
-        let narrowed = f.positional.intersect(within);
-        let cond = Cond::new(f.positional, within);
-        if f.is_fixed() {
-            body.extend(by_tier(&group, within, |n| match n {
-                0 => TokenStream::new(),
-                _ => fixed_run(&group[..n], rt),
-            }));
-            continue;
+        if group[0].positional.intersect(within).is_empty() {
+            continue; // tagged at every version: written with the section
         }
-        let null_check = null_check(f, narrowed, rt);
-        let flexible = flexible_expr(f, narrowed);
-        let write = if f.is_fixed_array() {
-            quote!(#rt::primitives::field::encode_fixed_array(&self.#ident, buf, #flexible, #name)?;)
-        } else {
-            quote!(#rt::primitives::field::encode(&self.#ident, buf, version, #flexible, #name)?;)
-        };
-        body.extend(cond.guard(quote! {
-            #null_check
-            #write
-        }));
+        match piece(&group, within, rt) {
+            Some(p) => pending.push(p),
+            None => {
+                body.extend(segment(std::mem::take(&mut pending)));
+                body.extend(write_group(&group, within, rt));
+            }
+        }
     }
     if view.has_tagged_section() {
         let section_versions = view.flexible;
         let tagged: Vec<_> = view.fields.iter().filter(|f| !f.tagged.is_empty()).collect();
-        let flags = tagged_flags(&tagged, section_versions, rt);
-        let count_decl = if tagged.is_empty() {
-            quote!(let count = self.unknown_tagged_fields.len();)
-        } else {
-            quote!(let mut count = self.unknown_tagged_fields.len();)
-        };
-        let counts = tagged.iter().map(|f| {
-            let flag = flag_ident(f);
-            quote!(count += usize::from(#flag);)
-        });
-        let writes = tagged.iter().map(|f| {
-            let (ident, name, flag) = (&f.ident, &f.name, flag_ident(f));
-            let tag = Literal::u32_unsuffixed(f.field.tag.unwrap_or_default());
-            let null_check = null_check(f, f.tagged, rt);
-            quote! {
-                if #flag {
-                    #null_check
-                    #rt::tagged::encode_field(buf, #tag, &self.#ident, version, #name)?;
-                }
-            }
-        });
         let known = Literal::u32_unsuffixed(view.known_tags);
-        let section = if tagged.is_empty() {
-            quote!(#rt::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, #known)?;)
+        if tagged.is_empty() {
+            pending.push(unknown_section_piece(Cond::new(section_versions, within), known, rt));
         } else {
-            quote! {
+            body.extend(segment(std::mem::take(&mut pending)));
+            let flags = tagged_flags(&tagged, section_versions, rt);
+            let counts = tagged.iter().map(|f| {
+                let flag = flag_ident(f);
+                quote!(count += usize::from(#flag);)
+            });
+            let writes = tagged.iter().map(|f| {
+                let (ident, name, flag) = (&f.ident, &f.name, flag_ident(f));
+                let tag = Literal::u32_unsuffixed(f.field.tag.unwrap_or_default());
+                let null_check = null_check(f, f.tagged, rt);
+                quote! {
+                    if #flag {
+                        #null_check
+                        #rt::tagged::encode_field(buf, #tag, &self.#ident, version, #name)?;
+                    }
+                }
+            });
+            let section = quote! {
                 #(#flags)*
-                #count_decl
+                let mut count = self.unknown_tagged_fields.len();
                 #(#counts)*
                 #rt::primitives::varint::put_uvarint(buf, count as u32);
                 #(#writes)*
                 #rt::tagged::encode_unknown(buf, &self.unknown_tagged_fields, #known)?;
-            }
-        };
-        body.extend(match Cond::new(section_versions, within) {
-            Cond::When(e, _) => quote! {
+            };
+            body.extend(match Cond::new(section_versions, within) {
+                Cond::When(e, _) => quote! {
+                    if #e {
+                        #section
+                    } else {
+                        #rt::tagged::check_none(&self.unknown_tagged_fields)?;
+                    }
+                },
+                _ => section,
+            });
+        }
+    }
+    body.extend(segment(pending));
+    quote!(#body Ok(()))
+}
+
+/// What a segment needs of one group of fields, or of the tagged section:
+/// its writes through the segment `s`, the most bytes they take (a
+/// constant plus an expression of the values), the code that follows the
+/// segment, and its plain writes through `buf` for when it stands alone.
+struct Piece {
+    writes: TokenStream,
+    most: usize,
+    most_of_values: Option<TokenStream>,
+    after: TokenStream,
+    /// Plain writes to use when the piece is alone: fixed-width fields and
+    /// the tagged section gain nothing from a segment of their own.
+    alone: Option<TokenStream>,
+}
+
+/// The piece of a group that a segment can write: fixed-width fields,
+/// strings, and arrays of fixed-width values.
+fn piece(group: &[&FieldView<'_>], within: Versions, rt: &TokenStream) -> Option<Piece> {
+    let f = group[0];
+    if f.is_fixed() {
+        let len = group.iter().filter_map(|f| f.fixed_size()).sum();
+        return Some(Piece {
+            writes: by_tier(group, within, |n| fixed_run(&group[..n], Sink::Segment, rt)),
+            most: len,
+            most_of_values: None,
+            after: TokenStream::new(),
+            alone: Some(by_tier(group, within, |n| fixed_run(&group[..n], Sink::Writer, rt))),
+        });
+    }
+    let (ident, name) = (&f.ident, &f.name);
+    let narrowed = f.positional.intersect(within);
+    let flexible = flexible_expr(f, narrowed);
+    let (write, most_of_value) = match (&f.field.ty, f.option) {
+        (FieldType::String, false) => {
+            (quote!(#rt::primitives::field::put_str(s, &self.#ident, #flexible, #name)?;), quote!(self.#ident.len()))
+        }
+        (FieldType::String, true) => (
+            quote!(#rt::primitives::field::put_nullable_str(s, self.#ident.as_deref(), #flexible, #name)?;),
+            quote!(self.#ident.as_ref().map_or(0, String::len)),
+        ),
+        _ => {
+            let most = match f.fixed_element_size()? {
+                1 => quote!(self.#ident.len()),
+                size => {
+                    let size = Literal::usize_unsuffixed(size);
+                    quote!(self.#ident.len() * #size)
+                }
+            };
+            (quote!(#rt::primitives::field::put_fixed_array(s, &self.#ident, #flexible, #name)?;), most)
+        }
+    };
+    let null_check = null_check(f, narrowed, rt);
+    Some(Piece {
+        writes: Cond::new(f.positional, within).guard(quote! {
+            #null_check
+            #write
+        }),
+        // A length or count prefix takes at most 5 bytes.
+        most: 5,
+        most_of_values: Some(most_of_value),
+        after: TokenStream::new(),
+        alone: None,
+    })
+}
+
+/// The tagged section of a struct without known tagged fields: its usual
+/// `00` in the segment, and after it the rare section of unknown fields.
+fn unknown_section_piece(cond: Cond, known: Literal, rt: &TokenStream) -> Piece {
+    let empty = quote!(self.unknown_tagged_fields.is_empty());
+    let section = quote!(#rt::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, #known)?;);
+    let (writes, after, alone) = match cond {
+        Cond::When(e, _) => (
+            quote!(if #e && #empty { s.put_u8(0)?; }),
+            quote! {
+                if #e {
+                    if !#empty {
+                        #section
+                    }
+                } else {
+                    #rt::tagged::check_none(&self.unknown_tagged_fields)?;
+                }
+            },
+            quote! {
                 if #e {
                     #section
                 } else {
                     #rt::tagged::check_none(&self.unknown_tagged_fields)?;
                 }
             },
-            _ => section,
-        });
+        ),
+        _ => (quote!(if #empty { s.put_u8(0)?; }), quote!(if !#empty { #section }), section),
+    };
+    Piece { writes, most: 1, most_of_values: None, after, alone: Some(alone) }
+}
+
+/// The code of a segment: one reservation of the pieces' most bytes, their
+/// writes, then what follows them.
+fn segment(pieces: Vec<Piece>) -> TokenStream {
+    match pieces.as_slice() {
+        [] => return TokenStream::new(),
+        [Piece { alone: Some(alone), .. }] => return alone.clone(),
+        _ => {}
     }
-    quote!(#body Ok(()))
+    let most = Literal::usize_unsuffixed(pieces.iter().map(|p| p.most).sum());
+    let values = pieces.iter().filter_map(|p| p.most_of_values.as_ref());
+    let writes = pieces.iter().map(|p| &p.writes);
+    let after = pieces.iter().map(|p| &p.after);
+    quote! {
+        buf.segment(#most #(+ #values)*, |s| {
+            #(#writes)*
+            Ok(())
+        })?;
+        #(#after)*
+    }
+}
+
+/// Writes a group that no segment takes: a struct, an array of them, bytes,
+/// records, or a nullable value other than a string.
+fn write_group(group: &[&FieldView<'_>], within: Versions, rt: &TokenStream) -> TokenStream {
+    let f = group[0];
+    let (ident, name) = (&f.ident, &f.name);
+    let narrowed = f.positional.intersect(within);
+    let null_check = null_check(f, narrowed, rt);
+    let flexible = flexible_expr(f, narrowed);
+    Cond::new(f.positional, within).guard(quote! {
+        #null_check
+        #rt::primitives::field::encode(&self.#ident, buf, version, #flexible, #name)?;
+    })
 }
 
 /// The fields in order, adjacent fixed-width fields gathered into one group
@@ -218,12 +342,27 @@ fn by_tier(run: &[&FieldView<'_>], within: Versions, branch: impl Fn(usize) -> T
     chain.unwrap_or(otherwise)
 }
 
+/// Where encoding code writes: the `Writer` `buf`, or the `Segment` `s`.
+#[derive(Clone, Copy)]
+enum Sink {
+    Writer,
+    Segment,
+}
+
 /// Writes adjacent fixed-width fields: one at a time when alone, else their
 /// big-endian bytes gathered in an array and appended at once.
-fn fixed_run(run: &[&FieldView<'_>], rt: &TokenStream) -> TokenStream {
-    if let [f] = run {
-        let ident = &f.ident;
-        return quote!(#rt::primitives::Fixed::put(self.#ident, buf););
+fn fixed_run(run: &[&FieldView<'_>], sink: Sink, rt: &TokenStream) -> TokenStream {
+    match (run, sink) {
+        ([], _) => return TokenStream::new(),
+        ([f], Sink::Writer) => {
+            let ident = &f.ident;
+            return quote!(#rt::primitives::Fixed::put(self.#ident, buf););
+        }
+        ([f], Sink::Segment) => {
+            let ident = &f.ident;
+            return quote!(s.put_fixed(self.#ident)?;);
+        }
+        _ => {}
     }
     let (len, slices) = run_layout(run);
     let writes = slices.into_iter().map(|(f, range)| {
@@ -235,10 +374,14 @@ fn fixed_run(run: &[&FieldView<'_>], rt: &TokenStream) -> TokenStream {
         };
         quote!(run[#range].copy_from_slice(&#bytes);)
     });
+    let append = match sink {
+        Sink::Writer => quote!(buf.extend_from_slice(&run);),
+        Sink::Segment => quote!(s.put_slice(&run)?;),
+    };
     quote! {
         let mut run = [0u8; #len];
         #(#writes)*
-        buf.extend_from_slice(&run);
+        #append
     }
 }
 

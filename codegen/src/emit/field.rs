@@ -77,16 +77,19 @@ impl<'a> FieldView<'a> {
 
     /// The encoded size of a fixed-width field, in bytes.
     pub fn fixed_size(&self) -> Option<usize> {
-        if !self.is_fixed() {
+        if self.option {
             return None;
         }
-        Some(match self.field.ty {
-            FieldType::Bool | FieldType::Int8 => 1,
-            FieldType::Int16 | FieldType::Uint16 => 2,
-            FieldType::Int32 | FieldType::Uint32 => 4,
-            FieldType::Uuid => 16,
-            _ => 8,
-        })
+        fixed_width(&self.field.ty)
+    }
+
+    /// The encoded size of one element of a non-nullable array of
+    /// fixed-width values, in bytes.
+    pub fn fixed_element_size(&self) -> Option<usize> {
+        match &self.field.ty {
+            FieldType::Array(elem) if !self.option => fixed_width(elem),
+            _ => None,
+        }
     }
 
     /// The Rust type without `Option`.
@@ -301,16 +304,17 @@ pub fn about_lines(about: &str) -> Vec<String> {
 
 /// Fixed-width schema types: one size at every version.
 fn is_fixed(ty: &FieldType) -> bool {
-    matches!(
-        ty,
-        FieldType::Bool
-            | FieldType::Int8
-            | FieldType::Int16
-            | FieldType::Uint16
-            | FieldType::Int32
-            | FieldType::Uint32
-            | FieldType::Int64
-            | FieldType::Float64
-            | FieldType::Uuid
-    )
+    fixed_width(ty).is_some()
+}
+
+/// The encoded size of a fixed-width schema type, in bytes.
+fn fixed_width(ty: &FieldType) -> Option<usize> {
+    match ty {
+        FieldType::Bool | FieldType::Int8 => Some(1),
+        FieldType::Int16 | FieldType::Uint16 => Some(2),
+        FieldType::Int32 | FieldType::Uint32 => Some(4),
+        FieldType::Int64 | FieldType::Float64 => Some(8),
+        FieldType::Uuid => Some(16),
+        _ => None,
+    }
 }

@@ -1,0 +1,275 @@
+//! [`Segment`]: capacity reserved once in a [`Writer`]'s buffer for a
+//! stretch of a struct's fields (fixed-width runs, strings, arrays of
+//! fixed-width values, an empty tagged section), then written front to back.
+//!
+//! Generated code computes an upper bound of the stretch's bytes, calls
+//! [`Writer::segment`] with it, and writes the fields through the segment.
+//! The segment is a local value: its pointer, length and position stay in
+//! registers between writes, where appending to the `BytesMut` one field at
+//! a time reloads them after every store. Every write is still checked
+//! against the reserved length: a bound too small makes the write return
+//! an error, never write out of bounds.
+
+use std::mem::MaybeUninit;
+
+use super::string::MAX_STRING_LEN;
+use super::{Fixed, Writer};
+use crate::error::{EncodeError, EncodeErrorKind};
+
+/// Reserved, not yet initialized bytes at the end of a [`Writer`]'s
+/// buffer, and how many of them have been written.
+///
+/// # Example
+/// ```
+/// use bytes::{BufMut, BytesMut};
+/// use kafka_wire::primitives::Writer;
+/// let mut buf = BytesMut::new();
+/// Writer::new(&mut buf).segment(2 + 5 + 2, |s| {
+///     s.put_fixed(7i16)?;
+///     s.put_str("rk", true)?; // compact: length+1, then the bytes
+///     s.put_u8(0)
+/// })?;
+/// assert_eq!(&buf[..], [0, 7, 3, b'r', b'k', 0]);
+/// # Ok::<(), kafka_wire::error::EncodeError>(())
+/// ```
+#[derive(Debug)]
+pub struct Segment<'s> {
+    // Invariant: `pos <= spare.len()`, and `spare[..pos]` is initialized.
+    spare: &'s mut [MaybeUninit<u8>],
+    pos: usize,
+}
+
+impl<'s> Segment<'s> {
+    /// The next `n` bytes of the reservation, and the position after them.
+    ///
+    /// # Errors
+    /// [`EncodeErrorKind::Invalid`] when fewer than `n` bytes are left.
+    #[inline(always)]
+    fn room(&mut self, n: usize) -> Result<(&mut [MaybeUninit<u8>], usize), EncodeError> {
+        if n > self.spare.len() - self.pos {
+            return Err(segment_short());
+        }
+        let end = self.pos + n;
+        // SAFETY: `pos <= end <= spare.len()`, checked just above.
+        Ok((unsafe { self.spare.get_unchecked_mut(self.pos..end) }, end))
+    }
+
+    /// Appends one byte.
+    ///
+    /// # Errors
+    /// [`EncodeErrorKind::Invalid`] when the reservation is full.
+    ///
+    /// # Example
+    /// ```
+    /// # use kafka_wire::primitives::Writer;
+    /// let mut buf = bytes::BytesMut::new();
+    /// Writer::new(&mut buf).segment(1, |s| s.put_u8(0))?;
+    /// assert_eq!(&buf[..], [0]);
+    /// # Ok::<(), kafka_wire::error::EncodeError>(())
+    /// ```
+    #[inline(always)]
+    pub fn put_u8(&mut self, byte: u8) -> Result<(), EncodeError> {
+        self.put_slice(&[byte])
+    }
+
+    /// Appends `src`.
+    ///
+    /// # Errors
+    /// [`EncodeErrorKind::Invalid`] when `src` does not fit in what is left.
+    ///
+    /// # Example
+    /// ```
+    /// # use kafka_wire::primitives::Writer;
+    /// let mut buf = bytes::BytesMut::new();
+    /// Writer::new(&mut buf).segment(3, |s| s.put_slice(b"abc"))?;
+    /// assert_eq!(&buf[..], b"abc");
+    /// # Ok::<(), kafka_wire::error::EncodeError>(())
+    /// ```
+    #[inline(always)]
+    pub fn put_slice(&mut self, src: &[u8]) -> Result<(), EncodeError> {
+        let (dst, end) = self.room(src.len())?;
+        // SAFETY: `dst` is exactly `src.len()` bytes of the reservation,
+        // which `src` (borrowed elsewhere) cannot overlap.
+        unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast::<u8>(), src.len()) };
+        self.pos = end;
+        Ok(())
+    }
+
+    /// Appends a fixed-width value's big-endian bytes ([`Fixed::SIZE`] of them).
+    ///
+    /// # Errors
+    /// [`EncodeErrorKind::Invalid`] when the value does not fit in what is left.
+    ///
+    /// # Example
+    /// ```
+    /// # use kafka_wire::primitives::Writer;
+    /// let mut buf = bytes::BytesMut::new();
+    /// Writer::new(&mut buf).segment(4, |s| s.put_fixed(258i32))?;
+    /// assert_eq!(&buf[..], [0, 0, 1, 2]);
+    /// # Ok::<(), kafka_wire::error::EncodeError>(())
+    /// ```
+    #[inline(always)]
+    pub fn put_fixed<T: Fixed>(&mut self, value: T) -> Result<(), EncodeError> {
+        let (dst, end) = self.room(T::SIZE)?;
+        value.write(dst);
+        self.pos = end;
+        Ok(())
+    }
+
+    /// Appends a string: int16 length (classic) or uvarint length+1
+    /// (compact, when `flexible`), then its UTF-8 bytes; at most 5 + its
+    /// length bytes.
+    ///
+    /// # Errors
+    /// [`EncodeErrorKind::TooLong`] for a string over 32767 bytes;
+    /// [`EncodeErrorKind::Invalid`] when it does not fit in what is left.
+    ///
+    /// # Example
+    /// ```
+    /// # use kafka_wire::primitives::Writer;
+    /// let mut buf = bytes::BytesMut::new();
+    /// Writer::new(&mut buf).segment(2 + 2, |s| s.put_str("rk", false))?;
+    /// assert_eq!(&buf[..], [0, 2, b'r', b'k']);
+    /// # Ok::<(), kafka_wire::error::EncodeError>(())
+    /// ```
+    #[inline(always)]
+    pub fn put_str(&mut self, s: &str, flexible: bool) -> Result<(), EncodeError> {
+        // As the `Writer`'s: the common prefixes inline, the rest shared.
+        if !flexible && s.len() <= MAX_STRING_LEN {
+            self.put_slice(&(s.len() as i16).to_be_bytes())?;
+        } else if flexible && s.len() < 0x7f {
+            self.put_u8(s.len() as u8 + 1)?;
+        } else {
+            let (prefix, n) = super::string::long_str_len(s.len())?;
+            self.put_slice(prefix.get(..n).unwrap_or_default())?;
+        }
+        self.put_slice(s.as_bytes())
+    }
+
+    /// Appends a string or null (classic `ff ff`, compact `00`).
+    ///
+    /// # Errors
+    /// As [`Segment::put_str`].
+    ///
+    /// # Example
+    /// ```
+    /// # use kafka_wire::primitives::Writer;
+    /// let mut buf = bytes::BytesMut::new();
+    /// Writer::new(&mut buf).segment(2 + 1, |s| {
+    ///     s.put_nullable_str(None, false)?;
+    ///     s.put_nullable_str(None, true)
+    /// })?;
+    /// assert_eq!(&buf[..], [0xff, 0xff, 0]);
+    /// # Ok::<(), kafka_wire::error::EncodeError>(())
+    /// ```
+    #[inline(always)]
+    pub fn put_nullable_str(&mut self, s: Option<&str>, flexible: bool) -> Result<(), EncodeError> {
+        match s {
+            Some(s) => self.put_str(s, flexible),
+            None if flexible => self.put_u8(0),
+            None => self.put_slice(&[0xff, 0xff]),
+        }
+    }
+
+    /// Appends an array of fixed-width values: int32 count (classic) or
+    /// uvarint count+1 (compact, when `flexible`), then the values; at most
+    /// 5 + `items.len() * T::SIZE` bytes.
+    ///
+    /// # Errors
+    /// [`EncodeErrorKind::TooLong`] for more items than an int32 count
+    /// holds; [`EncodeErrorKind::Invalid`] when they do not fit in what is left.
+    ///
+    /// # Example
+    /// ```
+    /// # use kafka_wire::primitives::Writer;
+    /// let mut buf = bytes::BytesMut::new();
+    /// Writer::new(&mut buf).segment(1 + 8, |s| s.put_fixed_array(&[1i32, 2], true))?;
+    /// assert_eq!(&buf[..], [3, 0, 0, 0, 1, 0, 0, 0, 2]);
+    /// # Ok::<(), kafka_wire::error::EncodeError>(())
+    /// ```
+    #[inline(always)]
+    pub fn put_fixed_array<T: Fixed>(&mut self, items: &[T], flexible: bool) -> Result<(), EncodeError> {
+        if flexible && items.len() < 0x7f {
+            self.put_u8(items.len() as u8 + 1)?;
+        } else if !flexible && items.len() < i32::MAX as usize {
+            self.put_slice(&(items.len() as i32).to_be_bytes())?;
+        } else {
+            let (prefix, n) = super::bytes::long_len(items.len())?;
+            match flexible {
+                true => self.put_slice(prefix.get(..n).unwrap_or_default())?,
+                false => self.put_slice(&(items.len() as i32).to_be_bytes())?,
+            }
+        }
+        let (dst, end) = self.room(items.len() * T::SIZE)?;
+        // Most such arrays (replica lists, ISRs) hold a few values: written
+        // straight, they skip the setup of a loop built for long arrays.
+        let chunks = dst.chunks_exact_mut(T::SIZE);
+        match *items {
+            [a] => write_all([a], chunks),
+            [a, b] => write_all([a, b], chunks),
+            [a, b, c] => write_all([a, b, c], chunks),
+            [a, b, c, d] => write_all([a, b, c, d], chunks),
+            _ => {
+                for (chunk, &item) in chunks.zip(items) {
+                    item.write(chunk);
+                }
+            }
+        }
+        self.pos = end;
+        Ok(())
+    }
+}
+
+impl Writer<'_> {
+    /// Reserves `bound` bytes, lets `write` fill them through a [`Segment`],
+    /// and keeps what it wrote. `bound` must be at least what `write`
+    /// writes; generated code adds up each field's most.
+    ///
+    /// # Errors
+    /// What `write` returns: [`EncodeErrorKind::Invalid`] from a write that
+    /// would pass `bound` (nothing of this segment is then kept).
+    ///
+    /// # Example
+    /// ```
+    /// # use kafka_wire::primitives::Writer;
+    /// let mut buf = bytes::BytesMut::new();
+    /// let mut w = Writer::new(&mut buf);
+    /// w.segment(4, |s| s.put_fixed(1i32))?;
+    /// assert!(w.segment(1, |s| s.put_fixed(1i32)).is_err()); // bound too small
+    /// assert_eq!(&buf[..], [0, 0, 0, 1]);
+    /// # Ok::<(), kafka_wire::error::EncodeError>(())
+    /// ```
+    #[inline(always)]
+    pub fn segment(
+        &mut self,
+        bound: usize,
+        write: impl FnOnce(&mut Segment<'_>) -> Result<(), EncodeError>,
+    ) -> Result<(), EncodeError> {
+        self.reserve(bound);
+        let len = self.len();
+        // Exactly `bound` bytes, not all the spare capacity: a bound that is
+        // too small then fails every time, not only when capacity is short.
+        let spare = self.spare_capacity_mut();
+        let bound = bound.min(spare.len());
+        let mut segment = Segment { spare: &mut spare[..bound], pos: 0 };
+        write(&mut segment)?;
+        let len = len + segment.pos;
+        // SAFETY: the segment wrote its first `pos` bytes (its invariant),
+        // and those are the first bytes of the buffer's spare capacity.
+        unsafe { self.set_len(len) };
+        Ok(())
+    }
+}
+
+/// Writes `N` values to the first `N` chunks, unrolled.
+#[inline(always)]
+fn write_all<T: Fixed, const N: usize>(values: [T; N], chunks: std::slice::ChunksExactMut<'_, MaybeUninit<u8>>) {
+    for (value, chunk) in values.into_iter().zip(chunks) {
+        value.write(chunk);
+    }
+}
+
+#[cold]
+fn segment_short() -> EncodeError {
+    EncodeError::new(EncodeErrorKind::Invalid("encoding is longer than the bytes reserved for it"))
+}
