@@ -292,6 +292,7 @@ impl Reader {
     }
 
     /// The bytes not yet read, consuming the reader.
+    #[inline]
     pub fn into_remaining(mut self) -> Bytes {
         self.buf.advance(self.pos.min(self.buf.len()));
         self.buf
@@ -300,6 +301,7 @@ impl Reader {
     /// Runs `read` on a reader that takes `buf` for the call (no
     /// reference-count traffic), then leaves in `buf` what was not read, or
     /// all of it when `read` fails.
+    #[inline]
     pub(crate) fn lend<T>(
         buf: &mut Bytes,
         read: impl FnOnce(&mut Reader) -> Result<T, DecodeError>,
