@@ -32,31 +32,27 @@ impl crate::primitives::Wire for AddOffsetsToTxnRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            21 + self.transactional_id.len() + self.group_id.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.transactional_id,
-                    version >= 3,
-                    "transactional_id",
-                )?;
-                let mut run = [0u8; 10];
-                run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-                run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
-                s.put_slice(&run)?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.group_id,
-                    version >= 3,
-                    "group_id",
-                )?;
-                if version >= 3 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(21 + self.transactional_id.len() + self.group_id.len());
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.transactional_id,
+            version >= 3,
+            "transactional_id",
         )?;
+        let mut run = [0u8; 10];
+        run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+        run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+        s.put_slice(&run)?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.group_id,
+            version >= 3,
+            "group_id",
+        )?;
+        if version >= 3 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 3 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -65,30 +65,22 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
                 "transactions",
             )?;
         }
-        buf.segment(
-            15 + self.v3_and_below_transactional_id.len(),
-            |s| {
-                if version <= 3 {
-                    crate::primitives::field::put_str(
-                        s,
-                        &self.v3_and_below_transactional_id,
-                        version >= 3,
-                        "v3_and_below_transactional_id",
-                    )?;
-                }
-                if version <= 3 {
-                    let mut run = [0u8; 10];
-                    run[0..8]
-                        .copy_from_slice(&self.v3_and_below_producer_id.to_be_bytes());
-                    run[8..10]
-                        .copy_from_slice(
-                            &self.v3_and_below_producer_epoch.to_be_bytes(),
-                        );
-                    s.put_slice(&run)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(15 + self.v3_and_below_transactional_id.len());
+        if version <= 3 {
+            crate::primitives::field::put_str(
+                &mut s,
+                &self.v3_and_below_transactional_id,
+                version >= 3,
+                "v3_and_below_transactional_id",
+            )?;
+        }
+        if version <= 3 {
+            let mut run = [0u8; 10];
+            run[0..8].copy_from_slice(&self.v3_and_below_producer_id.to_be_bytes());
+            run[8..10].copy_from_slice(&self.v3_and_below_producer_epoch.to_be_bytes());
+            s.put_slice(&run)?;
+        }
+        s.finish();
         if version <= 3 {
             crate::primitives::field::encode(
                 &self.v3_and_below_topics,
@@ -230,22 +222,18 @@ impl crate::primitives::Wire for AddPartitionsToTxnTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            11 + self.name.len() + self.partitions.len() * 4,
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, version >= 3, "name")?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.partitions,
-                    version >= 3,
-                    "partitions",
-                )?;
-                if version >= 3 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(11 + self.name.len() + self.partitions.len() * 4);
+        crate::primitives::field::put_str(&mut s, &self.name, version >= 3, "name")?;
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.partitions,
+            version >= 3,
+            "partitions",
         )?;
+        if version >= 3 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 3 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -337,23 +325,19 @@ impl crate::primitives::Wire for AddPartitionsToTxnTransaction {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            16 + self.transactional_id.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.transactional_id,
-                    true,
-                    "transactional_id",
-                )?;
-                let mut run = [0u8; 11];
-                run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-                run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
-                run[10..11].copy_from_slice(&[u8::from(self.verify_only)]);
-                s.put_slice(&run)?;
-                Ok(())
-            },
+        let mut s = buf.segment(16 + self.transactional_id.len());
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.transactional_id,
+            true,
+            "transactional_id",
         )?;
+        let mut run = [0u8; 11];
+        run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+        run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+        run[10..11].copy_from_slice(&[u8::from(self.verify_only)]);
+        s.put_slice(&run)?;
+        s.finish();
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())

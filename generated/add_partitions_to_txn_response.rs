@@ -175,13 +175,9 @@ impl crate::primitives::Wire for AddPartitionsToTxnTopicResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.name.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, version >= 3, "name")?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.name.len());
+        crate::primitives::field::put_str(&mut s, &self.name, version >= 3, "name")?;
+        s.finish();
         crate::primitives::field::encode(
             &self.results_by_partition,
             buf,
@@ -264,19 +260,15 @@ impl crate::primitives::Wire for AddPartitionsToTxnPartitionResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            7,
-            |s| {
-                let mut run = [0u8; 6];
-                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                run[4..6].copy_from_slice(&self.partition_error_code.to_be_bytes());
-                s.put_slice(&run)?;
-                if version >= 3 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(7);
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..6].copy_from_slice(&self.partition_error_code.to_be_bytes());
+        s.put_slice(&run)?;
+        if version >= 3 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 3 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -344,18 +336,14 @@ impl crate::primitives::Wire for AddPartitionsToTxnResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.transactional_id.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.transactional_id,
-                    true,
-                    "transactional_id",
-                )?;
-                Ok(())
-            },
+        let mut s = buf.segment(5 + self.transactional_id.len());
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.transactional_id,
+            true,
+            "transactional_id",
         )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.topic_results,
             buf,

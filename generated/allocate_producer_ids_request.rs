@@ -33,19 +33,15 @@ impl crate::primitives::Wire for AllocateProducerIdsRequest {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            13,
-            |s| {
-                let mut run = [0u8; 12];
-                run[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
-                run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
-                s.put_slice(&run)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(13);
+        let mut run = [0u8; 12];
+        run[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+        run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+        s.put_slice(&run)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

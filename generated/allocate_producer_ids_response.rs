@@ -32,21 +32,17 @@ impl crate::primitives::Wire for AllocateProducerIdsResponse {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            19,
-            |s| {
-                let mut run = [0u8; 18];
-                run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                run[6..14].copy_from_slice(&self.producer_id_start.to_be_bytes());
-                run[14..18].copy_from_slice(&self.producer_id_len.to_be_bytes());
-                s.put_slice(&run)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(19);
+        let mut run = [0u8; 18];
+        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        run[6..14].copy_from_slice(&self.producer_id_start.to_be_bytes());
+        run[14..18].copy_from_slice(&self.producer_id_len.to_be_bytes());
+        s.put_slice(&run)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

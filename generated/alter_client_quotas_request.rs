@@ -30,16 +30,12 @@ impl crate::primitives::Wire for AlterClientQuotasRequest {
             version >= 1,
             "entries",
         )?;
-        buf.segment(
-            2,
-            |s| {
-                s.put_fixed(self.validate_only)?;
-                if version >= 1 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(2);
+        s.put_fixed(self.validate_only)?;
+        if version >= 1 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -203,28 +199,27 @@ impl crate::primitives::Wire for EntityData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            11 + self.entity_type.len()
-                + self.entity_name.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.entity_type,
-                    version >= 1,
-                    "entity_type",
-                )?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.entity_name.as_deref(),
-                    version >= 1,
-                    "entity_name",
-                )?;
-                if version >= 1 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                11 + self.entity_type.len()
+                    + self.entity_name.as_ref().map_or(0, String::len),
+            );
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.entity_type,
+            version >= 1,
+            "entity_type",
         )?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.entity_name.as_deref(),
+            version >= 1,
+            "entity_name",
+        )?;
+        if version >= 1 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -315,20 +310,16 @@ impl crate::primitives::Wire for OpData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            15 + self.key.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.key, version >= 1, "key")?;
-                let mut run = [0u8; 9];
-                run[0..8].copy_from_slice(&self.value.to_be_bytes());
-                run[8..9].copy_from_slice(&[u8::from(self.remove)]);
-                s.put_slice(&run)?;
-                if version >= 1 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(15 + self.key.len());
+        crate::primitives::field::put_str(&mut s, &self.key, version >= 1, "key")?;
+        let mut run = [0u8; 9];
+        run[0..8].copy_from_slice(&self.value.to_be_bytes());
+        run[8..9].copy_from_slice(&[u8::from(self.remove)]);
+        s.put_slice(&run)?;
+        if version >= 1 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

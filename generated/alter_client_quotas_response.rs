@@ -115,19 +115,15 @@ impl crate::primitives::Wire for EntryData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            7 + self.error_message.as_ref().map_or(0, String::len),
-            |s| {
-                s.put_fixed(self.error_code)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.error_message.as_deref(),
-                    version >= 1,
-                    "error_message",
-                )?;
-                Ok(())
-            },
+        let mut s = buf.segment(7 + self.error_message.as_ref().map_or(0, String::len));
+        s.put_fixed(self.error_code)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.error_message.as_deref(),
+            version >= 1,
+            "error_message",
         )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.entity,
             buf,
@@ -227,28 +223,27 @@ impl crate::primitives::Wire for EntityData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            11 + self.entity_type.len()
-                + self.entity_name.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.entity_type,
-                    version >= 1,
-                    "entity_type",
-                )?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.entity_name.as_deref(),
-                    version >= 1,
-                    "entity_name",
-                )?;
-                if version >= 1 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                11 + self.entity_type.len()
+                    + self.entity_name.as_ref().map_or(0, String::len),
+            );
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.entity_type,
+            version >= 1,
+            "entity_type",
         )?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.entity_name.as_deref(),
+            version >= 1,
+            "entity_name",
+        )?;
+        if version >= 1 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

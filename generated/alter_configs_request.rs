@@ -30,16 +30,12 @@ impl crate::primitives::Wire for AlterConfigsRequest {
             version >= 2,
             "resources",
         )?;
-        buf.segment(
-            2,
-            |s| {
-                s.put_fixed(self.validate_only)?;
-                if version >= 2 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(2);
+        s.put_fixed(self.validate_only)?;
+        if version >= 2 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -124,19 +120,15 @@ impl crate::primitives::Wire for AlterConfigsResource {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            6 + self.resource_name.len(),
-            |s| {
-                s.put_fixed(self.resource_type)?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.resource_name,
-                    version >= 2,
-                    "resource_name",
-                )?;
-                Ok(())
-            },
+        let mut s = buf.segment(6 + self.resource_name.len());
+        s.put_fixed(self.resource_type)?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.resource_name,
+            version >= 2,
+            "resource_name",
         )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.configs,
             buf,
@@ -237,22 +229,19 @@ impl crate::primitives::Wire for AlterableConfig {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            11 + self.name.len() + self.value.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, version >= 2, "name")?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.value.as_deref(),
-                    version >= 2,
-                    "value",
-                )?;
-                if version >= 2 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(11 + self.name.len() + self.value.as_ref().map_or(0, String::len));
+        crate::primitives::field::put_str(&mut s, &self.name, version >= 2, "name")?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.value.as_deref(),
+            version >= 2,
+            "value",
         )?;
+        if version >= 2 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

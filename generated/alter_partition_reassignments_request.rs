@@ -91,13 +91,9 @@ impl crate::primitives::Wire for ReassignableTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.name.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, true, "name")?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.name.len());
+        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        s.finish();
         crate::primitives::field::encode(
             &self.partitions,
             buf,

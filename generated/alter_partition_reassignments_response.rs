@@ -42,22 +42,18 @@ impl crate::primitives::Wire for AlterPartitionReassignmentsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            11 + self.error_message.as_ref().map_or(0, String::len),
-            |s| {
-                let mut run = [0u8; 6];
-                run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                s.put_slice(&run)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.error_message.as_deref(),
-                    true,
-                    "error_message",
-                )?;
-                Ok(())
-            },
+        let mut s = buf.segment(11 + self.error_message.as_ref().map_or(0, String::len));
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        s.put_slice(&run)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.error_message.as_deref(),
+            true,
+            "error_message",
         )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.responses,
             buf,
@@ -130,13 +126,9 @@ impl crate::primitives::Wire for ReassignableTopicResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.name.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, true, "name")?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.name.len());
+        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        s.finish();
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -210,25 +202,21 @@ impl crate::primitives::Wire for ReassignablePartitionResponse {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            12 + self.error_message.as_ref().map_or(0, String::len),
-            |s| {
-                let mut run = [0u8; 6];
-                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                s.put_slice(&run)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.error_message.as_deref(),
-                    true,
-                    "error_message",
-                )?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(12 + self.error_message.as_ref().map_or(0, String::len));
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        s.put_slice(&run)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.error_message.as_deref(),
+            true,
+            "error_message",
         )?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

@@ -103,23 +103,19 @@ impl crate::primitives::Wire for TopicData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            21 + self.topic_name.len(),
-            |s| {
-                if version <= 1 {
-                    crate::primitives::field::put_str(
-                        s,
-                        &self.topic_name,
-                        true,
-                        "topic_name",
-                    )?;
-                }
-                if version >= 2 {
-                    s.put_fixed(self.topic_id)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(21 + self.topic_name.len());
+        if version <= 1 {
+            crate::primitives::field::put_str(
+                &mut s,
+                &self.topic_name,
+                true,
+                "topic_name",
+            )?;
+        }
+        if version >= 2 {
+            s.put_fixed(self.topic_id)?;
+        }
+        s.finish();
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -229,24 +225,20 @@ impl crate::primitives::Wire for PartitionData {
         if version < 1 && self.leader_recovery_state != 0 {
             return Err(crate::primitives::field::non_default("leader_recovery_state"));
         }
-        buf.segment(
-            13 + self.new_isr.len() * 4,
-            |s| {
-                let mut run = [0u8; 8];
-                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
-                s.put_slice(&run)?;
-                if version <= 2 {
-                    crate::primitives::field::put_fixed_array(
-                        s,
-                        &self.new_isr,
-                        true,
-                        "new_isr",
-                    )?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(13 + self.new_isr.len() * 4);
+        let mut run = [0u8; 8];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        s.put_slice(&run)?;
+        if version <= 2 {
+            crate::primitives::field::put_fixed_array(
+                &mut s,
+                &self.new_isr,
+                true,
+                "new_isr",
+            )?;
+        }
+        s.finish();
         if version >= 3 {
             crate::primitives::field::encode(
                 &self.new_isr_with_epochs,
@@ -256,19 +248,15 @@ impl crate::primitives::Wire for PartitionData {
                 "new_isr_with_epochs",
             )?;
         }
-        buf.segment(
-            6,
-            |s| {
-                if version >= 1 {
-                    s.put_fixed(self.leader_recovery_state)?;
-                }
-                s.put_fixed(self.partition_epoch)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(6);
+        if version >= 1 {
+            s.put_fixed(self.leader_recovery_state)?;
+        }
+        s.put_fixed(self.partition_epoch)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
@@ -384,19 +372,15 @@ impl crate::primitives::Wire for BrokerState {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            13,
-            |s| {
-                let mut run = [0u8; 12];
-                run[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
-                run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
-                s.put_slice(&run)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(13);
+        let mut run = [0u8; 12];
+        run[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+        run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+        s.put_slice(&run)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

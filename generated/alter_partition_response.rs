@@ -93,23 +93,19 @@ impl crate::primitives::Wire for TopicData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            21 + self.topic_name.len(),
-            |s| {
-                if version <= 1 {
-                    crate::primitives::field::put_str(
-                        s,
-                        &self.topic_name,
-                        true,
-                        "topic_name",
-                    )?;
-                }
-                if version >= 2 {
-                    s.put_fixed(self.topic_id)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(21 + self.topic_name.len());
+        if version <= 1 {
+            crate::primitives::field::put_str(
+                &mut s,
+                &self.topic_name,
+                true,
+                "topic_name",
+            )?;
+        }
+        if version >= 2 {
+            s.put_fixed(self.topic_id)?;
+        }
+        s.finish();
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -215,26 +211,22 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            25 + self.isr.len() * 4,
-            |s| {
-                let mut run = [0u8; 14];
-                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                run[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
-                run[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
-                s.put_slice(&run)?;
-                crate::primitives::field::put_fixed_array(s, &self.isr, true, "isr")?;
-                if version >= 1 {
-                    s.put_fixed(self.leader_recovery_state)?;
-                }
-                s.put_fixed(self.partition_epoch)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(25 + self.isr.len() * 4);
+        let mut run = [0u8; 14];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        run[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
+        run[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        s.put_slice(&run)?;
+        crate::primitives::field::put_fixed_array(&mut s, &self.isr, true, "isr")?;
+        if version >= 1 {
+            s.put_fixed(self.leader_recovery_state)?;
+        }
+        s.put_fixed(self.partition_epoch)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

@@ -87,13 +87,9 @@ impl crate::primitives::Wire for AlterReplicaLogDir {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.path.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.path, version >= 2, "path")?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.path.len());
+        crate::primitives::field::put_str(&mut s, &self.path, version >= 2, "path")?;
+        s.finish();
         crate::primitives::field::encode(
             &self.topics,
             buf,
@@ -171,22 +167,18 @@ impl crate::primitives::Wire for AlterReplicaLogDirTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            11 + self.name.len() + self.partitions.len() * 4,
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, version >= 2, "name")?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.partitions,
-                    version >= 2,
-                    "partitions",
-                )?;
-                if version >= 2 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(11 + self.name.len() + self.partitions.len() * 4);
+        crate::primitives::field::put_str(&mut s, &self.name, version >= 2, "name")?;
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.partitions,
+            version >= 2,
+            "partitions",
         )?;
+        if version >= 2 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

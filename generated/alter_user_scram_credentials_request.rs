@@ -95,17 +95,13 @@ impl crate::primitives::Wire for ScramCredentialDeletion {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            7 + self.name.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, true, "name")?;
-                s.put_fixed(self.mechanism)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(7 + self.name.len());
+        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        s.put_fixed(self.mechanism)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
@@ -172,17 +168,13 @@ impl crate::primitives::Wire for ScramCredentialUpsertion {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            10 + self.name.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, true, "name")?;
-                let mut run = [0u8; 5];
-                run[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
-                run[1..5].copy_from_slice(&self.iterations.to_be_bytes());
-                s.put_slice(&run)?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(10 + self.name.len());
+        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        let mut run = [0u8; 5];
+        run[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
+        run[1..5].copy_from_slice(&self.iterations.to_be_bytes());
+        s.put_slice(&run)?;
+        s.finish();
         crate::primitives::field::encode(&self.salt, buf, version, true, "salt")?;
         crate::primitives::field::encode(
             &self.salted_password,

@@ -97,23 +97,22 @@ impl crate::primitives::Wire for AlterUserScramCredentialsResult {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            13 + self.user.len() + self.error_message.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_str(s, &self.user, true, "user")?;
-                s.put_fixed(self.error_code)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.error_message.as_deref(),
-                    true,
-                    "error_message",
-                )?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                13 + self.user.len() + self.error_message.as_ref().map_or(0, String::len),
+            );
+        crate::primitives::field::put_str(&mut s, &self.user, true, "user")?;
+        s.put_fixed(self.error_code)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.error_message.as_deref(),
+            true,
+            "error_message",
         )?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

@@ -24,31 +24,30 @@ impl crate::primitives::Wire for ApiVersionsRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            11 + self.client_software_name.len() + self.client_software_version.len(),
-            |s| {
-                if version >= 3 {
-                    crate::primitives::field::put_str(
-                        s,
-                        &self.client_software_name,
-                        true,
-                        "client_software_name",
-                    )?;
-                }
-                if version >= 3 {
-                    crate::primitives::field::put_str(
-                        s,
-                        &self.client_software_version,
-                        true,
-                        "client_software_version",
-                    )?;
-                }
-                if version >= 3 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf
+            .segment(
+                11 + self.client_software_name.len() + self.client_software_version.len(),
+            );
+        if version >= 3 {
+            crate::primitives::field::put_str(
+                &mut s,
+                &self.client_software_name,
+                true,
+                "client_software_name",
+            )?;
+        }
+        if version >= 3 {
+            crate::primitives::field::put_str(
+                &mut s,
+                &self.client_software_version,
+                true,
+                "client_software_version",
+            )?;
+        }
+        if version >= 3 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 3 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -273,20 +273,16 @@ impl crate::primitives::Wire for ApiVersion {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            7,
-            |s| {
-                let mut run = [0u8; 6];
-                run[0..2].copy_from_slice(&self.api_key.to_be_bytes());
-                run[2..4].copy_from_slice(&self.min_version.to_be_bytes());
-                run[4..6].copy_from_slice(&self.max_version.to_be_bytes());
-                s.put_slice(&run)?;
-                if version >= 3 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(7);
+        let mut run = [0u8; 6];
+        run[0..2].copy_from_slice(&self.api_key.to_be_bytes());
+        run[2..4].copy_from_slice(&self.min_version.to_be_bytes());
+        run[4..6].copy_from_slice(&self.max_version.to_be_bytes());
+        s.put_slice(&run)?;
+        if version >= 3 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 3 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -361,20 +357,16 @@ impl crate::primitives::Wire for SupportedFeatureKey {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            10 + self.name.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, true, "name")?;
-                let mut run = [0u8; 4];
-                run[0..2].copy_from_slice(&self.min_version.to_be_bytes());
-                run[2..4].copy_from_slice(&self.max_version.to_be_bytes());
-                s.put_slice(&run)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(10 + self.name.len());
+        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        let mut run = [0u8; 4];
+        run[0..2].copy_from_slice(&self.min_version.to_be_bytes());
+        run[2..4].copy_from_slice(&self.max_version.to_be_bytes());
+        s.put_slice(&run)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
@@ -433,20 +425,16 @@ impl crate::primitives::Wire for FinalizedFeatureKey {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            10 + self.name.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, true, "name")?;
-                let mut run = [0u8; 4];
-                run[0..2].copy_from_slice(&self.max_version_level.to_be_bytes());
-                run[2..4].copy_from_slice(&self.min_version_level.to_be_bytes());
-                s.put_slice(&run)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(10 + self.name.len());
+        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        let mut run = [0u8; 4];
+        run[0..2].copy_from_slice(&self.max_version_level.to_be_bytes());
+        run[2..4].copy_from_slice(&self.min_version_level.to_be_bytes());
+        s.put_slice(&run)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

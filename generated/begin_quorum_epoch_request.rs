@@ -42,21 +42,17 @@ impl crate::primitives::Wire for BeginQuorumEpochRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            9 + self.cluster_id.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.cluster_id.as_deref(),
-                    version >= 1,
-                    "cluster_id",
-                )?;
-                if version >= 1 {
-                    s.put_fixed(self.voter_id)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(9 + self.cluster_id.as_ref().map_or(0, String::len));
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.cluster_id.as_deref(),
+            version >= 1,
+            "cluster_id",
         )?;
+        if version >= 1 {
+            s.put_fixed(self.voter_id)?;
+        }
+        s.finish();
         crate::primitives::field::encode(
             &self.topics,
             buf,
@@ -180,18 +176,14 @@ impl crate::primitives::Wire for TopicData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.topic_name.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.topic_name,
-                    version >= 1,
-                    "topic_name",
-                )?;
-                Ok(())
-            },
+        let mut s = buf.segment(5 + self.topic_name.len());
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.topic_name,
+            version >= 1,
+            "topic_name",
         )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -287,27 +279,23 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            29,
-            |s| {
-                if version >= 1 {
-                    let mut run = [0u8; 20];
-                    run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                    run[4..20].copy_from_slice(&self.voter_directory_id.0);
-                    s.put_slice(&run)?;
-                } else {
-                    s.put_fixed(self.partition_index)?;
-                }
-                let mut run = [0u8; 8];
-                run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
-                run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
-                s.put_slice(&run)?;
-                if version >= 1 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(29);
+        if version >= 1 {
+            let mut run = [0u8; 20];
+            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            run[4..20].copy_from_slice(&self.voter_directory_id.0);
+            s.put_slice(&run)?;
+        } else {
+            s.put_fixed(self.partition_index)?;
+        }
+        let mut run = [0u8; 8];
+        run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+        run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        s.put_slice(&run)?;
+        if version >= 1 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -399,18 +387,14 @@ impl crate::primitives::Wire for LeaderEndpoint {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            13 + self.name.len() + self.host.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, true, "name")?;
-                crate::primitives::field::put_str(s, &self.host, true, "host")?;
-                s.put_fixed(self.port)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(13 + self.name.len() + self.host.len());
+        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        s.put_fixed(self.port)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

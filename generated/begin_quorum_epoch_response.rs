@@ -142,18 +142,14 @@ impl crate::primitives::Wire for TopicData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.topic_name.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.topic_name,
-                    version >= 1,
-                    "topic_name",
-                )?;
-                Ok(())
-            },
+        let mut s = buf.segment(5 + self.topic_name.len());
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.topic_name,
+            version >= 1,
+            "topic_name",
         )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -249,21 +245,17 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            15,
-            |s| {
-                let mut run = [0u8; 14];
-                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                run[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
-                run[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
-                s.put_slice(&run)?;
-                if version >= 1 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(15);
+        let mut run = [0u8; 14];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        run[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
+        run[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        s.put_slice(&run)?;
+        if version >= 1 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -345,18 +337,14 @@ impl crate::primitives::Wire for NodeEndpoint {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            12 + self.host.len(),
-            |s| {
-                s.put_fixed(self.node_id)?;
-                crate::primitives::field::put_str(s, &self.host, true, "host")?;
-                s.put_fixed(self.port)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(12 + self.host.len());
+        s.put_fixed(self.node_id)?;
+        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        s.put_fixed(self.port)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

@@ -48,22 +48,18 @@ impl crate::primitives::Wire for BrokerHeartbeatResponse {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            10,
-            |s| {
-                let mut run = [0u8; 9];
-                run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                run[6..7].copy_from_slice(&[u8::from(self.is_caught_up)]);
-                run[7..8].copy_from_slice(&[u8::from(self.is_fenced)]);
-                run[8..9].copy_from_slice(&[u8::from(self.should_shut_down)]);
-                s.put_slice(&run)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(10);
+        let mut run = [0u8; 9];
+        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        run[6..7].copy_from_slice(&[u8::from(self.is_caught_up)]);
+        run[7..8].copy_from_slice(&[u8::from(self.is_fenced)]);
+        run[8..9].copy_from_slice(&[u8::from(self.should_shut_down)]);
+        s.put_slice(&run)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

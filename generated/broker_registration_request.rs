@@ -70,20 +70,11 @@ impl crate::primitives::Wire for BrokerRegistrationRequest {
         if version < 1 && self.is_migrating_zk_broker {
             return Err(crate::primitives::field::non_default("is_migrating_zk_broker"));
         }
-        buf.segment(
-            25 + self.cluster_id.len(),
-            |s| {
-                s.put_fixed(self.broker_id)?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.cluster_id,
-                    true,
-                    "cluster_id",
-                )?;
-                s.put_fixed(self.incarnation_id)?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(25 + self.cluster_id.len());
+        s.put_fixed(self.broker_id)?;
+        crate::primitives::field::put_str(&mut s, &self.cluster_id, true, "cluster_id")?;
+        s.put_fixed(self.incarnation_id)?;
+        s.finish();
         crate::primitives::field::encode(
             &self.listeners,
             buf,
@@ -98,35 +89,34 @@ impl crate::primitives::Wire for BrokerRegistrationRequest {
             true,
             "features",
         )?;
-        buf.segment(
-            20 + self.rack.as_ref().map_or(0, String::len) + self.log_dirs.len() * 16,
-            |s| {
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.rack.as_deref(),
-                    true,
-                    "rack",
-                )?;
-                if version >= 1 {
-                    s.put_fixed(self.is_migrating_zk_broker)?;
-                }
-                if version >= 2 {
-                    crate::primitives::field::put_fixed_array(
-                        s,
-                        &self.log_dirs,
-                        true,
-                        "log_dirs",
-                    )?;
-                }
-                if version >= 3 {
-                    s.put_fixed(self.previous_broker_epoch)?;
-                }
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                20 + self.rack.as_ref().map_or(0, String::len) + self.log_dirs.len() * 16,
+            );
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.rack.as_deref(),
+            true,
+            "rack",
         )?;
+        if version >= 1 {
+            s.put_fixed(self.is_migrating_zk_broker)?;
+        }
+        if version >= 2 {
+            crate::primitives::field::put_fixed_array(
+                &mut s,
+                &self.log_dirs,
+                true,
+                "log_dirs",
+            )?;
+        }
+        if version >= 3 {
+            s.put_fixed(self.previous_broker_epoch)?;
+        }
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
@@ -262,21 +252,17 @@ impl crate::primitives::Wire for Listener {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            15 + self.name.len() + self.host.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, true, "name")?;
-                crate::primitives::field::put_str(s, &self.host, true, "host")?;
-                let mut run = [0u8; 4];
-                run[0..2].copy_from_slice(&self.port.to_be_bytes());
-                run[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
-                s.put_slice(&run)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(15 + self.name.len() + self.host.len());
+        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        let mut run = [0u8; 4];
+        run[0..2].copy_from_slice(&self.port.to_be_bytes());
+        run[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
+        s.put_slice(&run)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
@@ -337,20 +323,16 @@ impl crate::primitives::Wire for Feature {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            10 + self.name.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, true, "name")?;
-                let mut run = [0u8; 4];
-                run[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
-                run[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
-                s.put_slice(&run)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(10 + self.name.len());
+        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        let mut run = [0u8; 4];
+        run[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+        run[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+        s.put_slice(&run)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

@@ -60,21 +60,17 @@ impl crate::primitives::Wire for ConnectAssignment {
         if version < 1 && self.delay != 0 {
             return Err(crate::primitives::field::non_default("delay"));
         }
-        buf.segment(
-            20 + self.leader.len() + self.leader_url.len(),
-            |s| {
-                s.put_fixed(self.error)?;
-                crate::primitives::field::put_str(s, &self.leader, false, "leader")?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.leader_url,
-                    false,
-                    "leader_url",
-                )?;
-                s.put_fixed(self.config_offset)?;
-                Ok(())
-            },
+        let mut s = buf.segment(20 + self.leader.len() + self.leader_url.len());
+        s.put_fixed(self.error)?;
+        crate::primitives::field::put_str(&mut s, &self.leader, false, "leader")?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.leader_url,
+            false,
+            "leader_url",
         )?;
+        s.put_fixed(self.config_offset)?;
+        s.finish();
         if version < 1 && self.assignment.is_none() {
             return Err(crate::primitives::field::null_not_allowed("assignment"));
         }
@@ -211,24 +207,10 @@ impl crate::primitives::Wire for ConnectorAssignment {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            10 + self.connector.len() + self.tasks.len() * 4,
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.connector,
-                    false,
-                    "connector",
-                )?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.tasks,
-                    false,
-                    "tasks",
-                )?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(10 + self.connector.len() + self.tasks.len() * 4);
+        crate::primitives::field::put_str(&mut s, &self.connector, false, "connector")?;
+        crate::primitives::field::put_fixed_array(&mut s, &self.tasks, false, "tasks")?;
+        s.finish();
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

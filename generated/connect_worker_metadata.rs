@@ -29,14 +29,10 @@ impl crate::primitives::Wire for ConnectWorkerMetadata {
         if version < 1 && self.allocation.is_some() {
             return Err(crate::primitives::field::non_default("allocation"));
         }
-        buf.segment(
-            13 + self.url.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.url, false, "url")?;
-                s.put_fixed(self.config_offset)?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(13 + self.url.len());
+        crate::primitives::field::put_str(&mut s, &self.url, false, "url")?;
+        s.put_fixed(self.config_offset)?;
+        s.finish();
         if version >= 1 {
             crate::primitives::field::encode(
                 &self.allocation,

@@ -31,16 +31,12 @@ impl crate::primitives::Wire for ConsumerGroupDescribeRequest {
             true,
             "group_ids",
         )?;
-        buf.segment(
-            2,
-            |s| {
-                s.put_fixed(self.include_authorized_operations)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(2);
+        s.put_fixed(self.include_authorized_operations)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

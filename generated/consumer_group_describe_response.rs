@@ -87,28 +87,19 @@ impl crate::primitives::Wire for TopicPartitions {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            27 + self.topic_name.len() + self.partitions.len() * 4,
-            |s| {
-                s.put_fixed(self.topic_id)?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.topic_name,
-                    true,
-                    "topic_name",
-                )?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.partitions,
-                    true,
-                    "partitions",
-                )?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(27 + self.topic_name.len() + self.partitions.len() * 4);
+        s.put_fixed(self.topic_id)?;
+        crate::primitives::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.partitions,
+            true,
+            "partitions",
         )?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
@@ -276,48 +267,44 @@ impl crate::primitives::Wire for DescribedGroup {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            30 + self.error_message.as_ref().map_or(0, String::len) + self.group_id.len()
-                + self.group_state.len() + self.assignor_name.len(),
-            |s| {
-                s.put_fixed(self.error_code)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.error_message.as_deref(),
-                    true,
-                    "error_message",
-                )?;
-                crate::primitives::field::put_str(s, &self.group_id, true, "group_id")?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.group_state,
-                    true,
-                    "group_state",
-                )?;
-                let mut run = [0u8; 8];
-                run[0..4].copy_from_slice(&self.group_epoch.to_be_bytes());
-                run[4..8].copy_from_slice(&self.assignment_epoch.to_be_bytes());
-                s.put_slice(&run)?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.assignor_name,
-                    true,
-                    "assignor_name",
-                )?;
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                30 + self.error_message.as_ref().map_or(0, String::len)
+                    + self.group_id.len() + self.group_state.len()
+                    + self.assignor_name.len(),
+            );
+        s.put_fixed(self.error_code)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.error_message.as_deref(),
+            true,
+            "error_message",
         )?;
+        crate::primitives::field::put_str(&mut s, &self.group_id, true, "group_id")?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.group_state,
+            true,
+            "group_state",
+        )?;
+        let mut run = [0u8; 8];
+        run[0..4].copy_from_slice(&self.group_epoch.to_be_bytes());
+        run[4..8].copy_from_slice(&self.assignment_epoch.to_be_bytes());
+        s.put_slice(&run)?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.assignor_name,
+            true,
+            "assignor_name",
+        )?;
+        s.finish();
         crate::primitives::field::encode(&self.members, buf, version, true, "members")?;
-        buf.segment(
-            5,
-            |s| {
-                s.put_fixed(self.authorized_operations)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5);
+        s.put_fixed(self.authorized_operations)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
@@ -457,45 +444,35 @@ impl crate::primitives::Wire for Member {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            29 + self.member_id.len() + self.instance_id.as_ref().map_or(0, String::len)
-                + self.rack_id.as_ref().map_or(0, String::len) + self.client_id.len()
-                + self.client_host.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.member_id,
-                    true,
-                    "member_id",
-                )?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.instance_id.as_deref(),
-                    true,
-                    "instance_id",
-                )?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.rack_id.as_deref(),
-                    true,
-                    "rack_id",
-                )?;
-                s.put_fixed(self.member_epoch)?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.client_id,
-                    true,
-                    "client_id",
-                )?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.client_host,
-                    true,
-                    "client_host",
-                )?;
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                29 + self.member_id.len()
+                    + self.instance_id.as_ref().map_or(0, String::len)
+                    + self.rack_id.as_ref().map_or(0, String::len) + self.client_id.len()
+                    + self.client_host.len(),
+            );
+        crate::primitives::field::put_str(&mut s, &self.member_id, true, "member_id")?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.instance_id.as_deref(),
+            true,
+            "instance_id",
         )?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.rack_id.as_deref(),
+            true,
+            "rack_id",
+        )?;
+        s.put_fixed(self.member_epoch)?;
+        crate::primitives::field::put_str(&mut s, &self.client_id, true, "client_id")?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.client_host,
+            true,
+            "client_host",
+        )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.subscribed_topic_names,
             buf,
@@ -503,18 +480,15 @@ impl crate::primitives::Wire for Member {
             true,
             "subscribed_topic_names",
         )?;
-        buf.segment(
-            5 + self.subscribed_topic_regex.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.subscribed_topic_regex.as_deref(),
-                    true,
-                    "subscribed_topic_regex",
-                )?;
-                Ok(())
-            },
+        let mut s = buf
+            .segment(5 + self.subscribed_topic_regex.as_ref().map_or(0, String::len));
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.subscribed_topic_regex.as_deref(),
+            true,
+            "subscribed_topic_regex",
         )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.assignment,
             buf,

@@ -75,35 +75,29 @@ impl crate::primitives::Wire for ConsumerGroupHeartbeatRequest {
         if version < 1 && self.subscribed_topic_regex.is_some() {
             return Err(crate::primitives::field::non_default("subscribed_topic_regex"));
         }
-        buf.segment(
-            28 + self.group_id.len() + self.member_id.len()
-                + self.instance_id.as_ref().map_or(0, String::len)
-                + self.rack_id.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_str(s, &self.group_id, true, "group_id")?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.member_id,
-                    true,
-                    "member_id",
-                )?;
-                s.put_fixed(self.member_epoch)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.instance_id.as_deref(),
-                    true,
-                    "instance_id",
-                )?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.rack_id.as_deref(),
-                    true,
-                    "rack_id",
-                )?;
-                s.put_fixed(self.rebalance_timeout_ms)?;
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                28 + self.group_id.len() + self.member_id.len()
+                    + self.instance_id.as_ref().map_or(0, String::len)
+                    + self.rack_id.as_ref().map_or(0, String::len),
+            );
+        crate::primitives::field::put_str(&mut s, &self.group_id, true, "group_id")?;
+        crate::primitives::field::put_str(&mut s, &self.member_id, true, "member_id")?;
+        s.put_fixed(self.member_epoch)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.instance_id.as_deref(),
+            true,
+            "instance_id",
         )?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.rack_id.as_deref(),
+            true,
+            "rack_id",
+        )?;
+        s.put_fixed(self.rebalance_timeout_ms)?;
+        s.finish();
         crate::primitives::field::encode(
             &self.subscribed_topic_names,
             buf,
@@ -111,27 +105,26 @@ impl crate::primitives::Wire for ConsumerGroupHeartbeatRequest {
             true,
             "subscribed_topic_names",
         )?;
-        buf.segment(
-            10 + self.subscribed_topic_regex.as_ref().map_or(0, String::len)
-                + self.server_assignor.as_ref().map_or(0, String::len),
-            |s| {
-                if version >= 1 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.subscribed_topic_regex.as_deref(),
-                        true,
-                        "subscribed_topic_regex",
-                    )?;
-                }
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.server_assignor.as_deref(),
-                    true,
-                    "server_assignor",
-                )?;
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                10 + self.subscribed_topic_regex.as_ref().map_or(0, String::len)
+                    + self.server_assignor.as_ref().map_or(0, String::len),
+            );
+        if version >= 1 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.subscribed_topic_regex.as_deref(),
+                true,
+                "subscribed_topic_regex",
+            )?;
+        }
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.server_assignor.as_deref(),
+            true,
+            "server_assignor",
         )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.topic_partitions,
             buf,
@@ -283,22 +276,18 @@ impl crate::primitives::Wire for TopicPartitions {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            22 + self.partitions.len() * 4,
-            |s| {
-                s.put_fixed(self.topic_id)?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.partitions,
-                    true,
-                    "partitions",
-                )?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(22 + self.partitions.len() * 4);
+        s.put_fixed(self.topic_id)?;
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.partitions,
+            true,
+            "partitions",
         )?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

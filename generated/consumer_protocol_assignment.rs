@@ -92,19 +92,15 @@ impl crate::primitives::Wire for TopicPartition {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            10 + self.topic.len() + self.partitions.len() * 4,
-            |s| {
-                crate::primitives::field::put_str(s, &self.topic, false, "topic")?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.partitions,
-                    false,
-                    "partitions",
-                )?;
-                Ok(())
-            },
+        let mut s = buf.segment(10 + self.topic.len() + self.partitions.len() * 4);
+        crate::primitives::field::put_str(&mut s, &self.topic, false, "topic")?;
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.partitions,
+            false,
+            "partitions",
         )?;
+        s.finish();
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

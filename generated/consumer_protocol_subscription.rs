@@ -61,23 +61,19 @@ impl crate::primitives::Wire for ConsumerProtocolSubscription {
                 "owned_partitions",
             )?;
         }
-        buf.segment(
-            9 + self.rack_id.as_ref().map_or(0, String::len),
-            |s| {
-                if version >= 2 {
-                    s.put_fixed(self.generation_id)?;
-                }
-                if version >= 3 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.rack_id.as_deref(),
-                        false,
-                        "rack_id",
-                    )?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(9 + self.rack_id.as_ref().map_or(0, String::len));
+        if version >= 2 {
+            s.put_fixed(self.generation_id)?;
+        }
+        if version >= 3 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.rack_id.as_deref(),
+                false,
+                "rack_id",
+            )?;
+        }
+        s.finish();
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -177,19 +173,15 @@ impl crate::primitives::Wire for TopicPartition {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            10 + self.topic.len() + self.partitions.len() * 4,
-            |s| {
-                crate::primitives::field::put_str(s, &self.topic, false, "topic")?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.partitions,
-                    false,
-                    "partitions",
-                )?;
-                Ok(())
-            },
+        let mut s = buf.segment(10 + self.topic.len() + self.partitions.len() * 4);
+        crate::primitives::field::put_str(&mut s, &self.topic, false, "topic")?;
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.partitions,
+            false,
+            "partitions",
         )?;
+        s.finish();
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

@@ -106,22 +106,18 @@ impl crate::primitives::Wire for RemainingPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            10 + self.topic_name.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.topic_name,
-                    version >= 3,
-                    "topic_name",
-                )?;
-                s.put_fixed(self.partition_index)?;
-                if version >= 3 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(10 + self.topic_name.len());
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.topic_name,
+            version >= 3,
+            "topic_name",
         )?;
+        s.put_fixed(self.partition_index)?;
+        if version >= 3 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 3 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

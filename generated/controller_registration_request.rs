@@ -130,21 +130,17 @@ impl crate::primitives::Wire for Listener {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            15 + self.name.len() + self.host.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, true, "name")?;
-                crate::primitives::field::put_str(s, &self.host, true, "host")?;
-                let mut run = [0u8; 4];
-                run[0..2].copy_from_slice(&self.port.to_be_bytes());
-                run[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
-                s.put_slice(&run)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(15 + self.name.len() + self.host.len());
+        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        let mut run = [0u8; 4];
+        run[0..2].copy_from_slice(&self.port.to_be_bytes());
+        run[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
+        s.put_slice(&run)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
@@ -205,20 +201,16 @@ impl crate::primitives::Wire for Feature {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            10 + self.name.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, true, "name")?;
-                let mut run = [0u8; 4];
-                run[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
-                run[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
-                s.put_slice(&run)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(10 + self.name.len());
+        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        let mut run = [0u8; 4];
+        run[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+        run[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+        s.put_slice(&run)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

@@ -130,36 +130,35 @@ impl crate::primitives::Wire for AclCreation {
         if version < 1 && self.resource_pattern_type != 3 {
             return Err(crate::primitives::field::non_default("resource_pattern_type"));
         }
-        buf.segment(
-            20 + self.resource_name.len() + self.principal.len() + self.host.len(),
-            |s| {
-                s.put_fixed(self.resource_type)?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.resource_name,
-                    version >= 2,
-                    "resource_name",
-                )?;
-                if version >= 1 {
-                    s.put_fixed(self.resource_pattern_type)?;
-                }
-                crate::primitives::field::put_str(
-                    s,
-                    &self.principal,
-                    version >= 2,
-                    "principal",
-                )?;
-                crate::primitives::field::put_str(s, &self.host, version >= 2, "host")?;
-                let mut run = [0u8; 2];
-                run[0..1].copy_from_slice(&self.operation.to_be_bytes());
-                run[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
-                s.put_slice(&run)?;
-                if version >= 2 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                20 + self.resource_name.len() + self.principal.len() + self.host.len(),
+            );
+        s.put_fixed(self.resource_type)?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.resource_name,
+            version >= 2,
+            "resource_name",
         )?;
+        if version >= 1 {
+            s.put_fixed(self.resource_pattern_type)?;
+        }
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.principal,
+            version >= 2,
+            "principal",
+        )?;
+        crate::primitives::field::put_str(&mut s, &self.host, version >= 2, "host")?;
+        let mut run = [0u8; 2];
+        run[0..1].copy_from_slice(&self.operation.to_be_bytes());
+        run[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+        s.put_slice(&run)?;
+        if version >= 2 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

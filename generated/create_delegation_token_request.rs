@@ -52,29 +52,28 @@ impl crate::primitives::Wire for CreateDelegationTokenRequest {
         {
             return Err(crate::primitives::field::non_default("owner_principal_name"));
         }
-        buf.segment(
-            10 + self.owner_principal_type.as_ref().map_or(0, String::len)
-                + self.owner_principal_name.as_ref().map_or(0, String::len),
-            |s| {
-                if version >= 3 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.owner_principal_type.as_deref(),
-                        true,
-                        "owner_principal_type",
-                    )?;
-                }
-                if version >= 3 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.owner_principal_name.as_deref(),
-                        true,
-                        "owner_principal_name",
-                    )?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf
+            .segment(
+                10 + self.owner_principal_type.as_ref().map_or(0, String::len)
+                    + self.owner_principal_name.as_ref().map_or(0, String::len),
+            );
+        if version >= 3 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.owner_principal_type.as_deref(),
+                true,
+                "owner_principal_type",
+            )?;
+        }
+        if version >= 3 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.owner_principal_name.as_deref(),
+                true,
+                "owner_principal_name",
+            )?;
+        }
+        s.finish();
         crate::primitives::field::encode(
             &self.renewers,
             buf,
@@ -82,16 +81,12 @@ impl crate::primitives::Wire for CreateDelegationTokenRequest {
             version >= 2,
             "renewers",
         )?;
-        buf.segment(
-            9,
-            |s| {
-                s.put_fixed(self.max_lifetime_ms)?;
-                if version >= 2 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(9);
+        s.put_fixed(self.max_lifetime_ms)?;
+        if version >= 2 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -211,27 +206,24 @@ impl crate::primitives::Wire for CreatableRenewers {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            11 + self.principal_type.len() + self.principal_name.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.principal_type,
-                    version >= 2,
-                    "principal_type",
-                )?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.principal_name,
-                    version >= 2,
-                    "principal_name",
-                )?;
-                if version >= 2 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(11 + self.principal_type.len() + self.principal_name.len());
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.principal_type,
+            version >= 2,
+            "principal_type",
         )?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.principal_name,
+            version >= 2,
+            "principal_name",
+        )?;
+        if version >= 2 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -70,54 +70,53 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
                 crate::primitives::field::non_default("token_requester_principal_name"),
             );
         }
-        buf.segment(
-            51 + self.principal_type.len() + self.principal_name.len()
-                + self.token_requester_principal_type.len()
-                + self.token_requester_principal_name.len() + self.token_id.len(),
-            |s| {
-                s.put_fixed(self.error_code)?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.principal_type,
-                    version >= 2,
-                    "principal_type",
-                )?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.principal_name,
-                    version >= 2,
-                    "principal_name",
-                )?;
-                if version >= 3 {
-                    crate::primitives::field::put_str(
-                        s,
-                        &self.token_requester_principal_type,
-                        true,
-                        "token_requester_principal_type",
-                    )?;
-                }
-                if version >= 3 {
-                    crate::primitives::field::put_str(
-                        s,
-                        &self.token_requester_principal_name,
-                        true,
-                        "token_requester_principal_name",
-                    )?;
-                }
-                let mut run = [0u8; 24];
-                run[0..8].copy_from_slice(&self.issue_timestamp_ms.to_be_bytes());
-                run[8..16].copy_from_slice(&self.expiry_timestamp_ms.to_be_bytes());
-                run[16..24].copy_from_slice(&self.max_timestamp_ms.to_be_bytes());
-                s.put_slice(&run)?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.token_id,
-                    version >= 2,
-                    "token_id",
-                )?;
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                51 + self.principal_type.len() + self.principal_name.len()
+                    + self.token_requester_principal_type.len()
+                    + self.token_requester_principal_name.len() + self.token_id.len(),
+            );
+        s.put_fixed(self.error_code)?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.principal_type,
+            version >= 2,
+            "principal_type",
         )?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.principal_name,
+            version >= 2,
+            "principal_name",
+        )?;
+        if version >= 3 {
+            crate::primitives::field::put_str(
+                &mut s,
+                &self.token_requester_principal_type,
+                true,
+                "token_requester_principal_type",
+            )?;
+        }
+        if version >= 3 {
+            crate::primitives::field::put_str(
+                &mut s,
+                &self.token_requester_principal_name,
+                true,
+                "token_requester_principal_name",
+            )?;
+        }
+        let mut run = [0u8; 24];
+        run[0..8].copy_from_slice(&self.issue_timestamp_ms.to_be_bytes());
+        run[8..16].copy_from_slice(&self.expiry_timestamp_ms.to_be_bytes());
+        run[16..24].copy_from_slice(&self.max_timestamp_ms.to_be_bytes());
+        s.put_slice(&run)?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.token_id,
+            version >= 2,
+            "token_id",
+        )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.hmac,
             buf,
@@ -125,16 +124,12 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
             version >= 2,
             "hmac",
         )?;
-        buf.segment(
-            5,
-            |s| {
-                s.put_fixed(self.throttle_time_ms)?;
-                if version >= 2 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5);
+        s.put_fixed(self.throttle_time_ms)?;
+        if version >= 2 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

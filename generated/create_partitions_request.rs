@@ -34,19 +34,15 @@ impl crate::primitives::Wire for CreatePartitionsRequest {
             version >= 2,
             "topics",
         )?;
-        buf.segment(
-            6,
-            |s| {
-                let mut run = [0u8; 5];
-                run[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
-                run[4..5].copy_from_slice(&[u8::from(self.validate_only)]);
-                s.put_slice(&run)?;
-                if version >= 2 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(6);
+        let mut run = [0u8; 5];
+        run[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
+        run[4..5].copy_from_slice(&[u8::from(self.validate_only)]);
+        s.put_slice(&run)?;
+        if version >= 2 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -136,14 +132,10 @@ impl crate::primitives::Wire for CreatePartitionsTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            9 + self.name.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, version >= 2, "name")?;
-                s.put_fixed(self.count)?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(9 + self.name.len());
+        crate::primitives::field::put_str(&mut s, &self.name, version >= 2, "name")?;
+        s.put_fixed(self.count)?;
+        s.finish();
         crate::primitives::field::encode(
             &self.assignments,
             buf,
@@ -230,21 +222,17 @@ impl crate::primitives::Wire for CreatePartitionsAssignment {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            6 + self.broker_ids.len() * 4,
-            |s| {
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.broker_ids,
-                    version >= 2,
-                    "broker_ids",
-                )?;
-                if version >= 2 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(6 + self.broker_ids.len() * 4);
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.broker_ids,
+            version >= 2,
+            "broker_ids",
         )?;
+        if version >= 2 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -106,23 +106,22 @@ impl crate::primitives::Wire for CreatePartitionsTopicResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            13 + self.name.len() + self.error_message.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, version >= 2, "name")?;
-                s.put_fixed(self.error_code)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.error_message.as_deref(),
-                    version >= 2,
-                    "error_message",
-                )?;
-                if version >= 2 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                13 + self.name.len() + self.error_message.as_ref().map_or(0, String::len),
+            );
+        crate::primitives::field::put_str(&mut s, &self.name, version >= 2, "name")?;
+        s.put_fixed(self.error_code)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.error_message.as_deref(),
+            version >= 2,
+            "error_message",
         )?;
+        if version >= 2 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

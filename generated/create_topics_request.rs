@@ -47,23 +47,19 @@ impl crate::primitives::Wire for CreateTopicsRequest {
             version >= 5,
             "topics",
         )?;
-        buf.segment(
-            6,
-            |s| {
-                if version >= 1 {
-                    let mut run = [0u8; 5];
-                    run[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
-                    run[4..5].copy_from_slice(&[u8::from(self.validate_only)]);
-                    s.put_slice(&run)?;
-                } else {
-                    s.put_fixed(self.timeout_ms)?;
-                }
-                if version >= 5 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(6);
+        if version >= 1 {
+            let mut run = [0u8; 5];
+            run[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
+            run[4..5].copy_from_slice(&[u8::from(self.validate_only)]);
+            s.put_slice(&run)?;
+        } else {
+            s.put_fixed(self.timeout_ms)?;
+        }
+        if version >= 5 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 5 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -162,17 +158,13 @@ impl crate::primitives::Wire for CreatableTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            11 + self.name.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, version >= 5, "name")?;
-                let mut run = [0u8; 6];
-                run[0..4].copy_from_slice(&self.num_partitions.to_be_bytes());
-                run[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
-                s.put_slice(&run)?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(11 + self.name.len());
+        crate::primitives::field::put_str(&mut s, &self.name, version >= 5, "name")?;
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.num_partitions.to_be_bytes());
+        run[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
+        s.put_slice(&run)?;
+        s.finish();
         crate::primitives::field::encode(
             &self.assignments,
             buf,
@@ -279,22 +271,18 @@ impl crate::primitives::Wire for CreatableReplicaAssignment {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            10 + self.broker_ids.len() * 4,
-            |s| {
-                s.put_fixed(self.partition_index)?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.broker_ids,
-                    version >= 5,
-                    "broker_ids",
-                )?;
-                if version >= 5 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(10 + self.broker_ids.len() * 4);
+        s.put_fixed(self.partition_index)?;
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.broker_ids,
+            version >= 5,
+            "broker_ids",
         )?;
+        if version >= 5 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 5 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -384,22 +372,19 @@ impl crate::primitives::Wire for CreatableTopicConfig {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            11 + self.name.len() + self.value.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, version >= 5, "name")?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.value.as_deref(),
-                    version >= 5,
-                    "value",
-                )?;
-                if version >= 5 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(11 + self.name.len() + self.value.as_ref().map_or(0, String::len));
+        crate::primitives::field::put_str(&mut s, &self.name, version >= 5, "name")?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.value.as_deref(),
+            version >= 5,
+            "value",
         )?;
+        if version >= 5 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 5 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -147,31 +147,30 @@ impl crate::primitives::Wire for CreatableTopicResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            34 + self.name.len() + self.error_message.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, version >= 5, "name")?;
-                if version >= 7 {
-                    s.put_fixed(self.topic_id)?;
-                }
-                s.put_fixed(self.error_code)?;
-                if version >= 1 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.error_message.as_deref(),
-                        version >= 5,
-                        "error_message",
-                    )?;
-                }
-                if version >= 5 {
-                    let mut run = [0u8; 6];
-                    run[0..4].copy_from_slice(&self.num_partitions.to_be_bytes());
-                    run[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
-                    s.put_slice(&run)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf
+            .segment(
+                34 + self.name.len() + self.error_message.as_ref().map_or(0, String::len),
+            );
+        crate::primitives::field::put_str(&mut s, &self.name, version >= 5, "name")?;
+        if version >= 7 {
+            s.put_fixed(self.topic_id)?;
+        }
+        s.put_fixed(self.error_code)?;
+        if version >= 1 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.error_message.as_deref(),
+                version >= 5,
+                "error_message",
+            )?;
+        }
+        if version >= 5 {
+            let mut run = [0u8; 6];
+            run[0..4].copy_from_slice(&self.num_partitions.to_be_bytes());
+            run[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
+            s.put_slice(&run)?;
+        }
+        s.finish();
         if version >= 5 {
             crate::primitives::field::encode(
                 &self.configs,
@@ -379,27 +378,24 @@ impl crate::primitives::Wire for CreatableTopicConfigs {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            14 + self.name.len() + self.value.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, true, "name")?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.value.as_deref(),
-                    true,
-                    "value",
-                )?;
-                let mut run = [0u8; 3];
-                run[0..1].copy_from_slice(&[u8::from(self.read_only)]);
-                run[1..2].copy_from_slice(&self.config_source.to_be_bytes());
-                run[2..3].copy_from_slice(&[u8::from(self.is_sensitive)]);
-                s.put_slice(&run)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(14 + self.name.len() + self.value.as_ref().map_or(0, String::len));
+        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.value.as_deref(),
+            true,
+            "value",
         )?;
+        let mut run = [0u8; 3];
+        run[0..1].copy_from_slice(&[u8::from(self.read_only)]);
+        run[1..2].copy_from_slice(&self.config_source.to_be_bytes());
+        run[2..3].copy_from_slice(&[u8::from(self.is_sensitive)]);
+        s.put_slice(&run)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

@@ -126,43 +126,42 @@ impl crate::primitives::Wire for DeleteAclsFilter {
         if version < 1 && self.pattern_type_filter != 3 {
             return Err(crate::primitives::field::non_default("pattern_type_filter"));
         }
-        buf.segment(
-            20 + self.resource_name_filter.as_ref().map_or(0, String::len)
-                + self.principal_filter.as_ref().map_or(0, String::len)
-                + self.host_filter.as_ref().map_or(0, String::len),
-            |s| {
-                s.put_fixed(self.resource_type_filter)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.resource_name_filter.as_deref(),
-                    version >= 2,
-                    "resource_name_filter",
-                )?;
-                if version >= 1 {
-                    s.put_fixed(self.pattern_type_filter)?;
-                }
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.principal_filter.as_deref(),
-                    version >= 2,
-                    "principal_filter",
-                )?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.host_filter.as_deref(),
-                    version >= 2,
-                    "host_filter",
-                )?;
-                let mut run = [0u8; 2];
-                run[0..1].copy_from_slice(&self.operation.to_be_bytes());
-                run[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
-                s.put_slice(&run)?;
-                if version >= 2 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                20 + self.resource_name_filter.as_ref().map_or(0, String::len)
+                    + self.principal_filter.as_ref().map_or(0, String::len)
+                    + self.host_filter.as_ref().map_or(0, String::len),
+            );
+        s.put_fixed(self.resource_type_filter)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.resource_name_filter.as_deref(),
+            version >= 2,
+            "resource_name_filter",
         )?;
+        if version >= 1 {
+            s.put_fixed(self.pattern_type_filter)?;
+        }
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.principal_filter.as_deref(),
+            version >= 2,
+            "principal_filter",
+        )?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.host_filter.as_deref(),
+            version >= 2,
+            "host_filter",
+        )?;
+        let mut run = [0u8; 2];
+        run[0..1].copy_from_slice(&self.operation.to_be_bytes());
+        run[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+        s.put_slice(&run)?;
+        if version >= 2 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

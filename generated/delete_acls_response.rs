@@ -119,19 +119,15 @@ impl crate::primitives::Wire for DeleteAclsFilterResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            7 + self.error_message.as_ref().map_or(0, String::len),
-            |s| {
-                s.put_fixed(self.error_code)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.error_message.as_deref(),
-                    version >= 2,
-                    "error_message",
-                )?;
-                Ok(())
-            },
+        let mut s = buf.segment(7 + self.error_message.as_ref().map_or(0, String::len));
+        s.put_fixed(self.error_code)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.error_message.as_deref(),
+            version >= 2,
+            "error_message",
         )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.matching_acls,
             buf,
@@ -274,44 +270,43 @@ impl crate::primitives::Wire for DeleteAclsMatchingAcl {
         if version < 1 && self.pattern_type != 3 {
             return Err(crate::primitives::field::non_default("pattern_type"));
         }
-        buf.segment(
-            27 + self.error_message.as_ref().map_or(0, String::len)
-                + self.resource_name.len() + self.principal.len() + self.host.len(),
-            |s| {
-                s.put_fixed(self.error_code)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.error_message.as_deref(),
-                    version >= 2,
-                    "error_message",
-                )?;
-                s.put_fixed(self.resource_type)?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.resource_name,
-                    version >= 2,
-                    "resource_name",
-                )?;
-                if version >= 1 {
-                    s.put_fixed(self.pattern_type)?;
-                }
-                crate::primitives::field::put_str(
-                    s,
-                    &self.principal,
-                    version >= 2,
-                    "principal",
-                )?;
-                crate::primitives::field::put_str(s, &self.host, version >= 2, "host")?;
-                let mut run = [0u8; 2];
-                run[0..1].copy_from_slice(&self.operation.to_be_bytes());
-                run[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
-                s.put_slice(&run)?;
-                if version >= 2 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                27 + self.error_message.as_ref().map_or(0, String::len)
+                    + self.resource_name.len() + self.principal.len() + self.host.len(),
+            );
+        s.put_fixed(self.error_code)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.error_message.as_deref(),
+            version >= 2,
+            "error_message",
         )?;
+        s.put_fixed(self.resource_type)?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.resource_name,
+            version >= 2,
+            "resource_name",
+        )?;
+        if version >= 1 {
+            s.put_fixed(self.pattern_type)?;
+        }
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.principal,
+            version >= 2,
+            "principal",
+        )?;
+        crate::primitives::field::put_str(&mut s, &self.host, version >= 2, "host")?;
+        let mut run = [0u8; 2];
+        run[0..1].copy_from_slice(&self.operation.to_be_bytes());
+        run[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+        s.put_slice(&run)?;
+        if version >= 2 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -102,22 +102,18 @@ impl crate::primitives::Wire for DeletableGroupResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            8 + self.group_id.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.group_id,
-                    version >= 2,
-                    "group_id",
-                )?;
-                s.put_fixed(self.error_code)?;
-                if version >= 2 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(8 + self.group_id.len());
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.group_id,
+            version >= 2,
+            "group_id",
         )?;
+        s.put_fixed(self.error_code)?;
+        if version >= 2 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

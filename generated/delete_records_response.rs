@@ -100,13 +100,9 @@ impl crate::primitives::Wire for DeleteRecordsTopicResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.name.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, version >= 2, "name")?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.name.len());
+        crate::primitives::field::put_str(&mut s, &self.name, version >= 2, "name")?;
+        s.finish();
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -193,20 +189,16 @@ impl crate::primitives::Wire for DeleteRecordsPartitionResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            15,
-            |s| {
-                let mut run = [0u8; 14];
-                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                run[4..12].copy_from_slice(&self.low_watermark.to_be_bytes());
-                run[12..14].copy_from_slice(&self.error_code.to_be_bytes());
-                s.put_slice(&run)?;
-                if version >= 2 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(15);
+        let mut run = [0u8; 14];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..12].copy_from_slice(&self.low_watermark.to_be_bytes());
+        run[12..14].copy_from_slice(&self.error_code.to_be_bytes());
+        s.put_slice(&run)?;
+        if version >= 2 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -23,13 +23,9 @@ impl crate::primitives::Wire for DeleteShareGroupStateRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.group_id.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.group_id, true, "group_id")?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.group_id.len());
+        crate::primitives::field::put_str(&mut s, &self.group_id, true, "group_id")?;
+        s.finish();
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
@@ -150,16 +146,12 @@ impl crate::primitives::Wire for PartitionData {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5,
-            |s| {
-                s.put_fixed(self.partition)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5);
+        s.put_fixed(self.partition)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

@@ -139,25 +139,21 @@ impl crate::primitives::Wire for PartitionResult {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            12 + self.error_message.as_ref().map_or(0, String::len),
-            |s| {
-                let mut run = [0u8; 6];
-                run[0..4].copy_from_slice(&self.partition.to_be_bytes());
-                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                s.put_slice(&run)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.error_message.as_deref(),
-                    true,
-                    "error_message",
-                )?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(12 + self.error_message.as_ref().map_or(0, String::len));
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.partition.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        s.put_slice(&run)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.error_message.as_deref(),
+            true,
+            "error_message",
         )?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

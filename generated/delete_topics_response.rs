@@ -133,37 +133,36 @@ impl crate::primitives::Wire for DeletableTopicResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            29 + self.name.as_ref().map_or(0, String::len)
-                + self.error_message.as_ref().map_or(0, String::len),
-            |s| {
-                if version < 6 && self.name.is_none() {
-                    return Err(crate::primitives::field::null_not_allowed("name"));
-                }
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.name.as_deref(),
-                    version >= 4,
-                    "name",
-                )?;
-                if version >= 6 {
-                    s.put_fixed(self.topic_id)?;
-                }
-                s.put_fixed(self.error_code)?;
-                if version >= 5 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.error_message.as_deref(),
-                        true,
-                        "error_message",
-                    )?;
-                }
-                if version >= 4 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                29 + self.name.as_ref().map_or(0, String::len)
+                    + self.error_message.as_ref().map_or(0, String::len),
+            );
+        if version < 6 && self.name.is_none() {
+            return Err(crate::primitives::field::null_not_allowed("name"));
+        }
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.name.as_deref(),
+            version >= 4,
+            "name",
         )?;
+        if version >= 6 {
+            s.put_fixed(self.topic_id)?;
+        }
+        s.put_fixed(self.error_code)?;
+        if version >= 5 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.error_message.as_deref(),
+                true,
+                "error_message",
+            )?;
+        }
+        if version >= 4 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 4 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

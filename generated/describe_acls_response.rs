@@ -42,22 +42,18 @@ impl crate::primitives::Wire for DescribeAclsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            11 + self.error_message.as_ref().map_or(0, String::len),
-            |s| {
-                let mut run = [0u8; 6];
-                run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                s.put_slice(&run)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.error_message.as_deref(),
-                    version >= 2,
-                    "error_message",
-                )?;
-                Ok(())
-            },
+        let mut s = buf.segment(11 + self.error_message.as_ref().map_or(0, String::len));
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        s.put_slice(&run)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.error_message.as_deref(),
+            version >= 2,
+            "error_message",
         )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.resources,
             buf,
@@ -174,22 +170,18 @@ impl crate::primitives::Wire for DescribeAclsResource {
         if version < 1 && self.pattern_type != 3 {
             return Err(crate::primitives::field::non_default("pattern_type"));
         }
-        buf.segment(
-            7 + self.resource_name.len(),
-            |s| {
-                s.put_fixed(self.resource_type)?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.resource_name,
-                    version >= 2,
-                    "resource_name",
-                )?;
-                if version >= 1 {
-                    s.put_fixed(self.pattern_type)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(7 + self.resource_name.len());
+        s.put_fixed(self.resource_type)?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.resource_name,
+            version >= 2,
+            "resource_name",
         )?;
+        if version >= 1 {
+            s.put_fixed(self.pattern_type)?;
+        }
+        s.finish();
         crate::primitives::field::encode(
             &self.acls,
             buf,
@@ -302,26 +294,22 @@ impl crate::primitives::Wire for AclDescription {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            13 + self.principal.len() + self.host.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.principal,
-                    version >= 2,
-                    "principal",
-                )?;
-                crate::primitives::field::put_str(s, &self.host, version >= 2, "host")?;
-                let mut run = [0u8; 2];
-                run[0..1].copy_from_slice(&self.operation.to_be_bytes());
-                run[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
-                s.put_slice(&run)?;
-                if version >= 2 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(13 + self.principal.len() + self.host.len());
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.principal,
+            version >= 2,
+            "principal",
         )?;
+        crate::primitives::field::put_str(&mut s, &self.host, version >= 2, "host")?;
+        let mut run = [0u8; 2];
+        run[0..1].copy_from_slice(&self.operation.to_be_bytes());
+        run[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+        s.put_slice(&run)?;
+        if version >= 2 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

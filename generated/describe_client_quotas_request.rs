@@ -30,16 +30,12 @@ impl crate::primitives::Wire for DescribeClientQuotasRequest {
             version >= 1,
             "components",
         )?;
-        buf.segment(
-            2,
-            |s| {
-                s.put_fixed(self.strict)?;
-                if version >= 1 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(2);
+        s.put_fixed(self.strict)?;
+        if version >= 1 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -135,28 +131,28 @@ impl crate::primitives::Wire for ComponentData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            12 + self.entity_type.len() + self.r#match.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.entity_type,
-                    version >= 1,
-                    "entity_type",
-                )?;
-                s.put_fixed(self.match_type)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.r#match.as_deref(),
-                    version >= 1,
-                    "match",
-                )?;
-                if version >= 1 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                12 + self.entity_type.len()
+                    + self.r#match.as_ref().map_or(0, String::len),
+            );
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.entity_type,
+            version >= 1,
+            "entity_type",
         )?;
+        s.put_fixed(self.match_type)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.r#match.as_deref(),
+            version >= 1,
+            "match",
+        )?;
+        if version >= 1 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -42,22 +42,18 @@ impl crate::primitives::Wire for DescribeClientQuotasResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            11 + self.error_message.as_ref().map_or(0, String::len),
-            |s| {
-                let mut run = [0u8; 6];
-                run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                s.put_slice(&run)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.error_message.as_deref(),
-                    version >= 1,
-                    "error_message",
-                )?;
-                Ok(())
-            },
+        let mut s = buf.segment(11 + self.error_message.as_ref().map_or(0, String::len));
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        s.put_slice(&run)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.error_message.as_deref(),
+            version >= 1,
+            "error_message",
         )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.entries,
             buf,
@@ -241,28 +237,27 @@ impl crate::primitives::Wire for EntityData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            11 + self.entity_type.len()
-                + self.entity_name.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.entity_type,
-                    version >= 1,
-                    "entity_type",
-                )?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.entity_name.as_deref(),
-                    version >= 1,
-                    "entity_name",
-                )?;
-                if version >= 1 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                11 + self.entity_type.len()
+                    + self.entity_name.as_ref().map_or(0, String::len),
+            );
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.entity_type,
+            version >= 1,
+            "entity_type",
         )?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.entity_name.as_deref(),
+            version >= 1,
+            "entity_name",
+        )?;
+        if version >= 1 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -349,17 +344,13 @@ impl crate::primitives::Wire for ValueData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            14 + self.key.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.key, version >= 1, "key")?;
-                s.put_fixed(self.value)?;
-                if version >= 1 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(14 + self.key.len());
+        crate::primitives::field::put_str(&mut s, &self.key, version >= 1, "key")?;
+        s.put_fixed(self.value)?;
+        if version >= 1 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -36,26 +36,22 @@ impl crate::primitives::Wire for DescribeClusterRequest {
         if version < 1 && self.endpoint_type != 1 {
             return Err(crate::primitives::field::non_default("endpoint_type"));
         }
-        buf.segment(
-            3,
-            |s| {
-                if version >= 1 {
-                    let mut run = [0u8; 2];
-                    run[0..1]
-                        .copy_from_slice(
-                            &[u8::from(self.include_cluster_authorized_operations)],
-                        );
-                    run[1..2].copy_from_slice(&self.endpoint_type.to_be_bytes());
-                    s.put_slice(&run)?;
-                } else {
-                    s.put_fixed(self.include_cluster_authorized_operations)?;
-                }
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(3);
+        if version >= 1 {
+            let mut run = [0u8; 2];
+            run[0..1]
+                .copy_from_slice(
+                    &[u8::from(self.include_cluster_authorized_operations)],
+                );
+            run[1..2].copy_from_slice(&self.endpoint_type.to_be_bytes());
+            s.put_slice(&run)?;
+        } else {
+            s.put_fixed(self.include_cluster_authorized_operations)?;
+        }
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

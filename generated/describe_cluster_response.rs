@@ -65,44 +65,34 @@ impl crate::primitives::Wire for DescribeClusterResponse {
         if version < 1 && self.endpoint_type != 1 {
             return Err(crate::primitives::field::non_default("endpoint_type"));
         }
-        buf.segment(
-            21 + self.error_message.as_ref().map_or(0, String::len)
-                + self.cluster_id.len(),
-            |s| {
-                let mut run = [0u8; 6];
-                run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                s.put_slice(&run)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.error_message.as_deref(),
-                    true,
-                    "error_message",
-                )?;
-                if version >= 1 {
-                    s.put_fixed(self.endpoint_type)?;
-                }
-                crate::primitives::field::put_str(
-                    s,
-                    &self.cluster_id,
-                    true,
-                    "cluster_id",
-                )?;
-                s.put_fixed(self.controller_id)?;
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                21 + self.error_message.as_ref().map_or(0, String::len)
+                    + self.cluster_id.len(),
+            );
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        s.put_slice(&run)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.error_message.as_deref(),
+            true,
+            "error_message",
         )?;
+        if version >= 1 {
+            s.put_fixed(self.endpoint_type)?;
+        }
+        crate::primitives::field::put_str(&mut s, &self.cluster_id, true, "cluster_id")?;
+        s.put_fixed(self.controller_id)?;
+        s.finish();
         crate::primitives::field::encode(&self.brokers, buf, version, true, "brokers")?;
-        buf.segment(
-            5,
-            |s| {
-                s.put_fixed(self.cluster_authorized_operations)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5);
+        s.put_fixed(self.cluster_authorized_operations)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
@@ -217,24 +207,21 @@ impl crate::primitives::Wire for DescribeClusterBroker {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            19 + self.host.len() + self.rack.as_ref().map_or(0, String::len),
-            |s| {
-                s.put_fixed(self.broker_id)?;
-                crate::primitives::field::put_str(s, &self.host, true, "host")?;
-                s.put_fixed(self.port)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.rack.as_deref(),
-                    true,
-                    "rack",
-                )?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(19 + self.host.len() + self.rack.as_ref().map_or(0, String::len));
+        s.put_fixed(self.broker_id)?;
+        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        s.put_fixed(self.port)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.rack.as_deref(),
+            true,
+            "rack",
         )?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

@@ -40,23 +40,19 @@ impl crate::primitives::Wire for DescribeConfigsRequest {
             version >= 4,
             "resources",
         )?;
-        buf.segment(
-            3,
-            |s| {
-                if version >= 3 {
-                    let mut run = [0u8; 2];
-                    run[0..1].copy_from_slice(&[u8::from(self.include_synonyms)]);
-                    run[1..2].copy_from_slice(&[u8::from(self.include_documentation)]);
-                    s.put_slice(&run)?;
-                } else if version >= 1 {
-                    s.put_fixed(self.include_synonyms)?;
-                }
-                if version >= 4 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(3);
+        if version >= 3 {
+            let mut run = [0u8; 2];
+            run[0..1].copy_from_slice(&[u8::from(self.include_synonyms)]);
+            run[1..2].copy_from_slice(&[u8::from(self.include_documentation)]);
+            s.put_slice(&run)?;
+        } else if version >= 1 {
+            s.put_fixed(self.include_synonyms)?;
+        }
+        if version >= 4 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 4 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -170,19 +166,15 @@ impl crate::primitives::Wire for DescribeConfigsResource {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            6 + self.resource_name.len(),
-            |s| {
-                s.put_fixed(self.resource_type)?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.resource_name,
-                    version >= 4,
-                    "resource_name",
-                )?;
-                Ok(())
-            },
+        let mut s = buf.segment(6 + self.resource_name.len());
+        s.put_fixed(self.resource_type)?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.resource_name,
+            version >= 4,
+            "resource_name",
         )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.configuration_keys,
             buf,

@@ -125,27 +125,26 @@ impl crate::primitives::Wire for DescribeConfigsResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            13 + self.error_message.as_ref().map_or(0, String::len)
-                + self.resource_name.len(),
-            |s| {
-                s.put_fixed(self.error_code)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.error_message.as_deref(),
-                    version >= 4,
-                    "error_message",
-                )?;
-                s.put_fixed(self.resource_type)?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.resource_name,
-                    version >= 4,
-                    "resource_name",
-                )?;
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                13 + self.error_message.as_ref().map_or(0, String::len)
+                    + self.resource_name.len(),
+            );
+        s.put_fixed(self.error_code)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.error_message.as_deref(),
+            version >= 4,
+            "error_message",
         )?;
+        s.put_fixed(self.resource_type)?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.resource_name,
+            version >= 4,
+            "resource_name",
+        )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.configs,
             buf,
@@ -304,31 +303,28 @@ impl crate::primitives::Wire for DescribeConfigsResourceResult {
         if version > 0 && self.is_default {
             return Err(crate::primitives::field::non_default("is_default"));
         }
-        buf.segment(
-            14 + self.name.len() + self.value.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, version >= 4, "name")?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.value.as_deref(),
-                    version >= 4,
-                    "value",
-                )?;
-                if version <= 0 {
-                    let mut run = [0u8; 2];
-                    run[0..1].copy_from_slice(&[u8::from(self.read_only)]);
-                    run[1..2].copy_from_slice(&[u8::from(self.is_default)]);
-                    s.put_slice(&run)?;
-                } else {
-                    s.put_fixed(self.read_only)?;
-                }
-                if version >= 1 {
-                    s.put_fixed(self.config_source)?;
-                }
-                s.put_fixed(self.is_sensitive)?;
-                Ok(())
-            },
+        let mut s = buf
+            .segment(14 + self.name.len() + self.value.as_ref().map_or(0, String::len));
+        crate::primitives::field::put_str(&mut s, &self.name, version >= 4, "name")?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.value.as_deref(),
+            version >= 4,
+            "value",
         )?;
+        if version <= 0 {
+            let mut run = [0u8; 2];
+            run[0..1].copy_from_slice(&[u8::from(self.read_only)]);
+            run[1..2].copy_from_slice(&[u8::from(self.is_default)]);
+            s.put_slice(&run)?;
+        } else {
+            s.put_fixed(self.read_only)?;
+        }
+        if version >= 1 {
+            s.put_fixed(self.config_source)?;
+        }
+        s.put_fixed(self.is_sensitive)?;
+        s.finish();
         if version >= 1 {
             crate::primitives::field::encode(
                 &self.synonyms,
@@ -338,26 +334,22 @@ impl crate::primitives::Wire for DescribeConfigsResourceResult {
                 "synonyms",
             )?;
         }
-        buf.segment(
-            7 + self.documentation.as_ref().map_or(0, String::len),
-            |s| {
-                if version >= 3 {
-                    s.put_fixed(self.config_type)?;
-                }
-                if version >= 3 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.documentation.as_deref(),
-                        version >= 4,
-                        "documentation",
-                    )?;
-                }
-                if version >= 4 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(7 + self.documentation.as_ref().map_or(0, String::len));
+        if version >= 3 {
+            s.put_fixed(self.config_type)?;
+        }
+        if version >= 3 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.documentation.as_deref(),
+                version >= 4,
+                "documentation",
+            )?;
+        }
+        if version >= 4 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 4 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -541,23 +533,20 @@ impl crate::primitives::Wire for DescribeConfigsSynonym {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            12 + self.name.len() + self.value.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, version >= 4, "name")?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.value.as_deref(),
-                    version >= 4,
-                    "value",
-                )?;
-                s.put_fixed(self.source)?;
-                if version >= 4 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(12 + self.name.len() + self.value.as_ref().map_or(0, String::len));
+        crate::primitives::field::put_str(&mut s, &self.name, version >= 4, "name")?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.value.as_deref(),
+            version >= 4,
+            "value",
         )?;
+        s.put_fixed(self.source)?;
+        if version >= 4 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 4 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -96,27 +96,24 @@ impl crate::primitives::Wire for DescribeDelegationTokenOwner {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            11 + self.principal_type.len() + self.principal_name.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.principal_type,
-                    version >= 2,
-                    "principal_type",
-                )?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.principal_name,
-                    version >= 2,
-                    "principal_name",
-                )?;
-                if version >= 2 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(11 + self.principal_type.len() + self.principal_name.len());
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.principal_type,
+            version >= 2,
+            "principal_type",
         )?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.principal_name,
+            version >= 2,
+            "principal_name",
+        )?;
+        if version >= 2 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -35,16 +35,12 @@ impl crate::primitives::Wire for DescribeDelegationTokenResponse {
             version >= 2,
             "tokens",
         )?;
-        buf.segment(
-            5,
-            |s| {
-                s.put_fixed(self.throttle_time_ms)?;
-                if version >= 2 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5);
+        s.put_fixed(self.throttle_time_ms)?;
+        if version >= 2 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -170,53 +166,52 @@ impl crate::primitives::Wire for DescribedDelegationToken {
                 crate::primitives::field::non_default("token_requester_principal_name"),
             );
         }
-        buf.segment(
-            49 + self.principal_type.len() + self.principal_name.len()
-                + self.token_requester_principal_type.len()
-                + self.token_requester_principal_name.len() + self.token_id.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.principal_type,
-                    version >= 2,
-                    "principal_type",
-                )?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.principal_name,
-                    version >= 2,
-                    "principal_name",
-                )?;
-                if version >= 3 {
-                    crate::primitives::field::put_str(
-                        s,
-                        &self.token_requester_principal_type,
-                        true,
-                        "token_requester_principal_type",
-                    )?;
-                }
-                if version >= 3 {
-                    crate::primitives::field::put_str(
-                        s,
-                        &self.token_requester_principal_name,
-                        true,
-                        "token_requester_principal_name",
-                    )?;
-                }
-                let mut run = [0u8; 24];
-                run[0..8].copy_from_slice(&self.issue_timestamp.to_be_bytes());
-                run[8..16].copy_from_slice(&self.expiry_timestamp.to_be_bytes());
-                run[16..24].copy_from_slice(&self.max_timestamp.to_be_bytes());
-                s.put_slice(&run)?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.token_id,
-                    version >= 2,
-                    "token_id",
-                )?;
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                49 + self.principal_type.len() + self.principal_name.len()
+                    + self.token_requester_principal_type.len()
+                    + self.token_requester_principal_name.len() + self.token_id.len(),
+            );
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.principal_type,
+            version >= 2,
+            "principal_type",
         )?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.principal_name,
+            version >= 2,
+            "principal_name",
+        )?;
+        if version >= 3 {
+            crate::primitives::field::put_str(
+                &mut s,
+                &self.token_requester_principal_type,
+                true,
+                "token_requester_principal_type",
+            )?;
+        }
+        if version >= 3 {
+            crate::primitives::field::put_str(
+                &mut s,
+                &self.token_requester_principal_name,
+                true,
+                "token_requester_principal_name",
+            )?;
+        }
+        let mut run = [0u8; 24];
+        run[0..8].copy_from_slice(&self.issue_timestamp.to_be_bytes());
+        run[8..16].copy_from_slice(&self.expiry_timestamp.to_be_bytes());
+        run[16..24].copy_from_slice(&self.max_timestamp.to_be_bytes());
+        s.put_slice(&run)?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.token_id,
+            version >= 2,
+            "token_id",
+        )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.hmac,
             buf,
@@ -393,27 +388,24 @@ impl crate::primitives::Wire for DescribedDelegationTokenRenewer {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            11 + self.principal_type.len() + self.principal_name.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.principal_type,
-                    version >= 2,
-                    "principal_type",
-                )?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.principal_name,
-                    version >= 2,
-                    "principal_name",
-                )?;
-                if version >= 2 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(11 + self.principal_type.len() + self.principal_name.len());
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.principal_type,
+            version >= 2,
+            "principal_type",
         )?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.principal_name,
+            version >= 2,
+            "principal_name",
+        )?;
+        if version >= 2 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

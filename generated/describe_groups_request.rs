@@ -36,18 +36,14 @@ impl crate::primitives::Wire for DescribeGroupsRequest {
             version >= 5,
             "groups",
         )?;
-        buf.segment(
-            2,
-            |s| {
-                if version >= 3 {
-                    s.put_fixed(self.include_authorized_operations)?;
-                }
-                if version >= 5 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(2);
+        if version >= 3 {
+            s.put_fixed(self.include_authorized_operations)?;
+        }
+        if version >= 5 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 5 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -145,38 +145,37 @@ impl crate::primitives::Wire for DescribedGroup {
         if version < 3 && self.authorized_operations != -2147483648 {
             return Err(crate::primitives::field::non_default("authorized_operations"));
         }
-        buf.segment(
-            22 + self.group_id.len() + self.group_state.len() + self.protocol_type.len()
-                + self.protocol_data.len(),
-            |s| {
-                s.put_fixed(self.error_code)?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.group_id,
-                    version >= 5,
-                    "group_id",
-                )?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.group_state,
-                    version >= 5,
-                    "group_state",
-                )?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.protocol_type,
-                    version >= 5,
-                    "protocol_type",
-                )?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.protocol_data,
-                    version >= 5,
-                    "protocol_data",
-                )?;
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                22 + self.group_id.len() + self.group_state.len()
+                    + self.protocol_type.len() + self.protocol_data.len(),
+            );
+        s.put_fixed(self.error_code)?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.group_id,
+            version >= 5,
+            "group_id",
         )?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.group_state,
+            version >= 5,
+            "group_state",
+        )?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.protocol_type,
+            version >= 5,
+            "protocol_type",
+        )?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.protocol_data,
+            version >= 5,
+            "protocol_data",
+        )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.members,
             buf,
@@ -184,18 +183,14 @@ impl crate::primitives::Wire for DescribedGroup {
             version >= 5,
             "members",
         )?;
-        buf.segment(
-            5,
-            |s| {
-                if version >= 3 {
-                    s.put_fixed(self.authorized_operations)?;
-                }
-                if version >= 5 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5);
+        if version >= 3 {
+            s.put_fixed(self.authorized_operations)?;
+        }
+        if version >= 5 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 5 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -355,40 +350,39 @@ impl crate::primitives::Wire for DescribedGroupMember {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            20 + self.member_id.len()
-                + self.group_instance_id.as_ref().map_or(0, String::len)
-                + self.client_id.len() + self.client_host.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.member_id,
-                    version >= 5,
-                    "member_id",
-                )?;
-                if version >= 4 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.group_instance_id.as_deref(),
-                        version >= 5,
-                        "group_instance_id",
-                    )?;
-                }
-                crate::primitives::field::put_str(
-                    s,
-                    &self.client_id,
-                    version >= 5,
-                    "client_id",
-                )?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.client_host,
-                    version >= 5,
-                    "client_host",
-                )?;
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                20 + self.member_id.len()
+                    + self.group_instance_id.as_ref().map_or(0, String::len)
+                    + self.client_id.len() + self.client_host.len(),
+            );
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.member_id,
+            version >= 5,
+            "member_id",
         )?;
+        if version >= 4 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.group_instance_id.as_deref(),
+                version >= 5,
+                "group_instance_id",
+            )?;
+        }
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.client_id,
+            version >= 5,
+            "client_id",
+        )?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.client_host,
+            version >= 5,
+            "client_host",
+        )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.member_metadata,
             buf,

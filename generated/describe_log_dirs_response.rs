@@ -147,19 +147,15 @@ impl crate::primitives::Wire for DescribeLogDirsResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            7 + self.log_dir.len(),
-            |s| {
-                s.put_fixed(self.error_code)?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.log_dir,
-                    version >= 2,
-                    "log_dir",
-                )?;
-                Ok(())
-            },
+        let mut s = buf.segment(7 + self.log_dir.len());
+        s.put_fixed(self.error_code)?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.log_dir,
+            version >= 2,
+            "log_dir",
         )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.topics,
             buf,
@@ -167,21 +163,17 @@ impl crate::primitives::Wire for DescribeLogDirsResult {
             version >= 2,
             "topics",
         )?;
-        buf.segment(
-            17,
-            |s| {
-                if version >= 4 {
-                    let mut run = [0u8; 16];
-                    run[0..8].copy_from_slice(&self.total_bytes.to_be_bytes());
-                    run[8..16].copy_from_slice(&self.usable_bytes.to_be_bytes());
-                    s.put_slice(&run)?;
-                }
-                if version >= 2 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(17);
+        if version >= 4 {
+            let mut run = [0u8; 16];
+            run[0..8].copy_from_slice(&self.total_bytes.to_be_bytes());
+            run[8..16].copy_from_slice(&self.usable_bytes.to_be_bytes());
+            s.put_slice(&run)?;
+        }
+        if version >= 2 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -283,13 +275,9 @@ impl crate::primitives::Wire for DescribeLogDirsTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.name.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, version >= 2, "name")?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.name.len());
+        crate::primitives::field::put_str(&mut s, &self.name, version >= 2, "name")?;
+        s.finish();
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -380,21 +368,17 @@ impl crate::primitives::Wire for DescribeLogDirsPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            22,
-            |s| {
-                let mut run = [0u8; 21];
-                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                run[4..12].copy_from_slice(&self.partition_size.to_be_bytes());
-                run[12..20].copy_from_slice(&self.offset_lag.to_be_bytes());
-                run[20..21].copy_from_slice(&[u8::from(self.is_future_key)]);
-                s.put_slice(&run)?;
-                if version >= 2 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(22);
+        let mut run = [0u8; 21];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..12].copy_from_slice(&self.partition_size.to_be_bytes());
+        run[12..20].copy_from_slice(&self.offset_lag.to_be_bytes());
+        run[20..21].copy_from_slice(&[u8::from(self.is_future_key)]);
+        s.put_slice(&run)?;
+        if version >= 2 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

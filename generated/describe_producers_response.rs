@@ -82,13 +82,9 @@ impl crate::primitives::Wire for TopicResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.name.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, true, "name")?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.name.len());
+        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        s.finish();
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -155,22 +151,18 @@ impl crate::primitives::Wire for PartitionResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            11 + self.error_message.as_ref().map_or(0, String::len),
-            |s| {
-                let mut run = [0u8; 6];
-                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                s.put_slice(&run)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.error_message.as_deref(),
-                    true,
-                    "error_message",
-                )?;
-                Ok(())
-            },
+        let mut s = buf.segment(11 + self.error_message.as_ref().map_or(0, String::len));
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        s.put_slice(&run)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.error_message.as_deref(),
+            true,
+            "error_message",
         )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.active_producers,
             buf,
@@ -278,24 +270,19 @@ impl crate::primitives::Wire for ProducerState {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            37,
-            |s| {
-                let mut run = [0u8; 36];
-                run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-                run[8..12].copy_from_slice(&self.producer_epoch.to_be_bytes());
-                run[12..16].copy_from_slice(&self.last_sequence.to_be_bytes());
-                run[16..24].copy_from_slice(&self.last_timestamp.to_be_bytes());
-                run[24..28].copy_from_slice(&self.coordinator_epoch.to_be_bytes());
-                run[28..36]
-                    .copy_from_slice(&self.current_txn_start_offset.to_be_bytes());
-                s.put_slice(&run)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(37);
+        let mut run = [0u8; 36];
+        run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+        run[8..12].copy_from_slice(&self.producer_epoch.to_be_bytes());
+        run[12..16].copy_from_slice(&self.last_sequence.to_be_bytes());
+        run[16..24].copy_from_slice(&self.last_timestamp.to_be_bytes());
+        run[24..28].copy_from_slice(&self.coordinator_epoch.to_be_bytes());
+        run[28..36].copy_from_slice(&self.current_txn_start_offset.to_be_bytes());
+        s.put_slice(&run)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

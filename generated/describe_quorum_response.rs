@@ -45,21 +45,17 @@ impl crate::primitives::Wire for DescribeQuorumResponse {
         if version < 2 && !self.nodes.is_empty() {
             return Err(crate::primitives::field::non_default("nodes"));
         }
-        buf.segment(
-            7 + self.error_message.as_ref().map_or(0, String::len),
-            |s| {
-                s.put_fixed(self.error_code)?;
-                if version >= 2 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.error_message.as_deref(),
-                        true,
-                        "error_message",
-                    )?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(7 + self.error_message.as_ref().map_or(0, String::len));
+        s.put_fixed(self.error_code)?;
+        if version >= 2 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.error_message.as_deref(),
+                true,
+                "error_message",
+            )?;
+        }
+        s.finish();
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         if version >= 2 {
             crate::primitives::field::encode(&self.nodes, buf, version, true, "nodes")?;
@@ -182,33 +178,28 @@ impl crate::primitives::Wire for ReplicaState {
         if version < 2 && !self.replica_directory_id.is_nil() {
             return Err(crate::primitives::field::non_default("replica_directory_id"));
         }
-        buf.segment(
-            45,
-            |s| {
-                if version >= 2 {
-                    let mut run = [0u8; 20];
-                    run[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
-                    run[4..20].copy_from_slice(&self.replica_directory_id.0);
-                    s.put_slice(&run)?;
-                } else {
-                    s.put_fixed(self.replica_id)?;
-                }
-                if version >= 1 {
-                    let mut run = [0u8; 24];
-                    run[0..8].copy_from_slice(&self.log_end_offset.to_be_bytes());
-                    run[8..16].copy_from_slice(&self.last_fetch_timestamp.to_be_bytes());
-                    run[16..24]
-                        .copy_from_slice(&self.last_caught_up_timestamp.to_be_bytes());
-                    s.put_slice(&run)?;
-                } else {
-                    s.put_fixed(self.log_end_offset)?;
-                }
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(45);
+        if version >= 2 {
+            let mut run = [0u8; 20];
+            run[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
+            run[4..20].copy_from_slice(&self.replica_directory_id.0);
+            s.put_slice(&run)?;
+        } else {
+            s.put_fixed(self.replica_id)?;
+        }
+        if version >= 1 {
+            let mut run = [0u8; 24];
+            run[0..8].copy_from_slice(&self.log_end_offset.to_be_bytes());
+            run[8..16].copy_from_slice(&self.last_fetch_timestamp.to_be_bytes());
+            run[16..24].copy_from_slice(&self.last_caught_up_timestamp.to_be_bytes());
+            s.put_slice(&run)?;
+        } else {
+            s.put_fixed(self.log_end_offset)?;
+        }
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
@@ -305,18 +296,9 @@ impl crate::primitives::Wire for TopicData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.topic_name.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.topic_name,
-                    true,
-                    "topic_name",
-                )?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.topic_name.len());
+        crate::primitives::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        s.finish();
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -420,29 +402,25 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            27 + self.error_message.as_ref().map_or(0, String::len),
-            |s| {
-                let mut run = [0u8; 6];
-                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                s.put_slice(&run)?;
-                if version >= 2 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.error_message.as_deref(),
-                        true,
-                        "error_message",
-                    )?;
-                }
-                let mut run = [0u8; 16];
-                run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
-                run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
-                run[8..16].copy_from_slice(&self.high_watermark.to_be_bytes());
-                s.put_slice(&run)?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(27 + self.error_message.as_ref().map_or(0, String::len));
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        s.put_slice(&run)?;
+        if version >= 2 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.error_message.as_deref(),
+                true,
+                "error_message",
+            )?;
+        }
+        let mut run = [0u8; 16];
+        run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+        run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        run[8..16].copy_from_slice(&self.high_watermark.to_be_bytes());
+        s.put_slice(&run)?;
+        s.finish();
         crate::primitives::field::encode(
             &self.current_voters,
             buf,
@@ -621,18 +599,14 @@ impl crate::primitives::Wire for Listener {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            13 + self.name.len() + self.host.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, true, "name")?;
-                crate::primitives::field::put_str(s, &self.host, true, "host")?;
-                s.put_fixed(self.port)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(13 + self.name.len() + self.host.len());
+        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        s.put_fixed(self.port)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

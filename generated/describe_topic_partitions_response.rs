@@ -130,23 +130,19 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponseTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            24 + self.name.as_ref().map_or(0, String::len),
-            |s| {
-                s.put_fixed(self.error_code)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.name.as_deref(),
-                    true,
-                    "name",
-                )?;
-                let mut run = [0u8; 17];
-                run[0..16].copy_from_slice(&self.topic_id.0);
-                run[16..17].copy_from_slice(&[u8::from(self.is_internal)]);
-                s.put_slice(&run)?;
-                Ok(())
-            },
+        let mut s = buf.segment(24 + self.name.as_ref().map_or(0, String::len));
+        s.put_fixed(self.error_code)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.name.as_deref(),
+            true,
+            "name",
         )?;
+        let mut run = [0u8; 17];
+        run[0..16].copy_from_slice(&self.topic_id.0);
+        run[16..17].copy_from_slice(&[u8::from(self.is_internal)]);
+        s.put_slice(&run)?;
+        s.finish();
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -154,16 +150,12 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponseTopic {
             true,
             "partitions",
         )?;
-        buf.segment(
-            5,
-            |s| {
-                s.put_fixed(self.topic_authorized_operations)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5);
+        s.put_fixed(self.topic_authorized_operations)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
@@ -286,30 +278,27 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponsePartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            24 + self.replica_nodes.len() * 4 + self.isr_nodes.len() * 4,
-            |s| {
-                let mut run = [0u8; 14];
-                run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-                run[2..6].copy_from_slice(&self.partition_index.to_be_bytes());
-                run[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
-                run[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
-                s.put_slice(&run)?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.replica_nodes,
-                    true,
-                    "replica_nodes",
-                )?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.isr_nodes,
-                    true,
-                    "isr_nodes",
-                )?;
-                Ok(())
-            },
+        let mut s = buf
+            .segment(24 + self.replica_nodes.len() * 4 + self.isr_nodes.len() * 4);
+        let mut run = [0u8; 14];
+        run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+        run[2..6].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
+        run[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        s.put_slice(&run)?;
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.replica_nodes,
+            true,
+            "replica_nodes",
         )?;
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.isr_nodes,
+            true,
+            "isr_nodes",
+        )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.eligible_leader_replicas,
             buf,
@@ -324,21 +313,17 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponsePartition {
             true,
             "last_known_elr",
         )?;
-        buf.segment(
-            6 + self.offline_replicas.len() * 4,
-            |s| {
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.offline_replicas,
-                    true,
-                    "offline_replicas",
-                )?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(6 + self.offline_replicas.len() * 4);
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.offline_replicas,
+            true,
+            "offline_replicas",
         )?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
@@ -447,22 +432,13 @@ impl crate::primitives::Wire for Cursor {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            10 + self.topic_name.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.topic_name,
-                    true,
-                    "topic_name",
-                )?;
-                s.put_fixed(self.partition_index)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(10 + self.topic_name.len());
+        crate::primitives::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        s.put_fixed(self.partition_index)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

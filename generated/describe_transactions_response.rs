@@ -117,32 +117,28 @@ impl crate::primitives::Wire for TransactionState {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            34 + self.transactional_id.len() + self.transaction_state.len(),
-            |s| {
-                s.put_fixed(self.error_code)?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.transactional_id,
-                    true,
-                    "transactional_id",
-                )?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.transaction_state,
-                    true,
-                    "transaction_state",
-                )?;
-                let mut run = [0u8; 22];
-                run[0..4].copy_from_slice(&self.transaction_timeout_ms.to_be_bytes());
-                run[4..12]
-                    .copy_from_slice(&self.transaction_start_time_ms.to_be_bytes());
-                run[12..20].copy_from_slice(&self.producer_id.to_be_bytes());
-                run[20..22].copy_from_slice(&self.producer_epoch.to_be_bytes());
-                s.put_slice(&run)?;
-                Ok(())
-            },
+        let mut s = buf
+            .segment(34 + self.transactional_id.len() + self.transaction_state.len());
+        s.put_fixed(self.error_code)?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.transactional_id,
+            true,
+            "transactional_id",
         )?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.transaction_state,
+            true,
+            "transaction_state",
+        )?;
+        let mut run = [0u8; 22];
+        run[0..4].copy_from_slice(&self.transaction_timeout_ms.to_be_bytes());
+        run[4..12].copy_from_slice(&self.transaction_start_time_ms.to_be_bytes());
+        run[12..20].copy_from_slice(&self.producer_id.to_be_bytes());
+        run[20..22].copy_from_slice(&self.producer_epoch.to_be_bytes());
+        s.put_slice(&run)?;
+        s.finish();
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
@@ -247,22 +243,18 @@ impl crate::primitives::Wire for TopicData {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            11 + self.topic.len() + self.partitions.len() * 4,
-            |s| {
-                crate::primitives::field::put_str(s, &self.topic, true, "topic")?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.partitions,
-                    true,
-                    "partitions",
-                )?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(11 + self.topic.len() + self.partitions.len() * 4);
+        crate::primitives::field::put_str(&mut s, &self.topic, true, "topic")?;
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.partitions,
+            true,
+            "partitions",
         )?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

@@ -50,16 +50,12 @@ impl crate::primitives::Wire for ElectLeadersRequest {
             version >= 2,
             "topic_partitions",
         )?;
-        buf.segment(
-            5,
-            |s| {
-                s.put_fixed(self.timeout_ms)?;
-                if version >= 2 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5);
+        s.put_fixed(self.timeout_ms)?;
+        if version >= 2 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -155,27 +151,18 @@ impl crate::primitives::Wire for TopicPartitions {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            11 + self.topic.len() + self.partitions.len() * 4,
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.topic,
-                    version >= 2,
-                    "topic",
-                )?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.partitions,
-                    version >= 2,
-                    "partitions",
-                )?;
-                if version >= 2 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(11 + self.topic.len() + self.partitions.len() * 4);
+        crate::primitives::field::put_str(&mut s, &self.topic, version >= 2, "topic")?;
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.partitions,
+            version >= 2,
+            "partitions",
         )?;
+        if version >= 2 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -27,18 +27,14 @@ impl crate::primitives::Wire for EndQuorumEpochRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.cluster_id.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.cluster_id.as_deref(),
-                    version >= 1,
-                    "cluster_id",
-                )?;
-                Ok(())
-            },
+        let mut s = buf.segment(5 + self.cluster_id.as_ref().map_or(0, String::len));
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.cluster_id.as_deref(),
+            version >= 1,
+            "cluster_id",
         )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.topics,
             buf,
@@ -148,18 +144,14 @@ impl crate::primitives::Wire for TopicData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.topic_name.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.topic_name,
-                    version >= 1,
-                    "topic_name",
-                )?;
-                Ok(())
-            },
+        let mut s = buf.segment(5 + self.topic_name.len());
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.topic_name,
+            version >= 1,
+            "topic_name",
         )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -258,25 +250,21 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            17 + self.preferred_successors.len() * 4,
-            |s| {
-                let mut run = [0u8; 12];
-                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                run[4..8].copy_from_slice(&self.leader_id.to_be_bytes());
-                run[8..12].copy_from_slice(&self.leader_epoch.to_be_bytes());
-                s.put_slice(&run)?;
-                if version <= 0 {
-                    crate::primitives::field::put_fixed_array(
-                        s,
-                        &self.preferred_successors,
-                        false,
-                        "preferred_successors",
-                    )?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(17 + self.preferred_successors.len() * 4);
+        let mut run = [0u8; 12];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..8].copy_from_slice(&self.leader_id.to_be_bytes());
+        run[8..12].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        s.put_slice(&run)?;
+        if version <= 0 {
+            crate::primitives::field::put_fixed_array(
+                &mut s,
+                &self.preferred_successors,
+                false,
+                "preferred_successors",
+            )?;
+        }
+        s.finish();
         if version >= 1 {
             crate::primitives::field::encode(
                 &self.preferred_candidates,
@@ -387,19 +375,15 @@ impl crate::primitives::Wire for ReplicaInfo {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            21,
-            |s| {
-                let mut run = [0u8; 20];
-                run[0..4].copy_from_slice(&self.candidate_id.to_be_bytes());
-                run[4..20].copy_from_slice(&self.candidate_directory_id.0);
-                s.put_slice(&run)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(21);
+        let mut run = [0u8; 20];
+        run[0..4].copy_from_slice(&self.candidate_id.to_be_bytes());
+        run[4..20].copy_from_slice(&self.candidate_directory_id.0);
+        s.put_slice(&run)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
@@ -456,18 +440,14 @@ impl crate::primitives::Wire for LeaderEndpoint {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            13 + self.name.len() + self.host.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, true, "name")?;
-                crate::primitives::field::put_str(s, &self.host, true, "host")?;
-                s.put_fixed(self.port)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(13 + self.name.len() + self.host.len());
+        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        s.put_fixed(self.port)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

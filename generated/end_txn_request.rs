@@ -32,26 +32,22 @@ impl crate::primitives::Wire for EndTxnRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            17 + self.transactional_id.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.transactional_id,
-                    version >= 3,
-                    "transactional_id",
-                )?;
-                let mut run = [0u8; 11];
-                run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-                run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
-                run[10..11].copy_from_slice(&[u8::from(self.committed)]);
-                s.put_slice(&run)?;
-                if version >= 3 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(17 + self.transactional_id.len());
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.transactional_id,
+            version >= 3,
+            "transactional_id",
         )?;
+        let mut run = [0u8; 11];
+        run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+        run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+        run[10..11].copy_from_slice(&[u8::from(self.committed)]);
+        s.put_slice(&run)?;
+        if version >= 3 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 3 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

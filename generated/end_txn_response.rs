@@ -43,28 +43,24 @@ impl crate::primitives::Wire for EndTxnResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            17,
-            |s| {
-                if version >= 5 {
-                    let mut run = [0u8; 16];
-                    run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                    run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                    run[6..14].copy_from_slice(&self.producer_id.to_be_bytes());
-                    run[14..16].copy_from_slice(&self.producer_epoch.to_be_bytes());
-                    s.put_slice(&run)?;
-                } else {
-                    let mut run = [0u8; 6];
-                    run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                    run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                    s.put_slice(&run)?;
-                }
-                if version >= 3 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(17);
+        if version >= 5 {
+            let mut run = [0u8; 16];
+            run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            run[6..14].copy_from_slice(&self.producer_id.to_be_bytes());
+            run[14..16].copy_from_slice(&self.producer_epoch.to_be_bytes());
+            s.put_slice(&run)?;
+        } else {
+            let mut run = [0u8; 6];
+            run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            s.put_slice(&run)?;
+        }
+        if version >= 3 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 3 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

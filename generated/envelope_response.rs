@@ -31,16 +31,12 @@ impl crate::primitives::Wire for EnvelopeResponse {
             true,
             "response_data",
         )?;
-        buf.segment(
-            3,
-            |s| {
-                s.put_fixed(self.error_code)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(3);
+        s.put_fixed(self.error_code)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

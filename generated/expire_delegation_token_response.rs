@@ -28,20 +28,16 @@ impl crate::primitives::Wire for ExpireDelegationTokenResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            15,
-            |s| {
-                let mut run = [0u8; 14];
-                run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-                run[2..10].copy_from_slice(&self.expiry_timestamp_ms.to_be_bytes());
-                run[10..14].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                s.put_slice(&run)?;
-                if version >= 2 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(15);
+        let mut run = [0u8; 14];
+        run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+        run[2..10].copy_from_slice(&self.expiry_timestamp_ms.to_be_bytes());
+        run[10..14].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+        s.put_slice(&run)?;
+        if version >= 2 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

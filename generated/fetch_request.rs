@@ -91,43 +91,39 @@ impl crate::primitives::Wire for FetchRequest {
         if version < 7 && !self.forgotten_topics_data.is_empty() {
             return Err(crate::primitives::field::non_default("forgotten_topics_data"));
         }
-        buf.segment(
-            25,
-            |s| {
-                if version <= 14 {
-                    s.put_fixed(self.replica_id)?;
-                }
-                if version >= 7 {
-                    let mut run = [0u8; 21];
-                    run[0..4].copy_from_slice(&self.max_wait_ms.to_be_bytes());
-                    run[4..8].copy_from_slice(&self.min_bytes.to_be_bytes());
-                    run[8..12].copy_from_slice(&self.max_bytes.to_be_bytes());
-                    run[12..13].copy_from_slice(&self.isolation_level.to_be_bytes());
-                    run[13..17].copy_from_slice(&self.session_id.to_be_bytes());
-                    run[17..21].copy_from_slice(&self.session_epoch.to_be_bytes());
-                    s.put_slice(&run)?;
-                } else if version >= 4 {
-                    let mut run = [0u8; 13];
-                    run[0..4].copy_from_slice(&self.max_wait_ms.to_be_bytes());
-                    run[4..8].copy_from_slice(&self.min_bytes.to_be_bytes());
-                    run[8..12].copy_from_slice(&self.max_bytes.to_be_bytes());
-                    run[12..13].copy_from_slice(&self.isolation_level.to_be_bytes());
-                    s.put_slice(&run)?;
-                } else if version >= 3 {
-                    let mut run = [0u8; 12];
-                    run[0..4].copy_from_slice(&self.max_wait_ms.to_be_bytes());
-                    run[4..8].copy_from_slice(&self.min_bytes.to_be_bytes());
-                    run[8..12].copy_from_slice(&self.max_bytes.to_be_bytes());
-                    s.put_slice(&run)?;
-                } else {
-                    let mut run = [0u8; 8];
-                    run[0..4].copy_from_slice(&self.max_wait_ms.to_be_bytes());
-                    run[4..8].copy_from_slice(&self.min_bytes.to_be_bytes());
-                    s.put_slice(&run)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(25);
+        if version <= 14 {
+            s.put_fixed(self.replica_id)?;
+        }
+        if version >= 7 {
+            let mut run = [0u8; 21];
+            run[0..4].copy_from_slice(&self.max_wait_ms.to_be_bytes());
+            run[4..8].copy_from_slice(&self.min_bytes.to_be_bytes());
+            run[8..12].copy_from_slice(&self.max_bytes.to_be_bytes());
+            run[12..13].copy_from_slice(&self.isolation_level.to_be_bytes());
+            run[13..17].copy_from_slice(&self.session_id.to_be_bytes());
+            run[17..21].copy_from_slice(&self.session_epoch.to_be_bytes());
+            s.put_slice(&run)?;
+        } else if version >= 4 {
+            let mut run = [0u8; 13];
+            run[0..4].copy_from_slice(&self.max_wait_ms.to_be_bytes());
+            run[4..8].copy_from_slice(&self.min_bytes.to_be_bytes());
+            run[8..12].copy_from_slice(&self.max_bytes.to_be_bytes());
+            run[12..13].copy_from_slice(&self.isolation_level.to_be_bytes());
+            s.put_slice(&run)?;
+        } else if version >= 3 {
+            let mut run = [0u8; 12];
+            run[0..4].copy_from_slice(&self.max_wait_ms.to_be_bytes());
+            run[4..8].copy_from_slice(&self.min_bytes.to_be_bytes());
+            run[8..12].copy_from_slice(&self.max_bytes.to_be_bytes());
+            s.put_slice(&run)?;
+        } else {
+            let mut run = [0u8; 8];
+            run[0..4].copy_from_slice(&self.max_wait_ms.to_be_bytes());
+            run[4..8].copy_from_slice(&self.min_bytes.to_be_bytes());
+            s.put_slice(&run)?;
+        }
+        s.finish();
         crate::primitives::field::encode(
             &self.topics,
             buf,
@@ -144,20 +140,16 @@ impl crate::primitives::Wire for FetchRequest {
                 "forgotten_topics_data",
             )?;
         }
-        buf.segment(
-            5 + self.rack_id.len(),
-            |s| {
-                if version >= 11 {
-                    crate::primitives::field::put_str(
-                        s,
-                        &self.rack_id,
-                        version >= 12,
-                        "rack_id",
-                    )?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.rack_id.len());
+        if version >= 11 {
+            crate::primitives::field::put_str(
+                &mut s,
+                &self.rack_id,
+                version >= 12,
+                "rack_id",
+            )?;
+        }
+        s.finish();
         if version >= 12 {
             let write_cluster_id = self.cluster_id.is_some();
             let write_replica_state = version >= 15
@@ -414,19 +406,15 @@ impl crate::primitives::Wire for ReplicaState {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            13,
-            |s| {
-                let mut run = [0u8; 12];
-                run[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
-                run[4..12].copy_from_slice(&self.replica_epoch.to_be_bytes());
-                s.put_slice(&run)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(13);
+        let mut run = [0u8; 12];
+        run[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
+        run[4..12].copy_from_slice(&self.replica_epoch.to_be_bytes());
+        s.put_slice(&run)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
@@ -482,23 +470,19 @@ impl crate::primitives::Wire for FetchTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            21 + self.topic.len(),
-            |s| {
-                if version <= 12 {
-                    crate::primitives::field::put_str(
-                        s,
-                        &self.topic,
-                        version >= 12,
-                        "topic",
-                    )?;
-                }
-                if version >= 13 {
-                    s.put_fixed(self.topic_id)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(21 + self.topic.len());
+        if version <= 12 {
+            crate::primitives::field::put_str(
+                &mut s,
+                &self.topic,
+                version >= 12,
+                "topic",
+            )?;
+        }
+        if version >= 13 {
+            s.put_fixed(self.topic_id)?;
+        }
+        s.finish();
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -643,32 +627,28 @@ impl crate::primitives::Wire for FetchPartition {
         if version < 12 && self.last_fetched_epoch != -1 {
             return Err(crate::primitives::field::non_default("last_fetched_epoch"));
         }
-        buf.segment(
-            32,
-            |s| {
-                if version >= 9 {
-                    let mut run = [0u8; 8];
-                    run[0..4].copy_from_slice(&self.partition.to_be_bytes());
-                    run[4..8].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
-                    s.put_slice(&run)?;
-                } else {
-                    s.put_fixed(self.partition)?;
-                }
-                if version >= 12 {
-                    let mut run = [0u8; 12];
-                    run[0..8].copy_from_slice(&self.fetch_offset.to_be_bytes());
-                    run[8..12].copy_from_slice(&self.last_fetched_epoch.to_be_bytes());
-                    s.put_slice(&run)?;
-                } else {
-                    s.put_fixed(self.fetch_offset)?;
-                }
-                if version >= 5 {
-                    s.put_fixed(self.log_start_offset)?;
-                }
-                s.put_fixed(self.partition_max_bytes)?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(32);
+        if version >= 9 {
+            let mut run = [0u8; 8];
+            run[0..4].copy_from_slice(&self.partition.to_be_bytes());
+            run[4..8].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
+            s.put_slice(&run)?;
+        } else {
+            s.put_fixed(self.partition)?;
+        }
+        if version >= 12 {
+            let mut run = [0u8; 12];
+            run[0..8].copy_from_slice(&self.fetch_offset.to_be_bytes());
+            run[8..12].copy_from_slice(&self.last_fetched_epoch.to_be_bytes());
+            s.put_slice(&run)?;
+        } else {
+            s.put_fixed(self.fetch_offset)?;
+        }
+        if version >= 5 {
+            s.put_fixed(self.log_start_offset)?;
+        }
+        s.put_fixed(self.partition_max_bytes)?;
+        s.finish();
         if version >= 12 {
             let write_replica_directory_id = version >= 17
                 && !self.replica_directory_id.is_nil();
@@ -825,32 +805,28 @@ impl crate::primitives::Wire for ForgottenTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            27 + self.topic.len() + self.partitions.len() * 4,
-            |s| {
-                if version <= 12 {
-                    crate::primitives::field::put_str(
-                        s,
-                        &self.topic,
-                        version >= 12,
-                        "topic",
-                    )?;
-                }
-                if version >= 13 {
-                    s.put_fixed(self.topic_id)?;
-                }
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.partitions,
-                    version >= 12,
-                    "partitions",
-                )?;
-                if version >= 12 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(27 + self.topic.len() + self.partitions.len() * 4);
+        if version <= 12 {
+            crate::primitives::field::put_str(
+                &mut s,
+                &self.topic,
+                version >= 12,
+                "topic",
+            )?;
+        }
+        if version >= 13 {
+            s.put_fixed(self.topic_id)?;
+        }
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.partitions,
+            version >= 12,
+            "partitions",
         )?;
+        if version >= 12 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 12 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -192,23 +192,19 @@ impl crate::primitives::Wire for FetchableTopicResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            21 + self.topic.len(),
-            |s| {
-                if version <= 12 {
-                    crate::primitives::field::put_str(
-                        s,
-                        &self.topic,
-                        version >= 12,
-                        "topic",
-                    )?;
-                }
-                if version >= 13 {
-                    s.put_fixed(self.topic_id)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(21 + self.topic.len());
+        if version <= 12 {
+            crate::primitives::field::put_str(
+                &mut s,
+                &self.topic,
+                version >= 12,
+                "topic",
+            )?;
+        }
+        if version >= 13 {
+            s.put_fixed(self.topic_id)?;
+        }
+        s.finish();
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -669,19 +665,15 @@ impl crate::primitives::Wire for EpochEndOffset {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            13,
-            |s| {
-                let mut run = [0u8; 12];
-                run[0..4].copy_from_slice(&self.epoch.to_be_bytes());
-                run[4..12].copy_from_slice(&self.end_offset.to_be_bytes());
-                s.put_slice(&run)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(13);
+        let mut run = [0u8; 12];
+        run[0..4].copy_from_slice(&self.epoch.to_be_bytes());
+        run[4..12].copy_from_slice(&self.end_offset.to_be_bytes());
+        s.put_slice(&run)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
@@ -743,19 +735,15 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            9,
-            |s| {
-                let mut run = [0u8; 8];
-                run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
-                run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
-                s.put_slice(&run)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(9);
+        let mut run = [0u8; 8];
+        run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+        run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        s.put_slice(&run)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
@@ -817,19 +805,15 @@ impl crate::primitives::Wire for SnapshotId {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            13,
-            |s| {
-                let mut run = [0u8; 12];
-                run[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
-                run[8..12].copy_from_slice(&self.epoch.to_be_bytes());
-                s.put_slice(&run)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(13);
+        let mut run = [0u8; 12];
+        run[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
+        run[8..12].copy_from_slice(&self.epoch.to_be_bytes());
+        s.put_slice(&run)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
@@ -882,19 +866,15 @@ impl crate::primitives::Wire for AbortedTransaction {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            17,
-            |s| {
-                let mut run = [0u8; 16];
-                run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-                run[8..16].copy_from_slice(&self.first_offset.to_be_bytes());
-                s.put_slice(&run)?;
-                if version >= 12 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(17);
+        let mut run = [0u8; 16];
+        run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+        run[8..16].copy_from_slice(&self.first_offset.to_be_bytes());
+        s.put_slice(&run)?;
+        if version >= 12 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 12 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -971,24 +951,21 @@ impl crate::primitives::Wire for NodeEndpoint {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            19 + self.host.len() + self.rack.as_ref().map_or(0, String::len),
-            |s| {
-                s.put_fixed(self.node_id)?;
-                crate::primitives::field::put_str(s, &self.host, true, "host")?;
-                s.put_fixed(self.port)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.rack.as_deref(),
-                    true,
-                    "rack",
-                )?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(19 + self.host.len() + self.rack.as_ref().map_or(0, String::len));
+        s.put_fixed(self.node_id)?;
+        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        s.put_fixed(self.port)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.rack.as_deref(),
+            true,
+            "rack",
         )?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

@@ -37,23 +37,14 @@ impl crate::primitives::Wire for FindCoordinatorRequest {
         if version < 4 && !self.coordinator_keys.is_empty() {
             return Err(crate::primitives::field::non_default("coordinator_keys"));
         }
-        buf.segment(
-            6 + self.key.len(),
-            |s| {
-                if version <= 3 {
-                    crate::primitives::field::put_str(
-                        s,
-                        &self.key,
-                        version >= 3,
-                        "key",
-                    )?;
-                }
-                if version >= 1 {
-                    s.put_fixed(self.key_type)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(6 + self.key.len());
+        if version <= 3 {
+            crate::primitives::field::put_str(&mut s, &self.key, version >= 3, "key")?;
+        }
+        if version >= 1 {
+            s.put_fixed(self.key_type)?;
+        }
+        s.finish();
         if version >= 4 {
             crate::primitives::field::encode(
                 &self.coordinator_keys,

@@ -72,40 +72,34 @@ impl crate::primitives::Wire for FindCoordinatorResponse {
         if version < 4 && !self.coordinators.is_empty() {
             return Err(crate::primitives::field::non_default("coordinators"));
         }
-        buf.segment(
-            24 + self.error_message.as_ref().map_or(0, String::len) + self.host.len(),
-            |s| {
-                if version >= 1 {
-                    s.put_fixed(self.throttle_time_ms)?;
-                }
-                if version <= 3 {
-                    s.put_fixed(self.error_code)?;
-                }
-                if (1..=3).contains(&version) {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.error_message.as_deref(),
-                        version >= 3,
-                        "error_message",
-                    )?;
-                }
-                if version <= 3 {
-                    s.put_fixed(self.node_id)?;
-                }
-                if version <= 3 {
-                    crate::primitives::field::put_str(
-                        s,
-                        &self.host,
-                        version >= 3,
-                        "host",
-                    )?;
-                }
-                if version <= 3 {
-                    s.put_fixed(self.port)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf
+            .segment(
+                24 + self.error_message.as_ref().map_or(0, String::len) + self.host.len(),
+            );
+        if version >= 1 {
+            s.put_fixed(self.throttle_time_ms)?;
+        }
+        if version <= 3 {
+            s.put_fixed(self.error_code)?;
+        }
+        if (1..=3).contains(&version) {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.error_message.as_deref(),
+                version >= 3,
+                "error_message",
+            )?;
+        }
+        if version <= 3 {
+            s.put_fixed(self.node_id)?;
+        }
+        if version <= 3 {
+            crate::primitives::field::put_str(&mut s, &self.host, version >= 3, "host")?;
+        }
+        if version <= 3 {
+            s.put_fixed(self.port)?;
+        }
+        s.finish();
         if version >= 4 {
             crate::primitives::field::encode(
                 &self.coordinators,
@@ -311,29 +305,28 @@ impl crate::primitives::Wire for Coordinator {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            26 + self.key.len() + self.host.len()
-                + self.error_message.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_str(s, &self.key, true, "key")?;
-                s.put_fixed(self.node_id)?;
-                crate::primitives::field::put_str(s, &self.host, true, "host")?;
-                let mut run = [0u8; 6];
-                run[0..4].copy_from_slice(&self.port.to_be_bytes());
-                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                s.put_slice(&run)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.error_message.as_deref(),
-                    true,
-                    "error_message",
-                )?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                26 + self.key.len() + self.host.len()
+                    + self.error_message.as_ref().map_or(0, String::len),
+            );
+        crate::primitives::field::put_str(&mut s, &self.key, true, "key")?;
+        s.put_fixed(self.node_id)?;
+        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.port.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        s.put_slice(&run)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.error_message.as_deref(),
+            true,
+            "error_message",
         )?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

@@ -52,29 +52,25 @@ impl crate::primitives::Wire for GetTelemetrySubscriptionsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            40 + self.accepted_compression_types.len(),
-            |s| {
-                let mut run = [0u8; 26];
-                run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                run[6..22].copy_from_slice(&self.client_instance_id.0);
-                run[22..26].copy_from_slice(&self.subscription_id.to_be_bytes());
-                s.put_slice(&run)?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.accepted_compression_types,
-                    true,
-                    "accepted_compression_types",
-                )?;
-                let mut run = [0u8; 9];
-                run[0..4].copy_from_slice(&self.push_interval_ms.to_be_bytes());
-                run[4..8].copy_from_slice(&self.telemetry_max_bytes.to_be_bytes());
-                run[8..9].copy_from_slice(&[u8::from(self.delta_temporality)]);
-                s.put_slice(&run)?;
-                Ok(())
-            },
+        let mut s = buf.segment(40 + self.accepted_compression_types.len());
+        let mut run = [0u8; 26];
+        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        run[6..22].copy_from_slice(&self.client_instance_id.0);
+        run[22..26].copy_from_slice(&self.subscription_id.to_be_bytes());
+        s.put_slice(&run)?;
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.accepted_compression_types,
+            true,
+            "accepted_compression_types",
         )?;
+        let mut run = [0u8; 9];
+        run[0..4].copy_from_slice(&self.push_interval_ms.to_be_bytes());
+        run[4..8].copy_from_slice(&self.telemetry_max_bytes.to_be_bytes());
+        run[8..9].copy_from_slice(&[u8::from(self.delta_temporality)]);
+        s.put_slice(&run)?;
+        s.finish();
         crate::primitives::field::encode(
             &self.requested_metrics,
             buf,

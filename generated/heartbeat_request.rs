@@ -35,37 +35,36 @@ impl crate::primitives::Wire for HeartbeatRequest {
         if version < 3 && self.group_instance_id.is_some() {
             return Err(crate::primitives::field::non_default("group_instance_id"));
         }
-        buf.segment(
-            20 + self.group_id.len() + self.member_id.len()
-                + self.group_instance_id.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.group_id,
-                    version >= 4,
-                    "group_id",
-                )?;
-                s.put_fixed(self.generation_id)?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.member_id,
-                    version >= 4,
-                    "member_id",
-                )?;
-                if version >= 3 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.group_instance_id.as_deref(),
-                        version >= 4,
-                        "group_instance_id",
-                    )?;
-                }
-                if version >= 4 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                20 + self.group_id.len() + self.member_id.len()
+                    + self.group_instance_id.as_ref().map_or(0, String::len),
+            );
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.group_id,
+            version >= 4,
+            "group_id",
         )?;
+        s.put_fixed(self.generation_id)?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.member_id,
+            version >= 4,
+            "member_id",
+        )?;
+        if version >= 3 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.group_instance_id.as_deref(),
+                version >= 4,
+                "group_instance_id",
+            )?;
+        }
+        if version >= 4 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 4 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

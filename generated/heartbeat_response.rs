@@ -24,19 +24,15 @@ impl crate::primitives::Wire for HeartbeatResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            7,
-            |s| {
-                if version >= 1 {
-                    s.put_fixed(self.throttle_time_ms)?;
-                }
-                s.put_fixed(self.error_code)?;
-                if version >= 4 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(7);
+        if version >= 1 {
+            s.put_fixed(self.throttle_time_ms)?;
+        }
+        s.put_fixed(self.error_code)?;
+        if version >= 4 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 4 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -30,16 +30,12 @@ impl crate::primitives::Wire for IncrementalAlterConfigsRequest {
             version >= 1,
             "resources",
         )?;
-        buf.segment(
-            2,
-            |s| {
-                s.put_fixed(self.validate_only)?;
-                if version >= 1 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(2);
+        s.put_fixed(self.validate_only)?;
+        if version >= 1 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -124,19 +120,15 @@ impl crate::primitives::Wire for AlterConfigsResource {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            6 + self.resource_name.len(),
-            |s| {
-                s.put_fixed(self.resource_type)?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.resource_name,
-                    version >= 1,
-                    "resource_name",
-                )?;
-                Ok(())
-            },
+        let mut s = buf.segment(6 + self.resource_name.len());
+        s.put_fixed(self.resource_type)?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.resource_name,
+            version >= 1,
+            "resource_name",
         )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.configs,
             buf,
@@ -242,23 +234,20 @@ impl crate::primitives::Wire for AlterableConfig {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            12 + self.name.len() + self.value.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, version >= 1, "name")?;
-                s.put_fixed(self.config_operation)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.value.as_deref(),
-                    version >= 1,
-                    "value",
-                )?;
-                if version >= 1 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(12 + self.name.len() + self.value.as_ref().map_or(0, String::len));
+        crate::primitives::field::put_str(&mut s, &self.name, version >= 1, "name")?;
+        s.put_fixed(self.config_operation)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.value.as_deref(),
+            version >= 1,
+            "value",
         )?;
+        if version >= 1 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -49,31 +49,27 @@ impl crate::primitives::Wire for InitProducerIdRequest {
         if version < 3 && self.producer_epoch != -1 {
             return Err(crate::primitives::field::non_default("producer_epoch"));
         }
-        buf.segment(
-            20 + self.transactional_id.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.transactional_id.as_deref(),
-                    version >= 2,
-                    "transactional_id",
-                )?;
-                if version >= 3 {
-                    let mut run = [0u8; 14];
-                    run[0..4]
-                        .copy_from_slice(&self.transaction_timeout_ms.to_be_bytes());
-                    run[4..12].copy_from_slice(&self.producer_id.to_be_bytes());
-                    run[12..14].copy_from_slice(&self.producer_epoch.to_be_bytes());
-                    s.put_slice(&run)?;
-                } else {
-                    s.put_fixed(self.transaction_timeout_ms)?;
-                }
-                if version >= 2 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(20 + self.transactional_id.as_ref().map_or(0, String::len));
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.transactional_id.as_deref(),
+            version >= 2,
+            "transactional_id",
         )?;
+        if version >= 3 {
+            let mut run = [0u8; 14];
+            run[0..4].copy_from_slice(&self.transaction_timeout_ms.to_be_bytes());
+            run[4..12].copy_from_slice(&self.producer_id.to_be_bytes());
+            run[12..14].copy_from_slice(&self.producer_epoch.to_be_bytes());
+            s.put_slice(&run)?;
+        } else {
+            s.put_fixed(self.transaction_timeout_ms)?;
+        }
+        if version >= 2 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -65,48 +65,47 @@ impl crate::primitives::Wire for JoinGroupRequest {
         if version < 5 && self.group_instance_id.is_some() {
             return Err(crate::primitives::field::non_default("group_instance_id"));
         }
-        buf.segment(
-            28 + self.group_id.len() + self.member_id.len()
-                + self.group_instance_id.as_ref().map_or(0, String::len)
-                + self.protocol_type.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.group_id,
-                    version >= 6,
-                    "group_id",
-                )?;
-                if version >= 1 {
-                    let mut run = [0u8; 8];
-                    run[0..4].copy_from_slice(&self.session_timeout_ms.to_be_bytes());
-                    run[4..8].copy_from_slice(&self.rebalance_timeout_ms.to_be_bytes());
-                    s.put_slice(&run)?;
-                } else {
-                    s.put_fixed(self.session_timeout_ms)?;
-                }
-                crate::primitives::field::put_str(
-                    s,
-                    &self.member_id,
-                    version >= 6,
-                    "member_id",
-                )?;
-                if version >= 5 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.group_instance_id.as_deref(),
-                        version >= 6,
-                        "group_instance_id",
-                    )?;
-                }
-                crate::primitives::field::put_str(
-                    s,
-                    &self.protocol_type,
-                    version >= 6,
-                    "protocol_type",
-                )?;
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                28 + self.group_id.len() + self.member_id.len()
+                    + self.group_instance_id.as_ref().map_or(0, String::len)
+                    + self.protocol_type.len(),
+            );
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.group_id,
+            version >= 6,
+            "group_id",
         )?;
+        if version >= 1 {
+            let mut run = [0u8; 8];
+            run[0..4].copy_from_slice(&self.session_timeout_ms.to_be_bytes());
+            run[4..8].copy_from_slice(&self.rebalance_timeout_ms.to_be_bytes());
+            s.put_slice(&run)?;
+        } else {
+            s.put_fixed(self.session_timeout_ms)?;
+        }
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.member_id,
+            version >= 6,
+            "member_id",
+        )?;
+        if version >= 5 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.group_instance_id.as_deref(),
+                version >= 6,
+                "group_instance_id",
+            )?;
+        }
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.protocol_type,
+            version >= 6,
+            "protocol_type",
+        )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.protocols,
             buf,
@@ -114,23 +113,19 @@ impl crate::primitives::Wire for JoinGroupRequest {
             version >= 6,
             "protocols",
         )?;
-        buf.segment(
-            6 + self.reason.as_ref().map_or(0, String::len),
-            |s| {
-                if version >= 8 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.reason.as_deref(),
-                        true,
-                        "reason",
-                    )?;
-                }
-                if version >= 6 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(6 + self.reason.as_ref().map_or(0, String::len));
+        if version >= 8 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.reason.as_deref(),
+                true,
+                "reason",
+            )?;
+        }
+        if version >= 6 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 6 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -295,13 +290,9 @@ impl crate::primitives::Wire for JoinGroupRequestProtocol {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.name.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, version >= 6, "name")?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.name.len());
+        crate::primitives::field::put_str(&mut s, &self.name, version >= 6, "name")?;
+        s.finish();
         crate::primitives::field::encode(
             &self.metadata,
             buf,

@@ -70,55 +70,47 @@ impl crate::primitives::Wire for JoinGroupResponse {
         if version < 9 && self.skip_assignment {
             return Err(crate::primitives::field::non_default("skip_assignment"));
         }
-        buf.segment(
-            31 + self.protocol_type.as_ref().map_or(0, String::len)
-                + self.protocol_name.as_ref().map_or(0, String::len) + self.leader.len()
-                + self.member_id.len(),
-            |s| {
-                if version >= 2 {
-                    s.put_fixed(self.throttle_time_ms)?;
-                }
-                let mut run = [0u8; 6];
-                run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-                run[2..6].copy_from_slice(&self.generation_id.to_be_bytes());
-                s.put_slice(&run)?;
-                if version >= 7 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.protocol_type.as_deref(),
-                        true,
-                        "protocol_type",
-                    )?;
-                }
-                if version < 7 && self.protocol_name.is_none() {
-                    return Err(
-                        crate::primitives::field::null_not_allowed("protocol_name"),
-                    );
-                }
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.protocol_name.as_deref(),
-                    version >= 6,
-                    "protocol_name",
-                )?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.leader,
-                    version >= 6,
-                    "leader",
-                )?;
-                if version >= 9 {
-                    s.put_fixed(self.skip_assignment)?;
-                }
-                crate::primitives::field::put_str(
-                    s,
-                    &self.member_id,
-                    version >= 6,
-                    "member_id",
-                )?;
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                31 + self.protocol_type.as_ref().map_or(0, String::len)
+                    + self.protocol_name.as_ref().map_or(0, String::len)
+                    + self.leader.len() + self.member_id.len(),
+            );
+        if version >= 2 {
+            s.put_fixed(self.throttle_time_ms)?;
+        }
+        let mut run = [0u8; 6];
+        run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+        run[2..6].copy_from_slice(&self.generation_id.to_be_bytes());
+        s.put_slice(&run)?;
+        if version >= 7 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.protocol_type.as_deref(),
+                true,
+                "protocol_type",
+            )?;
+        }
+        if version < 7 && self.protocol_name.is_none() {
+            return Err(crate::primitives::field::null_not_allowed("protocol_name"));
+        }
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.protocol_name.as_deref(),
+            version >= 6,
+            "protocol_name",
         )?;
+        crate::primitives::field::put_str(&mut s, &self.leader, version >= 6, "leader")?;
+        if version >= 9 {
+            s.put_fixed(self.skip_assignment)?;
+        }
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.member_id,
+            version >= 6,
+            "member_id",
+        )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.members,
             buf,
@@ -292,27 +284,26 @@ impl crate::primitives::Wire for JoinGroupResponseMember {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            10 + self.member_id.len()
-                + self.group_instance_id.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.member_id,
-                    version >= 6,
-                    "member_id",
-                )?;
-                if version >= 5 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.group_instance_id.as_deref(),
-                        version >= 6,
-                        "group_instance_id",
-                    )?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                10 + self.member_id.len()
+                    + self.group_instance_id.as_ref().map_or(0, String::len),
+            );
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.member_id,
+            version >= 6,
+            "member_id",
         )?;
+        if version >= 5 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.group_instance_id.as_deref(),
+                version >= 6,
+                "group_instance_id",
+            )?;
+        }
+        s.finish();
         crate::primitives::field::encode(
             &self.metadata,
             buf,

@@ -24,19 +24,15 @@ impl crate::primitives::Wire for KRaftVersionRecord {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5,
-            |s| {
-                let mut run = [0u8; 4];
-                run[0..2].copy_from_slice(&self.version.to_be_bytes());
-                run[2..4].copy_from_slice(&self.k_raft_version.to_be_bytes());
-                s.put_slice(&run)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5);
+        let mut run = [0u8; 4];
+        run[0..2].copy_from_slice(&self.version.to_be_bytes());
+        run[2..4].copy_from_slice(&self.k_raft_version.to_be_bytes());
+        s.put_slice(&run)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

@@ -76,34 +76,30 @@ impl crate::primitives::Wire for LeaderAndIsrRequest {
         if version < 2 && !self.topic_states.is_empty() {
             return Err(crate::primitives::field::non_default("topic_states"));
         }
-        buf.segment(
-            18,
-            |s| {
-                if version >= 7 {
-                    let mut run = [0u8; 5];
-                    run[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
-                    run[4..5].copy_from_slice(&[u8::from(self.is_k_raft_controller)]);
-                    s.put_slice(&run)?;
-                } else {
-                    s.put_fixed(self.controller_id)?;
-                }
-                if version >= 5 {
-                    let mut run = [0u8; 13];
-                    run[0..4].copy_from_slice(&self.controller_epoch.to_be_bytes());
-                    run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
-                    run[12..13].copy_from_slice(&self.r#type.to_be_bytes());
-                    s.put_slice(&run)?;
-                } else if version >= 2 {
-                    let mut run = [0u8; 12];
-                    run[0..4].copy_from_slice(&self.controller_epoch.to_be_bytes());
-                    run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
-                    s.put_slice(&run)?;
-                } else {
-                    s.put_fixed(self.controller_epoch)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(18);
+        if version >= 7 {
+            let mut run = [0u8; 5];
+            run[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
+            run[4..5].copy_from_slice(&[u8::from(self.is_k_raft_controller)]);
+            s.put_slice(&run)?;
+        } else {
+            s.put_fixed(self.controller_id)?;
+        }
+        if version >= 5 {
+            let mut run = [0u8; 13];
+            run[0..4].copy_from_slice(&self.controller_epoch.to_be_bytes());
+            run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+            run[12..13].copy_from_slice(&self.r#type.to_be_bytes());
+            s.put_slice(&run)?;
+        } else if version >= 2 {
+            let mut run = [0u8; 12];
+            run[0..4].copy_from_slice(&self.controller_epoch.to_be_bytes());
+            run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+            s.put_slice(&run)?;
+        } else {
+            s.put_fixed(self.controller_epoch)?;
+        }
+        s.finish();
         if version <= 1 {
             crate::primitives::field::encode(
                 &self.ungrouped_partition_states,
@@ -328,67 +324,66 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
         if version < 6 && self.leader_recovery_state != 0 {
             return Err(crate::primitives::field::non_default("leader_recovery_state"));
         }
-        buf.segment(
-            48 + self.topic_name.len() + self.isr.len() * 4 + self.replicas.len() * 4
-                + self.adding_replicas.len() * 4 + self.removing_replicas.len() * 4,
-            |s| {
-                if version <= 1 {
-                    crate::primitives::field::put_str(
-                        s,
-                        &self.topic_name,
-                        false,
-                        "topic_name",
-                    )?;
-                }
-                let mut run = [0u8; 16];
-                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                run[4..8].copy_from_slice(&self.controller_epoch.to_be_bytes());
-                run[8..12].copy_from_slice(&self.leader.to_be_bytes());
-                run[12..16].copy_from_slice(&self.leader_epoch.to_be_bytes());
-                s.put_slice(&run)?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.isr,
-                    version >= 4,
-                    "isr",
-                )?;
-                s.put_fixed(self.partition_epoch)?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.replicas,
-                    version >= 4,
-                    "replicas",
-                )?;
-                if version >= 3 {
-                    crate::primitives::field::put_fixed_array(
-                        s,
-                        &self.adding_replicas,
-                        version >= 4,
-                        "adding_replicas",
-                    )?;
-                }
-                if version >= 3 {
-                    crate::primitives::field::put_fixed_array(
-                        s,
-                        &self.removing_replicas,
-                        version >= 4,
-                        "removing_replicas",
-                    )?;
-                }
-                if version >= 6 {
-                    let mut run = [0u8; 2];
-                    run[0..1].copy_from_slice(&[u8::from(self.is_new)]);
-                    run[1..2].copy_from_slice(&self.leader_recovery_state.to_be_bytes());
-                    s.put_slice(&run)?;
-                } else if version >= 1 {
-                    s.put_fixed(self.is_new)?;
-                }
-                if version >= 4 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                48 + self.topic_name.len() + self.isr.len() * 4 + self.replicas.len() * 4
+                    + self.adding_replicas.len() * 4 + self.removing_replicas.len() * 4,
+            );
+        if version <= 1 {
+            crate::primitives::field::put_str(
+                &mut s,
+                &self.topic_name,
+                false,
+                "topic_name",
+            )?;
+        }
+        let mut run = [0u8; 16];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..8].copy_from_slice(&self.controller_epoch.to_be_bytes());
+        run[8..12].copy_from_slice(&self.leader.to_be_bytes());
+        run[12..16].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        s.put_slice(&run)?;
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.isr,
+            version >= 4,
+            "isr",
         )?;
+        s.put_fixed(self.partition_epoch)?;
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.replicas,
+            version >= 4,
+            "replicas",
+        )?;
+        if version >= 3 {
+            crate::primitives::field::put_fixed_array(
+                &mut s,
+                &self.adding_replicas,
+                version >= 4,
+                "adding_replicas",
+            )?;
+        }
+        if version >= 3 {
+            crate::primitives::field::put_fixed_array(
+                &mut s,
+                &self.removing_replicas,
+                version >= 4,
+                "removing_replicas",
+            )?;
+        }
+        if version >= 6 {
+            let mut run = [0u8; 2];
+            run[0..1].copy_from_slice(&[u8::from(self.is_new)]);
+            run[1..2].copy_from_slice(&self.leader_recovery_state.to_be_bytes());
+            s.put_slice(&run)?;
+        } else if version >= 1 {
+            s.put_fixed(self.is_new)?;
+        }
+        if version >= 4 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 4 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -570,21 +565,17 @@ impl crate::primitives::Wire for LeaderAndIsrTopicState {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            21 + self.topic_name.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.topic_name,
-                    version >= 4,
-                    "topic_name",
-                )?;
-                if version >= 5 {
-                    s.put_fixed(self.topic_id)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(21 + self.topic_name.len());
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.topic_name,
+            version >= 4,
+            "topic_name",
         )?;
+        if version >= 5 {
+            s.put_fixed(self.topic_id)?;
+        }
+        s.finish();
         crate::primitives::field::encode(
             &self.partition_states,
             buf,
@@ -690,23 +681,19 @@ impl crate::primitives::Wire for LeaderAndIsrLiveLeader {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            14 + self.host_name.len(),
-            |s| {
-                s.put_fixed(self.broker_id)?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.host_name,
-                    version >= 4,
-                    "host_name",
-                )?;
-                s.put_fixed(self.port)?;
-                if version >= 4 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(14 + self.host_name.len());
+        s.put_fixed(self.broker_id)?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.host_name,
+            version >= 4,
+            "host_name",
         )?;
+        s.put_fixed(self.port)?;
+        if version >= 4 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 4 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -151,27 +151,23 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionError {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            12 + self.topic_name.len(),
-            |s| {
-                if version <= 4 {
-                    crate::primitives::field::put_str(
-                        s,
-                        &self.topic_name,
-                        version >= 4,
-                        "topic_name",
-                    )?;
-                }
-                let mut run = [0u8; 6];
-                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                s.put_slice(&run)?;
-                if version >= 4 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(12 + self.topic_name.len());
+        if version <= 4 {
+            crate::primitives::field::put_str(
+                &mut s,
+                &self.topic_name,
+                version >= 4,
+                "topic_name",
+            )?;
+        }
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        s.put_slice(&run)?;
+        if version >= 4 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 4 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -113,23 +113,19 @@ impl crate::primitives::Wire for Voter {
         if version < 1 && !self.voter_directory_id.is_nil() {
             return Err(crate::primitives::field::non_default("voter_directory_id"));
         }
-        buf.segment(
-            21,
-            |s| {
-                if version >= 1 {
-                    let mut run = [0u8; 20];
-                    run[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
-                    run[4..20].copy_from_slice(&self.voter_directory_id.0);
-                    s.put_slice(&run)?;
-                } else {
-                    s.put_fixed(self.voter_id)?;
-                }
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(21);
+        if version >= 1 {
+            let mut run = [0u8; 20];
+            run[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
+            run[4..20].copy_from_slice(&self.voter_directory_id.0);
+            s.put_slice(&run)?;
+        } else {
+            s.put_fixed(self.voter_id)?;
+        }
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

@@ -33,26 +33,22 @@ impl crate::primitives::Wire for LeaveGroupRequest {
         if version < 3 && !self.members.is_empty() {
             return Err(crate::primitives::field::non_default("members"));
         }
-        buf.segment(
-            10 + self.group_id.len() + self.member_id.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.group_id,
-                    version >= 4,
-                    "group_id",
-                )?;
-                if version <= 2 {
-                    crate::primitives::field::put_str(
-                        s,
-                        &self.member_id,
-                        false,
-                        "member_id",
-                    )?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(10 + self.group_id.len() + self.member_id.len());
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.group_id,
+            version >= 4,
+            "group_id",
         )?;
+        if version <= 2 {
+            crate::primitives::field::put_str(
+                &mut s,
+                &self.member_id,
+                false,
+                "member_id",
+            )?;
+        }
+        s.finish();
         if version >= 3 {
             crate::primitives::field::encode(
                 &self.members,
@@ -166,37 +162,36 @@ impl crate::primitives::Wire for MemberIdentity {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            16 + self.member_id.len()
-                + self.group_instance_id.as_ref().map_or(0, String::len)
-                + self.reason.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.member_id,
-                    version >= 4,
-                    "member_id",
-                )?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.group_instance_id.as_deref(),
-                    version >= 4,
-                    "group_instance_id",
-                )?;
-                if version >= 5 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.reason.as_deref(),
-                        true,
-                        "reason",
-                    )?;
-                }
-                if version >= 4 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                16 + self.member_id.len()
+                    + self.group_instance_id.as_ref().map_or(0, String::len)
+                    + self.reason.as_ref().map_or(0, String::len),
+            );
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.member_id,
+            version >= 4,
+            "member_id",
         )?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.group_instance_id.as_deref(),
+            version >= 4,
+            "group_instance_id",
+        )?;
+        if version >= 5 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.reason.as_deref(),
+                true,
+                "reason",
+            )?;
+        }
+        if version >= 4 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 4 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -30,16 +30,12 @@ impl crate::primitives::Wire for LeaveGroupResponse {
         if version < 3 && !self.members.is_empty() {
             return Err(crate::primitives::field::non_default("members"));
         }
-        buf.segment(
-            6,
-            |s| {
-                if version >= 1 {
-                    s.put_fixed(self.throttle_time_ms)?;
-                }
-                s.put_fixed(self.error_code)?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(6);
+        if version >= 1 {
+            s.put_fixed(self.throttle_time_ms)?;
+        }
+        s.put_fixed(self.error_code)?;
+        s.finish();
         if version >= 3 {
             crate::primitives::field::encode(
                 &self.members,
@@ -158,29 +154,28 @@ impl crate::primitives::Wire for MemberResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            13 + self.member_id.len()
-                + self.group_instance_id.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.member_id,
-                    version >= 4,
-                    "member_id",
-                )?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.group_instance_id.as_deref(),
-                    version >= 4,
-                    "group_instance_id",
-                )?;
-                s.put_fixed(self.error_code)?;
-                if version >= 4 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                13 + self.member_id.len()
+                    + self.group_instance_id.as_ref().map_or(0, String::len),
+            );
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.member_id,
+            version >= 4,
+            "member_id",
         )?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.group_instance_id.as_deref(),
+            version >= 4,
+            "group_instance_id",
+        )?;
+        s.put_fixed(self.error_code)?;
+        if version >= 4 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 4 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

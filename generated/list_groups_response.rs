@@ -27,16 +27,12 @@ impl crate::primitives::Wire for ListGroupsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            6,
-            |s| {
-                if version >= 1 {
-                    s.put_fixed(self.throttle_time_ms)?;
-                }
-                s.put_fixed(self.error_code)?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(6);
+        if version >= 1 {
+            s.put_fixed(self.throttle_time_ms)?;
+        }
+        s.put_fixed(self.error_code)?;
+        s.finish();
         crate::primitives::field::encode(
             &self.groups,
             buf,
@@ -136,44 +132,43 @@ impl crate::primitives::Wire for ListedGroup {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            21 + self.group_id.len() + self.protocol_type.len() + self.group_state.len()
-                + self.group_type.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.group_id,
-                    version >= 3,
-                    "group_id",
-                )?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.protocol_type,
-                    version >= 3,
-                    "protocol_type",
-                )?;
-                if version >= 4 {
-                    crate::primitives::field::put_str(
-                        s,
-                        &self.group_state,
-                        true,
-                        "group_state",
-                    )?;
-                }
-                if version >= 5 {
-                    crate::primitives::field::put_str(
-                        s,
-                        &self.group_type,
-                        true,
-                        "group_type",
-                    )?;
-                }
-                if version >= 3 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                21 + self.group_id.len() + self.protocol_type.len()
+                    + self.group_state.len() + self.group_type.len(),
+            );
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.group_id,
+            version >= 3,
+            "group_id",
         )?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.protocol_type,
+            version >= 3,
+            "protocol_type",
+        )?;
+        if version >= 4 {
+            crate::primitives::field::put_str(
+                &mut s,
+                &self.group_state,
+                true,
+                "group_state",
+            )?;
+        }
+        if version >= 5 {
+            crate::primitives::field::put_str(
+                &mut s,
+                &self.group_type,
+                true,
+                "group_type",
+            )?;
+        }
+        if version >= 3 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 3 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

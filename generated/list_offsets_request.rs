@@ -49,18 +49,14 @@ impl crate::primitives::Wire for ListOffsetsRequest {
             version >= 6,
             "topics",
         )?;
-        buf.segment(
-            5,
-            |s| {
-                if version >= 10 {
-                    s.put_fixed(self.timeout_ms)?;
-                }
-                if version >= 6 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5);
+        if version >= 10 {
+            s.put_fixed(self.timeout_ms)?;
+        }
+        if version >= 6 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 6 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -161,13 +157,9 @@ impl crate::primitives::Wire for ListOffsetsTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.name.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, version >= 6, "name")?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.name.len());
+        crate::primitives::field::put_str(&mut s, &self.name, version >= 6, "name")?;
+        s.finish();
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -272,31 +264,27 @@ impl crate::primitives::Wire for ListOffsetsPartition {
         if version > 0 && self.max_num_offsets != 1 {
             return Err(crate::primitives::field::non_default("max_num_offsets"));
         }
-        buf.segment(
-            21,
-            |s| {
-                if version >= 4 {
-                    let mut run = [0u8; 8];
-                    run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                    run[4..8].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
-                    s.put_slice(&run)?;
-                } else {
-                    s.put_fixed(self.partition_index)?;
-                }
-                if version <= 0 {
-                    let mut run = [0u8; 12];
-                    run[0..8].copy_from_slice(&self.timestamp.to_be_bytes());
-                    run[8..12].copy_from_slice(&self.max_num_offsets.to_be_bytes());
-                    s.put_slice(&run)?;
-                } else {
-                    s.put_fixed(self.timestamp)?;
-                }
-                if version >= 6 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(21);
+        if version >= 4 {
+            let mut run = [0u8; 8];
+            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            run[4..8].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
+            s.put_slice(&run)?;
+        } else {
+            s.put_fixed(self.partition_index)?;
+        }
+        if version <= 0 {
+            let mut run = [0u8; 12];
+            run[0..8].copy_from_slice(&self.timestamp.to_be_bytes());
+            run[8..12].copy_from_slice(&self.max_num_offsets.to_be_bytes());
+            s.put_slice(&run)?;
+        } else {
+            s.put_fixed(self.timestamp)?;
+        }
+        if version >= 6 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 6 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

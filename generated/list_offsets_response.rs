@@ -108,13 +108,9 @@ impl crate::primitives::Wire for ListOffsetsTopicResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.name.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, version >= 6, "name")?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.name.len());
+        crate::primitives::field::put_str(&mut s, &self.name, version >= 6, "name")?;
+        s.finish();
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -238,39 +234,35 @@ impl crate::primitives::Wire for ListOffsetsPartitionResponse {
         if version < 4 && self.leader_epoch != -1 {
             return Err(crate::primitives::field::non_default("leader_epoch"));
         }
-        buf.segment(
-            32 + self.old_style_offsets.len() * 8,
-            |s| {
-                let mut run = [0u8; 6];
-                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                s.put_slice(&run)?;
-                if version <= 0 {
-                    crate::primitives::field::put_fixed_array(
-                        s,
-                        &self.old_style_offsets,
-                        false,
-                        "old_style_offsets",
-                    )?;
-                }
-                if version >= 4 {
-                    let mut run = [0u8; 20];
-                    run[0..8].copy_from_slice(&self.timestamp.to_be_bytes());
-                    run[8..16].copy_from_slice(&self.offset.to_be_bytes());
-                    run[16..20].copy_from_slice(&self.leader_epoch.to_be_bytes());
-                    s.put_slice(&run)?;
-                } else if version >= 1 {
-                    let mut run = [0u8; 16];
-                    run[0..8].copy_from_slice(&self.timestamp.to_be_bytes());
-                    run[8..16].copy_from_slice(&self.offset.to_be_bytes());
-                    s.put_slice(&run)?;
-                }
-                if version >= 6 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(32 + self.old_style_offsets.len() * 8);
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        s.put_slice(&run)?;
+        if version <= 0 {
+            crate::primitives::field::put_fixed_array(
+                &mut s,
+                &self.old_style_offsets,
+                false,
+                "old_style_offsets",
+            )?;
+        }
+        if version >= 4 {
+            let mut run = [0u8; 20];
+            run[0..8].copy_from_slice(&self.timestamp.to_be_bytes());
+            run[8..16].copy_from_slice(&self.offset.to_be_bytes());
+            run[16..20].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            s.put_slice(&run)?;
+        } else if version >= 1 {
+            let mut run = [0u8; 16];
+            run[0..8].copy_from_slice(&self.timestamp.to_be_bytes());
+            run[8..16].copy_from_slice(&self.offset.to_be_bytes());
+            s.put_slice(&run)?;
+        }
+        if version >= 6 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 6 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -42,22 +42,18 @@ impl crate::primitives::Wire for ListPartitionReassignmentsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            11 + self.error_message.as_ref().map_or(0, String::len),
-            |s| {
-                let mut run = [0u8; 6];
-                run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                s.put_slice(&run)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.error_message.as_deref(),
-                    true,
-                    "error_message",
-                )?;
-                Ok(())
-            },
+        let mut s = buf.segment(11 + self.error_message.as_ref().map_or(0, String::len));
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        s.put_slice(&run)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.error_message.as_deref(),
+            true,
+            "error_message",
         )?;
+        s.finish();
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
@@ -124,13 +120,9 @@ impl crate::primitives::Wire for OngoingTopicReassignment {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.name.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, true, "name")?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.name.len());
+        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        s.finish();
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -198,35 +190,34 @@ impl crate::primitives::Wire for OngoingPartitionReassignment {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            20 + self.replicas.len() * 4 + self.adding_replicas.len() * 4
-                + self.removing_replicas.len() * 4,
-            |s| {
-                s.put_fixed(self.partition_index)?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.replicas,
-                    true,
-                    "replicas",
-                )?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.adding_replicas,
-                    true,
-                    "adding_replicas",
-                )?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.removing_replicas,
-                    true,
-                    "removing_replicas",
-                )?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                20 + self.replicas.len() * 4 + self.adding_replicas.len() * 4
+                    + self.removing_replicas.len() * 4,
+            );
+        s.put_fixed(self.partition_index)?;
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.replicas,
+            true,
+            "replicas",
         )?;
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.adding_replicas,
+            true,
+            "adding_replicas",
+        )?;
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.removing_replicas,
+            true,
+            "removing_replicas",
+        )?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

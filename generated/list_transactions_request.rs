@@ -48,24 +48,20 @@ impl crate::primitives::Wire for ListTransactionsRequest {
             true,
             "state_filters",
         )?;
-        buf.segment(
-            14 + self.producer_id_filters.len() * 8,
-            |s| {
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.producer_id_filters,
-                    true,
-                    "producer_id_filters",
-                )?;
-                if version >= 1 {
-                    s.put_fixed(self.duration_filter)?;
-                }
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(14 + self.producer_id_filters.len() * 8);
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.producer_id_filters,
+            true,
+            "producer_id_filters",
         )?;
+        if version >= 1 {
+            s.put_fixed(self.duration_filter)?;
+        }
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

@@ -129,28 +129,25 @@ impl crate::primitives::Wire for TransactionState {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            19 + self.transactional_id.len() + self.transaction_state.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.transactional_id,
-                    true,
-                    "transactional_id",
-                )?;
-                s.put_fixed(self.producer_id)?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.transaction_state,
-                    true,
-                    "transaction_state",
-                )?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(19 + self.transactional_id.len() + self.transaction_state.len());
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.transactional_id,
+            true,
+            "transactional_id",
         )?;
+        s.put_fixed(self.producer_id)?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.transaction_state,
+            true,
+            "transaction_state",
+        )?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

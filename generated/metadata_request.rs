@@ -71,30 +71,25 @@ impl crate::primitives::Wire for MetadataRequest {
             version >= 9,
             "topics",
         )?;
-        buf.segment(
-            4,
-            |s| {
-                if (8..=10).contains(&version) {
-                    let mut run = [0u8; 2];
-                    run[0..1]
-                        .copy_from_slice(&[u8::from(self.allow_auto_topic_creation)]);
-                    run[1..2]
-                        .copy_from_slice(
-                            &[u8::from(self.include_cluster_authorized_operations)],
-                        );
-                    s.put_slice(&run)?;
-                } else if version >= 4 {
-                    s.put_fixed(self.allow_auto_topic_creation)?;
-                }
-                if version >= 8 {
-                    s.put_fixed(self.include_topic_authorized_operations)?;
-                }
-                if version >= 9 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(4);
+        if (8..=10).contains(&version) {
+            let mut run = [0u8; 2];
+            run[0..1].copy_from_slice(&[u8::from(self.allow_auto_topic_creation)]);
+            run[1..2]
+                .copy_from_slice(
+                    &[u8::from(self.include_cluster_authorized_operations)],
+                );
+            s.put_slice(&run)?;
+        } else if version >= 4 {
+            s.put_fixed(self.allow_auto_topic_creation)?;
+        }
+        if version >= 8 {
+            s.put_fixed(self.include_topic_authorized_operations)?;
+        }
+        if version >= 9 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 9 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -229,27 +224,23 @@ impl crate::primitives::Wire for MetadataRequestTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            22 + self.name.as_ref().map_or(0, String::len),
-            |s| {
-                if version >= 10 {
-                    s.put_fixed(self.topic_id)?;
-                }
-                if version < 10 && self.name.is_none() {
-                    return Err(crate::primitives::field::null_not_allowed("name"));
-                }
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.name.as_deref(),
-                    version >= 9,
-                    "name",
-                )?;
-                if version >= 9 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(22 + self.name.as_ref().map_or(0, String::len));
+        if version >= 10 {
+            s.put_fixed(self.topic_id)?;
+        }
+        if version < 10 && self.name.is_none() {
+            return Err(crate::primitives::field::null_not_allowed("name"));
+        }
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.name.as_deref(),
+            version >= 9,
+            "name",
         )?;
+        if version >= 9 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 9 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -69,23 +69,19 @@ impl crate::primitives::Wire for MetadataResponse {
             version >= 9,
             "brokers",
         )?;
-        buf.segment(
-            9 + self.cluster_id.as_ref().map_or(0, String::len),
-            |s| {
-                if version >= 2 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.cluster_id.as_deref(),
-                        version >= 9,
-                        "cluster_id",
-                    )?;
-                }
-                if version >= 1 {
-                    s.put_fixed(self.controller_id)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(9 + self.cluster_id.as_ref().map_or(0, String::len));
+        if version >= 2 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.cluster_id.as_deref(),
+                version >= 9,
+                "cluster_id",
+            )?;
+        }
+        if version >= 1 {
+            s.put_fixed(self.controller_id)?;
+        }
+        s.finish();
         crate::primitives::field::encode(
             &self.topics,
             buf,
@@ -93,18 +89,14 @@ impl crate::primitives::Wire for MetadataResponse {
             version >= 9,
             "topics",
         )?;
-        buf.segment(
-            5,
-            |s| {
-                if (8..=10).contains(&version) {
-                    s.put_fixed(self.cluster_authorized_operations)?;
-                }
-                if version >= 9 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5);
+        if (8..=10).contains(&version) {
+            s.put_fixed(self.cluster_authorized_operations)?;
+        }
+        if version >= 9 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 9 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -251,26 +243,23 @@ impl crate::primitives::Wire for MetadataResponseBroker {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            19 + self.host.len() + self.rack.as_ref().map_or(0, String::len),
-            |s| {
-                s.put_fixed(self.node_id)?;
-                crate::primitives::field::put_str(s, &self.host, version >= 9, "host")?;
-                s.put_fixed(self.port)?;
-                if version >= 1 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.rack.as_deref(),
-                        version >= 9,
-                        "rack",
-                    )?;
-                }
-                if version >= 9 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf
+            .segment(19 + self.host.len() + self.rack.as_ref().map_or(0, String::len));
+        s.put_fixed(self.node_id)?;
+        crate::primitives::field::put_str(&mut s, &self.host, version >= 9, "host")?;
+        s.put_fixed(self.port)?;
+        if version >= 1 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.rack.as_deref(),
+                version >= 9,
+                "rack",
+            )?;
+        }
+        if version >= 9 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 9 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -407,28 +396,24 @@ impl crate::primitives::Wire for MetadataResponseTopic {
                 crate::primitives::field::non_default("topic_authorized_operations"),
             );
         }
-        buf.segment(
-            24 + self.name.as_ref().map_or(0, String::len),
-            |s| {
-                s.put_fixed(self.error_code)?;
-                if version < 12 && self.name.is_none() {
-                    return Err(crate::primitives::field::null_not_allowed("name"));
-                }
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.name.as_deref(),
-                    version >= 9,
-                    "name",
-                )?;
-                if version >= 10 {
-                    s.put_fixed(self.topic_id)?;
-                }
-                if version >= 1 {
-                    s.put_fixed(self.is_internal)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(24 + self.name.as_ref().map_or(0, String::len));
+        s.put_fixed(self.error_code)?;
+        if version < 12 && self.name.is_none() {
+            return Err(crate::primitives::field::null_not_allowed("name"));
+        }
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.name.as_deref(),
+            version >= 9,
+            "name",
         )?;
+        if version >= 10 {
+            s.put_fixed(self.topic_id)?;
+        }
+        if version >= 1 {
+            s.put_fixed(self.is_internal)?;
+        }
+        s.finish();
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -436,18 +421,14 @@ impl crate::primitives::Wire for MetadataResponseTopic {
             version >= 9,
             "partitions",
         )?;
-        buf.segment(
-            5,
-            |s| {
-                if version >= 8 {
-                    s.put_fixed(self.topic_authorized_operations)?;
-                }
-                if version >= 9 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5);
+        if version >= 8 {
+            s.put_fixed(self.topic_authorized_operations)?;
+        }
+        if version >= 9 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 9 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -623,50 +604,49 @@ impl crate::primitives::Wire for MetadataResponsePartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            30 + self.replica_nodes.len() * 4 + self.isr_nodes.len() * 4
-                + self.offline_replicas.len() * 4,
-            |s| {
-                if version >= 7 {
-                    let mut run = [0u8; 14];
-                    run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-                    run[2..6].copy_from_slice(&self.partition_index.to_be_bytes());
-                    run[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
-                    run[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
-                    s.put_slice(&run)?;
-                } else {
-                    let mut run = [0u8; 10];
-                    run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-                    run[2..6].copy_from_slice(&self.partition_index.to_be_bytes());
-                    run[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
-                    s.put_slice(&run)?;
-                }
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.replica_nodes,
-                    version >= 9,
-                    "replica_nodes",
-                )?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.isr_nodes,
-                    version >= 9,
-                    "isr_nodes",
-                )?;
-                if version >= 5 {
-                    crate::primitives::field::put_fixed_array(
-                        s,
-                        &self.offline_replicas,
-                        version >= 9,
-                        "offline_replicas",
-                    )?;
-                }
-                if version >= 9 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                30 + self.replica_nodes.len() * 4 + self.isr_nodes.len() * 4
+                    + self.offline_replicas.len() * 4,
+            );
+        if version >= 7 {
+            let mut run = [0u8; 14];
+            run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+            run[2..6].copy_from_slice(&self.partition_index.to_be_bytes());
+            run[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
+            run[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            s.put_slice(&run)?;
+        } else {
+            let mut run = [0u8; 10];
+            run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+            run[2..6].copy_from_slice(&self.partition_index.to_be_bytes());
+            run[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
+            s.put_slice(&run)?;
+        }
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.replica_nodes,
+            version >= 9,
+            "replica_nodes",
         )?;
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.isr_nodes,
+            version >= 9,
+            "isr_nodes",
+        )?;
+        if version >= 5 {
+            crate::primitives::field::put_fixed_array(
+                &mut s,
+                &self.offline_replicas,
+                version >= 9,
+                "offline_replicas",
+            )?;
+        }
+        if version >= 9 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 9 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -55,41 +55,40 @@ impl crate::primitives::Wire for OffsetCommitRequest {
         if version < 7 && self.group_instance_id.is_some() {
             return Err(crate::primitives::field::non_default("group_instance_id"));
         }
-        buf.segment(
-            27 + self.group_id.len() + self.member_id.len()
-                + self.group_instance_id.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.group_id,
-                    version >= 8,
-                    "group_id",
-                )?;
-                if version >= 1 {
-                    s.put_fixed(self.generation_id_or_member_epoch)?;
-                }
-                if version >= 1 {
-                    crate::primitives::field::put_str(
-                        s,
-                        &self.member_id,
-                        version >= 8,
-                        "member_id",
-                    )?;
-                }
-                if version >= 7 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.group_instance_id.as_deref(),
-                        version >= 8,
-                        "group_instance_id",
-                    )?;
-                }
-                if (2..=4).contains(&version) {
-                    s.put_fixed(self.retention_time_ms)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                27 + self.group_id.len() + self.member_id.len()
+                    + self.group_instance_id.as_ref().map_or(0, String::len),
+            );
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.group_id,
+            version >= 8,
+            "group_id",
         )?;
+        if version >= 1 {
+            s.put_fixed(self.generation_id_or_member_epoch)?;
+        }
+        if version >= 1 {
+            crate::primitives::field::put_str(
+                &mut s,
+                &self.member_id,
+                version >= 8,
+                "member_id",
+            )?;
+        }
+        if version >= 7 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.group_instance_id.as_deref(),
+                version >= 8,
+                "group_instance_id",
+            )?;
+        }
+        if (2..=4).contains(&version) {
+            s.put_fixed(self.retention_time_ms)?;
+        }
+        s.finish();
         crate::primitives::field::encode(
             &self.topics,
             buf,
@@ -237,13 +236,9 @@ impl crate::primitives::Wire for OffsetCommitRequestTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.name.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, version >= 8, "name")?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.name.len());
+        crate::primitives::field::put_str(&mut s, &self.name, version >= 8, "name")?;
+        s.finish();
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -353,37 +348,33 @@ impl crate::primitives::Wire for OffsetCommitRequestPartition {
         if version != 1 && self.commit_timestamp != -1 {
             return Err(crate::primitives::field::non_default("commit_timestamp"));
         }
-        buf.segment(
-            30 + self.committed_metadata.as_ref().map_or(0, String::len),
-            |s| {
-                if version >= 6 {
-                    let mut run = [0u8; 16];
-                    run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                    run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
-                    run[12..16]
-                        .copy_from_slice(&self.committed_leader_epoch.to_be_bytes());
-                    s.put_slice(&run)?;
-                } else {
-                    let mut run = [0u8; 12];
-                    run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                    run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
-                    s.put_slice(&run)?;
-                }
-                if version == 1 {
-                    s.put_fixed(self.commit_timestamp)?;
-                }
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.committed_metadata.as_deref(),
-                    version >= 8,
-                    "committed_metadata",
-                )?;
-                if version >= 8 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(30 + self.committed_metadata.as_ref().map_or(0, String::len));
+        if version >= 6 {
+            let mut run = [0u8; 16];
+            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+            run[12..16].copy_from_slice(&self.committed_leader_epoch.to_be_bytes());
+            s.put_slice(&run)?;
+        } else {
+            let mut run = [0u8; 12];
+            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+            s.put_slice(&run)?;
+        }
+        if version == 1 {
+            s.put_fixed(self.commit_timestamp)?;
+        }
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.committed_metadata.as_deref(),
+            version >= 8,
+            "committed_metadata",
         )?;
+        if version >= 8 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 8 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -21,13 +21,9 @@ impl crate::primitives::Wire for OffsetDeleteRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.group_id.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.group_id, false, "group_id")?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.group_id.len());
+        crate::primitives::field::put_str(&mut s, &self.group_id, false, "group_id")?;
+        s.finish();
         crate::primitives::field::encode(&self.topics, buf, version, false, "topics")?;
         Ok(())
     }
@@ -80,13 +76,9 @@ impl crate::primitives::Wire for OffsetDeleteRequestTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.name.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, false, "name")?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.name.len());
+        crate::primitives::field::put_str(&mut s, &self.name, false, "name")?;
+        s.finish();
         crate::primitives::field::encode(
             &self.partitions,
             buf,

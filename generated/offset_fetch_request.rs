@@ -54,20 +54,16 @@ impl crate::primitives::Wire for OffsetFetchRequest {
         if version < 7 && self.require_stable {
             return Err(crate::primitives::field::non_default("require_stable"));
         }
-        buf.segment(
-            5 + self.group_id.len(),
-            |s| {
-                if version <= 7 {
-                    crate::primitives::field::put_str(
-                        s,
-                        &self.group_id,
-                        version >= 6,
-                        "group_id",
-                    )?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.group_id.len());
+        if version <= 7 {
+            crate::primitives::field::put_str(
+                &mut s,
+                &self.group_id,
+                version >= 6,
+                "group_id",
+            )?;
+        }
+        s.finish();
         if version <= 7 {
             if version < 2 && self.topics.is_none() {
                 return Err(crate::primitives::field::null_not_allowed("topics"));
@@ -89,18 +85,14 @@ impl crate::primitives::Wire for OffsetFetchRequest {
                 "groups",
             )?;
         }
-        buf.segment(
-            2,
-            |s| {
-                if version >= 7 {
-                    s.put_fixed(self.require_stable)?;
-                }
-                if version >= 6 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(2);
+        if version >= 7 {
+            s.put_fixed(self.require_stable)?;
+        }
+        if version >= 6 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 6 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -237,22 +229,18 @@ impl crate::primitives::Wire for OffsetFetchRequestTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            11 + self.name.len() + self.partition_indexes.len() * 4,
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, version >= 6, "name")?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.partition_indexes,
-                    version >= 6,
-                    "partition_indexes",
-                )?;
-                if version >= 6 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(11 + self.name.len() + self.partition_indexes.len() * 4);
+        crate::primitives::field::put_str(&mut s, &self.name, version >= 6, "name")?;
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.partition_indexes,
+            version >= 6,
+            "partition_indexes",
         )?;
+        if version >= 6 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 6 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -351,24 +339,23 @@ impl crate::primitives::Wire for OffsetFetchRequestGroup {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            14 + self.group_id.len() + self.member_id.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_str(s, &self.group_id, true, "group_id")?;
-                if version >= 9 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.member_id.as_deref(),
-                        true,
-                        "member_id",
-                    )?;
-                }
-                if version >= 9 {
-                    s.put_fixed(self.member_epoch)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf
+            .segment(
+                14 + self.group_id.len() + self.member_id.as_ref().map_or(0, String::len),
+            );
+        crate::primitives::field::put_str(&mut s, &self.group_id, true, "group_id")?;
+        if version >= 9 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.member_id.as_deref(),
+                true,
+                "member_id",
+            )?;
+        }
+        if version >= 9 {
+            s.put_fixed(self.member_epoch)?;
+        }
+        s.finish();
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
@@ -456,22 +443,18 @@ impl crate::primitives::Wire for OffsetFetchRequestTopics {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            11 + self.name.len() + self.partition_indexes.len() * 4,
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, true, "name")?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.partition_indexes,
-                    true,
-                    "partition_indexes",
-                )?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(11 + self.name.len() + self.partition_indexes.len() * 4);
+        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.partition_indexes,
+            true,
+            "partition_indexes",
         )?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

@@ -175,13 +175,9 @@ impl crate::primitives::Wire for OffsetFetchResponseTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.name.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, version >= 6, "name")?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.name.len());
+        crate::primitives::field::put_str(&mut s, &self.name, version >= 6, "name")?;
+        s.finish();
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -288,35 +284,30 @@ impl crate::primitives::Wire for OffsetFetchResponsePartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            24 + self.metadata.as_ref().map_or(0, String::len),
-            |s| {
-                if version >= 5 {
-                    let mut run = [0u8; 16];
-                    run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                    run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
-                    run[12..16]
-                        .copy_from_slice(&self.committed_leader_epoch.to_be_bytes());
-                    s.put_slice(&run)?;
-                } else {
-                    let mut run = [0u8; 12];
-                    run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                    run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
-                    s.put_slice(&run)?;
-                }
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.metadata.as_deref(),
-                    version >= 6,
-                    "metadata",
-                )?;
-                s.put_fixed(self.error_code)?;
-                if version >= 6 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(24 + self.metadata.as_ref().map_or(0, String::len));
+        if version >= 5 {
+            let mut run = [0u8; 16];
+            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+            run[12..16].copy_from_slice(&self.committed_leader_epoch.to_be_bytes());
+            s.put_slice(&run)?;
+        } else {
+            let mut run = [0u8; 12];
+            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+            s.put_slice(&run)?;
+        }
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.metadata.as_deref(),
+            version >= 6,
+            "metadata",
         )?;
+        s.put_fixed(self.error_code)?;
+        if version >= 6 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 6 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -429,24 +420,16 @@ impl crate::primitives::Wire for OffsetFetchResponseGroup {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.group_id.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.group_id, true, "group_id")?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.group_id.len());
+        crate::primitives::field::put_str(&mut s, &self.group_id, true, "group_id")?;
+        s.finish();
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
-        buf.segment(
-            3,
-            |s| {
-                s.put_fixed(self.error_code)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(3);
+        s.put_fixed(self.error_code)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
@@ -514,13 +497,9 @@ impl crate::primitives::Wire for OffsetFetchResponseTopics {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.name.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, true, "name")?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.name.len());
+        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        s.finish();
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -604,27 +583,23 @@ impl crate::primitives::Wire for OffsetFetchResponsePartitions {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            24 + self.metadata.as_ref().map_or(0, String::len),
-            |s| {
-                let mut run = [0u8; 16];
-                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
-                run[12..16].copy_from_slice(&self.committed_leader_epoch.to_be_bytes());
-                s.put_slice(&run)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.metadata.as_deref(),
-                    true,
-                    "metadata",
-                )?;
-                s.put_fixed(self.error_code)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(24 + self.metadata.as_ref().map_or(0, String::len));
+        let mut run = [0u8; 16];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+        run[12..16].copy_from_slice(&self.committed_leader_epoch.to_be_bytes());
+        s.put_slice(&run)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.metadata.as_deref(),
+            true,
+            "metadata",
         )?;
+        s.put_fixed(self.error_code)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

@@ -117,18 +117,9 @@ impl crate::primitives::Wire for OffsetForLeaderTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.topic.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.topic,
-                    version >= 4,
-                    "topic",
-                )?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.topic.len());
+        crate::primitives::field::put_str(&mut s, &self.topic, version >= 4, "topic")?;
+        s.finish();
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -225,24 +216,20 @@ impl crate::primitives::Wire for OffsetForLeaderPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            13,
-            |s| {
-                if version >= 2 {
-                    let mut run = [0u8; 8];
-                    run[0..4].copy_from_slice(&self.partition.to_be_bytes());
-                    run[4..8].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
-                    s.put_slice(&run)?;
-                } else {
-                    s.put_fixed(self.partition)?;
-                }
-                s.put_fixed(self.leader_epoch)?;
-                if version >= 4 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(13);
+        if version >= 2 {
+            let mut run = [0u8; 8];
+            run[0..4].copy_from_slice(&self.partition.to_be_bytes());
+            run[4..8].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
+            s.put_slice(&run)?;
+        } else {
+            s.put_fixed(self.partition)?;
+        }
+        s.put_fixed(self.leader_epoch)?;
+        if version >= 4 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 4 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

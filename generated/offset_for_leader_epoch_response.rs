@@ -108,18 +108,9 @@ impl crate::primitives::Wire for OffsetForLeaderTopicResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.topic.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.topic,
-                    version >= 4,
-                    "topic",
-                )?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.topic.len());
+        crate::primitives::field::put_str(&mut s, &self.topic, version >= 4, "topic")?;
+        s.finish();
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -221,28 +212,24 @@ impl crate::primitives::Wire for EpochEndOffset {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            19,
-            |s| {
-                if version >= 1 {
-                    let mut run = [0u8; 10];
-                    run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-                    run[2..6].copy_from_slice(&self.partition.to_be_bytes());
-                    run[6..10].copy_from_slice(&self.leader_epoch.to_be_bytes());
-                    s.put_slice(&run)?;
-                } else {
-                    let mut run = [0u8; 6];
-                    run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-                    run[2..6].copy_from_slice(&self.partition.to_be_bytes());
-                    s.put_slice(&run)?;
-                }
-                s.put_fixed(self.end_offset)?;
-                if version >= 4 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(19);
+        if version >= 1 {
+            let mut run = [0u8; 10];
+            run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+            run[2..6].copy_from_slice(&self.partition.to_be_bytes());
+            run[6..10].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            s.put_slice(&run)?;
+        } else {
+            let mut run = [0u8; 6];
+            run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+            run[2..6].copy_from_slice(&self.partition.to_be_bytes());
+            s.put_slice(&run)?;
+        }
+        s.put_fixed(self.end_offset)?;
+        if version >= 4 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 4 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -34,24 +34,21 @@ impl crate::primitives::Wire for ProduceRequest {
         if version < 3 && self.transactional_id.is_some() {
             return Err(crate::primitives::field::non_default("transactional_id"));
         }
-        buf.segment(
-            11 + self.transactional_id.as_ref().map_or(0, String::len),
-            |s| {
-                if version >= 3 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.transactional_id.as_deref(),
-                        version >= 9,
-                        "transactional_id",
-                    )?;
-                }
-                let mut run = [0u8; 6];
-                run[0..2].copy_from_slice(&self.acks.to_be_bytes());
-                run[2..6].copy_from_slice(&self.timeout_ms.to_be_bytes());
-                s.put_slice(&run)?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf
+            .segment(11 + self.transactional_id.as_ref().map_or(0, String::len));
+        if version >= 3 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.transactional_id.as_deref(),
+                version >= 9,
+                "transactional_id",
+            )?;
+        }
+        let mut run = [0u8; 6];
+        run[0..2].copy_from_slice(&self.acks.to_be_bytes());
+        run[2..6].copy_from_slice(&self.timeout_ms.to_be_bytes());
+        s.put_slice(&run)?;
+        s.finish();
         crate::primitives::field::encode(
             &self.topic_data,
             buf,
@@ -152,13 +149,9 @@ impl crate::primitives::Wire for TopicProduceData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.name.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, version >= 9, "name")?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.name.len());
+        crate::primitives::field::put_str(&mut s, &self.name, version >= 9, "name")?;
+        s.finish();
         crate::primitives::field::encode(
             &self.partition_data,
             buf,

@@ -155,13 +155,9 @@ impl crate::primitives::Wire for TopicProduceResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.name.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, version >= 9, "name")?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.name.len());
+        crate::primitives::field::put_str(&mut s, &self.name, version >= 9, "name")?;
+        s.finish();
         crate::primitives::field::encode(
             &self.partition_responses,
             buf,
@@ -316,20 +312,16 @@ impl crate::primitives::Wire for PartitionProduceResponse {
                 "record_errors",
             )?;
         }
-        buf.segment(
-            5 + self.error_message.as_ref().map_or(0, String::len),
-            |s| {
-                if version >= 8 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.error_message.as_deref(),
-                        version >= 9,
-                        "error_message",
-                    )?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.error_message.as_ref().map_or(0, String::len));
+        if version >= 8 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.error_message.as_deref(),
+                version >= 9,
+                "error_message",
+            )?;
+        }
+        s.finish();
         if version >= 9 {
             let write_current_leader = version >= 10
                 && self.current_leader != LeaderIdAndEpoch::default();
@@ -510,22 +502,21 @@ impl crate::primitives::Wire for BatchIndexAndErrorMessage {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            10 + self.batch_index_error_message.as_ref().map_or(0, String::len),
-            |s| {
-                s.put_fixed(self.batch_index)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.batch_index_error_message.as_deref(),
-                    version >= 9,
-                    "batch_index_error_message",
-                )?;
-                if version >= 9 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                10 + self.batch_index_error_message.as_ref().map_or(0, String::len),
+            );
+        s.put_fixed(self.batch_index)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.batch_index_error_message.as_deref(),
+            version >= 9,
+            "batch_index_error_message",
         )?;
+        if version >= 9 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 9 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -616,19 +607,15 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            9,
-            |s| {
-                let mut run = [0u8; 8];
-                run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
-                run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
-                s.put_slice(&run)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(9);
+        let mut run = [0u8; 8];
+        run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+        run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        s.put_slice(&run)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
@@ -689,24 +676,21 @@ impl crate::primitives::Wire for NodeEndpoint {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            19 + self.host.len() + self.rack.as_ref().map_or(0, String::len),
-            |s| {
-                s.put_fixed(self.node_id)?;
-                crate::primitives::field::put_str(s, &self.host, true, "host")?;
-                s.put_fixed(self.port)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.rack.as_deref(),
-                    true,
-                    "rack",
-                )?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(19 + self.host.len() + self.rack.as_ref().map_or(0, String::len));
+        s.put_fixed(self.node_id)?;
+        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        s.put_fixed(self.port)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.rack.as_deref(),
+            true,
+            "rack",
         )?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

@@ -38,25 +38,21 @@ impl crate::primitives::Wire for RemoveRaftVoterRequest {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            26 + self.cluster_id.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.cluster_id.as_deref(),
-                    true,
-                    "cluster_id",
-                )?;
-                let mut run = [0u8; 20];
-                run[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
-                run[4..20].copy_from_slice(&self.voter_directory_id.0);
-                s.put_slice(&run)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(26 + self.cluster_id.as_ref().map_or(0, String::len));
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.cluster_id.as_deref(),
+            true,
+            "cluster_id",
         )?;
+        let mut run = [0u8; 20];
+        run[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
+        run[4..20].copy_from_slice(&self.voter_directory_id.0);
+        s.put_slice(&run)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

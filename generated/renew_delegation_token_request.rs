@@ -31,16 +31,12 @@ impl crate::primitives::Wire for RenewDelegationTokenRequest {
             version >= 2,
             "hmac",
         )?;
-        buf.segment(
-            9,
-            |s| {
-                s.put_fixed(self.renew_period_ms)?;
-                if version >= 2 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(9);
+        s.put_fixed(self.renew_period_ms)?;
+        if version >= 2 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

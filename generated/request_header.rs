@@ -53,25 +53,21 @@ impl crate::primitives::Wire for RequestHeader {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            13 + self.client_id.as_ref().map_or(0, String::len),
-            |s| {
-                let mut run = [0u8; 8];
-                run[0..2].copy_from_slice(&self.request_api_key.to_be_bytes());
-                run[2..4].copy_from_slice(&self.request_api_version.to_be_bytes());
-                run[4..8].copy_from_slice(&self.correlation_id.to_be_bytes());
-                s.put_slice(&run)?;
-                if version >= 1 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.client_id.as_deref(),
-                        false,
-                        "client_id",
-                    )?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(13 + self.client_id.as_ref().map_or(0, String::len));
+        let mut run = [0u8; 8];
+        run[0..2].copy_from_slice(&self.request_api_key.to_be_bytes());
+        run[2..4].copy_from_slice(&self.request_api_version.to_be_bytes());
+        run[4..8].copy_from_slice(&self.correlation_id.to_be_bytes());
+        s.put_slice(&run)?;
+        if version >= 1 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.client_id.as_deref(),
+                false,
+                "client_id",
+            )?;
+        }
+        s.finish();
         if version >= 2 {
             let write_initial_principal_name = self.initial_principal_name.is_some();
             let write_initial_client_id = self.initial_client_id.is_some();

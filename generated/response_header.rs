@@ -20,16 +20,12 @@ impl crate::primitives::Wire for ResponseHeader {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5,
-            |s| {
-                s.put_fixed(self.correlation_id)?;
-                if version >= 1 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5);
+        s.put_fixed(self.correlation_id)?;
+        if version >= 1 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -43,19 +43,15 @@ impl crate::primitives::Wire for SaslAuthenticateResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            7 + self.error_message.as_ref().map_or(0, String::len),
-            |s| {
-                s.put_fixed(self.error_code)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.error_message.as_deref(),
-                    version >= 2,
-                    "error_message",
-                )?;
-                Ok(())
-            },
+        let mut s = buf.segment(7 + self.error_message.as_ref().map_or(0, String::len));
+        s.put_fixed(self.error_code)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.error_message.as_deref(),
+            version >= 2,
+            "error_message",
         )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.auth_bytes,
             buf,
@@ -63,18 +59,14 @@ impl crate::primitives::Wire for SaslAuthenticateResponse {
             version >= 2,
             "auth_bytes",
         )?;
-        buf.segment(
-            9,
-            |s| {
-                if version >= 1 {
-                    s.put_fixed(self.session_lifetime_ms)?;
-                }
-                if version >= 2 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(9);
+        if version >= 1 {
+            s.put_fixed(self.session_lifetime_ms)?;
+        }
+        if version >= 2 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

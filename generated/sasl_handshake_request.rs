@@ -18,18 +18,9 @@ impl crate::primitives::Wire for SaslHandshakeRequest {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.mechanism.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.mechanism,
-                    false,
-                    "mechanism",
-                )?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.mechanism.len());
+        crate::primitives::field::put_str(&mut s, &self.mechanism, false, "mechanism")?;
+        s.finish();
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

@@ -42,26 +42,25 @@ impl crate::primitives::Wire for ShareAcknowledgeRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            14 + self.group_id.as_ref().map_or(0, String::len)
-                + self.member_id.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.group_id.as_deref(),
-                    true,
-                    "group_id",
-                )?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.member_id.as_deref(),
-                    true,
-                    "member_id",
-                )?;
-                s.put_fixed(self.share_session_epoch)?;
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                14 + self.group_id.as_ref().map_or(0, String::len)
+                    + self.member_id.as_ref().map_or(0, String::len),
+            );
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.group_id.as_deref(),
+            true,
+            "group_id",
         )?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.member_id.as_deref(),
+            true,
+            "member_id",
+        )?;
+        s.put_fixed(self.share_session_epoch)?;
+        s.finish();
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
@@ -276,25 +275,21 @@ impl crate::primitives::Wire for AcknowledgementBatch {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            22 + self.acknowledge_types.len(),
-            |s| {
-                let mut run = [0u8; 16];
-                run[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
-                run[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
-                s.put_slice(&run)?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.acknowledge_types,
-                    true,
-                    "acknowledge_types",
-                )?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(22 + self.acknowledge_types.len());
+        let mut run = [0u8; 16];
+        run[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+        run[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+        s.put_slice(&run)?;
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.acknowledge_types,
+            true,
+            "acknowledge_types",
         )?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

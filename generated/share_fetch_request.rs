@@ -62,31 +62,30 @@ impl crate::primitives::Wire for ShareFetchRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            26 + self.group_id.as_ref().map_or(0, String::len)
-                + self.member_id.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.group_id.as_deref(),
-                    true,
-                    "group_id",
-                )?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.member_id.as_deref(),
-                    true,
-                    "member_id",
-                )?;
-                let mut run = [0u8; 16];
-                run[0..4].copy_from_slice(&self.share_session_epoch.to_be_bytes());
-                run[4..8].copy_from_slice(&self.max_wait_ms.to_be_bytes());
-                run[8..12].copy_from_slice(&self.min_bytes.to_be_bytes());
-                run[12..16].copy_from_slice(&self.max_bytes.to_be_bytes());
-                s.put_slice(&run)?;
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                26 + self.group_id.as_ref().map_or(0, String::len)
+                    + self.member_id.as_ref().map_or(0, String::len),
+            );
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.group_id.as_deref(),
+            true,
+            "group_id",
         )?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.member_id.as_deref(),
+            true,
+            "member_id",
+        )?;
+        let mut run = [0u8; 16];
+        run[0..4].copy_from_slice(&self.share_session_epoch.to_be_bytes());
+        run[4..8].copy_from_slice(&self.max_wait_ms.to_be_bytes());
+        run[8..12].copy_from_slice(&self.min_bytes.to_be_bytes());
+        run[12..16].copy_from_slice(&self.max_bytes.to_be_bytes());
+        s.put_slice(&run)?;
+        s.finish();
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         crate::primitives::field::encode(
             &self.forgotten_topics_data,
@@ -337,25 +336,21 @@ impl crate::primitives::Wire for AcknowledgementBatch {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            22 + self.acknowledge_types.len(),
-            |s| {
-                let mut run = [0u8; 16];
-                run[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
-                run[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
-                s.put_slice(&run)?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.acknowledge_types,
-                    true,
-                    "acknowledge_types",
-                )?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(22 + self.acknowledge_types.len());
+        let mut run = [0u8; 16];
+        run[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+        run[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+        s.put_slice(&run)?;
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.acknowledge_types,
+            true,
+            "acknowledge_types",
         )?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
@@ -420,22 +415,18 @@ impl crate::primitives::Wire for ForgottenTopic {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            22 + self.partitions.len() * 4,
-            |s| {
-                s.put_fixed(self.topic_id)?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.partitions,
-                    true,
-                    "partitions",
-                )?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(22 + self.partitions.len() * 4);
+        s.put_fixed(self.topic_id)?;
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.partitions,
+            true,
+            "partitions",
         )?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

@@ -35,22 +35,18 @@ impl crate::primitives::Wire for ShareFetchResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            11 + self.error_message.as_ref().map_or(0, String::len),
-            |s| {
-                let mut run = [0u8; 6];
-                run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                s.put_slice(&run)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.error_message.as_deref(),
-                    true,
-                    "error_message",
-                )?;
-                Ok(())
-            },
+        let mut s = buf.segment(11 + self.error_message.as_ref().map_or(0, String::len));
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        s.put_slice(&run)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.error_message.as_deref(),
+            true,
+            "error_message",
         )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.responses,
             buf,
@@ -227,30 +223,29 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            18 + self.error_message.as_ref().map_or(0, String::len)
-                + self.acknowledge_error_message.as_ref().map_or(0, String::len),
-            |s| {
-                let mut run = [0u8; 6];
-                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                s.put_slice(&run)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.error_message.as_deref(),
-                    true,
-                    "error_message",
-                )?;
-                s.put_fixed(self.acknowledge_error_code)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.acknowledge_error_message.as_deref(),
-                    true,
-                    "acknowledge_error_message",
-                )?;
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                18 + self.error_message.as_ref().map_or(0, String::len)
+                    + self.acknowledge_error_message.as_ref().map_or(0, String::len),
+            );
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        s.put_slice(&run)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.error_message.as_deref(),
+            true,
+            "error_message",
         )?;
+        s.put_fixed(self.acknowledge_error_code)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.acknowledge_error_message.as_deref(),
+            true,
+            "acknowledge_error_message",
+        )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.current_leader,
             buf,
@@ -375,19 +370,15 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            9,
-            |s| {
-                let mut run = [0u8; 8];
-                run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
-                run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
-                s.put_slice(&run)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(9);
+        let mut run = [0u8; 8];
+        run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+        run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        s.put_slice(&run)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
@@ -444,20 +435,16 @@ impl crate::primitives::Wire for AcquiredRecords {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            19,
-            |s| {
-                let mut run = [0u8; 18];
-                run[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
-                run[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
-                run[16..18].copy_from_slice(&self.delivery_count.to_be_bytes());
-                s.put_slice(&run)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(19);
+        let mut run = [0u8; 18];
+        run[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+        run[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+        run[16..18].copy_from_slice(&self.delivery_count.to_be_bytes());
+        s.put_slice(&run)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
@@ -520,24 +507,21 @@ impl crate::primitives::Wire for NodeEndpoint {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            19 + self.host.len() + self.rack.as_ref().map_or(0, String::len),
-            |s| {
-                s.put_fixed(self.node_id)?;
-                crate::primitives::field::put_str(s, &self.host, true, "host")?;
-                s.put_fixed(self.port)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.rack.as_deref(),
-                    true,
-                    "rack",
-                )?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(19 + self.host.len() + self.rack.as_ref().map_or(0, String::len));
+        s.put_fixed(self.node_id)?;
+        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        s.put_fixed(self.port)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.rack.as_deref(),
+            true,
+            "rack",
         )?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

@@ -36,27 +36,21 @@ impl crate::primitives::Wire for ShareGroupHeartbeatRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            19 + self.group_id.len() + self.member_id.len()
-                + self.rack_id.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_str(s, &self.group_id, true, "group_id")?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.member_id,
-                    true,
-                    "member_id",
-                )?;
-                s.put_fixed(self.member_epoch)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.rack_id.as_deref(),
-                    true,
-                    "rack_id",
-                )?;
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                19 + self.group_id.len() + self.member_id.len()
+                    + self.rack_id.as_ref().map_or(0, String::len),
+            );
+        crate::primitives::field::put_str(&mut s, &self.group_id, true, "group_id")?;
+        crate::primitives::field::put_str(&mut s, &self.member_id, true, "member_id")?;
+        s.put_fixed(self.member_epoch)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.rack_id.as_deref(),
+            true,
+            "rack_id",
         )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.subscribed_topic_names,
             buf,

@@ -43,33 +43,32 @@ impl crate::primitives::Wire for ShareGroupHeartbeatResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            24 + self.error_message.as_ref().map_or(0, String::len)
-                + self.member_id.as_ref().map_or(0, String::len),
-            |s| {
-                let mut run = [0u8; 6];
-                run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                s.put_slice(&run)?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.error_message.as_deref(),
-                    true,
-                    "error_message",
-                )?;
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.member_id.as_deref(),
-                    true,
-                    "member_id",
-                )?;
-                let mut run = [0u8; 8];
-                run[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
-                run[4..8].copy_from_slice(&self.heartbeat_interval_ms.to_be_bytes());
-                s.put_slice(&run)?;
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                24 + self.error_message.as_ref().map_or(0, String::len)
+                    + self.member_id.as_ref().map_or(0, String::len),
+            );
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        s.put_slice(&run)?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.error_message.as_deref(),
+            true,
+            "error_message",
         )?;
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.member_id.as_deref(),
+            true,
+            "member_id",
+        )?;
+        let mut run = [0u8; 8];
+        run[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
+        run[4..8].copy_from_slice(&self.heartbeat_interval_ms.to_be_bytes());
+        s.put_slice(&run)?;
+        s.finish();
         crate::primitives::field::encode(
             &self.assignment,
             buf,
@@ -159,22 +158,18 @@ impl crate::primitives::Wire for TopicPartitions {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            22 + self.partitions.len() * 4,
-            |s| {
-                s.put_fixed(self.topic_id)?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.partitions,
-                    true,
-                    "partitions",
-                )?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(22 + self.partitions.len() * 4);
+        s.put_fixed(self.topic_id)?;
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.partitions,
+            true,
+            "partitions",
         )?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

@@ -24,20 +24,15 @@ impl crate::primitives::Wire for SnapshotHeaderRecord {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            11,
-            |s| {
-                let mut run = [0u8; 10];
-                run[0..2].copy_from_slice(&self.version.to_be_bytes());
-                run[2..10]
-                    .copy_from_slice(&self.last_contained_log_timestamp.to_be_bytes());
-                s.put_slice(&run)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(11);
+        let mut run = [0u8; 10];
+        run[0..2].copy_from_slice(&self.version.to_be_bytes());
+        run[2..10].copy_from_slice(&self.last_contained_log_timestamp.to_be_bytes());
+        s.put_slice(&run)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

@@ -77,31 +77,27 @@ impl crate::primitives::Wire for StopReplicaRequest {
         if version < 3 && !self.topic_states.is_empty() {
             return Err(crate::primitives::field::non_default("topic_states"));
         }
-        buf.segment(
-            18,
-            |s| {
-                if version >= 4 {
-                    let mut run = [0u8; 5];
-                    run[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
-                    run[4..5].copy_from_slice(&[u8::from(self.is_k_raft_controller)]);
-                    s.put_slice(&run)?;
-                } else {
-                    s.put_fixed(self.controller_id)?;
-                }
-                if version >= 1 {
-                    let mut run = [0u8; 12];
-                    run[0..4].copy_from_slice(&self.controller_epoch.to_be_bytes());
-                    run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
-                    s.put_slice(&run)?;
-                } else {
-                    s.put_fixed(self.controller_epoch)?;
-                }
-                if version <= 2 {
-                    s.put_fixed(self.delete_partitions)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(18);
+        if version >= 4 {
+            let mut run = [0u8; 5];
+            run[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
+            run[4..5].copy_from_slice(&[u8::from(self.is_k_raft_controller)]);
+            s.put_slice(&run)?;
+        } else {
+            s.put_fixed(self.controller_id)?;
+        }
+        if version >= 1 {
+            let mut run = [0u8; 12];
+            run[0..4].copy_from_slice(&self.controller_epoch.to_be_bytes());
+            run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+            s.put_slice(&run)?;
+        } else {
+            s.put_fixed(self.controller_epoch)?;
+        }
+        if version <= 2 {
+            s.put_fixed(self.delete_partitions)?;
+        }
+        s.finish();
         if version <= 0 {
             crate::primitives::field::encode(
                 &self.ungrouped_partitions,
@@ -290,19 +286,15 @@ impl crate::primitives::Wire for StopReplicaPartitionV0 {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            9 + self.topic_name.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.topic_name,
-                    false,
-                    "topic_name",
-                )?;
-                s.put_fixed(self.partition_index)?;
-                Ok(())
-            },
+        let mut s = buf.segment(9 + self.topic_name.len());
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.topic_name,
+            false,
+            "topic_name",
         )?;
+        s.put_fixed(self.partition_index)?;
+        s.finish();
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -357,22 +349,18 @@ impl crate::primitives::Wire for StopReplicaTopicV1 {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            11 + self.name.len() + self.partition_indexes.len() * 4,
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, version >= 2, "name")?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.partition_indexes,
-                    version >= 2,
-                    "partition_indexes",
-                )?;
-                if version >= 2 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(11 + self.name.len() + self.partition_indexes.len() * 4);
+        crate::primitives::field::put_str(&mut s, &self.name, version >= 2, "name")?;
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.partition_indexes,
+            version >= 2,
+            "partition_indexes",
         )?;
+        if version >= 2 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -452,18 +440,9 @@ impl crate::primitives::Wire for StopReplicaTopicState {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.topic_name.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.topic_name,
-                    true,
-                    "topic_name",
-                )?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.topic_name.len());
+        crate::primitives::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        s.finish();
         crate::primitives::field::encode(
             &self.partition_states,
             buf,
@@ -548,20 +527,16 @@ impl crate::primitives::Wire for StopReplicaPartitionState {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            10,
-            |s| {
-                let mut run = [0u8; 9];
-                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
-                run[8..9].copy_from_slice(&[u8::from(self.delete_partition)]);
-                s.put_slice(&run)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(10);
+        let mut run = [0u8; 9];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        run[8..9].copy_from_slice(&[u8::from(self.delete_partition)]);
+        s.put_slice(&run)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

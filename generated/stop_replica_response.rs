@@ -110,25 +110,21 @@ impl crate::primitives::Wire for StopReplicaPartitionError {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            12 + self.topic_name.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.topic_name,
-                    version >= 2,
-                    "topic_name",
-                )?;
-                let mut run = [0u8; 6];
-                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                s.put_slice(&run)?;
-                if version >= 2 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(12 + self.topic_name.len());
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.topic_name,
+            version >= 2,
+            "topic_name",
         )?;
+        let mut run = [0u8; 6];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        s.put_slice(&run)?;
+        if version >= 2 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -46,52 +46,51 @@ impl crate::primitives::Wire for SyncGroupRequest {
         if version < 3 && self.group_instance_id.is_some() {
             return Err(crate::primitives::field::non_default("group_instance_id"));
         }
-        buf.segment(
-            29 + self.group_id.len() + self.member_id.len()
-                + self.group_instance_id.as_ref().map_or(0, String::len)
-                + self.protocol_type.as_ref().map_or(0, String::len)
-                + self.protocol_name.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.group_id,
-                    version >= 4,
-                    "group_id",
-                )?;
-                s.put_fixed(self.generation_id)?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.member_id,
-                    version >= 4,
-                    "member_id",
-                )?;
-                if version >= 3 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.group_instance_id.as_deref(),
-                        version >= 4,
-                        "group_instance_id",
-                    )?;
-                }
-                if version >= 5 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.protocol_type.as_deref(),
-                        true,
-                        "protocol_type",
-                    )?;
-                }
-                if version >= 5 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.protocol_name.as_deref(),
-                        true,
-                        "protocol_name",
-                    )?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                29 + self.group_id.len() + self.member_id.len()
+                    + self.group_instance_id.as_ref().map_or(0, String::len)
+                    + self.protocol_type.as_ref().map_or(0, String::len)
+                    + self.protocol_name.as_ref().map_or(0, String::len),
+            );
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.group_id,
+            version >= 4,
+            "group_id",
         )?;
+        s.put_fixed(self.generation_id)?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.member_id,
+            version >= 4,
+            "member_id",
+        )?;
+        if version >= 3 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.group_instance_id.as_deref(),
+                version >= 4,
+                "group_instance_id",
+            )?;
+        }
+        if version >= 5 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.protocol_type.as_deref(),
+                true,
+                "protocol_type",
+            )?;
+        }
+        if version >= 5 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.protocol_name.as_deref(),
+                true,
+                "protocol_name",
+            )?;
+        }
+        s.finish();
         crate::primitives::field::encode(
             &self.assignments,
             buf,
@@ -257,18 +256,14 @@ impl crate::primitives::Wire for SyncGroupRequestAssignment {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.member_id.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.member_id,
-                    version >= 4,
-                    "member_id",
-                )?;
-                Ok(())
-            },
+        let mut s = buf.segment(5 + self.member_id.len());
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.member_id,
+            version >= 4,
+            "member_id",
         )?;
+        s.finish();
         crate::primitives::field::encode(
             &self.assignment,
             buf,

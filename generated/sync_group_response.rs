@@ -36,33 +36,32 @@ impl crate::primitives::Wire for SyncGroupResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            16 + self.protocol_type.as_ref().map_or(0, String::len)
-                + self.protocol_name.as_ref().map_or(0, String::len),
-            |s| {
-                if version >= 1 {
-                    s.put_fixed(self.throttle_time_ms)?;
-                }
-                s.put_fixed(self.error_code)?;
-                if version >= 5 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.protocol_type.as_deref(),
-                        true,
-                        "protocol_type",
-                    )?;
-                }
-                if version >= 5 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.protocol_name.as_deref(),
-                        true,
-                        "protocol_name",
-                    )?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf
+            .segment(
+                16 + self.protocol_type.as_ref().map_or(0, String::len)
+                    + self.protocol_name.as_ref().map_or(0, String::len),
+            );
+        if version >= 1 {
+            s.put_fixed(self.throttle_time_ms)?;
+        }
+        s.put_fixed(self.error_code)?;
+        if version >= 5 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.protocol_type.as_deref(),
+                true,
+                "protocol_type",
+            )?;
+        }
+        if version >= 5 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.protocol_name.as_deref(),
+                true,
+                "protocol_name",
+            )?;
+        }
+        s.finish();
         crate::primitives::field::encode(
             &self.assignment,
             buf,

@@ -71,53 +71,53 @@ impl crate::primitives::Wire for TxnOffsetCommitRequest {
         if version < 3 && self.group_instance_id.is_some() {
             return Err(crate::primitives::field::non_default("group_instance_id"));
         }
-        buf.segment(
-            34 + self.transactional_id.len() + self.group_id.len() + self.member_id.len()
-                + self.group_instance_id.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.transactional_id,
-                    version >= 3,
-                    "transactional_id",
-                )?;
-                crate::primitives::field::put_str(
-                    s,
-                    &self.group_id,
-                    version >= 3,
-                    "group_id",
-                )?;
-                if version >= 3 {
-                    let mut run = [0u8; 14];
-                    run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-                    run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
-                    run[10..14].copy_from_slice(&self.generation_id.to_be_bytes());
-                    s.put_slice(&run)?;
-                } else {
-                    let mut run = [0u8; 10];
-                    run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-                    run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
-                    s.put_slice(&run)?;
-                }
-                if version >= 3 {
-                    crate::primitives::field::put_str(
-                        s,
-                        &self.member_id,
-                        true,
-                        "member_id",
-                    )?;
-                }
-                if version >= 3 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.group_instance_id.as_deref(),
-                        true,
-                        "group_instance_id",
-                    )?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                34 + self.transactional_id.len() + self.group_id.len()
+                    + self.member_id.len()
+                    + self.group_instance_id.as_ref().map_or(0, String::len),
+            );
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.transactional_id,
+            version >= 3,
+            "transactional_id",
         )?;
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.group_id,
+            version >= 3,
+            "group_id",
+        )?;
+        if version >= 3 {
+            let mut run = [0u8; 14];
+            run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+            run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+            run[10..14].copy_from_slice(&self.generation_id.to_be_bytes());
+            s.put_slice(&run)?;
+        } else {
+            let mut run = [0u8; 10];
+            run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+            run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+            s.put_slice(&run)?;
+        }
+        if version >= 3 {
+            crate::primitives::field::put_str(
+                &mut s,
+                &self.member_id,
+                true,
+                "member_id",
+            )?;
+        }
+        if version >= 3 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.group_instance_id.as_deref(),
+                true,
+                "group_instance_id",
+            )?;
+        }
+        s.finish();
         crate::primitives::field::encode(
             &self.topics,
             buf,
@@ -267,13 +267,9 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.name.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, version >= 3, "name")?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.name.len());
+        crate::primitives::field::put_str(&mut s, &self.name, version >= 3, "name")?;
+        s.finish();
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -375,34 +371,30 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            22 + self.committed_metadata.as_ref().map_or(0, String::len),
-            |s| {
-                if version >= 2 {
-                    let mut run = [0u8; 16];
-                    run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                    run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
-                    run[12..16]
-                        .copy_from_slice(&self.committed_leader_epoch.to_be_bytes());
-                    s.put_slice(&run)?;
-                } else {
-                    let mut run = [0u8; 12];
-                    run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                    run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
-                    s.put_slice(&run)?;
-                }
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.committed_metadata.as_deref(),
-                    version >= 3,
-                    "committed_metadata",
-                )?;
-                if version >= 3 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(22 + self.committed_metadata.as_ref().map_or(0, String::len));
+        if version >= 2 {
+            let mut run = [0u8; 16];
+            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+            run[12..16].copy_from_slice(&self.committed_leader_epoch.to_be_bytes());
+            s.put_slice(&run)?;
+        } else {
+            let mut run = [0u8; 12];
+            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+            s.put_slice(&run)?;
+        }
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.committed_metadata.as_deref(),
+            version >= 3,
+            "committed_metadata",
         )?;
+        if version >= 3 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 3 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

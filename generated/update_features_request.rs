@@ -48,18 +48,14 @@ impl crate::primitives::Wire for UpdateFeaturesRequest {
             true,
             "feature_updates",
         )?;
-        buf.segment(
-            2,
-            |s| {
-                if version >= 1 {
-                    s.put_fixed(self.validate_only)?;
-                }
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(2);
+        if version >= 1 {
+            s.put_fixed(self.validate_only)?;
+        }
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
@@ -160,27 +156,23 @@ impl crate::primitives::Wire for FeatureUpdateKey {
         if version < 1 && self.upgrade_type != 1 {
             return Err(crate::primitives::field::non_default("upgrade_type"));
         }
-        buf.segment(
-            10 + self.feature.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.feature, true, "feature")?;
-                if version <= 0 {
-                    let mut run = [0u8; 3];
-                    run[0..2].copy_from_slice(&self.max_version_level.to_be_bytes());
-                    run[2..3].copy_from_slice(&[u8::from(self.allow_downgrade)]);
-                    s.put_slice(&run)?;
-                } else {
-                    s.put_fixed(self.max_version_level)?;
-                }
-                if version >= 1 {
-                    s.put_fixed(self.upgrade_type)?;
-                }
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(10 + self.feature.len());
+        crate::primitives::field::put_str(&mut s, &self.feature, true, "feature")?;
+        if version <= 0 {
+            let mut run = [0u8; 3];
+            run[0..2].copy_from_slice(&self.max_version_level.to_be_bytes());
+            run[2..3].copy_from_slice(&[u8::from(self.allow_downgrade)]);
+            s.put_slice(&run)?;
+        } else {
+            s.put_fixed(self.max_version_level)?;
+        }
+        if version >= 1 {
+            s.put_fixed(self.upgrade_type)?;
+        }
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

@@ -76,28 +76,24 @@ impl crate::primitives::Wire for UpdateMetadataRequest {
         if version < 5 && !self.topic_states.is_empty() {
             return Err(crate::primitives::field::non_default("topic_states"));
         }
-        buf.segment(
-            17,
-            |s| {
-                if version >= 8 {
-                    let mut run = [0u8; 5];
-                    run[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
-                    run[4..5].copy_from_slice(&[u8::from(self.is_k_raft_controller)]);
-                    s.put_slice(&run)?;
-                } else {
-                    s.put_fixed(self.controller_id)?;
-                }
-                if version >= 5 {
-                    let mut run = [0u8; 12];
-                    run[0..4].copy_from_slice(&self.controller_epoch.to_be_bytes());
-                    run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
-                    s.put_slice(&run)?;
-                } else {
-                    s.put_fixed(self.controller_epoch)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(17);
+        if version >= 8 {
+            let mut run = [0u8; 5];
+            run[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
+            run[4..5].copy_from_slice(&[u8::from(self.is_k_raft_controller)]);
+            s.put_slice(&run)?;
+        } else {
+            s.put_fixed(self.controller_id)?;
+        }
+        if version >= 5 {
+            let mut run = [0u8; 12];
+            run[0..4].copy_from_slice(&self.controller_epoch.to_be_bytes());
+            run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+            s.put_slice(&run)?;
+        } else {
+            s.put_fixed(self.controller_epoch)?;
+        }
+        s.finish();
         if version <= 4 {
             crate::primitives::field::encode(
                 &self.ungrouped_partition_states,
@@ -323,51 +319,50 @@ impl crate::primitives::Wire for UpdateMetadataPartitionState {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            41 + self.topic_name.len() + self.isr.len() * 4 + self.replicas.len() * 4
-                + self.offline_replicas.len() * 4,
-            |s| {
-                if version <= 4 {
-                    crate::primitives::field::put_str(
-                        s,
-                        &self.topic_name,
-                        false,
-                        "topic_name",
-                    )?;
-                }
-                let mut run = [0u8; 16];
-                run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                run[4..8].copy_from_slice(&self.controller_epoch.to_be_bytes());
-                run[8..12].copy_from_slice(&self.leader.to_be_bytes());
-                run[12..16].copy_from_slice(&self.leader_epoch.to_be_bytes());
-                s.put_slice(&run)?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.isr,
-                    version >= 6,
-                    "isr",
-                )?;
-                s.put_fixed(self.zk_version)?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.replicas,
-                    version >= 6,
-                    "replicas",
-                )?;
-                if version >= 4 {
-                    crate::primitives::field::put_fixed_array(
-                        s,
-                        &self.offline_replicas,
-                        version >= 6,
-                        "offline_replicas",
-                    )?;
-                }
-                if version >= 6 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf
+            .segment(
+                41 + self.topic_name.len() + self.isr.len() * 4 + self.replicas.len() * 4
+                    + self.offline_replicas.len() * 4,
+            );
+        if version <= 4 {
+            crate::primitives::field::put_str(
+                &mut s,
+                &self.topic_name,
+                false,
+                "topic_name",
+            )?;
+        }
+        let mut run = [0u8; 16];
+        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+        run[4..8].copy_from_slice(&self.controller_epoch.to_be_bytes());
+        run[8..12].copy_from_slice(&self.leader.to_be_bytes());
+        run[12..16].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        s.put_slice(&run)?;
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.isr,
+            version >= 6,
+            "isr",
         )?;
+        s.put_fixed(self.zk_version)?;
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.replicas,
+            version >= 6,
+            "replicas",
+        )?;
+        if version >= 4 {
+            crate::primitives::field::put_fixed_array(
+                &mut s,
+                &self.offline_replicas,
+                version >= 6,
+                "offline_replicas",
+            )?;
+        }
+        if version >= 6 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 6 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -508,21 +503,17 @@ impl crate::primitives::Wire for UpdateMetadataTopicState {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            21 + self.topic_name.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.topic_name,
-                    version >= 6,
-                    "topic_name",
-                )?;
-                if version >= 7 {
-                    s.put_fixed(self.topic_id)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(21 + self.topic_name.len());
+        crate::primitives::field::put_str(
+            &mut s,
+            &self.topic_name,
+            version >= 6,
+            "topic_name",
         )?;
+        if version >= 7 {
+            s.put_fixed(self.topic_id)?;
+        }
+        s.finish();
         crate::primitives::field::encode(
             &self.partition_states,
             buf,
@@ -647,24 +638,15 @@ impl crate::primitives::Wire for UpdateMetadataBroker {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            13 + self.v0_host.len(),
-            |s| {
-                s.put_fixed(self.id)?;
-                if version <= 0 {
-                    crate::primitives::field::put_str(
-                        s,
-                        &self.v0_host,
-                        false,
-                        "v0_host",
-                    )?;
-                }
-                if version <= 0 {
-                    s.put_fixed(self.v0_port)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(13 + self.v0_host.len());
+        s.put_fixed(self.id)?;
+        if version <= 0 {
+            crate::primitives::field::put_str(&mut s, &self.v0_host, false, "v0_host")?;
+        }
+        if version <= 0 {
+            s.put_fixed(self.v0_port)?;
+        }
+        s.finish();
         if version >= 1 {
             crate::primitives::field::encode(
                 &self.endpoints,
@@ -674,23 +656,19 @@ impl crate::primitives::Wire for UpdateMetadataBroker {
                 "endpoints",
             )?;
         }
-        buf.segment(
-            6 + self.rack.as_ref().map_or(0, String::len),
-            |s| {
-                if version >= 2 {
-                    crate::primitives::field::put_nullable_str(
-                        s,
-                        self.rack.as_deref(),
-                        version >= 6,
-                        "rack",
-                    )?;
-                }
-                if version >= 6 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(6 + self.rack.as_ref().map_or(0, String::len));
+        if version >= 2 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.rack.as_deref(),
+                version >= 6,
+                "rack",
+            )?;
+        }
+        if version >= 6 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 6 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -827,26 +805,22 @@ impl crate::primitives::Wire for UpdateMetadataEndpoint {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            17 + self.host.len() + self.listener.len(),
-            |s| {
-                s.put_fixed(self.port)?;
-                crate::primitives::field::put_str(s, &self.host, version >= 6, "host")?;
-                if version >= 3 {
-                    crate::primitives::field::put_str(
-                        s,
-                        &self.listener,
-                        version >= 6,
-                        "listener",
-                    )?;
-                }
-                s.put_fixed(self.security_protocol)?;
-                if version >= 6 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(17 + self.host.len() + self.listener.len());
+        s.put_fixed(self.port)?;
+        crate::primitives::field::put_str(&mut s, &self.host, version >= 6, "host")?;
+        if version >= 3 {
+            crate::primitives::field::put_str(
+                &mut s,
+                &self.listener,
+                version >= 6,
+                "listener",
+            )?;
+        }
+        s.put_fixed(self.security_protocol)?;
+        if version >= 6 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 6 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

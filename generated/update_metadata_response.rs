@@ -20,16 +20,12 @@ impl crate::primitives::Wire for UpdateMetadataResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            3,
-            |s| {
-                s.put_fixed(self.error_code)?;
-                if version >= 6 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(3);
+        s.put_fixed(self.error_code)?;
+        if version >= 6 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 6 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -52,23 +52,19 @@ impl crate::primitives::Wire for UpdateRaftVoterRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            29 + self.cluster_id.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.cluster_id.as_deref(),
-                    true,
-                    "cluster_id",
-                )?;
-                let mut run = [0u8; 24];
-                run[0..4].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
-                run[4..8].copy_from_slice(&self.voter_id.to_be_bytes());
-                run[8..24].copy_from_slice(&self.voter_directory_id.0);
-                s.put_slice(&run)?;
-                Ok(())
-            },
+        let mut s = buf.segment(29 + self.cluster_id.as_ref().map_or(0, String::len));
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.cluster_id.as_deref(),
+            true,
+            "cluster_id",
         )?;
+        let mut run = [0u8; 24];
+        run[0..4].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
+        run[4..8].copy_from_slice(&self.voter_id.to_be_bytes());
+        run[8..24].copy_from_slice(&self.voter_directory_id.0);
+        s.put_slice(&run)?;
+        s.finish();
         crate::primitives::field::encode(
             &self.listeners,
             buf,
@@ -168,18 +164,14 @@ impl crate::primitives::Wire for Listener {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            13 + self.name.len() + self.host.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, true, "name")?;
-                crate::primitives::field::put_str(s, &self.host, true, "host")?;
-                s.put_fixed(self.port)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(13 + self.name.len() + self.host.len());
+        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        s.put_fixed(self.port)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }
@@ -236,19 +228,15 @@ impl crate::primitives::Wire for KRaftVersionFeature {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5,
-            |s| {
-                let mut run = [0u8; 4];
-                run[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
-                run[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
-                s.put_slice(&run)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5);
+        let mut run = [0u8; 4];
+        run[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+        run[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+        s.put_slice(&run)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

@@ -37,21 +37,17 @@ impl crate::primitives::Wire for VoteRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            9 + self.cluster_id.as_ref().map_or(0, String::len),
-            |s| {
-                crate::primitives::field::put_nullable_str(
-                    s,
-                    self.cluster_id.as_deref(),
-                    true,
-                    "cluster_id",
-                )?;
-                if version >= 1 {
-                    s.put_fixed(self.voter_id)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(9 + self.cluster_id.as_ref().map_or(0, String::len));
+        crate::primitives::field::put_nullable_str(
+            &mut s,
+            self.cluster_id.as_deref(),
+            true,
+            "cluster_id",
         )?;
+        if version >= 1 {
+            s.put_fixed(self.voter_id)?;
+        }
+        s.finish();
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
@@ -124,18 +120,9 @@ impl crate::primitives::Wire for TopicData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.topic_name.len(),
-            |s| {
-                crate::primitives::field::put_str(
-                    s,
-                    &self.topic_name,
-                    true,
-                    "topic_name",
-                )?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.topic_name.len());
+        crate::primitives::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        s.finish();
         crate::primitives::field::encode(
             &self.partitions,
             buf,
@@ -221,34 +208,30 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            57,
-            |s| {
-                if version >= 1 {
-                    let mut run = [0u8; 44];
-                    run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                    run[4..8].copy_from_slice(&self.candidate_epoch.to_be_bytes());
-                    run[8..12].copy_from_slice(&self.candidate_id.to_be_bytes());
-                    run[12..28].copy_from_slice(&self.candidate_directory_id.0);
-                    run[28..44].copy_from_slice(&self.voter_directory_id.0);
-                    s.put_slice(&run)?;
-                } else {
-                    let mut run = [0u8; 12];
-                    run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                    run[4..8].copy_from_slice(&self.candidate_epoch.to_be_bytes());
-                    run[8..12].copy_from_slice(&self.candidate_id.to_be_bytes());
-                    s.put_slice(&run)?;
-                }
-                let mut run = [0u8; 12];
-                run[0..4].copy_from_slice(&self.last_offset_epoch.to_be_bytes());
-                run[4..12].copy_from_slice(&self.last_offset.to_be_bytes());
-                s.put_slice(&run)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(57);
+        if version >= 1 {
+            let mut run = [0u8; 44];
+            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            run[4..8].copy_from_slice(&self.candidate_epoch.to_be_bytes());
+            run[8..12].copy_from_slice(&self.candidate_id.to_be_bytes());
+            run[12..28].copy_from_slice(&self.candidate_directory_id.0);
+            run[28..44].copy_from_slice(&self.voter_directory_id.0);
+            s.put_slice(&run)?;
+        } else {
+            let mut run = [0u8; 12];
+            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            run[4..8].copy_from_slice(&self.candidate_epoch.to_be_bytes());
+            run[8..12].copy_from_slice(&self.candidate_id.to_be_bytes());
+            s.put_slice(&run)?;
+        }
+        let mut run = [0u8; 12];
+        run[0..4].copy_from_slice(&self.last_offset_epoch.to_be_bytes());
+        run[4..12].copy_from_slice(&self.last_offset.to_be_bytes());
+        s.put_slice(&run)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

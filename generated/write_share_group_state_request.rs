@@ -23,13 +23,9 @@ impl crate::primitives::Wire for WriteShareGroupStateRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            5 + self.group_id.len(),
-            |s| {
-                crate::primitives::field::put_str(s, &self.group_id, true, "group_id")?;
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5 + self.group_id.len());
+        crate::primitives::field::put_str(&mut s, &self.group_id, true, "group_id")?;
+        s.finish();
         crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
@@ -253,21 +249,17 @@ impl crate::primitives::Wire for StateBatch {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            20,
-            |s| {
-                let mut run = [0u8; 19];
-                run[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
-                run[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
-                run[16..17].copy_from_slice(&self.delivery_state.to_be_bytes());
-                run[17..19].copy_from_slice(&self.delivery_count.to_be_bytes());
-                s.put_slice(&run)?;
-                if self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(20);
+        let mut run = [0u8; 19];
+        run[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+        run[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+        run[16..17].copy_from_slice(&self.delivery_state.to_be_bytes());
+        run[17..19].copy_from_slice(&self.delivery_count.to_be_bytes());
+        s.put_slice(&run)?;
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if !self.unknown_tagged_fields.is_empty() {
             crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         }

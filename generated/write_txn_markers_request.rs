@@ -112,16 +112,12 @@ impl crate::primitives::Wire for WritableTxnMarker {
             version >= 1,
             "topics",
         )?;
-        buf.segment(
-            5,
-            |s| {
-                s.put_fixed(self.coordinator_epoch)?;
-                if version >= 1 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
-        )?;
+        let mut s = buf.segment(5);
+        s.put_fixed(self.coordinator_epoch)?;
+        if version >= 1 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(
@@ -208,22 +204,18 @@ impl crate::primitives::Wire for WritableTxnMarkerTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        buf.segment(
-            11 + self.name.len() + self.partition_indexes.len() * 4,
-            |s| {
-                crate::primitives::field::put_str(s, &self.name, version >= 1, "name")?;
-                crate::primitives::field::put_fixed_array(
-                    s,
-                    &self.partition_indexes,
-                    version >= 1,
-                    "partition_indexes",
-                )?;
-                if version >= 1 && self.unknown_tagged_fields.is_empty() {
-                    s.put_u8(0)?;
-                }
-                Ok(())
-            },
+        let mut s = buf.segment(11 + self.name.len() + self.partition_indexes.len() * 4);
+        crate::primitives::field::put_str(&mut s, &self.name, version >= 1, "name")?;
+        crate::primitives::field::put_fixed_array(
+            &mut s,
+            &self.partition_indexes,
+            version >= 1,
+            "partition_indexes",
         )?;
+        if version >= 1 && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
                 crate::tagged::encode_unknown_section(

@@ -3,55 +3,92 @@
 //! fixed-width values, an empty tagged section), then written front to back.
 //!
 //! Generated code computes an upper bound of the stretch's bytes, calls
-//! [`Writer::segment`] with it, and writes the fields through the segment.
-//! The segment is a local value: its pointer, length and position stay in
-//! registers between writes, where appending to the `BytesMut` one field at
-//! a time reloads them after every store. Every write is still checked
-//! against the reserved length: a bound too small makes the write return
-//! an error, never write out of bounds.
+//! [`Writer::segment`] with it, writes the fields through the segment and
+//! keeps them with [`Segment::finish`]. The segment is a local value: its
+//! pointer, length and position stay in registers between writes, where
+//! appending to the `BytesMut` one field at a time reloads them after
+//! every store. Every write is still checked against the reserved length:
+//! a bound too small makes the write return an error, never write out of
+//! bounds.
 
 use std::mem::MaybeUninit;
+
+use bytes::BytesMut;
 
 use super::string::MAX_STRING_LEN;
 use super::{Fixed, Writer};
 use crate::error::{EncodeError, EncodeErrorKind};
 
 /// Reserved, not yet initialized bytes at the end of a [`Writer`]'s
-/// buffer, and how many of them have been written.
+/// buffer, and how many of them have been written. What is written is
+/// kept by [`Segment::finish`]; a segment dropped without it (an error
+/// returned halfway) leaves the buffer as it was.
 ///
 /// # Example
 /// ```
-/// use bytes::{BufMut, BytesMut};
+/// use bytes::BytesMut;
 /// use kafka_wire::primitives::Writer;
 /// let mut buf = BytesMut::new();
-/// Writer::new(&mut buf).segment(2 + 5 + 2, |s| {
-///     s.put_fixed(7i16)?;
-///     s.put_str("rk", true)?; // compact: length+1, then the bytes
-///     s.put_u8(0)
-/// })?;
+/// let mut w = Writer::new(&mut buf);
+/// let mut s = w.segment(2 + 5 + 2);
+/// s.put_fixed(7i16)?;
+/// s.put_str("rk", true)?; // compact: length+1, then the bytes
+/// s.put_u8(0)?;
+/// s.finish();
 /// assert_eq!(&buf[..], [0, 7, 3, b'r', b'k', 0]);
 /// # Ok::<(), kafka_wire::error::EncodeError>(())
 /// ```
 #[derive(Debug)]
-pub struct Segment<'s> {
-    // Invariant: `pos <= spare.len()`, and `spare[..pos]` is initialized.
-    spare: &'s mut [MaybeUninit<u8>],
+pub struct Segment<'w> {
+    /// The buffer, borrowed for the segment's life: nothing else can
+    /// read, grow or move it meanwhile. Touched only by `finish`.
+    buf: &'w mut BytesMut,
+    /// The start of the reservation: `buf`'s spare capacity.
+    start: *mut MaybeUninit<u8>,
+    /// Reserved bytes; invariant `pos <= cap`, and `start[..pos]` written.
+    cap: usize,
     pos: usize,
 }
 
-impl<'s> Segment<'s> {
+impl<'w> Segment<'w> {
     /// The next `n` bytes of the reservation, and the position after them.
     ///
     /// # Errors
     /// [`EncodeErrorKind::Invalid`] when fewer than `n` bytes are left.
     #[inline(always)]
     fn room(&mut self, n: usize) -> Result<(&mut [MaybeUninit<u8>], usize), EncodeError> {
-        if n > self.spare.len() - self.pos {
+        if n > self.cap - self.pos {
             return Err(segment_short());
         }
         let end = self.pos + n;
-        // SAFETY: `pos <= end <= spare.len()`, checked just above.
-        Ok((unsafe { self.spare.get_unchecked_mut(self.pos..end) }, end))
+        // SAFETY: `start..start + cap` is spare capacity of `buf`, which the
+        // segment borrows exclusively (so it is neither read nor moved
+        // meanwhile), and `pos <= end <= cap` was checked just above.
+        Ok((unsafe { std::slice::from_raw_parts_mut(self.start.add(self.pos), n) }, end))
+    }
+
+    /// Keeps what was written: the buffer's length grows by it.
+    ///
+    /// # Example
+    /// ```
+    /// # use kafka_wire::primitives::Writer;
+    /// let mut buf = bytes::BytesMut::new();
+    /// let mut w = Writer::new(&mut buf);
+    /// let mut s = w.segment(4);
+    /// s.put_slice(b"ab")?;
+    /// s.finish();
+    /// let mut s = w.segment(4);
+    /// s.put_slice(b"cd")?;
+    /// drop(s); // not finished: not kept
+    /// assert_eq!(&buf[..], b"ab");
+    /// # Ok::<(), kafka_wire::error::EncodeError>(())
+    /// ```
+    #[inline(always)]
+    pub fn finish(self) {
+        let len = self.buf.len() + self.pos;
+        // SAFETY: the first `pos` bytes of the spare capacity were written
+        // (the invariant of `pos`).
+        unsafe { self.buf.set_len(len) };
     }
 
     /// Appends one byte.
@@ -63,7 +100,11 @@ impl<'s> Segment<'s> {
     /// ```
     /// # use kafka_wire::primitives::Writer;
     /// let mut buf = bytes::BytesMut::new();
-    /// Writer::new(&mut buf).segment(1, |s| s.put_u8(0))?;
+    /// let mut w = Writer::new(&mut buf);
+    /// let mut s = w.segment(1);
+    /// s.put_u8(0)?;
+    /// assert!(s.put_u8(0).is_err()); // one byte was reserved
+    /// s.finish();
     /// assert_eq!(&buf[..], [0]);
     /// # Ok::<(), kafka_wire::error::EncodeError>(())
     /// ```
@@ -81,7 +122,10 @@ impl<'s> Segment<'s> {
     /// ```
     /// # use kafka_wire::primitives::Writer;
     /// let mut buf = bytes::BytesMut::new();
-    /// Writer::new(&mut buf).segment(3, |s| s.put_slice(b"abc"))?;
+    /// let mut w = Writer::new(&mut buf);
+    /// let mut s = w.segment(3);
+    /// s.put_slice(b"abc")?;
+    /// s.finish();
     /// assert_eq!(&buf[..], b"abc");
     /// # Ok::<(), kafka_wire::error::EncodeError>(())
     /// ```
@@ -104,7 +148,10 @@ impl<'s> Segment<'s> {
     /// ```
     /// # use kafka_wire::primitives::Writer;
     /// let mut buf = bytes::BytesMut::new();
-    /// Writer::new(&mut buf).segment(4, |s| s.put_fixed(258i32))?;
+    /// let mut w = Writer::new(&mut buf);
+    /// let mut s = w.segment(4);
+    /// s.put_fixed(258i32)?;
+    /// s.finish();
     /// assert_eq!(&buf[..], [0, 0, 1, 2]);
     /// # Ok::<(), kafka_wire::error::EncodeError>(())
     /// ```
@@ -128,7 +175,10 @@ impl<'s> Segment<'s> {
     /// ```
     /// # use kafka_wire::primitives::Writer;
     /// let mut buf = bytes::BytesMut::new();
-    /// Writer::new(&mut buf).segment(2 + 2, |s| s.put_str("rk", false))?;
+    /// let mut w = Writer::new(&mut buf);
+    /// let mut s = w.segment(2 + 2);
+    /// s.put_str("rk", false)?;
+    /// s.finish();
     /// assert_eq!(&buf[..], [0, 2, b'r', b'k']);
     /// # Ok::<(), kafka_wire::error::EncodeError>(())
     /// ```
@@ -155,10 +205,11 @@ impl<'s> Segment<'s> {
     /// ```
     /// # use kafka_wire::primitives::Writer;
     /// let mut buf = bytes::BytesMut::new();
-    /// Writer::new(&mut buf).segment(2 + 1, |s| {
-    ///     s.put_nullable_str(None, false)?;
-    ///     s.put_nullable_str(None, true)
-    /// })?;
+    /// let mut w = Writer::new(&mut buf);
+    /// let mut s = w.segment(2 + 1);
+    /// s.put_nullable_str(None, false)?;
+    /// s.put_nullable_str(None, true)?;
+    /// s.finish();
     /// assert_eq!(&buf[..], [0xff, 0xff, 0]);
     /// # Ok::<(), kafka_wire::error::EncodeError>(())
     /// ```
@@ -183,7 +234,10 @@ impl<'s> Segment<'s> {
     /// ```
     /// # use kafka_wire::primitives::Writer;
     /// let mut buf = bytes::BytesMut::new();
-    /// Writer::new(&mut buf).segment(1 + 8, |s| s.put_fixed_array(&[1i32, 2], true))?;
+    /// let mut w = Writer::new(&mut buf);
+    /// let mut s = w.segment(1 + 8);
+    /// s.put_fixed_array(&[1i32, 2], true)?;
+    /// s.finish();
     /// assert_eq!(&buf[..], [3, 0, 0, 0, 1, 0, 0, 0, 2]);
     /// # Ok::<(), kafka_wire::error::EncodeError>(())
     /// ```
@@ -221,43 +275,32 @@ impl<'s> Segment<'s> {
 }
 
 impl Writer<'_> {
-    /// Reserves `bound` bytes, lets `write` fill them through a [`Segment`],
-    /// and keeps what it wrote. `bound` must be at least what `write`
-    /// writes; generated code adds up each field's most.
-    ///
-    /// # Errors
-    /// What `write` returns: [`EncodeErrorKind::Invalid`] from a write that
-    /// would pass `bound` (nothing of this segment is then kept).
+    /// Reserves `bound` bytes and returns them as a [`Segment`] to write
+    /// into; [`Segment::finish`] keeps what was written. Generated code
+    /// adds up each field's most bytes for `bound`.
     ///
     /// # Example
     /// ```
     /// # use kafka_wire::primitives::Writer;
     /// let mut buf = bytes::BytesMut::new();
     /// let mut w = Writer::new(&mut buf);
-    /// w.segment(4, |s| s.put_fixed(1i32))?;
-    /// assert!(w.segment(1, |s| s.put_fixed(1i32)).is_err()); // bound too small
+    /// let mut s = w.segment(4);
+    /// s.put_fixed(1i32)?;
+    /// s.finish();
+    /// assert!(w.segment(1).put_fixed(1i32).is_err()); // bound too small
     /// assert_eq!(&buf[..], [0, 0, 0, 1]);
     /// # Ok::<(), kafka_wire::error::EncodeError>(())
     /// ```
     #[inline(always)]
-    pub fn segment(
-        &mut self,
-        bound: usize,
-        write: impl FnOnce(&mut Segment<'_>) -> Result<(), EncodeError>,
-    ) -> Result<(), EncodeError> {
-        self.reserve(bound);
-        let len = self.len();
+    pub fn segment(&mut self, bound: usize) -> Segment<'_> {
+        let buf: &mut BytesMut = self;
+        buf.reserve(bound);
         // Exactly `bound` bytes, not all the spare capacity: a bound that is
         // too small then fails every time, not only when capacity is short.
-        let spare = self.spare_capacity_mut();
-        let bound = bound.min(spare.len());
-        let mut segment = Segment { spare: &mut spare[..bound], pos: 0 };
-        write(&mut segment)?;
-        let len = len + segment.pos;
-        // SAFETY: the segment wrote its first `pos` bytes (its invariant),
-        // and those are the first bytes of the buffer's spare capacity.
-        unsafe { self.set_len(len) };
-        Ok(())
+        let spare = buf.spare_capacity_mut();
+        let cap = bound.min(spare.len());
+        let start = spare.as_mut_ptr();
+        Segment { buf, start, cap, pos: 0 }
     }
 }
 

@@ -182,11 +182,12 @@ fn piece(group: &[&FieldView<'_>], within: Versions, rt: &TokenStream) -> Option
     let narrowed = f.positional.intersect(within);
     let flexible = flexible_expr(f, narrowed);
     let (write, most_of_value) = match (&f.field.ty, f.option) {
-        (FieldType::String, false) => {
-            (quote!(#rt::primitives::field::put_str(s, &self.#ident, #flexible, #name)?;), quote!(self.#ident.len()))
-        }
+        (FieldType::String, false) => (
+            quote!(#rt::primitives::field::put_str(&mut s, &self.#ident, #flexible, #name)?;),
+            quote!(self.#ident.len()),
+        ),
         (FieldType::String, true) => (
-            quote!(#rt::primitives::field::put_nullable_str(s, self.#ident.as_deref(), #flexible, #name)?;),
+            quote!(#rt::primitives::field::put_nullable_str(&mut s, self.#ident.as_deref(), #flexible, #name)?;),
             quote!(self.#ident.as_ref().map_or(0, String::len)),
         ),
         _ => {
@@ -197,7 +198,7 @@ fn piece(group: &[&FieldView<'_>], within: Versions, rt: &TokenStream) -> Option
                     quote!(self.#ident.len() * #size)
                 }
             };
-            (quote!(#rt::primitives::field::put_fixed_array(s, &self.#ident, #flexible, #name)?;), most)
+            (quote!(#rt::primitives::field::put_fixed_array(&mut s, &self.#ident, #flexible, #name)?;), most)
         }
     };
     let null_check = null_check(f, narrowed, rt);
@@ -245,7 +246,7 @@ fn unknown_section_piece(cond: Cond, known: Literal, rt: &TokenStream) -> Piece 
 }
 
 /// The code of a segment: one reservation of the pieces' most bytes, their
-/// writes, then what follows them.
+/// writes, `finish` to keep them, then what follows them.
 fn segment(pieces: Vec<Piece>) -> TokenStream {
     match pieces.as_slice() {
         [] => return TokenStream::new(),
@@ -257,10 +258,9 @@ fn segment(pieces: Vec<Piece>) -> TokenStream {
     let writes = pieces.iter().map(|p| &p.writes);
     let after = pieces.iter().map(|p| &p.after);
     quote! {
-        buf.segment(#most #(+ #values)*, |s| {
-            #(#writes)*
-            Ok(())
-        })?;
+        let mut s = buf.segment(#most #(+ #values)*);
+        #(#writes)*
+        s.finish();
         #(#after)*
     }
 }
