@@ -103,4 +103,14 @@ impl Nullable for Bytes {
             Some(len) => r.read_bytes(len).map(Some),
         }
     }
+
+    #[inline]
+    fn decode_option_into(place: &mut Option<Self>, r: &mut Reader, _: i16, flexible: bool) -> Result<(), DecodeError> {
+        // Written in place: no `Option<Bytes>` passed back through a `Result`.
+        *place = match read_len(r, flexible)? {
+            None => None,
+            Some(len) => Some(r.read_bytes(len)?),
+        };
+        Ok(())
+    }
 }
