@@ -188,30 +188,6 @@ pub mod field {
         place.decode_value_into(r, version, flexible).map_err(|e| e.in_field(name))
     }
 
-    /// Writes a non-nullable array of fixed-width values: its length, then
-    /// the values, with one capacity reservation for all of them.
-    #[inline(always)]
-    pub fn encode_fixed_array<T: Fixed>(
-        items: &[T],
-        buf: &mut Writer<'_>,
-        flexible: bool,
-        name: &'static str,
-    ) -> Result<(), EncodeError> {
-        super::bytes::put_len(buf, items.len(), flexible).map_err(|e| e.in_field(name))?;
-        buf.reserve(items.len() * T::SIZE);
-        let mut written = 0;
-        for (chunk, &item) in buf.spare_capacity_mut().chunks_exact_mut(T::SIZE).zip(items) {
-            item.write(chunk);
-            written += T::SIZE;
-        }
-        let len = buf.len() + written;
-        // SAFETY: each chunk the loop visited, `written` bytes from the start
-        // of the spare capacity, was written in full by `Fixed::write` (a
-        // sealed trait: only this crate's impls, which write every byte).
-        unsafe { buf.set_len(len) };
-        Ok(())
-    }
-
     /// [`Segment::put_str`], naming the field on error.
     #[inline(always)]
     pub fn put_str(s: &mut Segment<'_>, value: &str, flexible: bool, name: &'static str) -> Result<(), EncodeError> {

@@ -110,44 +110,62 @@ fn emit_encode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
             pending.push(unknown_section_piece(Cond::new(section_versions, within), known, rt));
         } else {
             body.extend(segment(std::mem::take(&mut pending)));
-            let flags = tagged_flags(&tagged, section_versions, rt);
-            let counts = tagged.iter().map(|f| {
-                let flag = flag_ident(f);
-                quote!(count += usize::from(#flag);)
-            });
-            let writes = tagged.iter().map(|f| {
-                let (ident, name, flag) = (&f.ident, &f.name, flag_ident(f));
-                let tag = Literal::u32_unsuffixed(f.field.tag.unwrap_or_default());
-                let null_check = null_check(f, f.tagged, rt);
-                quote! {
-                    if #flag {
-                        #null_check
-                        #rt::tagged::encode_field(buf, #tag, &self.#ident, version, #name)?;
-                    }
-                }
-            });
-            let section = quote! {
-                #(#flags)*
-                let mut count = self.unknown_tagged_fields.len();
-                #(#counts)*
-                #rt::primitives::varint::put_uvarint(buf, count as u32);
-                #(#writes)*
-                #rt::tagged::encode_unknown(buf, &self.unknown_tagged_fields, #known)?;
-            };
-            body.extend(match Cond::new(section_versions, within) {
-                Cond::When(e, _) => quote! {
-                    if #e {
-                        #section
-                    } else {
-                        #rt::tagged::check_none(&self.unknown_tagged_fields)?;
-                    }
-                },
-                _ => section,
-            });
+            body.extend(known_tagged_section(
+                &tagged,
+                Cond::new(section_versions, within),
+                section_versions,
+                known,
+                rt,
+            ));
         }
     }
     body.extend(segment(pending));
     quote!(#body Ok(()))
+}
+
+/// The tagged section of a struct with known tagged fields: its count,
+/// the known fields that differ from their defaults, then the unknown ones.
+fn known_tagged_section(
+    tagged: &[&FieldView<'_>],
+    cond: Cond,
+    section_versions: Versions,
+    known: Literal,
+    rt: &TokenStream,
+) -> TokenStream {
+    let flags = tagged_flags(tagged, section_versions, rt);
+    let counts = tagged.iter().map(|f| {
+        let flag = flag_ident(f);
+        quote!(count += usize::from(#flag);)
+    });
+    let writes = tagged.iter().map(|f| {
+        let (ident, name, flag) = (&f.ident, &f.name, flag_ident(f));
+        let tag = Literal::u32_unsuffixed(f.field.tag.unwrap_or_default());
+        let null_check = null_check(f, f.tagged, rt);
+        quote! {
+            if #flag {
+                #null_check
+                #rt::tagged::encode_field(buf, #tag, &self.#ident, version, #name)?;
+            }
+        }
+    });
+    let section = quote! {
+        #(#flags)*
+        let mut count = self.unknown_tagged_fields.len();
+        #(#counts)*
+        #rt::primitives::varint::put_uvarint(buf, count as u32);
+        #(#writes)*
+        #rt::tagged::encode_unknown(buf, &self.unknown_tagged_fields, #known)?;
+    };
+    match cond {
+        Cond::When(e, _) => quote! {
+            if #e {
+                #section
+            } else {
+                #rt::tagged::check_none(&self.unknown_tagged_fields)?;
+            }
+        },
+        _ => section,
+    }
 }
 
 /// What a segment needs of one group of fields, or of the tagged section:
