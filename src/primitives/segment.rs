@@ -131,12 +131,7 @@ impl<'w> Segment<'w> {
     /// ```
     #[inline(always)]
     pub fn put_slice(&mut self, src: &[u8]) -> Result<(), EncodeError> {
-        let (dst, end) = self.room(src.len())?;
-        // SAFETY: `dst` is exactly `src.len()` bytes of the reservation,
-        // which `src` (borrowed elsewhere) cannot overlap.
-        unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast::<u8>(), src.len()) };
-        self.pos = end;
-        Ok(())
+        self.put_prefixed([], src)
     }
 
     /// Appends a fixed-width value's big-endian bytes ([`Fixed::SIZE`] of them).
@@ -184,16 +179,33 @@ impl<'w> Segment<'w> {
     /// ```
     #[inline(always)]
     pub fn put_str(&mut self, s: &str, flexible: bool) -> Result<(), EncodeError> {
-        // As the `Writer`'s: the common prefixes inline, the rest shared.
+        // As the `Writer`'s: the common prefixes inline, the rest shared;
+        // a common prefix and the bytes checked against the reservation at
+        // once.
         if !flexible && s.len() <= MAX_STRING_LEN {
-            self.put_slice(&(s.len() as i16).to_be_bytes())?;
+            self.put_prefixed((s.len() as i16).to_be_bytes(), s.as_bytes())
         } else if flexible && s.len() < 0x7f {
-            self.put_u8(s.len() as u8 + 1)?;
+            self.put_prefixed([s.len() as u8 + 1], s.as_bytes())
         } else {
             let (prefix, n) = super::string::long_str_len(s.len())?;
             self.put_slice(prefix.get(..n).unwrap_or_default())?;
+            self.put_slice(s.as_bytes())
         }
-        self.put_slice(s.as_bytes())
+    }
+
+    /// Writes `prefix`, then `src`, after one check that both fit.
+    #[inline(always)]
+    fn put_prefixed<const N: usize>(&mut self, prefix: [u8; N], src: &[u8]) -> Result<(), EncodeError> {
+        let (dst, end) = self.room(N + src.len())?;
+        let (head, tail) = dst.split_at_mut(N);
+        for (d, b) in head.iter_mut().zip(prefix) {
+            d.write(b);
+        }
+        // SAFETY: `tail` is exactly `src.len()` bytes of the reservation,
+        // which `src` (borrowed elsewhere) cannot overlap.
+        unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), tail.as_mut_ptr().cast::<u8>(), src.len()) };
+        self.pos = end;
+        Ok(())
     }
 
     /// Appends a string or null (classic `ff ff`, compact `00`).
