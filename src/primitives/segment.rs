@@ -255,21 +255,37 @@ impl<'w> Segment<'w> {
     /// ```
     #[inline(always)]
     pub fn put_fixed_array<T: Fixed>(&mut self, items: &[T], flexible: bool) -> Result<(), EncodeError> {
+        // As for strings: a common prefix and the values checked against
+        // the reservation at once.
         if flexible && items.len() < 0x7f {
-            self.put_u8(items.len() as u8 + 1)?;
+            self.put_prefixed_values([items.len() as u8 + 1], items)
         } else if !flexible && items.len() < i32::MAX as usize {
-            self.put_slice(&(items.len() as i32).to_be_bytes())?;
+            self.put_prefixed_values((items.len() as i32).to_be_bytes(), items)
         } else {
             let (prefix, n) = super::bytes::long_len(items.len())?;
             match flexible {
                 true => self.put_slice(prefix.get(..n).unwrap_or_default())?,
                 false => self.put_slice(&(items.len() as i32).to_be_bytes())?,
             }
+            self.put_prefixed_values([], items)
         }
-        let (dst, end) = self.room(items.len() * T::SIZE)?;
+    }
+
+    /// Writes `prefix`, then each of `items`, after one check that all fit.
+    #[inline(always)]
+    fn put_prefixed_values<T: Fixed, const N: usize>(
+        &mut self,
+        prefix: [u8; N],
+        items: &[T],
+    ) -> Result<(), EncodeError> {
+        let (dst, end) = self.room(N + items.len() * T::SIZE)?;
+        let (head, tail) = dst.split_at_mut(N);
+        for (d, b) in head.iter_mut().zip(prefix) {
+            d.write(b);
+        }
         // Most such arrays (replica lists, ISRs) hold a few values: written
         // straight, they skip the setup of a loop built for long arrays.
-        let chunks = dst.chunks_exact_mut(T::SIZE);
+        let chunks = tail.chunks_exact_mut(T::SIZE);
         match *items {
             [a] => write_all([a], chunks),
             [a, b] => write_all([a, b], chunks),
