@@ -65,57 +65,70 @@ impl crate::primitives::Wire for ApiVersionsResponse {
             version >= 3,
             "api_keys",
         )?;
+        let write_supported_features = !self.supported_features.is_empty();
+        let write_finalized_features_epoch = self.finalized_features_epoch != -1;
+        let write_finalized_features = !self.finalized_features.is_empty();
+        let write_zk_migration_ready = self.zk_migration_ready;
+        let mut s = buf.segment(5);
         if version >= 1 {
-            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
+            s.put_fixed(self.throttle_time_ms)?;
         }
+        if version >= 3 && !write_supported_features && !write_finalized_features_epoch
+            && !write_finalized_features && !write_zk_migration_ready
+            && self.unknown_tagged_fields.is_empty()
+        {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 3 {
-            let write_supported_features = !self.supported_features.is_empty();
-            let write_finalized_features_epoch = self.finalized_features_epoch != -1;
-            let write_finalized_features = !self.finalized_features.is_empty();
-            let write_zk_migration_ready = self.zk_migration_ready;
-            let mut count = self.unknown_tagged_fields.len();
-            count += usize::from(write_supported_features);
-            count += usize::from(write_finalized_features_epoch);
-            count += usize::from(write_finalized_features);
-            count += usize::from(write_zk_migration_ready);
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            if write_supported_features {
-                crate::tagged::encode_field(
-                    buf,
-                    0,
-                    &self.supported_features,
-                    version,
-                    "supported_features",
-                )?;
+            if write_supported_features || write_finalized_features_epoch
+                || write_finalized_features || write_zk_migration_ready
+                || !self.unknown_tagged_fields.is_empty()
+            {
+                let mut count = self.unknown_tagged_fields.len();
+                count += usize::from(write_supported_features);
+                count += usize::from(write_finalized_features_epoch);
+                count += usize::from(write_finalized_features);
+                count += usize::from(write_zk_migration_ready);
+                crate::primitives::varint::put_uvarint(buf, count as u32);
+                if write_supported_features {
+                    crate::tagged::encode_field(
+                        buf,
+                        0,
+                        &self.supported_features,
+                        version,
+                        "supported_features",
+                    )?;
+                }
+                if write_finalized_features_epoch {
+                    crate::tagged::encode_field(
+                        buf,
+                        1,
+                        &self.finalized_features_epoch,
+                        version,
+                        "finalized_features_epoch",
+                    )?;
+                }
+                if write_finalized_features {
+                    crate::tagged::encode_field(
+                        buf,
+                        2,
+                        &self.finalized_features,
+                        version,
+                        "finalized_features",
+                    )?;
+                }
+                if write_zk_migration_ready {
+                    crate::tagged::encode_field(
+                        buf,
+                        3,
+                        &self.zk_migration_ready,
+                        version,
+                        "zk_migration_ready",
+                    )?;
+                }
+                crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 4)?;
             }
-            if write_finalized_features_epoch {
-                crate::tagged::encode_field(
-                    buf,
-                    1,
-                    &self.finalized_features_epoch,
-                    version,
-                    "finalized_features_epoch",
-                )?;
-            }
-            if write_finalized_features {
-                crate::tagged::encode_field(
-                    buf,
-                    2,
-                    &self.finalized_features,
-                    version,
-                    "finalized_features",
-                )?;
-            }
-            if write_zk_migration_ready {
-                crate::tagged::encode_field(
-                    buf,
-                    3,
-                    &self.zk_migration_ready,
-                    version,
-                    "zk_migration_ready",
-                )?;
-            }
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 4)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

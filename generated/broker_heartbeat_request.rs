@@ -56,27 +56,34 @@ impl crate::primitives::Wire for BrokerHeartbeatRequest {
         if version < 1 && !self.offline_log_dirs.is_empty() {
             return Err(crate::primitives::field::non_default("offline_log_dirs"));
         }
+        let write_offline_log_dirs = version >= 1 && !self.offline_log_dirs.is_empty();
+        let mut s = buf.segment(23);
         let mut run = [0u8; 22];
         run[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
         run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
         run[12..20].copy_from_slice(&self.current_metadata_offset.to_be_bytes());
         run[20..21].copy_from_slice(&[u8::from(self.want_fence)]);
         run[21..22].copy_from_slice(&[u8::from(self.want_shut_down)]);
-        buf.extend_from_slice(&run);
-        let write_offline_log_dirs = version >= 1 && !self.offline_log_dirs.is_empty();
-        let mut count = self.unknown_tagged_fields.len();
-        count += usize::from(write_offline_log_dirs);
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        if write_offline_log_dirs {
-            crate::tagged::encode_field(
-                buf,
-                0,
-                &self.offline_log_dirs,
-                version,
-                "offline_log_dirs",
-            )?;
+        s.put_slice(&run)?;
+        if !write_offline_log_dirs && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
         }
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+        s.finish();
+        if write_offline_log_dirs || !self.unknown_tagged_fields.is_empty() {
+            let mut count = self.unknown_tagged_fields.len();
+            count += usize::from(write_offline_log_dirs);
+            crate::primitives::varint::put_uvarint(buf, count as u32);
+            if write_offline_log_dirs {
+                crate::tagged::encode_field(
+                    buf,
+                    0,
+                    &self.offline_log_dirs,
+                    version,
+                    "offline_log_dirs",
+                )?;
+            }
+            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

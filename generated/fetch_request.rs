@@ -140,7 +140,10 @@ impl crate::primitives::Wire for FetchRequest {
                 "forgotten_topics_data",
             )?;
         }
-        let mut s = buf.segment(5 + self.rack_id.len());
+        let write_cluster_id = self.cluster_id.is_some();
+        let write_replica_state = version >= 15
+            && self.replica_state != ReplicaState::default();
+        let mut s = buf.segment(6 + self.rack_id.len());
         if version >= 11 {
             crate::primitives::field::put_str(
                 &mut s,
@@ -149,34 +152,40 @@ impl crate::primitives::Wire for FetchRequest {
                 "rack_id",
             )?;
         }
+        if version >= 12 && !write_cluster_id && !write_replica_state
+            && self.unknown_tagged_fields.is_empty()
+        {
+            s.put_u8(0)?;
+        }
         s.finish();
         if version >= 12 {
-            let write_cluster_id = self.cluster_id.is_some();
-            let write_replica_state = version >= 15
-                && self.replica_state != ReplicaState::default();
-            let mut count = self.unknown_tagged_fields.len();
-            count += usize::from(write_cluster_id);
-            count += usize::from(write_replica_state);
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            if write_cluster_id {
-                crate::tagged::encode_field(
-                    buf,
-                    0,
-                    &self.cluster_id,
-                    version,
-                    "cluster_id",
-                )?;
+            if write_cluster_id || write_replica_state
+                || !self.unknown_tagged_fields.is_empty()
+            {
+                let mut count = self.unknown_tagged_fields.len();
+                count += usize::from(write_cluster_id);
+                count += usize::from(write_replica_state);
+                crate::primitives::varint::put_uvarint(buf, count as u32);
+                if write_cluster_id {
+                    crate::tagged::encode_field(
+                        buf,
+                        0,
+                        &self.cluster_id,
+                        version,
+                        "cluster_id",
+                    )?;
+                }
+                if write_replica_state {
+                    crate::tagged::encode_field(
+                        buf,
+                        1,
+                        &self.replica_state,
+                        version,
+                        "replica_state",
+                    )?;
+                }
+                crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 2)?;
             }
-            if write_replica_state {
-                crate::tagged::encode_field(
-                    buf,
-                    1,
-                    &self.replica_state,
-                    version,
-                    "replica_state",
-                )?;
-            }
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 2)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -627,7 +636,9 @@ impl crate::primitives::Wire for FetchPartition {
         if version < 12 && self.last_fetched_epoch != -1 {
             return Err(crate::primitives::field::non_default("last_fetched_epoch"));
         }
-        let mut s = buf.segment(32);
+        let write_replica_directory_id = version >= 17
+            && !self.replica_directory_id.is_nil();
+        let mut s = buf.segment(33);
         if version >= 9 {
             let mut run = [0u8; 8];
             run[0..4].copy_from_slice(&self.partition.to_be_bytes());
@@ -648,23 +659,28 @@ impl crate::primitives::Wire for FetchPartition {
             s.put_fixed(self.log_start_offset)?;
         }
         s.put_fixed(self.partition_max_bytes)?;
+        if version >= 12 && !write_replica_directory_id
+            && self.unknown_tagged_fields.is_empty()
+        {
+            s.put_u8(0)?;
+        }
         s.finish();
         if version >= 12 {
-            let write_replica_directory_id = version >= 17
-                && !self.replica_directory_id.is_nil();
-            let mut count = self.unknown_tagged_fields.len();
-            count += usize::from(write_replica_directory_id);
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            if write_replica_directory_id {
-                crate::tagged::encode_field(
-                    buf,
-                    0,
-                    &self.replica_directory_id,
-                    version,
-                    "replica_directory_id",
-                )?;
+            if write_replica_directory_id || !self.unknown_tagged_fields.is_empty() {
+                let mut count = self.unknown_tagged_fields.len();
+                count += usize::from(write_replica_directory_id);
+                crate::primitives::varint::put_uvarint(buf, count as u32);
+                if write_replica_directory_id {
+                    crate::tagged::encode_field(
+                        buf,
+                        0,
+                        &self.replica_directory_id,
+                        version,
+                        "replica_directory_id",
+                    )?;
+                }
+                crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
             }
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

@@ -227,22 +227,29 @@ impl crate::primitives::Wire for PartitionSnapshot {
             false,
             "snapshot_id",
         )?;
-        crate::primitives::Fixed::put(self.position, buf);
         let write_replica_directory_id = version >= 1
             && !self.replica_directory_id.is_nil();
-        let mut count = self.unknown_tagged_fields.len();
-        count += usize::from(write_replica_directory_id);
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        if write_replica_directory_id {
-            crate::tagged::encode_field(
-                buf,
-                0,
-                &self.replica_directory_id,
-                version,
-                "replica_directory_id",
-            )?;
+        let mut s = buf.segment(9);
+        s.put_fixed(self.position)?;
+        if !write_replica_directory_id && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
         }
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+        s.finish();
+        if write_replica_directory_id || !self.unknown_tagged_fields.is_empty() {
+            let mut count = self.unknown_tagged_fields.len();
+            count += usize::from(write_replica_directory_id);
+            crate::primitives::varint::put_uvarint(buf, count as u32);
+            if write_replica_directory_id {
+                crate::tagged::encode_field(
+                    buf,
+                    0,
+                    &self.replica_directory_id,
+                    version,
+                    "replica_directory_id",
+                )?;
+            }
+            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

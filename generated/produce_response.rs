@@ -37,24 +37,32 @@ impl crate::primitives::Wire for ProduceResponse {
             version >= 9,
             "responses",
         )?;
+        let write_node_endpoints = version >= 10 && !self.node_endpoints.is_empty();
+        let mut s = buf.segment(5);
         if version >= 1 {
-            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
+            s.put_fixed(self.throttle_time_ms)?;
         }
+        if version >= 9 && !write_node_endpoints && self.unknown_tagged_fields.is_empty()
+        {
+            s.put_u8(0)?;
+        }
+        s.finish();
         if version >= 9 {
-            let write_node_endpoints = version >= 10 && !self.node_endpoints.is_empty();
-            let mut count = self.unknown_tagged_fields.len();
-            count += usize::from(write_node_endpoints);
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            if write_node_endpoints {
-                crate::tagged::encode_field(
-                    buf,
-                    0,
-                    &self.node_endpoints,
-                    version,
-                    "node_endpoints",
-                )?;
+            if write_node_endpoints || !self.unknown_tagged_fields.is_empty() {
+                let mut count = self.unknown_tagged_fields.len();
+                count += usize::from(write_node_endpoints);
+                crate::primitives::varint::put_uvarint(buf, count as u32);
+                if write_node_endpoints {
+                    crate::tagged::encode_field(
+                        buf,
+                        0,
+                        &self.node_endpoints,
+                        version,
+                        "node_endpoints",
+                    )?;
+                }
+                crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
             }
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }
@@ -312,7 +320,9 @@ impl crate::primitives::Wire for PartitionProduceResponse {
                 "record_errors",
             )?;
         }
-        let mut s = buf.segment(5 + self.error_message.as_ref().map_or(0, String::len));
+        let write_current_leader = version >= 10
+            && self.current_leader != LeaderIdAndEpoch::default();
+        let mut s = buf.segment(6 + self.error_message.as_ref().map_or(0, String::len));
         if version >= 8 {
             crate::primitives::field::put_nullable_str(
                 &mut s,
@@ -321,23 +331,27 @@ impl crate::primitives::Wire for PartitionProduceResponse {
                 "error_message",
             )?;
         }
+        if version >= 9 && !write_current_leader && self.unknown_tagged_fields.is_empty()
+        {
+            s.put_u8(0)?;
+        }
         s.finish();
         if version >= 9 {
-            let write_current_leader = version >= 10
-                && self.current_leader != LeaderIdAndEpoch::default();
-            let mut count = self.unknown_tagged_fields.len();
-            count += usize::from(write_current_leader);
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            if write_current_leader {
-                crate::tagged::encode_field(
-                    buf,
-                    0,
-                    &self.current_leader,
-                    version,
-                    "current_leader",
-                )?;
+            if write_current_leader || !self.unknown_tagged_fields.is_empty() {
+                let mut count = self.unknown_tagged_fields.len();
+                count += usize::from(write_current_leader);
+                crate::primitives::varint::put_uvarint(buf, count as u32);
+                if write_current_leader {
+                    crate::tagged::encode_field(
+                        buf,
+                        0,
+                        &self.current_leader,
+                        version,
+                        "current_leader",
+                    )?;
+                }
+                crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
             }
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

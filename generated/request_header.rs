@@ -53,7 +53,9 @@ impl crate::primitives::Wire for RequestHeader {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(13 + self.client_id.as_ref().map_or(0, String::len));
+        let write_initial_principal_name = self.initial_principal_name.is_some();
+        let write_initial_client_id = self.initial_client_id.is_some();
+        let mut s = buf.segment(14 + self.client_id.as_ref().map_or(0, String::len));
         let mut run = [0u8; 8];
         run[0..2].copy_from_slice(&self.request_api_key.to_be_bytes());
         run[2..4].copy_from_slice(&self.request_api_version.to_be_bytes());
@@ -67,33 +69,40 @@ impl crate::primitives::Wire for RequestHeader {
                 "client_id",
             )?;
         }
+        if version >= 2 && !write_initial_principal_name && !write_initial_client_id
+            && self.unknown_tagged_fields.is_empty()
+        {
+            s.put_u8(0)?;
+        }
         s.finish();
         if version >= 2 {
-            let write_initial_principal_name = self.initial_principal_name.is_some();
-            let write_initial_client_id = self.initial_client_id.is_some();
-            let mut count = self.unknown_tagged_fields.len();
-            count += usize::from(write_initial_principal_name);
-            count += usize::from(write_initial_client_id);
-            crate::primitives::varint::put_uvarint(buf, count as u32);
-            if write_initial_principal_name {
-                crate::tagged::encode_field(
-                    buf,
-                    0,
-                    &self.initial_principal_name,
-                    version,
-                    "initial_principal_name",
-                )?;
+            if write_initial_principal_name || write_initial_client_id
+                || !self.unknown_tagged_fields.is_empty()
+            {
+                let mut count = self.unknown_tagged_fields.len();
+                count += usize::from(write_initial_principal_name);
+                count += usize::from(write_initial_client_id);
+                crate::primitives::varint::put_uvarint(buf, count as u32);
+                if write_initial_principal_name {
+                    crate::tagged::encode_field(
+                        buf,
+                        0,
+                        &self.initial_principal_name,
+                        version,
+                        "initial_principal_name",
+                    )?;
+                }
+                if write_initial_client_id {
+                    crate::tagged::encode_field(
+                        buf,
+                        1,
+                        &self.initial_client_id,
+                        version,
+                        "initial_client_id",
+                    )?;
+                }
+                crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 2)?;
             }
-            if write_initial_client_id {
-                crate::tagged::encode_field(
-                    buf,
-                    1,
-                    &self.initial_client_id,
-                    version,
-                    "initial_client_id",
-                )?;
-            }
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 2)?;
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
         }

@@ -27,24 +27,31 @@ impl crate::primitives::Wire for UpdateRaftVoterResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let write_current_leader = self.current_leader != CurrentLeader::default();
+        let mut s = buf.segment(7);
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        buf.extend_from_slice(&run);
-        let write_current_leader = self.current_leader != CurrentLeader::default();
-        let mut count = self.unknown_tagged_fields.len();
-        count += usize::from(write_current_leader);
-        crate::primitives::varint::put_uvarint(buf, count as u32);
-        if write_current_leader {
-            crate::tagged::encode_field(
-                buf,
-                0,
-                &self.current_leader,
-                version,
-                "current_leader",
-            )?;
+        s.put_slice(&run)?;
+        if !write_current_leader && self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
         }
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+        s.finish();
+        if write_current_leader || !self.unknown_tagged_fields.is_empty() {
+            let mut count = self.unknown_tagged_fields.len();
+            count += usize::from(write_current_leader);
+            crate::primitives::varint::put_uvarint(buf, count as u32);
+            if write_current_leader {
+                crate::tagged::encode_field(
+                    buf,
+                    0,
+                    &self.current_leader,
+                    version,
+                    "current_leader",
+                )?;
+            }
+            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+        }
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {

@@ -106,66 +106,11 @@ fn emit_encode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
         let section_versions = view.flexible;
         let tagged: Vec<_> = view.fields.iter().filter(|f| !f.tagged.is_empty()).collect();
         let known = Literal::u32_unsuffixed(view.known_tags);
-        if tagged.is_empty() {
-            pending.push(unknown_section_piece(Cond::new(section_versions, within), known, rt));
-        } else {
-            body.extend(segment(std::mem::take(&mut pending)));
-            body.extend(known_tagged_section(
-                &tagged,
-                Cond::new(section_versions, within),
-                section_versions,
-                known,
-                rt,
-            ));
-        }
+        let flags = tagged_flags(&tagged, section_versions, rt);
+        pending.push(section_piece(&tagged, flags, Cond::new(section_versions, within), known, rt));
     }
     body.extend(segment(pending));
     quote!(#body Ok(()))
-}
-
-/// The tagged section of a struct with known tagged fields: its count,
-/// the known fields that differ from their defaults, then the unknown ones.
-fn known_tagged_section(
-    tagged: &[&FieldView<'_>],
-    cond: Cond,
-    section_versions: Versions,
-    known: Literal,
-    rt: &TokenStream,
-) -> TokenStream {
-    let flags = tagged_flags(tagged, section_versions, rt);
-    let counts = tagged.iter().map(|f| {
-        let flag = flag_ident(f);
-        quote!(count += usize::from(#flag);)
-    });
-    let writes = tagged.iter().map(|f| {
-        let (ident, name, flag) = (&f.ident, &f.name, flag_ident(f));
-        let tag = Literal::u32_unsuffixed(f.field.tag.unwrap_or_default());
-        let null_check = null_check(f, f.tagged, rt);
-        quote! {
-            if #flag {
-                #null_check
-                #rt::tagged::encode_field(buf, #tag, &self.#ident, version, #name)?;
-            }
-        }
-    });
-    let section = quote! {
-        #(#flags)*
-        let mut count = self.unknown_tagged_fields.len();
-        #(#counts)*
-        #rt::primitives::varint::put_uvarint(buf, count as u32);
-        #(#writes)*
-        #rt::tagged::encode_unknown(buf, &self.unknown_tagged_fields, #known)?;
-    };
-    match cond {
-        Cond::When(e, _) => quote! {
-            if #e {
-                #section
-            } else {
-                #rt::tagged::check_none(&self.unknown_tagged_fields)?;
-            }
-        },
-        _ => section,
-    }
 }
 
 /// What a segment needs of one group of fields, or of the tagged section:
@@ -173,6 +118,7 @@ fn known_tagged_section(
 /// constant plus an expression of the values), the code that follows the
 /// segment, and its plain writes through `buf` for when it stands alone.
 struct Piece {
+    before: TokenStream,
     writes: TokenStream,
     most: usize,
     most_of_values: Option<TokenStream>,
@@ -189,6 +135,7 @@ fn piece(group: &[&FieldView<'_>], within: Versions, rt: &TokenStream) -> Option
     if f.is_fixed() {
         let len = group.iter().filter_map(|f| f.fixed_size()).sum();
         return Some(Piece {
+            before: TokenStream::new(),
             writes: by_tier(group, within, |n| fixed_run(&group[..n], Sink::Segment, rt)),
             most: len,
             most_of_values: None,
@@ -221,6 +168,7 @@ fn piece(group: &[&FieldView<'_>], within: Versions, rt: &TokenStream) -> Option
     };
     let null_check = null_check(f, narrowed, rt);
     Some(Piece {
+        before: TokenStream::new(),
         writes: Cond::new(f.positional, within).guard(quote! {
             #null_check
             #write
@@ -233,17 +181,50 @@ fn piece(group: &[&FieldView<'_>], within: Versions, rt: &TokenStream) -> Option
     })
 }
 
-/// The tagged section of a struct without known tagged fields: its usual
-/// `00` in the segment, and after it the rare section of unknown fields.
-fn unknown_section_piece(cond: Cond, known: Literal, rt: &TokenStream) -> Piece {
-    let empty = quote!(self.unknown_tagged_fields.is_empty());
-    let section = quote!(#rt::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, #known)?;);
+/// The tagged section: its usual `00` (no known field set, no unknown
+/// field kept) in the segment, and after it the rare section with fields:
+/// its count, the known fields that differ from their defaults (the
+/// `write_…` flags of [`tagged_flags`]), then the unknown ones.
+fn section_piece(
+    tagged: &[&FieldView<'_>],
+    flag_lets: Vec<TokenStream>,
+    cond: Cond,
+    known: Literal,
+    rt: &TokenStream,
+) -> Piece {
+    let flags: Vec<_> = tagged.iter().map(|f| flag_ident(f)).collect();
+    let (empty, some) = (
+        quote!(#(!#flags &&)* self.unknown_tagged_fields.is_empty()),
+        quote!(#(#flags ||)* !self.unknown_tagged_fields.is_empty()),
+    );
+    let section = if tagged.is_empty() {
+        quote!(#rt::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, #known)?;)
+    } else {
+        let writes = tagged.iter().map(|f| {
+            let (ident, name, flag) = (&f.ident, &f.name, flag_ident(f));
+            let tag = Literal::u32_unsuffixed(f.field.tag.unwrap_or_default());
+            let null_check = null_check(f, f.tagged, rt);
+            quote! {
+                if #flag {
+                    #null_check
+                    #rt::tagged::encode_field(buf, #tag, &self.#ident, version, #name)?;
+                }
+            }
+        });
+        quote! {
+            let mut count = self.unknown_tagged_fields.len();
+            #(count += usize::from(#flags);)*
+            #rt::primitives::varint::put_uvarint(buf, count as u32);
+            #(#writes)*
+            #rt::tagged::encode_unknown(buf, &self.unknown_tagged_fields, #known)?;
+        }
+    };
     let (writes, after, alone) = match cond {
         Cond::When(e, _) => (
             quote!(if #e && #empty { s.put_u8(0)?; }),
             quote! {
                 if #e {
-                    if !#empty {
+                    if #some {
                         #section
                     }
                 } else {
@@ -252,15 +233,17 @@ fn unknown_section_piece(cond: Cond, known: Literal, rt: &TokenStream) -> Piece 
             },
             quote! {
                 if #e {
+                    #(#flag_lets)*
                     #section
                 } else {
                     #rt::tagged::check_none(&self.unknown_tagged_fields)?;
                 }
             },
         ),
-        _ => (quote!(if #empty { s.put_u8(0)?; }), quote!(if !#empty { #section }), section),
+        _ => (quote!(if #empty { s.put_u8(0)?; }), quote!(if #some { #section }), quote!(#(#flag_lets)* #section)),
     };
-    Piece { writes, most: 1, most_of_values: None, after, alone: Some(alone) }
+    // In a segment, the flags (which only read `self`) come before it.
+    Piece { before: quote!(#(#flag_lets)*), writes, most: 1, most_of_values: None, after, alone: Some(alone) }
 }
 
 /// The code of a segment: one reservation of the pieces' most bytes, their
@@ -273,9 +256,11 @@ fn segment(pieces: Vec<Piece>) -> TokenStream {
     }
     let most = Literal::usize_unsuffixed(pieces.iter().map(|p| p.most).sum());
     let values = pieces.iter().filter_map(|p| p.most_of_values.as_ref());
+    let before = pieces.iter().map(|p| &p.before);
     let writes = pieces.iter().map(|p| &p.writes);
     let after = pieces.iter().map(|p| &p.after);
     quote! {
+        #(#before)*
         let mut s = buf.segment(#most #(+ #values)*);
         #(#writes)*
         s.finish();
