@@ -89,12 +89,32 @@ pub(super) fn read_str(r: &mut Reader, flexible: bool) -> Result<Option<&str>, D
 /// validator is slow on the short strings Kafka is full of.
 #[inline]
 fn utf8(bytes: &[u8]) -> Option<&str> {
-    if bytes.is_ascii() {
+    if is_ascii(bytes) {
         // SAFETY: ASCII bytes are valid UTF-8.
         Some(unsafe { std::str::from_utf8_unchecked(bytes) })
     } else {
         std::str::from_utf8(bytes).ok()
     }
+}
+
+/// True when no byte has its high bit set. Up to 32 bytes (most names and
+/// ids) take two overlapping loads and one test, where the standard check
+/// loops over words and then bytes.
+#[inline]
+fn is_ascii(bytes: &[u8]) -> bool {
+    if let (Some(a), Some(b)) = (bytes.first_chunk::<16>(), bytes.last_chunk::<16>()) {
+        if bytes.len() > 32 {
+            return bytes.is_ascii();
+        }
+        return (u128::from_ne_bytes(*a) | u128::from_ne_bytes(*b)) & (u128::MAX / 0xff * 0x80) == 0;
+    }
+    if let (Some(a), Some(b)) = (bytes.first_chunk::<8>(), bytes.last_chunk::<8>()) {
+        return (u64::from_ne_bytes(*a) | u64::from_ne_bytes(*b)) & (u64::MAX / 0xff * 0x80) == 0;
+    }
+    if let (Some(a), Some(b)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
+        return (u32::from_ne_bytes(*a) | u32::from_ne_bytes(*b)) & (u32::MAX / 0xff * 0x80) == 0;
+    }
+    bytes.iter().all(|&b| b < 0x80)
 }
 
 impl Wire for String {
@@ -155,5 +175,26 @@ impl Nullable for String {
             (Some(s), None) => *place = Some(s.to_owned()),
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_ascii;
+
+    #[test]
+    fn is_ascii_agrees_with_the_standard_check_at_every_length_and_position() {
+        for len in 0..=70 {
+            let ascii: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+            assert!(is_ascii(&ascii), "length {len}");
+            for at in 0..len {
+                for high in [0x80u8, 0xc3, 0xff] {
+                    let mut bytes = ascii.clone();
+                    bytes[at] = high;
+                    assert!(!is_ascii(&bytes), "length {len}, byte {at} = {high:#x}");
+                    assert_eq!(is_ascii(&bytes), bytes.is_ascii());
+                }
+            }
+        }
     }
 }
