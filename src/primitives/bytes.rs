@@ -104,7 +104,7 @@ impl Nullable for Bytes {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn decode_option_into(place: &mut Option<Self>, r: &mut Reader, _: i16, flexible: bool) -> Result<(), DecodeError> {
         // Written in place: no `Option<Bytes>` passed back through a `Result`.
         *place = match read_len(r, flexible)? {
