@@ -259,12 +259,16 @@ impl Reader {
     /// [`DecodeErrorKind::NotEnoughBytes`] when fewer than `n` remain.
     #[inline]
     pub fn read_bytes(&mut self, n: usize) -> Result<Bytes, DecodeError> {
-        if self.remaining() < n {
-            return Err(self.short(n));
-        }
+        // Written so that the compiler sees `start <= end <= len` and drops
+        // the range checks of `Bytes::slice`.
         let start = self.pos;
-        self.pos += n;
-        Ok(self.buf.slice(start..start + n))
+        match start.checked_add(n) {
+            Some(end) if end <= self.buf.len() => {
+                self.pos = end;
+                Ok(self.buf.slice(start..end))
+            }
+            _ => Err(self.short(n)),
+        }
     }
 
     /// Takes the next `n` bytes as a reader of their own that keeps counting
