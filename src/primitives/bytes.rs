@@ -55,8 +55,24 @@ pub(super) fn len_size(len: usize, flexible: bool) -> usize {
 /// value, or compact 0).
 #[inline]
 pub(crate) fn read_len(r: &mut Reader, flexible: bool) -> Result<Option<usize>, DecodeError> {
+    read_len_by(r, flexible, Reader::read_uvarint)
+}
+
+/// [`read_len`] for `bytes` and `records`, whose compact lengths mostly
+/// take two bytes or more: the varint is decoded in place.
+#[inline(always)]
+fn read_bytes_len(r: &mut Reader, flexible: bool) -> Result<Option<usize>, DecodeError> {
+    read_len_by(r, flexible, Reader::read_uvarint_inline)
+}
+
+#[inline(always)]
+fn read_len_by(
+    r: &mut Reader,
+    flexible: bool,
+    read_uvarint: fn(&mut Reader) -> Result<u32, DecodeError>,
+) -> Result<Option<usize>, DecodeError> {
     if flexible {
-        match r.read_uvarint()? {
+        match read_uvarint(r)? {
             0 => Ok(None),
             n => Ok(Some((n - 1) as usize)),
         }
@@ -98,7 +114,7 @@ impl Wire for Bytes {
 impl Nullable for Bytes {
     #[inline]
     fn decode_option(r: &mut Reader, _: i16, flexible: bool) -> Result<Option<Self>, DecodeError> {
-        match read_len(r, flexible)? {
+        match read_bytes_len(r, flexible)? {
             None => Ok(None),
             Some(len) => r.read_bytes(len).map(Some),
         }
@@ -107,7 +123,7 @@ impl Nullable for Bytes {
     #[inline(always)]
     fn decode_option_into(place: &mut Option<Self>, r: &mut Reader, _: i16, flexible: bool) -> Result<(), DecodeError> {
         // Written in place: no `Option<Bytes>` passed back through a `Result`.
-        *place = match read_len(r, flexible)? {
+        *place = match read_bytes_len(r, flexible)? {
             None => None,
             Some(len) => Some(r.read_bytes(len)?),
         };

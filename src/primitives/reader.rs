@@ -219,6 +219,19 @@ impl Reader {
                 return Ok(u32::from(b));
             }
         }
+        self.read_long_uvarint()
+    }
+
+    /// [`Reader::read_uvarint`] of two bytes or more, in one shared function.
+    #[inline(never)]
+    fn read_long_uvarint(&mut self) -> Result<u32, DecodeError> {
+        self.read_uvarint_inline()
+    }
+
+    /// [`Reader::read_uvarint`] compiled in place, for the lengths of
+    /// `bytes` and `records` fields: most of them take two bytes or more.
+    #[inline(always)]
+    pub(crate) fn read_uvarint_inline(&mut self) -> Result<u32, DecodeError> {
         let (value, len) = super::varint::decode_u32(self.rest()).map_err(|kind| self.error(kind))?;
         self.pos += len;
         Ok(value)
