@@ -87,6 +87,7 @@ impl crate::primitives::Wire for AddOffsetsToTxnRequest {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -55,6 +55,7 @@ impl crate::primitives::Wire for AddOffsetsToTxnResponse {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

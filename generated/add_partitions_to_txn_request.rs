@@ -261,6 +261,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnTopic {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -291,6 +291,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnPartitionResult {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -66,6 +66,7 @@ impl crate::primitives::Wire for AddRaftVoterResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -54,6 +54,7 @@ impl crate::primitives::Wire for AllocateProducerIdsRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

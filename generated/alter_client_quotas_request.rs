@@ -252,6 +252,7 @@ impl crate::primitives::Wire for EntityData {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -343,6 +344,7 @@ impl crate::primitives::Wire for OpData {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -276,6 +276,7 @@ impl crate::primitives::Wire for EntityData {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -264,6 +264,7 @@ impl crate::primitives::Wire for AlterableConfig {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -206,6 +206,7 @@ impl crate::primitives::Wire for AlterReplicaLogDirTopic {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -114,6 +114,7 @@ impl crate::primitives::Wire for ScramCredentialDeletion {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -197,6 +198,7 @@ impl crate::primitives::Wire for ScramCredentialUpsertion {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -84,6 +84,7 @@ impl crate::primitives::Wire for ApiVersionsRequest {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -319,6 +319,7 @@ impl crate::primitives::Wire for ApiVersion {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -393,6 +394,7 @@ impl crate::primitives::Wire for SupportedFeatureKey {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -461,6 +463,7 @@ impl crate::primitives::Wire for FinalizedFeatureKey {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

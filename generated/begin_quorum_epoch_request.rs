@@ -322,6 +322,7 @@ impl crate::primitives::Wire for PartitionData {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -408,6 +409,7 @@ impl crate::primitives::Wire for LeaderEndpoint {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -104,6 +104,7 @@ impl crate::primitives::Wire for BrokerHeartbeatRequest {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

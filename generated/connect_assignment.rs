@@ -219,6 +219,7 @@ impl crate::primitives::Wire for ConnectorAssignment {
         size += crate::primitives::Wire::value_size(&self.tasks, version, false);
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

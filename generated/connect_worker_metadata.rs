@@ -54,6 +54,7 @@ impl crate::primitives::Wire for ConnectWorkerMetadata {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -49,6 +49,7 @@ impl crate::primitives::Wire for ConsumerGroupDescribeRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

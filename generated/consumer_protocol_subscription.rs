@@ -190,6 +190,7 @@ impl crate::primitives::Wire for TopicPartition {
         size += crate::primitives::Wire::value_size(&self.partitions, version, false);
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -70,6 +70,7 @@ impl crate::primitives::Wire for ControlledShutdownRequest {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

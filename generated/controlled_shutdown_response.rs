@@ -145,6 +145,7 @@ impl crate::primitives::Wire for RemainingPartition {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -198,6 +198,7 @@ impl crate::primitives::Wire for AclCreation {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

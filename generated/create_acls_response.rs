@@ -150,6 +150,7 @@ impl crate::primitives::Wire for AclCreationResult {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

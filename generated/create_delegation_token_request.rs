@@ -256,6 +256,7 @@ impl crate::primitives::Wire for CreatableRenewers {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

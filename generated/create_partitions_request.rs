@@ -259,6 +259,7 @@ impl crate::primitives::Wire for CreatePartitionsAssignment {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -310,6 +310,7 @@ impl crate::primitives::Wire for CreatableReplicaAssignment {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -407,6 +408,7 @@ impl crate::primitives::Wire for CreatableTopicConfig {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

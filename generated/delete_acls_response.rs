@@ -353,6 +353,7 @@ impl crate::primitives::Wire for DeleteAclsMatchingAcl {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

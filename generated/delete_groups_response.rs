@@ -141,6 +141,7 @@ impl crate::primitives::Wire for DeletableGroupResult {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

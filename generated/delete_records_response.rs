@@ -222,6 +222,7 @@ impl crate::primitives::Wire for DeleteRecordsPartitionResult {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

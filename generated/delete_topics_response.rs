@@ -196,6 +196,7 @@ impl crate::primitives::Wire for DeletableTopicResult {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -141,6 +141,7 @@ impl crate::primitives::Wire for DescribeAclsRequest {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -339,6 +339,7 @@ impl crate::primitives::Wire for AclDescription {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

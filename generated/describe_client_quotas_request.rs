@@ -182,6 +182,7 @@ impl crate::primitives::Wire for ComponentData {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -290,6 +290,7 @@ impl crate::primitives::Wire for EntityData {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -373,6 +374,7 @@ impl crate::primitives::Wire for ValueData {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

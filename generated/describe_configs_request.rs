@@ -209,6 +209,7 @@ impl crate::primitives::Wire for DescribeConfigsResource {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -570,6 +570,7 @@ impl crate::primitives::Wire for DescribeConfigsSynonym {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

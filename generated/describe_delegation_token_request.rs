@@ -146,6 +146,7 @@ impl crate::primitives::Wire for DescribeDelegationTokenOwner {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

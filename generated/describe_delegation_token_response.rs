@@ -438,6 +438,7 @@ impl crate::primitives::Wire for DescribedDelegationTokenRenewer {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

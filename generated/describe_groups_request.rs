@@ -68,6 +68,7 @@ impl crate::primitives::Wire for DescribeGroupsRequest {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

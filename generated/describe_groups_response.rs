@@ -449,6 +449,7 @@ impl crate::primitives::Wire for DescribedGroupMember {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

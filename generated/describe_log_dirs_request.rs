@@ -135,6 +135,7 @@ impl crate::primitives::Wire for DescribableLogDirTopic {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

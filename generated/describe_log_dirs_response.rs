@@ -403,6 +403,7 @@ impl crate::primitives::Wire for DescribeLogDirsPartition {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

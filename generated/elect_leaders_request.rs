@@ -190,6 +190,7 @@ impl crate::primitives::Wire for TopicPartitions {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

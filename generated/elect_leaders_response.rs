@@ -272,6 +272,7 @@ impl crate::primitives::Wire for PartitionResult {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -77,6 +77,7 @@ impl crate::primitives::Wire for EndTxnRequest {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

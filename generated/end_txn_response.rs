@@ -89,6 +89,7 @@ impl crate::primitives::Wire for EndTxnResponse {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -59,6 +59,7 @@ impl crate::primitives::Wire for ExpireDelegationTokenRequest {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -436,6 +436,7 @@ impl crate::primitives::Wire for ReplicaState {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -715,6 +716,7 @@ impl crate::primitives::Wire for FetchPartition {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -880,6 +882,7 @@ impl crate::primitives::Wire for ForgottenTopic {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -83,6 +83,7 @@ impl crate::primitives::Wire for FindCoordinatorRequest {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

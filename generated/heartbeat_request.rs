@@ -106,6 +106,7 @@ impl crate::primitives::Wire for HeartbeatRequest {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

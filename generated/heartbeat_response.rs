@@ -57,6 +57,7 @@ impl crate::primitives::Wire for HeartbeatResponse {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -78,6 +78,7 @@ impl crate::primitives::Wire for InitProducerIdResponse {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -321,6 +321,7 @@ impl crate::primitives::Wire for JoinGroupRequestProtocol {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -345,6 +345,7 @@ impl crate::primitives::Wire for JoinGroupResponseMember {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -442,6 +442,7 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -722,6 +723,7 @@ impl crate::primitives::Wire for LeaderAndIsrLiveLeader {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -227,6 +227,7 @@ impl crate::primitives::Wire for MemberIdentity {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

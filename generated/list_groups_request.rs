@@ -78,6 +78,7 @@ impl crate::primitives::Wire for ListGroupsRequest {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

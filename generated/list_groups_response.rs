@@ -208,6 +208,7 @@ impl crate::primitives::Wire for ListedGroup {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -313,6 +313,7 @@ impl crate::primitives::Wire for ListOffsetsPartition {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

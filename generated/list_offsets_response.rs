@@ -302,6 +302,7 @@ impl crate::primitives::Wire for ListOffsetsPartitionResponse {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

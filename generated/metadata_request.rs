@@ -265,6 +265,7 @@ impl crate::primitives::Wire for MetadataRequestTopic {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -291,6 +291,7 @@ impl crate::primitives::Wire for MetadataResponseBroker {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -693,6 +694,7 @@ impl crate::primitives::Wire for MetadataResponsePartition {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -409,6 +409,7 @@ impl crate::primitives::Wire for OffsetCommitRequestPartition {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -224,6 +224,7 @@ impl crate::primitives::Wire for OffsetCommitResponsePartition {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -142,6 +142,7 @@ impl crate::primitives::Wire for OffsetDeleteRequestPartition {
         size += 4;
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -155,6 +155,7 @@ impl crate::primitives::Wire for OffsetDeleteResponsePartition {
         size += 2;
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -268,6 +268,7 @@ impl crate::primitives::Wire for OffsetFetchRequestTopic {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -472,6 +473,7 @@ impl crate::primitives::Wire for OffsetFetchRequestTopics {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

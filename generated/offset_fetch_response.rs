@@ -340,6 +340,7 @@ impl crate::primitives::Wire for OffsetFetchResponsePartition {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -615,6 +616,7 @@ impl crate::primitives::Wire for OffsetFetchResponsePartitions {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

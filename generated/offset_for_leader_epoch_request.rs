@@ -255,6 +255,7 @@ impl crate::primitives::Wire for OffsetForLeaderPartition {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -558,6 +558,7 @@ impl crate::primitives::Wire for BatchIndexAndErrorMessage {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -642,6 +643,7 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -719,6 +721,7 @@ impl crate::primitives::Wire for NodeEndpoint {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -61,6 +61,7 @@ impl crate::primitives::Wire for RenewDelegationTokenResponse {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -139,6 +139,7 @@ impl crate::primitives::Wire for RequestHeader {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -103,6 +103,7 @@ impl crate::primitives::Wire for SaslAuthenticateResponse {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

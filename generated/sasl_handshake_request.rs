@@ -28,6 +28,7 @@ impl crate::primitives::Wire for SaslHandshakeRequest {
         size += crate::primitives::Wire::value_size(&self.mechanism, version, false);
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

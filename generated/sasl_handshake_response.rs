@@ -38,6 +38,7 @@ impl crate::primitives::Wire for SaslHandshakeResponse {
         size += crate::primitives::Wire::value_size(&self.mechanisms, version, false);
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

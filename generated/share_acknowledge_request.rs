@@ -308,6 +308,7 @@ impl crate::primitives::Wire for AcknowledgementBatch {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

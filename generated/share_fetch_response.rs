@@ -391,6 +391,7 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -458,6 +459,7 @@ impl crate::primitives::Wire for AcquiredRecords {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -536,6 +538,7 @@ impl crate::primitives::Wire for NodeEndpoint {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

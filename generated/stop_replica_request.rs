@@ -303,6 +303,7 @@ impl crate::primitives::Wire for StopReplicaPartitionV0 {
         size += 4;
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -388,6 +389,7 @@ impl crate::primitives::Wire for StopReplicaTopicV1 {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -550,6 +552,7 @@ impl crate::primitives::Wire for StopReplicaPartitionState {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

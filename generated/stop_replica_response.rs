@@ -153,6 +153,7 @@ impl crate::primitives::Wire for StopReplicaPartitionError {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

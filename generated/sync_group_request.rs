@@ -297,6 +297,7 @@ impl crate::primitives::Wire for SyncGroupRequestAssignment {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

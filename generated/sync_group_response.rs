@@ -109,6 +109,7 @@ impl crate::primitives::Wire for SyncGroupResponse {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -426,6 +426,7 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestPartition {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

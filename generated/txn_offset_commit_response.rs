@@ -216,6 +216,7 @@ impl crate::primitives::Wire for TxnOffsetCommitResponsePartition {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -407,6 +407,7 @@ impl crate::primitives::Wire for UpdateMetadataPartitionState {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -852,6 +853,7 @@ impl crate::primitives::Wire for UpdateMetadataEndpoint {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

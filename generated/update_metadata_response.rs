@@ -47,6 +47,7 @@ impl crate::primitives::Wire for UpdateMetadataResponse {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

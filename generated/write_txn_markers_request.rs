@@ -243,6 +243,7 @@ impl crate::primitives::Wire for WritableTxnMarkerTopic {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

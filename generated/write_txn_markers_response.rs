@@ -281,6 +281,7 @@ impl crate::primitives::Wire for WritableTxnMarkerPartitionResult {
         }
         size
     }
+    #[inline(always)]
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

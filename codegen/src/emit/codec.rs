@@ -28,13 +28,18 @@ pub fn emit_wire_impl(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
     let size_version = param(&size, "version");
     let (r, decode_version) = (param(&decode, "r"), param(&decode, "version"));
     // A struct without nested structs (a topic config, an api version
-    // range) is encoded inline in the loop over its array: its encoding is
-    // a few writes, less than the cost of a call.
+    // range, a partition's records) is encoded and decoded inline in the
+    // loop over its array: a few writes or reads, less than the cost of a
+    // call. Decoding is forced: with a records length read in place, the
+    // compiler would otherwise keep a call per partition.
     let leaf = view.fields.iter().all(|f| f.field.ty.struct_name().is_none());
-    let inline = if leaf { quote!(#[inline]) } else { TokenStream::new() };
+    let (encode_inline, decode_inline) = match leaf {
+        true => (quote!(#[inline]), quote!(#[inline(always)])),
+        false => (TokenStream::new(), TokenStream::new()),
+    };
     quote! {
         impl #rt::primitives::Wire for #ident {
-            #inline
+            #encode_inline
             fn encode_value(&self, #buf: &mut #rt::primitives::Writer<'_>, #encode_version: i16, _flexible: bool) -> Result<(), #rt::error::EncodeError> {
                 #encode
             }
@@ -43,6 +48,7 @@ pub fn emit_wire_impl(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
                 #size
             }
 
+            #decode_inline
             fn decode_value_into(&mut self, #r: &mut #rt::primitives::Reader, #decode_version: i16, _flexible: bool) -> Result<(), #rt::error::DecodeError> {
                 #decode
             }
