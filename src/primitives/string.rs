@@ -61,7 +61,7 @@ pub(super) fn str_size(s: &str, flexible: bool) -> usize {
 }
 
 /// Reads a string or null (`None`).
-#[inline]
+#[inline(always)]
 pub(super) fn read_str(r: &mut Reader, flexible: bool) -> Result<Option<&str>, DecodeError> {
     let len = if flexible {
         match r.read_uvarint()? {
