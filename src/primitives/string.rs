@@ -117,6 +117,19 @@ fn is_ascii(bytes: &[u8]) -> bool {
     bytes.iter().all(|&b| b < 0x80)
 }
 
+/// Makes `into` hold `s`: in place when its capacity suffices (a value
+/// decoded again), else as a new allocation of exactly `s.len()` bytes,
+/// which skips the growth path of `push_str` (a value decoded fresh).
+#[inline(always)]
+fn assign(into: &mut String, s: &str) {
+    if into.capacity() >= s.len() {
+        into.clear();
+        into.push_str(s);
+    } else {
+        *into = s.to_owned();
+    }
+}
+
 impl Wire for String {
     #[inline]
     fn encode_value(&self, buf: &mut Writer<'_>, _: i16, flexible: bool) -> Result<(), EncodeError> {
@@ -142,8 +155,7 @@ impl Wire for String {
         let offset = r.offset();
         match read_str(r, flexible)? {
             Some(s) => {
-                self.clear();
-                self.push_str(s);
+                assign(self, s);
                 Ok(())
             }
             None => Err(DecodeError::new(DecodeErrorKind::NullNotAllowed, offset)),
@@ -168,10 +180,7 @@ impl Nullable for String {
     fn decode_option_into(place: &mut Option<Self>, r: &mut Reader, _: i16, flexible: bool) -> Result<(), DecodeError> {
         match (read_str(r, flexible)?, place.as_mut()) {
             (None, _) => *place = None,
-            (Some(s), Some(into)) => {
-                into.clear();
-                into.push_str(s);
-            }
+            (Some(s), Some(into)) => assign(into, s),
             (Some(s), None) => *place = Some(s.to_owned()),
         }
         Ok(())
