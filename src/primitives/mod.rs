@@ -264,9 +264,15 @@ pub mod field {
             return Err(DecodeError::new(crate::error::DecodeErrorKind::NullNotAllowed, offset));
         };
         r.check_count(count, T::SIZE)?;
-        let bytes = r.read_slice(count * T::SIZE)?;
-        place.clear();
-        place.extend(bytes.chunks_exact(T::SIZE).map(T::from_chunk));
+        let values = r.read_slice(count * T::SIZE)?.chunks_exact(T::SIZE).map(T::from_chunk);
+        // In place when the capacity suffices (a value decoded again), else
+        // one exact allocation without `extend`'s growth path.
+        if place.capacity() >= count {
+            place.clear();
+            place.extend(values);
+        } else {
+            *place = values.collect();
+        }
         Ok(())
     }
 
