@@ -264,16 +264,42 @@ pub mod field {
             return Err(DecodeError::new(crate::error::DecodeErrorKind::NullNotAllowed, offset));
         };
         r.check_count(count, T::SIZE)?;
-        let values = r.read_slice(count * T::SIZE)?.chunks_exact(T::SIZE).map(T::from_chunk);
-        // In place when the capacity suffices (a value decoded again), else
-        // one exact allocation without `extend`'s growth path.
-        if place.capacity() >= count {
-            place.clear();
-            place.extend(values);
-        } else {
-            *place = values.collect();
+        let bytes = r.read_slice(count * T::SIZE)?;
+        place.clear();
+        // Most such arrays (replica lists, ISRs) hold a few values: read
+        // straight, they skip the setup of a loop built for long arrays.
+        match count {
+            0 => {}
+            1 => read_few::<T, 1>(place, bytes),
+            2 => read_few::<T, 2>(place, bytes),
+            3 => read_few::<T, 3>(place, bytes),
+            4 => read_few::<T, 4>(place, bytes),
+            _ => {
+                let values = bytes.chunks_exact(T::SIZE).map(T::from_chunk);
+                // In place when the capacity suffices (a value decoded
+                // again), else one exact allocation without `extend`'s
+                // growth path.
+                if place.capacity() >= count {
+                    place.extend(values);
+                } else {
+                    *place = values.collect();
+                }
+            }
         }
         Ok(())
+    }
+
+    /// Appends the `N` values in `bytes` to the empty `place`.
+    #[inline(always)]
+    fn read_few<T: Fixed, const N: usize>(place: &mut Vec<T>, bytes: &[u8]) {
+        let mut values = [T::default(); N];
+        for (value, chunk) in values.iter_mut().zip(bytes.chunks_exact(T::SIZE)) {
+            *value = T::from_chunk(chunk);
+        }
+        if place.capacity() < N {
+            *place = Vec::with_capacity(N);
+        }
+        place.extend_from_slice(&values);
     }
 
     /// Reads a value that may not be null at this version into an `Option` field.
