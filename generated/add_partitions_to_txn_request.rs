@@ -65,7 +65,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
                 "transactions",
             )?;
         }
-        let mut s = buf.segment(15 + self.v3_and_below_transactional_id.len());
+        let mut s = buf.segment(20 + self.v3_and_below_transactional_id.len());
         if version <= 3 {
             crate::primitives::field::put_str(
                 &mut s,
@@ -80,9 +80,17 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
             run[8..10].copy_from_slice(&self.v3_and_below_producer_epoch.to_be_bytes());
             s.put_slice(&run)?;
         }
+        if version <= 3 {
+            crate::primitives::field::put_count(
+                &mut s,
+                self.v3_and_below_topics.len(),
+                version >= 3,
+                "v3_and_below_topics",
+            )?;
+        }
         s.finish();
         if version <= 3 {
-            crate::primitives::field::encode(
+            crate::primitives::field::encode_elements(
                 &self.v3_and_below_topics,
                 buf,
                 version,
@@ -326,7 +334,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnTransaction {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(16 + self.transactional_id.len());
+        let mut s = buf.segment(21 + self.transactional_id.len());
         crate::primitives::field::put_str(
             &mut s,
             &self.transactional_id,
@@ -338,8 +346,15 @@ impl crate::primitives::Wire for AddPartitionsToTxnTransaction {
         run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
         run[10..11].copy_from_slice(&[u8::from(self.verify_only)]);
         s.put_slice(&run)?;
+        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
-        crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
+        crate::primitives::field::encode_elements(
+            &self.topics,
+            buf,
+            version,
+            true,
+            "topics",
+        )?;
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }

@@ -39,16 +39,26 @@ impl crate::primitives::Wire for AddPartitionsToTxnResponse {
                 crate::primitives::field::non_default("results_by_topic_v3_and_below"),
             );
         }
+        let mut s = buf.segment(11);
         if version >= 4 {
             let mut run = [0u8; 6];
             run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
             run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            buf.extend_from_slice(&run);
+            s.put_slice(&run)?;
         } else {
-            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
+            s.put_fixed(self.throttle_time_ms)?;
         }
         if version >= 4 {
-            crate::primitives::field::encode(
+            crate::primitives::field::put_count(
+                &mut s,
+                self.results_by_transaction.len(),
+                true,
+                "results_by_transaction",
+            )?;
+        }
+        s.finish();
+        if version >= 4 {
+            crate::primitives::field::encode_elements(
                 &self.results_by_transaction,
                 buf,
                 version,
@@ -175,10 +185,16 @@ impl crate::primitives::Wire for AddPartitionsToTxnTopicResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.name.len());
+        let mut s = buf.segment(10 + self.name.len());
         crate::primitives::field::put_str(&mut s, &self.name, version >= 3, "name")?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.results_by_partition.len(),
+            version >= 3,
+            "results_by_partition",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.results_by_partition,
             buf,
             version,
@@ -337,15 +353,21 @@ impl crate::primitives::Wire for AddPartitionsToTxnResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.transactional_id.len());
+        let mut s = buf.segment(10 + self.transactional_id.len());
         crate::primitives::field::put_str(
             &mut s,
             &self.transactional_id,
             true,
             "transactional_id",
         )?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.topic_results.len(),
+            true,
+            "topic_results",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.topic_results,
             buf,
             version,

@@ -23,8 +23,16 @@ impl crate::primitives::Wire for AlterClientQuotasResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        crate::primitives::field::encode(
+        let mut s = buf.segment(9);
+        s.put_fixed(self.throttle_time_ms)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.entries.len(),
+            version >= 1,
+            "entries",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.entries,
             buf,
             version,
@@ -115,7 +123,7 @@ impl crate::primitives::Wire for EntryData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(7 + self.error_message.as_ref().map_or(0, String::len));
+        let mut s = buf.segment(12 + self.error_message.as_ref().map_or(0, String::len));
         s.put_fixed(self.error_code)?;
         crate::primitives::field::put_nullable_str(
             &mut s,
@@ -123,8 +131,14 @@ impl crate::primitives::Wire for EntryData {
             version >= 1,
             "error_message",
         )?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.entity.len(),
+            version >= 1,
+            "entity",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.entity,
             buf,
             version,

@@ -23,8 +23,16 @@ impl crate::primitives::Wire for AlterConfigsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        crate::primitives::field::encode(
+        let mut s = buf.segment(9);
+        s.put_fixed(self.throttle_time_ms)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.responses.len(),
+            version >= 2,
+            "responses",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.responses,
             buf,
             version,

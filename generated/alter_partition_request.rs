@@ -37,11 +37,20 @@ impl crate::primitives::Wire for AlterPartitionRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let mut s = buf.segment(17);
         let mut run = [0u8; 12];
         run[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
         run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
+        s.put_slice(&run)?;
+        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
+        s.finish();
+        crate::primitives::field::encode_elements(
+            &self.topics,
+            buf,
+            version,
+            true,
+            "topics",
+        )?;
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
@@ -103,7 +112,7 @@ impl crate::primitives::Wire for TopicData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(21 + self.topic_name.len());
+        let mut s = buf.segment(26 + self.topic_name.len());
         if version <= 1 {
             crate::primitives::field::put_str(
                 &mut s,
@@ -115,8 +124,14 @@ impl crate::primitives::Wire for TopicData {
         if version >= 2 {
             s.put_fixed(self.topic_id)?;
         }
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            true,
+            "partitions",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -225,7 +240,7 @@ impl crate::primitives::Wire for PartitionData {
         if version < 1 && self.leader_recovery_state != 0 {
             return Err(crate::primitives::field::non_default("leader_recovery_state"));
         }
-        let mut s = buf.segment(13 + self.new_isr.len() * 4);
+        let mut s = buf.segment(18 + self.new_isr.len() * 4);
         let mut run = [0u8; 8];
         run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
         run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
@@ -238,9 +253,17 @@ impl crate::primitives::Wire for PartitionData {
                 "new_isr",
             )?;
         }
+        if version >= 3 {
+            crate::primitives::field::put_count(
+                &mut s,
+                self.new_isr_with_epochs.len(),
+                true,
+                "new_isr_with_epochs",
+            )?;
+        }
         s.finish();
         if version >= 3 {
-            crate::primitives::field::encode(
+            crate::primitives::field::encode_elements(
                 &self.new_isr_with_epochs,
                 buf,
                 version,

@@ -27,11 +27,20 @@ impl crate::primitives::Wire for AlterPartitionResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let mut s = buf.segment(11);
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
+        s.put_slice(&run)?;
+        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
+        s.finish();
+        crate::primitives::field::encode_elements(
+            &self.topics,
+            buf,
+            version,
+            true,
+            "topics",
+        )?;
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
@@ -93,7 +102,7 @@ impl crate::primitives::Wire for TopicData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(21 + self.topic_name.len());
+        let mut s = buf.segment(26 + self.topic_name.len());
         if version <= 1 {
             crate::primitives::field::put_str(
                 &mut s,
@@ -105,8 +114,14 @@ impl crate::primitives::Wire for TopicData {
         if version >= 2 {
             s.put_fixed(self.topic_id)?;
         }
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            true,
+            "partitions",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,

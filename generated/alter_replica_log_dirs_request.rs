@@ -87,10 +87,16 @@ impl crate::primitives::Wire for AlterReplicaLogDir {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.path.len());
+        let mut s = buf.segment(10 + self.path.len());
         crate::primitives::field::put_str(&mut s, &self.path, version >= 2, "path")?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.topics.len(),
+            version >= 2,
+            "topics",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.topics,
             buf,
             version,

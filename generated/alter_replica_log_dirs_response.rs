@@ -23,8 +23,16 @@ impl crate::primitives::Wire for AlterReplicaLogDirsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        crate::primitives::field::encode(
+        let mut s = buf.segment(9);
+        s.put_fixed(self.throttle_time_ms)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.results.len(),
+            version >= 2,
+            "results",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.results,
             buf,
             version,
@@ -101,15 +109,21 @@ impl crate::primitives::Wire for AlterReplicaLogDirTopicResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.topic_name.len());
+        let mut s = buf.segment(10 + self.topic_name.len());
         crate::primitives::field::put_str(
             &mut s,
             &self.topic_name,
             version >= 2,
             "topic_name",
         )?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            version >= 2,
+            "partitions",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,

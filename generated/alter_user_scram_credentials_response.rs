@@ -23,8 +23,22 @@ impl crate::primitives::Wire for AlterUserScramCredentialsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        crate::primitives::field::encode(&self.results, buf, version, true, "results")?;
+        let mut s = buf.segment(9);
+        s.put_fixed(self.throttle_time_ms)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.results.len(),
+            true,
+            "results",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
+            &self.results,
+            buf,
+            version,
+            true,
+            "results",
+        )?;
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }

@@ -57,8 +57,16 @@ impl crate::primitives::Wire for ApiVersionsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::primitives::field::encode(
+        let mut s = buf.segment(7);
+        s.put_fixed(self.error_code)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.api_keys.len(),
+            version >= 3,
+            "api_keys",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.api_keys,
             buf,
             version,

@@ -27,11 +27,19 @@ impl crate::primitives::Wire for AssignReplicasToDirsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let mut s = buf.segment(11);
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode(
+        s.put_slice(&run)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.directories.len(),
+            true,
+            "directories",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.directories,
             buf,
             version,
@@ -95,8 +103,17 @@ impl crate::primitives::Wire for DirectoryData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.id, buf);
-        crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
+        let mut s = buf.segment(21);
+        s.put_fixed(self.id)?;
+        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
+        s.finish();
+        crate::primitives::field::encode_elements(
+            &self.topics,
+            buf,
+            version,
+            true,
+            "topics",
+        )?;
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
@@ -148,8 +165,16 @@ impl crate::primitives::Wire for TopicData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.topic_id, buf);
-        crate::primitives::field::encode(
+        let mut s = buf.segment(21);
+        s.put_fixed(self.topic_id)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            true,
+            "partitions",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,

@@ -42,7 +42,7 @@ impl crate::primitives::Wire for BeginQuorumEpochRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(9 + self.cluster_id.as_ref().map_or(0, String::len));
+        let mut s = buf.segment(14 + self.cluster_id.as_ref().map_or(0, String::len));
         crate::primitives::field::put_nullable_str(
             &mut s,
             self.cluster_id.as_deref(),
@@ -52,8 +52,14 @@ impl crate::primitives::Wire for BeginQuorumEpochRequest {
         if version >= 1 {
             s.put_fixed(self.voter_id)?;
         }
+        crate::primitives::field::put_count(
+            &mut s,
+            self.topics.len(),
+            version >= 1,
+            "topics",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -176,15 +182,21 @@ impl crate::primitives::Wire for TopicData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.topic_name.len());
+        let mut s = buf.segment(10 + self.topic_name.len());
         crate::primitives::field::put_str(
             &mut s,
             &self.topic_name,
             version >= 1,
             "topic_name",
         )?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            version >= 1,
+            "partitions",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,

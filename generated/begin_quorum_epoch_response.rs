@@ -30,8 +30,16 @@ impl crate::primitives::Wire for BeginQuorumEpochResponse {
         if version < 1 && !self.node_endpoints.is_empty() {
             return Err(crate::primitives::field::non_default("node_endpoints"));
         }
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::primitives::field::encode(
+        let mut s = buf.segment(7);
+        s.put_fixed(self.error_code)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.topics.len(),
+            version >= 1,
+            "topics",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -142,15 +150,21 @@ impl crate::primitives::Wire for TopicData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.topic_name.len());
+        let mut s = buf.segment(10 + self.topic_name.len());
         crate::primitives::field::put_str(
             &mut s,
             &self.topic_name,
             version >= 1,
             "topic_name",
         )?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            version >= 1,
+            "partitions",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,

@@ -70,12 +70,18 @@ impl crate::primitives::Wire for BrokerRegistrationRequest {
         if version < 1 && self.is_migrating_zk_broker {
             return Err(crate::primitives::field::non_default("is_migrating_zk_broker"));
         }
-        let mut s = buf.segment(25 + self.cluster_id.len());
+        let mut s = buf.segment(30 + self.cluster_id.len());
         s.put_fixed(self.broker_id)?;
         crate::primitives::field::put_str(&mut s, &self.cluster_id, true, "cluster_id")?;
         s.put_fixed(self.incarnation_id)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.listeners.len(),
+            true,
+            "listeners",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.listeners,
             buf,
             version,

@@ -35,12 +35,20 @@ impl crate::primitives::Wire for ControllerRegistrationRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let mut s = buf.segment(26);
         let mut run = [0u8; 21];
         run[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
         run[4..20].copy_from_slice(&self.incarnation_id.0);
         run[20..21].copy_from_slice(&[u8::from(self.zk_migration_ready)]);
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode(
+        s.put_slice(&run)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.listeners.len(),
+            true,
+            "listeners",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.listeners,
             buf,
             version,

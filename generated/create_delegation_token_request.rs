@@ -54,7 +54,7 @@ impl crate::primitives::Wire for CreateDelegationTokenRequest {
         }
         let mut s = buf
             .segment(
-                10 + self.owner_principal_type.as_ref().map_or(0, String::len)
+                15 + self.owner_principal_type.as_ref().map_or(0, String::len)
                     + self.owner_principal_name.as_ref().map_or(0, String::len),
             );
         if version >= 3 {
@@ -73,8 +73,14 @@ impl crate::primitives::Wire for CreateDelegationTokenRequest {
                 "owner_principal_name",
             )?;
         }
+        crate::primitives::field::put_count(
+            &mut s,
+            self.renewers.len(),
+            version >= 2,
+            "renewers",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.renewers,
             buf,
             version,

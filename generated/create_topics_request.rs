@@ -158,14 +158,20 @@ impl crate::primitives::Wire for CreatableTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(11 + self.name.len());
+        let mut s = buf.segment(16 + self.name.len());
         crate::primitives::field::put_str(&mut s, &self.name, version >= 5, "name")?;
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.num_partitions.to_be_bytes());
         run[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
         s.put_slice(&run)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.assignments.len(),
+            version >= 5,
+            "assignments",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.assignments,
             buf,
             version,

@@ -23,8 +23,16 @@ impl crate::primitives::Wire for DeleteAclsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        crate::primitives::field::encode(
+        let mut s = buf.segment(9);
+        s.put_fixed(self.throttle_time_ms)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.filter_results.len(),
+            version >= 2,
+            "filter_results",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.filter_results,
             buf,
             version,
@@ -119,7 +127,7 @@ impl crate::primitives::Wire for DeleteAclsFilterResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(7 + self.error_message.as_ref().map_or(0, String::len));
+        let mut s = buf.segment(12 + self.error_message.as_ref().map_or(0, String::len));
         s.put_fixed(self.error_code)?;
         crate::primitives::field::put_nullable_str(
             &mut s,
@@ -127,8 +135,14 @@ impl crate::primitives::Wire for DeleteAclsFilterResult {
             version >= 2,
             "error_message",
         )?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.matching_acls.len(),
+            version >= 2,
+            "matching_acls",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.matching_acls,
             buf,
             version,

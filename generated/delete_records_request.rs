@@ -111,10 +111,16 @@ impl crate::primitives::Wire for DeleteRecordsTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.name.len());
+        let mut s = buf.segment(10 + self.name.len());
         crate::primitives::field::put_str(&mut s, &self.name, version >= 2, "name")?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            version >= 2,
+            "partitions",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,

@@ -23,8 +23,16 @@ impl crate::primitives::Wire for DeleteRecordsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        crate::primitives::field::encode(
+        let mut s = buf.segment(9);
+        s.put_fixed(self.throttle_time_ms)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.topics.len(),
+            version >= 2,
+            "topics",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -100,10 +108,16 @@ impl crate::primitives::Wire for DeleteRecordsTopicResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.name.len());
+        let mut s = buf.segment(10 + self.name.len());
         crate::primitives::field::put_str(&mut s, &self.name, version >= 2, "name")?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            version >= 2,
+            "partitions",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,

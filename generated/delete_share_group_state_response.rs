@@ -69,8 +69,16 @@ impl crate::primitives::Wire for DeleteStateResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.topic_id, buf);
-        crate::primitives::field::encode(
+        let mut s = buf.segment(21);
+        s.put_fixed(self.topic_id)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            true,
+            "partitions",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,

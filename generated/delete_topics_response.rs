@@ -23,10 +23,18 @@ impl crate::primitives::Wire for DeleteTopicsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let mut s = buf.segment(9);
         if version >= 1 {
-            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
+            s.put_fixed(self.throttle_time_ms)?;
         }
-        crate::primitives::field::encode(
+        crate::primitives::field::put_count(
+            &mut s,
+            self.responses.len(),
+            version >= 4,
+            "responses",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.responses,
             buf,
             version,

@@ -42,7 +42,7 @@ impl crate::primitives::Wire for DescribeAclsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(11 + self.error_message.as_ref().map_or(0, String::len));
+        let mut s = buf.segment(16 + self.error_message.as_ref().map_or(0, String::len));
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
@@ -53,8 +53,14 @@ impl crate::primitives::Wire for DescribeAclsResponse {
             version >= 2,
             "error_message",
         )?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.resources.len(),
+            version >= 2,
+            "resources",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.resources,
             buf,
             version,
@@ -170,7 +176,7 @@ impl crate::primitives::Wire for DescribeAclsResource {
         if version < 1 && self.pattern_type != 3 {
             return Err(crate::primitives::field::non_default("pattern_type"));
         }
-        let mut s = buf.segment(7 + self.resource_name.len());
+        let mut s = buf.segment(12 + self.resource_name.len());
         s.put_fixed(self.resource_type)?;
         crate::primitives::field::put_str(
             &mut s,
@@ -181,8 +187,14 @@ impl crate::primitives::Wire for DescribeAclsResource {
         if version >= 1 {
             s.put_fixed(self.pattern_type)?;
         }
+        crate::primitives::field::put_count(
+            &mut s,
+            self.acls.len(),
+            version >= 2,
+            "acls",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.acls,
             buf,
             version,

@@ -67,7 +67,7 @@ impl crate::primitives::Wire for DescribeClusterResponse {
         }
         let mut s = buf
             .segment(
-                21 + self.error_message.as_ref().map_or(0, String::len)
+                26 + self.error_message.as_ref().map_or(0, String::len)
                     + self.cluster_id.len(),
             );
         let mut run = [0u8; 6];
@@ -85,8 +85,20 @@ impl crate::primitives::Wire for DescribeClusterResponse {
         }
         crate::primitives::field::put_str(&mut s, &self.cluster_id, true, "cluster_id")?;
         s.put_fixed(self.controller_id)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.brokers.len(),
+            true,
+            "brokers",
+        )?;
         s.finish();
-        crate::primitives::field::encode(&self.brokers, buf, version, true, "brokers")?;
+        crate::primitives::field::encode_elements(
+            &self.brokers,
+            buf,
+            version,
+            true,
+            "brokers",
+        )?;
         let mut s = buf.segment(5);
         s.put_fixed(self.cluster_authorized_operations)?;
         if self.unknown_tagged_fields.is_empty() {

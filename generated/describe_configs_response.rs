@@ -23,8 +23,16 @@ impl crate::primitives::Wire for DescribeConfigsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        crate::primitives::field::encode(
+        let mut s = buf.segment(9);
+        s.put_fixed(self.throttle_time_ms)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.results.len(),
+            version >= 4,
+            "results",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.results,
             buf,
             version,
@@ -127,7 +135,7 @@ impl crate::primitives::Wire for DescribeConfigsResult {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf
             .segment(
-                13 + self.error_message.as_ref().map_or(0, String::len)
+                18 + self.error_message.as_ref().map_or(0, String::len)
                     + self.resource_name.len(),
             );
         s.put_fixed(self.error_code)?;
@@ -144,8 +152,14 @@ impl crate::primitives::Wire for DescribeConfigsResult {
             version >= 4,
             "resource_name",
         )?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.configs.len(),
+            version >= 4,
+            "configs",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.configs,
             buf,
             version,
@@ -304,7 +318,7 @@ impl crate::primitives::Wire for DescribeConfigsResourceResult {
             return Err(crate::primitives::field::non_default("is_default"));
         }
         let mut s = buf
-            .segment(14 + self.name.len() + self.value.as_ref().map_or(0, String::len));
+            .segment(19 + self.name.len() + self.value.as_ref().map_or(0, String::len));
         crate::primitives::field::put_str(&mut s, &self.name, version >= 4, "name")?;
         crate::primitives::field::put_nullable_str(
             &mut s,
@@ -324,9 +338,17 @@ impl crate::primitives::Wire for DescribeConfigsResourceResult {
             s.put_fixed(self.config_source)?;
         }
         s.put_fixed(self.is_sensitive)?;
+        if version >= 1 {
+            crate::primitives::field::put_count(
+                &mut s,
+                self.synonyms.len(),
+                version >= 4,
+                "synonyms",
+            )?;
+        }
         s.finish();
         if version >= 1 {
-            crate::primitives::field::encode(
+            crate::primitives::field::encode_elements(
                 &self.synonyms,
                 buf,
                 version,

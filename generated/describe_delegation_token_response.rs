@@ -27,8 +27,16 @@ impl crate::primitives::Wire for DescribeDelegationTokenResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::primitives::field::encode(
+        let mut s = buf.segment(7);
+        s.put_fixed(self.error_code)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.tokens.len(),
+            version >= 2,
+            "tokens",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.tokens,
             buf,
             version,

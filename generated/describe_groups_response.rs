@@ -23,10 +23,18 @@ impl crate::primitives::Wire for DescribeGroupsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let mut s = buf.segment(9);
         if version >= 1 {
-            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
+            s.put_fixed(self.throttle_time_ms)?;
         }
-        crate::primitives::field::encode(
+        crate::primitives::field::put_count(
+            &mut s,
+            self.groups.len(),
+            version >= 5,
+            "groups",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.groups,
             buf,
             version,
@@ -147,7 +155,7 @@ impl crate::primitives::Wire for DescribedGroup {
         }
         let mut s = buf
             .segment(
-                22 + self.group_id.len() + self.group_state.len()
+                27 + self.group_id.len() + self.group_state.len()
                     + self.protocol_type.len() + self.protocol_data.len(),
             );
         s.put_fixed(self.error_code)?;
@@ -175,8 +183,14 @@ impl crate::primitives::Wire for DescribedGroup {
             version >= 5,
             "protocol_data",
         )?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.members.len(),
+            version >= 5,
+            "members",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.members,
             buf,
             version,

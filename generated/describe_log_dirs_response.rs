@@ -27,15 +27,23 @@ impl crate::primitives::Wire for DescribeLogDirsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let mut s = buf.segment(11);
         if version >= 3 {
             let mut run = [0u8; 6];
             run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
             run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            buf.extend_from_slice(&run);
+            s.put_slice(&run)?;
         } else {
-            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
+            s.put_fixed(self.throttle_time_ms)?;
         }
-        crate::primitives::field::encode(
+        crate::primitives::field::put_count(
+            &mut s,
+            self.results.len(),
+            version >= 2,
+            "results",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.results,
             buf,
             version,
@@ -147,7 +155,7 @@ impl crate::primitives::Wire for DescribeLogDirsResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(7 + self.log_dir.len());
+        let mut s = buf.segment(12 + self.log_dir.len());
         s.put_fixed(self.error_code)?;
         crate::primitives::field::put_str(
             &mut s,
@@ -155,8 +163,14 @@ impl crate::primitives::Wire for DescribeLogDirsResult {
             version >= 2,
             "log_dir",
         )?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.topics.len(),
+            version >= 2,
+            "topics",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -275,10 +289,16 @@ impl crate::primitives::Wire for DescribeLogDirsTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.name.len());
+        let mut s = buf.segment(10 + self.name.len());
         crate::primitives::field::put_str(&mut s, &self.name, version >= 2, "name")?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            version >= 2,
+            "partitions",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,

@@ -23,8 +23,17 @@ impl crate::primitives::Wire for DescribeProducersResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
+        let mut s = buf.segment(9);
+        s.put_fixed(self.throttle_time_ms)?;
+        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
+        s.finish();
+        crate::primitives::field::encode_elements(
+            &self.topics,
+            buf,
+            version,
+            true,
+            "topics",
+        )?;
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
@@ -82,10 +91,16 @@ impl crate::primitives::Wire for TopicResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.name.len());
+        let mut s = buf.segment(10 + self.name.len());
         crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            true,
+            "partitions",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -151,7 +166,7 @@ impl crate::primitives::Wire for PartitionResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(11 + self.error_message.as_ref().map_or(0, String::len));
+        let mut s = buf.segment(16 + self.error_message.as_ref().map_or(0, String::len));
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
@@ -162,8 +177,14 @@ impl crate::primitives::Wire for PartitionResponse {
             true,
             "error_message",
         )?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.active_producers.len(),
+            true,
+            "active_producers",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.active_producers,
             buf,
             version,

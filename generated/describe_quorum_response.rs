@@ -45,7 +45,7 @@ impl crate::primitives::Wire for DescribeQuorumResponse {
         if version < 2 && !self.nodes.is_empty() {
             return Err(crate::primitives::field::non_default("nodes"));
         }
-        let mut s = buf.segment(7 + self.error_message.as_ref().map_or(0, String::len));
+        let mut s = buf.segment(12 + self.error_message.as_ref().map_or(0, String::len));
         s.put_fixed(self.error_code)?;
         if version >= 2 {
             crate::primitives::field::put_nullable_str(
@@ -55,8 +55,15 @@ impl crate::primitives::Wire for DescribeQuorumResponse {
                 "error_message",
             )?;
         }
+        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
-        crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
+        crate::primitives::field::encode_elements(
+            &self.topics,
+            buf,
+            version,
+            true,
+            "topics",
+        )?;
         if version >= 2 {
             crate::primitives::field::encode(&self.nodes, buf, version, true, "nodes")?;
         }
@@ -297,10 +304,16 @@ impl crate::primitives::Wire for TopicData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.topic_name.len());
+        let mut s = buf.segment(10 + self.topic_name.len());
         crate::primitives::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            true,
+            "partitions",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -403,7 +416,7 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(27 + self.error_message.as_ref().map_or(0, String::len));
+        let mut s = buf.segment(32 + self.error_message.as_ref().map_or(0, String::len));
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
@@ -421,8 +434,14 @@ impl crate::primitives::Wire for PartitionData {
         run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
         run[8..16].copy_from_slice(&self.high_watermark.to_be_bytes());
         s.put_slice(&run)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.current_voters.len(),
+            true,
+            "current_voters",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.current_voters,
             buf,
             version,
@@ -530,8 +549,16 @@ impl crate::primitives::Wire for Node {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.node_id, buf);
-        crate::primitives::field::encode(
+        let mut s = buf.segment(9);
+        s.put_fixed(self.node_id)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.listeners.len(),
+            true,
+            "listeners",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.listeners,
             buf,
             version,

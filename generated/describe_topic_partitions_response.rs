@@ -27,8 +27,17 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
+        let mut s = buf.segment(9);
+        s.put_fixed(self.throttle_time_ms)?;
+        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
+        s.finish();
+        crate::primitives::field::encode_elements(
+            &self.topics,
+            buf,
+            version,
+            true,
+            "topics",
+        )?;
         crate::primitives::field::encode(
             &self.next_cursor,
             buf,
@@ -130,7 +139,7 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponseTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(24 + self.name.as_ref().map_or(0, String::len));
+        let mut s = buf.segment(29 + self.name.as_ref().map_or(0, String::len));
         s.put_fixed(self.error_code)?;
         crate::primitives::field::put_nullable_str(
             &mut s,
@@ -142,8 +151,14 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponseTopic {
         run[0..16].copy_from_slice(&self.topic_id.0);
         run[16..17].copy_from_slice(&[u8::from(self.is_internal)]);
         s.put_slice(&run)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            true,
+            "partitions",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,

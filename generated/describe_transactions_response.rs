@@ -23,8 +23,16 @@ impl crate::primitives::Wire for DescribeTransactionsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        crate::primitives::field::encode(
+        let mut s = buf.segment(9);
+        s.put_fixed(self.throttle_time_ms)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.transaction_states.len(),
+            true,
+            "transaction_states",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.transaction_states,
             buf,
             version,
@@ -118,7 +126,7 @@ impl crate::primitives::Wire for TransactionState {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf
-            .segment(34 + self.transactional_id.len() + self.transaction_state.len());
+            .segment(39 + self.transactional_id.len() + self.transaction_state.len());
         s.put_fixed(self.error_code)?;
         crate::primitives::field::put_str(
             &mut s,
@@ -138,8 +146,15 @@ impl crate::primitives::Wire for TransactionState {
         run[12..20].copy_from_slice(&self.producer_id.to_be_bytes());
         run[20..22].copy_from_slice(&self.producer_epoch.to_be_bytes());
         s.put_slice(&run)?;
+        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
-        crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
+        crate::primitives::field::encode_elements(
+            &self.topics,
+            buf,
+            version,
+            true,
+            "topics",
+        )?;
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }

@@ -42,7 +42,7 @@ impl crate::primitives::Wire for DescribeUserScramCredentialsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(11 + self.error_message.as_ref().map_or(0, String::len));
+        let mut s = buf.segment(16 + self.error_message.as_ref().map_or(0, String::len));
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
@@ -53,8 +53,20 @@ impl crate::primitives::Wire for DescribeUserScramCredentialsResponse {
             true,
             "error_message",
         )?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.results.len(),
+            true,
+            "results",
+        )?;
         s.finish();
-        crate::primitives::field::encode(&self.results, buf, version, true, "results")?;
+        crate::primitives::field::encode_elements(
+            &self.results,
+            buf,
+            version,
+            true,
+            "results",
+        )?;
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
@@ -141,7 +153,7 @@ impl crate::primitives::Wire for DescribeUserScramCredentialsResult {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf
             .segment(
-                12 + self.user.len() + self.error_message.as_ref().map_or(0, String::len),
+                17 + self.user.len() + self.error_message.as_ref().map_or(0, String::len),
             );
         crate::primitives::field::put_str(&mut s, &self.user, true, "user")?;
         s.put_fixed(self.error_code)?;
@@ -151,8 +163,14 @@ impl crate::primitives::Wire for DescribeUserScramCredentialsResult {
             true,
             "error_message",
         )?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.credential_infos.len(),
+            true,
+            "credential_infos",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.credential_infos,
             buf,
             version,

@@ -30,15 +30,23 @@ impl crate::primitives::Wire for ElectLeadersResponse {
         if version < 1 && self.error_code != 0 {
             return Err(crate::primitives::field::non_default("error_code"));
         }
+        let mut s = buf.segment(11);
         if version >= 1 {
             let mut run = [0u8; 6];
             run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
             run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            buf.extend_from_slice(&run);
+            s.put_slice(&run)?;
         } else {
-            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
+            s.put_fixed(self.throttle_time_ms)?;
         }
-        crate::primitives::field::encode(
+        crate::primitives::field::put_count(
+            &mut s,
+            self.replica_election_results.len(),
+            version >= 2,
+            "replica_election_results",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.replica_election_results,
             buf,
             version,
@@ -130,10 +138,16 @@ impl crate::primitives::Wire for ReplicaElectionResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.topic.len());
+        let mut s = buf.segment(10 + self.topic.len());
         crate::primitives::field::put_str(&mut s, &self.topic, version >= 2, "topic")?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partition_result.len(),
+            version >= 2,
+            "partition_result",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partition_result,
             buf,
             version,

@@ -27,15 +27,21 @@ impl crate::primitives::Wire for EndQuorumEpochRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.cluster_id.as_ref().map_or(0, String::len));
+        let mut s = buf.segment(10 + self.cluster_id.as_ref().map_or(0, String::len));
         crate::primitives::field::put_nullable_str(
             &mut s,
             self.cluster_id.as_deref(),
             version >= 1,
             "cluster_id",
         )?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.topics.len(),
+            version >= 1,
+            "topics",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -144,15 +150,21 @@ impl crate::primitives::Wire for TopicData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.topic_name.len());
+        let mut s = buf.segment(10 + self.topic_name.len());
         crate::primitives::field::put_str(
             &mut s,
             &self.topic_name,
             version >= 1,
             "topic_name",
         )?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            version >= 1,
+            "partitions",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -250,7 +262,7 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(17 + self.preferred_successors.len() * 4);
+        let mut s = buf.segment(22 + self.preferred_successors.len() * 4);
         let mut run = [0u8; 12];
         run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
         run[4..8].copy_from_slice(&self.leader_id.to_be_bytes());
@@ -264,9 +276,17 @@ impl crate::primitives::Wire for PartitionData {
                 "preferred_successors",
             )?;
         }
+        if version >= 1 {
+            crate::primitives::field::put_count(
+                &mut s,
+                self.preferred_candidates.len(),
+                true,
+                "preferred_candidates",
+            )?;
+        }
         s.finish();
         if version >= 1 {
-            crate::primitives::field::encode(
+            crate::primitives::field::encode_elements(
                 &self.preferred_candidates,
                 buf,
                 version,

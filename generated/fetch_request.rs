@@ -91,7 +91,7 @@ impl crate::primitives::Wire for FetchRequest {
         if version < 7 && !self.forgotten_topics_data.is_empty() {
             return Err(crate::primitives::field::non_default("forgotten_topics_data"));
         }
-        let mut s = buf.segment(25);
+        let mut s = buf.segment(30);
         if version <= 14 {
             s.put_fixed(self.replica_id)?;
         }
@@ -123,8 +123,14 @@ impl crate::primitives::Wire for FetchRequest {
             run[4..8].copy_from_slice(&self.min_bytes.to_be_bytes());
             s.put_slice(&run)?;
         }
+        crate::primitives::field::put_count(
+            &mut s,
+            self.topics.len(),
+            version >= 12,
+            "topics",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -480,7 +486,7 @@ impl crate::primitives::Wire for FetchTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(21 + self.topic.len());
+        let mut s = buf.segment(26 + self.topic.len());
         if version <= 12 {
             crate::primitives::field::put_str(
                 &mut s,
@@ -492,8 +498,14 @@ impl crate::primitives::Wire for FetchTopic {
         if version >= 13 {
             s.put_fixed(self.topic_id)?;
         }
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            version >= 12,
+            "partitions",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,

@@ -41,16 +41,24 @@ impl crate::primitives::Wire for FetchResponse {
         if version < 16 && !self.node_endpoints.is_empty() {
             return Err(crate::primitives::field::non_default("node_endpoints"));
         }
+        let mut s = buf.segment(15);
         if version >= 7 {
             let mut run = [0u8; 10];
             run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
             run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             run[6..10].copy_from_slice(&self.session_id.to_be_bytes());
-            buf.extend_from_slice(&run);
+            s.put_slice(&run)?;
         } else if version >= 1 {
-            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
+            s.put_fixed(self.throttle_time_ms)?;
         }
-        crate::primitives::field::encode(
+        crate::primitives::field::put_count(
+            &mut s,
+            self.responses.len(),
+            version >= 12,
+            "responses",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.responses,
             buf,
             version,
@@ -192,7 +200,7 @@ impl crate::primitives::Wire for FetchableTopicResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(21 + self.topic.len());
+        let mut s = buf.segment(26 + self.topic.len());
         if version <= 12 {
             crate::primitives::field::put_str(
                 &mut s,
@@ -204,8 +212,14 @@ impl crate::primitives::Wire for FetchableTopicResponse {
         if version >= 13 {
             s.put_fixed(self.topic_id)?;
         }
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            version >= 12,
+            "partitions",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,

@@ -42,11 +42,20 @@ impl crate::primitives::Wire for FetchSnapshotRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let mut s = buf.segment(13);
         let mut run = [0u8; 8];
         run[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
         run[4..8].copy_from_slice(&self.max_bytes.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
+        s.put_slice(&run)?;
+        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
+        s.finish();
+        crate::primitives::field::encode_elements(
+            &self.topics,
+            buf,
+            version,
+            true,
+            "topics",
+        )?;
         let write_cluster_id = self.cluster_id.is_some();
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_cluster_id);
@@ -143,10 +152,16 @@ impl crate::primitives::Wire for TopicSnapshot {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.name.len());
+        let mut s = buf.segment(10 + self.name.len());
         crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            true,
+            "partitions",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,

@@ -37,16 +37,24 @@ impl crate::primitives::Wire for FindCoordinatorRequest {
         if version < 4 && !self.coordinator_keys.is_empty() {
             return Err(crate::primitives::field::non_default("coordinator_keys"));
         }
-        let mut s = buf.segment(6 + self.key.len());
+        let mut s = buf.segment(11 + self.key.len());
         if version <= 3 {
             crate::primitives::field::put_str(&mut s, &self.key, version >= 3, "key")?;
         }
         if version >= 1 {
             s.put_fixed(self.key_type)?;
         }
+        if version >= 4 {
+            crate::primitives::field::put_count(
+                &mut s,
+                self.coordinator_keys.len(),
+                true,
+                "coordinator_keys",
+            )?;
+        }
         s.finish();
         if version >= 4 {
-            crate::primitives::field::encode(
+            crate::primitives::field::encode_elements(
                 &self.coordinator_keys,
                 buf,
                 version,

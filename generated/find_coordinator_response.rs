@@ -74,7 +74,7 @@ impl crate::primitives::Wire for FindCoordinatorResponse {
         }
         let mut s = buf
             .segment(
-                24 + self.error_message.as_ref().map_or(0, String::len) + self.host.len(),
+                29 + self.error_message.as_ref().map_or(0, String::len) + self.host.len(),
             );
         if version >= 1 {
             s.put_fixed(self.throttle_time_ms)?;
@@ -99,9 +99,17 @@ impl crate::primitives::Wire for FindCoordinatorResponse {
         if version <= 3 {
             s.put_fixed(self.port)?;
         }
+        if version >= 4 {
+            crate::primitives::field::put_count(
+                &mut s,
+                self.coordinators.len(),
+                true,
+                "coordinators",
+            )?;
+        }
         s.finish();
         if version >= 4 {
-            crate::primitives::field::encode(
+            crate::primitives::field::encode_elements(
                 &self.coordinators,
                 buf,
                 version,

@@ -52,7 +52,7 @@ impl crate::primitives::Wire for GetTelemetrySubscriptionsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(40 + self.accepted_compression_types.len());
+        let mut s = buf.segment(45 + self.accepted_compression_types.len());
         let mut run = [0u8; 26];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
@@ -70,8 +70,14 @@ impl crate::primitives::Wire for GetTelemetrySubscriptionsResponse {
         run[4..8].copy_from_slice(&self.telemetry_max_bytes.to_be_bytes());
         run[8..9].copy_from_slice(&[u8::from(self.delta_temporality)]);
         s.put_slice(&run)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.requested_metrics.len(),
+            true,
+            "requested_metrics",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.requested_metrics,
             buf,
             version,

@@ -120,7 +120,7 @@ impl crate::primitives::Wire for AlterConfigsResource {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(6 + self.resource_name.len());
+        let mut s = buf.segment(11 + self.resource_name.len());
         s.put_fixed(self.resource_type)?;
         crate::primitives::field::put_str(
             &mut s,
@@ -128,8 +128,14 @@ impl crate::primitives::Wire for AlterConfigsResource {
             version >= 1,
             "resource_name",
         )?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.configs.len(),
+            version >= 1,
+            "configs",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.configs,
             buf,
             version,

@@ -67,7 +67,7 @@ impl crate::primitives::Wire for JoinGroupRequest {
         }
         let mut s = buf
             .segment(
-                28 + self.group_id.len() + self.member_id.len()
+                33 + self.group_id.len() + self.member_id.len()
                     + self.group_instance_id.as_ref().map_or(0, String::len)
                     + self.protocol_type.len(),
             );
@@ -105,8 +105,14 @@ impl crate::primitives::Wire for JoinGroupRequest {
             version >= 6,
             "protocol_type",
         )?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.protocols.len(),
+            version >= 6,
+            "protocols",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.protocols,
             buf,
             version,

@@ -72,7 +72,7 @@ impl crate::primitives::Wire for JoinGroupResponse {
         }
         let mut s = buf
             .segment(
-                31 + self.protocol_type.as_ref().map_or(0, String::len)
+                36 + self.protocol_type.as_ref().map_or(0, String::len)
                     + self.protocol_name.as_ref().map_or(0, String::len)
                     + self.leader.len() + self.member_id.len(),
             );
@@ -110,8 +110,14 @@ impl crate::primitives::Wire for JoinGroupResponse {
             version >= 6,
             "member_id",
         )?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.members.len(),
+            version >= 6,
+            "members",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.members,
             buf,
             version,

@@ -76,7 +76,7 @@ impl crate::primitives::Wire for LeaderAndIsrRequest {
         if version < 2 && !self.topic_states.is_empty() {
             return Err(crate::primitives::field::non_default("topic_states"));
         }
-        let mut s = buf.segment(18);
+        let mut s = buf.segment(23);
         if version >= 7 {
             let mut run = [0u8; 5];
             run[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
@@ -99,9 +99,17 @@ impl crate::primitives::Wire for LeaderAndIsrRequest {
         } else {
             s.put_fixed(self.controller_epoch)?;
         }
+        if version <= 1 {
+            crate::primitives::field::put_count(
+                &mut s,
+                self.ungrouped_partition_states.len(),
+                false,
+                "ungrouped_partition_states",
+            )?;
+        }
         s.finish();
         if version <= 1 {
-            crate::primitives::field::encode(
+            crate::primitives::field::encode_elements(
                 &self.ungrouped_partition_states,
                 buf,
                 version,
@@ -566,7 +574,7 @@ impl crate::primitives::Wire for LeaderAndIsrTopicState {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(21 + self.topic_name.len());
+        let mut s = buf.segment(26 + self.topic_name.len());
         crate::primitives::field::put_str(
             &mut s,
             &self.topic_name,
@@ -576,8 +584,14 @@ impl crate::primitives::Wire for LeaderAndIsrTopicState {
         if version >= 5 {
             s.put_fixed(self.topic_id)?;
         }
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partition_states.len(),
+            version >= 4,
+            "partition_states",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partition_states,
             buf,
             version,

@@ -33,9 +33,19 @@ impl crate::primitives::Wire for LeaderAndIsrResponse {
         if version < 5 && !self.topics.is_empty() {
             return Err(crate::primitives::field::non_default("topics"));
         }
-        crate::primitives::Fixed::put(self.error_code, buf);
+        let mut s = buf.segment(7);
+        s.put_fixed(self.error_code)?;
         if version <= 4 {
-            crate::primitives::field::encode(
+            crate::primitives::field::put_count(
+                &mut s,
+                self.partition_errors.len(),
+                version >= 4,
+                "partition_errors",
+            )?;
+        }
+        s.finish();
+        if version <= 4 {
+            crate::primitives::field::encode_elements(
                 &self.partition_errors,
                 buf,
                 version,
@@ -255,8 +265,16 @@ impl crate::primitives::Wire for LeaderAndIsrTopicError {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.topic_id, buf);
-        crate::primitives::field::encode(
+        let mut s = buf.segment(21);
+        s.put_fixed(self.topic_id)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partition_errors.len(),
+            true,
+            "partition_errors",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.partition_errors,
             buf,
             version,

@@ -31,11 +31,20 @@ impl crate::primitives::Wire for LeaderChangeMessage {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let mut s = buf.segment(11);
         let mut run = [0u8; 6];
         run[0..2].copy_from_slice(&self.version.to_be_bytes());
         run[2..6].copy_from_slice(&self.leader_id.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode(&self.voters, buf, version, true, "voters")?;
+        s.put_slice(&run)?;
+        crate::primitives::field::put_count(&mut s, self.voters.len(), true, "voters")?;
+        s.finish();
+        crate::primitives::field::encode_elements(
+            &self.voters,
+            buf,
+            version,
+            true,
+            "voters",
+        )?;
         crate::primitives::field::encode(
             &self.granting_voters,
             buf,

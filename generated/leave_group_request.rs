@@ -33,7 +33,7 @@ impl crate::primitives::Wire for LeaveGroupRequest {
         if version < 3 && !self.members.is_empty() {
             return Err(crate::primitives::field::non_default("members"));
         }
-        let mut s = buf.segment(10 + self.group_id.len() + self.member_id.len());
+        let mut s = buf.segment(15 + self.group_id.len() + self.member_id.len());
         crate::primitives::field::put_str(
             &mut s,
             &self.group_id,
@@ -48,9 +48,17 @@ impl crate::primitives::Wire for LeaveGroupRequest {
                 "member_id",
             )?;
         }
+        if version >= 3 {
+            crate::primitives::field::put_count(
+                &mut s,
+                self.members.len(),
+                version >= 4,
+                "members",
+            )?;
+        }
         s.finish();
         if version >= 3 {
-            crate::primitives::field::encode(
+            crate::primitives::field::encode_elements(
                 &self.members,
                 buf,
                 version,

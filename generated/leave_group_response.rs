@@ -30,14 +30,22 @@ impl crate::primitives::Wire for LeaveGroupResponse {
         if version < 3 && !self.members.is_empty() {
             return Err(crate::primitives::field::non_default("members"));
         }
-        let mut s = buf.segment(6);
+        let mut s = buf.segment(11);
         if version >= 1 {
             s.put_fixed(self.throttle_time_ms)?;
         }
         s.put_fixed(self.error_code)?;
+        if version >= 3 {
+            crate::primitives::field::put_count(
+                &mut s,
+                self.members.len(),
+                version >= 4,
+                "members",
+            )?;
+        }
         s.finish();
         if version >= 3 {
-            crate::primitives::field::encode(
+            crate::primitives::field::encode_elements(
                 &self.members,
                 buf,
                 version,

@@ -27,11 +27,19 @@ impl crate::primitives::Wire for ListClientMetricsResourcesResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let mut s = buf.segment(11);
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode(
+        s.put_slice(&run)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.client_metrics_resources.len(),
+            true,
+            "client_metrics_resources",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.client_metrics_resources,
             buf,
             version,

@@ -27,13 +27,19 @@ impl crate::primitives::Wire for ListGroupsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(6);
+        let mut s = buf.segment(11);
         if version >= 1 {
             s.put_fixed(self.throttle_time_ms)?;
         }
         s.put_fixed(self.error_code)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.groups.len(),
+            version >= 3,
+            "groups",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.groups,
             buf,
             version,

@@ -34,15 +34,23 @@ impl crate::primitives::Wire for ListOffsetsRequest {
         if version < 2 && self.isolation_level != 0 {
             return Err(crate::primitives::field::non_default("isolation_level"));
         }
+        let mut s = buf.segment(10);
         if version >= 2 {
             let mut run = [0u8; 5];
             run[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
             run[4..5].copy_from_slice(&self.isolation_level.to_be_bytes());
-            buf.extend_from_slice(&run);
+            s.put_slice(&run)?;
         } else {
-            crate::primitives::Fixed::put(self.replica_id, buf);
+            s.put_fixed(self.replica_id)?;
         }
-        crate::primitives::field::encode(
+        crate::primitives::field::put_count(
+            &mut s,
+            self.topics.len(),
+            version >= 6,
+            "topics",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -157,10 +165,16 @@ impl crate::primitives::Wire for ListOffsetsTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.name.len());
+        let mut s = buf.segment(10 + self.name.len());
         crate::primitives::field::put_str(&mut s, &self.name, version >= 6, "name")?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            version >= 6,
+            "partitions",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,

@@ -31,11 +31,19 @@ impl crate::primitives::Wire for ListTransactionsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let mut s = buf.segment(11);
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode(
+        s.put_slice(&run)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.unknown_state_filters.len(),
+            true,
+            "unknown_state_filters",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.unknown_state_filters,
             buf,
             version,

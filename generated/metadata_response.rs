@@ -59,17 +59,25 @@ impl crate::primitives::Wire for MetadataResponse {
                 crate::primitives::field::non_default("cluster_authorized_operations"),
             );
         }
+        let mut s = buf.segment(9);
         if version >= 3 {
-            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
+            s.put_fixed(self.throttle_time_ms)?;
         }
-        crate::primitives::field::encode(
+        crate::primitives::field::put_count(
+            &mut s,
+            self.brokers.len(),
+            version >= 9,
+            "brokers",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.brokers,
             buf,
             version,
             version >= 9,
             "brokers",
         )?;
-        let mut s = buf.segment(9 + self.cluster_id.as_ref().map_or(0, String::len));
+        let mut s = buf.segment(14 + self.cluster_id.as_ref().map_or(0, String::len));
         if version >= 2 {
             crate::primitives::field::put_nullable_str(
                 &mut s,
@@ -81,8 +89,14 @@ impl crate::primitives::Wire for MetadataResponse {
         if version >= 1 {
             s.put_fixed(self.controller_id)?;
         }
+        crate::primitives::field::put_count(
+            &mut s,
+            self.topics.len(),
+            version >= 9,
+            "topics",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -397,7 +411,7 @@ impl crate::primitives::Wire for MetadataResponseTopic {
                 crate::primitives::field::non_default("topic_authorized_operations"),
             );
         }
-        let mut s = buf.segment(24 + self.name.as_ref().map_or(0, String::len));
+        let mut s = buf.segment(29 + self.name.as_ref().map_or(0, String::len));
         s.put_fixed(self.error_code)?;
         if version < 12 && self.name.is_none() {
             return Err(crate::primitives::field::null_not_allowed("name"));
@@ -414,8 +428,14 @@ impl crate::primitives::Wire for MetadataResponseTopic {
         if version >= 1 {
             s.put_fixed(self.is_internal)?;
         }
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            version >= 9,
+            "partitions",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,

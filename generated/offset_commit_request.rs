@@ -57,7 +57,7 @@ impl crate::primitives::Wire for OffsetCommitRequest {
         }
         let mut s = buf
             .segment(
-                27 + self.group_id.len() + self.member_id.len()
+                32 + self.group_id.len() + self.member_id.len()
                     + self.group_instance_id.as_ref().map_or(0, String::len),
             );
         crate::primitives::field::put_str(
@@ -88,8 +88,14 @@ impl crate::primitives::Wire for OffsetCommitRequest {
         if (2..=4).contains(&version) {
             s.put_fixed(self.retention_time_ms)?;
         }
+        crate::primitives::field::put_count(
+            &mut s,
+            self.topics.len(),
+            version >= 8,
+            "topics",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -236,10 +242,16 @@ impl crate::primitives::Wire for OffsetCommitRequestTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.name.len());
+        let mut s = buf.segment(10 + self.name.len());
         crate::primitives::field::put_str(&mut s, &self.name, version >= 8, "name")?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            version >= 8,
+            "partitions",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,

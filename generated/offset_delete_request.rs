@@ -21,10 +21,17 @@ impl crate::primitives::Wire for OffsetDeleteRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.group_id.len());
+        let mut s = buf.segment(10 + self.group_id.len());
         crate::primitives::field::put_str(&mut s, &self.group_id, false, "group_id")?;
+        crate::primitives::field::put_count(&mut s, self.topics.len(), false, "topics")?;
         s.finish();
-        crate::primitives::field::encode(&self.topics, buf, version, false, "topics")?;
+        crate::primitives::field::encode_elements(
+            &self.topics,
+            buf,
+            version,
+            false,
+            "topics",
+        )?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -76,10 +83,16 @@ impl crate::primitives::Wire for OffsetDeleteRequestTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.name.len());
+        let mut s = buf.segment(10 + self.name.len());
         crate::primitives::field::put_str(&mut s, &self.name, false, "name")?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            false,
+            "partitions",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,

@@ -25,11 +25,20 @@ impl crate::primitives::Wire for OffsetDeleteResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let mut s = buf.segment(11);
         let mut run = [0u8; 6];
         run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
         run[2..6].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode(&self.topics, buf, version, false, "topics")?;
+        s.put_slice(&run)?;
+        crate::primitives::field::put_count(&mut s, self.topics.len(), false, "topics")?;
+        s.finish();
+        crate::primitives::field::encode_elements(
+            &self.topics,
+            buf,
+            version,
+            false,
+            "topics",
+        )?;
         Ok(())
     }
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
@@ -81,10 +90,16 @@ impl crate::primitives::Wire for OffsetDeleteResponseTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.name.len());
+        let mut s = buf.segment(10 + self.name.len());
         crate::primitives::field::put_str(&mut s, &self.name, false, "name")?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            false,
+            "partitions",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,

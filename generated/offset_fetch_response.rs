@@ -37,11 +37,21 @@ impl crate::primitives::Wire for OffsetFetchResponse {
         if version < 8 && !self.groups.is_empty() {
             return Err(crate::primitives::field::non_default("groups"));
         }
+        let mut s = buf.segment(9);
         if version >= 3 {
-            crate::primitives::Fixed::put(self.throttle_time_ms, buf);
+            s.put_fixed(self.throttle_time_ms)?;
         }
         if version <= 7 {
-            crate::primitives::field::encode(
+            crate::primitives::field::put_count(
+                &mut s,
+                self.topics.len(),
+                version >= 6,
+                "topics",
+            )?;
+        }
+        s.finish();
+        if version <= 7 {
+            crate::primitives::field::encode_elements(
                 &self.topics,
                 buf,
                 version,
@@ -49,11 +59,21 @@ impl crate::primitives::Wire for OffsetFetchResponse {
                 "topics",
             )?;
         }
+        let mut s = buf.segment(7);
         if (2..=7).contains(&version) {
-            crate::primitives::Fixed::put(self.error_code, buf);
+            s.put_fixed(self.error_code)?;
         }
         if version >= 8 {
-            crate::primitives::field::encode(
+            crate::primitives::field::put_count(
+                &mut s,
+                self.groups.len(),
+                true,
+                "groups",
+            )?;
+        }
+        s.finish();
+        if version >= 8 {
+            crate::primitives::field::encode_elements(
                 &self.groups,
                 buf,
                 version,
@@ -175,10 +195,16 @@ impl crate::primitives::Wire for OffsetFetchResponseTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.name.len());
+        let mut s = buf.segment(10 + self.name.len());
         crate::primitives::field::put_str(&mut s, &self.name, version >= 6, "name")?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            version >= 6,
+            "partitions",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -421,10 +447,17 @@ impl crate::primitives::Wire for OffsetFetchResponseGroup {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.group_id.len());
+        let mut s = buf.segment(10 + self.group_id.len());
         crate::primitives::field::put_str(&mut s, &self.group_id, true, "group_id")?;
+        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
-        crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
+        crate::primitives::field::encode_elements(
+            &self.topics,
+            buf,
+            version,
+            true,
+            "topics",
+        )?;
         let mut s = buf.segment(3);
         s.put_fixed(self.error_code)?;
         if self.unknown_tagged_fields.is_empty() {
@@ -498,10 +531,16 @@ impl crate::primitives::Wire for OffsetFetchResponseTopics {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.name.len());
+        let mut s = buf.segment(10 + self.name.len());
         crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            true,
+            "partitions",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,

@@ -32,10 +32,18 @@ impl crate::primitives::Wire for OffsetForLeaderEpochRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let mut s = buf.segment(9);
         if version >= 3 {
-            crate::primitives::Fixed::put(self.replica_id, buf);
+            s.put_fixed(self.replica_id)?;
         }
-        crate::primitives::field::encode(
+        crate::primitives::field::put_count(
+            &mut s,
+            self.topics.len(),
+            version >= 4,
+            "topics",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -117,10 +125,16 @@ impl crate::primitives::Wire for OffsetForLeaderTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.topic.len());
+        let mut s = buf.segment(10 + self.topic.len());
         crate::primitives::field::put_str(&mut s, &self.topic, version >= 4, "topic")?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            version >= 4,
+            "partitions",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,

@@ -35,7 +35,7 @@ impl crate::primitives::Wire for ProduceRequest {
             return Err(crate::primitives::field::non_default("transactional_id"));
         }
         let mut s = buf
-            .segment(11 + self.transactional_id.as_ref().map_or(0, String::len));
+            .segment(16 + self.transactional_id.as_ref().map_or(0, String::len));
         if version >= 3 {
             crate::primitives::field::put_nullable_str(
                 &mut s,
@@ -48,8 +48,14 @@ impl crate::primitives::Wire for ProduceRequest {
         run[0..2].copy_from_slice(&self.acks.to_be_bytes());
         run[2..6].copy_from_slice(&self.timeout_ms.to_be_bytes());
         s.put_slice(&run)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.topic_data.len(),
+            version >= 9,
+            "topic_data",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.topic_data,
             buf,
             version,
@@ -149,10 +155,16 @@ impl crate::primitives::Wire for TopicProduceData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.name.len());
+        let mut s = buf.segment(10 + self.name.len());
         crate::primitives::field::put_str(&mut s, &self.name, version >= 9, "name")?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partition_data.len(),
+            version >= 9,
+            "partition_data",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partition_data,
             buf,
             version,

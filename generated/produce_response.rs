@@ -163,10 +163,16 @@ impl crate::primitives::Wire for TopicProduceResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.name.len());
+        let mut s = buf.segment(10 + self.name.len());
         crate::primitives::field::put_str(&mut s, &self.name, version >= 9, "name")?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partition_responses.len(),
+            version >= 9,
+            "partition_responses",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partition_responses,
             buf,
             version,
@@ -289,6 +295,7 @@ impl crate::primitives::Wire for PartitionProduceResponse {
         if version < 10 && self.current_leader != LeaderIdAndEpoch::default() {
             return Err(crate::primitives::field::non_default("current_leader"));
         }
+        let mut s = buf.segment(35);
         if version >= 5 {
             let mut run = [0u8; 30];
             run[0..4].copy_from_slice(&self.index.to_be_bytes());
@@ -296,23 +303,32 @@ impl crate::primitives::Wire for PartitionProduceResponse {
             run[6..14].copy_from_slice(&self.base_offset.to_be_bytes());
             run[14..22].copy_from_slice(&self.log_append_time_ms.to_be_bytes());
             run[22..30].copy_from_slice(&self.log_start_offset.to_be_bytes());
-            buf.extend_from_slice(&run);
+            s.put_slice(&run)?;
         } else if version >= 2 {
             let mut run = [0u8; 22];
             run[0..4].copy_from_slice(&self.index.to_be_bytes());
             run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             run[6..14].copy_from_slice(&self.base_offset.to_be_bytes());
             run[14..22].copy_from_slice(&self.log_append_time_ms.to_be_bytes());
-            buf.extend_from_slice(&run);
+            s.put_slice(&run)?;
         } else {
             let mut run = [0u8; 14];
             run[0..4].copy_from_slice(&self.index.to_be_bytes());
             run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             run[6..14].copy_from_slice(&self.base_offset.to_be_bytes());
-            buf.extend_from_slice(&run);
+            s.put_slice(&run)?;
         }
         if version >= 8 {
-            crate::primitives::field::encode(
+            crate::primitives::field::put_count(
+                &mut s,
+                self.record_errors.len(),
+                version >= 9,
+                "record_errors",
+            )?;
+        }
+        s.finish();
+        if version >= 8 {
+            crate::primitives::field::encode_elements(
                 &self.record_errors,
                 buf,
                 version,

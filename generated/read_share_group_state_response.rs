@@ -69,8 +69,16 @@ impl crate::primitives::Wire for ReadStateResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.topic_id, buf);
-        crate::primitives::field::encode(
+        let mut s = buf.segment(21);
+        s.put_fixed(self.topic_id)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            true,
+            "partitions",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -150,7 +158,7 @@ impl crate::primitives::Wire for PartitionResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(23 + self.error_message.as_ref().map_or(0, String::len));
+        let mut s = buf.segment(28 + self.error_message.as_ref().map_or(0, String::len));
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.partition.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
@@ -165,8 +173,14 @@ impl crate::primitives::Wire for PartitionResult {
         run[0..4].copy_from_slice(&self.state_epoch.to_be_bytes());
         run[4..12].copy_from_slice(&self.start_offset.to_be_bytes());
         s.put_slice(&run)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.state_batches.len(),
+            true,
+            "state_batches",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.state_batches,
             buf,
             version,

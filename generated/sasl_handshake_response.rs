@@ -22,8 +22,16 @@ impl crate::primitives::Wire for SaslHandshakeResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.error_code, buf);
-        crate::primitives::field::encode(
+        let mut s = buf.segment(7);
+        s.put_fixed(self.error_code)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.mechanisms.len(),
+            false,
+            "mechanisms",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.mechanisms,
             buf,
             version,

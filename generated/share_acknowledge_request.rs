@@ -44,7 +44,7 @@ impl crate::primitives::Wire for ShareAcknowledgeRequest {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf
             .segment(
-                14 + self.group_id.as_ref().map_or(0, String::len)
+                19 + self.group_id.as_ref().map_or(0, String::len)
                     + self.member_id.as_ref().map_or(0, String::len),
             );
         crate::primitives::field::put_nullable_str(
@@ -60,8 +60,15 @@ impl crate::primitives::Wire for ShareAcknowledgeRequest {
             "member_id",
         )?;
         s.put_fixed(self.share_session_epoch)?;
+        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
-        crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
+        crate::primitives::field::encode_elements(
+            &self.topics,
+            buf,
+            version,
+            true,
+            "topics",
+        )?;
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
@@ -135,8 +142,16 @@ impl crate::primitives::Wire for AcknowledgeTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.topic_id, buf);
-        crate::primitives::field::encode(
+        let mut s = buf.segment(21);
+        s.put_fixed(self.topic_id)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            true,
+            "partitions",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -200,8 +215,16 @@ impl crate::primitives::Wire for AcknowledgePartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::field::encode(
+        let mut s = buf.segment(9);
+        s.put_fixed(self.partition_index)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.acknowledgement_batches.len(),
+            true,
+            "acknowledgement_batches",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.acknowledgement_batches,
             buf,
             version,

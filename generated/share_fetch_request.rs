@@ -64,7 +64,7 @@ impl crate::primitives::Wire for ShareFetchRequest {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf
             .segment(
-                26 + self.group_id.as_ref().map_or(0, String::len)
+                31 + self.group_id.as_ref().map_or(0, String::len)
                     + self.member_id.as_ref().map_or(0, String::len),
             );
         crate::primitives::field::put_nullable_str(
@@ -85,8 +85,15 @@ impl crate::primitives::Wire for ShareFetchRequest {
         run[8..12].copy_from_slice(&self.min_bytes.to_be_bytes());
         run[12..16].copy_from_slice(&self.max_bytes.to_be_bytes());
         s.put_slice(&run)?;
+        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
-        crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
+        crate::primitives::field::encode_elements(
+            &self.topics,
+            buf,
+            version,
+            true,
+            "topics",
+        )?;
         crate::primitives::field::encode(
             &self.forgotten_topics_data,
             buf,
@@ -189,8 +196,16 @@ impl crate::primitives::Wire for FetchTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.topic_id, buf);
-        crate::primitives::field::encode(
+        let mut s = buf.segment(21);
+        s.put_fixed(self.topic_id)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            true,
+            "partitions",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -258,11 +273,19 @@ impl crate::primitives::Wire for FetchPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let mut s = buf.segment(13);
         let mut run = [0u8; 8];
         run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
         run[4..8].copy_from_slice(&self.partition_max_bytes.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode(
+        s.put_slice(&run)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.acknowledgement_batches.len(),
+            true,
+            "acknowledgement_batches",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.acknowledgement_batches,
             buf,
             version,

@@ -35,7 +35,7 @@ impl crate::primitives::Wire for ShareFetchResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(11 + self.error_message.as_ref().map_or(0, String::len));
+        let mut s = buf.segment(16 + self.error_message.as_ref().map_or(0, String::len));
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
@@ -46,8 +46,14 @@ impl crate::primitives::Wire for ShareFetchResponse {
             true,
             "error_message",
         )?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.responses.len(),
+            true,
+            "responses",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.responses,
             buf,
             version,
@@ -134,8 +140,16 @@ impl crate::primitives::Wire for ShareFetchableTopicResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.topic_id, buf);
-        crate::primitives::field::encode(
+        let mut s = buf.segment(21);
+        s.put_fixed(self.topic_id)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            true,
+            "partitions",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,

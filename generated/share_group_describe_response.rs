@@ -23,8 +23,17 @@ impl crate::primitives::Wire for ShareGroupDescribeResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.throttle_time_ms, buf);
-        crate::primitives::field::encode(&self.groups, buf, version, true, "groups")?;
+        let mut s = buf.segment(9);
+        s.put_fixed(self.throttle_time_ms)?;
+        crate::primitives::field::put_count(&mut s, self.groups.len(), true, "groups")?;
+        s.finish();
+        crate::primitives::field::encode_elements(
+            &self.groups,
+            buf,
+            version,
+            true,
+            "groups",
+        )?;
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
@@ -270,7 +279,7 @@ impl crate::primitives::Wire for DescribedGroup {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf
             .segment(
-                30 + self.error_message.as_ref().map_or(0, String::len)
+                35 + self.error_message.as_ref().map_or(0, String::len)
                     + self.group_id.len() + self.group_state.len()
                     + self.assignor_name.len(),
             );
@@ -298,8 +307,20 @@ impl crate::primitives::Wire for DescribedGroup {
             true,
             "assignor_name",
         )?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.members.len(),
+            true,
+            "members",
+        )?;
         s.finish();
-        crate::primitives::field::encode(&self.members, buf, version, true, "members")?;
+        crate::primitives::field::encode_elements(
+            &self.members,
+            buf,
+            version,
+            true,
+            "members",
+        )?;
         let mut s = buf.segment(5);
         s.put_fixed(self.authorized_operations)?;
         if self.unknown_tagged_fields.is_empty() {
@@ -435,7 +456,7 @@ impl crate::primitives::Wire for Member {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf
             .segment(
-                24 + self.member_id.len() + self.rack_id.as_ref().map_or(0, String::len)
+                29 + self.member_id.len() + self.rack_id.as_ref().map_or(0, String::len)
                     + self.client_id.len() + self.client_host.len(),
             );
         crate::primitives::field::put_str(&mut s, &self.member_id, true, "member_id")?;
@@ -453,8 +474,14 @@ impl crate::primitives::Wire for Member {
             true,
             "client_host",
         )?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.subscribed_topic_names.len(),
+            true,
+            "subscribed_topic_names",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.subscribed_topic_names,
             buf,
             version,

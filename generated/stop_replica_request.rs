@@ -77,7 +77,7 @@ impl crate::primitives::Wire for StopReplicaRequest {
         if version < 3 && !self.topic_states.is_empty() {
             return Err(crate::primitives::field::non_default("topic_states"));
         }
-        let mut s = buf.segment(18);
+        let mut s = buf.segment(23);
         if version >= 4 {
             let mut run = [0u8; 5];
             run[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
@@ -97,9 +97,17 @@ impl crate::primitives::Wire for StopReplicaRequest {
         if version <= 2 {
             s.put_fixed(self.delete_partitions)?;
         }
+        if version <= 0 {
+            crate::primitives::field::put_count(
+                &mut s,
+                self.ungrouped_partitions.len(),
+                false,
+                "ungrouped_partitions",
+            )?;
+        }
         s.finish();
         if version <= 0 {
-            crate::primitives::field::encode(
+            crate::primitives::field::encode_elements(
                 &self.ungrouped_partitions,
                 buf,
                 version,
@@ -442,10 +450,16 @@ impl crate::primitives::Wire for StopReplicaTopicState {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.topic_name.len());
+        let mut s = buf.segment(10 + self.topic_name.len());
         crate::primitives::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partition_states.len(),
+            true,
+            "partition_states",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partition_states,
             buf,
             version,

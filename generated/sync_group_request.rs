@@ -48,7 +48,7 @@ impl crate::primitives::Wire for SyncGroupRequest {
         }
         let mut s = buf
             .segment(
-                29 + self.group_id.len() + self.member_id.len()
+                34 + self.group_id.len() + self.member_id.len()
                     + self.group_instance_id.as_ref().map_or(0, String::len)
                     + self.protocol_type.as_ref().map_or(0, String::len)
                     + self.protocol_name.as_ref().map_or(0, String::len),
@@ -90,8 +90,14 @@ impl crate::primitives::Wire for SyncGroupRequest {
                 "protocol_name",
             )?;
         }
+        crate::primitives::field::put_count(
+            &mut s,
+            self.assignments.len(),
+            version >= 4,
+            "assignments",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.assignments,
             buf,
             version,

@@ -73,7 +73,7 @@ impl crate::primitives::Wire for TxnOffsetCommitRequest {
         }
         let mut s = buf
             .segment(
-                34 + self.transactional_id.len() + self.group_id.len()
+                39 + self.transactional_id.len() + self.group_id.len()
                     + self.member_id.len()
                     + self.group_instance_id.as_ref().map_or(0, String::len),
             );
@@ -117,8 +117,14 @@ impl crate::primitives::Wire for TxnOffsetCommitRequest {
                 "group_instance_id",
             )?;
         }
+        crate::primitives::field::put_count(
+            &mut s,
+            self.topics.len(),
+            version >= 3,
+            "topics",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -267,10 +273,16 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.name.len());
+        let mut s = buf.segment(10 + self.name.len());
         crate::primitives::field::put_str(&mut s, &self.name, version >= 3, "name")?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            version >= 3,
+            "partitions",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,

@@ -40,8 +40,16 @@ impl crate::primitives::Wire for UpdateFeaturesRequest {
         if version < 1 && self.validate_only {
             return Err(crate::primitives::field::non_default("validate_only"));
         }
-        crate::primitives::Fixed::put(self.timeout_ms, buf);
-        crate::primitives::field::encode(
+        let mut s = buf.segment(9);
+        s.put_fixed(self.timeout_ms)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.feature_updates.len(),
+            true,
+            "feature_updates",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.feature_updates,
             buf,
             version,

@@ -42,7 +42,7 @@ impl crate::primitives::Wire for UpdateFeaturesResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(11 + self.error_message.as_ref().map_or(0, String::len));
+        let mut s = buf.segment(16 + self.error_message.as_ref().map_or(0, String::len));
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
@@ -53,9 +53,17 @@ impl crate::primitives::Wire for UpdateFeaturesResponse {
             true,
             "error_message",
         )?;
+        if version <= 1 {
+            crate::primitives::field::put_count(
+                &mut s,
+                self.results.len(),
+                true,
+                "results",
+            )?;
+        }
         s.finish();
         if version <= 1 {
-            crate::primitives::field::encode(
+            crate::primitives::field::encode_elements(
                 &self.results,
                 buf,
                 version,

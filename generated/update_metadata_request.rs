@@ -76,7 +76,7 @@ impl crate::primitives::Wire for UpdateMetadataRequest {
         if version < 5 && !self.topic_states.is_empty() {
             return Err(crate::primitives::field::non_default("topic_states"));
         }
-        let mut s = buf.segment(17);
+        let mut s = buf.segment(22);
         if version >= 8 {
             let mut run = [0u8; 5];
             run[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
@@ -93,9 +93,17 @@ impl crate::primitives::Wire for UpdateMetadataRequest {
         } else {
             s.put_fixed(self.controller_epoch)?;
         }
+        if version <= 4 {
+            crate::primitives::field::put_count(
+                &mut s,
+                self.ungrouped_partition_states.len(),
+                false,
+                "ungrouped_partition_states",
+            )?;
+        }
         s.finish();
         if version <= 4 {
-            crate::primitives::field::encode(
+            crate::primitives::field::encode_elements(
                 &self.ungrouped_partition_states,
                 buf,
                 version,
@@ -504,7 +512,7 @@ impl crate::primitives::Wire for UpdateMetadataTopicState {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(21 + self.topic_name.len());
+        let mut s = buf.segment(26 + self.topic_name.len());
         crate::primitives::field::put_str(
             &mut s,
             &self.topic_name,
@@ -514,8 +522,14 @@ impl crate::primitives::Wire for UpdateMetadataTopicState {
         if version >= 7 {
             s.put_fixed(self.topic_id)?;
         }
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partition_states.len(),
+            version >= 6,
+            "partition_states",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partition_states,
             buf,
             version,
@@ -639,7 +653,7 @@ impl crate::primitives::Wire for UpdateMetadataBroker {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(13 + self.v0_host.len());
+        let mut s = buf.segment(18 + self.v0_host.len());
         s.put_fixed(self.id)?;
         if version <= 0 {
             crate::primitives::field::put_str(&mut s, &self.v0_host, false, "v0_host")?;
@@ -647,9 +661,17 @@ impl crate::primitives::Wire for UpdateMetadataBroker {
         if version <= 0 {
             s.put_fixed(self.v0_port)?;
         }
+        if version >= 1 {
+            crate::primitives::field::put_count(
+                &mut s,
+                self.endpoints.len(),
+                version >= 6,
+                "endpoints",
+            )?;
+        }
         s.finish();
         if version >= 1 {
-            crate::primitives::field::encode(
+            crate::primitives::field::encode_elements(
                 &self.endpoints,
                 buf,
                 version,

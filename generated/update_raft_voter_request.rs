@@ -52,7 +52,7 @@ impl crate::primitives::Wire for UpdateRaftVoterRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(29 + self.cluster_id.as_ref().map_or(0, String::len));
+        let mut s = buf.segment(34 + self.cluster_id.as_ref().map_or(0, String::len));
         crate::primitives::field::put_nullable_str(
             &mut s,
             self.cluster_id.as_deref(),
@@ -64,8 +64,14 @@ impl crate::primitives::Wire for UpdateRaftVoterRequest {
         run[4..8].copy_from_slice(&self.voter_id.to_be_bytes());
         run[8..24].copy_from_slice(&self.voter_directory_id.0);
         s.put_slice(&run)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.listeners.len(),
+            true,
+            "listeners",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.listeners,
             buf,
             version,

@@ -37,7 +37,7 @@ impl crate::primitives::Wire for VoteRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(9 + self.cluster_id.as_ref().map_or(0, String::len));
+        let mut s = buf.segment(14 + self.cluster_id.as_ref().map_or(0, String::len));
         crate::primitives::field::put_nullable_str(
             &mut s,
             self.cluster_id.as_deref(),
@@ -47,8 +47,15 @@ impl crate::primitives::Wire for VoteRequest {
         if version >= 1 {
             s.put_fixed(self.voter_id)?;
         }
+        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
-        crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
+        crate::primitives::field::encode_elements(
+            &self.topics,
+            buf,
+            version,
+            true,
+            "topics",
+        )?;
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
@@ -120,10 +127,16 @@ impl crate::primitives::Wire for TopicData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.topic_name.len());
+        let mut s = buf.segment(10 + self.topic_name.len());
         crate::primitives::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            true,
+            "partitions",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,

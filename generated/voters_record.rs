@@ -23,8 +23,17 @@ impl crate::primitives::Wire for VotersRecord {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.version, buf);
-        crate::primitives::field::encode(&self.voters, buf, version, true, "voters")?;
+        let mut s = buf.segment(7);
+        s.put_fixed(self.version)?;
+        crate::primitives::field::put_count(&mut s, self.voters.len(), true, "voters")?;
+        s.finish();
+        crate::primitives::field::encode_elements(
+            &self.voters,
+            buf,
+            version,
+            true,
+            "voters",
+        )?;
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
@@ -90,11 +99,19 @@ impl crate::primitives::Wire for Voter {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let mut s = buf.segment(25);
         let mut run = [0u8; 20];
         run[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
         run[4..20].copy_from_slice(&self.voter_directory_id.0);
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode(
+        s.put_slice(&run)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.endpoints.len(),
+            true,
+            "endpoints",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.endpoints,
             buf,
             version,

@@ -23,10 +23,17 @@ impl crate::primitives::Wire for WriteShareGroupStateRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.group_id.len());
+        let mut s = buf.segment(10 + self.group_id.len());
         crate::primitives::field::put_str(&mut s, &self.group_id, true, "group_id")?;
+        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
-        crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
+        crate::primitives::field::encode_elements(
+            &self.topics,
+            buf,
+            version,
+            true,
+            "topics",
+        )?;
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
@@ -84,8 +91,16 @@ impl crate::primitives::Wire for WriteStateData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.topic_id, buf);
-        crate::primitives::field::encode(
+        let mut s = buf.segment(21);
+        s.put_fixed(self.topic_id)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            true,
+            "partitions",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -161,13 +176,21 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let mut s = buf.segment(25);
         let mut run = [0u8; 20];
         run[0..4].copy_from_slice(&self.partition.to_be_bytes());
         run[4..8].copy_from_slice(&self.state_epoch.to_be_bytes());
         run[8..12].copy_from_slice(&self.leader_epoch.to_be_bytes());
         run[12..20].copy_from_slice(&self.start_offset.to_be_bytes());
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode(
+        s.put_slice(&run)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.state_batches.len(),
+            true,
+            "state_batches",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.state_batches,
             buf,
             version,

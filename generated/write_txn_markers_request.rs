@@ -100,12 +100,20 @@ impl crate::primitives::Wire for WritableTxnMarker {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let mut s = buf.segment(16);
         let mut run = [0u8; 11];
         run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
         run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
         run[10..11].copy_from_slice(&[u8::from(self.transaction_result)]);
-        buf.extend_from_slice(&run);
-        crate::primitives::field::encode(
+        s.put_slice(&run)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.topics.len(),
+            version >= 1,
+            "topics",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.topics,
             buf,
             version,

@@ -88,8 +88,16 @@ impl crate::primitives::Wire for WritableTxnMarkerResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.producer_id, buf);
-        crate::primitives::field::encode(
+        let mut s = buf.segment(13);
+        s.put_fixed(self.producer_id)?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.topics.len(),
+            version >= 1,
+            "topics",
+        )?;
+        s.finish();
+        crate::primitives::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -165,10 +173,16 @@ impl crate::primitives::Wire for WritableTxnMarkerTopicResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.name.len());
+        let mut s = buf.segment(10 + self.name.len());
         crate::primitives::field::put_str(&mut s, &self.name, version >= 1, "name")?;
+        crate::primitives::field::put_count(
+            &mut s,
+            self.partitions.len(),
+            version >= 1,
+            "partitions",
+        )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::primitives::field::encode_elements(
             &self.partitions,
             buf,
             version,

@@ -18,17 +18,7 @@ impl<T: Wire> Wire for Vec<T> {
     #[inline]
     fn encode_value(&self, buf: &mut Writer<'_>, version: i16, flexible: bool) -> Result<(), EncodeError> {
         put_len(buf, self.len(), flexible)?;
-        // A counter rather than `enumerate`: one iterator type less to
-        // compile for each element type.
-        let mut i = 0;
-        #[allow(clippy::explicit_counter_loop)]
-        for item in self {
-            if let Err(e) = item.encode_value(buf, version, flexible) {
-                return Err(e.at_index(i));
-            }
-            i += 1;
-        }
-        Ok(())
+        encode_items(self, buf, version, flexible)
     }
 
     #[inline]
@@ -53,6 +43,28 @@ impl<T: Wire> Wire for Vec<T> {
             None => Err(null_array(offset)),
         }
     }
+}
+
+/// Writes each of `items` (the elements of an array, after its count),
+/// naming the index of the one that fails.
+#[inline]
+pub(super) fn encode_items<T: Wire>(
+    items: &[T],
+    buf: &mut Writer<'_>,
+    version: i16,
+    flexible: bool,
+) -> Result<(), EncodeError> {
+    // A counter rather than `enumerate`: one iterator type less to
+    // compile for each element type.
+    let mut i = 0;
+    #[allow(clippy::explicit_counter_loop)]
+    for item in items {
+        if let Err(e) = item.encode_value(buf, version, flexible) {
+            return Err(e.at_index(i));
+        }
+        i += 1;
+    }
+    Ok(())
 }
 
 /// The element count of an array, `None` for null, checked against the

@@ -205,6 +205,25 @@ pub mod field {
         s.put_nullable_str(value, flexible).map_err(|e| e.in_field(name))
     }
 
+    /// [`Segment::put_count`], naming the field on error.
+    #[inline(always)]
+    pub fn put_count(s: &mut Segment<'_>, count: usize, flexible: bool, name: &'static str) -> Result<(), EncodeError> {
+        s.put_count(count, flexible).map_err(|e| e.in_field(name))
+    }
+
+    /// The elements of an array whose count [`put_count`] wrote, naming
+    /// the field and the element's index on error.
+    #[inline]
+    pub fn encode_elements<T: Wire>(
+        items: &[T],
+        buf: &mut Writer<'_>,
+        version: i16,
+        flexible: bool,
+        name: &'static str,
+    ) -> Result<(), EncodeError> {
+        super::array::encode_items(items, buf, version, flexible).map_err(|e| e.in_field(name))
+    }
+
     /// [`Segment::put_fixed_array`], naming the field on error.
     #[inline(always)]
     pub fn put_fixed_array<T: Fixed>(

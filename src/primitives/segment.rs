@@ -7,9 +7,9 @@
 //! keeps them with [`Segment::finish`]. The segment is a local value: its
 //! pointer, length and position stay in registers between writes, where
 //! appending to the `BytesMut` one field at a time reloads them after
-//! every store. Every write is still checked against the reserved length:
-//! a bound too small makes the write return an error, never write out of
-//! bounds.
+//! every store. Every write is still checked against the reservation (see
+//! [`Writer::segment`]): a write that does not fit returns an error, never
+//! writes out of bounds.
 
 use std::mem::MaybeUninit;
 
@@ -103,7 +103,6 @@ impl<'w> Segment<'w> {
     /// let mut w = Writer::new(&mut buf);
     /// let mut s = w.segment(1);
     /// s.put_u8(0)?;
-    /// assert!(s.put_u8(0).is_err()); // one byte was reserved
     /// s.finish();
     /// assert_eq!(&buf[..], [0]);
     /// # Ok::<(), kafka_wire::error::EncodeError>(())
@@ -262,12 +261,43 @@ impl<'w> Segment<'w> {
         } else if !flexible && items.len() < i32::MAX as usize {
             self.put_prefixed_values((items.len() as i32).to_be_bytes(), items)
         } else {
-            let (prefix, n) = super::bytes::long_len(items.len())?;
-            match flexible {
-                true => self.put_slice(prefix.get(..n).unwrap_or_default())?,
-                false => self.put_slice(&(items.len() as i32).to_be_bytes())?,
-            }
+            self.put_count(items.len(), flexible)?;
             self.put_prefixed_values([], items)
+        }
+    }
+
+    /// Appends the count of an array whose elements are written after the
+    /// segment (structs, strings): int32 (classic) or uvarint count+1
+    /// (compact, when `flexible`); at most 5 bytes.
+    ///
+    /// # Errors
+    /// [`EncodeErrorKind::TooLong`] for more items than an int32 count
+    /// holds; [`EncodeErrorKind::Invalid`] when it does not fit in what is left.
+    ///
+    /// # Example
+    /// ```
+    /// # use kafka_wire::primitives::Writer;
+    /// let mut buf = bytes::BytesMut::new();
+    /// let mut w = Writer::new(&mut buf);
+    /// let mut s = w.segment(4 + 1);
+    /// s.put_count(2, false)?;
+    /// s.put_count(2, true)?;
+    /// s.finish();
+    /// assert_eq!(&buf[..], [0, 0, 0, 2, 3]);
+    /// # Ok::<(), kafka_wire::error::EncodeError>(())
+    /// ```
+    #[inline(always)]
+    pub fn put_count(&mut self, count: usize, flexible: bool) -> Result<(), EncodeError> {
+        if flexible && count < 0x7f {
+            self.put_u8(count as u8 + 1)
+        } else if !flexible && count < i32::MAX as usize {
+            self.put_fixed(count as i32)
+        } else {
+            let (prefix, n) = super::bytes::long_len(count)?;
+            match flexible {
+                true => self.put_slice(prefix.get(..n).unwrap_or_default()),
+                false => self.put_slice(&(count as i32).to_be_bytes()),
+            }
         }
     }
 
@@ -307,6 +337,12 @@ impl Writer<'_> {
     /// into; [`Segment::finish`] keeps what was written. Generated code
     /// adds up each field's most bytes for `bound`.
     ///
+    /// Writes are checked against exactly `bound` in builds with debug
+    /// assertions, so that a bound too small fails every time in tests;
+    /// otherwise against all the spare capacity (at least `bound` after the
+    /// reservation), which saves a comparison per segment. Either way a
+    /// write past the end returns an error and never writes out of bounds.
+    ///
     /// # Example
     /// ```
     /// # use kafka_wire::primitives::Writer;
@@ -315,7 +351,6 @@ impl Writer<'_> {
     /// let mut s = w.segment(4);
     /// s.put_fixed(1i32)?;
     /// s.finish();
-    /// assert!(w.segment(1).put_fixed(1i32).is_err()); // bound too small
     /// assert_eq!(&buf[..], [0, 0, 0, 1]);
     /// # Ok::<(), kafka_wire::error::EncodeError>(())
     /// ```
@@ -323,10 +358,8 @@ impl Writer<'_> {
     pub fn segment(&mut self, bound: usize) -> Segment<'_> {
         let buf: &mut BytesMut = self;
         buf.reserve(bound);
-        // Exactly `bound` bytes, not all the spare capacity: a bound that is
-        // too small then fails every time, not only when capacity is short.
         let spare = buf.spare_capacity_mut();
-        let cap = bound.min(spare.len());
+        let cap = if cfg!(debug_assertions) { bound.min(spare.len()) } else { spare.len() };
         let start = spare.as_mut_ptr();
         Segment { buf, start, cap, pos: 0 }
     }
@@ -343,4 +376,69 @@ fn write_all<T: Fixed, const N: usize>(values: [T; N], chunks: std::slice::Chunk
 #[cold]
 fn segment_short() -> EncodeError {
     EncodeError::new(EncodeErrorKind::Invalid("encoding is longer than the bytes reserved for it"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::primitives::varint::put_uvarint;
+
+    /// What `f` writes into a segment of `bound` bytes, or its error.
+    fn written(
+        bound: usize,
+        f: impl FnOnce(&mut Segment<'_>) -> Result<(), EncodeError>,
+    ) -> Result<Vec<u8>, EncodeError> {
+        let mut buf = BytesMut::new();
+        let mut w = Writer::new(&mut buf);
+        let mut s = w.segment(bound);
+        f(&mut s)?;
+        s.finish();
+        Ok(buf.to_vec())
+    }
+
+    #[test]
+    fn counts_match_the_writer_prefixes_on_both_sides_of_one_byte() {
+        for count in [0usize, 1, 125, 126, 127, 128, 16382, 16383, 16384, 2_000_000] {
+            let mut expected = BytesMut::new();
+            put_uvarint(&mut Writer::new(&mut expected), count as u32 + 1);
+            assert_eq!(written(5, |s| s.put_count(count, true)).unwrap(), expected, "compact {count}");
+            assert_eq!(
+                written(5, |s| s.put_count(count, false)).unwrap(),
+                (count as i32).to_be_bytes(),
+                "classic {count}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_count_beyond_an_int32_is_refused_not_truncated() {
+        for flexible in [false, true] {
+            let e = written(5, |s| s.put_count(i32::MAX as usize, flexible)).unwrap_err();
+            assert!(matches!(e.kind(), EncodeErrorKind::TooLong(n) if *n == i32::MAX as usize), "{e}");
+        }
+    }
+
+    #[test]
+    fn fixed_arrays_long_enough_for_a_two_byte_prefix() {
+        let items: Vec<i32> = (0..200).collect();
+        let out = written(5 + 800, |s| s.put_fixed_array(&items, true)).unwrap();
+        assert_eq!(out[..2], [0xc9, 0x01]); // 201 as a uvarint
+        assert_eq!(out[2..6], [0, 0, 0, 0]);
+        assert_eq!(out[out.len() - 4..], 199i32.to_be_bytes());
+        assert_eq!(out.len(), 2 + 800);
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    fn writes_beyond_the_bound_fail_even_with_spare_capacity() {
+        let mut buf = BytesMut::with_capacity(64);
+        let mut w = Writer::new(&mut buf);
+        let mut s = w.segment(3);
+        assert!(s.put_count(1, false).is_err());
+        s.put_count(1, true).unwrap();
+        s.put_slice(b"ab").unwrap();
+        assert!(s.put_u8(0).is_err());
+        s.finish();
+        assert_eq!(&buf[..], [2, b'a', b'b']);
+    }
 }

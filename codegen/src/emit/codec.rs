@@ -100,12 +100,15 @@ fn emit_encode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
         if group[0].positional.intersect(within).is_empty() {
             continue; // tagged at every version: written with the section
         }
-        match piece(&group, within, rt) {
-            Some(p) => pending.push(p),
-            None => {
-                body.extend(segment(std::mem::take(&mut pending)));
-                body.extend(write_group(&group, within, rt));
-            }
+        if let Some(p) = piece(&group, within, rt) {
+            pending.push(p);
+        } else if let Some(p) = count_piece(group[0], within, rt) {
+            // The count ends the segment; the elements follow it.
+            pending.push(p);
+            body.extend(segment(std::mem::take(&mut pending)));
+        } else {
+            body.extend(segment(std::mem::take(&mut pending)));
+            body.extend(write_group(&group, within, rt));
         }
     }
     if view.has_tagged_section() {
@@ -184,6 +187,27 @@ fn piece(group: &[&FieldView<'_>], within: Versions, rt: &TokenStream) -> Option
         most_of_values: Some(most_of_value),
         after: TokenStream::new(),
         alone: None,
+    })
+}
+
+/// The piece of a non-nullable array of structs or strings: its count in
+/// the segment, its elements written after it.
+fn count_piece(f: &FieldView<'_>, within: Versions, rt: &TokenStream) -> Option<Piece> {
+    if f.option || !matches!(f.field.ty, FieldType::Array(_)) {
+        return None;
+    }
+    let (ident, name) = (&f.ident, &f.name);
+    let flexible = flexible_expr(f, f.positional.intersect(within));
+    let cond = Cond::new(f.positional, within);
+    Some(Piece {
+        before: TokenStream::new(),
+        writes: cond.guard(quote!(#rt::primitives::field::put_count(&mut s, self.#ident.len(), #flexible, #name)?;)),
+        most: 5,
+        most_of_values: None,
+        after: cond.guard(quote! {
+            #rt::primitives::field::encode_elements(&self.#ident, buf, version, #flexible, #name)?;
+        }),
+        alone: Some(write_group(&[f], within, rt)),
     })
 }
 
