@@ -85,9 +85,9 @@ fn null_array(offset: usize) -> DecodeError {
 }
 
 /// Reads `count` elements into `items`: the elements already there are
-/// decoded in place (keeping their allocations), the rest start from their
-/// default and are decoded in the same way (no separate `decode_value` per
-/// element type).
+/// decoded in place (keeping their allocations), the rest are added as
+/// defaults, a batch at a time, and decoded in place too. One loop, so an
+/// element type's decoding (often inlined) is compiled once per array type.
 fn decode_items_into<T: Wire>(
     items: &mut Vec<T>,
     count: usize,
@@ -95,32 +95,40 @@ fn decode_items_into<T: Wire>(
     version: i16,
     flexible: bool,
 ) -> Result<(), DecodeError> {
-    if count == 0 {
-        items.clear();
-        return Ok(());
-    }
     items.truncate(count);
-    // Reserve no more memory than the input has bytes left: a hostile count
-    // of large structs gets a small start, and the vector grows only with
-    // elements that really decode.
-    let by_input = r.remaining() / std::mem::size_of::<T>().max(1);
-    items.reserve_exact((count - items.len()).min(MAX_PREALLOC).min(by_input));
+    let kept = items.len();
     let mut i = 0;
-    for item in items.iter_mut() {
-        if let Err(e) = item.decode_value_into(r, version, flexible) {
-            return Err(e.at_index(i));
+    loop {
+        for item in items.get_mut(i..).unwrap_or_default() {
+            if let Err(e) = item.decode_value_into(r, version, flexible) {
+                return Err(e.at_index(i));
+            }
+            i += 1;
         }
-        i += 1;
-    }
-    while i < count {
-        let mut item = T::default();
-        if let Err(e) = item.decode_value_into(r, version, flexible) {
-            return Err(e.at_index(i));
+        if i >= count {
+            return Ok(());
         }
-        items.push(item);
-        i += 1;
+        // No more room than the input has bytes left for: a hostile count
+        // of large structs gets a small start, and the vector grows only
+        // with elements that really decode. The first room is exact (at
+        // most `MAX_PREALLOC` elements), later room grows as a vector does.
+        let by_input = (r.remaining() / std::mem::size_of::<T>().max(1)).max(1);
+        let wanted = (count - i).min(by_input);
+        match i == kept {
+            true => items.reserve_exact(wanted.min(MAX_PREALLOC)),
+            false => items.reserve(wanted),
+        }
+        let len = items.len();
+        let spare = items.spare_capacity_mut();
+        let batch = spare.len().min(count - i);
+        for slot in spare.iter_mut().take(batch) {
+            slot.write(T::default());
+        }
+        // SAFETY: the `batch` slots after the first `len` elements were
+        // initialized just above, within the capacity. A panic in `default`
+        // leaks the ones written before it, which is safe.
+        unsafe { items.set_len(len + batch) };
     }
-    Ok(())
 }
 
 impl<T: Wire> Nullable for Vec<T> {
@@ -150,5 +158,57 @@ impl<T: Wire> Nullable for Vec<T> {
             return Ok(());
         };
         decode_items_into(place.get_or_insert_with(Vec::new), count, r, version, flexible)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bytes::{Bytes, BytesMut};
+
+    use super::*;
+    use crate::error::PathSegment;
+
+    /// `names` as a classic `[]string`.
+    fn encoded(names: &Vec<String>) -> Bytes {
+        let mut buf = BytesMut::new();
+        names.encode_value(&mut Writer::new(&mut buf), 0, false).unwrap();
+        buf.freeze()
+    }
+
+    fn names(n: usize, tag: &str) -> Vec<String> {
+        (0..n).map(|i| format!("{tag}{i}")).collect()
+    }
+
+    fn decode_into(place: &mut Vec<String>, input: &Bytes) -> Result<(), DecodeError> {
+        let mut r = Reader::new(input.clone());
+        place.decode_value_into(&mut r, 0, false)?;
+        assert_eq!(r.remaining(), 0);
+        Ok(())
+    }
+
+    #[test]
+    fn new_elements_come_in_batches_past_the_first_reservation() {
+        // 3,000 strings of 2 + 5 bytes or less: each batch is bounded by
+        // the input left over the size of a `String`, so several are needed.
+        let expected = names(3000, "t");
+        let input = encoded(&expected);
+        for kept in [0, 1, 5, 1023, 1024, 1025, 2999, 3000, 5000] {
+            let mut place = names(kept, "old");
+            decode_into(&mut place, &input).unwrap();
+            assert_eq!(place, expected, "{kept} kept");
+        }
+        let fresh = Vec::<String>::decode_value(&mut Reader::new(input), 0, false).unwrap();
+        assert_eq!(fresh, expected);
+    }
+
+    #[test]
+    fn an_error_past_the_first_batch_names_its_element() {
+        let input = encoded(&names(3000, "t"));
+        // Cut inside the last element ("t2999": 2 + 5 bytes).
+        let cut = input.slice(..input.len() - 3);
+        let mut place = names(10, "old");
+        let e = decode_into(&mut place, &cut).unwrap_err();
+        assert_eq!(e.path(), [PathSegment::Index(2999)]);
+        assert_eq!(e.offset(), input.len() - 5);
     }
 }
