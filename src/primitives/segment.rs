@@ -397,48 +397,50 @@ mod tests {
     }
 
     #[test]
-    fn counts_match_the_writer_prefixes_on_both_sides_of_one_byte() {
+    fn counts_match_the_writer_prefixes_on_both_sides_of_one_byte() -> Result<(), EncodeError> {
         for count in [0usize, 1, 125, 126, 127, 128, 16382, 16383, 16384, 2_000_000] {
             let mut expected = BytesMut::new();
             put_uvarint(&mut Writer::new(&mut expected), count as u32 + 1);
-            assert_eq!(written(5, |s| s.put_count(count, true)).unwrap(), expected, "compact {count}");
-            assert_eq!(
-                written(5, |s| s.put_count(count, false)).unwrap(),
-                (count as i32).to_be_bytes(),
-                "classic {count}"
-            );
+            assert_eq!(written(5, |s| s.put_count(count, true))?, expected, "compact {count}");
+            assert_eq!(written(5, |s| s.put_count(count, false))?, (count as i32).to_be_bytes(), "classic {count}");
         }
+        Ok(())
     }
 
     #[test]
     fn a_count_beyond_an_int32_is_refused_not_truncated() {
         for flexible in [false, true] {
-            let e = written(5, |s| s.put_count(i32::MAX as usize, flexible)).unwrap_err();
-            assert!(matches!(e.kind(), EncodeErrorKind::TooLong(n) if *n == i32::MAX as usize), "{e}");
+            let result = written(5, |s| s.put_count(i32::MAX as usize, flexible));
+            assert!(
+                matches!(&result, Err(e) if matches!(e.kind(), EncodeErrorKind::TooLong(n) if *n == i32::MAX as usize)),
+                "{result:?}"
+            );
         }
     }
 
     #[test]
-    fn fixed_arrays_long_enough_for_a_two_byte_prefix() {
+    fn fixed_arrays_long_enough_for_a_two_byte_prefix() -> Result<(), EncodeError> {
         let items: Vec<i32> = (0..200).collect();
-        let out = written(5 + 800, |s| s.put_fixed_array(&items, true)).unwrap();
+        let out = written(5 + 800, |s| s.put_fixed_array(&items, true))?;
         assert_eq!(out[..2], [0xc9, 0x01]); // 201 as a uvarint
         assert_eq!(out[2..6], [0, 0, 0, 0]);
         assert_eq!(out[out.len() - 4..], 199i32.to_be_bytes());
         assert_eq!(out.len(), 2 + 800);
+        Ok(())
     }
 
     #[test]
     #[cfg(debug_assertions)]
-    fn writes_beyond_the_bound_fail_even_with_spare_capacity() {
+    fn writes_beyond_the_bound_fail_even_with_spare_capacity() -> Result<(), EncodeError> {
         let mut buf = BytesMut::with_capacity(64);
         let mut w = Writer::new(&mut buf);
         let mut s = w.segment(3);
         assert!(s.put_count(1, false).is_err());
-        s.put_count(1, true).unwrap();
-        s.put_slice(b"ab").unwrap();
+        s.put_count(1, true)?;
+        s.put_slice(b"ab")?;
         assert!(s.put_u8(0).is_err());
         s.finish();
         assert_eq!(&buf[..], [2, b'a', b'b']);
+        Ok(())
     }
 }
