@@ -124,6 +124,14 @@ impl crate::primitives::Wire for AddOffsetsToTxnRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.transactional_id.clear();
+        self.producer_id = 0;
+        self.producer_epoch = 0;
+        self.group_id.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for AddOffsetsToTxnRequest {}
 impl crate::message::Message for AddOffsetsToTxnRequest {

@@ -78,6 +78,12 @@ impl crate::primitives::Wire for AddOffsetsToTxnResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for AddOffsetsToTxnResponse {}
 impl crate::message::Message for AddOffsetsToTxnResponse {

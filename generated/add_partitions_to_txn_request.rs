@@ -157,7 +157,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
                 "transactions",
             )?;
         } else {
-            self.transactions = Vec::new();
+            self.transactions.clear();
         }
         if version <= 3 {
             crate::primitives::field::decode_into(
@@ -168,7 +168,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
                 "v3_and_below_transactional_id",
             )?;
         } else {
-            self.v3_and_below_transactional_id = String::new();
+            self.v3_and_below_transactional_id.clear();
         }
         if version <= 3 {
             let run: [u8; 10] = crate::primitives::field::read_run(
@@ -194,7 +194,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
                 "v3_and_below_topics",
             )?;
         } else {
-            self.v3_and_below_topics = Vec::new();
+            self.v3_and_below_topics.clear();
         }
         self.unknown_tagged_fields.clear();
         if version >= 3 {
@@ -205,6 +205,15 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.transactions.clear();
+        self.v3_and_below_transactional_id.clear();
+        self.v3_and_below_producer_id = 0;
+        self.v3_and_below_producer_epoch = 0;
+        self.v3_and_below_topics.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for AddPartitionsToTxnRequest {}
@@ -298,6 +307,12 @@ impl crate::primitives::Wire for AddPartitionsToTxnTopic {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for AddPartitionsToTxnTopic {}
@@ -403,6 +418,15 @@ impl crate::primitives::Wire for AddPartitionsToTxnTransaction {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.transactional_id.clear();
+        self.producer_id = 0;
+        self.producer_epoch = 0;
+        self.verify_only = false;
+        self.topics.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for AddPartitionsToTxnTransaction {}

@@ -139,7 +139,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnResponse {
                 "results_by_transaction",
             )?;
         } else {
-            self.results_by_transaction = Vec::new();
+            self.results_by_transaction.clear();
         }
         if version <= 3 {
             crate::primitives::field::decode_into(
@@ -150,7 +150,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnResponse {
                 "results_by_topic_v3_and_below",
             )?;
         } else {
-            self.results_by_topic_v3_and_below = Vec::new();
+            self.results_by_topic_v3_and_below.clear();
         }
         self.unknown_tagged_fields.clear();
         if version >= 3 {
@@ -161,6 +161,14 @@ impl crate::primitives::Wire for AddPartitionsToTxnResponse {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.results_by_transaction.clear();
+        self.results_by_topic_v3_and_below.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for AddPartitionsToTxnResponse {}
@@ -252,6 +260,12 @@ impl crate::primitives::Wire for AddPartitionsToTxnTopicResult {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.results_by_partition.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for AddPartitionsToTxnTopicResult {}
 /// Versions 0-5; flexible 3-5.
@@ -329,6 +343,12 @@ impl crate::primitives::Wire for AddPartitionsToTxnPartitionResult {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.partition_error_code = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for AddPartitionsToTxnPartitionResult {}
@@ -412,6 +432,12 @@ impl crate::primitives::Wire for AddPartitionsToTxnResult {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.transactional_id.clear();
+        self.topic_results.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for AddPartitionsToTxnResult {}

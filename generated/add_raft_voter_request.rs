@@ -117,6 +117,15 @@ impl crate::primitives::Wire for AddRaftVoterRequest {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.cluster_id = Some(String::new());
+        self.timeout_ms = 0;
+        self.voter_id = 0;
+        self.voter_directory_id = crate::primitives::Uuid::NIL;
+        self.listeners.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for AddRaftVoterRequest {}
 /// Versions 0; flexible 0.
@@ -185,6 +194,13 @@ impl crate::primitives::Wire for Listener {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.host.clear();
+        self.port = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for Listener {}

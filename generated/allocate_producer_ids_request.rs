@@ -71,6 +71,12 @@ impl crate::primitives::Wire for AllocateProducerIdsRequest {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.broker_id = 0;
+        self.broker_epoch = -1;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for AllocateProducerIdsRequest {}
 impl crate::message::Message for AllocateProducerIdsRequest {

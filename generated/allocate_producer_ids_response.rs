@@ -81,6 +81,14 @@ impl crate::primitives::Wire for AllocateProducerIdsResponse {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.producer_id_start = 0;
+        self.producer_id_len = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for AllocateProducerIdsResponse {}
 impl crate::message::Message for AllocateProducerIdsResponse {

@@ -89,6 +89,12 @@ impl crate::primitives::Wire for AlterClientQuotasRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.entries.clear();
+        self.validate_only = false;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for AlterClientQuotasRequest {}
 /// Versions 0-1; flexible 1.
@@ -165,6 +171,12 @@ impl crate::primitives::Wire for EntryData {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.entity.clear();
+        self.ops.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for EntryData {}
@@ -283,6 +295,12 @@ impl crate::primitives::Wire for EntityData {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.entity_type.clear();
+        self.entity_name = Some(String::new());
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for EntityData {}
 /// Versions 0-1; flexible 1.
@@ -373,6 +391,13 @@ impl crate::primitives::Wire for OpData {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.key.clear();
+        self.value = 0.0;
+        self.remove = false;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for OpData {}

@@ -86,6 +86,12 @@ impl crate::primitives::Wire for AlterClientQuotasResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.entries.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for AlterClientQuotasResponse {}
 /// Versions 0-1; flexible 1.
@@ -204,6 +210,13 @@ impl crate::primitives::Wire for EntryData {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.error_message = Some(String::new());
+        self.entity.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for EntryData {}
 /// Versions 0-1; flexible 1.
@@ -320,6 +333,12 @@ impl crate::primitives::Wire for EntityData {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.entity_type.clear();
+        self.entity_name = Some(String::new());
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for EntityData {}

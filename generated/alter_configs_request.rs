@@ -93,6 +93,12 @@ impl crate::primitives::Wire for AlterConfigsRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.resources.clear();
+        self.validate_only = false;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for AlterConfigsRequest {}
 /// Versions 0-2; flexible 2.
@@ -202,6 +208,13 @@ impl crate::primitives::Wire for AlterConfigsResource {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.resource_type = 0;
+        self.resource_name.clear();
+        self.configs.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for AlterConfigsResource {}
 /// Versions 0-2; flexible 2.
@@ -300,6 +313,12 @@ impl crate::primitives::Wire for AlterableConfig {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.value = Some(String::new());
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for AlterableConfig {}

@@ -77,6 +77,12 @@ impl crate::primitives::Wire for AlterPartitionReassignmentsRequest {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.timeout_ms = 60000;
+        self.topics.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for AlterPartitionReassignmentsRequest {}
 /// Versions 0; flexible 0.
@@ -144,6 +150,12 @@ impl crate::primitives::Wire for ReassignableTopic {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ReassignableTopic {}
 /// Versions 0; flexible 0.
@@ -210,6 +222,12 @@ impl crate::primitives::Wire for ReassignablePartition {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.replicas = None;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for ReassignablePartition {}

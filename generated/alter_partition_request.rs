@@ -85,6 +85,13 @@ impl crate::primitives::Wire for AlterPartitionRequest {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.broker_id = 0;
+        self.broker_epoch = -1;
+        self.topics.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for AlterPartitionRequest {}
 /// Versions 0-3; flexible 0-3.
@@ -168,7 +175,7 @@ impl crate::primitives::Wire for TopicData {
                 "topic_name",
             )?;
         } else {
-            self.topic_name = String::new();
+            self.topic_name.clear();
         }
         if version >= 2 {
             crate::primitives::field::decode_into(
@@ -191,6 +198,13 @@ impl crate::primitives::Wire for TopicData {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_name.clear();
+        self.topic_id = crate::primitives::Uuid::NIL;
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for TopicData {}
@@ -327,7 +341,7 @@ impl crate::primitives::Wire for PartitionData {
                 "new_isr",
             )?;
         } else {
-            self.new_isr = Vec::new();
+            self.new_isr.clear();
         }
         if version >= 3 {
             crate::primitives::field::decode_into(
@@ -338,7 +352,7 @@ impl crate::primitives::Wire for PartitionData {
                 "new_isr_with_epochs",
             )?;
         } else {
-            self.new_isr_with_epochs = Vec::new();
+            self.new_isr_with_epochs.clear();
         }
         if version >= 1 {
             crate::primitives::field::decode_into(
@@ -361,6 +375,16 @@ impl crate::primitives::Wire for PartitionData {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.leader_epoch = 0;
+        self.new_isr.clear();
+        self.new_isr_with_epochs.clear();
+        self.leader_recovery_state = 0;
+        self.partition_epoch = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for PartitionData {}
@@ -432,6 +456,12 @@ impl crate::primitives::Wire for BrokerState {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.broker_id = 0;
+        self.broker_epoch = -1;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for BrokerState {}

@@ -75,6 +75,13 @@ impl crate::primitives::Wire for AlterPartitionResponse {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.topics.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for AlterPartitionResponse {}
 /// Versions 0-3; flexible 0-3.
@@ -158,7 +165,7 @@ impl crate::primitives::Wire for TopicData {
                 "topic_name",
             )?;
         } else {
-            self.topic_name = String::new();
+            self.topic_name.clear();
         }
         if version >= 2 {
             crate::primitives::field::decode_into(
@@ -181,6 +188,13 @@ impl crate::primitives::Wire for TopicData {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_name.clear();
+        self.topic_id = crate::primitives::Uuid::NIL;
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for TopicData {}
@@ -308,6 +322,17 @@ impl crate::primitives::Wire for PartitionData {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.error_code = 0;
+        self.leader_id = 0;
+        self.leader_epoch = 0;
+        self.isr.clear();
+        self.leader_recovery_state = 0;
+        self.partition_epoch = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for PartitionData {}

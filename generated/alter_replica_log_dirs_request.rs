@@ -64,6 +64,11 @@ impl crate::primitives::Wire for AlterReplicaLogDirsRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.dirs.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for AlterReplicaLogDirsRequest {}
 /// Versions 0-2; flexible 2.
@@ -148,6 +153,12 @@ impl crate::primitives::Wire for AlterReplicaLogDir {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.path.clear();
+        self.topics.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for AlterReplicaLogDir {}
@@ -241,6 +252,12 @@ impl crate::primitives::Wire for AlterReplicaLogDirTopic {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for AlterReplicaLogDirTopic {}

@@ -86,6 +86,12 @@ impl crate::primitives::Wire for AlterReplicaLogDirsResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.results.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for AlterReplicaLogDirsResponse {}
 /// Versions 0-2; flexible 2.
@@ -186,6 +192,12 @@ impl crate::primitives::Wire for AlterReplicaLogDirTopicResult {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_name.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for AlterReplicaLogDirTopicResult {}
 /// Versions 0-2; flexible 2.
@@ -263,6 +275,12 @@ impl crate::primitives::Wire for AlterReplicaLogDirPartitionResult {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.error_code = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for AlterReplicaLogDirPartitionResult {}

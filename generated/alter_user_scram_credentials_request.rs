@@ -71,6 +71,12 @@ impl crate::primitives::Wire for AlterUserScramCredentialsRequest {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.deletions.clear();
+        self.upsertions.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for AlterUserScramCredentialsRequest {}
 /// Versions 0; flexible 0.
@@ -132,6 +138,12 @@ impl crate::primitives::Wire for ScramCredentialDeletion {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.mechanism = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for ScramCredentialDeletion {}
@@ -223,6 +235,15 @@ impl crate::primitives::Wire for ScramCredentialUpsertion {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.mechanism = 0;
+        self.iterations = 0;
+        self.salt = crate::Bytes::new();
+        self.salted_password = crate::Bytes::new();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for ScramCredentialUpsertion {}

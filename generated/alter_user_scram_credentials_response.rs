@@ -73,6 +73,12 @@ impl crate::primitives::Wire for AlterUserScramCredentialsResponse {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.results.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for AlterUserScramCredentialsResponse {}
 /// Versions 0; flexible 0.
@@ -165,6 +171,13 @@ impl crate::primitives::Wire for AlterUserScramCredentialsResult {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.user.clear();
+        self.error_code = 0;
+        self.error_message = Some(String::new());
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for AlterUserScramCredentialsResult {}

@@ -100,7 +100,7 @@ impl crate::primitives::Wire for ApiVersionsRequest {
                 "client_software_name",
             )?;
         } else {
-            self.client_software_name = String::new();
+            self.client_software_name.clear();
         }
         if version >= 3 {
             crate::primitives::field::decode_into(
@@ -111,7 +111,7 @@ impl crate::primitives::Wire for ApiVersionsRequest {
                 "client_software_version",
             )?;
         } else {
-            self.client_software_version = String::new();
+            self.client_software_version.clear();
         }
         self.unknown_tagged_fields.clear();
         if version >= 3 {
@@ -122,6 +122,12 @@ impl crate::primitives::Wire for ApiVersionsRequest {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.client_software_name.clear();
+        self.client_software_version.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for ApiVersionsRequest {}

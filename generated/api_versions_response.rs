@@ -218,9 +218,9 @@ impl crate::primitives::Wire for ApiVersionsResponse {
         } else {
             self.throttle_time_ms = 0;
         }
-        self.supported_features = Vec::new();
+        self.supported_features.clear();
         self.finalized_features_epoch = -1;
-        self.finalized_features = Vec::new();
+        self.finalized_features.clear();
         self.zk_migration_ready = false;
         self.unknown_tagged_fields.clear();
         if version >= 3 {
@@ -265,6 +265,17 @@ impl crate::primitives::Wire for ApiVersionsResponse {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.api_keys.clear();
+        self.throttle_time_ms = 0;
+        self.supported_features.clear();
+        self.finalized_features_epoch = -1;
+        self.finalized_features.clear();
+        self.zk_migration_ready = false;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for ApiVersionsResponse {}
@@ -351,6 +362,13 @@ impl crate::primitives::Wire for ApiVersion {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.api_key = 0;
+        self.min_version = 0;
+        self.max_version = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ApiVersion {}
 /// Versions 3-4; flexible 3-4.
@@ -420,6 +438,13 @@ impl crate::primitives::Wire for SupportedFeatureKey {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.min_version = 0;
+        self.max_version = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for SupportedFeatureKey {}
 /// Versions 3-4; flexible 3-4.
@@ -488,6 +513,13 @@ impl crate::primitives::Wire for FinalizedFeatureKey {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.max_version_level = 0;
+        self.min_version_level = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for FinalizedFeatureKey {}

@@ -90,6 +90,13 @@ impl crate::primitives::Wire for AssignReplicasToDirsRequest {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.broker_id = 0;
+        self.broker_epoch = -1;
+        self.directories.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for AssignReplicasToDirsRequest {}
 /// Versions 0; flexible 0.
@@ -151,6 +158,12 @@ impl crate::primitives::Wire for DirectoryData {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.id = crate::primitives::Uuid::NIL;
+        self.topics.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for DirectoryData {}
@@ -225,6 +238,12 @@ impl crate::primitives::Wire for TopicData {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_id = crate::primitives::Uuid::NIL;
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for TopicData {}
 /// Versions 0; flexible 0.
@@ -279,6 +298,11 @@ impl crate::primitives::Wire for PartitionData {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for PartitionData {}

@@ -80,6 +80,13 @@ impl crate::primitives::Wire for AssignReplicasToDirsResponse {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.directories.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for AssignReplicasToDirsResponse {}
 /// Versions 0; flexible 0.
@@ -141,6 +148,12 @@ impl crate::primitives::Wire for DirectoryData {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.id = crate::primitives::Uuid::NIL;
+        self.topics.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for DirectoryData {}
@@ -215,6 +228,12 @@ impl crate::primitives::Wire for TopicData {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_id = crate::primitives::Uuid::NIL;
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for TopicData {}
 /// Versions 0; flexible 0.
@@ -276,6 +295,12 @@ impl crate::primitives::Wire for PartitionData {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.error_code = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for PartitionData {}

@@ -147,7 +147,7 @@ impl crate::primitives::Wire for BeginQuorumEpochRequest {
                 "leader_endpoints",
             )?;
         } else {
-            self.leader_endpoints = Vec::new();
+            self.leader_endpoints.clear();
         }
         self.unknown_tagged_fields.clear();
         if version >= 1 {
@@ -158,6 +158,14 @@ impl crate::primitives::Wire for BeginQuorumEpochRequest {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.cluster_id = None;
+        self.voter_id = -1;
+        self.topics.clear();
+        self.leader_endpoints.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for BeginQuorumEpochRequest {}
@@ -258,6 +266,12 @@ impl crate::primitives::Wire for TopicData {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_name.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for TopicData {}
@@ -372,6 +386,14 @@ impl crate::primitives::Wire for PartitionData {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.voter_directory_id = crate::primitives::Uuid::NIL;
+        self.leader_id = 0;
+        self.leader_epoch = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for PartitionData {}
 /// Versions 1; flexible 1.
@@ -440,6 +462,13 @@ impl crate::primitives::Wire for LeaderEndpoint {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.host.clear();
+        self.port = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for LeaderEndpoint {}

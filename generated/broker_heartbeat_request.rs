@@ -128,7 +128,7 @@ impl crate::primitives::Wire for BrokerHeartbeatRequest {
         );
         self.want_fence = crate::primitives::Fixed::from_chunk(&run[20..21]);
         self.want_shut_down = crate::primitives::Fixed::from_chunk(&run[21..22]);
-        self.offline_log_dirs = Vec::new();
+        self.offline_log_dirs.clear();
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
@@ -149,6 +149,16 @@ impl crate::primitives::Wire for BrokerHeartbeatRequest {
             },
         )?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.broker_id = 0;
+        self.broker_epoch = -1;
+        self.current_metadata_offset = 0;
+        self.want_fence = false;
+        self.want_shut_down = false;
+        self.offline_log_dirs.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for BrokerHeartbeatRequest {}

@@ -101,6 +101,15 @@ impl crate::primitives::Wire for BrokerHeartbeatResponse {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.is_caught_up = false;
+        self.is_fenced = true;
+        self.should_shut_down = false;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for BrokerHeartbeatResponse {}
 impl crate::message::Message for BrokerHeartbeatResponse {

@@ -209,7 +209,7 @@ impl crate::primitives::Wire for BrokerRegistrationRequest {
                 "log_dirs",
             )?;
         } else {
-            self.log_dirs = Vec::new();
+            self.log_dirs.clear();
         }
         if version >= 3 {
             crate::primitives::field::decode_into(
@@ -225,6 +225,19 @@ impl crate::primitives::Wire for BrokerRegistrationRequest {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.broker_id = 0;
+        self.cluster_id.clear();
+        self.incarnation_id = crate::primitives::Uuid::NIL;
+        self.listeners.clear();
+        self.features.clear();
+        self.rack = Some(String::new());
+        self.is_migrating_zk_broker = false;
+        self.log_dirs.clear();
+        self.previous_broker_epoch = -1;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for BrokerRegistrationRequest {}
@@ -302,6 +315,14 @@ impl crate::primitives::Wire for Listener {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.host.clear();
+        self.port = 0;
+        self.security_protocol = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for Listener {}
 /// Versions 0-4; flexible 0-4.
@@ -370,6 +391,13 @@ impl crate::primitives::Wire for Feature {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.min_supported_version = 0;
+        self.max_supported_version = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for Feature {}

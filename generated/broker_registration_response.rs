@@ -79,6 +79,13 @@ impl crate::primitives::Wire for BrokerRegistrationResponse {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.broker_epoch = -1;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for BrokerRegistrationResponse {}
 impl crate::message::Message for BrokerRegistrationResponse {

@@ -185,6 +185,16 @@ impl crate::primitives::Wire for ConnectAssignment {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error = 0;
+        self.leader.clear();
+        self.leader_url.clear();
+        self.config_offset = 0;
+        self.assignment = Some(Vec::new());
+        self.revoked = Some(Vec::new());
+        self.delay = 0;
+    }
 }
 impl crate::primitives::Struct for ConnectAssignment {}
 /// Versions 0-1; flexible none.
@@ -240,6 +250,11 @@ impl crate::primitives::Wire for ConnectorAssignment {
             "tasks",
         )?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.connector.clear();
+        self.tasks.clear();
     }
 }
 impl crate::primitives::Struct for ConnectorAssignment {}

@@ -82,6 +82,12 @@ impl crate::primitives::Wire for ConnectWorkerMetadata {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.url.clear();
+        self.config_offset = 0;
+        self.allocation = None;
+    }
 }
 impl crate::primitives::Struct for ConnectWorkerMetadata {}
 impl crate::message::Message for ConnectWorkerMetadata {

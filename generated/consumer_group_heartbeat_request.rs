@@ -252,6 +252,20 @@ impl crate::primitives::Wire for ConsumerGroupHeartbeatRequest {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.group_id.clear();
+        self.member_id.clear();
+        self.member_epoch = 0;
+        self.instance_id = None;
+        self.rack_id = None;
+        self.rebalance_timeout_ms = -1;
+        self.subscribed_topic_names = None;
+        self.subscribed_topic_regex = None;
+        self.server_assignor = None;
+        self.topic_partitions = None;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ConsumerGroupHeartbeatRequest {}
 /// Versions 0-1; flexible 0-1.
@@ -323,6 +337,12 @@ impl crate::primitives::Wire for TopicPartitions {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_id = crate::primitives::Uuid::NIL;
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for TopicPartitions {}

@@ -70,6 +70,11 @@ impl crate::primitives::Wire for ConsumerProtocolAssignment {
         )?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.assigned_partitions.clear();
+        self.user_data = None;
+    }
 }
 impl crate::primitives::Struct for ConsumerProtocolAssignment {}
 /// Versions 0-3; flexible none.
@@ -130,6 +135,11 @@ impl crate::primitives::Wire for TopicPartition {
             "partitions",
         )?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic.clear();
+        self.partitions.clear();
     }
 }
 impl crate::primitives::Struct for TopicPartition {}

@@ -125,7 +125,7 @@ impl crate::primitives::Wire for ConsumerProtocolSubscription {
                 "owned_partitions",
             )?;
         } else {
-            self.owned_partitions = Vec::new();
+            self.owned_partitions.clear();
         }
         if version >= 2 {
             crate::primitives::field::decode_into(
@@ -150,6 +150,14 @@ impl crate::primitives::Wire for ConsumerProtocolSubscription {
             self.rack_id = None;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topics.clear();
+        self.user_data = None;
+        self.owned_partitions.clear();
+        self.generation_id = -1;
+        self.rack_id = None;
     }
 }
 impl crate::primitives::Struct for ConsumerProtocolSubscription {}
@@ -211,6 +219,11 @@ impl crate::primitives::Wire for TopicPartition {
             "partitions",
         )?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic.clear();
+        self.partitions.clear();
     }
 }
 impl crate::primitives::Struct for TopicPartition {}

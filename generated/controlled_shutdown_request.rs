@@ -102,6 +102,12 @@ impl crate::primitives::Wire for ControlledShutdownRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.broker_id = 0;
+        self.broker_epoch = -1;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ControlledShutdownRequest {}
 impl crate::message::Message for ControlledShutdownRequest {

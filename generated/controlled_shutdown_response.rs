@@ -90,6 +90,12 @@ impl crate::primitives::Wire for ControlledShutdownResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.remaining_partitions.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ControlledShutdownResponse {}
 /// Versions 0-3; flexible 3.
@@ -183,6 +189,12 @@ impl crate::primitives::Wire for RemainingPartition {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_name.clear();
+        self.partition_index = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for RemainingPartition {}

@@ -106,6 +106,15 @@ impl crate::primitives::Wire for ControllerRegistrationRequest {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.controller_id = 0;
+        self.incarnation_id = crate::primitives::Uuid::NIL;
+        self.zk_migration_ready = false;
+        self.listeners.clear();
+        self.features.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ControllerRegistrationRequest {}
 /// Versions 0; flexible 0.
@@ -182,6 +191,14 @@ impl crate::primitives::Wire for Listener {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.host.clear();
+        self.port = 0;
+        self.security_protocol = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for Listener {}
 /// Versions 0; flexible 0.
@@ -250,6 +267,13 @@ impl crate::primitives::Wire for Feature {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.min_supported_version = 0;
+        self.max_supported_version = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for Feature {}

@@ -90,6 +90,13 @@ impl crate::primitives::Wire for ControllerRegistrationResponse {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.error_message = Some(String::new());
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ControllerRegistrationResponse {}
 impl crate::message::Message for ControllerRegistrationResponse {

@@ -69,6 +69,11 @@ impl crate::primitives::Wire for CreateAclsRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.creations.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for CreateAclsRequest {}
 /// Versions 0-3; flexible 2-3.
@@ -259,6 +264,17 @@ impl crate::primitives::Wire for AclCreation {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.resource_type = 0;
+        self.resource_name.clear();
+        self.resource_pattern_type = 3;
+        self.principal.clear();
+        self.host.clear();
+        self.operation = 0;
+        self.permission_type = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for AclCreation {}

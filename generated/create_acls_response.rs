@@ -86,6 +86,12 @@ impl crate::primitives::Wire for CreateAclsResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.results.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for CreateAclsResponse {}
 /// Versions 0-3; flexible 2-3.
@@ -188,6 +194,12 @@ impl crate::primitives::Wire for AclCreationResult {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.error_message = Some(String::new());
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for AclCreationResult {}

@@ -188,6 +188,14 @@ impl crate::primitives::Wire for CreateDelegationTokenRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.owner_principal_type = Some(String::new());
+        self.owner_principal_name = Some(String::new());
+        self.renewers.clear();
+        self.max_lifetime_ms = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for CreateDelegationTokenRequest {}
 /// Versions 0-3; flexible 2-3.
@@ -292,6 +300,12 @@ impl crate::primitives::Wire for CreatableRenewers {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.principal_type.clear();
+        self.principal_name.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for CreatableRenewers {}

@@ -227,7 +227,7 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
                 "token_requester_principal_type",
             )?;
         } else {
-            self.token_requester_principal_type = String::new();
+            self.token_requester_principal_type.clear();
         }
         if version >= 3 {
             crate::primitives::field::decode_into(
@@ -238,7 +238,7 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
                 "token_requester_principal_name",
             )?;
         } else {
-            self.token_requester_principal_name = String::new();
+            self.token_requester_principal_name.clear();
         }
         let run: [u8; 24] = crate::primitives::field::read_run(
             r,
@@ -281,6 +281,21 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.principal_type.clear();
+        self.principal_name.clear();
+        self.token_requester_principal_type.clear();
+        self.token_requester_principal_name.clear();
+        self.issue_timestamp_ms = 0;
+        self.expiry_timestamp_ms = 0;
+        self.max_timestamp_ms = 0;
+        self.token_id.clear();
+        self.hmac = crate::Bytes::new();
+        self.throttle_time_ms = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for CreateDelegationTokenResponse {}

@@ -95,6 +95,13 @@ impl crate::primitives::Wire for CreatePartitionsRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topics.clear();
+        self.timeout_ms = 0;
+        self.validate_only = false;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for CreatePartitionsRequest {}
 /// Versions 0-3; flexible 2-3.
@@ -202,6 +209,13 @@ impl crate::primitives::Wire for CreatePartitionsTopic {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.count = 0;
+        self.assignments = Some(Vec::new());
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for CreatePartitionsTopic {}
 /// Versions 0-3; flexible 2-3.
@@ -281,6 +295,11 @@ impl crate::primitives::Wire for CreatePartitionsAssignment {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.broker_ids.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for CreatePartitionsAssignment {}

@@ -86,6 +86,12 @@ impl crate::primitives::Wire for CreatePartitionsResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.results.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for CreatePartitionsResponse {}
 /// Versions 0-3; flexible 2-3.
@@ -195,6 +201,13 @@ impl crate::primitives::Wire for CreatePartitionsTopicResult {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.error_code = 0;
+        self.error_message = None;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for CreatePartitionsTopicResult {}

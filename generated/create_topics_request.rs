@@ -123,6 +123,13 @@ impl crate::primitives::Wire for CreateTopicsRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topics.clear();
+        self.timeout_ms = 60000;
+        self.validate_only = false;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for CreateTopicsRequest {}
 /// Versions 0-7; flexible 5-7.
@@ -253,6 +260,15 @@ impl crate::primitives::Wire for CreatableTopic {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.num_partitions = 0;
+        self.replication_factor = 0;
+        self.assignments.clear();
+        self.configs.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for CreatableTopic {}
 /// Versions 0-7; flexible 5-7.
@@ -345,6 +361,12 @@ impl crate::primitives::Wire for CreatableReplicaAssignment {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.broker_ids.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for CreatableReplicaAssignment {}
@@ -444,6 +466,12 @@ impl crate::primitives::Wire for CreatableTopicConfig {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.value = Some(String::new());
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for CreatableTopicConfig {}

@@ -93,6 +93,12 @@ impl crate::primitives::Wire for CreateTopicsResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.topics.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for CreateTopicsResponse {}
 /// Versions 0-7; flexible 5-7.
@@ -338,6 +344,18 @@ impl crate::primitives::Wire for CreatableTopicResult {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.topic_id = crate::primitives::Uuid::NIL;
+        self.error_code = 0;
+        self.error_message = Some(String::new());
+        self.topic_config_error_code = 0;
+        self.num_partitions = -1;
+        self.replication_factor = -1;
+        self.configs = Some(Vec::new());
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for CreatableTopicResult {}
 /// Versions 5-7; flexible 5-7.
@@ -444,6 +462,15 @@ impl crate::primitives::Wire for CreatableTopicConfigs {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.value = Some(String::new());
+        self.read_only = false;
+        self.config_source = -1;
+        self.is_sensitive = false;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for CreatableTopicConfigs {}

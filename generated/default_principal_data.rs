@@ -75,6 +75,13 @@ impl crate::primitives::Wire for DefaultPrincipalData {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.r#type.clear();
+        self.name.clear();
+        self.token_authenticated = false;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DefaultPrincipalData {}
 impl crate::message::Message for DefaultPrincipalData {

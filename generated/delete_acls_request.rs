@@ -65,6 +65,11 @@ impl crate::primitives::Wire for DeleteAclsRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.filters.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DeleteAclsRequest {}
 /// Versions 0-3; flexible 2-3.
@@ -267,6 +272,17 @@ impl crate::primitives::Wire for DeleteAclsFilter {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.resource_type_filter = 0;
+        self.resource_name_filter = Some(String::new());
+        self.pattern_type_filter = 3;
+        self.principal_filter = Some(String::new());
+        self.host_filter = Some(String::new());
+        self.operation = 0;
+        self.permission_type = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for DeleteAclsFilter {}

@@ -90,6 +90,12 @@ impl crate::primitives::Wire for DeleteAclsResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.filter_results.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DeleteAclsResponse {}
 /// Versions 0-3; flexible 2-3.
@@ -212,6 +218,13 @@ impl crate::primitives::Wire for DeleteAclsFilterResult {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.error_message = Some(String::new());
+        self.matching_acls.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for DeleteAclsFilterResult {}
@@ -442,6 +455,19 @@ impl crate::primitives::Wire for DeleteAclsMatchingAcl {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.error_message = Some(String::new());
+        self.resource_type = 0;
+        self.resource_name.clear();
+        self.pattern_type = 3;
+        self.principal.clear();
+        self.host.clear();
+        self.operation = 0;
+        self.permission_type = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for DeleteAclsMatchingAcl {}

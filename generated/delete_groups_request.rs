@@ -71,6 +71,11 @@ impl crate::primitives::Wire for DeleteGroupsRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.groups_names.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DeleteGroupsRequest {}
 impl crate::message::Message for DeleteGroupsRequest {

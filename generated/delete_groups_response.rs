@@ -86,6 +86,12 @@ impl crate::primitives::Wire for DeleteGroupsResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.results.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DeleteGroupsResponse {}
 /// Versions 0-2; flexible 2.
@@ -179,6 +185,12 @@ impl crate::primitives::Wire for DeletableGroupResult {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.group_id.clear();
+        self.error_code = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for DeletableGroupResult {}

@@ -88,6 +88,12 @@ impl crate::primitives::Wire for DeleteRecordsRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topics.clear();
+        self.timeout_ms = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DeleteRecordsRequest {}
 /// Versions 0-2; flexible 2.
@@ -178,6 +184,12 @@ impl crate::primitives::Wire for DeleteRecordsTopic {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DeleteRecordsTopic {}
 /// Versions 0-2; flexible 2.
@@ -255,6 +267,12 @@ impl crate::primitives::Wire for DeleteRecordsPartition {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.offset = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for DeleteRecordsPartition {}

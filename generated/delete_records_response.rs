@@ -85,6 +85,12 @@ impl crate::primitives::Wire for DeleteRecordsResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.topics.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DeleteRecordsResponse {}
 /// Versions 0-2; flexible 2.
@@ -175,6 +181,12 @@ impl crate::primitives::Wire for DeleteRecordsTopicResult {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DeleteRecordsTopicResult {}
 /// Versions 0-2; flexible 2.
@@ -259,6 +271,13 @@ impl crate::primitives::Wire for DeleteRecordsPartitionResult {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.low_watermark = 0;
+        self.error_code = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for DeleteRecordsPartitionResult {}

@@ -68,6 +68,12 @@ impl crate::primitives::Wire for DeleteShareGroupStateRequest {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.group_id.clear();
+        self.topics.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DeleteShareGroupStateRequest {}
 /// Versions 0; flexible 0.
@@ -141,6 +147,12 @@ impl crate::primitives::Wire for DeleteStateData {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_id = crate::primitives::Uuid::NIL;
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DeleteStateData {}
 /// Versions 0; flexible 0.
@@ -195,6 +207,11 @@ impl crate::primitives::Wire for PartitionData {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for PartitionData {}

@@ -101,7 +101,7 @@ impl crate::primitives::Wire for DeleteTopicsRequest {
                 "topics",
             )?;
         } else {
-            self.topics = Vec::new();
+            self.topics.clear();
         }
         if version <= 5 {
             crate::primitives::field::decode_into(
@@ -112,7 +112,7 @@ impl crate::primitives::Wire for DeleteTopicsRequest {
                 "topic_names",
             )?;
         } else {
-            self.topic_names = Vec::new();
+            self.topic_names.clear();
         }
         crate::primitives::field::decode_into(
             &mut self.timeout_ms,
@@ -130,6 +130,13 @@ impl crate::primitives::Wire for DeleteTopicsRequest {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topics.clear();
+        self.topic_names.clear();
+        self.timeout_ms = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for DeleteTopicsRequest {}
@@ -197,6 +204,12 @@ impl crate::primitives::Wire for DeleteTopicState {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name = None;
+        self.topic_id = crate::primitives::Uuid::NIL;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for DeleteTopicState {}

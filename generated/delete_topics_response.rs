@@ -98,6 +98,12 @@ impl crate::primitives::Wire for DeleteTopicsResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.responses.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DeleteTopicsResponse {}
 /// Versions 0-6; flexible 4-6.
@@ -266,6 +272,14 @@ impl crate::primitives::Wire for DeletableTopicResult {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name = Some(String::new());
+        self.topic_id = crate::primitives::Uuid::NIL;
+        self.error_code = 0;
+        self.error_message = None;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for DeletableTopicResult {}

@@ -203,6 +203,17 @@ impl crate::primitives::Wire for DescribeAclsRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.resource_type_filter = 0;
+        self.resource_name_filter = Some(String::new());
+        self.pattern_type_filter = 3;
+        self.principal_filter = Some(String::new());
+        self.host_filter = Some(String::new());
+        self.operation = 0;
+        self.permission_type = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DescribeAclsRequest {}
 impl crate::message::Message for DescribeAclsRequest {

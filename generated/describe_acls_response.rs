@@ -131,6 +131,14 @@ impl crate::primitives::Wire for DescribeAclsResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.error_message = Some(String::new());
+        self.resources.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DescribeAclsResponse {}
 /// Versions 0-3; flexible 2-3.
@@ -274,6 +282,14 @@ impl crate::primitives::Wire for DescribeAclsResource {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.resource_type = 0;
+        self.resource_name.clear();
+        self.pattern_type = 3;
+        self.acls.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DescribeAclsResource {}
 /// Versions 0-3; flexible 2-3.
@@ -387,6 +403,14 @@ impl crate::primitives::Wire for AclDescription {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.principal.clear();
+        self.host.clear();
+        self.operation = 0;
+        self.permission_type = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for AclDescription {}

@@ -93,6 +93,12 @@ impl crate::primitives::Wire for DescribeClientQuotasRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.components.clear();
+        self.strict = false;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DescribeClientQuotasRequest {}
 /// Versions 0-1; flexible 1.
@@ -219,6 +225,13 @@ impl crate::primitives::Wire for ComponentData {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.entity_type.clear();
+        self.match_type = 0;
+        self.r#match = Some(String::new());
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for ComponentData {}

@@ -121,6 +121,14 @@ impl crate::primitives::Wire for DescribeClientQuotasResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.error_message = Some(String::new());
+        self.entries = Some(Vec::new());
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DescribeClientQuotasResponse {}
 /// Versions 0-1; flexible 1.
@@ -203,6 +211,12 @@ impl crate::primitives::Wire for EntryData {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.entity.clear();
+        self.values.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for EntryData {}
@@ -321,6 +335,12 @@ impl crate::primitives::Wire for EntityData {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.entity_type.clear();
+        self.entity_name = Some(String::new());
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for EntityData {}
 /// Versions 0-1; flexible 1.
@@ -404,6 +424,12 @@ impl crate::primitives::Wire for ValueData {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.key.clear();
+        self.value = 0.0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for ValueData {}

@@ -96,6 +96,12 @@ impl crate::primitives::Wire for DescribeClusterRequest {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.include_cluster_authorized_operations = false;
+        self.endpoint_type = 1;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DescribeClusterRequest {}
 impl crate::message::Message for DescribeClusterRequest {

@@ -187,6 +187,18 @@ impl crate::primitives::Wire for DescribeClusterResponse {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.error_message = None;
+        self.endpoint_type = 1;
+        self.cluster_id.clear();
+        self.controller_id = -1;
+        self.brokers.clear();
+        self.cluster_authorized_operations = -2147483648;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DescribeClusterResponse {}
 /// Versions 0-1; flexible 0-1.
@@ -274,6 +286,14 @@ impl crate::primitives::Wire for DescribeClusterBroker {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.broker_id = 0;
+        self.host.clear();
+        self.port = 0;
+        self.rack = None;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for DescribeClusterBroker {}

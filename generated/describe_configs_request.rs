@@ -128,6 +128,13 @@ impl crate::primitives::Wire for DescribeConfigsRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.resources.clear();
+        self.include_synonyms = false;
+        self.include_documentation = false;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DescribeConfigsRequest {}
 /// Versions 0-4; flexible 4.
@@ -246,6 +253,13 @@ impl crate::primitives::Wire for DescribeConfigsResource {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.resource_type = 0;
+        self.resource_name.clear();
+        self.configuration_keys = Some(Vec::new());
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for DescribeConfigsResource {}

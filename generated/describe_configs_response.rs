@@ -86,6 +86,12 @@ impl crate::primitives::Wire for DescribeConfigsResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.results.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DescribeConfigsResponse {}
 /// Versions 0-4; flexible 4.
@@ -246,6 +252,15 @@ impl crate::primitives::Wire for DescribeConfigsResult {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.error_message = Some(String::new());
+        self.resource_type = 0;
+        self.resource_name.clear();
+        self.configs.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for DescribeConfigsResult {}
@@ -483,7 +498,7 @@ impl crate::primitives::Wire for DescribeConfigsResourceResult {
                 "synonyms",
             )?;
         } else {
-            self.synonyms = Vec::new();
+            self.synonyms.clear();
         }
         if version >= 3 {
             crate::primitives::field::decode_into(
@@ -516,6 +531,19 @@ impl crate::primitives::Wire for DescribeConfigsResourceResult {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.value = Some(String::new());
+        self.read_only = false;
+        self.is_default = false;
+        self.config_source = -1;
+        self.is_sensitive = false;
+        self.synonyms.clear();
+        self.config_type = 0;
+        self.documentation = Some(String::new());
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for DescribeConfigsResourceResult {}
@@ -629,6 +657,13 @@ impl crate::primitives::Wire for DescribeConfigsSynonym {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.value = Some(String::new());
+        self.source = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for DescribeConfigsSynonym {}

@@ -72,6 +72,11 @@ impl crate::primitives::Wire for DescribeDelegationTokenRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.owners = Some(Vec::new());
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DescribeDelegationTokenRequest {}
 /// Versions 0-3; flexible 2-3.
@@ -176,6 +181,12 @@ impl crate::primitives::Wire for DescribeDelegationTokenOwner {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.principal_type.clear();
+        self.principal_name.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for DescribeDelegationTokenOwner {}

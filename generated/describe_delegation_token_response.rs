@@ -109,6 +109,13 @@ impl crate::primitives::Wire for DescribeDelegationTokenResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.tokens.clear();
+        self.throttle_time_ms = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DescribeDelegationTokenResponse {}
 /// Versions 0-3; flexible 2-3.
@@ -321,7 +328,7 @@ impl crate::primitives::Wire for DescribedDelegationToken {
                 "token_requester_principal_type",
             )?;
         } else {
-            self.token_requester_principal_type = String::new();
+            self.token_requester_principal_type.clear();
         }
         if version >= 3 {
             crate::primitives::field::decode_into(
@@ -332,7 +339,7 @@ impl crate::primitives::Wire for DescribedDelegationToken {
                 "token_requester_principal_name",
             )?;
         } else {
-            self.token_requester_principal_name = String::new();
+            self.token_requester_principal_name.clear();
         }
         let run: [u8; 24] = crate::primitives::field::read_run(
             r,
@@ -371,6 +378,20 @@ impl crate::primitives::Wire for DescribedDelegationToken {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.principal_type.clear();
+        self.principal_name.clear();
+        self.token_requester_principal_type.clear();
+        self.token_requester_principal_name.clear();
+        self.issue_timestamp = 0;
+        self.expiry_timestamp = 0;
+        self.max_timestamp = 0;
+        self.token_id.clear();
+        self.hmac = crate::Bytes::new();
+        self.renewers.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for DescribedDelegationToken {}
@@ -476,6 +497,12 @@ impl crate::primitives::Wire for DescribedDelegationTokenRenewer {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.principal_type.clear();
+        self.principal_name.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for DescribedDelegationTokenRenewer {}

@@ -103,6 +103,12 @@ impl crate::primitives::Wire for DescribeGroupsRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.groups.clear();
+        self.include_authorized_operations = false;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DescribeGroupsRequest {}
 impl crate::message::Message for DescribeGroupsRequest {

@@ -93,6 +93,12 @@ impl crate::primitives::Wire for DescribeGroupsResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.groups.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DescribeGroupsResponse {}
 /// Versions 0-5; flexible 5.
@@ -324,6 +330,17 @@ impl crate::primitives::Wire for DescribedGroup {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.group_id.clear();
+        self.group_state.clear();
+        self.protocol_type.clear();
+        self.protocol_data.clear();
+        self.members.clear();
+        self.authorized_operations = -2147483648;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DescribedGroup {}
 /// Versions 0-5; flexible 5.
@@ -525,6 +542,16 @@ impl crate::primitives::Wire for DescribedGroupMember {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.member_id.clear();
+        self.group_instance_id = None;
+        self.client_id.clear();
+        self.client_host.clear();
+        self.member_metadata = crate::Bytes::new();
+        self.member_assignment = crate::Bytes::new();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for DescribedGroupMember {}

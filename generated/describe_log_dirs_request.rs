@@ -72,6 +72,11 @@ impl crate::primitives::Wire for DescribeLogDirsRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topics = Some(Vec::new());
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DescribeLogDirsRequest {}
 /// Versions 0-4; flexible 2-4.
@@ -164,6 +169,12 @@ impl crate::primitives::Wire for DescribableLogDirTopic {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for DescribableLogDirTopic {}

@@ -108,6 +108,13 @@ impl crate::primitives::Wire for DescribeLogDirsResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.results.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DescribeLogDirsResponse {}
 /// Versions 0-4; flexible 2-4.
@@ -266,6 +273,15 @@ impl crate::primitives::Wire for DescribeLogDirsResult {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.log_dir.clear();
+        self.topics.clear();
+        self.total_bytes = -1;
+        self.usable_bytes = -1;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DescribeLogDirsResult {}
 /// Versions 0-4; flexible 2-4.
@@ -355,6 +371,12 @@ impl crate::primitives::Wire for DescribeLogDirsTopic {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for DescribeLogDirsTopic {}
@@ -452,6 +474,14 @@ impl crate::primitives::Wire for DescribeLogDirsPartition {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.partition_size = 0;
+        self.offset_lag = 0;
+        self.is_future_key = false;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for DescribeLogDirsPartition {}

@@ -68,6 +68,12 @@ impl crate::primitives::Wire for DescribeProducersResponse {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.topics.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DescribeProducersResponse {}
 /// Versions 0; flexible 0.
@@ -134,6 +140,12 @@ impl crate::primitives::Wire for TopicResponse {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for TopicResponse {}
@@ -237,6 +249,14 @@ impl crate::primitives::Wire for PartitionResponse {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.error_code = 0;
+        self.error_message = None;
+        self.active_producers.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for PartitionResponse {}
@@ -349,6 +369,16 @@ impl crate::primitives::Wire for ProducerState {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.producer_id = 0;
+        self.producer_epoch = 0;
+        self.last_sequence = -1;
+        self.last_timestamp = -1;
+        self.coordinator_epoch = 0;
+        self.current_txn_start_offset = -1;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for ProducerState {}

@@ -128,11 +128,19 @@ impl crate::primitives::Wire for DescribeQuorumResponse {
                 "nodes",
             )?;
         } else {
-            self.nodes = Vec::new();
+            self.nodes.clear();
         }
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.error_message = Some(String::new());
+        self.topics.clear();
+        self.nodes.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for DescribeQuorumResponse {}
@@ -281,6 +289,15 @@ impl crate::primitives::Wire for ReplicaState {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.replica_id = 0;
+        self.replica_directory_id = crate::primitives::Uuid::NIL;
+        self.log_end_offset = 0;
+        self.last_fetch_timestamp = -1;
+        self.last_caught_up_timestamp = -1;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ReplicaState {}
 /// Versions 0-2; flexible 0-2.
@@ -353,6 +370,12 @@ impl crate::primitives::Wire for TopicData {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_name.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for TopicData {}
@@ -526,6 +549,18 @@ impl crate::primitives::Wire for PartitionData {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.error_code = 0;
+        self.error_message = Some(String::new());
+        self.leader_id = 0;
+        self.leader_epoch = 0;
+        self.high_watermark = 0;
+        self.current_voters.clear();
+        self.observers.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for PartitionData {}
 /// Versions 2; flexible 2.
@@ -599,6 +634,12 @@ impl crate::primitives::Wire for Node {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.node_id = 0;
+        self.listeners.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for Node {}
 /// Versions 2; flexible 2.
@@ -667,6 +708,13 @@ impl crate::primitives::Wire for Listener {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.host.clear();
+        self.port = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for Listener {}

@@ -82,6 +82,13 @@ impl crate::primitives::Wire for DescribeTopicPartitionsRequest {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topics.clear();
+        self.response_partition_limit = 2000;
+        self.cursor = None;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DescribeTopicPartitionsRequest {}
 /// Versions 0; flexible 0.
@@ -130,6 +137,11 @@ impl crate::primitives::Wire for TopicRequest {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for TopicRequest {}
@@ -198,6 +210,12 @@ impl crate::primitives::Wire for Cursor {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_name.clear();
+        self.partition_index = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for Cursor {}

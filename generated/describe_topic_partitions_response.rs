@@ -87,6 +87,13 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponse {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.topics.clear();
+        self.next_cursor = None;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DescribeTopicPartitionsResponse {}
 /// Versions 0; flexible 0.
@@ -224,6 +231,16 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponseTopic {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.name = Some(String::new());
+        self.topic_id = crate::primitives::Uuid::NIL;
+        self.is_internal = false;
+        self.partitions.clear();
+        self.topic_authorized_operations = -2147483648;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for DescribeTopicPartitionsResponseTopic {}
@@ -424,6 +441,19 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponsePartition {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.partition_index = 0;
+        self.leader_id = 0;
+        self.leader_epoch = -1;
+        self.replica_nodes.clear();
+        self.isr_nodes.clear();
+        self.eligible_leader_replicas = None;
+        self.last_known_elr = None;
+        self.offline_replicas.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DescribeTopicPartitionsResponsePartition {}
 /// Versions 0; flexible 0.
@@ -491,6 +521,12 @@ impl crate::primitives::Wire for Cursor {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_name.clear();
+        self.partition_index = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for Cursor {}

@@ -59,6 +59,11 @@ impl crate::primitives::Wire for DescribeTransactionsRequest {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.transactional_ids.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DescribeTransactionsRequest {}
 impl crate::message::Message for DescribeTransactionsRequest {

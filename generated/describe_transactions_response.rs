@@ -78,6 +78,12 @@ impl crate::primitives::Wire for DescribeTransactionsResponse {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.transaction_states.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DescribeTransactionsResponse {}
 /// Versions 0; flexible 0.
@@ -234,6 +240,18 @@ impl crate::primitives::Wire for TransactionState {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.transactional_id.clear();
+        self.transaction_state.clear();
+        self.transaction_timeout_ms = 0;
+        self.transaction_start_time_ms = 0;
+        self.producer_id = 0;
+        self.producer_epoch = 0;
+        self.topics.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for TransactionState {}
 /// Versions 0; flexible 0.
@@ -305,6 +323,12 @@ impl crate::primitives::Wire for TopicData {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for TopicData {}

@@ -109,6 +109,14 @@ impl crate::primitives::Wire for DescribeUserScramCredentialsResponse {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.error_message = Some(String::new());
+        self.results.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DescribeUserScramCredentialsResponse {}
 /// Versions 0; flexible 0.
@@ -226,6 +234,14 @@ impl crate::primitives::Wire for DescribeUserScramCredentialsResult {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.user.clear();
+        self.error_code = 0;
+        self.error_message = Some(String::new());
+        self.credential_infos.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DescribeUserScramCredentialsResult {}
 /// Versions 0; flexible 0.
@@ -287,6 +303,12 @@ impl crate::primitives::Wire for CredentialInfo {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.mechanism = 0;
+        self.iterations = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for CredentialInfo {}

@@ -127,6 +127,13 @@ impl crate::primitives::Wire for ElectLeadersRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.election_type = 0;
+        self.topic_partitions = Some(Vec::new());
+        self.timeout_ms = 60000;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ElectLeadersRequest {}
 /// Versions 0-2; flexible 2.
@@ -219,6 +226,12 @@ impl crate::primitives::Wire for TopicPartitions {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for TopicPartitions {}

@@ -115,6 +115,13 @@ impl crate::primitives::Wire for ElectLeadersResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.replica_election_results.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ElectLeadersResponse {}
 /// Versions 0-2; flexible 2.
@@ -204,6 +211,12 @@ impl crate::primitives::Wire for ReplicaElectionResult {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic.clear();
+        self.partition_result.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for ReplicaElectionResult {}
@@ -315,6 +328,13 @@ impl crate::primitives::Wire for PartitionResult {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_id = 0;
+        self.error_code = 0;
+        self.error_message = Some(String::new());
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for PartitionResult {}

@@ -115,7 +115,7 @@ impl crate::primitives::Wire for EndQuorumEpochRequest {
                 "leader_endpoints",
             )?;
         } else {
-            self.leader_endpoints = Vec::new();
+            self.leader_endpoints.clear();
         }
         self.unknown_tagged_fields.clear();
         if version >= 1 {
@@ -126,6 +126,13 @@ impl crate::primitives::Wire for EndQuorumEpochRequest {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.cluster_id = None;
+        self.topics.clear();
+        self.leader_endpoints.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for EndQuorumEpochRequest {}
@@ -226,6 +233,12 @@ impl crate::primitives::Wire for TopicData {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_name.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for TopicData {}
@@ -348,7 +361,7 @@ impl crate::primitives::Wire for PartitionData {
                 "preferred_successors",
             )?;
         } else {
-            self.preferred_successors = Vec::new();
+            self.preferred_successors.clear();
         }
         if version >= 1 {
             crate::primitives::field::decode_into(
@@ -359,7 +372,7 @@ impl crate::primitives::Wire for PartitionData {
                 "preferred_candidates",
             )?;
         } else {
-            self.preferred_candidates = Vec::new();
+            self.preferred_candidates.clear();
         }
         self.unknown_tagged_fields.clear();
         if version >= 1 {
@@ -370,6 +383,15 @@ impl crate::primitives::Wire for PartitionData {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.leader_id = 0;
+        self.leader_epoch = 0;
+        self.preferred_successors.clear();
+        self.preferred_candidates.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for PartitionData {}
@@ -432,6 +454,12 @@ impl crate::primitives::Wire for ReplicaInfo {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.candidate_id = 0;
+        self.candidate_directory_id = crate::primitives::Uuid::NIL;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for ReplicaInfo {}
@@ -501,6 +529,13 @@ impl crate::primitives::Wire for LeaderEndpoint {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.host.clear();
+        self.port = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for LeaderEndpoint {}

@@ -103,7 +103,7 @@ impl crate::primitives::Wire for EndQuorumEpochResponse {
             version >= 1,
             "topics",
         )?;
-        self.node_endpoints = Vec::new();
+        self.node_endpoints.clear();
         self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_section(
@@ -126,6 +126,13 @@ impl crate::primitives::Wire for EndQuorumEpochResponse {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.topics.clear();
+        self.node_endpoints.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for EndQuorumEpochResponse {}
@@ -227,6 +234,12 @@ impl crate::primitives::Wire for TopicData {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_name.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for TopicData {}
 /// Versions 0-1; flexible 1.
@@ -324,6 +337,14 @@ impl crate::primitives::Wire for PartitionData {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.error_code = 0;
+        self.leader_id = 0;
+        self.leader_epoch = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for PartitionData {}
 /// Versions 1; flexible 1.
@@ -398,6 +419,13 @@ impl crate::primitives::Wire for NodeEndpoint {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.node_id = 0;
+        self.host.clear();
+        self.port = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for NodeEndpoint {}

@@ -108,6 +108,14 @@ impl crate::primitives::Wire for EndTxnRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.transactional_id.clear();
+        self.producer_id = 0;
+        self.producer_epoch = 0;
+        self.committed = false;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for EndTxnRequest {}
 impl crate::message::Message for EndTxnRequest {

@@ -130,6 +130,14 @@ impl crate::primitives::Wire for EndTxnResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.producer_id = -1;
+        self.producer_epoch = -1;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for EndTxnResponse {}
 impl crate::message::Message for EndTxnResponse {

@@ -112,6 +112,13 @@ impl crate::primitives::Wire for EnvelopeRequest {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.request_data = crate::embedded::EmbeddedMessage::default();
+        self.request_principal = Some(crate::Bytes::new());
+        self.client_host_address = crate::Bytes::new();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for EnvelopeRequest {}
 impl crate::message::Message for EnvelopeRequest {

@@ -74,6 +74,12 @@ impl crate::primitives::Wire for EnvelopeResponse {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.response_data = None;
+        self.error_code = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for EnvelopeResponse {}
 impl crate::message::Message for EnvelopeResponse {

@@ -90,6 +90,12 @@ impl crate::primitives::Wire for ExpireDelegationTokenRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.hmac = crate::Bytes::new();
+        self.expiry_time_period_ms = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ExpireDelegationTokenRequest {}
 impl crate::message::Message for ExpireDelegationTokenRequest {

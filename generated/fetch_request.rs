@@ -271,7 +271,7 @@ impl crate::primitives::Wire for FetchRequest {
         } else {
             self.replica_id = -1;
         }
-        self.replica_state = ReplicaState::default();
+        crate::primitives::Wire::reset_value(&mut self.replica_state);
         if version >= 7 {
             let run: [u8; 21] = crate::primitives::field::read_run(
                 r,
@@ -345,7 +345,7 @@ impl crate::primitives::Wire for FetchRequest {
                 "forgotten_topics_data",
             )?;
         } else {
-            self.forgotten_topics_data = Vec::new();
+            self.forgotten_topics_data.clear();
         }
         if version >= 11 {
             crate::primitives::field::decode_into(
@@ -356,7 +356,7 @@ impl crate::primitives::Wire for FetchRequest {
                 "rack_id",
             )?;
         } else {
-            self.rack_id = String::new();
+            self.rack_id.clear();
         }
         self.unknown_tagged_fields.clear();
         if version >= 12 {
@@ -387,6 +387,22 @@ impl crate::primitives::Wire for FetchRequest {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.cluster_id = None;
+        self.replica_id = -1;
+        crate::primitives::Wire::reset_value(&mut self.replica_state);
+        self.max_wait_ms = 0;
+        self.min_bytes = 0;
+        self.max_bytes = 2147483647;
+        self.isolation_level = 0;
+        self.session_id = 0;
+        self.session_epoch = -1;
+        self.topics.clear();
+        self.forgotten_topics_data.clear();
+        self.rack_id.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for FetchRequest {}
@@ -458,6 +474,12 @@ impl crate::primitives::Wire for ReplicaState {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.replica_id = -1;
+        self.replica_epoch = -1;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for ReplicaState {}
@@ -558,7 +580,7 @@ impl crate::primitives::Wire for FetchTopic {
                 "topic",
             )?;
         } else {
-            self.topic = String::new();
+            self.topic.clear();
         }
         if version >= 13 {
             crate::primitives::field::decode_into(
@@ -587,6 +609,13 @@ impl crate::primitives::Wire for FetchTopic {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic.clear();
+        self.topic_id = crate::primitives::Uuid::NIL;
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for FetchTopic {}
@@ -807,6 +836,17 @@ impl crate::primitives::Wire for FetchPartition {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition = 0;
+        self.current_leader_epoch = -1;
+        self.fetch_offset = 0;
+        self.last_fetched_epoch = -1;
+        self.log_start_offset = -1;
+        self.partition_max_bytes = 0;
+        self.replica_directory_id = crate::primitives::Uuid::NIL;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for FetchPartition {}
 /// Versions 7-17; flexible 12-17.
@@ -910,7 +950,7 @@ impl crate::primitives::Wire for ForgottenTopic {
                 "topic",
             )?;
         } else {
-            self.topic = String::new();
+            self.topic.clear();
         }
         if version >= 13 {
             crate::primitives::field::decode_into(
@@ -938,6 +978,13 @@ impl crate::primitives::Wire for ForgottenTopic {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic.clear();
+        self.topic_id = crate::primitives::Uuid::NIL;
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for ForgottenTopic {}

@@ -149,7 +149,7 @@ impl crate::primitives::Wire for FetchResponse {
             version >= 12,
             "responses",
         )?;
-        self.node_endpoints = Vec::new();
+        self.node_endpoints.clear();
         self.unknown_tagged_fields.clear();
         if version >= 12 {
             crate::tagged::decode_section(
@@ -172,6 +172,15 @@ impl crate::primitives::Wire for FetchResponse {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.session_id = 0;
+        self.responses.clear();
+        self.node_endpoints.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for FetchResponse {}
@@ -272,7 +281,7 @@ impl crate::primitives::Wire for FetchableTopicResponse {
                 "topic",
             )?;
         } else {
-            self.topic = String::new();
+            self.topic.clear();
         }
         if version >= 13 {
             crate::primitives::field::decode_into(
@@ -301,6 +310,13 @@ impl crate::primitives::Wire for FetchableTopicResponse {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic.clear();
+        self.topic_id = crate::primitives::Uuid::NIL;
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for FetchableTopicResponse {}
@@ -577,9 +593,9 @@ impl crate::primitives::Wire for PartitionData {
             self.last_stable_offset = -1;
             self.log_start_offset = -1;
         }
-        self.diverging_epoch = EpochEndOffset::default();
-        self.current_leader = LeaderIdAndEpoch::default();
-        self.snapshot_id = SnapshotId::default();
+        crate::primitives::Wire::reset_value(&mut self.diverging_epoch);
+        crate::primitives::Wire::reset_value(&mut self.current_leader);
+        crate::primitives::Wire::reset_value(&mut self.snapshot_id);
         if version >= 4 {
             crate::primitives::field::decode_into(
                 &mut self.aborted_transactions,
@@ -645,6 +661,21 @@ impl crate::primitives::Wire for PartitionData {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.error_code = 0;
+        self.high_watermark = 0;
+        self.last_stable_offset = -1;
+        self.log_start_offset = -1;
+        crate::primitives::Wire::reset_value(&mut self.diverging_epoch);
+        crate::primitives::Wire::reset_value(&mut self.current_leader);
+        crate::primitives::Wire::reset_value(&mut self.snapshot_id);
+        self.aborted_transactions = Some(Vec::new());
+        self.preferred_read_replica = -1;
+        self.records = Some(crate::Bytes::new());
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for PartitionData {}
@@ -717,6 +748,12 @@ impl crate::primitives::Wire for EpochEndOffset {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.epoch = -1;
+        self.end_offset = -1;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for EpochEndOffset {}
 /// Versions 12-17; flexible 12-17.
@@ -788,6 +825,12 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.leader_id = -1;
+        self.leader_epoch = -1;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for LeaderIdAndEpoch {}
 /// Versions 12-17; flexible 12-17.
@@ -858,6 +901,12 @@ impl crate::primitives::Wire for SnapshotId {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.end_offset = -1;
+        self.epoch = -1;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for SnapshotId {}
@@ -936,6 +985,12 @@ impl crate::primitives::Wire for AbortedTransaction {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.producer_id = 0;
+        self.first_offset = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for AbortedTransaction {}
@@ -1024,6 +1079,14 @@ impl crate::primitives::Wire for NodeEndpoint {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.node_id = 0;
+        self.host.clear();
+        self.port = 0;
+        self.rack = None;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for NodeEndpoint {}

@@ -129,6 +129,14 @@ impl crate::primitives::Wire for FetchSnapshotRequest {
         )?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.cluster_id = None;
+        self.replica_id = -1;
+        self.max_bytes = 2147483647;
+        self.topics.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for FetchSnapshotRequest {}
 /// Versions 0-1; flexible 0-1.
@@ -195,6 +203,12 @@ impl crate::primitives::Wire for TopicSnapshot {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for TopicSnapshot {}
@@ -333,6 +347,15 @@ impl crate::primitives::Wire for PartitionSnapshot {
         )?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition = 0;
+        self.current_leader_epoch = 0;
+        crate::primitives::Wire::reset_value(&mut self.snapshot_id);
+        self.position = 0;
+        self.replica_directory_id = crate::primitives::Uuid::NIL;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for PartitionSnapshot {}
 /// Versions 0-1; flexible 0-1.
@@ -394,6 +417,12 @@ impl crate::primitives::Wire for SnapshotId {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.end_offset = 0;
+        self.epoch = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for SnapshotId {}

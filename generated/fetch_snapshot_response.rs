@@ -99,7 +99,7 @@ impl crate::primitives::Wire for FetchSnapshotResponse {
             true,
             "topics",
         )?;
-        self.node_endpoints = Vec::new();
+        self.node_endpoints.clear();
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
@@ -120,6 +120,14 @@ impl crate::primitives::Wire for FetchSnapshotResponse {
             },
         )?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.topics.clear();
+        self.node_endpoints.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for FetchSnapshotResponse {}
@@ -187,6 +195,12 @@ impl crate::primitives::Wire for TopicSnapshot {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for TopicSnapshot {}
@@ -312,7 +326,7 @@ impl crate::primitives::Wire for PartitionSnapshot {
             false,
             "snapshot_id",
         )?;
-        self.current_leader = LeaderIdAndEpoch::default();
+        crate::primitives::Wire::reset_value(&mut self.current_leader);
         let run: [u8; 16] = crate::primitives::field::read_run(
             r,
             &[("size", 8), ("position", 8)],
@@ -346,6 +360,17 @@ impl crate::primitives::Wire for PartitionSnapshot {
             },
         )?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.index = 0;
+        self.error_code = 0;
+        crate::primitives::Wire::reset_value(&mut self.snapshot_id);
+        crate::primitives::Wire::reset_value(&mut self.current_leader);
+        self.size = 0;
+        self.position = 0;
+        self.unaligned_records = crate::Bytes::new();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for PartitionSnapshot {}
@@ -409,6 +434,12 @@ impl crate::primitives::Wire for SnapshotId {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.end_offset = 0;
+        self.epoch = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for SnapshotId {}
 /// Versions 0-1; flexible 0-1.
@@ -470,6 +501,12 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.leader_id = 0;
+        self.leader_epoch = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for LeaderIdAndEpoch {}
@@ -545,6 +582,13 @@ impl crate::primitives::Wire for NodeEndpoint {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.node_id = 0;
+        self.host.clear();
+        self.port = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for NodeEndpoint {}

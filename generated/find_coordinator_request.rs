@@ -107,7 +107,7 @@ impl crate::primitives::Wire for FindCoordinatorRequest {
                 "key",
             )?;
         } else {
-            self.key = String::new();
+            self.key.clear();
         }
         if version >= 1 {
             crate::primitives::field::decode_into(
@@ -129,7 +129,7 @@ impl crate::primitives::Wire for FindCoordinatorRequest {
                 "coordinator_keys",
             )?;
         } else {
-            self.coordinator_keys = Vec::new();
+            self.coordinator_keys.clear();
         }
         self.unknown_tagged_fields.clear();
         if version >= 3 {
@@ -140,6 +140,13 @@ impl crate::primitives::Wire for FindCoordinatorRequest {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.key.clear();
+        self.key_type = 0;
+        self.coordinator_keys.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for FindCoordinatorRequest {}

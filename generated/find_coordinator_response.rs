@@ -226,7 +226,7 @@ impl crate::primitives::Wire for FindCoordinatorResponse {
                 "host",
             )?;
         } else {
-            self.host = String::new();
+            self.host.clear();
         }
         if version <= 3 {
             crate::primitives::field::decode_into(
@@ -248,7 +248,7 @@ impl crate::primitives::Wire for FindCoordinatorResponse {
                 "coordinators",
             )?;
         } else {
-            self.coordinators = Vec::new();
+            self.coordinators.clear();
         }
         self.unknown_tagged_fields.clear();
         if version >= 3 {
@@ -259,6 +259,17 @@ impl crate::primitives::Wire for FindCoordinatorResponse {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.error_message = Some(String::new());
+        self.node_id = 0;
+        self.host.clear();
+        self.port = 0;
+        self.coordinators.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for FindCoordinatorResponse {}
@@ -383,6 +394,16 @@ impl crate::primitives::Wire for Coordinator {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.key.clear();
+        self.node_id = 0;
+        self.host.clear();
+        self.port = 0;
+        self.error_code = 0;
+        self.error_message = Some(String::new());
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for Coordinator {}

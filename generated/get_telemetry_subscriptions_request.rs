@@ -55,6 +55,11 @@ impl crate::primitives::Wire for GetTelemetrySubscriptionsRequest {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.client_instance_id = crate::primitives::Uuid::NIL;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for GetTelemetrySubscriptionsRequest {}
 impl crate::message::Message for GetTelemetrySubscriptionsRequest {

@@ -159,6 +159,19 @@ impl crate::primitives::Wire for GetTelemetrySubscriptionsResponse {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.client_instance_id = crate::primitives::Uuid::NIL;
+        self.subscription_id = 0;
+        self.accepted_compression_types.clear();
+        self.push_interval_ms = 0;
+        self.telemetry_max_bytes = 0;
+        self.delta_temporality = false;
+        self.requested_metrics.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for GetTelemetrySubscriptionsResponse {}
 impl crate::message::Message for GetTelemetrySubscriptionsResponse {

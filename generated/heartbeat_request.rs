@@ -155,6 +155,14 @@ impl crate::primitives::Wire for HeartbeatRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.group_id.clear();
+        self.generation_id = 0;
+        self.member_id.clear();
+        self.group_instance_id = None;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for HeartbeatRequest {}
 impl crate::message::Message for HeartbeatRequest {

@@ -92,6 +92,12 @@ impl crate::primitives::Wire for HeartbeatResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for HeartbeatResponse {}
 impl crate::message::Message for HeartbeatResponse {

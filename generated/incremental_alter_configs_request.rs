@@ -93,6 +93,12 @@ impl crate::primitives::Wire for IncrementalAlterConfigsRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.resources.clear();
+        self.validate_only = false;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for IncrementalAlterConfigsRequest {}
 /// Versions 0-1; flexible 1.
@@ -201,6 +207,13 @@ impl crate::primitives::Wire for AlterConfigsResource {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.resource_type = 0;
+        self.resource_name.clear();
+        self.configs.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for AlterConfigsResource {}
@@ -314,6 +327,13 @@ impl crate::primitives::Wire for AlterableConfig {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.config_operation = 0;
+        self.value = Some(String::new());
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for AlterableConfig {}

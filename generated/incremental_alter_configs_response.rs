@@ -90,6 +90,12 @@ impl crate::primitives::Wire for IncrementalAlterConfigsResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.responses.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for IncrementalAlterConfigsResponse {}
 /// Versions 0-1; flexible 1.
@@ -234,6 +240,14 @@ impl crate::primitives::Wire for AlterConfigsResourceResponse {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.error_message = Some(String::new());
+        self.resource_type = 0;
+        self.resource_name.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for AlterConfigsResourceResponse {}

@@ -152,6 +152,14 @@ impl crate::primitives::Wire for InitProducerIdRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.transactional_id = Some(String::new());
+        self.transaction_timeout_ms = 0;
+        self.producer_id = -1;
+        self.producer_epoch = -1;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for InitProducerIdRequest {}
 impl crate::message::Message for InitProducerIdRequest {

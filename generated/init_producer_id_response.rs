@@ -108,6 +108,14 @@ impl crate::primitives::Wire for InitProducerIdResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.producer_id = -1;
+        self.producer_epoch = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for InitProducerIdResponse {}
 impl crate::message::Message for InitProducerIdResponse {

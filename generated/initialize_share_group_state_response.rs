@@ -46,6 +46,11 @@ impl crate::primitives::Wire for InitializeShareGroupStateResponse {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.results.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for InitializeShareGroupStateResponse {}
 /// Versions 0; flexible 0.
@@ -118,6 +123,12 @@ impl crate::primitives::Wire for InitializeStateResult {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_id = crate::primitives::Uuid::NIL;
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for InitializeStateResult {}
@@ -198,6 +209,13 @@ impl crate::primitives::Wire for PartitionResult {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition = 0;
+        self.error_code = 0;
+        self.error_message = None;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for PartitionResult {}

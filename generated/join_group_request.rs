@@ -272,6 +272,18 @@ impl crate::primitives::Wire for JoinGroupRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.group_id.clear();
+        self.session_timeout_ms = 0;
+        self.rebalance_timeout_ms = -1;
+        self.member_id.clear();
+        self.group_instance_id = None;
+        self.protocol_type.clear();
+        self.protocols.clear();
+        self.reason = None;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for JoinGroupRequest {}
 /// Versions 0-9; flexible 6-9.
@@ -357,6 +369,12 @@ impl crate::primitives::Wire for JoinGroupRequestProtocol {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.metadata = crate::Bytes::new();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for JoinGroupRequestProtocol {}

@@ -262,6 +262,19 @@ impl crate::primitives::Wire for JoinGroupResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.generation_id = -1;
+        self.protocol_type = None;
+        self.protocol_name = Some(String::new());
+        self.leader.clear();
+        self.skip_assignment = false;
+        self.member_id.clear();
+        self.members.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for JoinGroupResponse {}
 /// Versions 0-9; flexible 6-9.
@@ -392,6 +405,13 @@ impl crate::primitives::Wire for JoinGroupResponseMember {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.member_id.clear();
+        self.group_instance_id = None;
+        self.metadata = crate::Bytes::new();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for JoinGroupResponseMember {}

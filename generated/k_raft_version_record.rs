@@ -62,6 +62,12 @@ impl crate::primitives::Wire for KRaftVersionRecord {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.version = 0;
+        self.k_raft_version = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for KRaftVersionRecord {}
 impl crate::message::Message for KRaftVersionRecord {

@@ -235,7 +235,7 @@ impl crate::primitives::Wire for LeaderAndIsrRequest {
                 "ungrouped_partition_states",
             )?;
         } else {
-            self.ungrouped_partition_states = Vec::new();
+            self.ungrouped_partition_states.clear();
         }
         if version >= 2 {
             crate::primitives::field::decode_into(
@@ -246,7 +246,7 @@ impl crate::primitives::Wire for LeaderAndIsrRequest {
                 "topic_states",
             )?;
         } else {
-            self.topic_states = Vec::new();
+            self.topic_states.clear();
         }
         crate::primitives::field::decode_into(
             &mut self.live_leaders,
@@ -264,6 +264,18 @@ impl crate::primitives::Wire for LeaderAndIsrRequest {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.controller_id = 0;
+        self.is_k_raft_controller = false;
+        self.controller_epoch = 0;
+        self.broker_epoch = -1;
+        self.r#type = 0;
+        self.ungrouped_partition_states.clear();
+        self.topic_states.clear();
+        self.live_leaders.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for LeaderAndIsrRequest {}
@@ -466,7 +478,7 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
                 "topic_name",
             )?;
         } else {
-            self.topic_name = String::new();
+            self.topic_name.clear();
         }
         let run: [u8; 16] = crate::primitives::field::read_run(
             r,
@@ -508,7 +520,7 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
                 "adding_replicas",
             )?;
         } else {
-            self.adding_replicas = Vec::new();
+            self.adding_replicas.clear();
         }
         if version >= 3 {
             crate::primitives::field::decode_fixed_array_into(
@@ -518,7 +530,7 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
                 "removing_replicas",
             )?;
         } else {
-            self.removing_replicas = Vec::new();
+            self.removing_replicas.clear();
         }
         if version >= 6 {
             let run: [u8; 2] = crate::primitives::field::read_run(
@@ -546,6 +558,22 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_name.clear();
+        self.partition_index = 0;
+        self.controller_epoch = 0;
+        self.leader = 0;
+        self.leader_epoch = 0;
+        self.isr.clear();
+        self.partition_epoch = 0;
+        self.replicas.clear();
+        self.adding_replicas.clear();
+        self.removing_replicas.clear();
+        self.is_new = false;
+        self.leader_recovery_state = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for LeaderAndIsrPartitionState {}
@@ -668,6 +696,13 @@ impl crate::primitives::Wire for LeaderAndIsrTopicState {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_name.clear();
+        self.topic_id = crate::primitives::Uuid::NIL;
+        self.partition_states.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for LeaderAndIsrTopicState {}
 /// Versions 0-7; flexible 4-7.
@@ -774,6 +809,13 @@ impl crate::primitives::Wire for LeaderAndIsrLiveLeader {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.broker_id = 0;
+        self.host_name.clear();
+        self.port = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for LeaderAndIsrLiveLeader {}

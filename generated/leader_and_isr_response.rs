@@ -110,7 +110,7 @@ impl crate::primitives::Wire for LeaderAndIsrResponse {
                 "partition_errors",
             )?;
         } else {
-            self.partition_errors = Vec::new();
+            self.partition_errors.clear();
         }
         if version >= 5 {
             crate::primitives::field::decode_into(
@@ -121,7 +121,7 @@ impl crate::primitives::Wire for LeaderAndIsrResponse {
                 "topics",
             )?;
         } else {
-            self.topics = Vec::new();
+            self.topics.clear();
         }
         self.unknown_tagged_fields.clear();
         if version >= 4 {
@@ -132,6 +132,13 @@ impl crate::primitives::Wire for LeaderAndIsrResponse {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.partition_errors.clear();
+        self.topics.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for LeaderAndIsrResponse {}
@@ -224,7 +231,7 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionError {
                 "topic_name",
             )?;
         } else {
-            self.topic_name = String::new();
+            self.topic_name.clear();
         }
         let run: [u8; 6] = crate::primitives::field::read_run(
             r,
@@ -241,6 +248,13 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionError {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_name.clear();
+        self.partition_index = 0;
+        self.error_code = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for LeaderAndIsrPartitionError {}
@@ -319,6 +333,12 @@ impl crate::primitives::Wire for LeaderAndIsrTopicError {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_id = crate::primitives::Uuid::NIL;
+        self.partition_errors.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for LeaderAndIsrTopicError {}

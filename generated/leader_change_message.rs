@@ -95,6 +95,14 @@ impl crate::primitives::Wire for LeaderChangeMessage {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.version = 0;
+        self.leader_id = 0;
+        self.voters.clear();
+        self.granting_voters.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for LeaderChangeMessage {}
 /// Versions 0-1; flexible 0-1.
@@ -174,6 +182,12 @@ impl crate::primitives::Wire for Voter {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.voter_id = 0;
+        self.voter_directory_id = crate::primitives::Uuid::NIL;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for Voter {}

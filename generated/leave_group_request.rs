@@ -119,7 +119,7 @@ impl crate::primitives::Wire for LeaveGroupRequest {
                 "member_id",
             )?;
         } else {
-            self.member_id = String::new();
+            self.member_id.clear();
         }
         if version >= 3 {
             crate::primitives::field::decode_into(
@@ -130,7 +130,7 @@ impl crate::primitives::Wire for LeaveGroupRequest {
                 "members",
             )?;
         } else {
-            self.members = Vec::new();
+            self.members.clear();
         }
         self.unknown_tagged_fields.clear();
         if version >= 4 {
@@ -141,6 +141,13 @@ impl crate::primitives::Wire for LeaveGroupRequest {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.group_id.clear();
+        self.member_id.clear();
+        self.members.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for LeaveGroupRequest {}
@@ -276,6 +283,13 @@ impl crate::primitives::Wire for MemberIdentity {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.member_id.clear();
+        self.group_instance_id = None;
+        self.reason = None;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for MemberIdentity {}

@@ -112,7 +112,7 @@ impl crate::primitives::Wire for LeaveGroupResponse {
                 "members",
             )?;
         } else {
-            self.members = Vec::new();
+            self.members.clear();
         }
         self.unknown_tagged_fields.clear();
         if version >= 4 {
@@ -123,6 +123,13 @@ impl crate::primitives::Wire for LeaveGroupResponse {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.members.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for LeaveGroupResponse {}
@@ -254,6 +261,13 @@ impl crate::primitives::Wire for MemberResponse {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.member_id.clear();
+        self.group_instance_id = Some(String::new());
+        self.error_code = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for MemberResponse {}

@@ -35,6 +35,10 @@ impl crate::primitives::Wire for ListClientMetricsResourcesRequest {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ListClientMetricsResourcesRequest {}
 impl crate::message::Message for ListClientMetricsResourcesRequest {

@@ -85,6 +85,13 @@ impl crate::primitives::Wire for ListClientMetricsResourcesResponse {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.client_metrics_resources.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ListClientMetricsResourcesResponse {}
 /// Versions 0; flexible 0.
@@ -133,6 +140,11 @@ impl crate::primitives::Wire for ClientMetricsResource {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for ClientMetricsResource {}

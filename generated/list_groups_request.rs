@@ -94,7 +94,7 @@ impl crate::primitives::Wire for ListGroupsRequest {
                 "states_filter",
             )?;
         } else {
-            self.states_filter = Vec::new();
+            self.states_filter.clear();
         }
         if version >= 5 {
             crate::primitives::field::decode_into(
@@ -105,7 +105,7 @@ impl crate::primitives::Wire for ListGroupsRequest {
                 "types_filter",
             )?;
         } else {
-            self.types_filter = Vec::new();
+            self.types_filter.clear();
         }
         self.unknown_tagged_fields.clear();
         if version >= 3 {
@@ -116,6 +116,12 @@ impl crate::primitives::Wire for ListGroupsRequest {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.states_filter.clear();
+        self.types_filter.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for ListGroupsRequest {}

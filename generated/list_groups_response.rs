@@ -106,6 +106,13 @@ impl crate::primitives::Wire for ListGroupsResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.groups.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ListGroupsResponse {}
 /// Versions 0-5; flexible 3-5.
@@ -244,7 +251,7 @@ impl crate::primitives::Wire for ListedGroup {
                 "group_state",
             )?;
         } else {
-            self.group_state = String::new();
+            self.group_state.clear();
         }
         if version >= 5 {
             crate::primitives::field::decode_into(
@@ -255,7 +262,7 @@ impl crate::primitives::Wire for ListedGroup {
                 "group_type",
             )?;
         } else {
-            self.group_type = String::new();
+            self.group_type.clear();
         }
         self.unknown_tagged_fields.clear();
         if version >= 3 {
@@ -266,6 +273,14 @@ impl crate::primitives::Wire for ListedGroup {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.group_id.clear();
+        self.protocol_type.clear();
+        self.group_state.clear();
+        self.group_type.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for ListedGroup {}

@@ -142,6 +142,14 @@ impl crate::primitives::Wire for ListOffsetsRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.replica_id = 0;
+        self.isolation_level = 0;
+        self.topics.clear();
+        self.timeout_ms = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ListOffsetsRequest {}
 /// Versions 0-10; flexible 6-10.
@@ -231,6 +239,12 @@ impl crate::primitives::Wire for ListOffsetsTopic {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for ListOffsetsTopic {}
@@ -373,6 +387,14 @@ impl crate::primitives::Wire for ListOffsetsPartition {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.current_leader_epoch = -1;
+        self.timestamp = 0;
+        self.max_num_offsets = 1;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for ListOffsetsPartition {}

@@ -93,6 +93,12 @@ impl crate::primitives::Wire for ListOffsetsResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.topics.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ListOffsetsResponse {}
 /// Versions 0-10; flexible 6-10.
@@ -182,6 +188,12 @@ impl crate::primitives::Wire for ListOffsetsTopicResponse {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for ListOffsetsTopicResponse {}
@@ -337,7 +349,7 @@ impl crate::primitives::Wire for ListOffsetsPartitionResponse {
                 "old_style_offsets",
             )?;
         } else {
-            self.old_style_offsets = Vec::new();
+            self.old_style_offsets.clear();
         }
         if version >= 4 {
             let run: [u8; 20] = crate::primitives::field::read_run(
@@ -369,6 +381,16 @@ impl crate::primitives::Wire for ListOffsetsPartitionResponse {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.error_code = 0;
+        self.old_style_offsets.clear();
+        self.timestamp = -1;
+        self.offset = -1;
+        self.leader_epoch = -1;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for ListOffsetsPartitionResponse {}

@@ -68,6 +68,12 @@ impl crate::primitives::Wire for ListPartitionReassignmentsRequest {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.timeout_ms = 60000;
+        self.topics = None;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ListPartitionReassignmentsRequest {}
 /// Versions 0; flexible 0.
@@ -138,6 +144,12 @@ impl crate::primitives::Wire for ListPartitionReassignmentsTopics {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.partition_indexes.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for ListPartitionReassignmentsTopics {}

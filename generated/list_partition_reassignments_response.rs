@@ -104,6 +104,14 @@ impl crate::primitives::Wire for ListPartitionReassignmentsResponse {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.error_message = Some(String::new());
+        self.topics.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ListPartitionReassignmentsResponse {}
 /// Versions 0; flexible 0.
@@ -170,6 +178,12 @@ impl crate::primitives::Wire for OngoingTopicReassignment {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for OngoingTopicReassignment {}
@@ -286,6 +300,14 @@ impl crate::primitives::Wire for OngoingPartitionReassignment {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.replicas.clear();
+        self.adding_replicas.clear();
+        self.removing_replicas.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for OngoingPartitionReassignment {}

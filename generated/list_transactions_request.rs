@@ -117,6 +117,13 @@ impl crate::primitives::Wire for ListTransactionsRequest {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.state_filters.clear();
+        self.producer_id_filters.clear();
+        self.duration_filter = -1;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ListTransactionsRequest {}
 impl crate::message::Message for ListTransactionsRequest {

@@ -109,6 +109,14 @@ impl crate::primitives::Wire for ListTransactionsResponse {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.unknown_state_filters.clear();
+        self.transaction_states.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ListTransactionsResponse {}
 /// Versions 0-1; flexible 0-1.
@@ -210,6 +218,13 @@ impl crate::primitives::Wire for TransactionState {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.transactional_id.clear();
+        self.producer_id = 0;
+        self.transaction_state.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for TransactionState {}

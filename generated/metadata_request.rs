@@ -191,6 +191,14 @@ impl crate::primitives::Wire for MetadataRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topics = Some(Vec::new());
+        self.allow_auto_topic_creation = true;
+        self.include_cluster_authorized_operations = false;
+        self.include_topic_authorized_operations = false;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for MetadataRequest {}
 /// Versions 0-12; flexible 9-12.
@@ -309,6 +317,12 @@ impl crate::primitives::Wire for MetadataRequestTopic {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_id = crate::primitives::Uuid::NIL;
+        self.name = Some(String::new());
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for MetadataRequestTopic {}

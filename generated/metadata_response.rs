@@ -225,6 +225,16 @@ impl crate::primitives::Wire for MetadataResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.brokers.clear();
+        self.cluster_id = None;
+        self.controller_id = -1;
+        self.topics.clear();
+        self.cluster_authorized_operations = -2147483648;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for MetadataResponse {}
 /// Versions 0-12; flexible 9-12.
@@ -353,6 +363,14 @@ impl crate::primitives::Wire for MetadataResponseBroker {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.node_id = 0;
+        self.host.clear();
+        self.port = 0;
+        self.rack = None;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for MetadataResponseBroker {}
@@ -567,6 +585,16 @@ impl crate::primitives::Wire for MetadataResponseTopic {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.name = Some(String::new());
+        self.topic_id = crate::primitives::Uuid::NIL;
+        self.is_internal = false;
+        self.partitions.clear();
+        self.topic_authorized_operations = -2147483648;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for MetadataResponseTopic {}
 /// Versions 0-12; flexible 9-12.
@@ -765,7 +793,7 @@ impl crate::primitives::Wire for MetadataResponsePartition {
                 "offline_replicas",
             )?;
         } else {
-            self.offline_replicas = Vec::new();
+            self.offline_replicas.clear();
         }
         self.unknown_tagged_fields.clear();
         if version >= 9 {
@@ -776,6 +804,17 @@ impl crate::primitives::Wire for MetadataResponsePartition {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.partition_index = 0;
+        self.leader_id = 0;
+        self.leader_epoch = -1;
+        self.replica_nodes.clear();
+        self.isr_nodes.clear();
+        self.offline_replicas.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for MetadataResponsePartition {}

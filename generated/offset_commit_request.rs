@@ -178,7 +178,7 @@ impl crate::primitives::Wire for OffsetCommitRequest {
                 "member_id",
             )?;
         } else {
-            self.member_id = String::new();
+            self.member_id.clear();
         }
         if version >= 7 {
             crate::primitives::field::decode_into(
@@ -218,6 +218,16 @@ impl crate::primitives::Wire for OffsetCommitRequest {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.group_id.clear();
+        self.generation_id_or_member_epoch = -1;
+        self.member_id.clear();
+        self.group_instance_id = None;
+        self.retention_time_ms = -1;
+        self.topics.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for OffsetCommitRequest {}
@@ -308,6 +318,12 @@ impl crate::primitives::Wire for OffsetCommitRequestTopic {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for OffsetCommitRequestTopic {}
@@ -478,6 +494,15 @@ impl crate::primitives::Wire for OffsetCommitRequestPartition {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.committed_offset = 0;
+        self.committed_leader_epoch = -1;
+        self.commit_timestamp = -1;
+        self.committed_metadata = Some(String::new());
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for OffsetCommitRequestPartition {}

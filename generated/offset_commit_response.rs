@@ -93,6 +93,12 @@ impl crate::primitives::Wire for OffsetCommitResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.topics.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for OffsetCommitResponse {}
 /// Versions 0-9; flexible 8-9.
@@ -183,6 +189,12 @@ impl crate::primitives::Wire for OffsetCommitResponseTopic {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for OffsetCommitResponseTopic {}
 /// Versions 0-9; flexible 8-9.
@@ -260,6 +272,12 @@ impl crate::primitives::Wire for OffsetCommitResponsePartition {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.error_code = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for OffsetCommitResponsePartition {}

@@ -62,6 +62,11 @@ impl crate::primitives::Wire for OffsetDeleteRequest {
         )?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.group_id.clear();
+        self.topics.clear();
+    }
 }
 impl crate::primitives::Struct for OffsetDeleteRequest {}
 /// Versions 0; flexible none.
@@ -129,6 +134,11 @@ impl crate::primitives::Wire for OffsetDeleteRequestTopic {
         )?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.partitions.clear();
+    }
 }
 impl crate::primitives::Struct for OffsetDeleteRequestTopic {}
 /// Versions 0; flexible none.
@@ -170,6 +180,10 @@ impl crate::primitives::Wire for OffsetDeleteRequestPartition {
             "partition_index",
         )?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
     }
 }
 impl crate::primitives::Struct for OffsetDeleteRequestPartition {}

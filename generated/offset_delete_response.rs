@@ -69,6 +69,12 @@ impl crate::primitives::Wire for OffsetDeleteResponse {
         )?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.throttle_time_ms = 0;
+        self.topics.clear();
+    }
 }
 impl crate::primitives::Struct for OffsetDeleteResponse {}
 /// Versions 0; flexible none.
@@ -136,6 +142,11 @@ impl crate::primitives::Wire for OffsetDeleteResponseTopic {
         )?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.partitions.clear();
+    }
 }
 impl crate::primitives::Struct for OffsetDeleteResponseTopic {}
 /// Versions 0; flexible none.
@@ -184,6 +195,11 @@ impl crate::primitives::Wire for OffsetDeleteResponsePartition {
         self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
         self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.error_code = 0;
     }
 }
 impl crate::primitives::Struct for OffsetDeleteResponsePartition {}

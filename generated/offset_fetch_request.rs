@@ -150,7 +150,7 @@ impl crate::primitives::Wire for OffsetFetchRequest {
                 "group_id",
             )?;
         } else {
-            self.group_id = String::new();
+            self.group_id.clear();
         }
         if version <= 7 {
             if version >= 2 {
@@ -182,7 +182,7 @@ impl crate::primitives::Wire for OffsetFetchRequest {
                 "groups",
             )?;
         } else {
-            self.groups = Vec::new();
+            self.groups.clear();
         }
         if version >= 7 {
             crate::primitives::field::decode_into(
@@ -204,6 +204,14 @@ impl crate::primitives::Wire for OffsetFetchRequest {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.group_id.clear();
+        self.topics = Some(Vec::new());
+        self.groups.clear();
+        self.require_stable = false;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for OffsetFetchRequest {}
@@ -297,6 +305,12 @@ impl crate::primitives::Wire for OffsetFetchRequestTopic {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.partition_indexes.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for OffsetFetchRequestTopic {}
@@ -420,6 +434,14 @@ impl crate::primitives::Wire for OffsetFetchRequestGroup {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.group_id.clear();
+        self.member_id = None;
+        self.member_epoch = -1;
+        self.topics = Some(Vec::new());
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for OffsetFetchRequestGroup {}
 /// Versions 8-9; flexible 8-9.
@@ -490,6 +512,12 @@ impl crate::primitives::Wire for OffsetFetchRequestTopics {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.partition_indexes.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for OffsetFetchRequestTopics {}

@@ -138,7 +138,7 @@ impl crate::primitives::Wire for OffsetFetchResponse {
                 "topics",
             )?;
         } else {
-            self.topics = Vec::new();
+            self.topics.clear();
         }
         if (2..=7).contains(&version) {
             crate::primitives::field::decode_into(
@@ -160,7 +160,7 @@ impl crate::primitives::Wire for OffsetFetchResponse {
                 "groups",
             )?;
         } else {
-            self.groups = Vec::new();
+            self.groups.clear();
         }
         self.unknown_tagged_fields.clear();
         if version >= 6 {
@@ -171,6 +171,14 @@ impl crate::primitives::Wire for OffsetFetchResponse {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.topics.clear();
+        self.error_code = 0;
+        self.groups.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for OffsetFetchResponse {}
@@ -261,6 +269,12 @@ impl crate::primitives::Wire for OffsetFetchResponseTopic {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for OffsetFetchResponseTopic {}
@@ -420,6 +434,15 @@ impl crate::primitives::Wire for OffsetFetchResponsePartition {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.committed_offset = 0;
+        self.committed_leader_epoch = -1;
+        self.metadata = Some(String::new());
+        self.error_code = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for OffsetFetchResponsePartition {}
 /// Versions 8-9; flexible 8-9.
@@ -508,6 +531,13 @@ impl crate::primitives::Wire for OffsetFetchResponseGroup {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.group_id.clear();
+        self.topics.clear();
+        self.error_code = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for OffsetFetchResponseGroup {}
 /// Versions 8-9; flexible 8-9.
@@ -574,6 +604,12 @@ impl crate::primitives::Wire for OffsetFetchResponseTopics {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for OffsetFetchResponseTopics {}
@@ -690,6 +726,15 @@ impl crate::primitives::Wire for OffsetFetchResponsePartitions {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.committed_offset = 0;
+        self.committed_leader_epoch = -1;
+        self.metadata = Some(String::new());
+        self.error_code = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for OffsetFetchResponsePartitions {}

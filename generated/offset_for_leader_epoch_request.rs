@@ -102,6 +102,12 @@ impl crate::primitives::Wire for OffsetForLeaderEpochRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.replica_id = -2;
+        self.topics.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for OffsetForLeaderEpochRequest {}
 /// Versions 0-4; flexible 4.
@@ -191,6 +197,12 @@ impl crate::primitives::Wire for OffsetForLeaderTopic {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for OffsetForLeaderTopic {}
@@ -307,6 +319,13 @@ impl crate::primitives::Wire for OffsetForLeaderPartition {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition = 0;
+        self.current_leader_epoch = -1;
+        self.leader_epoch = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for OffsetForLeaderPartition {}

@@ -93,6 +93,12 @@ impl crate::primitives::Wire for OffsetForLeaderEpochResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.topics.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for OffsetForLeaderEpochResponse {}
 /// Versions 0-4; flexible 4.
@@ -182,6 +188,12 @@ impl crate::primitives::Wire for OffsetForLeaderTopicResult {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for OffsetForLeaderTopicResult {}
@@ -310,6 +322,14 @@ impl crate::primitives::Wire for EpochEndOffset {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.partition = 0;
+        self.leader_epoch = -1;
+        self.end_offset = -1;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for EpochEndOffset {}

@@ -132,6 +132,14 @@ impl crate::primitives::Wire for ProduceRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.transactional_id = None;
+        self.acks = 0;
+        self.timeout_ms = 0;
+        self.topic_data.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ProduceRequest {}
 /// Versions 0-11; flexible 9-11.
@@ -222,6 +230,12 @@ impl crate::primitives::Wire for TopicProduceData {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.partition_data.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for TopicProduceData {}
 /// Versions 0-11; flexible 9-11.
@@ -301,6 +315,12 @@ impl crate::primitives::Wire for PartitionProduceData {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.index = 0;
+        self.records = Some(crate::Bytes::new());
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for PartitionProduceData {}

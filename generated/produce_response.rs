@@ -116,7 +116,7 @@ impl crate::primitives::Wire for ProduceResponse {
         } else {
             self.throttle_time_ms = 0;
         }
-        self.node_endpoints = Vec::new();
+        self.node_endpoints.clear();
         self.unknown_tagged_fields.clear();
         if version >= 9 {
             crate::tagged::decode_section(
@@ -139,6 +139,13 @@ impl crate::primitives::Wire for ProduceResponse {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.responses.clear();
+        self.throttle_time_ms = 0;
+        self.node_endpoints.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for ProduceResponse {}
@@ -229,6 +236,12 @@ impl crate::primitives::Wire for TopicProduceResponse {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.partition_responses.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for TopicProduceResponse {}
@@ -471,7 +484,7 @@ impl crate::primitives::Wire for PartitionProduceResponse {
                 "record_errors",
             )?;
         } else {
-            self.record_errors = Vec::new();
+            self.record_errors.clear();
         }
         if version >= 8 {
             crate::primitives::field::decode_into(
@@ -484,7 +497,7 @@ impl crate::primitives::Wire for PartitionProduceResponse {
         } else {
             self.error_message = None;
         }
-        self.current_leader = LeaderIdAndEpoch::default();
+        crate::primitives::Wire::reset_value(&mut self.current_leader);
         self.unknown_tagged_fields.clear();
         if version >= 9 {
             crate::tagged::decode_section(
@@ -507,6 +520,18 @@ impl crate::primitives::Wire for PartitionProduceResponse {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.index = 0;
+        self.error_code = 0;
+        self.base_offset = 0;
+        self.log_append_time_ms = -1;
+        self.log_start_offset = -1;
+        self.record_errors.clear();
+        self.error_message = None;
+        crate::primitives::Wire::reset_value(&mut self.current_leader);
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for PartitionProduceResponse {}
@@ -605,6 +630,12 @@ impl crate::primitives::Wire for BatchIndexAndErrorMessage {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.batch_index = 0;
+        self.batch_index_error_message = None;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for BatchIndexAndErrorMessage {}
 /// Versions 10-11; flexible 10-11.
@@ -675,6 +706,12 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.leader_id = -1;
+        self.leader_epoch = -1;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for LeaderIdAndEpoch {}
@@ -763,6 +800,14 @@ impl crate::primitives::Wire for NodeEndpoint {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.node_id = 0;
+        self.host.clear();
+        self.port = 0;
+        self.rack = None;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for NodeEndpoint {}

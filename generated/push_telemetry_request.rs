@@ -87,6 +87,15 @@ impl crate::primitives::Wire for PushTelemetryRequest {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.client_instance_id = crate::primitives::Uuid::NIL;
+        self.subscription_id = 0;
+        self.terminating = false;
+        self.compression_type = 0;
+        self.metrics = crate::Bytes::new();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for PushTelemetryRequest {}
 impl crate::message::Message for PushTelemetryRequest {

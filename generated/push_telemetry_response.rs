@@ -62,6 +62,12 @@ impl crate::primitives::Wire for PushTelemetryResponse {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for PushTelemetryResponse {}
 impl crate::message::Message for PushTelemetryResponse {

@@ -46,6 +46,11 @@ impl crate::primitives::Wire for ReadShareGroupStateResponse {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.results.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ReadShareGroupStateResponse {}
 /// Versions 0; flexible 0.
@@ -118,6 +123,12 @@ impl crate::primitives::Wire for ReadStateResult {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_id = crate::primitives::Uuid::NIL;
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for ReadStateResult {}
@@ -237,6 +248,16 @@ impl crate::primitives::Wire for PartitionResult {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition = 0;
+        self.error_code = 0;
+        self.error_message = None;
+        self.state_epoch = 0;
+        self.start_offset = 0;
+        self.state_batches.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for PartitionResult {}
 /// Versions 0; flexible 0.
@@ -317,6 +338,14 @@ impl crate::primitives::Wire for StateBatch {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.first_offset = 0;
+        self.last_offset = 0;
+        self.delivery_state = 0;
+        self.delivery_count = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for StateBatch {}

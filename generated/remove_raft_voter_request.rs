@@ -90,6 +90,13 @@ impl crate::primitives::Wire for RemoveRaftVoterRequest {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.cluster_id = Some(String::new());
+        self.voter_id = 0;
+        self.voter_directory_id = crate::primitives::Uuid::NIL;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for RemoveRaftVoterRequest {}
 impl crate::message::Message for RemoveRaftVoterRequest {

@@ -90,6 +90,12 @@ impl crate::primitives::Wire for RenewDelegationTokenRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.hmac = crate::Bytes::new();
+        self.renew_period_ms = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for RenewDelegationTokenRequest {}
 impl crate::message::Message for RenewDelegationTokenRequest {

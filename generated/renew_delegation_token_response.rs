@@ -85,6 +85,13 @@ impl crate::primitives::Wire for RenewDelegationTokenResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.expiry_timestamp_ms = 0;
+        self.throttle_time_ms = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for RenewDelegationTokenResponse {}
 impl crate::message::Message for RenewDelegationTokenResponse {

@@ -196,6 +196,16 @@ impl crate::primitives::Wire for RequestHeader {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.request_api_key = 0;
+        self.request_api_version = 0;
+        self.correlation_id = 0;
+        self.client_id = Some(String::new());
+        self.initial_principal_name = None;
+        self.initial_client_id = None;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for RequestHeader {}
 impl crate::message::Message for RequestHeader {

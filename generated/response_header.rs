@@ -71,6 +71,11 @@ impl crate::primitives::Wire for ResponseHeader {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.correlation_id = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ResponseHeader {}
 impl crate::message::Message for ResponseHeader {

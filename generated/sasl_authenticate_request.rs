@@ -71,6 +71,11 @@ impl crate::primitives::Wire for SaslAuthenticateRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.auth_bytes = crate::Bytes::new();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for SaslAuthenticateRequest {}
 impl crate::message::Message for SaslAuthenticateRequest {

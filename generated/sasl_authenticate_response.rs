@@ -152,6 +152,14 @@ impl crate::primitives::Wire for SaslAuthenticateResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.error_message = Some(String::new());
+        self.auth_bytes = crate::Bytes::new();
+        self.session_lifetime_ms = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for SaslAuthenticateResponse {}
 impl crate::message::Message for SaslAuthenticateResponse {

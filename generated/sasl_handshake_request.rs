@@ -44,6 +44,10 @@ impl crate::primitives::Wire for SaslHandshakeRequest {
         )?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.mechanism.clear();
+    }
 }
 impl crate::primitives::Struct for SaslHandshakeRequest {}
 impl crate::message::Message for SaslHandshakeRequest {

@@ -69,6 +69,11 @@ impl crate::primitives::Wire for SaslHandshakeResponse {
         )?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.mechanisms.clear();
+    }
 }
 impl crate::primitives::Struct for SaslHandshakeResponse {}
 impl crate::message::Message for SaslHandshakeResponse {

@@ -119,6 +119,14 @@ impl crate::primitives::Wire for ShareAcknowledgeRequest {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.group_id = None;
+        self.member_id = Some(String::new());
+        self.share_session_epoch = 0;
+        self.topics.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ShareAcknowledgeRequest {}
 /// Versions 0; flexible 0.
@@ -191,6 +199,12 @@ impl crate::primitives::Wire for AcknowledgeTopic {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_id = crate::primitives::Uuid::NIL;
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for AcknowledgeTopic {}
@@ -269,6 +283,12 @@ impl crate::primitives::Wire for AcknowledgePartition {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.acknowledgement_batches.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for AcknowledgePartition {}
@@ -353,6 +373,13 @@ impl crate::primitives::Wire for AcknowledgementBatch {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.first_offset = 0;
+        self.last_offset = 0;
+        self.acknowledge_types.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for AcknowledgementBatch {}

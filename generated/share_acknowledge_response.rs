@@ -117,6 +117,15 @@ impl crate::primitives::Wire for ShareAcknowledgeResponse {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.error_message = None;
+        self.responses.clear();
+        self.node_endpoints.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ShareAcknowledgeResponse {}
 /// Versions 0; flexible 0.
@@ -189,6 +198,12 @@ impl crate::primitives::Wire for ShareAcknowledgeTopicResponse {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_id = crate::primitives::Uuid::NIL;
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for ShareAcknowledgeTopicResponse {}
@@ -283,6 +298,14 @@ impl crate::primitives::Wire for PartitionData {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.error_code = 0;
+        self.error_message = None;
+        crate::primitives::Wire::reset_value(&mut self.current_leader);
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for PartitionData {}
 /// Versions 0; flexible 0.
@@ -344,6 +367,12 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.leader_id = 0;
+        self.leader_epoch = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for LeaderIdAndEpoch {}
@@ -432,6 +461,14 @@ impl crate::primitives::Wire for NodeEndpoint {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.node_id = 0;
+        self.host.clear();
+        self.port = 0;
+        self.rack = None;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for NodeEndpoint {}

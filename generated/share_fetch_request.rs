@@ -173,6 +173,18 @@ impl crate::primitives::Wire for ShareFetchRequest {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.group_id = None;
+        self.member_id = Some(String::new());
+        self.share_session_epoch = 0;
+        self.max_wait_ms = 0;
+        self.min_bytes = 0;
+        self.max_bytes = 2147483647;
+        self.topics.clear();
+        self.forgotten_topics_data.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ShareFetchRequest {}
 /// Versions 0; flexible 0.
@@ -245,6 +257,12 @@ impl crate::primitives::Wire for FetchTopic {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_id = crate::primitives::Uuid::NIL;
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for FetchTopic {}
@@ -331,6 +349,13 @@ impl crate::primitives::Wire for FetchPartition {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.partition_max_bytes = 0;
+        self.acknowledgement_batches.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for FetchPartition {}
 /// Versions 0; flexible 0.
@@ -415,6 +440,13 @@ impl crate::primitives::Wire for AcknowledgementBatch {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.first_offset = 0;
+        self.last_offset = 0;
+        self.acknowledge_types.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for AcknowledgementBatch {}
 /// Versions 0; flexible 0.
@@ -486,6 +518,12 @@ impl crate::primitives::Wire for ForgottenTopic {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_id = crate::primitives::Uuid::NIL;
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for ForgottenTopic {}

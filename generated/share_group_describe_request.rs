@@ -74,6 +74,12 @@ impl crate::primitives::Wire for ShareGroupDescribeRequest {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.group_ids.clear();
+        self.include_authorized_operations = false;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ShareGroupDescribeRequest {}
 impl crate::message::Message for ShareGroupDescribeRequest {

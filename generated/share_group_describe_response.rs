@@ -68,6 +68,12 @@ impl crate::primitives::Wire for ShareGroupDescribeResponse {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.groups.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ShareGroupDescribeResponse {}
 /// Versions 0; flexible 0.
@@ -153,6 +159,13 @@ impl crate::primitives::Wire for TopicPartitions {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_id = crate::primitives::Uuid::NIL;
+        self.topic_name.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for TopicPartitions {}
 /// Versions 0; flexible 0.
@@ -209,6 +222,11 @@ impl crate::primitives::Wire for Assignment {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for Assignment {}
@@ -411,6 +429,19 @@ impl crate::primitives::Wire for DescribedGroup {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.error_message = None;
+        self.group_id.clear();
+        self.group_state.clear();
+        self.group_epoch = 0;
+        self.assignment_epoch = 0;
+        self.assignor_name.clear();
+        self.members.clear();
+        self.authorized_operations = -2147483648;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for DescribedGroup {}
 /// Versions 0; flexible 0.
@@ -573,6 +604,17 @@ impl crate::primitives::Wire for Member {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.member_id.clear();
+        self.rack_id = None;
+        self.member_epoch = 0;
+        self.client_id.clear();
+        self.client_host.clear();
+        self.subscribed_topic_names.clear();
+        crate::primitives::Wire::reset_value(&mut self.assignment);
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for Member {}

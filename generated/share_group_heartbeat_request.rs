@@ -122,6 +122,15 @@ impl crate::primitives::Wire for ShareGroupHeartbeatRequest {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.group_id.clear();
+        self.member_id.clear();
+        self.member_epoch = 0;
+        self.rack_id = None;
+        self.subscribed_topic_names = None;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ShareGroupHeartbeatRequest {}
 impl crate::message::Message for ShareGroupHeartbeatRequest {

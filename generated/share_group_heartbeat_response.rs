@@ -134,6 +134,17 @@ impl crate::primitives::Wire for ShareGroupHeartbeatResponse {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.error_message = None;
+        self.member_id = None;
+        self.member_epoch = 0;
+        self.heartbeat_interval_ms = 0;
+        self.assignment = None;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for ShareGroupHeartbeatResponse {}
 /// Versions 0; flexible 0.
@@ -206,6 +217,12 @@ impl crate::primitives::Wire for TopicPartitions {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_id = crate::primitives::Uuid::NIL;
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for TopicPartitions {}
 /// Versions 0; flexible 0.
@@ -262,6 +279,11 @@ impl crate::primitives::Wire for Assignment {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for Assignment {}

@@ -55,6 +55,11 @@ impl crate::primitives::Wire for SnapshotFooterRecord {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.version = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for SnapshotFooterRecord {}
 impl crate::message::Message for SnapshotFooterRecord {

@@ -64,6 +64,12 @@ impl crate::primitives::Wire for SnapshotHeaderRecord {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.version = 0;
+        self.last_contained_log_timestamp = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for SnapshotHeaderRecord {}
 impl crate::message::Message for SnapshotHeaderRecord {

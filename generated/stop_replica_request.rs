@@ -238,7 +238,7 @@ impl crate::primitives::Wire for StopReplicaRequest {
                 "ungrouped_partitions",
             )?;
         } else {
-            self.ungrouped_partitions = Vec::new();
+            self.ungrouped_partitions.clear();
         }
         if (1..=2).contains(&version) {
             crate::primitives::field::decode_into(
@@ -249,7 +249,7 @@ impl crate::primitives::Wire for StopReplicaRequest {
                 "topics",
             )?;
         } else {
-            self.topics = Vec::new();
+            self.topics.clear();
         }
         if version >= 3 {
             crate::primitives::field::decode_into(
@@ -260,7 +260,7 @@ impl crate::primitives::Wire for StopReplicaRequest {
                 "topic_states",
             )?;
         } else {
-            self.topic_states = Vec::new();
+            self.topic_states.clear();
         }
         self.unknown_tagged_fields.clear();
         if version >= 2 {
@@ -271,6 +271,18 @@ impl crate::primitives::Wire for StopReplicaRequest {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.controller_id = 0;
+        self.is_k_raft_controller = false;
+        self.controller_epoch = 0;
+        self.broker_epoch = -1;
+        self.delete_partitions = false;
+        self.ungrouped_partitions.clear();
+        self.topics.clear();
+        self.topic_states.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for StopReplicaRequest {}
@@ -333,6 +345,11 @@ impl crate::primitives::Wire for StopReplicaPartitionV0 {
             "partition_index",
         )?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_name.clear();
+        self.partition_index = 0;
     }
 }
 impl crate::primitives::Struct for StopReplicaPartitionV0 {}
@@ -427,6 +444,12 @@ impl crate::primitives::Wire for StopReplicaTopicV1 {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.partition_indexes.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for StopReplicaTopicV1 {}
 /// Versions 3-4; flexible 3-4.
@@ -504,6 +527,12 @@ impl crate::primitives::Wire for StopReplicaTopicState {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_name.clear();
+        self.partition_states.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for StopReplicaTopicState {}
@@ -583,6 +612,13 @@ impl crate::primitives::Wire for StopReplicaPartitionState {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.leader_epoch = -1;
+        self.delete_partition = false;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for StopReplicaPartitionState {}

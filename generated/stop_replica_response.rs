@@ -90,6 +90,12 @@ impl crate::primitives::Wire for StopReplicaResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.partition_errors.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for StopReplicaResponse {}
 /// Versions 0-4; flexible 2-4.
@@ -190,6 +196,13 @@ impl crate::primitives::Wire for StopReplicaPartitionError {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_name.clear();
+        self.partition_index = 0;
+        self.error_code = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for StopReplicaPartitionError {}

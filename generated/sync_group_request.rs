@@ -238,6 +238,17 @@ impl crate::primitives::Wire for SyncGroupRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.group_id.clear();
+        self.generation_id = 0;
+        self.member_id.clear();
+        self.group_instance_id = None;
+        self.protocol_type = None;
+        self.protocol_name = None;
+        self.assignments.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for SyncGroupRequest {}
 /// Versions 0-5; flexible 4-5.
@@ -333,6 +344,12 @@ impl crate::primitives::Wire for SyncGroupRequestAssignment {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.member_id.clear();
+        self.assignment = crate::Bytes::new();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for SyncGroupRequestAssignment {}

@@ -173,6 +173,15 @@ impl crate::primitives::Wire for SyncGroupResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.protocol_type = None;
+        self.protocol_name = None;
+        self.assignment = crate::Bytes::new();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for SyncGroupResponse {}
 impl crate::message::Message for SyncGroupResponse {

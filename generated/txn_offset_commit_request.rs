@@ -220,7 +220,7 @@ impl crate::primitives::Wire for TxnOffsetCommitRequest {
                 "member_id",
             )?;
         } else {
-            self.member_id = String::new();
+            self.member_id.clear();
         }
         if version >= 3 {
             crate::primitives::field::decode_into(
@@ -249,6 +249,18 @@ impl crate::primitives::Wire for TxnOffsetCommitRequest {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.transactional_id.clear();
+        self.group_id.clear();
+        self.producer_id = 0;
+        self.producer_epoch = 0;
+        self.generation_id = -1;
+        self.member_id.clear();
+        self.group_instance_id = None;
+        self.topics.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for TxnOffsetCommitRequest {}
@@ -339,6 +351,12 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestTopic {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for TxnOffsetCommitRequestTopic {}
@@ -484,6 +502,14 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestPartition {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.committed_offset = 0;
+        self.committed_leader_epoch = -1;
+        self.committed_metadata = Some(String::new());
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for TxnOffsetCommitRequestPartition {}

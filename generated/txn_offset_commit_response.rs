@@ -85,6 +85,12 @@ impl crate::primitives::Wire for TxnOffsetCommitResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.topics.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for TxnOffsetCommitResponse {}
 /// Versions 0-4; flexible 3-4.
@@ -175,6 +181,12 @@ impl crate::primitives::Wire for TxnOffsetCommitResponseTopic {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for TxnOffsetCommitResponseTopic {}
 /// Versions 0-4; flexible 3-4.
@@ -252,6 +264,12 @@ impl crate::primitives::Wire for TxnOffsetCommitResponsePartition {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.error_code = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for TxnOffsetCommitResponsePartition {}

@@ -55,6 +55,11 @@ impl crate::primitives::Wire for UnregisterBrokerRequest {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.broker_id = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for UnregisterBrokerRequest {}
 impl crate::message::Message for UnregisterBrokerRequest {

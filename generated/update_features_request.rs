@@ -115,6 +115,13 @@ impl crate::primitives::Wire for UpdateFeaturesRequest {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.timeout_ms = 60000;
+        self.feature_updates.clear();
+        self.validate_only = false;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for UpdateFeaturesRequest {}
 /// Versions 0-2; flexible 0-2.
@@ -242,6 +249,14 @@ impl crate::primitives::Wire for FeatureUpdateKey {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.feature.clear();
+        self.max_version_level = 0;
+        self.allow_downgrade = false;
+        self.upgrade_type = 1;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for FeatureUpdateKey {}

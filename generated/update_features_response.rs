@@ -113,11 +113,19 @@ impl crate::primitives::Wire for UpdateFeaturesResponse {
                 "results",
             )?;
         } else {
-            self.results = Vec::new();
+            self.results.clear();
         }
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        self.error_message = Some(String::new());
+        self.results.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for UpdateFeaturesResponse {}
@@ -218,6 +226,13 @@ impl crate::primitives::Wire for UpdatableFeatureResult {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.feature.clear();
+        self.error_code = 0;
+        self.error_message = Some(String::new());
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for UpdatableFeatureResult {}

@@ -232,7 +232,7 @@ impl crate::primitives::Wire for UpdateMetadataRequest {
                 "ungrouped_partition_states",
             )?;
         } else {
-            self.ungrouped_partition_states = Vec::new();
+            self.ungrouped_partition_states.clear();
         }
         if version >= 5 {
             crate::primitives::field::decode_into(
@@ -243,7 +243,7 @@ impl crate::primitives::Wire for UpdateMetadataRequest {
                 "topic_states",
             )?;
         } else {
-            self.topic_states = Vec::new();
+            self.topic_states.clear();
         }
         crate::primitives::field::decode_into(
             &mut self.live_brokers,
@@ -274,6 +274,18 @@ impl crate::primitives::Wire for UpdateMetadataRequest {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.controller_id = 0;
+        self.is_k_raft_controller = false;
+        self.r#type = 0;
+        self.controller_epoch = 0;
+        self.broker_epoch = -1;
+        self.ungrouped_partition_states.clear();
+        self.topic_states.clear();
+        self.live_brokers.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for UpdateMetadataRequest {}
@@ -431,7 +443,7 @@ impl crate::primitives::Wire for UpdateMetadataPartitionState {
                 "topic_name",
             )?;
         } else {
-            self.topic_name = String::new();
+            self.topic_name.clear();
         }
         let run: [u8; 16] = crate::primitives::field::read_run(
             r,
@@ -473,7 +485,7 @@ impl crate::primitives::Wire for UpdateMetadataPartitionState {
                 "offline_replicas",
             )?;
         } else {
-            self.offline_replicas = Vec::new();
+            self.offline_replicas.clear();
         }
         self.unknown_tagged_fields.clear();
         if version >= 6 {
@@ -484,6 +496,19 @@ impl crate::primitives::Wire for UpdateMetadataPartitionState {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_name.clear();
+        self.partition_index = 0;
+        self.controller_epoch = 0;
+        self.leader = 0;
+        self.leader_epoch = 0;
+        self.isr.clear();
+        self.zk_version = 0;
+        self.replicas.clear();
+        self.offline_replicas.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for UpdateMetadataPartitionState {}
@@ -605,6 +630,13 @@ impl crate::primitives::Wire for UpdateMetadataTopicState {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_name.clear();
+        self.topic_id = crate::primitives::Uuid::NIL;
+        self.partition_states.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for UpdateMetadataTopicState {}
@@ -751,7 +783,7 @@ impl crate::primitives::Wire for UpdateMetadataBroker {
                 "v0_host",
             )?;
         } else {
-            self.v0_host = String::new();
+            self.v0_host.clear();
         }
         if version <= 0 {
             crate::primitives::field::decode_into(
@@ -773,7 +805,7 @@ impl crate::primitives::Wire for UpdateMetadataBroker {
                 "endpoints",
             )?;
         } else {
-            self.endpoints = Vec::new();
+            self.endpoints.clear();
         }
         if version >= 2 {
             crate::primitives::field::decode_into(
@@ -795,6 +827,15 @@ impl crate::primitives::Wire for UpdateMetadataBroker {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.id = 0;
+        self.v0_host.clear();
+        self.v0_port = 0;
+        self.endpoints.clear();
+        self.rack = Some(String::new());
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for UpdateMetadataBroker {}
@@ -905,7 +946,7 @@ impl crate::primitives::Wire for UpdateMetadataEndpoint {
                 "listener",
             )?;
         } else {
-            self.listener = String::new();
+            self.listener.clear();
         }
         crate::primitives::field::decode_into(
             &mut self.security_protocol,
@@ -923,6 +964,14 @@ impl crate::primitives::Wire for UpdateMetadataEndpoint {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.port = 0;
+        self.host.clear();
+        self.listener.clear();
+        self.security_protocol = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for UpdateMetadataEndpoint {}

@@ -71,6 +71,11 @@ impl crate::primitives::Wire for UpdateMetadataResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for UpdateMetadataResponse {}
 impl crate::message::Message for UpdateMetadataResponse {

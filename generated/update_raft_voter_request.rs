@@ -142,6 +142,16 @@ impl crate::primitives::Wire for UpdateRaftVoterRequest {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.cluster_id = Some(String::new());
+        self.current_leader_epoch = 0;
+        self.voter_id = 0;
+        self.voter_directory_id = crate::primitives::Uuid::NIL;
+        self.listeners.clear();
+        crate::primitives::Wire::reset_value(&mut self.k_raft_version_feature);
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for UpdateRaftVoterRequest {}
 /// Versions 0; flexible 0.
@@ -211,6 +221,13 @@ impl crate::primitives::Wire for Listener {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.host.clear();
+        self.port = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for Listener {}
 /// Versions 0; flexible 0.
@@ -272,6 +289,12 @@ impl crate::primitives::Wire for KRaftVersionFeature {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.min_supported_version = 0;
+        self.max_supported_version = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for KRaftVersionFeature {}

@@ -81,7 +81,7 @@ impl crate::primitives::Wire for UpdateRaftVoterResponse {
         )?;
         self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
         self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        self.current_leader = CurrentLeader::default();
+        crate::primitives::Wire::reset_value(&mut self.current_leader);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
@@ -102,6 +102,13 @@ impl crate::primitives::Wire for UpdateRaftVoterResponse {
             },
         )?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.throttle_time_ms = 0;
+        self.error_code = 0;
+        crate::primitives::Wire::reset_value(&mut self.current_leader);
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for UpdateRaftVoterResponse {}
@@ -195,6 +202,14 @@ impl crate::primitives::Wire for CurrentLeader {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.leader_id = -1;
+        self.leader_epoch = -1;
+        self.host.clear();
+        self.port = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for CurrentLeader {}

@@ -104,6 +104,13 @@ impl crate::primitives::Wire for VoteRequest {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.cluster_id = None;
+        self.voter_id = -1;
+        self.topics.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for VoteRequest {}
 /// Versions 0-1; flexible 0-1.
@@ -176,6 +183,12 @@ impl crate::primitives::Wire for TopicData {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_name.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for TopicData {}
@@ -311,6 +324,17 @@ impl crate::primitives::Wire for PartitionData {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.candidate_epoch = 0;
+        self.candidate_id = 0;
+        self.candidate_directory_id = crate::primitives::Uuid::NIL;
+        self.voter_directory_id = crate::primitives::Uuid::NIL;
+        self.last_offset_epoch = 0;
+        self.last_offset = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for PartitionData {}

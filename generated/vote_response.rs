@@ -92,7 +92,7 @@ impl crate::primitives::Wire for VoteResponse {
             true,
             "topics",
         )?;
-        self.node_endpoints = Vec::new();
+        self.node_endpoints.clear();
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
@@ -113,6 +113,13 @@ impl crate::primitives::Wire for VoteResponse {
             },
         )?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.error_code = 0;
+        self.topics.clear();
+        self.node_endpoints.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for VoteResponse {}
@@ -186,6 +193,12 @@ impl crate::primitives::Wire for TopicData {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_name.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for TopicData {}
@@ -276,6 +289,15 @@ impl crate::primitives::Wire for PartitionData {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.error_code = 0;
+        self.leader_id = 0;
+        self.leader_epoch = 0;
+        self.vote_granted = false;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for PartitionData {}
 /// Versions 1; flexible 1.
@@ -350,6 +372,13 @@ impl crate::primitives::Wire for NodeEndpoint {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.node_id = 0;
+        self.host.clear();
+        self.port = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for NodeEndpoint {}

@@ -68,6 +68,12 @@ impl crate::primitives::Wire for VotersRecord {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.version = 0;
+        self.voters.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for VotersRecord {}
 /// Versions 0; flexible 0.
@@ -172,6 +178,14 @@ impl crate::primitives::Wire for Voter {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.voter_id = 0;
+        self.voter_directory_id = crate::primitives::Uuid::NIL;
+        self.endpoints.clear();
+        crate::primitives::Wire::reset_value(&mut self.k_raft_version_feature);
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for Voter {}
 /// Versions 0; flexible 0.
@@ -241,6 +255,13 @@ impl crate::primitives::Wire for Endpoint {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.host.clear();
+        self.port = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for Endpoint {}
 /// Versions 0; flexible 0.
@@ -302,6 +323,12 @@ impl crate::primitives::Wire for KRaftVersionFeature {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.min_supported_version = 0;
+        self.max_supported_version = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for KRaftVersionFeature {}

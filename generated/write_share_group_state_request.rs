@@ -68,6 +68,12 @@ impl crate::primitives::Wire for WriteShareGroupStateRequest {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.group_id.clear();
+        self.topics.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for WriteShareGroupStateRequest {}
 /// Versions 0; flexible 0.
@@ -140,6 +146,12 @@ impl crate::primitives::Wire for WriteStateData {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.topic_id = crate::primitives::Uuid::NIL;
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for WriteStateData {}
@@ -240,6 +252,15 @@ impl crate::primitives::Wire for PartitionData {
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition = 0;
+        self.state_epoch = 0;
+        self.leader_epoch = 0;
+        self.start_offset = 0;
+        self.state_batches.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for PartitionData {}
 /// Versions 0; flexible 0.
@@ -320,6 +341,14 @@ impl crate::primitives::Wire for StateBatch {
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.first_offset = 0;
+        self.last_offset = 0;
+        self.delivery_state = 0;
+        self.delivery_count = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for StateBatch {}

@@ -65,6 +65,11 @@ impl crate::primitives::Wire for WriteTxnMarkersRequest {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.markers.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for WriteTxnMarkersRequest {}
 /// Versions 0-1; flexible 1.
@@ -188,6 +193,15 @@ impl crate::primitives::Wire for WritableTxnMarker {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.producer_id = 0;
+        self.producer_epoch = 0;
+        self.transaction_result = false;
+        self.topics.clear();
+        self.coordinator_epoch = 0;
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for WritableTxnMarker {}
 /// Versions 0-1; flexible 1.
@@ -280,6 +294,12 @@ impl crate::primitives::Wire for WritableTxnMarkerTopic {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.partition_indexes.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for WritableTxnMarkerTopic {}

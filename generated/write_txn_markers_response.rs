@@ -65,6 +65,11 @@ impl crate::primitives::Wire for WriteTxnMarkersResponse {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.markers.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for WriteTxnMarkersResponse {}
 /// Versions 0-1; flexible 1.
@@ -149,6 +154,12 @@ impl crate::primitives::Wire for WritableTxnMarkerResult {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.producer_id = 0;
+        self.topics.clear();
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for WritableTxnMarkerResult {}
@@ -240,6 +251,12 @@ impl crate::primitives::Wire for WritableTxnMarkerTopicResult {
         }
         Ok(())
     }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.name.clear();
+        self.partitions.clear();
+        self.unknown_tagged_fields.clear();
+    }
 }
 impl crate::primitives::Struct for WritableTxnMarkerTopicResult {}
 /// Versions 0-1; flexible 1.
@@ -317,6 +334,12 @@ impl crate::primitives::Wire for WritableTxnMarkerPartitionResult {
             )?;
         }
         Ok(())
+    }
+    #[inline]
+    fn reset_value(&mut self) {
+        self.partition_index = 0;
+        self.error_code = 0;
+        self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for WritableTxnMarkerPartitionResult {}

@@ -102,6 +102,24 @@ pub trait Wire: Sized + Default {
         Self::decode_value(r, version, true)
     }
 
+    /// Sets `self` to its default value in place. Generated structs clear
+    /// their strings and arrays instead of replacing them, so a field that
+    /// a decode resets (absent at the version, or tagged and not sent)
+    /// keeps its allocations and costs a few stores.
+    ///
+    /// # Example
+    /// ```
+    /// use kafka_wire::messages::fetch_response::EpochEndOffset;
+    /// use kafka_wire::primitives::Wire;
+    /// let mut value = EpochEndOffset { epoch: 5, end_offset: 100, ..Default::default() };
+    /// value.reset_value();
+    /// assert_eq!(value, EpochEndOffset::default()); // epoch and end offset -1
+    /// ```
+    #[inline]
+    fn reset_value(&mut self) {
+        *self = Self::default();
+    }
+
     /// Reads one value into `self`, reusing what `self` has allocated
     /// (strings, arrays, nested structs), so that decoding into the same value
     /// again and again allocates nothing once it has grown to size.

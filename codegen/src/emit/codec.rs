@@ -18,6 +18,9 @@ pub fn emit_wire_impl(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
     let encode = emit_encode(view, rt);
     let size = emit_size(view, rt);
     let decode = emit_decode(view, rt);
+    let resets = view.fields.iter().map(|f| f.reset(rt));
+    let unknown = view.has_tagged_section().then(|| quote!(self.unknown_tagged_fields.clear();));
+    let reset = quote!(#(#resets)* #unknown);
     // A parameter the body never names (a struct with nothing to read or
     // write at any of its versions) gets a leading underscore.
     let param = |body: &TokenStream, name: &str| {
@@ -51,6 +54,11 @@ pub fn emit_wire_impl(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
             #decode_inline
             fn decode_value_into(&mut self, #r: &mut #rt::primitives::Reader, #decode_version: i16, _flexible: bool) -> Result<(), #rt::error::DecodeError> {
                 #decode
+            }
+
+            #[inline]
+            fn reset_value(&mut self) {
+                #reset
             }
         }
 
@@ -563,10 +571,7 @@ fn emit_decode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
     for group in groups(&view.fields, within) {
         if group.len() > 1 {
             let resets = |fields: &[&FieldView<'_>]| {
-                let resets = fields.iter().map(|f| {
-                    let (ident, default) = (&f.ident, f.default_expr(rt));
-                    quote!(self.#ident = #default;)
-                });
+                let resets = fields.iter().map(|f| f.reset(rt));
                 quote!(#(#resets)*)
             };
             body.extend(by_tier(&group, within, |n| match n {
@@ -580,7 +585,6 @@ fn emit_decode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
         }
         let f = group[0];
         let (ident, name) = (&f.ident, &f.name);
-        let default = f.default_expr(rt);
         let narrowed = f.positional.intersect(within);
         let flexible = flexible_expr(f, narrowed);
         let read = if f.is_fixed_array() {
@@ -599,7 +603,7 @@ fn emit_decode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
                 }
             }
         };
-        let reset = quote!(self.#ident = #default;);
+        let reset = f.reset(rt);
         body.extend(match Cond::new(f.positional, within) {
             Cond::Always => read,
             Cond::Never => reset,

@@ -123,6 +123,22 @@ impl<'a> FieldView<'a> {
         }
     }
 
+    /// A statement that sets the field of `self` to its default in place:
+    /// strings and arrays with an empty default cleared (keeping their
+    /// capacity), structs reset field by field, other fields assigned.
+    pub fn reset(&self, rt: &TokenStream) -> TokenStream {
+        let ident = &self.ident;
+        if !self.option && self.default_is_natural() {
+            match &self.field.ty {
+                FieldType::String | FieldType::Array(_) => return quote!(self.#ident.clear();),
+                FieldType::Struct(_) => return quote!(#rt::primitives::Wire::reset_value(&mut self.#ident);),
+                _ => {}
+            }
+        }
+        let default = self.default_expr(rt);
+        quote!(self.#ident = #default;)
+    }
+
     /// The default as a value of the type without `Option`.
     fn value_default(&self, rt: &TokenStream) -> TokenStream {
         match &self.field.default {
