@@ -30,6 +30,12 @@ impl<T: Wire> Wire for Vec<T> {
         size
     }
 
+    /// Clears the array, keeping its capacity.
+    #[inline]
+    fn reset_value(&mut self) {
+        self.clear();
+    }
+
     #[inline]
     fn decode_value_into(&mut self, r: &mut Reader, version: i16, flexible: bool) -> Result<(), DecodeError> {
         // A compact empty array, the byte 01, is common enough to read inline.
@@ -184,6 +190,17 @@ mod tests {
         place.decode_value_into(&mut r, 0, false)?;
         assert_eq!(r.remaining(), 0);
         Ok(())
+    }
+
+    #[test]
+    fn reset_keeps_the_capacity_of_strings_and_arrays() {
+        let mut items = names(100, "t");
+        let mut name = String::from("topic");
+        let (items_capacity, name_capacity) = (items.capacity(), name.capacity());
+        items.reset_value();
+        name.reset_value();
+        assert!(items.is_empty() && name.is_empty());
+        assert_eq!((items.capacity(), name.capacity()), (items_capacity, name_capacity));
     }
 
     #[test]

@@ -41,7 +41,7 @@ use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
 /// An implementation provides [`Wire::encode_value`], [`Wire::value_size`]
 /// and [`Wire::decode_value_into`]; [`Wire::decode_value`] decodes into
 /// the [`Default`] value unless overridden. Generated structs override
-/// nothing else, so each compiles one decode function.
+/// only [`Wire::reset_value`] besides, so each compiles one decode function.
 ///
 /// # Example
 /// ```
@@ -102,10 +102,10 @@ pub trait Wire: Sized + Default {
         Self::decode_value(r, version, true)
     }
 
-    /// Sets `self` to its default value in place. Generated structs clear
-    /// their strings and arrays instead of replacing them, so a field that
-    /// a decode resets (absent at the version, or tagged and not sent)
-    /// keeps its allocations and costs a few stores.
+    /// Sets `self` to its default value in place. Strings and arrays are
+    /// cleared, keeping their capacity, and generated structs reset field
+    /// by field, so a field that a decode resets (absent at the version, or
+    /// tagged and not sent) keeps its allocations and costs a few stores.
     ///
     /// # Example
     /// ```

@@ -150,6 +150,12 @@ impl Wire for String {
         }
     }
 
+    /// Clears the string, keeping its capacity.
+    #[inline]
+    fn reset_value(&mut self) {
+        self.clear();
+    }
+
     #[inline]
     fn decode_value_into(&mut self, r: &mut Reader, _: i16, flexible: bool) -> Result<(), DecodeError> {
         let offset = r.offset();
