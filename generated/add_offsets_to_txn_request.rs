@@ -87,6 +87,8 @@ impl crate::primitives::Wire for AddOffsetsToTxnRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for AddOffsetsToTxnRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -55,6 +55,8 @@ impl crate::primitives::Wire for AddOffsetsToTxnResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for AddOffsetsToTxnResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -142,6 +142,8 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for AddPartitionsToTxnRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -278,6 +280,8 @@ impl crate::primitives::Wire for AddPartitionsToTxnTopic {
         }
         size
     }
+}
+impl crate::primitives::Decode for AddPartitionsToTxnTopic {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -388,6 +392,8 @@ impl crate::primitives::Wire for AddPartitionsToTxnTransaction {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for AddPartitionsToTxnTransaction {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -109,6 +109,8 @@ impl crate::primitives::Wire for AddPartitionsToTxnResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for AddPartitionsToTxnResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -230,6 +232,8 @@ impl crate::primitives::Wire for AddPartitionsToTxnTopicResult {
         }
         size
     }
+}
+impl crate::primitives::Decode for AddPartitionsToTxnTopicResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -321,6 +325,8 @@ impl crate::primitives::Wire for AddPartitionsToTxnPartitionResult {
         }
         size
     }
+}
+impl crate::primitives::Decode for AddPartitionsToTxnPartitionResult {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -409,6 +415,8 @@ impl crate::primitives::Wire for AddPartitionsToTxnResult {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for AddPartitionsToTxnResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

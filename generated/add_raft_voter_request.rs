@@ -86,6 +86,8 @@ impl crate::primitives::Wire for AddRaftVoterRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for AddRaftVoterRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -175,6 +177,8 @@ impl crate::primitives::Wire for Listener {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for Listener {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -54,6 +54,8 @@ impl crate::primitives::Wire for AllocateProducerIdsRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for AllocateProducerIdsRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

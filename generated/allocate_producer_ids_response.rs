@@ -57,6 +57,8 @@ impl crate::primitives::Wire for AllocateProducerIdsResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for AllocateProducerIdsResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -59,6 +59,8 @@ impl crate::primitives::Wire for AlterClientQuotasRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for AlterClientQuotasRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -142,6 +144,8 @@ impl crate::primitives::Wire for EntryData {
         }
         size
     }
+}
+impl crate::primitives::Decode for EntryData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -264,6 +268,8 @@ impl crate::primitives::Wire for EntityData {
         }
         size
     }
+}
+impl crate::primitives::Decode for EntityData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -362,6 +368,8 @@ impl crate::primitives::Wire for OpData {
         }
         size
     }
+}
+impl crate::primitives::Decode for OpData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -56,6 +56,8 @@ impl crate::primitives::Wire for AlterClientQuotasResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for AlterClientQuotasResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -173,6 +175,8 @@ impl crate::primitives::Wire for EntryData {
         }
         size
     }
+}
+impl crate::primitives::Decode for EntryData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -303,6 +307,8 @@ impl crate::primitives::Wire for EntityData {
         }
         size
     }
+}
+impl crate::primitives::Decode for EntityData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

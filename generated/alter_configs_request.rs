@@ -63,6 +63,8 @@ impl crate::primitives::Wire for AlterConfigsRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for AlterConfigsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -171,6 +173,8 @@ impl crate::primitives::Wire for AlterConfigsResource {
         }
         size
     }
+}
+impl crate::primitives::Decode for AlterConfigsResource {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -283,6 +287,8 @@ impl crate::primitives::Wire for AlterableConfig {
         }
         size
     }
+}
+impl crate::primitives::Decode for AlterableConfig {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -60,6 +60,8 @@ impl crate::primitives::Wire for AlterConfigsResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for AlterConfigsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -196,6 +198,8 @@ impl crate::primitives::Wire for AlterConfigsResourceResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for AlterConfigsResourceResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

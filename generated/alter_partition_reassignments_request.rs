@@ -53,6 +53,8 @@ impl crate::primitives::Wire for AlterPartitionReassignmentsRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for AlterPartitionReassignmentsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -132,6 +134,8 @@ impl crate::primitives::Wire for ReassignableTopic {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ReassignableTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -198,6 +202,8 @@ impl crate::primitives::Wire for ReassignablePartition {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ReassignablePartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

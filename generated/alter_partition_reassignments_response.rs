@@ -79,6 +79,8 @@ impl crate::primitives::Wire for AlterPartitionReassignmentsResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for AlterPartitionReassignmentsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -166,6 +168,8 @@ impl crate::primitives::Wire for ReassignableTopicResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ReassignableTopicResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -256,6 +260,8 @@ impl crate::primitives::Wire for ReassignablePartitionResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ReassignablePartitionResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -41,6 +41,8 @@ impl crate::primitives::Wire for AlterReplicaLogDirsRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for AlterReplicaLogDirsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -124,6 +126,8 @@ impl crate::primitives::Wire for AlterReplicaLogDir {
         }
         size
     }
+}
+impl crate::primitives::Decode for AlterReplicaLogDir {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -223,6 +227,8 @@ impl crate::primitives::Wire for AlterReplicaLogDirTopic {
         }
         size
     }
+}
+impl crate::primitives::Decode for AlterReplicaLogDirTopic {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -56,6 +56,8 @@ impl crate::primitives::Wire for AlterReplicaLogDirsResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for AlterReplicaLogDirsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -162,6 +164,8 @@ impl crate::primitives::Wire for AlterReplicaLogDirTopicResult {
         }
         size
     }
+}
+impl crate::primitives::Decode for AlterReplicaLogDirTopicResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -253,6 +257,8 @@ impl crate::primitives::Wire for AlterReplicaLogDirPartitionResult {
         }
         size
     }
+}
+impl crate::primitives::Decode for AlterReplicaLogDirPartitionResult {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -47,6 +47,8 @@ impl crate::primitives::Wire for AlterUserScramCredentialsRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for AlterUserScramCredentialsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -120,6 +122,8 @@ impl crate::primitives::Wire for ScramCredentialDeletion {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ScramCredentialDeletion {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -210,6 +214,8 @@ impl crate::primitives::Wire for ScramCredentialUpsertion {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ScramCredentialUpsertion {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -49,6 +49,8 @@ impl crate::primitives::Wire for AlterUserScramCredentialsResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for AlterUserScramCredentialsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -146,6 +148,8 @@ impl crate::primitives::Wire for AlterUserScramCredentialsResult {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for AlterUserScramCredentialsResult {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

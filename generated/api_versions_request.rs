@@ -84,6 +84,8 @@ impl crate::primitives::Wire for ApiVersionsRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for ApiVersionsRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

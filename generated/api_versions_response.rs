@@ -187,6 +187,8 @@ impl crate::primitives::Wire for ApiVersionsResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for ApiVersionsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -338,6 +340,8 @@ impl crate::primitives::Wire for ApiVersion {
         }
         size
     }
+}
+impl crate::primitives::Decode for ApiVersion {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -420,6 +424,8 @@ impl crate::primitives::Wire for SupportedFeatureKey {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for SupportedFeatureKey {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -496,6 +502,8 @@ impl crate::primitives::Wire for FinalizedFeatureKey {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for FinalizedFeatureKey {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -67,6 +67,8 @@ impl crate::primitives::Wire for AssignReplicasToDirsRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for AssignReplicasToDirsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -141,6 +143,8 @@ impl crate::primitives::Wire for DirectoryData {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for DirectoryData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -214,6 +218,8 @@ impl crate::primitives::Wire for TopicData {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for TopicData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -281,6 +287,8 @@ impl crate::primitives::Wire for PartitionData {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for PartitionData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -107,6 +107,8 @@ impl crate::primitives::Wire for BeginQuorumEpochRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for BeginQuorumEpochRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -237,6 +239,8 @@ impl crate::primitives::Wire for TopicData {
         }
         size
     }
+}
+impl crate::primitives::Decode for TopicData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -348,6 +352,8 @@ impl crate::primitives::Wire for PartitionData {
         }
         size
     }
+}
+impl crate::primitives::Decode for PartitionData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -443,6 +449,8 @@ impl crate::primitives::Wire for LeaderEndpoint {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for LeaderEndpoint {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

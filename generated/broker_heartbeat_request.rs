@@ -104,6 +104,8 @@ impl crate::primitives::Wire for BrokerHeartbeatRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for BrokerHeartbeatRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

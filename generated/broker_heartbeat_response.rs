@@ -75,6 +75,8 @@ impl crate::primitives::Wire for BrokerHeartbeatResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for BrokerHeartbeatResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -148,6 +148,8 @@ impl crate::primitives::Wire for BrokerRegistrationRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for BrokerRegistrationRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -296,6 +298,8 @@ impl crate::primitives::Wire for Listener {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for Listener {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -374,6 +378,8 @@ impl crate::primitives::Wire for Feature {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for Feature {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -61,6 +61,8 @@ impl crate::primitives::Wire for BrokerRegistrationResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for BrokerRegistrationResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

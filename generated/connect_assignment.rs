@@ -110,6 +110,8 @@ impl crate::primitives::Wire for ConnectAssignment {
         }
         size
     }
+}
+impl crate::primitives::Decode for ConnectAssignment {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -229,6 +231,8 @@ impl crate::primitives::Wire for ConnectorAssignment {
         size += crate::primitives::Wire::value_size(&self.tasks, version, false);
         size
     }
+}
+impl crate::primitives::Decode for ConnectorAssignment {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -54,6 +54,8 @@ impl crate::primitives::Wire for ConnectWorkerMetadata {
         }
         size
     }
+}
+impl crate::primitives::Decode for ConnectWorkerMetadata {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

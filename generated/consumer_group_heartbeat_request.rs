@@ -168,6 +168,8 @@ impl crate::primitives::Wire for ConsumerGroupHeartbeatRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ConsumerGroupHeartbeatRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -314,6 +316,8 @@ impl crate::primitives::Wire for TopicPartitions {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for TopicPartitions {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -91,6 +91,8 @@ impl crate::primitives::Wire for ConsumerGroupHeartbeatResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ConsumerGroupHeartbeatResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -193,6 +195,8 @@ impl crate::primitives::Wire for TopicPartitions {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for TopicPartitions {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -263,6 +267,8 @@ impl crate::primitives::Wire for Assignment {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for Assignment {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

@@ -48,6 +48,8 @@ impl crate::primitives::Wire for ConsumerProtocolAssignment {
         size += crate::primitives::Wire::value_size(&self.user_data, version, false);
         size
     }
+}
+impl crate::primitives::Decode for ConsumerProtocolAssignment {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -114,6 +116,8 @@ impl crate::primitives::Wire for TopicPartition {
         size += crate::primitives::Wire::value_size(&self.partitions, version, false);
         size
     }
+}
+impl crate::primitives::Decode for TopicPartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -96,6 +96,8 @@ impl crate::primitives::Wire for ConsumerProtocolSubscription {
         }
         size
     }
+}
+impl crate::primitives::Decode for ConsumerProtocolSubscription {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -198,6 +200,8 @@ impl crate::primitives::Wire for TopicPartition {
         size += crate::primitives::Wire::value_size(&self.partitions, version, false);
         size
     }
+}
+impl crate::primitives::Decode for TopicPartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -70,6 +70,8 @@ impl crate::primitives::Wire for ControlledShutdownRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for ControlledShutdownRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -60,6 +60,8 @@ impl crate::primitives::Wire for ControlledShutdownResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for ControlledShutdownResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -159,6 +161,8 @@ impl crate::primitives::Wire for RemainingPartition {
         }
         size
     }
+}
+impl crate::primitives::Decode for RemainingPartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

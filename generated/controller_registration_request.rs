@@ -75,6 +75,8 @@ impl crate::primitives::Wire for ControllerRegistrationRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ControllerRegistrationRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -172,6 +174,8 @@ impl crate::primitives::Wire for Listener {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for Listener {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -250,6 +254,8 @@ impl crate::primitives::Wire for Feature {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for Feature {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

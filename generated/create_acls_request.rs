@@ -46,6 +46,8 @@ impl crate::primitives::Wire for CreateAclsRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for CreateAclsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -203,6 +205,8 @@ impl crate::primitives::Wire for AclCreation {
         }
         size
     }
+}
+impl crate::primitives::Decode for AclCreation {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -56,6 +56,8 @@ impl crate::primitives::Wire for CreateAclsResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for CreateAclsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -164,6 +166,8 @@ impl crate::primitives::Wire for AclCreationResult {
         }
         size
     }
+}
+impl crate::primitives::Decode for AclCreationResult {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -136,6 +136,8 @@ impl crate::primitives::Wire for CreateDelegationTokenRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for CreateDelegationTokenRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -270,6 +272,8 @@ impl crate::primitives::Wire for CreatableRenewers {
         }
         size
     }
+}
+impl crate::primitives::Decode for CreatableRenewers {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -190,6 +190,8 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for CreateDelegationTokenResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

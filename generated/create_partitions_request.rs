@@ -66,6 +66,8 @@ impl crate::primitives::Wire for CreatePartitionsRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for CreatePartitionsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -172,6 +174,8 @@ impl crate::primitives::Wire for CreatePartitionsTopic {
         }
         size
     }
+}
+impl crate::primitives::Decode for CreatePartitionsTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -273,6 +277,8 @@ impl crate::primitives::Wire for CreatePartitionsAssignment {
         }
         size
     }
+}
+impl crate::primitives::Decode for CreatePartitionsAssignment {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -56,6 +56,8 @@ impl crate::primitives::Wire for CreatePartitionsResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for CreatePartitionsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -164,6 +166,8 @@ impl crate::primitives::Wire for CreatePartitionsTopicResult {
         }
         size
     }
+}
+impl crate::primitives::Decode for CreatePartitionsTopicResult {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -85,6 +85,8 @@ impl crate::primitives::Wire for CreateTopicsRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for CreateTopicsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -217,6 +219,8 @@ impl crate::primitives::Wire for CreatableTopic {
         }
         size
     }
+}
+impl crate::primitives::Decode for CreatableTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -332,6 +336,8 @@ impl crate::primitives::Wire for CreatableReplicaAssignment {
         }
         size
     }
+}
+impl crate::primitives::Decode for CreatableReplicaAssignment {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -436,6 +442,8 @@ impl crate::primitives::Wire for CreatableTopicConfig {
         }
         size
     }
+}
+impl crate::primitives::Decode for CreatableTopicConfig {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

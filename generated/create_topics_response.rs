@@ -59,6 +59,8 @@ impl crate::primitives::Wire for CreateTopicsResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for CreateTopicsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -256,6 +258,8 @@ impl crate::primitives::Wire for CreatableTopicResult {
         }
         size
     }
+}
+impl crate::primitives::Decode for CreatableTopicResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -437,6 +441,8 @@ impl crate::primitives::Wire for CreatableTopicConfigs {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for CreatableTopicConfigs {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -49,6 +49,8 @@ impl crate::primitives::Wire for DefaultPrincipalData {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for DefaultPrincipalData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

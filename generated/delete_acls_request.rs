@@ -42,6 +42,8 @@ impl crate::primitives::Wire for DeleteAclsRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for DeleteAclsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -211,6 +213,8 @@ impl crate::primitives::Wire for DeleteAclsFilter {
         }
         size
     }
+}
+impl crate::primitives::Decode for DeleteAclsFilter {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

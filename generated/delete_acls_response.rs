@@ -60,6 +60,8 @@ impl crate::primitives::Wire for DeleteAclsResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for DeleteAclsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -182,6 +184,8 @@ impl crate::primitives::Wire for DeleteAclsFilterResult {
         }
         size
     }
+}
+impl crate::primitives::Decode for DeleteAclsFilterResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -380,6 +384,8 @@ impl crate::primitives::Wire for DeleteAclsMatchingAcl {
         }
         size
     }
+}
+impl crate::primitives::Decode for DeleteAclsMatchingAcl {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -47,6 +47,8 @@ impl crate::primitives::Wire for DeleteGroupsRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for DeleteGroupsRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -56,6 +56,8 @@ impl crate::primitives::Wire for DeleteGroupsResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for DeleteGroupsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -155,6 +157,8 @@ impl crate::primitives::Wire for DeletableGroupResult {
         }
         size
     }
+}
+impl crate::primitives::Decode for DeletableGroupResult {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -58,6 +58,8 @@ impl crate::primitives::Wire for DeleteRecordsRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for DeleteRecordsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -154,6 +156,8 @@ impl crate::primitives::Wire for DeleteRecordsTopic {
         }
         size
     }
+}
+impl crate::primitives::Decode for DeleteRecordsTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -245,6 +249,8 @@ impl crate::primitives::Wire for DeleteRecordsPartition {
         }
         size
     }
+}
+impl crate::primitives::Decode for DeleteRecordsPartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -55,6 +55,8 @@ impl crate::primitives::Wire for DeleteRecordsResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for DeleteRecordsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -151,6 +153,8 @@ impl crate::primitives::Wire for DeleteRecordsTopicResult {
         }
         size
     }
+}
+impl crate::primitives::Decode for DeleteRecordsTopicResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -248,6 +252,8 @@ impl crate::primitives::Wire for DeleteRecordsPartitionResult {
         }
         size
     }
+}
+impl crate::primitives::Decode for DeleteRecordsPartitionResult {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -44,6 +44,8 @@ impl crate::primitives::Wire for DeleteShareGroupStateRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for DeleteShareGroupStateRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -123,6 +125,8 @@ impl crate::primitives::Wire for DeleteStateData {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for DeleteStateData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -190,6 +194,8 @@ impl crate::primitives::Wire for PartitionData {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for PartitionData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -29,6 +29,8 @@ impl crate::primitives::Wire for DeleteShareGroupStateResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for DeleteShareGroupStateResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -100,6 +102,8 @@ impl crate::primitives::Wire for DeleteStateResult {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for DeleteStateResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -186,6 +190,8 @@ impl crate::primitives::Wire for PartitionResult {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for PartitionResult {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

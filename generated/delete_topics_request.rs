@@ -86,6 +86,8 @@ impl crate::primitives::Wire for DeleteTopicsRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for DeleteTopicsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -186,6 +188,8 @@ impl crate::primitives::Wire for DeleteTopicState {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for DeleteTopicState {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -64,6 +64,8 @@ impl crate::primitives::Wire for DeleteTopicsResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for DeleteTopicsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -210,6 +212,8 @@ impl crate::primitives::Wire for DeletableTopicResult {
         }
         size
     }
+}
+impl crate::primitives::Decode for DeletableTopicResult {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

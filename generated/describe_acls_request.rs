@@ -141,6 +141,8 @@ impl crate::primitives::Wire for DescribeAclsRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for DescribeAclsRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

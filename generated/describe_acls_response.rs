@@ -95,6 +95,8 @@ impl crate::primitives::Wire for DescribeAclsResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for DescribeAclsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -234,6 +236,8 @@ impl crate::primitives::Wire for DescribeAclsResource {
         }
         size
     }
+}
+impl crate::primitives::Decode for DescribeAclsResource {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -367,6 +371,8 @@ impl crate::primitives::Wire for AclDescription {
         }
         size
     }
+}
+impl crate::primitives::Decode for AclDescription {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -63,6 +63,8 @@ impl crate::primitives::Wire for DescribeClientQuotasRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for DescribeClientQuotasRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -188,6 +190,8 @@ impl crate::primitives::Wire for ComponentData {
         }
         size
     }
+}
+impl crate::primitives::Decode for ComponentData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -85,6 +85,8 @@ impl crate::primitives::Wire for DescribeClientQuotasResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for DescribeClientQuotasResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -182,6 +184,8 @@ impl crate::primitives::Wire for EntryData {
         }
         size
     }
+}
+impl crate::primitives::Decode for EntryData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -304,6 +308,8 @@ impl crate::primitives::Wire for EntityData {
         }
         size
     }
+}
+impl crate::primitives::Decode for EntityData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -394,6 +400,8 @@ impl crate::primitives::Wire for ValueData {
         }
         size
     }
+}
+impl crate::primitives::Decode for ValueData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -66,6 +66,8 @@ impl crate::primitives::Wire for DescribeClusterRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for DescribeClusterRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

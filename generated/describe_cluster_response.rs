@@ -125,6 +125,8 @@ impl crate::primitives::Wire for DescribeClusterResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for DescribeClusterResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -260,6 +262,8 @@ impl crate::primitives::Wire for DescribeClusterBroker {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for DescribeClusterBroker {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -85,6 +85,8 @@ impl crate::primitives::Wire for DescribeConfigsRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for DescribeConfigsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -216,6 +218,8 @@ impl crate::primitives::Wire for DescribeConfigsResource {
         }
         size
     }
+}
+impl crate::primitives::Decode for DescribeConfigsResource {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

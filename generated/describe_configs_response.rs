@@ -56,6 +56,8 @@ impl crate::primitives::Wire for DescribeConfigsResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for DescribeConfigsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -202,6 +204,8 @@ impl crate::primitives::Wire for DescribeConfigsResult {
         }
         size
     }
+}
+impl crate::primitives::Decode for DescribeConfigsResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -436,6 +440,8 @@ impl crate::primitives::Wire for DescribeConfigsResourceResult {
         }
         size
     }
+}
+impl crate::primitives::Decode for DescribeConfigsResourceResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -620,6 +626,8 @@ impl crate::primitives::Wire for DescribeConfigsSynonym {
         }
         size
     }
+}
+impl crate::primitives::Decode for DescribeConfigsSynonym {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -49,6 +49,8 @@ impl crate::primitives::Wire for DescribeDelegationTokenRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for DescribeDelegationTokenRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -151,6 +153,8 @@ impl crate::primitives::Wire for DescribeDelegationTokenOwner {
         }
         size
     }
+}
+impl crate::primitives::Decode for DescribeDelegationTokenOwner {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

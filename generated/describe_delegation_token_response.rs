@@ -72,6 +72,8 @@ impl crate::primitives::Wire for DescribeDelegationTokenResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for DescribeDelegationTokenResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -299,6 +301,8 @@ impl crate::primitives::Wire for DescribedDelegationToken {
         }
         size
     }
+}
+impl crate::primitives::Decode for DescribedDelegationToken {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -467,6 +471,8 @@ impl crate::primitives::Wire for DescribedDelegationTokenRenewer {
         }
         size
     }
+}
+impl crate::primitives::Decode for DescribedDelegationTokenRenewer {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -68,6 +68,8 @@ impl crate::primitives::Wire for DescribeGroupsRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for DescribeGroupsRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -59,6 +59,8 @@ impl crate::primitives::Wire for DescribeGroupsResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for DescribeGroupsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -261,6 +263,8 @@ impl crate::primitives::Wire for DescribedGroup {
         }
         size
     }
+}
+impl crate::primitives::Decode for DescribedGroup {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -480,6 +484,8 @@ impl crate::primitives::Wire for DescribedGroupMember {
         }
         size
     }
+}
+impl crate::primitives::Decode for DescribedGroupMember {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -49,6 +49,8 @@ impl crate::primitives::Wire for DescribeLogDirsRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for DescribeLogDirsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -140,6 +142,8 @@ impl crate::primitives::Wire for DescribableLogDirTopic {
         }
         size
     }
+}
+impl crate::primitives::Decode for DescribableLogDirTopic {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

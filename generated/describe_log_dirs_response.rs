@@ -70,6 +70,8 @@ impl crate::primitives::Wire for DescribeLogDirsResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for DescribeLogDirsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -225,6 +227,8 @@ impl crate::primitives::Wire for DescribeLogDirsResult {
         }
         size
     }
+}
+impl crate::primitives::Decode for DescribeLogDirsResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -342,6 +346,8 @@ impl crate::primitives::Wire for DescribeLogDirsTopic {
         }
         size
     }
+}
+impl crate::primitives::Decode for DescribeLogDirsTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -445,6 +451,8 @@ impl crate::primitives::Wire for DescribeLogDirsPartition {
         }
         size
     }
+}
+impl crate::primitives::Decode for DescribeLogDirsPartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -29,6 +29,8 @@ impl crate::primitives::Wire for DescribeProducersRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for DescribeProducersRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -104,6 +106,8 @@ impl crate::primitives::Wire for TopicRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for TopicRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -44,6 +44,8 @@ impl crate::primitives::Wire for DescribeProducersResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for DescribeProducersResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -123,6 +125,8 @@ impl crate::primitives::Wire for TopicResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for TopicResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -220,6 +224,8 @@ impl crate::primitives::Wire for PartitionResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for PartitionResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -340,6 +346,8 @@ impl crate::primitives::Wire for ProducerState {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ProducerState {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

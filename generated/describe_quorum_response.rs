@@ -88,6 +88,8 @@ impl crate::primitives::Wire for DescribeQuorumResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for DescribeQuorumResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -236,6 +238,8 @@ impl crate::primitives::Wire for ReplicaState {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ReplicaState {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -347,6 +351,8 @@ impl crate::primitives::Wire for TopicData {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for TopicData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -501,6 +507,8 @@ impl crate::primitives::Wire for PartitionData {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for PartitionData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -610,6 +618,8 @@ impl crate::primitives::Wire for Node {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for Node {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -689,6 +699,8 @@ impl crate::primitives::Wire for Listener {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for Listener {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

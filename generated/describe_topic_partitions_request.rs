@@ -51,6 +51,8 @@ impl crate::primitives::Wire for DescribeTopicPartitionsRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for DescribeTopicPartitionsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -126,6 +128,8 @@ impl crate::primitives::Wire for TopicRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for TopicRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -186,6 +190,8 @@ impl crate::primitives::Wire for Cursor {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for Cursor {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -56,6 +56,8 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for DescribeTopicPartitionsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -194,6 +196,8 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponseTopic {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for DescribeTopicPartitionsResponseTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -385,6 +389,8 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponsePartition {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for DescribeTopicPartitionsResponsePartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -497,6 +503,8 @@ impl crate::primitives::Wire for Cursor {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for Cursor {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -41,6 +41,8 @@ impl crate::primitives::Wire for DescribeTransactionsRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for DescribeTransactionsRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

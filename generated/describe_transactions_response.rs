@@ -54,6 +54,8 @@ impl crate::primitives::Wire for DescribeTransactionsResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for DescribeTransactionsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -187,6 +189,8 @@ impl crate::primitives::Wire for TransactionState {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for TransactionState {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -300,6 +304,8 @@ impl crate::primitives::Wire for TopicData {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for TopicData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -37,6 +37,8 @@ impl crate::primitives::Wire for DescribeUserScramCredentialsRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for DescribeUserScramCredentialsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -96,6 +98,8 @@ impl crate::primitives::Wire for UserName {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for UserName {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

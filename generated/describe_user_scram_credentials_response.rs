@@ -79,6 +79,8 @@ impl crate::primitives::Wire for DescribeUserScramCredentialsResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for DescribeUserScramCredentialsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -202,6 +204,8 @@ impl crate::primitives::Wire for DescribeUserScramCredentialsResult {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for DescribeUserScramCredentialsResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -287,6 +291,8 @@ impl crate::primitives::Wire for CredentialInfo {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for CredentialInfo {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -86,6 +86,8 @@ impl crate::primitives::Wire for ElectLeadersRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for ElectLeadersRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -197,6 +199,8 @@ impl crate::primitives::Wire for TopicPartitions {
         }
         size
     }
+}
+impl crate::primitives::Decode for TopicPartitions {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

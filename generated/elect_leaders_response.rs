@@ -77,6 +77,8 @@ impl crate::primitives::Wire for ElectLeadersResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for ElectLeadersResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -182,6 +184,8 @@ impl crate::primitives::Wire for ReplicaElectionResult {
         }
         size
     }
+}
+impl crate::primitives::Decode for ReplicaElectionResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -299,6 +303,8 @@ impl crate::primitives::Wire for PartitionResult {
         }
         size
     }
+}
+impl crate::primitives::Decode for PartitionResult {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -86,6 +86,8 @@ impl crate::primitives::Wire for EndQuorumEpochRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for EndQuorumEpochRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -204,6 +206,8 @@ impl crate::primitives::Wire for TopicData {
         }
         size
     }
+}
+impl crate::primitives::Decode for TopicData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -340,6 +344,8 @@ impl crate::primitives::Wire for PartitionData {
         }
         size
     }
+}
+impl crate::primitives::Decode for PartitionData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -438,6 +444,8 @@ impl crate::primitives::Wire for ReplicaInfo {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ReplicaInfo {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -510,6 +518,8 @@ impl crate::primitives::Wire for LeaderEndpoint {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for LeaderEndpoint {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

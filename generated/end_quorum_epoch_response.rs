@@ -83,6 +83,8 @@ impl crate::primitives::Wire for EndQuorumEpochResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for EndQuorumEpochResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -204,6 +206,8 @@ impl crate::primitives::Wire for TopicData {
         }
         size
     }
+}
+impl crate::primitives::Decode for TopicData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -307,6 +311,8 @@ impl crate::primitives::Wire for PartitionData {
         }
         size
     }
+}
+impl crate::primitives::Decode for PartitionData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -394,6 +400,8 @@ impl crate::primitives::Wire for NodeEndpoint {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for NodeEndpoint {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -77,6 +77,8 @@ impl crate::primitives::Wire for EndTxnRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for EndTxnRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

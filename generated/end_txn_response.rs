@@ -89,6 +89,8 @@ impl crate::primitives::Wire for EndTxnResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for EndTxnResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

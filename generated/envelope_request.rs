@@ -80,6 +80,8 @@ impl crate::primitives::Wire for EnvelopeRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for EnvelopeRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -59,6 +59,8 @@ impl crate::primitives::Wire for ExpireDelegationTokenRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for ExpireDelegationTokenRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -61,6 +61,8 @@ impl crate::primitives::Wire for ExpireDelegationTokenResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for ExpireDelegationTokenResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -253,6 +253,8 @@ impl crate::primitives::Wire for FetchRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for FetchRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -271,7 +273,7 @@ impl crate::primitives::Wire for FetchRequest {
         } else {
             self.replica_id = -1;
         }
-        crate::primitives::Wire::reset_value(&mut self.replica_state);
+        crate::primitives::Decode::reset_value(&mut self.replica_state);
         if version >= 7 {
             let run: [u8; 21] = crate::primitives::field::read_run(
                 r,
@@ -392,7 +394,7 @@ impl crate::primitives::Wire for FetchRequest {
     fn reset_value(&mut self) {
         self.cluster_id = None;
         self.replica_id = -1;
-        crate::primitives::Wire::reset_value(&mut self.replica_state);
+        crate::primitives::Decode::reset_value(&mut self.replica_state);
         self.max_wait_ms = 0;
         self.min_bytes = 0;
         self.max_bytes = 2147483647;
@@ -458,6 +460,8 @@ impl crate::primitives::Wire for ReplicaState {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ReplicaState {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -565,6 +569,8 @@ impl crate::primitives::Wire for FetchTopic {
         }
         size
     }
+}
+impl crate::primitives::Decode for FetchTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -757,6 +763,8 @@ impl crate::primitives::Wire for FetchPartition {
         }
         size
     }
+}
+impl crate::primitives::Decode for FetchPartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -934,6 +942,8 @@ impl crate::primitives::Wire for ForgottenTopic {
         }
         size
     }
+}
+impl crate::primitives::Decode for ForgottenTopic {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

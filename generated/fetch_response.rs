@@ -115,6 +115,8 @@ impl crate::primitives::Wire for FetchResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for FetchResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -266,6 +268,8 @@ impl crate::primitives::Wire for FetchableTopicResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for FetchableTopicResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -545,6 +549,8 @@ impl crate::primitives::Wire for PartitionData {
         }
         size
     }
+}
+impl crate::primitives::Decode for PartitionData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -593,9 +599,9 @@ impl crate::primitives::Wire for PartitionData {
             self.last_stable_offset = -1;
             self.log_start_offset = -1;
         }
-        crate::primitives::Wire::reset_value(&mut self.diverging_epoch);
-        crate::primitives::Wire::reset_value(&mut self.current_leader);
-        crate::primitives::Wire::reset_value(&mut self.snapshot_id);
+        crate::primitives::Decode::reset_value(&mut self.diverging_epoch);
+        crate::primitives::Decode::reset_value(&mut self.current_leader);
+        crate::primitives::Decode::reset_value(&mut self.snapshot_id);
         if version >= 4 {
             crate::primitives::field::decode_into(
                 &mut self.aborted_transactions,
@@ -669,9 +675,9 @@ impl crate::primitives::Wire for PartitionData {
         self.high_watermark = 0;
         self.last_stable_offset = -1;
         self.log_start_offset = -1;
-        crate::primitives::Wire::reset_value(&mut self.diverging_epoch);
-        crate::primitives::Wire::reset_value(&mut self.current_leader);
-        crate::primitives::Wire::reset_value(&mut self.snapshot_id);
+        crate::primitives::Decode::reset_value(&mut self.diverging_epoch);
+        crate::primitives::Decode::reset_value(&mut self.current_leader);
+        crate::primitives::Decode::reset_value(&mut self.snapshot_id);
         self.aborted_transactions = Some(Vec::new());
         self.preferred_read_replica = -1;
         self.records = Some(crate::Bytes::new());
@@ -731,6 +737,8 @@ impl crate::primitives::Wire for EpochEndOffset {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for EpochEndOffset {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -808,6 +816,8 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for LeaderIdAndEpoch {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -885,6 +895,8 @@ impl crate::primitives::Wire for SnapshotId {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for SnapshotId {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -963,6 +975,8 @@ impl crate::primitives::Wire for AbortedTransaction {
         }
         size
     }
+}
+impl crate::primitives::Decode for AbortedTransaction {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -1053,6 +1067,8 @@ impl crate::primitives::Wire for NodeEndpoint {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for NodeEndpoint {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

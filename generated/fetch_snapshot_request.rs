@@ -88,6 +88,8 @@ impl crate::primitives::Wire for FetchSnapshotRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for FetchSnapshotRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -186,6 +188,8 @@ impl crate::primitives::Wire for TopicSnapshot {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for TopicSnapshot {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -299,6 +303,8 @@ impl crate::primitives::Wire for PartitionSnapshot {
         }
         size
     }
+}
+impl crate::primitives::Decode for PartitionSnapshot {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -351,7 +357,7 @@ impl crate::primitives::Wire for PartitionSnapshot {
     fn reset_value(&mut self) {
         self.partition = 0;
         self.current_leader_epoch = 0;
-        crate::primitives::Wire::reset_value(&mut self.snapshot_id);
+        crate::primitives::Decode::reset_value(&mut self.snapshot_id);
         self.position = 0;
         self.replica_directory_id = crate::primitives::Uuid::NIL;
         self.unknown_tagged_fields.clear();
@@ -401,6 +407,8 @@ impl crate::primitives::Wire for SnapshotId {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for SnapshotId {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -80,6 +80,8 @@ impl crate::primitives::Wire for FetchSnapshotResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for FetchSnapshotResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -178,6 +180,8 @@ impl crate::primitives::Wire for TopicSnapshot {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for TopicSnapshot {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -307,6 +311,8 @@ impl crate::primitives::Wire for PartitionSnapshot {
         }
         size
     }
+}
+impl crate::primitives::Decode for PartitionSnapshot {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -326,7 +332,7 @@ impl crate::primitives::Wire for PartitionSnapshot {
             false,
             "snapshot_id",
         )?;
-        crate::primitives::Wire::reset_value(&mut self.current_leader);
+        crate::primitives::Decode::reset_value(&mut self.current_leader);
         let run: [u8; 16] = crate::primitives::field::read_run(
             r,
             &[("size", 8), ("position", 8)],
@@ -365,8 +371,8 @@ impl crate::primitives::Wire for PartitionSnapshot {
     fn reset_value(&mut self) {
         self.index = 0;
         self.error_code = 0;
-        crate::primitives::Wire::reset_value(&mut self.snapshot_id);
-        crate::primitives::Wire::reset_value(&mut self.current_leader);
+        crate::primitives::Decode::reset_value(&mut self.snapshot_id);
+        crate::primitives::Decode::reset_value(&mut self.current_leader);
         self.size = 0;
         self.position = 0;
         self.unaligned_records = crate::Bytes::new();
@@ -417,6 +423,8 @@ impl crate::primitives::Wire for SnapshotId {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for SnapshotId {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -485,6 +493,8 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for LeaderIdAndEpoch {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -557,6 +567,8 @@ impl crate::primitives::Wire for NodeEndpoint {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for NodeEndpoint {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -91,6 +91,8 @@ impl crate::primitives::Wire for FindCoordinatorRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for FindCoordinatorRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

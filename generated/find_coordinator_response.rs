@@ -167,6 +167,8 @@ impl crate::primitives::Wire for FindCoordinatorResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for FindCoordinatorResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -362,6 +364,8 @@ impl crate::primitives::Wire for Coordinator {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for Coordinator {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -111,6 +111,8 @@ impl crate::primitives::Wire for GetTelemetrySubscriptionsResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for GetTelemetrySubscriptionsResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

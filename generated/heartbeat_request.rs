@@ -106,6 +106,8 @@ impl crate::primitives::Wire for HeartbeatRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for HeartbeatRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

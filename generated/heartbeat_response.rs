@@ -57,6 +57,8 @@ impl crate::primitives::Wire for HeartbeatResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for HeartbeatResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

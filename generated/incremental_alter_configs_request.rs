@@ -63,6 +63,8 @@ impl crate::primitives::Wire for IncrementalAlterConfigsRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for IncrementalAlterConfigsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -171,6 +173,8 @@ impl crate::primitives::Wire for AlterConfigsResource {
         }
         size
     }
+}
+impl crate::primitives::Decode for AlterConfigsResource {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -290,6 +294,8 @@ impl crate::primitives::Wire for AlterableConfig {
         }
         size
     }
+}
+impl crate::primitives::Decode for AlterableConfig {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

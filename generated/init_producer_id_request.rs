@@ -103,6 +103,8 @@ impl crate::primitives::Wire for InitProducerIdRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for InitProducerIdRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -78,6 +78,8 @@ impl crate::primitives::Wire for InitProducerIdResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for InitProducerIdResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -44,6 +44,8 @@ impl crate::primitives::Wire for InitializeShareGroupStateRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for InitializeShareGroupStateRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -123,6 +125,8 @@ impl crate::primitives::Wire for InitializeStateData {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for InitializeStateData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -204,6 +208,8 @@ impl crate::primitives::Wire for PartitionData {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for PartitionData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -191,6 +191,8 @@ impl crate::primitives::Wire for JoinGroupRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for JoinGroupRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -339,6 +341,8 @@ impl crate::primitives::Wire for JoinGroupRequestProtocol {
         }
         size
     }
+}
+impl crate::primitives::Decode for JoinGroupRequestProtocol {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -169,6 +169,8 @@ impl crate::primitives::Wire for JoinGroupResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for JoinGroupResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -364,6 +366,8 @@ impl crate::primitives::Wire for JoinGroupResponseMember {
         }
         size
     }
+}
+impl crate::primitives::Decode for JoinGroupResponseMember {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

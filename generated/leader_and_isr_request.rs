@@ -180,6 +180,8 @@ impl crate::primitives::Wire for LeaderAndIsrRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for LeaderAndIsrRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -462,6 +464,8 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
         }
         size
     }
+}
+impl crate::primitives::Decode for LeaderAndIsrPartitionState {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -655,6 +659,8 @@ impl crate::primitives::Wire for LeaderAndIsrTopicState {
         }
         size
     }
+}
+impl crate::primitives::Decode for LeaderAndIsrTopicState {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -772,6 +778,8 @@ impl crate::primitives::Wire for LeaderAndIsrLiveLeader {
         }
         size
     }
+}
+impl crate::primitives::Decode for LeaderAndIsrLiveLeader {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

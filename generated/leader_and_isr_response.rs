@@ -88,6 +88,8 @@ impl crate::primitives::Wire for LeaderAndIsrResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for LeaderAndIsrResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -215,6 +217,8 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionError {
         }
         size
     }
+}
+impl crate::primitives::Decode for LeaderAndIsrPartitionError {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -310,6 +314,8 @@ impl crate::primitives::Wire for LeaderAndIsrTopicError {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for LeaderAndIsrTopicError {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,

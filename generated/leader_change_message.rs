@@ -65,6 +65,8 @@ impl crate::primitives::Wire for LeaderChangeMessage {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for LeaderChangeMessage {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -157,6 +159,8 @@ impl crate::primitives::Wire for Voter {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for Voter {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -97,6 +97,8 @@ impl crate::primitives::Wire for LeaveGroupRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for LeaveGroupRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -242,6 +244,8 @@ impl crate::primitives::Wire for MemberIdentity {
         }
         size
     }
+}
+impl crate::primitives::Decode for MemberIdentity {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

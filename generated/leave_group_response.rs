@@ -79,6 +79,8 @@ impl crate::primitives::Wire for LeaveGroupResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for LeaveGroupResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -224,6 +226,8 @@ impl crate::primitives::Wire for MemberResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for MemberResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

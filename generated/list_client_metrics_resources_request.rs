@@ -24,6 +24,8 @@ impl crate::primitives::Wire for ListClientMetricsResourcesRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ListClientMetricsResourcesRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

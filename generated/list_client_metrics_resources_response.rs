@@ -62,6 +62,8 @@ impl crate::primitives::Wire for ListClientMetricsResourcesResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ListClientMetricsResourcesResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -129,6 +131,8 @@ impl crate::primitives::Wire for ClientMetricsResource {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ClientMetricsResource {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

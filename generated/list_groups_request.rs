@@ -78,6 +78,8 @@ impl crate::primitives::Wire for ListGroupsRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for ListGroupsRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -65,6 +65,8 @@ impl crate::primitives::Wire for ListGroupsResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for ListGroupsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -221,6 +223,8 @@ impl crate::primitives::Wire for ListedGroup {
         }
         size
     }
+}
+impl crate::primitives::Decode for ListedGroup {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -93,6 +93,8 @@ impl crate::primitives::Wire for ListOffsetsRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for ListOffsetsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -210,6 +212,8 @@ impl crate::primitives::Wire for ListOffsetsTopic {
         }
         size
     }
+}
+impl crate::primitives::Decode for ListOffsetsTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -341,6 +345,8 @@ impl crate::primitives::Wire for ListOffsetsPartition {
         }
         size
     }
+}
+impl crate::primitives::Decode for ListOffsetsPartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -59,6 +59,8 @@ impl crate::primitives::Wire for ListOffsetsResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for ListOffsetsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -159,6 +161,8 @@ impl crate::primitives::Wire for ListOffsetsTopicResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for ListOffsetsTopicResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -328,6 +332,8 @@ impl crate::primitives::Wire for ListOffsetsPartitionResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for ListOffsetsPartitionResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

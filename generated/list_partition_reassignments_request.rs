@@ -44,6 +44,8 @@ impl crate::primitives::Wire for ListPartitionReassignmentsRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ListPartitionReassignmentsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -127,6 +129,8 @@ impl crate::primitives::Wire for ListPartitionReassignmentsTopics {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ListPartitionReassignmentsTopics {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -74,6 +74,8 @@ impl crate::primitives::Wire for ListPartitionReassignmentsResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ListPartitionReassignmentsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -161,6 +163,8 @@ impl crate::primitives::Wire for OngoingTopicReassignment {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for OngoingTopicReassignment {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -265,6 +269,8 @@ impl crate::primitives::Wire for OngoingPartitionReassignment {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for OngoingPartitionReassignment {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -82,6 +82,8 @@ impl crate::primitives::Wire for ListTransactionsRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ListTransactionsRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -79,6 +79,8 @@ impl crate::primitives::Wire for ListTransactionsResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ListTransactionsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -187,6 +189,8 @@ impl crate::primitives::Wire for TransactionState {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for TransactionState {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -120,6 +120,8 @@ impl crate::primitives::Wire for MetadataRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for MetadataRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -273,6 +275,8 @@ impl crate::primitives::Wire for MetadataRequestTopic {
         }
         size
     }
+}
+impl crate::primitives::Decode for MetadataRequestTopic {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

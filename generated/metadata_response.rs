@@ -151,6 +151,8 @@ impl crate::primitives::Wire for MetadataResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for MetadataResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -315,6 +317,8 @@ impl crate::primitives::Wire for MetadataResponseBroker {
         }
         size
     }
+}
+impl crate::primitives::Decode for MetadataResponseBroker {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -505,6 +509,8 @@ impl crate::primitives::Wire for MetadataResponseTopic {
         }
         size
     }
+}
+impl crate::primitives::Decode for MetadataResponseTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -742,6 +748,8 @@ impl crate::primitives::Wire for MetadataResponsePartition {
         }
         size
     }
+}
+impl crate::primitives::Decode for MetadataResponsePartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

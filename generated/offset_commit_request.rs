@@ -145,6 +145,8 @@ impl crate::primitives::Wire for OffsetCommitRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for OffsetCommitRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -289,6 +291,8 @@ impl crate::primitives::Wire for OffsetCommitRequestTopic {
         }
         size
     }
+}
+impl crate::primitives::Decode for OffsetCommitRequestTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -437,6 +441,8 @@ impl crate::primitives::Wire for OffsetCommitRequestPartition {
         }
         size
     }
+}
+impl crate::primitives::Decode for OffsetCommitRequestPartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

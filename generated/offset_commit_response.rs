@@ -59,6 +59,8 @@ impl crate::primitives::Wire for OffsetCommitResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for OffsetCommitResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -159,6 +161,8 @@ impl crate::primitives::Wire for OffsetCommitResponseTopic {
         }
         size
     }
+}
+impl crate::primitives::Decode for OffsetCommitResponseTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -250,6 +254,8 @@ impl crate::primitives::Wire for OffsetCommitResponsePartition {
         }
         size
     }
+}
+impl crate::primitives::Decode for OffsetCommitResponsePartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

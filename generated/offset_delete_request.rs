@@ -40,6 +40,8 @@ impl crate::primitives::Wire for OffsetDeleteRequest {
         size += crate::primitives::Wire::value_size(&self.topics, version, false);
         size
     }
+}
+impl crate::primitives::Decode for OffsetDeleteRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -112,6 +114,8 @@ impl crate::primitives::Wire for OffsetDeleteRequestTopic {
         size += crate::primitives::Wire::value_size(&self.partitions, version, false);
         size
     }
+}
+impl crate::primitives::Decode for OffsetDeleteRequestTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -165,6 +169,8 @@ impl crate::primitives::Wire for OffsetDeleteRequestPartition {
         size += 4;
         size
     }
+}
+impl crate::primitives::Decode for OffsetDeleteRequestPartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -48,6 +48,8 @@ impl crate::primitives::Wire for OffsetDeleteResponse {
         size += crate::primitives::Wire::value_size(&self.topics, version, false);
         size
     }
+}
+impl crate::primitives::Decode for OffsetDeleteResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -120,6 +122,8 @@ impl crate::primitives::Wire for OffsetDeleteResponseTopic {
         size += crate::primitives::Wire::value_size(&self.partitions, version, false);
         size
     }
+}
+impl crate::primitives::Decode for OffsetDeleteResponseTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -181,6 +185,8 @@ impl crate::primitives::Wire for OffsetDeleteResponsePartition {
         size += 2;
         size
     }
+}
+impl crate::primitives::Decode for OffsetDeleteResponsePartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -135,6 +135,8 @@ impl crate::primitives::Wire for OffsetFetchRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for OffsetFetchRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -276,6 +278,8 @@ impl crate::primitives::Wire for OffsetFetchRequestTopic {
         }
         size
     }
+}
+impl crate::primitives::Decode for OffsetFetchRequestTopic {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -388,6 +392,8 @@ impl crate::primitives::Wire for OffsetFetchRequestGroup {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for OffsetFetchRequestGroup {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -495,6 +501,8 @@ impl crate::primitives::Wire for OffsetFetchRequestTopics {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for OffsetFetchRequestTopics {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -112,6 +112,8 @@ impl crate::primitives::Wire for OffsetFetchResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for OffsetFetchResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -240,6 +242,8 @@ impl crate::primitives::Wire for OffsetFetchResponseTopic {
         }
         size
     }
+}
+impl crate::primitives::Decode for OffsetFetchResponseTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -380,6 +384,8 @@ impl crate::primitives::Wire for OffsetFetchResponsePartition {
         }
         size
     }
+}
+impl crate::primitives::Decode for OffsetFetchResponsePartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -500,6 +506,8 @@ impl crate::primitives::Wire for OffsetFetchResponseGroup {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for OffsetFetchResponseGroup {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -587,6 +595,8 @@ impl crate::primitives::Wire for OffsetFetchResponseTopics {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for OffsetFetchResponseTopics {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -691,6 +701,8 @@ impl crate::primitives::Wire for OffsetFetchResponsePartitions {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for OffsetFetchResponsePartitions {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -68,6 +68,8 @@ impl crate::primitives::Wire for OffsetForLeaderEpochRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for OffsetForLeaderEpochRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -168,6 +170,8 @@ impl crate::primitives::Wire for OffsetForLeaderTopic {
         }
         size
     }
+}
+impl crate::primitives::Decode for OffsetForLeaderTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -281,6 +285,8 @@ impl crate::primitives::Wire for OffsetForLeaderPartition {
         }
         size
     }
+}
+impl crate::primitives::Decode for OffsetForLeaderPartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -59,6 +59,8 @@ impl crate::primitives::Wire for OffsetForLeaderEpochResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for OffsetForLeaderEpochResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -159,6 +161,8 @@ impl crate::primitives::Wire for OffsetForLeaderTopicResult {
         }
         size
     }
+}
+impl crate::primitives::Decode for OffsetForLeaderTopicResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -282,6 +286,8 @@ impl crate::primitives::Wire for EpochEndOffset {
         }
         size
     }
+}
+impl crate::primitives::Decode for EpochEndOffset {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

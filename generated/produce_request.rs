@@ -92,6 +92,8 @@ impl crate::primitives::Wire for ProduceRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for ProduceRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -200,6 +202,8 @@ impl crate::primitives::Wire for TopicProduceData {
         }
         size
     }
+}
+impl crate::primitives::Decode for TopicProduceData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -285,6 +289,8 @@ impl crate::primitives::Wire for PartitionProduceData {
         }
         size
     }
+}
+impl crate::primitives::Decode for PartitionProduceData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -92,6 +92,8 @@ impl crate::primitives::Wire for ProduceResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for ProduceResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -207,6 +209,8 @@ impl crate::primitives::Wire for TopicProduceResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for TopicProduceResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -427,6 +431,8 @@ impl crate::primitives::Wire for PartitionProduceResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for PartitionProduceResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -497,7 +503,7 @@ impl crate::primitives::Wire for PartitionProduceResponse {
         } else {
             self.error_message = None;
         }
-        crate::primitives::Wire::reset_value(&mut self.current_leader);
+        crate::primitives::Decode::reset_value(&mut self.current_leader);
         self.unknown_tagged_fields.clear();
         if version >= 9 {
             crate::tagged::decode_section(
@@ -530,7 +536,7 @@ impl crate::primitives::Wire for PartitionProduceResponse {
         self.log_start_offset = -1;
         self.record_errors.clear();
         self.error_message = None;
-        crate::primitives::Wire::reset_value(&mut self.current_leader);
+        crate::primitives::Decode::reset_value(&mut self.current_leader);
         self.unknown_tagged_fields.clear();
     }
 }
@@ -599,6 +605,8 @@ impl crate::primitives::Wire for BatchIndexAndErrorMessage {
         }
         size
     }
+}
+impl crate::primitives::Decode for BatchIndexAndErrorMessage {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -690,6 +698,8 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for LeaderIdAndEpoch {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -774,6 +784,8 @@ impl crate::primitives::Wire for NodeEndpoint {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for NodeEndpoint {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -56,6 +56,8 @@ impl crate::primitives::Wire for PushTelemetryRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for PushTelemetryRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -44,6 +44,8 @@ impl crate::primitives::Wire for ReadShareGroupStateRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ReadShareGroupStateRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -123,6 +125,8 @@ impl crate::primitives::Wire for ReadStateData {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ReadStateData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -198,6 +202,8 @@ impl crate::primitives::Wire for PartitionData {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for PartitionData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -29,6 +29,8 @@ impl crate::primitives::Wire for ReadShareGroupStateResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ReadShareGroupStateResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -100,6 +102,8 @@ impl crate::primitives::Wire for ReadStateResult {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ReadStateResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -212,6 +216,8 @@ impl crate::primitives::Wire for PartitionResult {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for PartitionResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -315,6 +321,8 @@ impl crate::primitives::Wire for StateBatch {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for StateBatch {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -44,6 +44,8 @@ impl crate::primitives::Wire for ReadShareGroupStateSummaryRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ReadShareGroupStateSummaryRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -123,6 +125,8 @@ impl crate::primitives::Wire for ReadStateSummaryData {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ReadStateSummaryData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -198,6 +202,8 @@ impl crate::primitives::Wire for PartitionData {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for PartitionData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -29,6 +29,8 @@ impl crate::primitives::Wire for ReadShareGroupStateSummaryResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ReadShareGroupStateSummaryResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -100,6 +102,8 @@ impl crate::primitives::Wire for ReadStateSummaryResult {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ReadStateSummaryResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -200,6 +204,8 @@ impl crate::primitives::Wire for PartitionResult {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for PartitionResult {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -66,6 +66,8 @@ impl crate::primitives::Wire for RemoveRaftVoterRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for RemoveRaftVoterRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

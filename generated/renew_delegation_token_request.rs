@@ -59,6 +59,8 @@ impl crate::primitives::Wire for RenewDelegationTokenRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for RenewDelegationTokenRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

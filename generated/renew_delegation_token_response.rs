@@ -61,6 +61,8 @@ impl crate::primitives::Wire for RenewDelegationTokenResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for RenewDelegationTokenResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -139,6 +139,8 @@ impl crate::primitives::Wire for RequestHeader {
         }
         size
     }
+}
+impl crate::primitives::Decode for RequestHeader {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

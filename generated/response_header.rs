@@ -47,6 +47,8 @@ impl crate::primitives::Wire for ResponseHeader {
         }
         size
     }
+}
+impl crate::primitives::Decode for ResponseHeader {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -47,6 +47,8 @@ impl crate::primitives::Wire for SaslAuthenticateRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for SaslAuthenticateRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

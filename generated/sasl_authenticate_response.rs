@@ -103,6 +103,8 @@ impl crate::primitives::Wire for SaslAuthenticateResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for SaslAuthenticateResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

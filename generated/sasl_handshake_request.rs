@@ -28,6 +28,8 @@ impl crate::primitives::Wire for SaslHandshakeRequest {
         size += crate::primitives::Wire::value_size(&self.mechanism, version, false);
         size
     }
+}
+impl crate::primitives::Decode for SaslHandshakeRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

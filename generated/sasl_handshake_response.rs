@@ -46,6 +46,8 @@ impl crate::primitives::Wire for SaslHandshakeResponse {
         size += crate::primitives::Wire::value_size(&self.mechanisms, version, false);
         size
     }
+}
+impl crate::primitives::Decode for SaslHandshakeResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

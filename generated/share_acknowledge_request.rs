@@ -81,6 +81,8 @@ impl crate::primitives::Wire for ShareAcknowledgeRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ShareAcknowledgeRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -176,6 +178,8 @@ impl crate::primitives::Wire for AcknowledgeTopic {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for AcknowledgeTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -260,6 +264,8 @@ impl crate::primitives::Wire for AcknowledgePartition {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for AcknowledgePartition {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -351,6 +357,8 @@ impl crate::primitives::Wire for AcknowledgementBatch {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for AcknowledgementBatch {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

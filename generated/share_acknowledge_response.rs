@@ -80,6 +80,8 @@ impl crate::primitives::Wire for ShareAcknowledgeResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ShareAcknowledgeResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -175,6 +177,8 @@ impl crate::primitives::Wire for ShareAcknowledgeTopicResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ShareAcknowledgeTopicResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -268,6 +272,8 @@ impl crate::primitives::Wire for PartitionData {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for PartitionData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -303,7 +309,7 @@ impl crate::primitives::Wire for PartitionData {
         self.partition_index = 0;
         self.error_code = 0;
         self.error_message = None;
-        crate::primitives::Wire::reset_value(&mut self.current_leader);
+        crate::primitives::Decode::reset_value(&mut self.current_leader);
         self.unknown_tagged_fields.clear();
     }
 }
@@ -351,6 +357,8 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for LeaderIdAndEpoch {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -435,6 +443,8 @@ impl crate::primitives::Wire for NodeEndpoint {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for NodeEndpoint {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

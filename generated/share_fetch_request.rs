@@ -122,6 +122,8 @@ impl crate::primitives::Wire for ShareFetchRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ShareFetchRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -234,6 +236,8 @@ impl crate::primitives::Wire for FetchTopic {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for FetchTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -326,6 +330,8 @@ impl crate::primitives::Wire for FetchPartition {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for FetchPartition {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -417,6 +423,8 @@ impl crate::primitives::Wire for AcknowledgementBatch {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for AcknowledgementBatch {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -495,6 +503,8 @@ impl crate::primitives::Wire for ForgottenTopic {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ForgottenTopic {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -80,6 +80,8 @@ impl crate::primitives::Wire for ShareFetchResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ShareFetchResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -175,6 +177,8 @@ impl crate::primitives::Wire for ShareFetchableTopicResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ShareFetchableTopicResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -317,6 +321,8 @@ impl crate::primitives::Wire for PartitionData {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for PartitionData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -382,7 +388,7 @@ impl crate::primitives::Wire for PartitionData {
         self.error_message = None;
         self.acknowledge_error_code = 0;
         self.acknowledge_error_message = None;
-        crate::primitives::Wire::reset_value(&mut self.current_leader);
+        crate::primitives::Decode::reset_value(&mut self.current_leader);
         self.records = Some(crate::Bytes::new());
         self.acquired_records.clear();
         self.unknown_tagged_fields.clear();
@@ -432,6 +438,8 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for LeaderIdAndEpoch {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -506,6 +514,8 @@ impl crate::primitives::Wire for AcquiredRecords {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for AcquiredRecords {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -592,6 +602,8 @@ impl crate::primitives::Wire for NodeEndpoint {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for NodeEndpoint {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -49,6 +49,8 @@ impl crate::primitives::Wire for ShareGroupDescribeRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ShareGroupDescribeRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

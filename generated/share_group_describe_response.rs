@@ -44,6 +44,8 @@ impl crate::primitives::Wire for ShareGroupDescribeResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ShareGroupDescribeResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -128,6 +130,8 @@ impl crate::primitives::Wire for TopicPartitions {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for TopicPartitions {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -206,6 +210,8 @@ impl crate::primitives::Wire for Assignment {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for Assignment {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -364,6 +370,8 @@ impl crate::primitives::Wire for DescribedGroup {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for DescribedGroup {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -546,6 +554,8 @@ impl crate::primitives::Wire for Member {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for Member {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -613,7 +623,7 @@ impl crate::primitives::Wire for Member {
         self.client_id.clear();
         self.client_host.clear();
         self.subscribed_topic_names.clear();
-        crate::primitives::Wire::reset_value(&mut self.assignment);
+        crate::primitives::Decode::reset_value(&mut self.assignment);
         self.unknown_tagged_fields.clear();
     }
 }

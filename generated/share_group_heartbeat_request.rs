@@ -76,6 +76,8 @@ impl crate::primitives::Wire for ShareGroupHeartbeatRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for ShareGroupHeartbeatRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

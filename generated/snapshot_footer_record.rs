@@ -37,6 +37,8 @@ impl crate::primitives::Wire for SnapshotFooterRecord {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for SnapshotFooterRecord {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

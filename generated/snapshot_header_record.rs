@@ -45,6 +45,8 @@ impl crate::primitives::Wire for SnapshotHeaderRecord {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for SnapshotHeaderRecord {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

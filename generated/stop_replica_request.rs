@@ -182,6 +182,8 @@ impl crate::primitives::Wire for StopReplicaRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for StopReplicaRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -323,6 +325,8 @@ impl crate::primitives::Wire for StopReplicaPartitionV0 {
         size += 4;
         size
     }
+}
+impl crate::primitives::Decode for StopReplicaPartitionV0 {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -414,6 +418,8 @@ impl crate::primitives::Wire for StopReplicaTopicV1 {
         }
         size
     }
+}
+impl crate::primitives::Decode for StopReplicaTopicV1 {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -504,6 +510,8 @@ impl crate::primitives::Wire for StopReplicaTopicState {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for StopReplicaTopicState {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -595,6 +603,8 @@ impl crate::primitives::Wire for StopReplicaPartitionState {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for StopReplicaPartitionState {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -60,6 +60,8 @@ impl crate::primitives::Wire for StopReplicaResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for StopReplicaResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -167,6 +169,8 @@ impl crate::primitives::Wire for StopReplicaPartitionError {
         }
         size
     }
+}
+impl crate::primitives::Decode for StopReplicaPartitionError {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

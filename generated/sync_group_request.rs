@@ -161,6 +161,8 @@ impl crate::primitives::Wire for SyncGroupRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for SyncGroupRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -314,6 +316,8 @@ impl crate::primitives::Wire for SyncGroupRequestAssignment {
         }
         size
     }
+}
+impl crate::primitives::Decode for SyncGroupRequestAssignment {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -109,6 +109,8 @@ impl crate::primitives::Wire for SyncGroupResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for SyncGroupResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -174,6 +174,8 @@ impl crate::primitives::Wire for TxnOffsetCommitRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for TxnOffsetCommitRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -322,6 +324,8 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestTopic {
         }
         size
     }
+}
+impl crate::primitives::Decode for TxnOffsetCommitRequestTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -456,6 +460,8 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestPartition {
         }
         size
     }
+}
+impl crate::primitives::Decode for TxnOffsetCommitRequestPartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -55,6 +55,8 @@ impl crate::primitives::Wire for TxnOffsetCommitResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for TxnOffsetCommitResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -151,6 +153,8 @@ impl crate::primitives::Wire for TxnOffsetCommitResponseTopic {
         }
         size
     }
+}
+impl crate::primitives::Decode for TxnOffsetCommitResponseTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -242,6 +246,8 @@ impl crate::primitives::Wire for TxnOffsetCommitResponsePartition {
         }
         size
     }
+}
+impl crate::primitives::Decode for TxnOffsetCommitResponsePartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

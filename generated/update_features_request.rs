@@ -80,6 +80,8 @@ impl crate::primitives::Wire for UpdateFeaturesRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for UpdateFeaturesRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -206,6 +208,8 @@ impl crate::primitives::Wire for FeatureUpdateKey {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for FeatureUpdateKey {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

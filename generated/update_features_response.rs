@@ -85,6 +85,8 @@ impl crate::primitives::Wire for UpdateFeaturesResponse {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for UpdateFeaturesResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -195,6 +197,8 @@ impl crate::primitives::Wire for UpdatableFeatureResult {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for UpdatableFeatureResult {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

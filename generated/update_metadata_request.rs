@@ -186,6 +186,8 @@ impl crate::primitives::Wire for UpdateMetadataRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for UpdateMetadataRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -427,6 +429,8 @@ impl crate::primitives::Wire for UpdateMetadataPartitionState {
         }
         size
     }
+}
+impl crate::primitives::Decode for UpdateMetadataPartitionState {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -590,6 +594,8 @@ impl crate::primitives::Wire for UpdateMetadataTopicState {
         }
         size
     }
+}
+impl crate::primitives::Decode for UpdateMetadataTopicState {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -767,6 +773,8 @@ impl crate::primitives::Wire for UpdateMetadataBroker {
         }
         size
     }
+}
+impl crate::primitives::Decode for UpdateMetadataBroker {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -916,6 +924,8 @@ impl crate::primitives::Wire for UpdateMetadataEndpoint {
         }
         size
     }
+}
+impl crate::primitives::Decode for UpdateMetadataEndpoint {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

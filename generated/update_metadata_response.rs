@@ -47,6 +47,8 @@ impl crate::primitives::Wire for UpdateMetadataResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for UpdateMetadataResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -104,6 +104,8 @@ impl crate::primitives::Wire for UpdateRaftVoterRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for UpdateRaftVoterRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -149,7 +151,7 @@ impl crate::primitives::Wire for UpdateRaftVoterRequest {
         self.voter_id = 0;
         self.voter_directory_id = crate::primitives::Uuid::NIL;
         self.listeners.clear();
-        crate::primitives::Wire::reset_value(&mut self.k_raft_version_feature);
+        crate::primitives::Decode::reset_value(&mut self.k_raft_version_feature);
         self.unknown_tagged_fields.clear();
     }
 }
@@ -201,6 +203,8 @@ impl crate::primitives::Wire for Listener {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for Listener {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -273,6 +277,8 @@ impl crate::primitives::Wire for KRaftVersionFeature {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for KRaftVersionFeature {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

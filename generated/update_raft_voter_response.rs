@@ -69,6 +69,8 @@ impl crate::primitives::Wire for UpdateRaftVoterResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for UpdateRaftVoterResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -81,7 +83,7 @@ impl crate::primitives::Wire for UpdateRaftVoterResponse {
         )?;
         self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
         self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::Wire::reset_value(&mut self.current_leader);
+        crate::primitives::Decode::reset_value(&mut self.current_leader);
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
@@ -107,7 +109,7 @@ impl crate::primitives::Wire for UpdateRaftVoterResponse {
     fn reset_value(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
-        crate::primitives::Wire::reset_value(&mut self.current_leader);
+        crate::primitives::Decode::reset_value(&mut self.current_leader);
         self.unknown_tagged_fields.clear();
     }
 }
@@ -178,6 +180,8 @@ impl crate::primitives::Wire for CurrentLeader {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for CurrentLeader {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

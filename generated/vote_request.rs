@@ -69,6 +69,8 @@ impl crate::primitives::Wire for VoteRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for VoteRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -160,6 +162,8 @@ impl crate::primitives::Wire for TopicData {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for TopicData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -279,6 +283,8 @@ impl crate::primitives::Wire for PartitionData {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for PartitionData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -44,6 +44,8 @@ impl crate::primitives::Wire for VotersRecord {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for VotersRecord {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -148,6 +150,8 @@ impl crate::primitives::Wire for Voter {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for Voter {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -183,7 +187,7 @@ impl crate::primitives::Wire for Voter {
         self.voter_id = 0;
         self.voter_directory_id = crate::primitives::Uuid::NIL;
         self.endpoints.clear();
-        crate::primitives::Wire::reset_value(&mut self.k_raft_version_feature);
+        crate::primitives::Decode::reset_value(&mut self.k_raft_version_feature);
         self.unknown_tagged_fields.clear();
     }
 }
@@ -235,6 +239,8 @@ impl crate::primitives::Wire for Endpoint {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for Endpoint {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -307,6 +313,8 @@ impl crate::primitives::Wire for KRaftVersionFeature {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for KRaftVersionFeature {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

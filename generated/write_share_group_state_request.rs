@@ -44,6 +44,8 @@ impl crate::primitives::Wire for WriteShareGroupStateRequest {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for WriteShareGroupStateRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -123,6 +125,8 @@ impl crate::primitives::Wire for WriteStateData {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for WriteStateData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -222,6 +226,8 @@ impl crate::primitives::Wire for PartitionData {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for PartitionData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -318,6 +324,8 @@ impl crate::primitives::Wire for StateBatch {
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
+}
+impl crate::primitives::Decode for StateBatch {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -42,6 +42,8 @@ impl crate::primitives::Wire for WriteTxnMarkersRequest {
         }
         size
     }
+}
+impl crate::primitives::Decode for WriteTxnMarkersRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -156,6 +158,8 @@ impl crate::primitives::Wire for WritableTxnMarker {
         }
         size
     }
+}
+impl crate::primitives::Decode for WritableTxnMarker {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -265,6 +269,8 @@ impl crate::primitives::Wire for WritableTxnMarkerTopic {
         }
         size
     }
+}
+impl crate::primitives::Decode for WritableTxnMarkerTopic {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -42,6 +42,8 @@ impl crate::primitives::Wire for WriteTxnMarkersResponse {
         }
         size
     }
+}
+impl crate::primitives::Decode for WriteTxnMarkersResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -125,6 +127,8 @@ impl crate::primitives::Wire for WritableTxnMarkerResult {
         }
         size
     }
+}
+impl crate::primitives::Decode for WritableTxnMarkerResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -221,6 +225,8 @@ impl crate::primitives::Wire for WritableTxnMarkerTopicResult {
         }
         size
     }
+}
+impl crate::primitives::Decode for WritableTxnMarkerTopicResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -312,6 +318,8 @@ impl crate::primitives::Wire for WritableTxnMarkerPartitionResult {
         }
         size
     }
+}
+impl crate::primitives::Decode for WritableTxnMarkerPartitionResult {
     #[inline(always)]
     fn decode_value_into(
         &mut self,

@@ -10,7 +10,7 @@ use bytes::{Bytes, BytesMut};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::message::{ApiMessage, Message};
 use crate::messages::{RequestHeader, ResponseHeader};
-use crate::primitives::{Nullable, Reader, Wire, Writer};
+use crate::primitives::{Decode, DecodeNullable, Nullable, Reader, Wire, Writer};
 
 /// An embedded request or response with its header, e.g. the
 /// `RequestData` of an EnvelopeRequest: `header ‖ body` as raw bytes.
@@ -167,7 +167,9 @@ macro_rules! bytes_like {
             fn value_size(&self, version: i16, flexible: bool) -> usize {
                 self.0.value_size(version, flexible)
             }
+        }
 
+        impl Decode for $ty {
             #[inline]
             fn decode_value(r: &mut Reader, version: i16, flexible: bool) -> Result<Self, DecodeError> {
                 Bytes::decode_value(r, version, flexible).map($ty)
@@ -179,7 +181,9 @@ macro_rules! bytes_like {
             }
         }
 
-        impl Nullable for $ty {
+        impl Nullable for $ty {}
+
+        impl DecodeNullable for $ty {
             #[inline]
             fn decode_option(r: &mut Reader, version: i16, flexible: bool) -> Result<Option<Self>, DecodeError> {
                 Ok(Bytes::decode_option(r, version, flexible)?.map($ty))

@@ -13,9 +13,10 @@ use bytes::{BufMut, Bytes};
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::primitives::varint::{put_uvarint, uvarint_len};
-use crate::primitives::{Reader, Wire, Writer};
+use crate::primitives::{Input, Reader, Wire, Writer};
 
-/// A tagged field this schema does not know, kept as its tag and raw bytes.
+/// A tagged field this schema does not know, kept as its tag and raw bytes:
+/// a [`Bytes`] in owned values, a `&'a [u8]` of the input in borrowed views.
 ///
 /// # Example
 /// ```
@@ -24,16 +25,16 @@ use crate::primitives::{Reader, Wire, Writer};
 /// assert_eq!((f.tag, &f.data[..]), (1000, &[1u8, 2, 3][..]));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct RawTaggedField {
+pub struct RawTaggedField<D = Bytes> {
     /// The tag number.
     pub tag: u32,
     /// The value's bytes, without tag or size.
-    pub data: Bytes,
+    pub data: D,
 }
 
-impl RawTaggedField {
+impl<D> RawTaggedField<D> {
     /// A raw field with `tag` and `data`.
-    pub fn new(tag: u32, data: Bytes) -> Self {
+    pub fn new(tag: u32, data: D) -> Self {
         Self { tag, data }
     }
 }
@@ -169,11 +170,11 @@ pub fn check_none(fields: &[RawTaggedField]) -> Result<(), EncodeError> {
 /// version, or a known value that does not use exactly its declared size.
 #[doc(hidden)]
 #[inline]
-pub fn decode_section(
-    r: &mut Reader,
+pub fn decode_section<B: Input>(
+    r: &mut Reader<B>,
     known_tags: u32,
-    unknown: &mut Vec<RawTaggedField>,
-    mut known: impl FnMut(u32, &mut Reader) -> Result<bool, DecodeError>,
+    unknown: &mut Vec<RawTaggedField<B>>,
+    mut known: impl FnMut(u32, &mut Reader<B>) -> Result<bool, DecodeError>,
 ) -> Result<(), DecodeError> {
     // Nearly every section is empty: its count is the single byte 0.
     if r.peek_u8() == Some(0) {
@@ -184,28 +185,30 @@ pub fn decode_section(
 
 /// Reads a tagged-field section of a struct that defines no tagged field
 /// at this version: every entry at or above `known_tags` is kept in
-/// `unknown`, any other is an error. Not generic, so compiled once.
+/// `unknown`, any other is an error. Generic only over the input, so
+/// compiled once for owned decoding.
 ///
 /// # Errors
 /// As [`decode_section`].
 #[doc(hidden)]
 #[inline]
-pub fn decode_unknown_section(
-    r: &mut Reader,
+pub fn decode_unknown_section<B: Input>(
+    r: &mut Reader<B>,
     known_tags: u32,
-    unknown: &mut Vec<RawTaggedField>,
+    unknown: &mut Vec<RawTaggedField<B>>,
 ) -> Result<(), DecodeError> {
     // One instance of the generic reader, shared by every such struct.
     decode_section(r, known_tags, unknown, |_, _| Ok(false))
 }
 
-/// The entries of a non-empty section. Not generic (the known-tag reader is
-/// a trait object), so it is compiled once rather than once per struct.
-fn decode_entries(
-    r: &mut Reader,
+/// The entries of a non-empty section. Generic only over the input (the
+/// known-tag reader is a trait object), so it is compiled once per input
+/// rather than once per struct.
+fn decode_entries<B: Input>(
+    r: &mut Reader<B>,
     known_tags: u32,
-    unknown: &mut Vec<RawTaggedField>,
-    known: &mut dyn FnMut(u32, &mut Reader) -> Result<bool, DecodeError>,
+    unknown: &mut Vec<RawTaggedField<B>>,
+    known: &mut dyn FnMut(u32, &mut Reader<B>) -> Result<bool, DecodeError>,
 ) -> Result<(), DecodeError> {
     let count = r.read_uvarint()? as usize;
     // Each entry takes at least two bytes (tag and size).

@@ -8,7 +8,7 @@
 //! ```
 
 use super::bytes::{len_size, put_len, read_len};
-use super::{Nullable, Reader, Wire, Writer};
+use super::{Decode, DecodeNullable, Input, Nullable, Reader, Wire, Writer};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 
 /// Elements reserved up front at most; more grow as they decode.
@@ -29,7 +29,9 @@ impl<T: Wire> Wire for Vec<T> {
         }
         size
     }
+}
 
+impl<B: Input, T: Decode<B>> Decode<B> for Vec<T> {
     /// Clears the array, keeping its capacity.
     #[inline]
     fn reset_value(&mut self) {
@@ -37,7 +39,7 @@ impl<T: Wire> Wire for Vec<T> {
     }
 
     #[inline]
-    fn decode_value_into(&mut self, r: &mut Reader, version: i16, flexible: bool) -> Result<(), DecodeError> {
+    fn decode_value_into(&mut self, r: &mut Reader<B>, version: i16, flexible: bool) -> Result<(), DecodeError> {
         // A compact empty array, the byte 01, is common enough to read inline.
         if flexible && r.next_is(1) {
             self.clear();
@@ -75,8 +77,9 @@ pub(super) fn encode_items<T: Wire>(
 
 /// The element count of an array, `None` for null, checked against the
 /// bytes left (each element takes at least `min_size`) before anything is
-/// allocated. Not generic, so compiled once.
-fn read_count(r: &mut Reader, flexible: bool, min_size: usize) -> Result<Option<usize>, DecodeError> {
+/// allocated. Generic only over the input, so compiled once for owned
+/// decoding.
+fn read_count<B: Input>(r: &mut Reader<B>, flexible: bool, min_size: usize) -> Result<Option<usize>, DecodeError> {
     let count = read_len(r, flexible)?;
     if let Some(count) = count {
         r.check_count(count, min_size)?;
@@ -94,10 +97,10 @@ fn null_array(offset: usize) -> DecodeError {
 /// decoded in place (keeping their allocations), the rest are added as
 /// defaults, a batch at a time, and decoded in place too. One loop, so an
 /// element type's decoding (often inlined) is compiled once per array type.
-fn decode_items_into<T: Wire>(
+fn decode_items_into<B: Input, T: Decode<B>>(
     items: &mut Vec<T>,
     count: usize,
-    r: &mut Reader,
+    r: &mut Reader<B>,
     version: i16,
     flexible: bool,
 ) -> Result<(), DecodeError> {
@@ -137,8 +140,10 @@ fn decode_items_into<T: Wire>(
     }
 }
 
-impl<T: Wire> Nullable for Vec<T> {
-    fn decode_option(r: &mut Reader, version: i16, flexible: bool) -> Result<Option<Self>, DecodeError> {
+impl<T: Wire> Nullable for Vec<T> {}
+
+impl<B: Input, T: Decode<B>> DecodeNullable<B> for Vec<T> {
+    fn decode_option(r: &mut Reader<B>, version: i16, flexible: bool) -> Result<Option<Self>, DecodeError> {
         let mut place = None;
         Self::decode_option_into(&mut place, r, version, flexible)?;
         Ok(place)
@@ -146,7 +151,7 @@ impl<T: Wire> Nullable for Vec<T> {
 
     fn decode_option_into(
         place: &mut Option<Self>,
-        r: &mut Reader,
+        r: &mut Reader<B>,
         version: i16,
         flexible: bool,
     ) -> Result<(), DecodeError> {

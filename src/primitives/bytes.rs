@@ -10,7 +10,7 @@
 use bytes::{BufMut, Bytes};
 
 use super::varint::{put_uvarint, uvarint_len};
-use super::{Nullable, Reader, Wire, Writer};
+use super::{Decode, DecodeNullable, Input, Nullable, Reader, Wire, Writer};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 
 #[inline(always)]
@@ -54,22 +54,22 @@ pub(super) fn len_size(len: usize, flexible: bool) -> usize {
 /// Reads a length or count prefix: `None` for null (any negative classic
 /// value, or compact 0).
 #[inline]
-pub(crate) fn read_len(r: &mut Reader, flexible: bool) -> Result<Option<usize>, DecodeError> {
+pub(crate) fn read_len<B: Input>(r: &mut Reader<B>, flexible: bool) -> Result<Option<usize>, DecodeError> {
     read_len_by(r, flexible, Reader::read_uvarint)
 }
 
 /// [`read_len`] for `bytes` and `records`, whose compact lengths mostly
 /// take two bytes or more: the varint is decoded in place.
 #[inline(always)]
-fn read_bytes_len(r: &mut Reader, flexible: bool) -> Result<Option<usize>, DecodeError> {
+fn read_bytes_len<B: Input>(r: &mut Reader<B>, flexible: bool) -> Result<Option<usize>, DecodeError> {
     read_len_by(r, flexible, Reader::read_uvarint_inline)
 }
 
 #[inline(always)]
-fn read_len_by(
-    r: &mut Reader,
+fn read_len_by<B: Input>(
+    r: &mut Reader<B>,
     flexible: bool,
-    read_uvarint: fn(&mut Reader) -> Result<u32, DecodeError>,
+    read_uvarint: fn(&mut Reader<B>) -> Result<u32, DecodeError>,
 ) -> Result<Option<usize>, DecodeError> {
     if flexible {
         match read_uvarint(r)? {
@@ -96,37 +96,61 @@ impl Wire for Bytes {
     fn value_size(&self, _: i16, flexible: bool) -> usize {
         self.len() + len_size(self.len(), flexible)
     }
-
-    #[inline]
-    fn decode_value(r: &mut Reader, version: i16, flexible: bool) -> Result<Self, DecodeError> {
-        let offset = r.offset();
-        Self::decode_option(r, version, flexible)?
-            .ok_or_else(|| DecodeError::new(DecodeErrorKind::NullNotAllowed, offset))
-    }
-
-    #[inline]
-    fn decode_value_into(&mut self, r: &mut Reader, version: i16, flexible: bool) -> Result<(), DecodeError> {
-        *self = Self::decode_value(r, version, flexible)?;
-        Ok(())
-    }
 }
 
-impl Nullable for Bytes {
-    #[inline]
-    fn decode_option(r: &mut Reader, _: i16, flexible: bool) -> Result<Option<Self>, DecodeError> {
-        match read_bytes_len(r, flexible)? {
-            None => Ok(None),
-            Some(len) => r.read_bytes(len).map(Some),
-        }
-    }
+/// `bytes` and `records` decode to a slice of the input: a [`Bytes`]
+/// sharing its memory for owned values, a `&'a [u8]` borrowing it for
+/// views. The two impls differ only in their input.
+macro_rules! slice_of_input {
+    ($(<$lt:lifetime>)? for $input:ty) => {
+        impl$(<$lt>)? Decode<$input> for $input {
+            #[inline]
+            fn decode_value(r: &mut Reader<$input>, _: i16, flexible: bool) -> Result<Self, DecodeError> {
+                let offset = r.offset();
+                read_slice(r, flexible)?.ok_or_else(|| DecodeError::new(DecodeErrorKind::NullNotAllowed, offset))
+            }
 
-    #[inline(always)]
-    fn decode_option_into(place: &mut Option<Self>, r: &mut Reader, _: i16, flexible: bool) -> Result<(), DecodeError> {
-        // Written in place: no `Option<Bytes>` passed back through a `Result`.
-        *place = match read_bytes_len(r, flexible)? {
-            None => None,
-            Some(len) => Some(r.read_bytes(len)?),
-        };
-        Ok(())
+            #[inline]
+            fn decode_value_into(&mut self, r: &mut Reader<$input>, version: i16, flexible: bool) -> Result<(), DecodeError> {
+                *self = Self::decode_value(r, version, flexible)?;
+                Ok(())
+            }
+        }
+
+        impl$(<$lt>)? DecodeNullable<$input> for $input {
+            #[inline]
+            fn decode_option(r: &mut Reader<$input>, _: i16, flexible: bool) -> Result<Option<Self>, DecodeError> {
+                read_slice(r, flexible)
+            }
+
+            #[inline(always)]
+            fn decode_option_into(
+                place: &mut Option<Self>,
+                r: &mut Reader<$input>,
+                _: i16,
+                flexible: bool,
+            ) -> Result<(), DecodeError> {
+                // Written in place: no `Option<Bytes>` passed back through a `Result`.
+                *place = match read_bytes_len(r, flexible)? {
+                    None => None,
+                    Some(len) => Some(r.read_bytes(len)?),
+                };
+                Ok(())
+            }
+        }
+    };
+}
+
+slice_of_input!(for Bytes);
+slice_of_input!(<'a> for &'a [u8]);
+
+impl Nullable for Bytes {}
+
+/// A length-prefixed slice of the input, or null (`None`).
+#[inline(always)]
+fn read_slice<B: Input>(r: &mut Reader<B>, flexible: bool) -> Result<Option<B>, DecodeError> {
+    match read_bytes_len(r, flexible)? {
+        None => Ok(None),
+        Some(len) => r.read_bytes(len).map(Some),
     }
 }

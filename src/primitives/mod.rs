@@ -23,29 +23,29 @@ mod uuid;
 pub mod varint;
 pub mod writer;
 
-pub use self::nullable::Nullable;
-pub use self::reader::Reader;
+pub use self::nullable::{DecodeNullable, Nullable};
+pub use self::reader::{Input, Reader};
 pub use self::segment::Segment;
 pub use self::uuid::Uuid;
 pub use self::writer::Writer;
 
+use ::bytes::Bytes;
+
 use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
 
 /// A value with a Kafka wire encoding: every field type of a schema, and
-/// every generated struct.
+/// every generated struct. Its decoding is [`Decode`].
 ///
 /// `flexible` selects the compact encodings of strings, bytes, records and
 /// arrays; fixed-width values ignore it. Structs choose their own
 /// tagged-field section from `version`.
 ///
-/// An implementation provides [`Wire::encode_value`], [`Wire::value_size`]
-/// and [`Wire::decode_value_into`]; [`Wire::decode_value`] decodes into
-/// the [`Default`] value unless overridden. Generated structs override
-/// only [`Wire::reset_value`] besides, so each compiles one decode function.
+/// An implementation provides [`Wire::encode_value`] and
+/// [`Wire::value_size`], and [`Decode::decode_value_into`] for its decoding.
 ///
 /// # Example
 /// ```
-/// use kafka_wire::primitives::{Reader, Wire, Writer};
+/// use kafka_wire::primitives::{Decode, Reader, Wire, Writer};
 /// let mut buf = bytes::BytesMut::new();
 /// "rk".to_string().encode_value(&mut Writer::new(&mut buf), 3, true)?;
 /// assert_eq!(&buf[..], b"\x03rk");
@@ -53,10 +53,7 @@ use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
 /// assert_eq!(String::decode_value(&mut r, 3, true)?, "rk");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub trait Wire: Sized + Default {
-    /// Fewest bytes one value can take; bounds array counts before any allocation.
-    const MIN_SIZE: usize = 1;
-
+pub trait Wire: Decode {
     /// Appends the encoding of `self` at `version`.
     ///
     /// # Errors
@@ -66,17 +63,6 @@ pub trait Wire: Sized + Default {
 
     /// Bytes that [`Wire::encode_value`] writes when it succeeds.
     fn value_size(&self, version: i16, flexible: bool) -> usize;
-
-    /// Reads one value: the default value, then [`Wire::decode_value_into`].
-    ///
-    /// # Errors
-    /// [`DecodeError`] for input that is short or breaks the encoding's rules.
-    #[inline]
-    fn decode_value(r: &mut Reader, version: i16, flexible: bool) -> Result<Self, DecodeError> {
-        let mut value = Self::default();
-        value.decode_value_into(r, version, flexible)?;
-        Ok(value)
-    }
 
     /// Appends the value as it appears inside a tagged-field entry (always compact).
     ///
@@ -92,13 +78,55 @@ pub trait Wire: Sized + Default {
     fn tagged_size(&self, version: i16) -> usize {
         self.value_size(version, true)
     }
+}
 
-    /// Reads the value of a tagged-field entry.
+/// The decoding of a value from a [`Reader`] over the input `B`: [`Bytes`]
+/// for owned values (every [`Wire`] type; `bytes` and `records` fields
+/// share the input's memory), `&'a [u8]` for the borrowed views of the
+/// `borrowed` feature (strings and bytes borrow the input).
+///
+/// An implementation provides [`Decode::decode_value_into`];
+/// [`Decode::decode_value`] decodes into the [`Default`] value unless
+/// overridden. Generated structs override only [`Decode::reset_value`]
+/// besides, so each compiles one decode function.
+///
+/// # Example
+/// ```
+/// use kafka_wire::primitives::{Decode, Reader};
+/// let input: &[u8] = b"\x00\x02rk";
+/// let mut owned = Reader::new(bytes::Bytes::from_static(input));
+/// assert_eq!(String::decode_value(&mut owned, 0, false)?, "rk");
+/// # Ok::<(), kafka_wire::error::DecodeError>(())
+/// ```
+pub trait Decode<B: Input = Bytes>: Sized + Default {
+    /// Fewest bytes one value can take; bounds array counts before any allocation.
+    const MIN_SIZE: usize = 1;
+
+    /// Reads one value into `self`, reusing what `self` has allocated
+    /// (strings, arrays, nested structs), so that decoding into the same value
+    /// again and again allocates nothing once it has grown to size.
     ///
     /// # Errors
-    /// As [`Wire::decode_value`].
+    /// As [`Decode::decode_value`]; `self` then holds a valid but unspecified value.
+    fn decode_value_into(&mut self, r: &mut Reader<B>, version: i16, flexible: bool) -> Result<(), DecodeError>;
+
+    /// Reads one value: the default value, then [`Decode::decode_value_into`].
+    ///
+    /// # Errors
+    /// [`DecodeError`] for input that is short or breaks the encoding's rules.
     #[inline]
-    fn decode_tagged(r: &mut Reader, version: i16) -> Result<Self, DecodeError> {
+    fn decode_value(r: &mut Reader<B>, version: i16, flexible: bool) -> Result<Self, DecodeError> {
+        let mut value = Self::default();
+        value.decode_value_into(r, version, flexible)?;
+        Ok(value)
+    }
+
+    /// Reads the value of a tagged-field entry (always compact).
+    ///
+    /// # Errors
+    /// As [`Decode::decode_value`].
+    #[inline]
+    fn decode_tagged(r: &mut Reader<B>, version: i16) -> Result<Self, DecodeError> {
         Self::decode_value(r, version, true)
     }
 
@@ -110,7 +138,7 @@ pub trait Wire: Sized + Default {
     /// # Example
     /// ```
     /// use kafka_wire::messages::fetch_response::EpochEndOffset;
-    /// use kafka_wire::primitives::Wire;
+    /// use kafka_wire::primitives::Decode;
     /// let mut value = EpochEndOffset { epoch: 5, end_offset: 100, ..Default::default() };
     /// value.reset_value();
     /// assert_eq!(value, EpochEndOffset::default()); // epoch and end offset -1
@@ -119,14 +147,6 @@ pub trait Wire: Sized + Default {
     fn reset_value(&mut self) {
         *self = Self::default();
     }
-
-    /// Reads one value into `self`, reusing what `self` has allocated
-    /// (strings, arrays, nested structs), so that decoding into the same value
-    /// again and again allocates nothing once it has grown to size.
-    ///
-    /// # Errors
-    /// As [`Wire::decode_value`]; `self` then holds a valid but unspecified value.
-    fn decode_value_into(&mut self, r: &mut Reader, version: i16, flexible: bool) -> Result<(), DecodeError>;
 }
 
 /// A fixed-width value (`bool`, the integers, `float64`, `uuid`): it has
@@ -155,9 +175,10 @@ pub trait Fixed: Wire + Copy + sealed::Sealed {
     fn from_chunk(chunk: &[u8]) -> Self;
 }
 
-/// A generated struct: a message body, or a struct nested in one. Nullable
-/// struct fields (`Option<S>`) use a one-byte marker before the struct.
-pub trait Struct: Wire + Default + PartialEq {}
+/// A generated struct: a message body, a struct nested in one, or the
+/// borrowed view of either. Nullable struct fields (`Option<S>`) use a
+/// one-byte marker before the struct.
+pub trait Struct: Default {}
 
 mod sealed {
     /// Keeps [`super::Fixed`] to this crate's fixed-width types.
@@ -190,15 +211,20 @@ pub mod field {
     }
 
     #[inline]
-    pub fn decode<T: Wire>(r: &mut Reader, version: i16, flexible: bool, name: &'static str) -> Result<T, DecodeError> {
+    pub fn decode<B: Input, T: Decode<B>>(
+        r: &mut Reader<B>,
+        version: i16,
+        flexible: bool,
+        name: &'static str,
+    ) -> Result<T, DecodeError> {
         T::decode_value(r, version, flexible).map_err(|e| e.in_field(name))
     }
 
-    /// [`Wire::decode_value_into`], naming the field on error.
+    /// [`Decode::decode_value_into`], naming the field on error.
     #[inline]
-    pub fn decode_into<T: Wire>(
+    pub fn decode_into<B: Input, T: Decode<B>>(
         place: &mut T,
-        r: &mut Reader,
+        r: &mut Reader<B>,
         version: i16,
         flexible: bool,
         name: &'static str,
@@ -262,7 +288,10 @@ pub mod field {
     /// one at a time gives: [`DecodeErrorKind::NotEnoughBytes`](crate::error::DecodeErrorKind::NotEnoughBytes)
     /// in the first field whose bytes run out, at its offset.
     #[inline(always)]
-    pub fn read_run<const N: usize>(r: &mut Reader, fields: &[(&'static str, usize)]) -> Result<[u8; N], DecodeError> {
+    pub fn read_run<B: Input, const N: usize>(
+        r: &mut Reader<B>,
+        fields: &[(&'static str, usize)],
+    ) -> Result<[u8; N], DecodeError> {
         match r.read_array_or_none::<N>() {
             Some(run) => Ok(run),
             None => Err(run_error(r, fields)),
@@ -270,10 +299,11 @@ pub mod field {
     }
 
     /// The error of [`read_run`]: skips the fields that fit and reports the
-    /// first that does not. Not generic, so compiled once.
+    /// first that does not. Generic only over the input, so compiled once
+    /// for owned decoding.
     #[cold]
     #[inline(never)]
-    fn run_error(r: &mut Reader, fields: &[(&'static str, usize)]) -> DecodeError {
+    fn run_error<B: Input>(r: &mut Reader<B>, fields: &[(&'static str, usize)]) -> DecodeError {
         for &(name, size) in fields {
             if let Err(e) = r.skip(size) {
                 return e.in_field(name);
@@ -286,16 +316,20 @@ pub mod field {
     /// Reads a non-nullable array of fixed-width values into `place`
     /// (reusing its allocation), with one bounds check for the whole array.
     #[inline]
-    pub fn decode_fixed_array_into<T: Fixed>(
+    pub fn decode_fixed_array_into<B: Input, T: Fixed>(
         place: &mut Vec<T>,
-        r: &mut Reader,
+        r: &mut Reader<B>,
         flexible: bool,
         name: &'static str,
     ) -> Result<(), DecodeError> {
         read_fixed_array(place, r, flexible).map_err(|e| e.in_field(name))
     }
 
-    fn read_fixed_array<T: Fixed>(place: &mut Vec<T>, r: &mut Reader, flexible: bool) -> Result<(), DecodeError> {
+    fn read_fixed_array<B: Input, T: Fixed>(
+        place: &mut Vec<T>,
+        r: &mut Reader<B>,
+        flexible: bool,
+    ) -> Result<(), DecodeError> {
         let offset = r.offset();
         let Some(count) = super::bytes::read_len(r, flexible)? else {
             return Err(DecodeError::new(crate::error::DecodeErrorKind::NullNotAllowed, offset));
@@ -341,9 +375,9 @@ pub mod field {
 
     /// Reads a value that may not be null at this version into an `Option` field.
     #[inline]
-    pub fn decode_required_into<T: Wire>(
+    pub fn decode_required_into<B: Input, T: Decode<B>>(
         place: &mut Option<T>,
-        r: &mut Reader,
+        r: &mut Reader<B>,
         version: i16,
         flexible: bool,
         name: &'static str,
@@ -359,8 +393,8 @@ pub mod field {
 
     /// Reads a value into an `Option` field at a version where null is not allowed.
     #[inline]
-    pub fn decode_required<T: Wire>(
-        r: &mut Reader,
+    pub fn decode_required<B: Input, T: Decode<B>>(
+        r: &mut Reader<B>,
         version: i16,
         flexible: bool,
         name: &'static str,
@@ -369,7 +403,11 @@ pub mod field {
     }
 
     #[inline]
-    pub fn decode_tagged<T: Wire>(r: &mut Reader, version: i16, name: &'static str) -> Result<T, DecodeError> {
+    pub fn decode_tagged<B: Input, T: Decode<B>>(
+        r: &mut Reader<B>,
+        version: i16,
+        name: &'static str,
+    ) -> Result<T, DecodeError> {
         T::decode_tagged(r, version).map_err(|e| e.in_field(name))
     }
 

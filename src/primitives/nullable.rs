@@ -9,34 +9,12 @@
 use bytes::BufMut;
 
 use super::varint::put_uvarint;
-use super::{Reader, Struct, Wire, Writer};
+use super::{Decode, Input, Reader, Struct, Wire, Writer};
 use crate::error::{DecodeError, EncodeError};
 
 /// A type whose wire form has a null value, so that `Option<Self>` is a
-/// [`Wire`] type.
-pub trait Nullable: Wire {
-    /// Reads a value or null.
-    ///
-    /// # Errors
-    /// As [`Wire::decode_value`].
-    fn decode_option(r: &mut Reader, version: i16, flexible: bool) -> Result<Option<Self>, DecodeError>;
-
-    /// Reads a value or null into `place`, reusing the allocation of a value
-    /// already there.
-    ///
-    /// # Errors
-    /// As [`Nullable::decode_option`].
-    #[inline]
-    fn decode_option_into(
-        place: &mut Option<Self>,
-        r: &mut Reader,
-        version: i16,
-        flexible: bool,
-    ) -> Result<(), DecodeError> {
-        *place = Self::decode_option(r, version, flexible)?;
-        Ok(())
-    }
-
+/// [`Wire`] type; its decoding is [`DecodeNullable`].
+pub trait Nullable: Wire + DecodeNullable {
     /// Appends null.
     #[inline]
     fn encode_null(buf: &mut Writer<'_>, flexible: bool) {
@@ -95,13 +73,39 @@ pub trait Nullable: Wire {
     fn present_tagged_size(&self, version: i16) -> usize {
         self.present_size(version, true)
     }
+}
+
+/// The decoding of a type whose wire form has a null value, so that
+/// `Option<Self>` decodes from the input `B` (see [`Decode`]).
+pub trait DecodeNullable<B: Input = bytes::Bytes>: Decode<B> {
+    /// Reads a value or null.
+    ///
+    /// # Errors
+    /// As [`Decode::decode_value`].
+    fn decode_option(r: &mut Reader<B>, version: i16, flexible: bool) -> Result<Option<Self>, DecodeError>;
+
+    /// Reads a value or null into `place`, reusing the allocation of a value
+    /// already there.
+    ///
+    /// # Errors
+    /// As [`DecodeNullable::decode_option`].
+    #[inline]
+    fn decode_option_into(
+        place: &mut Option<Self>,
+        r: &mut Reader<B>,
+        version: i16,
+        flexible: bool,
+    ) -> Result<(), DecodeError> {
+        *place = Self::decode_option(r, version, flexible)?;
+        Ok(())
+    }
 
     /// Reads a value or null inside a tagged-field entry.
     ///
     /// # Errors
-    /// As [`Wire::decode_value`].
+    /// As [`Decode::decode_value`].
     #[inline]
-    fn decode_option_tagged(r: &mut Reader, version: i16) -> Result<Option<Self>, DecodeError> {
+    fn decode_option_tagged(r: &mut Reader<B>, version: i16) -> Result<Option<Self>, DecodeError> {
         Self::decode_option(r, version, true)
     }
 }
@@ -127,16 +131,6 @@ impl<T: Nullable> Wire for Option<T> {
     }
 
     #[inline]
-    fn decode_value(r: &mut Reader, version: i16, flexible: bool) -> Result<Self, DecodeError> {
-        T::decode_option(r, version, flexible)
-    }
-
-    #[inline]
-    fn decode_value_into(&mut self, r: &mut Reader, version: i16, flexible: bool) -> Result<(), DecodeError> {
-        T::decode_option_into(self, r, version, flexible)
-    }
-
-    #[inline]
     fn encode_tagged(&self, buf: &mut Writer<'_>, version: i16) -> Result<(), EncodeError> {
         match self {
             Some(v) => v.encode_present_tagged(buf, version),
@@ -151,14 +145,26 @@ impl<T: Nullable> Wire for Option<T> {
     fn tagged_size(&self, version: i16) -> usize {
         self.as_ref().map_or(1, |v| v.present_tagged_size(version))
     }
+}
+
+impl<B: Input, T: DecodeNullable<B>> Decode<B> for Option<T> {
+    #[inline]
+    fn decode_value(r: &mut Reader<B>, version: i16, flexible: bool) -> Result<Self, DecodeError> {
+        T::decode_option(r, version, flexible)
+    }
 
     #[inline]
-    fn decode_tagged(r: &mut Reader, version: i16) -> Result<Self, DecodeError> {
+    fn decode_value_into(&mut self, r: &mut Reader<B>, version: i16, flexible: bool) -> Result<(), DecodeError> {
+        T::decode_option_into(self, r, version, flexible)
+    }
+
+    #[inline]
+    fn decode_tagged(r: &mut Reader<B>, version: i16) -> Result<Self, DecodeError> {
         T::decode_option_tagged(r, version)
     }
 }
 
-impl<S: Struct> Nullable for S {
+impl<S: Struct + Wire> Nullable for S {
     const CLASSIC_NULL_SIZE: usize = 1;
 
     #[inline]
@@ -197,9 +203,11 @@ impl<S: Struct> Nullable for S {
     fn present_tagged_size(&self, version: i16) -> usize {
         1 + self.tagged_size(version)
     }
+}
 
+impl<B: Input, S: Struct + Decode<B>> DecodeNullable<B> for S {
     #[inline]
-    fn decode_option(r: &mut Reader, version: i16, flexible: bool) -> Result<Option<Self>, DecodeError> {
+    fn decode_option(r: &mut Reader<B>, version: i16, flexible: bool) -> Result<Option<Self>, DecodeError> {
         // Any negative marker is null; any other marker means a struct follows.
         if r.read_i8()? < 0 {
             return Ok(None);
@@ -210,7 +218,7 @@ impl<S: Struct> Nullable for S {
     #[inline]
     fn decode_option_into(
         place: &mut Option<Self>,
-        r: &mut Reader,
+        r: &mut Reader<B>,
         version: i16,
         flexible: bool,
     ) -> Result<(), DecodeError> {
@@ -228,7 +236,7 @@ impl<S: Struct> Nullable for S {
     }
 
     #[inline]
-    fn decode_option_tagged(r: &mut Reader, version: i16) -> Result<Option<Self>, DecodeError> {
+    fn decode_option_tagged(r: &mut Reader<B>, version: i16) -> Result<Option<Self>, DecodeError> {
         match r.read_uvarint()? {
             0 => Ok(None),
             n if n > i32::MAX as u32 => Ok(None),

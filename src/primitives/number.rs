@@ -5,14 +5,12 @@ use std::mem::MaybeUninit;
 
 use bytes::BufMut;
 
-use super::{Fixed, Reader, Wire, Writer};
+use super::{Decode, Fixed, Input, Reader, Wire, Writer};
 use crate::error::{DecodeError, EncodeError};
 
 macro_rules! fixed {
     ($($ty:ty = $size:expr, $put:ident, $read:ident;)*) => {$(
         impl Wire for $ty {
-            const MIN_SIZE: usize = $size;
-
             #[inline]
             fn encode_value(&self, buf: &mut Writer<'_>, _: i16, _: bool) -> Result<(), EncodeError> {
                 buf.$put(*self);
@@ -24,13 +22,18 @@ macro_rules! fixed {
                 $size
             }
 
+        }
+
+        impl<B: Input> Decode<B> for $ty {
+            const MIN_SIZE: usize = $size;
+
             #[inline]
-            fn decode_value(r: &mut Reader, _: i16, _: bool) -> Result<Self, DecodeError> {
+            fn decode_value(r: &mut Reader<B>, _: i16, _: bool) -> Result<Self, DecodeError> {
                 r.$read()
             }
 
             #[inline]
-            fn decode_value_into(&mut self, r: &mut Reader, _: i16, _: bool) -> Result<(), DecodeError> {
+            fn decode_value_into(&mut self, r: &mut Reader<B>, _: i16, _: bool) -> Result<(), DecodeError> {
                 *self = r.$read()?;
                 Ok(())
             }
@@ -80,14 +83,16 @@ impl Wire for bool {
     fn value_size(&self, _: i16, _: bool) -> usize {
         1
     }
+}
 
+impl<B: Input> Decode<B> for bool {
     #[inline]
-    fn decode_value(r: &mut Reader, _: i16, _: bool) -> Result<Self, DecodeError> {
+    fn decode_value(r: &mut Reader<B>, _: i16, _: bool) -> Result<Self, DecodeError> {
         r.read_bool()
     }
 
     #[inline]
-    fn decode_value_into(&mut self, r: &mut Reader, _: i16, _: bool) -> Result<(), DecodeError> {
+    fn decode_value_into(&mut self, r: &mut Reader<B>, _: i16, _: bool) -> Result<(), DecodeError> {
         *self = r.read_bool()?;
         Ok(())
     }

@@ -1,4 +1,5 @@
-//! [`Reader`]: a decoding cursor over [`Bytes`] that knows its byte offset.
+//! [`Reader`]: a decoding cursor over [`Bytes`] (or a borrowed `&[u8]`)
+//! that knows its byte offset.
 
 use bytes::{Buf, Bytes};
 
@@ -19,10 +20,14 @@ use crate::error::{DecodeError, DecodeErrorKind};
 /// assert_eq!(r.read_uvarint().unwrap(), 128);
 /// assert_eq!(r.remaining(), 0);
 /// ```
+/// The input is [`Bytes`] by default, which owned messages decode from
+/// (their `bytes` and `records` fields share its memory), or a borrowed
+/// `&'a [u8]`, which views (feature `borrowed`) decode from: then
+/// [`Reader::read_bytes`] hands out `&'a [u8]` slices of it.
 #[derive(Debug, Clone)]
-pub struct Reader {
+pub struct Reader<B = Bytes> {
     /// The whole input; only `bytes` and `records` fields take slices of it.
-    buf: Bytes,
+    buf: B,
     /// Index of the next byte in `buf`.
     pos: usize,
     /// Offset of `buf[0]` from the start of the outermost input.
@@ -42,16 +47,63 @@ macro_rules! read_fixed {
     )*};
 }
 
-impl Reader {
+/// What a [`Reader`] reads from: [`Bytes`] (slices share its memory) or
+/// `&[u8]` (slices borrow it). Sealed.
+pub trait Input: AsRef<[u8]> + Clone + Default + sealed::Sealed {
+    /// Bytes `start..end` of the input; the caller has checked
+    /// `start <= end <= len` (anything else gives an empty input, never a panic).
+    fn slice(&self, start: usize, end: usize) -> Self;
+
+    /// The input without its first `n` bytes (`n <= len`).
+    fn skip(self, n: usize) -> Self;
+}
+
+impl Input for Bytes {
+    #[inline]
+    fn slice(&self, start: usize, end: usize) -> Self {
+        if start <= end && end <= self.len() {
+            Bytes::slice(self, start..end)
+        } else {
+            Bytes::new()
+        }
+    }
+
+    #[inline]
+    fn skip(mut self, n: usize) -> Self {
+        self.advance(n.min(self.len()));
+        self
+    }
+}
+
+impl Input for &[u8] {
+    #[inline]
+    fn slice(&self, start: usize, end: usize) -> Self {
+        self.get(start..end).unwrap_or_default()
+    }
+
+    #[inline]
+    fn skip(self, n: usize) -> Self {
+        self.get(n..).unwrap_or_default()
+    }
+}
+
+mod sealed {
+    /// Keeps [`super::Input`] to the two inputs the decoders are built for.
+    pub trait Sealed {}
+    impl Sealed for bytes::Bytes {}
+    impl Sealed for &[u8] {}
+}
+
+impl<B: Input> Reader<B> {
     /// A reader over `buf`, at offset 0.
-    pub fn new(buf: Bytes) -> Self {
+    pub fn new(buf: B) -> Self {
         Self { buf, pos: 0, base: 0 }
     }
 
     /// Bytes not yet read.
     #[inline]
     pub fn remaining(&self) -> usize {
-        self.buf.len() - self.pos
+        self.buf.as_ref().len() - self.pos
     }
 
     /// Offset of the next byte from the start of the input, in bytes.
@@ -74,7 +126,7 @@ impl Reader {
     /// The bytes not yet read, borrowed.
     #[inline]
     fn rest(&self) -> &[u8] {
-        match self.buf.get(self.pos..) {
+        match self.buf.as_ref().get(self.pos..) {
             Some(rest) => rest,
             None => &[],
         }
@@ -145,7 +197,7 @@ impl Reader {
     #[inline]
     pub fn read_slice(&mut self, n: usize) -> Result<&[u8], DecodeError> {
         let start = self.pos;
-        match self.buf.get(start..).and_then(|rest| rest.get(..n)) {
+        match self.buf.as_ref().get(start..).and_then(|rest| rest.get(..n)) {
             Some(slice) => {
                 self.pos += n;
                 Ok(slice)
@@ -266,19 +318,20 @@ impl Reader {
         self.read_uvarlong().map(super::varint::unzigzag64)
     }
 
-    /// Takes the next `n` bytes as a [`Bytes`] that shares the input's memory.
+    /// Takes the next `n` bytes as a slice of the input: a [`Bytes`] that
+    /// shares its memory, or a `&'a [u8]` that borrows it.
     ///
     /// # Errors
     /// [`DecodeErrorKind::NotEnoughBytes`] when fewer than `n` remain.
     #[inline]
-    pub fn read_bytes(&mut self, n: usize) -> Result<Bytes, DecodeError> {
+    pub fn read_bytes(&mut self, n: usize) -> Result<B, DecodeError> {
         // Written so that the compiler sees `start <= end <= len` and drops
-        // the range checks of `Bytes::slice`.
+        // the range checks of the slice.
         let start = self.pos;
         match start.checked_add(n) {
-            Some(end) if end <= self.buf.len() => {
+            Some(end) if end <= self.buf.as_ref().len() => {
                 self.pos = end;
-                Ok(self.buf.slice(start..end))
+                Ok(self.buf.slice(start, end))
             }
             _ => Err(self.short(n)),
         }
@@ -290,7 +343,7 @@ impl Reader {
     /// # Errors
     /// [`DecodeErrorKind::NotEnoughBytes`] when fewer than `n` remain.
     #[inline]
-    pub fn sub_reader(&mut self, n: usize) -> Result<Reader, DecodeError> {
+    pub fn sub_reader(&mut self, n: usize) -> Result<Reader<B>, DecodeError> {
         let base = self.offset();
         Ok(Reader { buf: self.read_bytes(n)?, pos: 0, base })
     }
@@ -310,11 +363,23 @@ impl Reader {
 
     /// The bytes not yet read, consuming the reader.
     #[inline]
-    pub fn into_remaining(mut self) -> Bytes {
-        self.buf.advance(self.pos.min(self.buf.len()));
-        self.buf
+    pub fn into_remaining(self) -> B {
+        self.buf.skip(self.pos)
     }
 
+    /// Succeeds only when every byte was read.
+    ///
+    /// # Errors
+    /// [`DecodeErrorKind::TrailingBytes`] with the count left over.
+    pub fn finish(&self) -> Result<(), DecodeError> {
+        match self.remaining() {
+            0 => Ok(()),
+            n => Err(self.error(DecodeErrorKind::TrailingBytes(n))),
+        }
+    }
+}
+
+impl Reader<Bytes> {
     /// Runs `read` on a reader that takes `buf` for the call (no
     /// reference-count traffic), then leaves in `buf` what was not read, or
     /// all of it when `read` fails.
@@ -330,16 +395,5 @@ impl Reader {
             Err(_) => r.buf,
         };
         result
-    }
-
-    /// Succeeds only when every byte was read.
-    ///
-    /// # Errors
-    /// [`DecodeErrorKind::TrailingBytes`] with the count left over.
-    pub fn finish(&self) -> Result<(), DecodeError> {
-        match self.remaining() {
-            0 => Ok(()),
-            n => Err(self.error(DecodeErrorKind::TrailingBytes(n))),
-        }
     }
 }

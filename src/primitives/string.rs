@@ -9,7 +9,7 @@
 use bytes::BufMut;
 
 use super::varint::uvarint_len;
-use super::{Nullable, Reader, Wire, Writer};
+use super::{Decode, DecodeNullable, Input, Nullable, Reader, Wire, Writer};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 
 /// Longest string Kafka's encodings carry, in bytes.
@@ -60,9 +60,19 @@ pub(super) fn str_size(s: &str, flexible: bool) -> usize {
     s.len() + if flexible { uvarint_len(s.len() as u32 + 1) } else { 2 }
 }
 
-/// Reads a string or null (`None`).
+/// Reads a string or null (`None`), borrowed from the reader.
 #[inline(always)]
-pub(super) fn read_str(r: &mut Reader, flexible: bool) -> Result<Option<&str>, DecodeError> {
+pub(super) fn read_str<B: Input>(r: &mut Reader<B>, flexible: bool) -> Result<Option<&str>, DecodeError> {
+    let Some(len) = read_str_len(r, flexible)? else {
+        return Ok(None);
+    };
+    let start = r.offset();
+    utf8_at(r.read_slice(len)?, start).map(Some)
+}
+
+/// The length prefix of a string: `None` for null.
+#[inline(always)]
+fn read_str_len<B: Input>(r: &mut Reader<B>, flexible: bool) -> Result<Option<usize>, DecodeError> {
     let len = if flexible {
         match r.read_uvarint()? {
             0 => return Ok(None),
@@ -77,10 +87,14 @@ pub(super) fn read_str(r: &mut Reader, flexible: bool) -> Result<Option<&str>, D
     if len > MAX_STRING_LEN {
         return Err(r.error(DecodeErrorKind::InvalidLength(len as i64)));
     }
-    let start = r.offset();
-    let bytes = r.read_slice(len)?;
+    Ok(Some(len))
+}
+
+/// `bytes`, read at offset `start`, as UTF-8.
+#[inline(always)]
+fn utf8_at(bytes: &[u8], start: usize) -> Result<&str, DecodeError> {
     match utf8(bytes) {
-        Some(s) => Ok(Some(s)),
+        Some(s) => Ok(s),
         None => Err(DecodeError::new(DecodeErrorKind::InvalidUtf8, start)),
     }
 }
@@ -140,7 +154,9 @@ impl Wire for String {
     fn value_size(&self, _: i16, flexible: bool) -> usize {
         str_size(self, flexible)
     }
+}
 
+impl Decode for String {
     #[inline]
     fn decode_value(r: &mut Reader, _: i16, flexible: bool) -> Result<Self, DecodeError> {
         let offset = r.offset();
@@ -176,7 +192,9 @@ impl Nullable for String {
     fn put_classic_null(buf: &mut Writer<'_>) {
         buf.put_i16(-1);
     }
+}
 
+impl DecodeNullable for String {
     #[inline]
     fn decode_option(r: &mut Reader, _: i16, flexible: bool) -> Result<Option<Self>, DecodeError> {
         Ok(read_str(r, flexible)?.map(str::to_owned))
@@ -190,6 +208,35 @@ impl Nullable for String {
             (Some(s), None) => *place = Some(s.to_owned()),
         }
         Ok(())
+    }
+}
+
+/// A borrowed view's string: a `&'a str` of the input, checked as UTF-8.
+impl<'a> Decode<&'a [u8]> for &'a str {
+    #[inline]
+    fn decode_value(r: &mut Reader<&'a [u8]>, version: i16, flexible: bool) -> Result<Self, DecodeError> {
+        let offset = r.offset();
+        match Self::decode_option(r, version, flexible)? {
+            Some(s) => Ok(s),
+            None => Err(DecodeError::new(DecodeErrorKind::NullNotAllowed, offset)),
+        }
+    }
+
+    #[inline]
+    fn decode_value_into(&mut self, r: &mut Reader<&'a [u8]>, version: i16, flexible: bool) -> Result<(), DecodeError> {
+        *self = Self::decode_value(r, version, flexible)?;
+        Ok(())
+    }
+}
+
+impl<'a> DecodeNullable<&'a [u8]> for &'a str {
+    #[inline]
+    fn decode_option(r: &mut Reader<&'a [u8]>, _: i16, flexible: bool) -> Result<Option<Self>, DecodeError> {
+        let Some(len) = read_str_len(r, flexible)? else {
+            return Ok(None);
+        };
+        let start = r.offset();
+        utf8_at(r.read_bytes(len)?, start).map(Some)
     }
 }
 

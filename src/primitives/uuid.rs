@@ -6,7 +6,7 @@ use std::mem::MaybeUninit;
 
 use bytes::BufMut;
 
-use super::{Fixed, Reader, Wire, Writer};
+use super::{Decode, Fixed, Input, Reader, Wire, Writer};
 use crate::error::{DecodeError, EncodeError};
 
 /// A 128-bit UUID as Kafka sends it: topic ids, client instance ids.
@@ -61,8 +61,6 @@ impl fmt::Debug for Uuid {
 }
 
 impl Wire for Uuid {
-    const MIN_SIZE: usize = 16;
-
     #[inline]
     fn encode_value(&self, buf: &mut Writer<'_>, _: i16, _: bool) -> Result<(), EncodeError> {
         buf.put_slice(&self.0);
@@ -73,14 +71,18 @@ impl Wire for Uuid {
     fn value_size(&self, _: i16, _: bool) -> usize {
         16
     }
+}
+
+impl<B: Input> Decode<B> for Uuid {
+    const MIN_SIZE: usize = 16;
 
     #[inline]
-    fn decode_value(r: &mut Reader, _: i16, _: bool) -> Result<Self, DecodeError> {
+    fn decode_value(r: &mut Reader<B>, _: i16, _: bool) -> Result<Self, DecodeError> {
         r.read_array().map(Uuid)
     }
 
     #[inline]
-    fn decode_value_into(&mut self, r: &mut Reader, _: i16, _: bool) -> Result<(), DecodeError> {
+    fn decode_value_into(&mut self, r: &mut Reader<B>, _: i16, _: bool) -> Result<(), DecodeError> {
         self.0 = r.read_array()?;
         Ok(())
     }

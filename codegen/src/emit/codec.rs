@@ -1,5 +1,6 @@
-//! `impl Wire` for each struct: encode, size and decode at a version, one
-//! statement per field, each guarded only where the versions need it.
+//! `impl Wire` and `impl Decode` for each struct: encode, size and decode
+//! at a version, one statement per field, each guarded only where the
+//! versions need it.
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -11,7 +12,7 @@ use crate::model::FieldType;
 use crate::naming;
 use crate::versions::Versions;
 
-/// `impl Wire for X` and `impl Struct for X`.
+/// `impl Wire for X`, `impl Decode for X` and `impl Struct for X`.
 pub fn emit_wire_impl(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
     let rt = &cx.runtime;
     let ident = naming::type_ident(view.def.name);
@@ -50,7 +51,9 @@ pub fn emit_wire_impl(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
             fn value_size(&self, #size_version: i16, _flexible: bool) -> usize {
                 #size
             }
+        }
 
+        impl #rt::primitives::Decode for #ident {
             #decode_inline
             fn decode_value_into(&mut self, #r: &mut #rt::primitives::Reader, #decode_version: i16, _flexible: bool) -> Result<(), #rt::error::DecodeError> {
                 #decode

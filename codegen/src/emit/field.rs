@@ -131,7 +131,7 @@ impl<'a> FieldView<'a> {
         if !self.option && self.default_is_natural() {
             match &self.field.ty {
                 FieldType::String | FieldType::Array(_) => return quote!(self.#ident.clear();),
-                FieldType::Struct(_) => return quote!(#rt::primitives::Wire::reset_value(&mut self.#ident);),
+                FieldType::Struct(_) => return quote!(#rt::primitives::Decode::reset_value(&mut self.#ident);),
                 _ => {}
             }
         }
