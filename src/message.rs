@@ -5,7 +5,7 @@ use std::fmt;
 use bytes::{Bytes, BytesMut};
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-use crate::primitives::{Reader, Wire, Writer};
+use crate::primitives::{Decode, Input, IntoOwned, Reader, Wire, Writer};
 
 /// An inclusive range of versions; empty when `min > max`.
 ///
@@ -209,10 +209,7 @@ pub trait Message: Wire + Default + Clone + fmt::Debug + PartialEq {
     /// # Errors
     /// As [`Message::decode`].
     fn decode_from(r: &mut Reader, version: i16) -> Result<Self, DecodeError> {
-        if !Self::VERSIONS.contains(version) {
-            return Err(r.error(DecodeErrorKind::UnsupportedVersion(version)).in_message(Self::NAME, version));
-        }
-        Self::decode_value(r, version, false).map_err(|e| e.in_message(Self::NAME, version))
+        decode_checked(r, version, Self::NAME, Self::VERSIONS)
     }
 
     /// Reads a message at `version` that must fill `buf` exactly.
@@ -226,6 +223,79 @@ pub trait Message: Wire + Default + Clone + fmt::Debug + PartialEq {
         r.finish().map_err(|e| e.in_message(Self::NAME, version))?;
         Ok(value)
     }
+}
+
+/// A borrowed view of a message (feature `borrowed`): the generated
+/// `…Ref<'a>` struct of each message, decoded from a `&'a [u8]` without
+/// allocating for strings, bytes or arrays of fixed-width values (they
+/// borrow the input), and turned into the owned message with
+/// [`IntoOwned::into_owned`]. Views are for reading: a proxy that routes by
+/// topic name, a broker that checks a request before decoding it in full.
+///
+/// # Example
+/// ```
+/// # #[cfg(feature = "borrowed")] {
+/// use kafka_wire::message::{Message, MessageView};
+/// use kafka_wire::messages::{ApiVersionsRequest, api_versions_request::ApiVersionsRequestRef};
+/// use kafka_wire::primitives::IntoOwned;
+/// let sent = ApiVersionsRequest { client_software_name: "kw".into(), ..Default::default() };
+/// let bytes = sent.to_bytes(3)?;
+/// let view = ApiVersionsRequestRef::decode_exact(&bytes, 3)?;
+/// assert_eq!(view.client_software_name, "kw"); // a &str into `bytes`
+/// assert_eq!(view.into_owned(), sent);
+/// # }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub trait MessageView<'a>: Decode<&'a [u8]> + IntoOwned<Owned: Message> {
+    /// Reads a view of the message at `version` from the front of `buf`
+    /// and advances it past the message.
+    ///
+    /// # Errors
+    /// [`DecodeErrorKind::UnsupportedVersion`] outside the message's
+    /// versions, or any decode error, with its field path and byte offset,
+    /// as [`Message::decode`] gives for the same bytes; `buf` is then left
+    /// as it was.
+    fn decode(buf: &mut &'a [u8], version: i16) -> Result<Self, DecodeError> {
+        let mut r = Reader::new(*buf);
+        let value = Self::decode_from(&mut r, version)?;
+        *buf = r.into_remaining();
+        Ok(value)
+    }
+
+    /// Reads a view of the message at `version` from a [`Reader`] over a `&'a [u8]`.
+    ///
+    /// # Errors
+    /// As [`MessageView::decode`].
+    fn decode_from(r: &mut Reader<&'a [u8]>, version: i16) -> Result<Self, DecodeError> {
+        decode_checked(r, version, Self::Owned::NAME, Self::Owned::VERSIONS)
+    }
+
+    /// Reads a view of the message at `version` that must fill `buf` exactly.
+    ///
+    /// # Errors
+    /// As [`MessageView::decode`], and [`DecodeErrorKind::TrailingBytes`]
+    /// when bytes are left over.
+    fn decode_exact(buf: &'a [u8], version: i16) -> Result<Self, DecodeError> {
+        let mut r = Reader::new(buf);
+        let value = Self::decode_from(&mut r, version)?;
+        r.finish().map_err(|e| e.in_message(Self::Owned::NAME, version))?;
+        Ok(value)
+    }
+}
+
+/// A message body at `version` from `r`: the version checked against
+/// `versions`, and `name` on the path of any error.
+#[inline]
+fn decode_checked<B: Input, T: Decode<B>>(
+    r: &mut Reader<B>,
+    version: i16,
+    name: &'static str,
+    versions: VersionRange,
+) -> Result<T, DecodeError> {
+    if !versions.contains(version) {
+        return Err(r.error(DecodeErrorKind::UnsupportedVersion(version)).in_message(name, version));
+    }
+    T::decode_value(r, version, false).map_err(|e| e.in_message(name, version))
 }
 
 /// A request or response: a message with an api key.

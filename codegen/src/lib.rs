@@ -121,18 +121,35 @@ pub struct Generated {
 /// [`Error::Schema`] with every problem found, each naming its file and
 /// JSON path.
 pub fn generate(sources: &[(String, String)], runtime: &str) -> Result<Generated, Error> {
-    generate_with(sources, runtime, false)
+    generate_with(sources, runtime, Extras::default())
 }
 
-/// As [`generate`]; `samples` also emits `Sample` impls (random values
-/// shaped to a version, for property tests; needs the runtime's `sample` feature).
+/// What [`generate_with`] emits besides each struct and its codec.
+///
+/// # Example
+/// ```
+/// let extras = kafka_wire_codegen::Extras { views: true, ..Default::default() };
+/// assert!(!extras.samples);
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Extras {
+    /// `Sample` impls: random values shaped to a version, for property
+    /// tests (needs the runtime's `sample` feature).
+    pub samples: bool,
+    /// Borrowed views: beside each struct `X`, a `XRef<'a>` that decodes
+    /// from a `&'a [u8]` with strings, bytes and arrays of fixed-width
+    /// values borrowing it, and turns into `X` with `IntoOwned`.
+    pub views: bool,
+}
+
+/// As [`generate`], with the `extras` asked for.
 ///
 /// # Errors
 /// As [`generate`].
-pub fn generate_with(sources: &[(String, String)], runtime: &str, samples: bool) -> Result<Generated, Error> {
+pub fn generate_with(sources: &[(String, String)], runtime: &str, extras: Extras) -> Result<Generated, Error> {
     let runtime =
         naming::runtime_path(runtime).map_err(|e| Error::Internal(format!("runtime path {runtime:?}: {e}")))?;
-    let cx = EmitContext { runtime, samples };
+    let cx = EmitContext { runtime, samples: extras.samples, views: extras.views };
     let mut sorted: Vec<&(String, String)> = sources.iter().collect();
     sorted.sort_by(|a, b| a.0.cmp(&b.0));
     let mut diags = Diagnostics::default();
@@ -193,10 +210,16 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, samples: bool)
         tokens.extend(emit::api::emit_dispatch(&refs, &cx));
         let text = write::format_file(tokens, "the request schemas").map_err(Error::Internal)?;
         out.files.push(GeneratedFile { name: "api_keys.rs".into(), text });
+        let views = cx.views.then(|| {
+            quote!(
+                pub use api_keys::{RequestBodyRef, ResponseBodyRef};
+            )
+        });
         index.extend(quote! {
             /// The api-key table of this message set.
             pub mod api_keys { include!("api_keys.rs"); }
             pub use api_keys::{api_info, ApiKey, RequestBody, ResponseBody, API_INFO};
+            #views
         });
     }
     let text = write::format_file(index, "the schema directory").map_err(Error::Internal)?;
@@ -245,7 +268,7 @@ pub struct Builder {
     out_dir: Option<PathBuf>,
     runtime: String,
     rerun_if_changed: bool,
-    samples: bool,
+    extras: Extras,
 }
 
 impl Default for Builder {
@@ -263,7 +286,7 @@ impl Builder {
             out_dir: None,
             runtime: "::kafka_wire".into(),
             rerun_if_changed: std::env::var_os("CARGO_MANIFEST_DIR").is_some() && std::env::var_os("OUT_DIR").is_some(),
-            samples: false,
+            extras: Extras::default(),
         }
     }
 
@@ -294,7 +317,14 @@ impl Builder {
     /// Whether to emit `Sample` impls for property tests (default off; needs
     /// the runtime's `sample` feature).
     pub fn samples(&mut self, on: bool) -> &mut Self {
-        self.samples = on;
+        self.extras.samples = on;
+        self
+    }
+
+    /// Whether to emit borrowed views (`XRef<'a>`) beside the structs
+    /// (default off; see [`Extras::views`]).
+    pub fn views(&mut self, on: bool) -> &mut Self {
+        self.extras.views = on;
         self
     }
 
@@ -342,7 +372,7 @@ impl Builder {
             sources.push((name, text));
         }
         // Diagnostics name each file by the path it was given as.
-        generate_with(&sources, &self.runtime, self.samples).map_err(|e| match e {
+        generate_with(&sources, &self.runtime, self.extras).map_err(|e| match e {
             Error::Schema(mut diags) => {
                 for d in &mut diags.0 {
                     if let Some(path) = paths.get(&d.file) {

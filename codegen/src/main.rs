@@ -4,12 +4,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 const USAGE: &str = "\
-usage: kafka-wire-codegen [--out DIR] [--runtime PATH] [--quiet] SCHEMA...
+usage: kafka-wire-codegen [--out DIR] [--runtime PATH] [--views] [--quiet] SCHEMA...
 
 Compiles Kafka JSON message schemas (files, or directories of *.json) into Rust.
   --out DIR       write one .rs file per schema and mod.rs into DIR
                   (without it, the schemas are only checked)
   --runtime PATH  path of the runtime crate in generated code (default ::kafka_wire)
+  --views         also emit borrowed views (XRef<'a>, decoded from &'a [u8] without copying)
   --quiet         print only the total
 Exit status: 0 on success, 1 for invalid schemas (each error names file and JSON path),
 2 for bad arguments or I/O errors.";
@@ -36,6 +37,9 @@ fn main() -> ExitCode {
                 None => return usage_error("--runtime needs a path"),
             },
             "--quiet" | "-q" => quiet = true,
+            "--views" => {
+                builder.views(true);
+            }
             flag if flag.starts_with('-') => return usage_error(&format!("unknown option {flag}")),
             input => {
                 builder.input(input);

@@ -13,6 +13,7 @@
 //! the input for `bytes` and `records`.
 
 mod array;
+mod borrowed;
 mod bytes;
 mod nullable;
 mod number;
@@ -23,6 +24,7 @@ mod uuid;
 pub mod varint;
 pub mod writer;
 
+pub use self::borrowed::{FixedArray, IntoOwned};
 pub use self::nullable::{DecodeNullable, Nullable};
 pub use self::reader::{Input, Reader};
 pub use self::segment::Segment;
@@ -159,7 +161,7 @@ pub trait Decode<B: Input = Bytes>: Sized + Default {
 /// 7i32.put(&mut Writer::new(&mut buf));
 /// assert_eq!(&buf[..], [0, 0, 0, 7]);
 /// ```
-pub trait Fixed: Wire + Copy + sealed::Sealed {
+pub trait Fixed: Wire + Copy + 'static + sealed::Sealed {
     /// The encoded size, in bytes.
     const SIZE: usize;
 

@@ -214,6 +214,7 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
         }
     });
     let doc = format!(" A {what} body of any api key in this message set.");
+    let views = cx.views.then(|| emit_view_enum(&entries, name, what, cx));
     let samples = cx.samples.then(|| {
         let arms = entries
             .iter()
@@ -285,6 +286,74 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
         }
 
         #(#froms)*
+
+        #views
+    }
+}
+
+/// `RequestBodyRef<'a>` or `ResponseBodyRef<'a>`: the borrowed view of a
+/// body of any api key, decoded by api key at run time.
+fn emit_view_enum(
+    entries: &[(proc_macro2::Ident, TokenStream, proc_macro2::Literal)],
+    owned: &proc_macro2::Ident,
+    what: &str,
+    cx: &EmitContext,
+) -> TokenStream {
+    let rt = &cx.runtime;
+    let name = format_ident!("{owned}Ref");
+    let entries: Vec<_> = entries
+        .iter()
+        .map(|(v, ty, key)| {
+            let view = quote!(#ty).to_string().replace(' ', "");
+            let view: TokenStream = format!("{view}Ref<'a>").parse().unwrap_or_default();
+            (v, view, key)
+        })
+        .collect();
+    let variants = entries.iter().map(|(v, ty, key)| {
+        let doc = format!(" Api key {key}.");
+        quote!(#[doc = #doc] #v(#ty),)
+    });
+    let keys = entries.iter().map(|(v, _, key)| quote!(Self::#v(_) => #key,));
+    let decodes = entries.iter().map(
+        |(v, ty, key)| quote!(#key => <#ty as #rt::message::MessageView<'a>>::decode_from(r, version).map(Self::#v),),
+    );
+    let owns =
+        entries.iter().map(|(v, _, _)| quote!(Self::#v(m) => #owned::#v(#rt::primitives::IntoOwned::into_owned(m)),));
+    let doc = format!(" The borrowed view of a {what} body of any api key: see [`{owned}`].");
+    let owned_doc = format!(" The owned [`{owned}`], allocating what the view borrowed.");
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum #name<'a> {
+            #(#variants)*
+        }
+
+        impl<'a> #name<'a> {
+            /// The api key of the body.
+            pub fn api_key(&self) -> i16 {
+                match self {
+                    #(#keys)*
+                }
+            }
+
+            /// Reads the view of the body of `api_key` at `version`.
+            ///
+            /// # Errors
+            /// As [`#owned::decode`].
+            pub fn decode(api_key: i16, r: &mut #rt::primitives::Reader<&'a [u8]>, version: i16) -> Result<Self, #rt::error::DecodeError> {
+                match api_key {
+                    #(#decodes)*
+                    _ => Err(r.error(#rt::error::DecodeErrorKind::UnknownApiKey(api_key))),
+                }
+            }
+
+            #[doc = #owned_doc]
+            pub fn into_owned(self) -> #owned {
+                match self {
+                    #(#owns)*
+                }
+            }
+        }
     }
 }
 

@@ -6,7 +6,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::cond::Cond;
-use super::field::FieldView;
+use super::field::{FieldView, Form};
 use super::{EmitContext, StructView};
 use crate::model::FieldType;
 use crate::naming;
@@ -18,29 +18,10 @@ pub fn emit_wire_impl(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
     let ident = naming::type_ident(view.def.name);
     let encode = emit_encode(view, rt);
     let size = emit_size(view, rt);
-    let decode = emit_decode(view, rt);
-    let resets = view.fields.iter().map(|f| f.reset(rt));
-    let unknown = view.has_tagged_section().then(|| quote!(self.unknown_tagged_fields.clear();));
-    let reset = quote!(#(#resets)* #unknown);
-    // A parameter the body never names (a struct with nothing to read or
-    // write at any of its versions) gets a leading underscore.
-    let param = |body: &TokenStream, name: &str| {
-        let ident = if uses_ident(body, name) { format_ident!("{name}") } else { format_ident!("_{name}") };
-        quote!(#ident)
-    };
     let (buf, encode_version) = (param(&encode, "buf"), param(&encode, "version"));
     let size_version = param(&size, "version");
-    let (r, decode_version) = (param(&decode, "r"), param(&decode, "version"));
-    // A struct without nested structs (a topic config, an api version
-    // range, a partition's records) is encoded and decoded inline in the
-    // loop over its array: a few writes or reads, less than the cost of a
-    // call. Decoding is forced: with a records length read in place, the
-    // compiler would otherwise keep a call per partition.
-    let leaf = view.fields.iter().all(|f| f.field.ty.struct_name().is_none());
-    let (encode_inline, decode_inline) = match leaf {
-        true => (quote!(#[inline]), quote!(#[inline(always)])),
-        false => (TokenStream::new(), TokenStream::new()),
-    };
+    let encode_inline = is_leaf(view).then(|| quote!(#[inline]));
+    let decode = emit_decode_impl(view, cx, Form::Owned);
     quote! {
         impl #rt::primitives::Wire for #ident {
             #encode_inline
@@ -53,20 +34,85 @@ pub fn emit_wire_impl(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
             }
         }
 
-        impl #rt::primitives::Decode for #ident {
-            #decode_inline
-            fn decode_value_into(&mut self, #r: &mut #rt::primitives::Reader, #decode_version: i16, _flexible: bool) -> Result<(), #rt::error::DecodeError> {
+        #decode
+    }
+}
+
+/// The borrowed view's impls: `Decode<&'a [u8]>`, `Struct`, `IntoOwned`
+/// (field by field into the owned struct) and, for a message,
+/// `MessageView`.
+pub fn emit_view_impls(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
+    let rt = &cx.runtime;
+    let (owned, path) = (Form::Owned.type_path(view.def.name), Form::Borrowed.type_path(view.def.name));
+    let decode = emit_decode_impl(view, cx, Form::Borrowed);
+    let fields = view.fields.iter().map(|f| {
+        let (ident, value) = (&f.ident, f.into_owned(rt));
+        quote!(#ident: #value,)
+    });
+    let unknown = view
+        .has_tagged_section()
+        .then(|| quote!(unknown_tagged_fields: #rt::primitives::IntoOwned::into_owned(self.unknown_tagged_fields),));
+    let message = view.def.is_message.then(|| quote!(impl<'a> #rt::message::MessageView<'a> for #path {}));
+    quote! {
+        #decode
+
+        impl<'a> #rt::primitives::IntoOwned for #path {
+            type Owned = #owned;
+
+            fn into_owned(self) -> #owned {
+                #owned { #(#fields)* #unknown }
+            }
+        }
+
+        #message
+    }
+}
+
+/// `impl Decode for X` (or `impl<'a> Decode<&'a [u8]> for XRef<'a>`) and
+/// `impl Struct` for it: the decode at a version and the reset in place.
+fn emit_decode_impl(view: &StructView<'_>, cx: &EmitContext, form: Form) -> TokenStream {
+    let rt = &cx.runtime;
+    let decode = emit_decode(view, rt, form);
+    let resets = view.fields.iter().map(|f| f.reset(rt, form));
+    let unknown = view.has_tagged_section().then(|| quote!(self.unknown_tagged_fields.clear();));
+    let (r, version) = (param(&decode, "r"), param(&decode, "version"));
+    // A struct without nested structs (a topic config, an api version
+    // range, a partition's records) is decoded inline in the loop over its
+    // array: with a records length read in place, the compiler would
+    // otherwise keep a call per partition.
+    let inline = is_leaf(view).then(|| quote!(#[inline(always)]));
+    let (generics, input, ty) = match form {
+        Form::Owned => (quote!(), quote!(), Form::Owned.type_path(view.def.name)),
+        Form::Borrowed => (quote!(<'a>), quote!(<&'a [u8]>), Form::Borrowed.type_path(view.def.name)),
+    };
+    quote! {
+        impl #generics #rt::primitives::Decode #input for #ty {
+            #inline
+            fn decode_value_into(&mut self, #r: &mut #rt::primitives::Reader #input, #version: i16, _flexible: bool) -> Result<(), #rt::error::DecodeError> {
                 #decode
             }
 
             #[inline]
             fn reset_value(&mut self) {
-                #reset
+                #(#resets)* #unknown
             }
         }
 
-        impl #rt::primitives::Struct for #ident {}
+        impl #generics #rt::primitives::Struct for #ty {}
     }
+}
+
+/// A struct without nested structs: encoded and decoded inline in the loop
+/// over its array, a few writes or reads being less than the cost of a call.
+fn is_leaf(view: &StructView<'_>) -> bool {
+    view.fields.iter().all(|f| f.field.ty.struct_name().is_none())
+}
+
+/// The parameter `name`, with a leading underscore when `body` never names
+/// it (a struct with nothing to read or write at any of its versions).
+fn param(body: &TokenStream, name: &str) -> TokenStream {
+    let ident = if uses_ident(body, name) { format_ident!("{name}") } else { format_ident!("_{name}") };
+    quote!(#ident)
 }
 
 /// True when `tokens` mention the identifier `name` anywhere.
@@ -568,13 +614,13 @@ fn emit_size(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
     }
 }
 
-fn emit_decode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
+fn emit_decode(view: &StructView<'_>, rt: &TokenStream, form: Form) -> TokenStream {
     let within = view.def.versions;
     let mut body = TokenStream::new();
     for group in groups(&view.fields, within) {
         if group.len() > 1 {
             let resets = |fields: &[&FieldView<'_>]| {
-                let resets = fields.iter().map(|f| f.reset(rt));
+                let resets = fields.iter().map(|f| f.reset(rt, form));
                 quote!(#(#resets)*)
             };
             body.extend(by_tier(&group, within, |n| match n {
@@ -590,7 +636,7 @@ fn emit_decode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
         let (ident, name) = (&f.ident, &f.name);
         let narrowed = f.positional.intersect(within);
         let flexible = flexible_expr(f, narrowed);
-        let read = if f.is_fixed_array() {
+        let read = if f.is_fixed_array() && form == Form::Owned {
             quote!(#rt::primitives::field::decode_fixed_array_into(&mut self.#ident, r, #flexible, #name)?;)
         } else {
             quote!(#rt::primitives::field::decode_into(&mut self.#ident, r, version, #flexible, #name)?;)
@@ -606,7 +652,7 @@ fn emit_decode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
                 }
             }
         };
-        let reset = f.reset(rt);
+        let reset = f.reset(rt, form);
         body.extend(match Cond::new(f.positional, within) {
             Cond::Always => read,
             Cond::Never => reset,

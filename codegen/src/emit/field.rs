@@ -2,11 +2,42 @@
 //! and the version sets that decide where it goes on the wire.
 
 use proc_macro2::{Ident, Literal, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 
 use crate::model::{DefaultValue, Field, FieldType};
 use crate::naming;
 use crate::versions::Versions;
+
+/// Which Rust types a struct is emitted with: the owned message's, or
+/// those of its borrowed view (`XRef<'a>`: strings, bytes and arrays of
+/// fixed-width values borrow the input).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Form {
+    /// `String`, `Bytes`, `Vec<T>`, `X`.
+    Owned,
+    /// `&'a str`, `&'a [u8]`, `FixedArray<'a, T>` or `Vec<T>`, `XRef<'a>`.
+    Borrowed,
+}
+
+impl Form {
+    /// The struct's Rust name: `X`, or `XRef` for its view.
+    pub fn type_ident(self, name: &str) -> Ident {
+        let ident = naming::type_ident(name);
+        match self {
+            Form::Owned => ident,
+            Form::Borrowed => format_ident!("{ident}Ref"),
+        }
+    }
+
+    /// The struct's type: `X`, or `XRef<'a>`.
+    pub fn type_path(self, name: &str) -> TokenStream {
+        let ident = self.type_ident(name);
+        match self {
+            Form::Owned => quote!(#ident),
+            Form::Borrowed => quote!(#ident<'a>),
+        }
+    }
+}
 
 /// A field inside one struct, with its derived version sets (spec §2.3).
 pub struct FieldView<'a> {
@@ -54,8 +85,8 @@ impl<'a> FieldView<'a> {
     }
 
     /// The Rust type of the field.
-    pub fn rust_type(&self, rt: &TokenStream) -> TokenStream {
-        let base = base_type(&self.field.ty, rt);
+    pub fn rust_type(&self, rt: &TokenStream, form: Form) -> TokenStream {
+        let base = base_type(&self.field.ty, rt, form);
         if self.option {
             quote!(Option<#base>)
         } else {
@@ -94,7 +125,26 @@ impl<'a> FieldView<'a> {
 
     /// The Rust type without `Option`.
     pub fn base_type(&self, rt: &TokenStream) -> TokenStream {
-        base_type(&self.field.ty, rt)
+        base_type(&self.field.ty, rt, Form::Owned)
+    }
+
+    /// True when the field's view type borrows the input.
+    pub fn borrows(&self) -> bool {
+        !is_fixed(&self.field.ty)
+    }
+
+    /// The owned value of the view's field `self.x`.
+    pub fn into_owned(&self, rt: &TokenStream) -> TokenStream {
+        let ident = &self.ident;
+        if self.is_fixed() {
+            return quote!(self.#ident);
+        }
+        let owned = quote!(#rt::primitives::IntoOwned::into_owned(self.#ident));
+        match (&self.field.ty, self.option) {
+            (FieldType::ApiMessage | FieldType::Header, false) => quote!(From::from(#owned)),
+            (FieldType::ApiMessage | FieldType::Header, true) => quote!(#owned.map(From::from)),
+            _ => owned,
+        }
     }
 
     /// True when the field's default equals the Rust type's own `Default`.
@@ -111,11 +161,11 @@ impl<'a> FieldView<'a> {
     }
 
     /// An expression of the field's default value.
-    pub fn default_expr(&self, rt: &TokenStream) -> TokenStream {
+    pub fn default_expr(&self, rt: &TokenStream, form: Form) -> TokenStream {
         if self.option && matches!(self.field.default, DefaultValue::Null) {
             return quote!(None);
         }
-        let value = self.value_default(rt);
+        let value = self.value_default(rt, form);
         if self.option {
             quote!(Some(#value))
         } else {
@@ -124,28 +174,32 @@ impl<'a> FieldView<'a> {
     }
 
     /// A statement that sets the field of `self` to its default in place:
-    /// strings and arrays with an empty default cleared (keeping their
+    /// owned strings and arrays with an empty default cleared (keeping their
     /// capacity), structs reset field by field, other fields assigned.
-    pub fn reset(&self, rt: &TokenStream) -> TokenStream {
+    pub fn reset(&self, rt: &TokenStream, form: Form) -> TokenStream {
         let ident = &self.ident;
         if !self.option && self.default_is_natural() {
-            match &self.field.ty {
-                FieldType::String | FieldType::Array(_) => return quote!(self.#ident.clear();),
-                FieldType::Struct(_) => return quote!(#rt::primitives::Decode::reset_value(&mut self.#ident);),
+            match (&self.field.ty, form) {
+                (FieldType::String, Form::Owned) => return quote!(self.#ident.clear();),
+                (FieldType::Array(_), _) if !(form == Form::Borrowed && self.is_fixed_array()) => {
+                    return quote!(self.#ident.clear();)
+                }
+                (FieldType::Struct(_), _) => return quote!(#rt::primitives::Decode::reset_value(&mut self.#ident);),
                 _ => {}
             }
         }
-        let default = self.default_expr(rt);
+        let default = self.default_expr(rt, form);
         quote!(self.#ident = #default;)
     }
 
     /// The default as a value of the type without `Option`.
-    fn value_default(&self, rt: &TokenStream) -> TokenStream {
+    fn value_default(&self, rt: &TokenStream, form: Form) -> TokenStream {
         match &self.field.default {
-            DefaultValue::Natural | DefaultValue::Null => natural(&self.field.ty, rt),
+            DefaultValue::Natural | DefaultValue::Null => natural(&self.field.ty, rt, form),
             DefaultValue::Bool(b) => quote!(#b),
             DefaultValue::Int(i) => int_literal(*i),
             DefaultValue::Float(f) => float_literal(*f),
+            DefaultValue::Str(s) if form == Form::Borrowed => quote!(#s),
             DefaultValue::Str(s) if s.is_empty() => quote!(String::new()),
             DefaultValue::Str(s) => quote!(String::from(#s)),
             DefaultValue::Uuid(u) => {
@@ -189,7 +243,7 @@ impl<'a> FieldView<'a> {
             (DefaultValue::Natural | DefaultValue::Bool(false), FieldType::Bool) => quote!(#deref #value),
             (DefaultValue::Bool(true), FieldType::Bool) => quote!(!#deref #value),
             (_, FieldType::Struct(_)) => {
-                let t = base_type(ty, rt);
+                let t = base_type(ty, rt, Form::Owned);
                 if by_ref {
                     quote!(*#value != #t::default())
                 } else {
@@ -197,7 +251,7 @@ impl<'a> FieldView<'a> {
                 }
             }
             _ => {
-                let d = self.value_default(rt);
+                let d = self.value_default(rt, Form::Owned);
                 quote!(#deref #value != #d)
             }
         }
@@ -234,8 +288,22 @@ impl<'a> FieldView<'a> {
     }
 }
 
-/// The Rust type of a schema type.
-pub fn base_type(ty: &FieldType, rt: &TokenStream) -> TokenStream {
+/// The Rust type of a schema type, in `form`.
+pub fn base_type(ty: &FieldType, rt: &TokenStream, form: Form) -> TokenStream {
+    if form == Form::Borrowed {
+        match ty {
+            FieldType::String => return quote!(&'a str),
+            FieldType::Bytes | FieldType::Records | FieldType::ApiMessage | FieldType::Header => {
+                return quote!(&'a [u8])
+            }
+            FieldType::Array(inner) if is_fixed(inner) => {
+                let inner = base_type(inner, rt, Form::Owned);
+                return quote!(#rt::primitives::FixedArray<'a, #inner>);
+            }
+            FieldType::Struct(name) => return form.type_path(name),
+            _ => {}
+        }
+    }
     match ty {
         FieldType::Bool => quote!(bool),
         FieldType::Int8 => quote!(i8),
@@ -251,7 +319,7 @@ pub fn base_type(ty: &FieldType, rt: &TokenStream) -> TokenStream {
         FieldType::ApiMessage => quote!(#rt::embedded::EmbeddedMessage),
         FieldType::Header => quote!(#rt::embedded::EmbeddedHeader),
         FieldType::Array(inner) => {
-            let inner = base_type(inner, rt);
+            let inner = base_type(inner, rt, form);
             quote!(Vec<#inner>)
         }
         FieldType::Struct(name) => {
@@ -262,17 +330,19 @@ pub fn base_type(ty: &FieldType, rt: &TokenStream) -> TokenStream {
 }
 
 /// The natural default of a schema type.
-fn natural(ty: &FieldType, rt: &TokenStream) -> TokenStream {
+fn natural(ty: &FieldType, rt: &TokenStream, form: Form) -> TokenStream {
     match ty {
         FieldType::Bool => quote!(false),
         FieldType::Float64 => quote!(0.0),
         t if t.is_number_or_bool() => quote!(0),
+        FieldType::Uuid => quote!(#rt::primitives::Uuid::NIL),
+        FieldType::String if form == Form::Borrowed => quote!(""),
+        _ if form == Form::Borrowed => quote!(Default::default()),
         FieldType::String => quote!(String::new()),
         FieldType::Bytes | FieldType::Records => quote!(#rt::Bytes::new()),
-        FieldType::Uuid => quote!(#rt::primitives::Uuid::NIL),
         FieldType::Array(_) => quote!(Vec::new()),
         other => {
-            let t = base_type(other, rt);
+            let t = base_type(other, rt, form);
             quote!(#t::default())
         }
     }

@@ -21,6 +21,8 @@ pub struct EmitContext {
     pub runtime: TokenStream,
     /// Whether to emit `Sample` impls (random values for property tests).
     pub samples: bool,
+    /// Whether to emit borrowed views (`XRef<'a>`) beside the owned structs.
+    pub views: bool,
 }
 
 /// One struct with the views of its fields.
@@ -59,8 +61,12 @@ pub fn emit_message(
     let mut out = TokenStream::new();
     for def in &checked.structs {
         let view = StructView::new(def, spec.flexible_versions);
-        out.extend(structs::emit_struct(&view, spec, cx));
+        out.extend(structs::emit_struct(&view, spec, cx, field::Form::Owned));
         out.extend(codec::emit_wire_impl(&view, cx));
+        if cx.views {
+            out.extend(structs::emit_struct(&view, spec, cx, field::Form::Borrowed));
+            out.extend(codec::emit_view_impls(&view, cx));
+        }
         if cx.samples {
             out.extend(sample::emit_sample_impl(&view, cx));
         }

@@ -3,16 +3,24 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{doc_attrs, field::about_lines, EmitContext, StructView};
+use super::field::{about_lines, Form};
+use super::{doc_attrs, EmitContext, StructView};
 use crate::model::MessageSpec;
 use crate::naming;
 
-/// `pub struct X { ... }` with docs, derives and a `Default` that honours
-/// the schema's defaults.
-pub fn emit_struct(view: &StructView<'_>, spec: &MessageSpec, cx: &EmitContext) -> TokenStream {
+/// `pub struct X { ... }` (or its view `pub struct XRef<'a> { ... }`) with
+/// docs, derives and a `Default` that honours the schema's defaults.
+pub fn emit_struct(view: &StructView<'_>, spec: &MessageSpec, cx: &EmitContext, form: Form) -> TokenStream {
     let rt = &cx.runtime;
-    let ident = naming::type_ident(view.def.name);
-    let mut docs = if view.def.is_message { about_lines(&message_about(spec)) } else { Vec::new() };
+    let (ident, path) = (form.type_ident(view.def.name), form.type_path(view.def.name));
+    let mut docs = match form {
+        Form::Owned if view.def.is_message => about_lines(&message_about(spec)),
+        Form::Owned => Vec::new(),
+        Form::Borrowed => vec![format!(
+            " A borrowed view of [`{}`]: strings, bytes and arrays of fixed-width values borrow the input.",
+            naming::type_ident(view.def.name)
+        )],
+    };
     if !docs.is_empty() {
         docs.push(String::new());
     }
@@ -20,27 +28,43 @@ pub fn emit_struct(view: &StructView<'_>, spec: &MessageSpec, cx: &EmitContext) 
     let docs = doc_attrs(&docs);
     let fields = view.fields.iter().map(|f| {
         let doc = doc_attrs(&f.doc());
-        let (name, ty) = (&f.ident, f.rust_type(rt));
+        let (name, ty) = (&f.ident, f.rust_type(rt, form));
         quote!(#doc pub #name: #ty,)
     });
+    let raw = match form {
+        Form::Owned => quote!(#rt::tagged::RawTaggedField),
+        Form::Borrowed => quote!(#rt::tagged::RawTaggedField<&'a [u8]>),
+    };
     let unknown = view.has_tagged_section().then(|| {
         quote! {
             /// Tagged fields this schema does not define, kept as read and written back in tag order.
-            pub unknown_tagged_fields: Vec<#rt::tagged::RawTaggedField>,
+            pub unknown_tagged_fields: Vec<#raw>,
         }
     });
+    // A view with nothing borrowed still has the input's lifetime.
+    let marker = (form == Form::Borrowed && !view.has_tagged_section() && !view.fields.iter().any(|f| f.borrows()))
+        .then(|| {
+            quote! {
+                /// The input's lifetime: this view borrows nothing else from it.
+                pub input: ::core::marker::PhantomData<&'a [u8]>,
+            }
+        });
+    let (generics, marker_init) = match form {
+        Form::Owned => (quote!(), None),
+        Form::Borrowed => (quote!(<'a>), marker.as_ref().map(|_| quote!(input: ::core::marker::PhantomData,))),
+    };
     let natural = view.fields.iter().all(|f| f.default_is_natural());
     let derive_default = natural.then(|| quote!(Default,));
     let default_impl = (!natural).then(|| {
         let inits = view.fields.iter().map(|f| {
-            let (name, value) = (&f.ident, f.default_expr(rt));
+            let (name, value) = (&f.ident, f.default_expr(rt, form));
             quote!(#name: #value,)
         });
         let unknown_init = view.has_tagged_section().then(|| quote!(unknown_tagged_fields: Vec::new(),));
         quote! {
-            impl Default for #ident {
+            impl #generics Default for #path {
                 fn default() -> Self {
-                    Self { #(#inits)* #unknown_init }
+                    Self { #(#inits)* #unknown_init #marker_init }
                 }
             }
         }
@@ -48,9 +72,10 @@ pub fn emit_struct(view: &StructView<'_>, spec: &MessageSpec, cx: &EmitContext) 
     quote! {
         #docs
         #[derive(Debug, Clone, PartialEq, #derive_default)]
-        pub struct #ident {
+        pub struct #ident #generics {
             #(#fields)*
             #unknown
+            #marker
         }
         #default_impl
     }

@@ -1,0 +1,155 @@
+//! Borrowed views (feature `borrowed`) against the owned messages, on every
+//! request and response at every version with random values, and on every
+//! truncation of them: the view turns into exactly the value the owned
+//! decode gives, and fails exactly where and how the owned decode fails.
+#![cfg(all(feature = "borrowed", feature = "sample"))]
+
+use kafka_wire::api::API_INFO;
+use kafka_wire::error::DecodeError;
+use kafka_wire::message::{Message, MessageView};
+use kafka_wire::messages::request_header::RequestHeaderRef;
+use kafka_wire::messages::{RequestBody, RequestBodyRef, RequestHeader, ResponseBody, ResponseBodyRef};
+use kafka_wire::primitives::{FixedArray, IntoOwned, Reader};
+use kafka_wire::sample::{Sample, SampleGen};
+use kafka_wire::{Bytes, BytesMut};
+use proptest::prelude::*;
+
+/// Every request and response body at every version, encoded from a sample.
+fn encodings(seed: u64) -> Vec<(i16, i16, bool, Bytes)> {
+    let mut out = Vec::new();
+    for info in API_INFO {
+        for version in info.valid_versions.min..=info.valid_versions.max {
+            let mut g = SampleGen::new(seed ^ ((info.api_key as u64) << 16) ^ version as u64);
+            let mut buf = BytesMut::new();
+            if let Some(body) = RequestBody::sample(info.api_key, &mut g, version) {
+                if body.encode(&mut buf, version).is_ok() {
+                    out.push((info.api_key, version, true, buf.split().freeze()));
+                }
+            }
+            if let Some(body) = ResponseBody::sample(info.api_key, &mut g, version) {
+                if body.encode(&mut buf, version).is_ok() {
+                    out.push((info.api_key, version, false, buf.split().freeze()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The owned decode of `bytes` (and how much it read), as `Debug` text of
+/// the body or the error.
+fn owned(api_key: i16, version: i16, request: bool, bytes: &Bytes) -> (Result<String, DecodeError>, usize) {
+    let mut r = Reader::new(bytes.clone());
+    let body = match request {
+        true => RequestBody::decode(api_key, &mut r, version).map(|b| format!("{b:?}")),
+        false => ResponseBody::decode(api_key, &mut r, version).map(|b| format!("{b:?}")),
+    };
+    (body, r.offset())
+}
+
+/// The view's decode of the same bytes, turned into the owned body.
+fn viewed(api_key: i16, version: i16, request: bool, bytes: &[u8]) -> (Result<String, DecodeError>, usize) {
+    let mut r = Reader::new(bytes);
+    let body = match request {
+        true => RequestBodyRef::decode(api_key, &mut r, version).map(|b| format!("{:?}", b.into_owned())),
+        false => ResponseBodyRef::decode(api_key, &mut r, version).map(|b| format!("{:?}", b.into_owned())),
+    };
+    (body, r.offset())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    #[test]
+    fn views_decode_what_owned_values_decode(seed in any::<u64>()) {
+        for (api_key, version, request, bytes) in encodings(seed) {
+            let (want, read) = owned(api_key, version, request, &bytes);
+            let want = want.map_err(|e| TestCaseError::fail(format!("api {api_key} v{version}: {e}")))?;
+            prop_assert_eq!(read, bytes.len());
+            let (got, read) = viewed(api_key, version, request, &bytes);
+            prop_assert_eq!(got.ok(), Some(want), "api {} v{} request {}", api_key, version, request);
+            prop_assert_eq!(read, bytes.len());
+        }
+    }
+}
+
+#[test]
+fn views_fail_where_and_as_owned_values_fail() {
+    let mut checked = 0;
+    for (api_key, version, request, bytes) in encodings(7) {
+        // Every prefix, and each encoding with one byte set to 0xff.
+        for cut in 0..bytes.len() {
+            let prefix = bytes.slice(..cut);
+            let (want, _) = owned(api_key, version, request, &prefix);
+            let (got, _) = viewed(api_key, version, request, &prefix);
+            assert_eq!(
+                got.map_err(|e| e.to_string()),
+                want.map_err(|e| e.to_string()),
+                "api {api_key} v{version}, {cut} bytes"
+            );
+            let mut mutated = bytes.to_vec();
+            mutated[cut] = 0xff;
+            let mutated = Bytes::from(mutated);
+            let (want, want_read) = owned(api_key, version, request, &mutated);
+            let (got, got_read) = viewed(api_key, version, request, &mutated);
+            assert_eq!(
+                got.map_err(|e| e.to_string()),
+                want.map_err(|e| e.to_string()),
+                "api {api_key} v{version}, byte {cut}"
+            );
+            assert_eq!(got_read, want_read);
+            checked += 2;
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}
+
+#[test]
+fn a_header_view_borrows_its_client_id() -> Result<(), Box<dyn std::error::Error>> {
+    // RequestHeader v2: api key 1 (Fetch), version 12, correlation id 7,
+    // client id "kw", no tagged fields.
+    let input: &[u8] = &[0, 1, 0, 12, 0, 0, 0, 7, 0, 2, b'k', b'w', 0];
+    let header = RequestHeaderRef::decode_exact(input, 2)?;
+    assert_eq!((header.request_api_key, header.request_api_version, header.correlation_id), (1, 12, 7));
+    let client_id = header.client_id.ok_or("client id")?;
+    assert_eq!(client_id, "kw");
+    assert!(std::ptr::eq(client_id.as_ptr(), input[10..].as_ptr()), "the client id points into the input");
+    let owned: RequestHeader = header.into_owned();
+    assert_eq!(owned.to_bytes(2)?, input);
+
+    // `decode` reads from the front and advances past the header.
+    let mut rest = &[input, b"body"].concat()[..];
+    let mut front = rest;
+    RequestHeaderRef::decode(&mut front, 2)?;
+    assert_eq!(front, b"body");
+    rest = &rest[..3];
+    let e = RequestHeaderRef::decode_exact(rest, 2).unwrap_err();
+    assert_eq!(e.to_string(), RequestHeader::decode_exact(Bytes::copy_from_slice(rest), 2).unwrap_err().to_string());
+    Ok(())
+}
+
+#[test]
+fn fixed_width_arrays_are_read_in_place() -> Result<(), Box<dyn std::error::Error>> {
+    use kafka_wire::messages::metadata_response::MetadataResponseRef;
+    use kafka_wire::messages::MetadataResponse;
+    let mut g = SampleGen::new(3);
+    let sent = (0..64)
+        .map(|_| MetadataResponse::sample(&mut g, 12))
+        .find(|m| m.topics.iter().any(|t| t.partitions.iter().any(|p| p.replica_nodes.len() > 1)))
+        .ok_or("a sample with a replica list")?;
+    let bytes = sent.to_bytes(12)?;
+    let view = MetadataResponseRef::decode_exact(&bytes, 12)?;
+    let range = bytes.as_ptr_range();
+    for (topic, sent_topic) in view.topics.iter().zip(&sent.topics) {
+        assert!(range.contains(&topic.name.unwrap_or_default().as_ptr()) || topic.name.is_none_or(str::is_empty));
+        for (partition, sent_partition) in topic.partitions.iter().zip(&sent_topic.partitions) {
+            let replicas: FixedArray<'_, i32> = partition.replica_nodes;
+            assert_eq!(replicas.to_vec(), sent_partition.replica_nodes);
+            if !replicas.is_empty() {
+                assert!(range.contains(&replicas.as_bytes().as_ptr()));
+            }
+        }
+    }
+    assert_eq!(view.into_owned(), sent);
+    Ok(())
+}
