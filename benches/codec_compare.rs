@@ -18,12 +18,18 @@
 //!   across iterations, the way a broker or client keeps one value per api
 //!   key; kafka-protocol has no counterpart, so its row compares against
 //!   kafka-protocol's `decode`.
+//! - **decode into a borrowed view** (kafka-wire with the `borrowed`
+//!   feature, function `kafka-wire decode_view`): the message's `…Ref<'a>`
+//!   view read with `MessageView::decode_exact` from the input's `&[u8]`
+//!   (strings, bytes and fixed-width arrays borrow it) and dropped inside
+//!   the timed loop; compared against kafka-protocol's `decode`.
 //!
 //! `cargo bench --bench codec_compare -- 'MetadataResponse'` runs one message.
 //!
 //! Profiling: with `KAFKA_WIRE_PROFILE=<message>:<op>:<crate>[:<iterations>]`
 //! (message one of metadata, produce, fetch, api_versions, create_topics,
-//! header; op encode, decode, or (kafka-wire only) encode_vectored or decode_into; crate kafka-wire or kafka-protocol) the binary
+//! header; op encode, decode, or (kafka-wire only) encode_vectored, decode_into
+//! or decode_view; crate kafka-wire or kafka-protocol) the binary
 //! builds the fixtures, then runs only that operation inside the function
 //! `profiled_section`, for `valgrind --tool=callgrind
 //! --toggle-collect='*profiled_section*'` (commands in docs/performance.md).
@@ -64,12 +70,34 @@ fn decode_into_wire<W: Message, K>(case: &Case<W, K>, value: &mut W) {
     value.decode_into(&mut bytes, case.version).unwrap();
 }
 
+/// Decodes a view of the message from the bytes at the version, and drops it.
+type ViewDecode = fn(&[u8], i16);
+
+/// The [`ViewDecode`] of a message's view type, or `None` without the
+/// `borrowed` feature.
+macro_rules! view {
+    ($view:path) => {{
+        #[cfg(feature = "borrowed")]
+        let decode: Option<ViewDecode> = Some(|bytes, version| {
+            use kafka_wire::message::MessageView;
+            black_box(<$view>::decode_exact(bytes, version).unwrap());
+        });
+        #[cfg(not(feature = "borrowed"))]
+        let decode: Option<ViewDecode> = None;
+        decode
+    }};
+}
+
+fn decode_view_wire<W, K>(case: &Case<W, K>, decode: ViewDecode) {
+    decode(black_box(&case.bytes[..]), case.version)
+}
+
 fn decode_kp<W, K: Decodable>(case: &Case<W, K>) -> K {
     let mut bytes = black_box(case.bytes.clone());
     K::decode(&mut bytes, case.version).unwrap()
 }
 
-fn compare<W: Message, K: Encodable + Decodable>(c: &mut Criterion, case: &Case<W, K>) {
+fn compare<W: Message, K: Encodable + Decodable>(c: &mut Criterion, case: &Case<W, K>, view: Option<ViewDecode>) {
     let len = case.bytes.len();
     let mut buf = BytesMut::with_capacity(len);
 
@@ -86,6 +114,9 @@ fn compare<W: Message, K: Encodable + Decodable>(c: &mut Criterion, case: &Case<
     g.bench_function("kafka-protocol", |b| b.iter(|| decode_kp(case)));
     let mut value = W::default();
     g.bench_function("kafka-wire decode_into", |b| b.iter(|| decode_into_wire(case, &mut value)));
+    if let Some(view) = view {
+        g.bench_function("kafka-wire decode_view", |b| b.iter(|| decode_view_wire(case, view)));
+    }
     g.finish();
 }
 
@@ -97,7 +128,13 @@ fn profiled_section<R>(iterations: usize, mut f: impl FnMut() -> R) {
     }
 }
 
-fn profile_case<W: Message, K: Encodable + Decodable>(case: &Case<W, K>, op: &str, krate: &str, n: usize) {
+fn profile_case<W: Message, K: Encodable + Decodable>(
+    (case, view): (Case<W, K>, Option<ViewDecode>),
+    op: &str,
+    krate: &str,
+    n: usize,
+) {
+    let case = &case;
     let mut buf = BytesMut::with_capacity(case.bytes.len());
     // One untimed round first, so the buffer and allocator are warm.
     match (op, krate) {
@@ -122,11 +159,16 @@ fn profile_case<W: Message, K: Encodable + Decodable>(case: &Case<W, K>, op: &st
             decode_into_wire(case, &mut value);
             profiled_section(n, || decode_into_wire(case, &mut value))
         }
+        ("decode_view", "kafka-wire") => {
+            let view = view.expect("decode_view needs the borrowed feature");
+            decode_view_wire(case, view);
+            profiled_section(n, || decode_view_wire(case, view))
+        }
         ("decode", "kafka-protocol") => {
             drop(decode_kp(case));
             profiled_section(n, || decode_kp(case))
         }
-        _ => panic!("op is encode, decode, or (kafka-wire only) encode_vectored or decode_into; crate is kafka-wire or kafka-protocol"),
+        _ => panic!("op is encode, decode, or (kafka-wire only) encode_vectored, decode_into or decode_view; crate is kafka-wire or kafka-protocol"),
     }
     eprintln!("{}: {op} with {krate}, {n} time(s), {} bytes", case.name, case.bytes.len());
 }
@@ -139,12 +181,12 @@ fn profile(spec: &str) {
     };
     let n = parts.get(3).map_or(1, |n| n.parse().expect("iterations"));
     match message {
-        "metadata" => profile_case(&common::metadata(), op, krate, n),
-        "produce" => profile_case(&common::produce(), op, krate, n),
-        "fetch" => profile_case(&common::fetch(), op, krate, n),
-        "api_versions" => profile_case(&common::api_versions(), op, krate, n),
-        "create_topics" => profile_case(&common::create_topics(), op, krate, n),
-        "header" => profile_case(&common::header(), op, krate, n),
+        "metadata" => profile_case(metadata(), op, krate, n),
+        "produce" => profile_case(produce(), op, krate, n),
+        "fetch" => profile_case(fetch(), op, krate, n),
+        "api_versions" => profile_case(api_versions(), op, krate, n),
+        "create_topics" => profile_case(create_topics(), op, krate, n),
+        "header" => profile_case(header(), op, krate, n),
         other => panic!("unknown message {other}"),
     }
 }
@@ -155,11 +197,37 @@ fn main() {
         return;
     }
     let mut c = Criterion::default().configure_from_args();
-    compare(&mut c, &common::metadata());
-    compare(&mut c, &common::produce());
-    compare(&mut c, &common::fetch());
-    compare(&mut c, &common::api_versions());
-    compare(&mut c, &common::create_topics());
-    compare(&mut c, &common::header());
+    let (case, view) = metadata();
+    compare(&mut c, &case, view);
+    let (case, view) = produce();
+    compare(&mut c, &case, view);
+    let (case, view) = fetch();
+    compare(&mut c, &case, view);
+    let (case, view) = api_versions();
+    compare(&mut c, &case, view);
+    let (case, view) = create_topics();
+    compare(&mut c, &case, view);
+    let (case, view) = header();
+    compare(&mut c, &case, view);
     c.final_summary();
+}
+
+/// Each case with its view's decode.
+macro_rules! cases {
+    ($($name:ident => $view:path;)*) => {
+        $(
+            fn $name() -> (Case<impl Message, impl Encodable + Decodable>, Option<ViewDecode>) {
+                (common::$name(), view!($view))
+            }
+        )*
+    };
+}
+
+cases! {
+    metadata => kafka_wire::messages::metadata_response::MetadataResponseRef;
+    produce => kafka_wire::messages::produce_request::ProduceRequestRef;
+    fetch => kafka_wire::messages::fetch_response::FetchResponseRef;
+    api_versions => kafka_wire::messages::api_versions_response::ApiVersionsResponseRef;
+    create_topics => kafka_wire::messages::create_topics_request::CreateTopicsRequestRef;
+    header => kafka_wire::messages::request_header::RequestHeaderRef;
 }

@@ -169,7 +169,7 @@ pub fn check_none(fields: &[RawTaggedField]) -> Result<(), EncodeError> {
 /// Short input, tags not strictly ascending, a known tag not valid at this
 /// version, or a known value that does not use exactly its declared size.
 #[doc(hidden)]
-#[inline]
+#[inline(always)]
 pub fn decode_section<B: Input>(
     r: &mut Reader<B>,
     known_tags: u32,

@@ -1,7 +1,7 @@
 //! [`Reader`]: a decoding cursor over [`Bytes`] (or a borrowed `&[u8]`)
 //! that knows its byte offset.
 
-use bytes::{Buf, Bytes};
+use bytes::Bytes;
 
 use crate::error::{DecodeError, DecodeErrorKind};
 
@@ -49,49 +49,49 @@ macro_rules! read_fixed {
 
 /// What a [`Reader`] reads from: [`Bytes`] (slices share its memory) or
 /// `&[u8]` (slices borrow it). Sealed.
-pub trait Input: AsRef<[u8]> + Clone + Default + sealed::Sealed {
-    /// Bytes `start..end` of the input; the caller has checked
-    /// `start <= end <= len` (anything else gives an empty input, never a panic).
-    fn slice(&self, start: usize, end: usize) -> Self;
+pub trait Input: AsRef<[u8]> + Clone + Default + sealed::Slice {}
 
-    /// The input without its first `n` bytes (`n <= len`).
-    fn skip(self, n: usize) -> Self;
-}
+impl Input for Bytes {}
 
-impl Input for Bytes {
-    #[inline]
-    fn slice(&self, start: usize, end: usize) -> Self {
-        if start <= end && end <= self.len() {
+impl Input for &[u8] {}
+
+mod sealed {
+    use bytes::{Buf, Bytes};
+
+    /// Keeps [`super::Input`] to the two inputs the decoders are built for,
+    /// and its slicing to the reader, which checks the bounds first.
+    pub trait Slice: Sized {
+        /// Bytes `start..end`, where `start <= end <= len`.
+        fn slice(&self, start: usize, end: usize) -> Self;
+
+        /// Without the first `n` bytes, where `n <= len`.
+        fn skip(self, n: usize) -> Self;
+    }
+
+    impl Slice for Bytes {
+        #[inline]
+        fn slice(&self, start: usize, end: usize) -> Self {
             Bytes::slice(self, start..end)
-        } else {
-            Bytes::new()
+        }
+
+        #[inline]
+        fn skip(mut self, n: usize) -> Self {
+            self.advance(n);
+            self
         }
     }
 
-    #[inline]
-    fn skip(mut self, n: usize) -> Self {
-        self.advance(n.min(self.len()));
-        self
-    }
-}
+    impl Slice for &[u8] {
+        #[inline]
+        fn slice(&self, start: usize, end: usize) -> Self {
+            self.get(start..end).unwrap_or_default()
+        }
 
-impl Input for &[u8] {
-    #[inline]
-    fn slice(&self, start: usize, end: usize) -> Self {
-        self.get(start..end).unwrap_or_default()
+        #[inline]
+        fn skip(self, n: usize) -> Self {
+            self.get(n..).unwrap_or_default()
+        }
     }
-
-    #[inline]
-    fn skip(self, n: usize) -> Self {
-        self.get(n..).unwrap_or_default()
-    }
-}
-
-mod sealed {
-    /// Keeps [`super::Input`] to the two inputs the decoders are built for.
-    pub trait Sealed {}
-    impl Sealed for bytes::Bytes {}
-    impl Sealed for &[u8] {}
 }
 
 impl<B: Input> Reader<B> {
@@ -364,7 +364,8 @@ impl<B: Input> Reader<B> {
     /// The bytes not yet read, consuming the reader.
     #[inline]
     pub fn into_remaining(self) -> B {
-        self.buf.skip(self.pos)
+        let read = self.pos.min(self.buf.as_ref().len());
+        self.buf.skip(read)
     }
 
     /// Succeeds only when every byte was read.
