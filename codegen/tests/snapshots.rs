@@ -19,9 +19,14 @@ fn schema(name: &str) -> (String, String) {
 /// The generated file of `message`, compiled together with `companions`
 /// (a request needs its response and the other way round).
 fn generated(message: &str, companions: &[&str]) -> String {
+    generated_with(message, companions, kafka_wire_codegen::Extras::default())
+}
+
+/// As [`generated`], with `extras`.
+fn generated_with(message: &str, companions: &[&str], extras: kafka_wire_codegen::Extras) -> String {
     let mut sources = vec![schema(message)];
     sources.extend(companions.iter().map(|c| schema(c)));
-    let out = kafka_wire_codegen::generate(&sources, "crate").unwrap_or_else(|e| panic!("{message}: {e}"));
+    let out = kafka_wire_codegen::generate_with(&sources, "crate", extras).unwrap_or_else(|e| panic!("{message}: {e}"));
     let file = format!("{}.rs", kafka_wire_codegen::naming::module_name(message));
     out.files
         .iter()
@@ -36,6 +41,15 @@ fn generated(message: &str, companions: &[&str]) -> String {
 #[test]
 fn request_header() {
     insta::assert_snapshot!("request_header", generated("RequestHeader", &[]));
+}
+
+/// The borrowed views of the envelope: a view with an embedded message
+/// (`&'a [u8]`, turned into an `EmbeddedMessage` when owned), and one of
+/// the request header's struct-free fields.
+#[test]
+fn envelope_request_views() {
+    let extras = kafka_wire_codegen::Extras { views: true, ..Default::default() };
+    insta::assert_snapshot!("envelope_request_views", generated_with("EnvelopeRequest", &["EnvelopeResponse"], extras));
 }
 
 #[test]
