@@ -23,7 +23,7 @@ use std::time::Instant;
 use bytes::{BufMut, Bytes, BytesMut};
 
 use kafka_wire::messages::metadata_response::MetadataResponsePartition;
-use kafka_wire::primitives::{Reader, Wire};
+use kafka_wire::primitives::{Decode, Reader, Wire};
 
 const STRS: usize = 2100; // CreateTopicsRequest v7 fixture: 100 names + 1000 config names + 1000 values
 const ARRAYS: usize = 32_000; // MetadataResponse v12 fixture: 16,000 partitions x (replicas, isr)

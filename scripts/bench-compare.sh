@@ -106,18 +106,14 @@ for g in groups:
     ws = f"{fmt(w)} ({fmt(wlo)}–{fmt(whi)})" if spread else fmt(w)
     ks = f"{fmt(k)} ({fmt(klo)}–{fmt(khi)})" if spread else fmt(k)
     print(f"| {message} | {op} | {ws} | {ks} | {k / w:.2f} |")
-    # encode_vectored: kafka-wire's chunked encode (records shared, not
-    # copied), against kafka-protocol's encode (it has no counterpart).
-    if (g, "kafka-wire encode_vectored") in keys:
-        v, vlo, vhi = med((g, "kafka-wire encode_vectored"))
-        vs = f"{fmt(v)} ({fmt(vlo)}–{fmt(vhi)})" if spread else fmt(v)
-        print(f"| | encode_vectored (records shared) | {vs} | {ks} | {k / v:.2f} |")
-    # decode_into: kafka-wire decoding into a reused value, against
-    # kafka-protocol's decode (it has no counterpart).
-    if (g, "kafka-wire decode_into") in keys:
-        i, ilo, ihi = med((g, "kafka-wire decode_into"))
-        iss = f"{fmt(i)} ({fmt(ilo)}–{fmt(ihi)})" if spread else fmt(i)
-        print(f"| | decode_into (reused value) | {iss} | {ks} | {k / i:.2f} |")
+    # kafka-wire's own ways, each against kafka-protocol's encode or decode
+    # (it has no counterpart): the chunked encode (records shared, not
+    # copied), decoding into a reused value, and decoding a borrowed view.
+    for function, label in (("encode_vectored", "records shared"), ("decode_into", "reused value"), ("decode_view", "borrowed view")):
+        if (g, f"kafka-wire {function}") in keys:
+            v, vlo, vhi = med((g, f"kafka-wire {function}"))
+            vs = f"{fmt(v)} ({fmt(vlo)}–{fmt(vhi)})" if spread else fmt(v)
+            print(f"| | {function} ({label}) | {vs} | {ks} | {k / v:.2f} |")
 zc = [g for g in groups if "zero-copy" in g]
 for g in zc:
     print()
@@ -133,17 +129,17 @@ PY
 }
 
 if [ "$CRITERION" = 1 ]; then
-    section "codec: criterion (cargo bench --bench codec_compare --bench zero_copy)"
+    section "codec: criterion (cargo bench --features borrowed --bench codec_compare --bench zero_copy)"
     ARGS=()
     [ "$QUICK" = 1 ] && ARGS+=(--warm-up-time 1 --measurement-time 3)
-    cargo bench --bench codec_compare --bench zero_copy --no-run 2>&1 | tail -n 3
+    cargo bench --features borrowed --bench codec_compare --bench zero_copy --no-run 2>&1 | tail -n 3
     KEEP=$TARGET/bench-compare/criterion-runs
     rm -rf "$KEEP"
     mkdir -p "$KEEP"
     for run in $(seq 1 "$RUNS"); do
         echo "criterion run $run of $RUNS"
         rm -rf "$TARGET/criterion"
-        cargo bench --bench codec_compare --bench zero_copy -- "${ARGS[@]}" "${FILTER[@]}" >"$KEEP/run$run.log" 2>&1 || {
+        cargo bench --features borrowed --bench codec_compare --bench zero_copy -- "${ARGS[@]}" "${FILTER[@]}" >"$KEEP/run$run.log" 2>&1 || {
             tail -n 30 "$KEEP/run$run.log"
             exit 1
         }
@@ -158,7 +154,7 @@ fi
 if [ "$CALLGRIND" = 1 ]; then
     section "codec: instructions per operation (valgrind --tool=callgrind)"
     command -v valgrind >/dev/null || { echo "valgrind not installed (apt-get install -y valgrind)"; exit 1; }
-    BIN=$(cargo bench --bench codec_compare --no-run --message-format=json 2>/dev/null |
+    BIN=$(cargo bench --features borrowed --bench codec_compare --no-run --message-format=json 2>/dev/null |
         python3 -c 'import json,sys
 for l in sys.stdin:
     m = json.loads(l)
@@ -171,12 +167,13 @@ for l in sys.stdin:
     echo "| message | op | kafka-wire instructions | kafka-protocol instructions | ratio |"
     echo "|---|---|---:|---:|---:|"
     for m in metadata produce fetch api_versions create_topics header; do
-        for op in encode encode_vectored decode decode_into; do
+        for op in encode encode_vectored decode decode_into decode_view; do
             row=()
-            # encode_vectored and decode_into are kafka-wire's alone: compared
-            # with kafka-protocol's encode and decode.
+            # encode_vectored, decode_into and decode_view are kafka-wire's
+            # alone: compared with kafka-protocol's encode and decode.
             kp_op=${op/_vectored/}
             kp_op=${kp_op/_into/}
+            kp_op=${kp_op/_view/}
             for spec in "$op:kafka-wire" "$kp_op:kafka-protocol"; do
                 f=$OUT/$m.${spec/:/.}.out
                 KAFKA_WIRE_PROFILE=$m:$spec valgrind --tool=callgrind --callgrind-out-file="$f" \

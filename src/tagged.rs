@@ -201,6 +201,10 @@ pub fn decode_unknown_section<B: Input>(
     decode_section(r, known_tags, unknown, |_, _| Ok(false))
 }
 
+/// Decodes the value of a known tag from a reader holding exactly its
+/// bytes; `false` when the tag is not valid at this version.
+type KnownTags<'a, B> = dyn FnMut(u32, &mut Reader<B>) -> Result<bool, DecodeError> + 'a;
+
 /// The entries of a non-empty section. Generic only over the input (the
 /// known-tag reader is a trait object), so it is compiled once per input
 /// rather than once per struct.
@@ -208,7 +212,7 @@ fn decode_entries<B: Input>(
     r: &mut Reader<B>,
     known_tags: u32,
     unknown: &mut Vec<RawTaggedField<B>>,
-    known: &mut dyn FnMut(u32, &mut Reader<B>) -> Result<bool, DecodeError>,
+    known: &mut KnownTags<'_, B>,
 ) -> Result<(), DecodeError> {
     let count = r.read_uvarint()? as usize;
     // Each entry takes at least two bytes (tag and size).
