@@ -8,8 +8,9 @@
 //! ```
 
 use super::bytes::{len_size, put_len, read_len};
+use super::nullable::null_not_allowed;
 use super::{Decode, DecodeNullable, Input, Nullable, Reader, Wire, Writer};
-use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::error::{DecodeError, EncodeError};
 
 /// Elements reserved up front at most; more grow as they decode.
 const MAX_PREALLOC: usize = 1024;
@@ -48,7 +49,7 @@ impl<B: Input, T: Decode<B>> Decode<B> for Vec<T> {
         let offset = r.offset();
         match read_count(r, flexible, T::MIN_SIZE)? {
             Some(count) => decode_items_into(self, count, r, version, flexible),
-            None => Err(null_array(offset)),
+            None => Err(null_not_allowed(offset)),
         }
     }
 }
@@ -85,12 +86,6 @@ fn read_count<B: Input>(r: &mut Reader<B>, flexible: bool, min_size: usize) -> R
         r.check_count(count, min_size)?;
     }
     Ok(count)
-}
-
-/// A null count where the array may not be null, at the count's offset.
-#[cold]
-fn null_array(offset: usize) -> DecodeError {
-    DecodeError::new(DecodeErrorKind::NullNotAllowed, offset)
 }
 
 /// Reads `count` elements into `items`: the elements already there are

@@ -16,8 +16,9 @@ use std::marker::PhantomData;
 use bytes::Bytes;
 
 use super::bytes::read_len;
+use super::nullable::decode_non_null;
 use super::{Decode, DecodeNullable, Fixed, Reader, Uuid};
-use crate::error::{DecodeError, DecodeErrorKind};
+use crate::error::DecodeError;
 use crate::tagged::RawTaggedField;
 
 /// An array of fixed-width values (`[]int32`, `[]int64`, `[]uuid`, ...)
@@ -112,11 +113,7 @@ impl<T: Fixed + fmt::Debug> fmt::Debug for FixedArray<'_, T> {
 impl<'a, T: Fixed> Decode<&'a [u8]> for FixedArray<'a, T> {
     #[inline]
     fn decode_value_into(&mut self, r: &mut Reader<&'a [u8]>, version: i16, flexible: bool) -> Result<(), DecodeError> {
-        let offset = r.offset();
-        match Self::decode_option(r, version, flexible)? {
-            Some(array) => *self = array,
-            None => return Err(DecodeError::new(DecodeErrorKind::NullNotAllowed, offset)),
-        }
+        *self = decode_non_null(r, version, flexible)?;
         Ok(())
     }
 }
@@ -217,6 +214,7 @@ impl IntoOwned for RawTaggedField<&[u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::DecodeErrorKind;
 
     #[test]
     fn fixed_arrays_read_their_values_and_check_the_count() -> Result<(), DecodeError> {

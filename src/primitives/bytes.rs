@@ -9,9 +9,10 @@
 
 use bytes::{BufMut, Bytes};
 
+use super::nullable::decode_non_null;
 use super::varint::{put_uvarint, uvarint_len};
 use super::{Decode, DecodeNullable, Input, Nullable, Reader, Wire, Writer};
-use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
 
 #[inline(always)]
 pub(crate) fn put_len(buf: &mut Writer<'_>, len: usize, flexible: bool) -> Result<(), EncodeError> {
@@ -105,14 +106,13 @@ macro_rules! slice_of_input {
     ($(<$lt:lifetime>)? for $input:ty) => {
         impl$(<$lt>)? Decode<$input> for $input {
             #[inline]
-            fn decode_value(r: &mut Reader<$input>, _: i16, flexible: bool) -> Result<Self, DecodeError> {
-                let offset = r.offset();
-                read_slice(r, flexible)?.ok_or_else(|| DecodeError::new(DecodeErrorKind::NullNotAllowed, offset))
+            fn decode_value(r: &mut Reader<$input>, version: i16, flexible: bool) -> Result<Self, DecodeError> {
+                decode_non_null(r, version, flexible)
             }
 
             #[inline]
             fn decode_value_into(&mut self, r: &mut Reader<$input>, version: i16, flexible: bool) -> Result<(), DecodeError> {
-                *self = Self::decode_value(r, version, flexible)?;
+                *self = decode_non_null(r, version, flexible)?;
                 Ok(())
             }
         }

@@ -334,7 +334,7 @@ pub mod field {
     ) -> Result<(), DecodeError> {
         let offset = r.offset();
         let Some(count) = super::bytes::read_len(r, flexible)? else {
-            return Err(DecodeError::new(crate::error::DecodeErrorKind::NullNotAllowed, offset));
+            return Err(super::nullable::null_not_allowed(offset));
         };
         r.check_count(count, T::SIZE)?;
         let bytes = r.read_slice(count * T::SIZE)?;

@@ -10,7 +10,7 @@ use bytes::BufMut;
 
 use super::varint::put_uvarint;
 use super::{Decode, Input, Reader, Struct, Wire, Writer};
-use crate::error::{DecodeError, EncodeError};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 
 /// A type whose wire form has a null value, so that `Option<Self>` is a
 /// [`Wire`] type; its decoding is [`DecodeNullable`].
@@ -243,4 +243,26 @@ impl<B: Input, S: Struct + Decode<B>> DecodeNullable<B> for S {
             _ => S::decode_tagged(r, version).map(Some),
         }
     }
+}
+
+/// Reads a value that may not be null: [`DecodeNullable::decode_option`],
+/// with null an error at the value's offset. The whole decode of the view
+/// types (`&str`, `&[u8]`, `FixedArray`), which are read, not filled in.
+#[inline(always)]
+pub(crate) fn decode_non_null<B: Input, T: DecodeNullable<B>>(
+    r: &mut Reader<B>,
+    version: i16,
+    flexible: bool,
+) -> Result<T, DecodeError> {
+    let offset = r.offset();
+    match T::decode_option(r, version, flexible)? {
+        Some(value) => Ok(value),
+        None => Err(null_not_allowed(offset)),
+    }
+}
+
+/// A null where the type may not be null, at `offset`.
+#[cold]
+pub(crate) fn null_not_allowed(offset: usize) -> DecodeError {
+    DecodeError::new(DecodeErrorKind::NullNotAllowed, offset)
 }

@@ -8,6 +8,7 @@
 
 use bytes::BufMut;
 
+use super::nullable::{decode_non_null, null_not_allowed};
 use super::varint::uvarint_len;
 use super::{Decode, DecodeNullable, Input, Nullable, Reader, Wire, Writer};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
@@ -162,7 +163,7 @@ impl Decode for String {
         let offset = r.offset();
         match read_str(r, flexible)? {
             Some(s) => Ok(s.to_owned()),
-            None => Err(DecodeError::new(DecodeErrorKind::NullNotAllowed, offset)),
+            None => Err(null_not_allowed(offset)),
         }
     }
 
@@ -180,7 +181,7 @@ impl Decode for String {
                 assign(self, s);
                 Ok(())
             }
-            None => Err(DecodeError::new(DecodeErrorKind::NullNotAllowed, offset)),
+            None => Err(null_not_allowed(offset)),
         }
     }
 }
@@ -215,16 +216,12 @@ impl DecodeNullable for String {
 impl<'a> Decode<&'a [u8]> for &'a str {
     #[inline]
     fn decode_value(r: &mut Reader<&'a [u8]>, version: i16, flexible: bool) -> Result<Self, DecodeError> {
-        let offset = r.offset();
-        match Self::decode_option(r, version, flexible)? {
-            Some(s) => Ok(s),
-            None => Err(DecodeError::new(DecodeErrorKind::NullNotAllowed, offset)),
-        }
+        decode_non_null(r, version, flexible)
     }
 
     #[inline]
     fn decode_value_into(&mut self, r: &mut Reader<&'a [u8]>, version: i16, flexible: bool) -> Result<(), DecodeError> {
-        *self = Self::decode_value(r, version, flexible)?;
+        *self = decode_non_null(r, version, flexible)?;
         Ok(())
     }
 }
