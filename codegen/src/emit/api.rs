@@ -348,6 +348,7 @@ fn emit_view_enum(
             }
 
             #[doc = #owned_doc]
+            #[inline]
             pub fn into_owned(self) -> #owned {
                 match self {
                     #(#owns)*

@@ -59,6 +59,7 @@ pub fn emit_view_impls(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
         impl<'a> #rt::primitives::IntoOwned for #path {
             type Owned = #owned;
 
+            #[inline]
             fn into_owned(self) -> #owned {
                 #owned { #(#fields)* #unknown }
             }
