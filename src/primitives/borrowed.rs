@@ -65,7 +65,7 @@ impl<'a, T: Fixed> FixedArray<'a, T> {
     /// The value at `index`, or `None` past the end.
     pub fn get(&self, index: usize) -> Option<T> {
         let start = index.checked_mul(T::SIZE)?;
-        self.bytes.get(start..start + T::SIZE).map(T::from_chunk)
+        self.bytes.get(start..start.checked_add(T::SIZE)?).map(T::from_chunk)
     }
 
     /// The values, in order.
@@ -223,6 +223,7 @@ mod tests {
         let offsets = FixedArray::<i64>::decode_value(&mut r, 0, false)?;
         assert_eq!(offsets.to_vec(), [7, -2]);
         assert_eq!(offsets.get(2), None);
+        assert_eq!((offsets.get(usize::MAX / 8), offsets.get(usize::MAX)), (None, None));
         assert_eq!(r.remaining(), 0);
         assert_eq!(format!("{offsets:?}"), "[7, -2]");
 
