@@ -323,6 +323,14 @@ impl Builder {
 
     /// Whether to emit borrowed views (`XRef<'a>`) beside the structs
     /// (default off; see [`Extras::views`]).
+    ///
+    /// # Example
+    /// ```
+    /// let schema = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/RequestHeader.json");
+    /// let out = kafka_wire_codegen::Builder::new().input(schema).views(true).generate()?;
+    /// assert!(out.files.iter().any(|f| f.text.contains("pub struct RequestHeaderRef<'a>")));
+    /// # Ok::<(), kafka_wire_codegen::Error>(())
+    /// ```
     pub fn views(&mut self, on: bool) -> &mut Self {
         self.extras.views = on;
         self

@@ -47,38 +47,84 @@ pub struct FixedArray<'a, T> {
 impl<'a, T: Fixed> FixedArray<'a, T> {
     /// The array over `bytes`, which holds whole values (a partial last
     /// value is left out).
+    ///
+    /// # Example
+    /// ```
+    /// use kafka_wire::primitives::FixedArray;
+    /// let ids = FixedArray::<i16>::new(&[0, 1, 0, 2, 9]); // the odd byte is left out
+    /// assert_eq!((ids.len(), ids.as_bytes().len()), (2, 4));
+    /// ```
     pub fn new(bytes: &'a [u8]) -> Self {
         let whole = bytes.len() - bytes.len() % T::SIZE;
         FixedArray { bytes: bytes.get(..whole).unwrap_or_default(), values: PhantomData }
     }
 
     /// Count of values.
+    ///
+    /// # Example
+    /// ```
+    /// use kafka_wire::primitives::FixedArray;
+    /// assert_eq!(FixedArray::<i64>::new(&[0; 16]).len(), 2);
+    /// ```
     pub fn len(&self) -> usize {
         self.bytes.len() / T::SIZE
     }
 
     /// True when the array holds no value.
+    ///
+    /// # Example
+    /// ```
+    /// use kafka_wire::primitives::FixedArray;
+    /// assert!(FixedArray::<i32>::default().is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.bytes.is_empty()
     }
 
     /// The value at `index`, or `None` past the end.
+    ///
+    /// # Example
+    /// ```
+    /// use kafka_wire::primitives::FixedArray;
+    /// let epochs = FixedArray::<i32>::new(&[0, 0, 0, 5]);
+    /// assert_eq!((epochs.get(0), epochs.get(1)), (Some(5), None));
+    /// ```
     pub fn get(&self, index: usize) -> Option<T> {
         let start = index.checked_mul(T::SIZE)?;
         self.bytes.get(start..start.checked_add(T::SIZE)?).map(T::from_chunk)
     }
 
     /// The values, in order.
+    ///
+    /// # Example
+    /// ```
+    /// use kafka_wire::primitives::FixedArray;
+    /// let flags = FixedArray::<bool>::new(&[1, 0]);
+    /// assert_eq!(flags.iter().collect::<Vec<_>>(), [true, false]);
+    /// ```
     pub fn iter(&self) -> impl ExactSizeIterator<Item = T> + 'a {
         self.bytes.chunks_exact(T::SIZE).map(T::from_chunk)
     }
 
-    /// The values' encoded bytes, without the count.
+    /// The values' encoded bytes, without the count: big-endian,
+    /// [`Fixed::SIZE`] bytes each.
+    ///
+    /// # Example
+    /// ```
+    /// use kafka_wire::primitives::FixedArray;
+    /// assert_eq!(FixedArray::<u16>::new(&[1, 2]).as_bytes(), [1, 2]);
+    /// ```
     pub fn as_bytes(&self) -> &'a [u8] {
         self.bytes
     }
 
     /// The values in a new vector.
+    ///
+    /// # Example
+    /// ```
+    /// use kafka_wire::primitives::FixedArray;
+    /// assert_eq!(FixedArray::<i32>::new(&[0, 0, 1, 0]).to_vec(), [256]);
+    /// ```
     pub fn to_vec(&self) -> Vec<T> {
         self.iter().collect()
     }

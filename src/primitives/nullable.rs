@@ -77,6 +77,15 @@ pub trait Nullable: Wire + DecodeNullable {
 
 /// The decoding of a type whose wire form has a null value, so that
 /// `Option<Self>` decodes from the input `B` (see [`Decode`]).
+///
+/// # Example
+/// ```
+/// use kafka_wire::primitives::{DecodeNullable, Reader};
+/// let mut r = Reader::new(bytes::Bytes::from_static(&[0xff, 0xff, 0x00, 0x01, b'x']));
+/// assert_eq!(String::decode_option(&mut r, 0, false)?, None); // classic null: length -1
+/// assert_eq!(String::decode_option(&mut r, 0, false)?.as_deref(), Some("x"));
+/// # Ok::<(), kafka_wire::error::DecodeError>(())
+/// ```
 pub trait DecodeNullable<B: Input = bytes::Bytes>: Decode<B> {
     /// Reads a value or null.
     ///

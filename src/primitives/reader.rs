@@ -49,6 +49,20 @@ macro_rules! read_fixed {
 
 /// What a [`Reader`] reads from: [`Bytes`] (slices share its memory) or
 /// `&[u8]` (slices borrow it). Sealed.
+///
+/// # Example
+/// ```
+/// use kafka_wire::primitives::Reader;
+/// let input: &[u8] = b"\x00\x00\x00\x02rk";
+/// let mut borrowed = Reader::new(input);
+/// let len = borrowed.read_i32()? as usize;
+/// let rk: &[u8] = borrowed.read_bytes(len)?; // a slice of `input`
+/// assert_eq!(rk, b"rk");
+/// let mut shared = Reader::new(bytes::Bytes::from_static(input));
+/// shared.skip(4)?;
+/// assert_eq!(shared.read_bytes(2)?, bytes::Bytes::from_static(b"rk"));
+/// # Ok::<(), kafka_wire::error::DecodeError>(())
+/// ```
 pub trait Input: AsRef<[u8]> + Clone + Default + sealed::Slice {}
 
 impl Input for Bytes {}
