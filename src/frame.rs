@@ -16,7 +16,7 @@ use crate::api::{api_info, ApiInfo, API_VERSIONS_KEY};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::message::Message;
 use crate::messages::{RequestBody, RequestHeader, ResponseBody, ResponseHeader};
-use crate::primitives::{Reader, Writer};
+use crate::primitives::{Input, Reader, Writer};
 
 /// A decoded request: its header and typed body.
 #[derive(Debug, Clone, PartialEq)]
@@ -59,13 +59,20 @@ fn info(api_key: i16, offset: usize) -> Result<&'static ApiInfo, DecodeError> {
 /// ```
 pub fn decode_request(buf: Bytes) -> Result<RequestFrame, DecodeError> {
     let mut r = Reader::new(buf);
-    let mut peek = r.clone();
-    let (api_key, api_version) = (peek.read_i16()?, peek.read_i16()?);
-    let info = info(api_key, 0)?;
-    let header = RequestHeader::decode_from(&mut r, info.request_header_version(api_version))?;
+    let (api_key, api_version, header_version) = request_versions(&r)?;
+    let header = RequestHeader::decode_from(&mut r, header_version)?;
     let body = RequestBody::decode(api_key, &mut r, api_version)?;
     r.finish()?;
     Ok(RequestFrame { header, body })
+}
+
+/// The api key, api version and header version of the request `r` is at,
+/// read from its first four bytes without moving `r`.
+fn request_versions<B: Input>(r: &Reader<B>) -> Result<(i16, i16, i16), DecodeError> {
+    let mut peek = r.clone();
+    let (api_key, api_version) = (peek.read_i16()?, peek.read_i16()?);
+    let info = info(api_key, 0)?;
+    Ok((api_key, api_version, info.request_header_version(api_version)))
 }
 
 /// Decodes a request frame: the 4-byte size, then exactly that many bytes.
@@ -201,15 +208,28 @@ pub fn decode_response(buf: Bytes, api_key: i16, api_version: i16) -> Result<Res
     let info = info(api_key, 0)?;
     let mut r = Reader::new(buf);
     let header = ResponseHeader::decode_from(&mut r, info.response_header_version(api_version))?;
+    let (body, version) = response_body(r, api_key, api_version, ResponseBody::decode)?;
+    Ok(ResponseFrame { header, body, version })
+}
+
+/// The body of a response after its header, filling the rest of `r`, and
+/// the version it was read at: an ApiVersions response that fails at
+/// `api_version` is read again at v0 (a broker answers a version it does
+/// not support with a v0 body), failing with the first error.
+fn response_body<B: Input, T>(
+    mut r: Reader<B>,
+    api_key: i16,
+    api_version: i16,
+    decode: impl Fn(i16, &mut Reader<B>, i16) -> Result<T, DecodeError>,
+) -> Result<(T, i16), DecodeError> {
     let body_start = r.clone();
-    let first = ResponseBody::decode(api_key, &mut r, api_version).and_then(|body| r.finish().map(|()| body));
-    match first {
-        Ok(body) => Ok(ResponseFrame { header, body, version: api_version }),
+    match decode(api_key, &mut r, api_version).and_then(|body| r.finish().map(|()| body)) {
+        Ok(body) => Ok((body, api_version)),
         Err(e) if api_key == API_VERSIONS_KEY && api_version > 0 => {
             let mut r = body_start;
-            let body = ResponseBody::decode(api_key, &mut r, 0).map_err(|_| e)?;
+            let body = decode(api_key, &mut r, 0).map_err(|_| e)?;
             r.finish()?;
-            Ok(ResponseFrame { header, body, version: 0 })
+            Ok((body, 0))
         }
         Err(e) => Err(e),
     }
@@ -241,4 +261,111 @@ fn unframe(buf: &mut Bytes) -> Result<Bytes, DecodeError> {
         return Err(DecodeError::new(kind, 0));
     }
     Ok(std::mem::take(buf))
+}
+
+/// The borrowed view of a request (feature `borrowed`): header and body
+/// borrowing the frame's bytes.
+#[cfg(feature = "borrowed")]
+#[derive(Debug, Clone, PartialEq)]
+pub struct RequestFrameRef<'a> {
+    /// The request header, at the version the api key and version call for.
+    pub header: crate::messages::request_header::RequestHeaderRef<'a>,
+    /// The body, at `header.request_api_version`.
+    pub body: crate::messages::RequestBodyRef<'a>,
+}
+
+/// The borrowed view of a response (feature `borrowed`): header and body
+/// borrowing the frame's bytes, and the version the body was read at.
+#[cfg(feature = "borrowed")]
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResponseFrameRef<'a> {
+    /// The response header.
+    pub header: crate::messages::response_header::ResponseHeaderRef<'a>,
+    /// The body.
+    pub body: crate::messages::ResponseBodyRef<'a>,
+    /// The version the body was decoded at.
+    pub version: i16,
+}
+
+/// [`decode_request`] into a borrowed view (feature `borrowed`): strings,
+/// bytes and fixed-width arrays of the header and body point into `buf`.
+/// A proxy can read the api key, client id and topic names of a request
+/// without copying them, and forward `buf` as it came.
+///
+/// # Errors
+/// As [`decode_request`], with the same kinds, paths and offsets.
+///
+/// # Example
+/// ```
+/// # #[cfg(feature = "borrowed")] {
+/// // ApiVersions v3 from kafka-python, as in `decode_request`.
+/// let bytes = b"\x00\x12\x00\x03\x00\x00\x00\x02\x00\x01k\x00\x02p\x021\x00";
+/// let frame = kafka_wire::frame::decode_request_view(bytes)?;
+/// assert_eq!((frame.header.client_id, frame.body.api_key()), (Some("k"), 18));
+/// assert_eq!(frame.into_owned(), kafka_wire::frame::decode_request(kafka_wire::Bytes::from_static(bytes))?);
+/// # }
+/// # Ok::<(), kafka_wire::error::DecodeError>(())
+/// ```
+#[cfg(feature = "borrowed")]
+pub fn decode_request_view(buf: &[u8]) -> Result<RequestFrameRef<'_>, DecodeError> {
+    use crate::message::MessageView;
+    let mut r = Reader::new(buf);
+    let (api_key, api_version, header_version) = request_versions(&r)?;
+    let header = MessageView::decode_from(&mut r, header_version)?;
+    let body = crate::messages::RequestBodyRef::decode(api_key, &mut r, api_version)?;
+    r.finish()?;
+    Ok(RequestFrameRef { header, body })
+}
+
+/// [`decode_response`] into a borrowed view (feature `borrowed`).
+///
+/// # Errors
+/// As [`decode_response`], with the same kinds, paths and offsets.
+///
+/// # Example
+/// ```
+/// # #[cfg(feature = "borrowed")] {
+/// use kafka_wire::message::Message;
+/// use kafka_wire::messages::{ResponseHeader, SaslHandshakeResponse};
+/// let header = ResponseHeader { correlation_id: 9, ..Default::default() };
+/// let body = SaslHandshakeResponse { mechanisms: vec!["PLAIN".into()], ..Default::default() };
+/// let bytes = [header.to_bytes(0)?, body.to_bytes(1)?].concat();
+/// let frame = kafka_wire::frame::decode_response_view(&bytes, 17, 1)?;
+/// assert_eq!(frame.header.correlation_id, 9);
+/// assert_eq!(frame.into_owned().body, body.into());
+/// # }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[cfg(feature = "borrowed")]
+pub fn decode_response_view(buf: &[u8], api_key: i16, api_version: i16) -> Result<ResponseFrameRef<'_>, DecodeError> {
+    use crate::message::MessageView;
+    let info = info(api_key, 0)?;
+    let mut r = Reader::new(buf);
+    let header = MessageView::decode_from(&mut r, info.response_header_version(api_version))?;
+    let (body, version) = response_body(r, api_key, api_version, crate::messages::ResponseBodyRef::decode)?;
+    Ok(ResponseFrameRef { header, body, version })
+}
+
+#[cfg(feature = "borrowed")]
+impl RequestFrameRef<'_> {
+    /// The owned [`RequestFrame`], allocating what the view borrowed.
+    ///
+    /// # Example
+    /// See [`decode_request_view`].
+    pub fn into_owned(self) -> RequestFrame {
+        use crate::primitives::IntoOwned;
+        RequestFrame { header: self.header.into_owned(), body: self.body.into_owned() }
+    }
+}
+
+#[cfg(feature = "borrowed")]
+impl ResponseFrameRef<'_> {
+    /// The owned [`ResponseFrame`], allocating what the view borrowed.
+    ///
+    /// # Example
+    /// See [`decode_response_view`].
+    pub fn into_owned(self) -> ResponseFrame {
+        use crate::primitives::IntoOwned;
+        ResponseFrame { header: self.header.into_owned(), body: self.body.into_owned(), version: self.version }
+    }
 }

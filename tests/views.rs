@@ -1,6 +1,6 @@
 //! Borrowed views (feature `borrowed`) against the owned messages, on every
-//! request and response at every version with random values, and on every
-//! truncation of them: the view turns into exactly the value the owned
+//! request and response body and frame at every version with random
+//! values, and on every truncation of them: the view turns into exactly the value the owned
 //! decode gives, and fails exactly where and how the owned decode fails.
 #![cfg(all(feature = "borrowed", feature = "sample"))]
 
@@ -151,5 +151,71 @@ fn fixed_width_arrays_are_read_in_place() -> Result<(), Box<dyn std::error::Erro
         }
     }
     assert_eq!(view.into_owned(), sent);
+    Ok(())
+}
+
+/// Whole request and response frames (header and body) of every api key
+/// and version: the frame views turn into what `decode_request` and
+/// `decode_response` give, and fail as they fail on every truncation.
+#[test]
+fn frame_views_decode_what_owned_frames_decode() -> Result<(), Box<dyn std::error::Error>> {
+    use kafka_wire::frame;
+    use kafka_wire::messages::ResponseHeader;
+    let mut frames = 0;
+    for info in API_INFO {
+        for version in info.valid_versions.min..=info.valid_versions.max {
+            let mut g = SampleGen::new(((info.api_key as u64) << 16) ^ version as u64);
+            let header_version = info.request_header_version(version);
+            let mut header = RequestHeader::sample(&mut g, header_version);
+            (header.request_api_key, header.request_api_version) = (info.api_key, version);
+            let body = RequestBody::sample(info.api_key, &mut g, version).ok_or("request sample")?;
+            let mut buf = BytesMut::new();
+            frame::encode_request(&header, &body, &mut buf)?;
+            let bytes = buf.split().freeze();
+            assert_eq!(frame::decode_request_view(&bytes)?.into_owned(), frame::decode_request(bytes.clone())?);
+
+            let response_header = ResponseHeader::sample(&mut g, info.response_header_version(version));
+            let response = ResponseBody::sample(info.api_key, &mut g, version).ok_or("response sample")?;
+            frame::encode_response(&response_header, &response, version, &mut buf)?;
+            let response_bytes = buf.split().freeze();
+            let view = frame::decode_response_view(&response_bytes, info.api_key, version)?;
+            assert_eq!(view.into_owned(), frame::decode_response(response_bytes.clone(), info.api_key, version)?);
+
+            for cut in 0..bytes.len() {
+                let want = frame::decode_request(bytes.slice(..cut)).map(|_| ()).map_err(|e| e.to_string());
+                let got = frame::decode_request_view(&bytes[..cut]).map(|_| ()).map_err(|e| e.to_string());
+                assert_eq!(got, want, "api {} v{version}, {cut} bytes", info.api_key);
+            }
+            for cut in 0..response_bytes.len() {
+                let prefix = response_bytes.slice(..cut);
+                let want = frame::decode_response(prefix.clone(), info.api_key, version).map(|f| f.version);
+                let got = frame::decode_response_view(&prefix, info.api_key, version).map(|f| f.version);
+                assert_eq!(got.map_err(|e| e.to_string()), want.map_err(|e| e.to_string()));
+            }
+            frames += 2;
+        }
+    }
+    assert!(frames > 500, "{frames}");
+    Ok(())
+}
+
+/// An ApiVersions response at v0 read as the v3 the request asked for:
+/// both decoders fall back to v0 and say so.
+#[test]
+fn an_api_versions_response_falls_back_to_v0_in_views_too() -> Result<(), Box<dyn std::error::Error>> {
+    use kafka_wire::frame;
+    use kafka_wire::messages::api_versions_response::ApiVersion;
+    use kafka_wire::messages::{ApiVersionsResponse, ResponseHeader};
+    let body = ApiVersionsResponse {
+        error_code: 35, // UNSUPPORTED_VERSION
+        api_keys: vec![ApiVersion { api_key: 18, min_version: 0, max_version: 2, ..Default::default() }],
+        ..Default::default()
+    };
+    let bytes = [ResponseHeader { correlation_id: 4, ..Default::default() }.to_bytes(0)?, body.to_bytes(0)?].concat();
+    let view = frame::decode_response_view(&bytes, 18, 3)?;
+    assert_eq!((view.version, view.header.correlation_id), (0, 4));
+    let owned = frame::decode_response(Bytes::copy_from_slice(&bytes), 18, 3)?;
+    assert_eq!(owned.version, 0);
+    assert_eq!(view.into_owned(), owned);
     Ok(())
 }
