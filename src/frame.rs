@@ -352,6 +352,7 @@ impl RequestFrameRef<'_> {
     ///
     /// # Example
     /// See [`decode_request_view`].
+    #[inline]
     pub fn into_owned(self) -> RequestFrame {
         use crate::primitives::IntoOwned;
         RequestFrame { header: self.header.into_owned(), body: self.body.into_owned() }
@@ -364,6 +365,7 @@ impl ResponseFrameRef<'_> {
     ///
     /// # Example
     /// See [`decode_response_view`].
+    #[inline]
     pub fn into_owned(self) -> ResponseFrame {
         use crate::primitives::IntoOwned;
         ResponseFrame { header: self.header.into_owned(), body: self.body.into_owned(), version: self.version }
