@@ -9,8 +9,12 @@
 //! | `[]T` | `Vec<T>` | int32 count | uvarint count+1 |
 //! | nullable | `Option<T>` | length/count −1, struct marker `ff` | uvarint 0 |
 //!
-//! Generated code calls these through [`Wire`] and [`Decode`]; decoding shares memory with
-//! the input for `bytes` and `records`.
+//! Generated code calls these through [`Wire`] and [`Decode`]; decoding
+//! shares memory with the input for `bytes` and `records`. The borrowed
+//! views of the `borrowed` feature decode `string` to `&'a str`, `bytes`
+//! and `records` to `&'a [u8]` and arrays of fixed-width values to
+//! [`FixedArray`], all pointing into the input; [`IntoOwned`] turns them
+//! into the owned types.
 
 mod array;
 mod borrowed;
@@ -98,6 +102,9 @@ pub trait Wire: Decode {
 /// let input: &[u8] = b"\x00\x02rk";
 /// let mut owned = Reader::new(bytes::Bytes::from_static(input));
 /// assert_eq!(String::decode_value(&mut owned, 0, false)?, "rk");
+/// let mut borrowed = Reader::new(input);
+/// let rk: &str = Decode::decode_value(&mut borrowed, 0, false)?; // points into `input`
+/// assert_eq!(rk, "rk");
 /// # Ok::<(), kafka_wire::error::DecodeError>(())
 /// ```
 pub trait Decode<B: Input = Bytes>: Sized + Default {
