@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use super::field::Form;
 use super::EmitContext;
 use crate::model::{Listener, MessageSpec, SpecType};
 use crate::naming;
@@ -182,22 +183,8 @@ pub fn emit_dispatch(specs: &[&MessageSpec], cx: &EmitContext) -> TokenStream {
 
 fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str, cx: &EmitContext) -> TokenStream {
     let rt = &cx.runtime;
-    let suffix = if what == "request" { "Request" } else { "Response" };
-    let entries: Vec<_> = bodies
-        .iter()
-        .map(|s| {
-            let variant = naming::type_ident(api_name(&s.name, suffix));
-            let module = format_ident!("{}", naming::module_name(&s.name));
-            let ty = naming::type_ident(&s.name);
-            let key = proc_macro2::Literal::i16_unsuffixed(s.api_key.unwrap_or_default());
-            (variant, quote!(super::#module::#ty), key)
-        })
-        .collect();
-    let variants = entries.iter().map(|(v, ty, key)| {
-        let doc = format!(" Api key {key}.");
-        quote!(#[doc = #doc] #v(#ty),)
-    });
-    let keys = entries.iter().map(|(v, _, key)| quote!(Self::#v(_) => #key,));
+    let entries = body_entries(bodies, what, Form::Owned);
+    let (variants, keys) = variants_and_keys(&entries);
     let encodes =
         entries.iter().map(|(v, _, _)| quote!(Self::#v(m) => #rt::message::Message::encode_to(m, w, version),));
     let sizes = entries.iter().map(|(v, _, _)| quote!(Self::#v(m) => #rt::message::Message::encoded_size(m, version),));
@@ -214,7 +201,7 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
         }
     });
     let doc = format!(" A {what} body of any api key in this message set.");
-    let views = cx.views.then(|| emit_view_enum(&entries, name, what, cx));
+    let views = cx.views.then(|| emit_view_enum(&body_entries(bodies, what, Form::Borrowed), name, what, cx));
     let samples = cx.samples.then(|| {
         let arms = entries
             .iter()
@@ -291,6 +278,42 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
     }
 }
 
+/// Each body's variant, its type in `form` (`super::module::X`, or
+/// `super::module::XRef<'a>`) and its api key.
+fn body_entries(
+    bodies: &[&MessageSpec],
+    what: &str,
+    form: Form,
+) -> Vec<(proc_macro2::Ident, TokenStream, proc_macro2::Literal)> {
+    let suffix = if what == "request" { "Request" } else { "Response" };
+    bodies
+        .iter()
+        .map(|s| {
+            let variant = naming::type_ident(api_name(&s.name, suffix));
+            let module = format_ident!("{}", naming::module_name(&s.name));
+            let ty = form.type_path(&s.name);
+            let key = proc_macro2::Literal::i16_unsuffixed(s.api_key.unwrap_or_default());
+            (variant, quote!(super::#module::#ty), key)
+        })
+        .collect()
+}
+
+/// An enum's variants (one per body, with its api key as doc) and the arms
+/// of its `api_key()`.
+fn variants_and_keys(
+    entries: &[(proc_macro2::Ident, TokenStream, proc_macro2::Literal)],
+) -> (Vec<TokenStream>, Vec<TokenStream>) {
+    let variants = entries
+        .iter()
+        .map(|(v, ty, key)| {
+            let doc = format!(" Api key {key}.");
+            quote!(#[doc = #doc] #v(#ty),)
+        })
+        .collect();
+    let keys = entries.iter().map(|(v, _, key)| quote!(Self::#v(_) => #key,)).collect();
+    (variants, keys)
+}
+
 /// `RequestBodyRef<'a>` or `ResponseBodyRef<'a>`: the borrowed view of a
 /// body of any api key, decoded by api key at run time.
 fn emit_view_enum(
@@ -301,19 +324,7 @@ fn emit_view_enum(
 ) -> TokenStream {
     let rt = &cx.runtime;
     let name = format_ident!("{owned}Ref");
-    let entries: Vec<_> = entries
-        .iter()
-        .map(|(v, ty, key)| {
-            let view = quote!(#ty).to_string().replace(' ', "");
-            let view: TokenStream = format!("{view}Ref<'a>").parse().unwrap_or_default();
-            (v, view, key)
-        })
-        .collect();
-    let variants = entries.iter().map(|(v, ty, key)| {
-        let doc = format!(" Api key {key}.");
-        quote!(#[doc = #doc] #v(#ty),)
-    });
-    let keys = entries.iter().map(|(v, _, key)| quote!(Self::#v(_) => #key,));
+    let (variants, keys) = variants_and_keys(entries);
     let decodes = entries.iter().map(
         |(v, ty, key)| quote!(#key => <#ty as #rt::message::MessageView<'a>>::decode_from(r, version).map(Self::#v),),
     );
