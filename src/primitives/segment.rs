@@ -200,7 +200,9 @@ impl<'w> Segment<'w> {
         for (d, b) in head.iter_mut().zip(prefix) {
             d.write(b);
         }
-        copy_short(src, tail);
+        // SAFETY: `tail` is exactly `src.len()` bytes of the reservation,
+        // which `src` (borrowed elsewhere) cannot overlap.
+        unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), tail.as_mut_ptr().cast::<u8>(), src.len()) };
         self.pos = end;
         Ok(())
     }
@@ -363,35 +365,6 @@ impl Writer<'_> {
     }
 }
 
-/// Copies `src` into `dst` (the same length). Strings of 8 to 32 bytes,
-/// most of Kafka's names and ids, are copied with two overlapping loads
-/// and stores each inline, without a call to `memcpy` (and the register
-/// saves around it).
-#[inline(always)]
-fn copy_short(src: &[u8], dst: &mut [MaybeUninit<u8>]) {
-    let n = src.len();
-    debug_assert_eq!(dst.len(), n);
-    let dst = dst.as_mut_ptr().cast::<u8>();
-    // SAFETY: `dst` is exactly `n` bytes of the reservation, which `src`
-    // (borrowed elsewhere) cannot overlap; every copy below stays within
-    // the first `n` bytes of both (16 <= n <= 32 or 8 <= n < 16).
-    unsafe {
-        if (16..=32).contains(&n) {
-            let a = src.as_ptr().cast::<[u8; 16]>().read_unaligned();
-            let b = src.as_ptr().add(n - 16).cast::<[u8; 16]>().read_unaligned();
-            dst.cast::<[u8; 16]>().write_unaligned(a);
-            dst.add(n - 16).cast::<[u8; 16]>().write_unaligned(b);
-        } else if (8..16).contains(&n) {
-            let a = src.as_ptr().cast::<[u8; 8]>().read_unaligned();
-            let b = src.as_ptr().add(n - 8).cast::<[u8; 8]>().read_unaligned();
-            dst.cast::<[u8; 8]>().write_unaligned(a);
-            dst.add(n - 8).cast::<[u8; 8]>().write_unaligned(b);
-        } else {
-            std::ptr::copy_nonoverlapping(src.as_ptr(), dst, n);
-        }
-    }
-}
-
 /// Writes `N` values to the first `N` chunks, unrolled.
 #[inline(always)]
 fn write_all<T: Fixed, const N: usize>(values: [T; N], chunks: std::slice::ChunksExactMut<'_, MaybeUninit<u8>>) {
@@ -436,8 +409,8 @@ mod tests {
 
     #[test]
     fn strings_of_every_short_length_are_copied_whole() -> Result<(), EncodeError> {
-        // Lengths on both sides of the inline copies' ranges (8..16, 16..=32),
-        // each byte distinct so that a misplaced or missing chunk shows.
+        // Lengths on both sides of 8, 16 and 32 bytes, each byte distinct so
+        // that a misplaced or missing chunk shows.
         let text: String = (0..40u8).map(|i| char::from(b'A' + i)).collect();
         for n in 0..=text.len() {
             let s = &text[..n];
