@@ -1875,7 +1875,7 @@ impl RequestBody {
     /// Appends the body encoded at `version`.
     ///
     /// # Errors
-    /// As [`Message::encode`](#rt::message::Message::encode).
+    /// As [`Message::encode`](crate::message::Message::encode).
     pub fn encode(
         &self,
         buf: &mut crate::BytesMut,
@@ -1883,11 +1883,11 @@ impl RequestBody {
     ) -> Result<(), crate::error::EncodeError> {
         self.encode_to(&mut crate::primitives::Writer::new(buf), version)
     }
-    /// Writes the body encoded at `version` to a [`Writer`](#rt::primitives::Writer),
+    /// Writes the body encoded at `version` to a [`Writer`](crate::primitives::Writer),
     /// which may share large `bytes` and `records` values instead of copying them.
     ///
     /// # Errors
-    /// As [`Message::encode`](#rt::message::Message::encode).
+    /// As [`Message::encode`](crate::message::Message::encode).
     pub fn encode_to(
         &self,
         w: &mut crate::primitives::Writer<'_>,
@@ -2236,7 +2236,7 @@ impl RequestBody {
     /// Reads the body of `api_key` at `version`.
     ///
     /// # Errors
-    /// [`DecodeErrorKind::UnknownApiKey`](#rt::error::DecodeErrorKind::UnknownApiKey),
+    /// [`DecodeErrorKind::UnknownApiKey`](crate::error::DecodeErrorKind::UnknownApiKey),
     /// or the body's own decode error.
     pub fn decode(
         api_key: i16,
@@ -3726,7 +3726,7 @@ impl ResponseBody {
     /// Appends the body encoded at `version`.
     ///
     /// # Errors
-    /// As [`Message::encode`](#rt::message::Message::encode).
+    /// As [`Message::encode`](crate::message::Message::encode).
     pub fn encode(
         &self,
         buf: &mut crate::BytesMut,
@@ -3734,11 +3734,11 @@ impl ResponseBody {
     ) -> Result<(), crate::error::EncodeError> {
         self.encode_to(&mut crate::primitives::Writer::new(buf), version)
     }
-    /// Writes the body encoded at `version` to a [`Writer`](#rt::primitives::Writer),
+    /// Writes the body encoded at `version` to a [`Writer`](crate::primitives::Writer),
     /// which may share large `bytes` and `records` values instead of copying them.
     ///
     /// # Errors
-    /// As [`Message::encode`](#rt::message::Message::encode).
+    /// As [`Message::encode`](crate::message::Message::encode).
     pub fn encode_to(
         &self,
         w: &mut crate::primitives::Writer<'_>,
@@ -4087,7 +4087,7 @@ impl ResponseBody {
     /// Reads the body of `api_key` at `version`.
     ///
     /// # Errors
-    /// [`DecodeErrorKind::UnknownApiKey`](#rt::error::DecodeErrorKind::UnknownApiKey),
+    /// [`DecodeErrorKind::UnknownApiKey`](crate::error::DecodeErrorKind::UnknownApiKey),
     /// or the body's own decode error.
     pub fn decode(
         api_key: i16,

@@ -201,6 +201,12 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
         }
     });
     let doc = format!(" A {what} body of any api key in this message set.");
+    let link = |path: &str| format!("{}::{path}", runtime_path(rt));
+    let encode_errors = format!(" As [`Message::encode`]({}).", link("message::Message::encode"));
+    let encode_to_doc =
+        format!(" Writes the body encoded at `version` to a [`Writer`]({}),", link("primitives::Writer"));
+    let decode_errors =
+        format!(" [`DecodeErrorKind::UnknownApiKey`]({}),", link("error::DecodeErrorKind::UnknownApiKey"));
     let views = cx.views.then(|| emit_view_enum(&body_entries(bodies, what, Form::Borrowed), name, what, cx));
     let samples = cx.samples.then(|| {
         let arms = entries
@@ -234,16 +240,16 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
             /// Appends the body encoded at `version`.
             ///
             /// # Errors
-            /// As [`Message::encode`](#rt::message::Message::encode).
+            #[doc = #encode_errors]
             pub fn encode(&self, buf: &mut #rt::BytesMut, version: i16) -> Result<(), #rt::error::EncodeError> {
                 self.encode_to(&mut #rt::primitives::Writer::new(buf), version)
             }
 
-            /// Writes the body encoded at `version` to a [`Writer`](#rt::primitives::Writer),
+            #[doc = #encode_to_doc]
             /// which may share large `bytes` and `records` values instead of copying them.
             ///
             /// # Errors
-            /// As [`Message::encode`](#rt::message::Message::encode).
+            #[doc = #encode_errors]
             pub fn encode_to(&self, w: &mut #rt::primitives::Writer<'_>, version: i16) -> Result<(), #rt::error::EncodeError> {
                 match self {
                     #(#encodes)*
@@ -260,7 +266,7 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
             /// Reads the body of `api_key` at `version`.
             ///
             /// # Errors
-            /// [`DecodeErrorKind::UnknownApiKey`](#rt::error::DecodeErrorKind::UnknownApiKey),
+            #[doc = #decode_errors]
             /// or the body's own decode error.
             pub fn decode(api_key: i16, r: &mut #rt::primitives::Reader, version: i16) -> Result<Self, #rt::error::DecodeError> {
                 match api_key {
@@ -332,6 +338,7 @@ fn emit_view_enum(
         entries.iter().map(|(v, _, _)| quote!(Self::#v(m) => #owned::#v(#rt::primitives::IntoOwned::into_owned(m)),));
     let doc = format!(" The borrowed view of a {what} body of any api key: see [`{owned}`].");
     let owned_doc = format!(" The owned [`{owned}`], allocating what the view borrowed.");
+    let decode_errors = format!(" As [`{owned}::decode`].");
     quote! {
         #[doc = #doc]
         #[derive(Debug, Clone, PartialEq)]
@@ -350,7 +357,7 @@ fn emit_view_enum(
             /// Reads the view of the body of `api_key` at `version`.
             ///
             /// # Errors
-            /// As [`#owned::decode`].
+            #[doc = #decode_errors]
             pub fn decode(api_key: i16, r: &mut #rt::primitives::Reader<&'a [u8]>, version: i16) -> Result<Self, #rt::error::DecodeError> {
                 match api_key {
                     #(#decodes)*
@@ -373,4 +380,9 @@ fn emit_view_enum(
 /// `Response` suffix (`FooRequestRequest` → `FooRequest`).
 fn api_name<'a>(message: &'a str, suffix: &str) -> &'a str {
     message.strip_suffix(suffix).unwrap_or(message)
+}
+
+/// The runtime's path as text for doc links: `crate` or `kafka_wire`.
+fn runtime_path(rt: &TokenStream) -> String {
+    rt.to_string().replace(' ', "").trim_start_matches("::").to_owned()
 }
