@@ -94,6 +94,92 @@ fn field_named_version() {
     );
 }
 
+/// Kafka's NullableStructMessage test schema (spec §4.5 and its §14
+/// vectors): a struct's presence marker is written only at the versions
+/// where the field is nullable, and a null cannot be written elsewhere.
+#[test]
+fn struct_nullable_at_some_versions() {
+    let my_struct = |n: &str| {
+        format!(
+            r#""fields": [{{"name": "MyString{n}", "type": "string", "versions": "0+"}},
+                             {{"name": "MyInt{n}", "type": "int32", "versions": "0+"}}]"#
+        )
+    };
+    let schema = format!(
+        r#"{{"type": "data", "name": "NullableStructMessage", "validVersions": "0-2", "flexibleVersions": "1+",
+            "fields": [
+              {{"name": "NullableStruct", "type": "MyStruct", "versions": "0+", "nullableVersions": "0+", "default": "null", {s1}}},
+              {{"name": "NullableStruct2", "type": "MyStruct2", "versions": "0+", "nullableVersions": "1+", {s2}}},
+              {{"name": "NullableStruct3", "type": "MyStruct3", "versions": "1+", "nullableVersions": "1+", "default": "null",
+                "taggedVersions": "1+", "tag": 0, {s3}}},
+              {{"name": "NullableStruct4", "type": "MyStruct4", "versions": "1+", "nullableVersions": "1+",
+                "taggedVersions": "1+", "tag": 1, {s4}}}]}}"#,
+        s1 = my_struct(""),
+        s2 = my_struct("2"),
+        s3 = my_struct("3"),
+        s4 = my_struct("4"),
+    );
+    round_trip(
+        "NullableStruct",
+        &schema,
+        r#"
+    use kafka_wire::error::EncodeErrorKind;
+    use nullable_struct_message::*;
+
+    fn hex(s: &str) -> Vec<u8> {
+        let s: String = s.split_whitespace().collect();
+        (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+    }
+
+    fn check(m: &NullableStructMessage, version: i16, expected: &str) {
+        let bytes = m.to_bytes(version).unwrap();
+        assert_eq!(bytes.to_vec(), hex(expected), "v{version}");
+        assert_eq!(m.encoded_size(version), bytes.len(), "v{version}");
+        assert_eq!(&NullableStructMessage::decode_exact(bytes, version).unwrap(), m, "v{version}");
+    }
+
+    #[test]
+    fn defaults() {
+        let m = NullableStructMessage::default();
+        assert!(m.nullable_struct.is_none() && m.nullable_struct3.is_none());
+        assert_eq!(m.nullable_struct2, Some(MyStruct2::default()));
+        // No marker for NullableStruct2 at v0, where it is not nullable.
+        check(&m, 0, "ff 0000 00000000");
+        check(&m, 1, "ff 01 01 00000000 00 00");
+    }
+
+    #[test]
+    fn all_set() {
+        let m = NullableStructMessage {
+            nullable_struct: Some(MyStruct { my_string: "1".into(), my_int: 1, ..Default::default() }),
+            nullable_struct2: Some(MyStruct2 { my_string2: "2".into(), my_int2: 2, ..Default::default() }),
+            nullable_struct3: Some(MyStruct3 { my_string3: "3".into(), my_int3: 3, ..Default::default() }),
+            nullable_struct4: Some(MyStruct4 { my_string4: "4".into(), my_int4: 4, ..Default::default() }),
+            ..Default::default()
+        };
+        check(&m, 1, "01 0231 00000001 00  01 0232 00000002 00  02  00 08 01 0233 00000003 00  01 08 01 0234 00000004 00");
+        // Without the fields v0 does not have (NullableStruct4 at its default, an empty struct).
+        let v0 = NullableStructMessage {
+            nullable_struct3: None,
+            nullable_struct4: NullableStructMessage::default().nullable_struct4,
+            ..m
+        };
+        check(&v0, 0, "01 0001 31 00000001  0001 32 00000002");
+    }
+
+    #[test]
+    fn all_null() {
+        let m = NullableStructMessage { nullable_struct2: None, nullable_struct4: None, ..Default::default() };
+        check(&m, 1, "ff ff 01 01 01 00");
+        // Not nullable at v0: refused, naming the field, rather than written as a marker.
+        let m = NullableStructMessage { nullable_struct2: None, ..Default::default() };
+        let err = m.to_bytes(0).unwrap_err();
+        assert!(matches!(err.kind(), EncodeErrorKind::NullNotAllowed), "{err}");
+        assert!(err.to_string().contains("nullable_struct2"), "{err}");
+    }"#,
+    );
+}
+
 /// A field named `R` is the decoder's reader.
 #[test]
 fn field_named_r() {

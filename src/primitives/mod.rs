@@ -219,6 +219,31 @@ pub mod field {
         value.encode_value(buf, version, flexible).map_err(|e| e.in_field(name))
     }
 
+    /// Writes the value of an `Option` field at a version where it is not
+    /// nullable: the value's own encoding, with no presence marker.
+    ///
+    /// # Errors
+    /// [`EncodeErrorKind::NullNotAllowed`] for `None`, else as [`encode`].
+    #[inline]
+    pub fn encode_required<T: Wire>(
+        value: &Option<T>,
+        buf: &mut Writer<'_>,
+        version: i16,
+        flexible: bool,
+        name: &'static str,
+    ) -> Result<(), EncodeError> {
+        match value {
+            Some(value) => encode(value, buf, version, flexible, name),
+            None => Err(null_not_allowed(name)),
+        }
+    }
+
+    /// Bytes that [`encode_required`] writes (0 for `None`, which it refuses).
+    #[inline]
+    pub fn size_required<T: Wire>(value: &Option<T>, version: i16, flexible: bool) -> usize {
+        value.as_ref().map_or(0, |value| value.value_size(version, flexible))
+    }
+
     #[inline]
     pub fn decode<B: Input, T: Decode<B>>(
         r: &mut Reader<B>,

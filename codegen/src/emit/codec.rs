@@ -364,10 +364,38 @@ fn write_group(group: &[&FieldView<'_>], within: Versions, rt: &TokenStream) -> 
     let narrowed = f.positional.intersect(within);
     let null_check = null_check(f, narrowed, rt);
     let flexible = flexible_expr(f, narrowed);
+    let write = marked_where_nullable(
+        f,
+        narrowed,
+        quote!(#rt::primitives::field::encode(&self.#ident, buf, version, #flexible, #name)?;),
+        quote!(#rt::primitives::field::encode_required(&self.#ident, buf, version, #flexible, #name)?;),
+    );
     Cond::new(f.positional, within).guard(quote! {
         #null_check
-        #rt::primitives::field::encode(&self.#ident, buf, version, #flexible, #name)?;
+        #write
     })
+}
+
+/// `nullable` (the `Option`'s own encoding or size) where the field is
+/// nullable, `bare` (the value's) elsewhere within `narrowed`. Only a
+/// struct's encoding differs (spec §4.5): its int8 presence marker exists
+/// only at its nullable versions. A null string, bytes or array is a length
+/// or count of -1 or 0, and a present one is the value's own encoding, so
+/// for them `nullable` serves every version.
+fn marked_where_nullable(
+    f: &FieldView<'_>,
+    narrowed: Versions,
+    nullable: TokenStream,
+    bare: TokenStream,
+) -> TokenStream {
+    if !f.option || !matches!(f.field.ty, FieldType::Struct(_)) {
+        return nullable;
+    }
+    match Cond::new(f.field.nullable_versions, narrowed) {
+        Cond::Always => nullable,
+        Cond::Never => bare,
+        Cond::When(e, _) => quote!(if #e { #nullable } else { #bare }),
+    }
 }
 
 /// The fields in order, adjacent fixed-width fields gathered into one group
@@ -566,7 +594,12 @@ fn emit_size(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
                 let n = Literal::usize_unsuffixed(n);
                 quote!(size += #n;)
             }
-            None => quote!(size += #rt::primitives::Wire::value_size(&self.#ident, version, #flexible);),
+            None => marked_where_nullable(
+                f,
+                f.positional.intersect(within),
+                quote!(size += #rt::primitives::Wire::value_size(&self.#ident, version, #flexible);),
+                quote!(size += #rt::primitives::field::size_required(&self.#ident, version, #flexible);),
+            ),
         };
         body.extend(Cond::new(f.positional, within).guard(add));
     }
