@@ -138,7 +138,9 @@ fn common_structs_unique<'a>(spec: &'a MessageSpec, diags: &mut Diagnostics) -> 
 }
 
 /// §6 #43 and Rust's namespace: struct names are distinct from each other
-/// and from the message, after casing.
+/// and from the message, after casing, and from the borrowed views'
+/// names (`XRef` for a struct `X`), so that a schema compiles the same with
+/// and without views.
 fn struct_names_distinct(spec: &MessageSpec, structs: &[StructDef<'_>], diags: &mut Diagnostics) {
     let mut seen: BTreeMap<String, &str> = BTreeMap::new();
     for s in structs {
@@ -153,6 +155,15 @@ fn struct_names_distinct(spec: &MessageSpec, structs: &[StructDef<'_>], diags: &
             } else if !s.is_message && other == spec.name {
                 diags.error(&spec.file, &JsonPath::root(), format!("struct {} has the name of its message", s.name));
             }
+        }
+    }
+    for (rust, name) in &seen {
+        if let Some(viewed) = rust.strip_suffix("Ref").and_then(|stem| seen.get(stem)) {
+            diags.error(
+                &spec.file,
+                &JsonPath::root(),
+                format!("struct {name} has the Rust name {rust} of the borrowed view of struct {viewed}"),
+            );
         }
     }
 }
