@@ -1876,12 +1876,16 @@ impl RequestBody {
     ///
     /// # Errors
     /// As [`Message::encode`](crate::message::Message::encode).
+    /// After an error `buf` holds what it held before.
     pub fn encode(
         &self,
         buf: &mut crate::BytesMut,
         version: i16,
     ) -> Result<(), crate::error::EncodeError> {
-        self.encode_to(&mut crate::primitives::Writer::new(buf), version)
+        crate::primitives::writer::all_or_nothing(
+            buf,
+            |buf| self.encode_to(&mut crate::primitives::Writer::new(buf), version),
+        )
     }
     /// Writes the body encoded at `version` to a [`Writer`](crate::primitives::Writer),
     /// which may share large `bytes` and `records` values instead of copying them.
@@ -3727,12 +3731,16 @@ impl ResponseBody {
     ///
     /// # Errors
     /// As [`Message::encode`](crate::message::Message::encode).
+    /// After an error `buf` holds what it held before.
     pub fn encode(
         &self,
         buf: &mut crate::BytesMut,
         version: i16,
     ) -> Result<(), crate::error::EncodeError> {
-        self.encode_to(&mut crate::primitives::Writer::new(buf), version)
+        crate::primitives::writer::all_or_nothing(
+            buf,
+            |buf| self.encode_to(&mut crate::primitives::Writer::new(buf), version),
+        )
     }
     /// Writes the body encoded at `version` to a [`Writer`](crate::primitives::Writer),
     /// which may share large `bytes` and `records` values instead of copying them.

@@ -16,6 +16,7 @@ use crate::api::{api_info, ApiInfo, API_VERSIONS_KEY};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::message::Message;
 use crate::messages::{RequestBody, RequestHeader, ResponseBody, ResponseHeader};
+use crate::primitives::writer::all_or_nothing;
 use crate::primitives::{Input, Reader, Writer};
 
 /// A decoded request: its header and typed body.
@@ -89,14 +90,17 @@ pub fn decode_request_frame(mut buf: Bytes) -> Result<RequestFrame, DecodeError>
 ///
 /// # Errors
 /// An unknown api key, or a header or body that the version cannot carry.
+/// After an error `buf` holds what it held before.
 pub fn encode_request(header: &RequestHeader, body: &RequestBody, buf: &mut BytesMut) -> Result<(), EncodeError> {
     let info = api_info(header.request_api_key)
         .ok_or_else(|| EncodeError::new(EncodeErrorKind::Invalid("unknown api key in request header")))?;
     if body.api_key() != header.request_api_key {
         return Err(EncodeError::new(EncodeErrorKind::Invalid("request body and header name different api keys")));
     }
-    header.encode(buf, info.request_header_version(header.request_api_version))?;
-    body.encode(buf, header.request_api_version)
+    all_or_nothing(buf, |buf| {
+        header.encode(buf, info.request_header_version(header.request_api_version))?;
+        body.encode(buf, header.request_api_version)
+    })
 }
 
 /// Appends a response (header and body, no size prefix) answering a request
@@ -104,6 +108,7 @@ pub fn encode_request(header: &RequestHeader, body: &RequestBody, buf: &mut Byte
 ///
 /// # Errors
 /// An unknown api key, or a header or body that the version cannot carry.
+/// After an error `buf` holds what it held before.
 pub fn encode_response(
     header: &ResponseHeader,
     body: &ResponseBody,
@@ -111,8 +116,10 @@ pub fn encode_response(
     buf: &mut BytesMut,
 ) -> Result<(), EncodeError> {
     let info = api_info(body.api_key()).ok_or_else(|| EncodeError::new(EncodeErrorKind::Invalid("unknown api key")))?;
-    header.encode(buf, info.response_header_version(api_version))?;
-    body.encode(buf, api_version)
+    all_or_nothing(buf, |buf| {
+        header.encode(buf, info.response_header_version(api_version))?;
+        body.encode(buf, api_version)
+    })
 }
 
 /// A whole response frame (4-byte size, header, body) as chunks whose
@@ -172,7 +179,8 @@ pub fn encode_response_frame_vectored(
 /// Appends a frame: a 4-byte size, then what `write` appends.
 ///
 /// # Errors
-/// What `write` returns, or a frame over `i32::MAX` bytes.
+/// What `write` returns, or a frame over `i32::MAX` bytes. After an error
+/// `buf` holds what it held before (no size, no partial frame).
 ///
 /// ```
 /// use kafka_wire::message::Message;
@@ -185,13 +193,15 @@ pub fn write_frame(
     buf: &mut BytesMut,
     write: impl FnOnce(&mut BytesMut) -> Result<(), EncodeError>,
 ) -> Result<(), EncodeError> {
-    let start = buf.len();
-    buf.put_i32(0);
-    write(buf)?;
-    let size = buf.len() - start - 4;
-    let size = i32::try_from(size).map_err(|_| EncodeError::new(EncodeErrorKind::TooLong(size)))?;
-    buf[start..start + 4].copy_from_slice(&size.to_be_bytes());
-    Ok(())
+    all_or_nothing(buf, |buf| {
+        let start = buf.len();
+        buf.put_i32(0);
+        write(buf)?;
+        let size = buf.len() - start - 4;
+        let size = i32::try_from(size).map_err(|_| EncodeError::new(EncodeErrorKind::TooLong(size)))?;
+        buf[start..start + 4].copy_from_slice(&size.to_be_bytes());
+        Ok(())
+    })
 }
 
 /// Decodes a response (header and body, no size prefix) to a request of

@@ -5,6 +5,7 @@ use std::fmt;
 use bytes::{Bytes, BytesMut};
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::primitives::writer::all_or_nothing;
 use crate::primitives::{Decode, Input, IntoOwned, Reader, Wire, Writer};
 
 /// An inclusive range of versions; empty when `min > max`.
@@ -85,8 +86,9 @@ pub trait Message: Wire + Default + Clone + fmt::Debug + PartialEq {
     /// [`EncodeErrorKind::UnsupportedVersion`] outside [`Message::VERSIONS`];
     /// a non-default value in a non-ignorable field that `version` lacks;
     /// null where `version` does not allow it; a string over 32767 bytes.
+    /// After an error `buf` holds what it held before.
     fn encode(&self, buf: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
-        self.encode_to(&mut Writer::new(buf), version)
+        all_or_nothing(buf, |buf| self.encode_to(&mut Writer::new(buf), version))
     }
 
     /// Writes the message encoded at `version` to a [`Writer`]: as

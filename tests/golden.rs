@@ -129,6 +129,50 @@ fn encode_fails<M: Message>(value: &M, version: i16, kind: EncodeErrorKind, name
     for name in names {
         assert!(text.contains(name), "{text:?} does not name {name:?}");
     }
+    // Appending to a buffer that holds an earlier frame: the same error, and
+    // the buffer as it was, with no partial message left behind.
+    let mut buf = BytesMut::from(&b"earlier"[..]);
+    assert_eq!(value.encode(&mut buf, version).expect_err("encoding must fail").to_string(), text);
+    assert_eq!(&buf[..], b"earlier", "what a failed encode left in the buffer: {text}");
+}
+
+#[test]
+fn failed_frame_and_body_encodes_leave_the_buffer_as_it_was() {
+    use kafka_wire::frame;
+    use kafka_wire::messages::{RequestBody, ResponseBody};
+    // MetadataResponse v0 cannot carry an unknown tagged field: the header
+    // is written first, then the body fails partway.
+    let response = MetadataResponse {
+        throttle_time_ms: 5,
+        topics: vec![MetadataResponseTopic { name: Some("t".into()), ..Default::default() }],
+        unknown_tagged_fields: vec![raw(9, "01")],
+        ..Default::default()
+    };
+    let body = ResponseBody::from(response);
+    let header = ResponseHeader { correlation_id: 3, ..Default::default() };
+    let mut buf = BytesMut::from(&b"earlier"[..]);
+    assert!(body.encode(&mut buf, 0).is_err());
+    assert!(frame::encode_response(&header, &body, 0, &mut buf).is_err());
+    assert!(frame::write_frame(&mut buf, |b| frame::encode_response(&header, &body, 0, b)).is_err());
+    assert_eq!(&buf[..], b"earlier");
+    // A request whose client id is too long for its int16 length.
+    let header = RequestHeader {
+        request_api_key: 18,
+        request_api_version: 3,
+        correlation_id: 1,
+        client_id: Some("c".repeat(40_000)),
+        ..Default::default()
+    };
+    let body = RequestBody::from(ApiVersionsRequest::default());
+    assert!(frame::encode_request(&header, &body, &mut buf).is_err());
+    assert!(frame::write_frame(&mut buf, |b| frame::encode_request(&header, &body, b)).is_err());
+    assert_eq!(&buf[..], b"earlier");
+    // And the same calls that succeed append exactly their frame.
+    let header = RequestHeader { client_id: Some("c".into()), ..header };
+    frame::write_frame(&mut buf, |b| frame::encode_request(&header, &body, b)).expect("encodes");
+    assert_eq!(&buf[..7], b"earlier");
+    let frame = frame::decode_request_frame(buf.split_off(7).freeze()).expect("decodes");
+    assert_eq!((frame.header, frame.body), (header, body));
 }
 
 fn raw(tag: u32, data: &str) -> RawTaggedField {

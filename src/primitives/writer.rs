@@ -11,6 +11,40 @@ use bytes::{BufMut, Bytes, BytesMut};
 /// vectored encode: below it, one more chunk costs more than the copy.
 pub const SHARE_MIN: usize = 512;
 
+/// Runs `encode` on `buf` and keeps what it appended only if it succeeds:
+/// on an error `buf` is truncated back to the length it had, so a failed
+/// encode leaves no partial message behind in a buffer shared with other
+/// frames (only the capacity it reserved stays). [`Message::encode`],
+/// the dispatch enums' `encode` and the [`frame`](crate::frame) encoders
+/// all append this way.
+///
+/// [`Message::encode`]: crate::message::Message::encode
+///
+/// # Errors
+/// What `encode` returns.
+///
+/// # Example
+/// ```
+/// use bytes::{BufMut, BytesMut};
+/// use kafka_wire::primitives::writer::all_or_nothing;
+/// let mut buf = BytesMut::from(&b"earlier frame"[..]);
+/// let result = all_or_nothing(&mut buf, |b| {
+///     b.put_u32(7);
+///     Err("fails halfway")
+/// });
+/// assert_eq!(result, Err("fails halfway"));
+/// assert_eq!(&buf[..], b"earlier frame");
+/// ```
+#[inline]
+pub fn all_or_nothing<E>(buf: &mut BytesMut, encode: impl FnOnce(&mut BytesMut) -> Result<(), E>) -> Result<(), E> {
+    let start = buf.len();
+    let result = encode(buf);
+    if result.is_err() {
+        buf.truncate(start);
+    }
+    result
+}
+
 /// The sink of [`Wire::encode_value`](super::Wire::encode_value): a
 /// [`BytesMut`] to append to, and in a vectored encode also the list of
 /// chunks that `bytes` and `records` values of at least [`SHARE_MIN`]

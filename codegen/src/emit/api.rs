@@ -241,8 +241,9 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
             ///
             /// # Errors
             #[doc = #encode_errors]
+            /// After an error `buf` holds what it held before.
             pub fn encode(&self, buf: &mut #rt::BytesMut, version: i16) -> Result<(), #rt::error::EncodeError> {
-                self.encode_to(&mut #rt::primitives::Writer::new(buf), version)
+                #rt::primitives::writer::all_or_nothing(buf, |buf| self.encode_to(&mut #rt::primitives::Writer::new(buf), version))
             }
 
             #[doc = #encode_to_doc]
