@@ -37,7 +37,8 @@
 //! let lifetime = session_lifetime_ms(max, Some(now + 600_000), now);
 //! assert_eq!(lifetime, 600_000);
 //!
-//! let expiry = SessionExpiry::new(now, lifetime);
+//! let expiry = SessionExpiry::for_credential(max, Some(now + 600_000), now);
+//! assert_eq!(expiry, SessionExpiry::new(now, lifetime));
 //! assert_eq!(expiry.decide(0, now + 600_001), RequestDecision::CloseConnection);
 //! assert_eq!(expiry.decide(API_KEY_SASL_HANDSHAKE, now + 600_001), RequestDecision::Allow);
 //!
@@ -206,7 +207,9 @@ where
 ///
 /// Rules (KIP-368): maximum only → the maximum; credential expiry only → the
 /// credential's remaining lifetime; both → the smaller; neither → 0. Never
-/// negative: a credential already expired gives 0.
+/// negative: a credential already expired gives 0, which the client reads
+/// as "no limit", so the broker must not take its own expiry from this
+/// value: [`SessionExpiry::for_credential`] expires such a session at once.
 ///
 /// ```
 /// use kafka_wire::reauth::session_lifetime_ms;
@@ -297,8 +300,10 @@ impl SessionExpiry {
     pub const NEVER: SessionExpiry = SessionExpiry { expires_at_ms: None };
 
     /// The session of a connection authenticated at `authenticated_at_ms`
-    /// with the `session_lifetime_ms` sent to the client
-    /// ([`session_lifetime_ms`]). A lifetime of 0 or less never expires.
+    /// that lasts `session_lifetime_ms`. A lifetime of 0 or less never
+    /// expires; for a broker, [`SessionExpiry::for_credential`] is the
+    /// safer constructor, since [`session_lifetime_ms`] also gives 0 for a
+    /// credential that had already expired.
     ///
     /// ```
     /// use kafka_wire::reauth::SessionExpiry;
@@ -311,6 +316,42 @@ impl SessionExpiry {
         } else {
             SessionExpiry::NEVER
         }
+    }
+
+    /// The session a broker enforces after an authentication that
+    /// completed at `authenticated_at_ms` (ms): it ends at the earlier of
+    /// `authenticated_at_ms + max_reauth_ms` (when the applicable
+    /// `connections.max.reauth.ms`, [`resolve_connections_max_reauth_ms`],
+    /// is not 0) and `credential_expiry_ms` (when the credential has an
+    /// expiry, e.g. an OAuth bearer token's), and never with neither.
+    ///
+    /// Unlike building it from the lifetime sent to the client, a
+    /// credential that had already expired gives a session that is already
+    /// over: the next request other than re-authentication closes the
+    /// connection (KIP-368; Kafka's broker does the same).
+    ///
+    /// ```
+    /// use kafka_wire::reauth::{session_lifetime_ms, RequestDecision, SessionExpiry};
+    ///
+    /// let now = 1_000_000;
+    /// assert_eq!(SessionExpiry::for_credential(60_000, None, now).expires_at_ms(), Some(now + 60_000));
+    /// assert_eq!(SessionExpiry::for_credential(60_000, Some(now + 5_000), now).expires_at_ms(), Some(now + 5_000));
+    /// assert_eq!(SessionExpiry::for_credential(0, None, now), SessionExpiry::NEVER);
+    ///
+    /// // A token that expired before authentication finished.
+    /// assert_eq!(session_lifetime_ms(60_000, Some(now - 1), now), 0); // what the client is told
+    /// let expiry = SessionExpiry::for_credential(60_000, Some(now - 1), now);
+    /// assert_eq!(expiry.decide(0, now), RequestDecision::CloseConnection); // Produce
+    /// assert_eq!(expiry.decide(36, now), RequestDecision::Allow); // SaslAuthenticate
+    /// ```
+    pub fn for_credential(max_reauth_ms: u64, credential_expiry_ms: Option<i64>, authenticated_at_ms: i64) -> Self {
+        let maximum = (max_reauth_ms > 0)
+            .then(|| authenticated_at_ms.saturating_add(i64::try_from(max_reauth_ms).unwrap_or(i64::MAX)));
+        let expires_at_ms = match (maximum, credential_expiry_ms) {
+            (Some(maximum), Some(credential)) => Some(maximum.min(credential)),
+            (maximum, credential) => maximum.or(credential),
+        };
+        SessionExpiry { expires_at_ms }
     }
 
     /// The instant (ms) the session expires, or `None` if it never does.
@@ -569,6 +610,30 @@ mod tests {
         assert_eq!(session_lifetime_ms(1_000, Some(now + 1_234), now), 1_000);
         // Neither.
         assert_eq!(session_lifetime_ms(0, None, now), 0);
+    }
+
+    #[test]
+    fn broker_expiry_agrees_with_the_lifetime_sent_and_ends_expired_sessions_at_once() {
+        let now = 1_700_000_000_000;
+        for max in [0u64, 1, 1_000, 3_600_000] {
+            for credential in [None, Some(now - 10_000), Some(now - 1), Some(now), Some(now + 1), Some(now + 5_000)] {
+                let lifetime = session_lifetime_ms(max, credential, now);
+                let expiry = SessionExpiry::for_credential(max, credential, now);
+                let case = format!("max {max}, credential {credential:?}");
+                if lifetime > 0 {
+                    assert_eq!(expiry, SessionExpiry::new(now, lifetime), "{case}");
+                } else if max == 0 && credential.is_none() {
+                    assert_eq!(expiry, SessionExpiry::NEVER, "{case}");
+                } else {
+                    // Lifetime 0 on the wire, yet the session is over: only
+                    // re-authentication may follow.
+                    assert_eq!(expiry.expires_at_ms(), credential, "{case}");
+                    assert_eq!(expiry.decide(3, now + 1), RequestDecision::CloseConnection, "{case}");
+                    assert_eq!(expiry.decide(API_KEY_SASL_AUTHENTICATE, now + 1), RequestDecision::Allow, "{case}");
+                }
+            }
+        }
+        assert_eq!(SessionExpiry::for_credential(u64::MAX, None, now).expires_at_ms(), Some(i64::MAX));
     }
 
     #[test]

@@ -194,7 +194,7 @@ impl Session {
         let lifetime = session_lifetime_ms(reauth_ms, None, now_ms);
         // Sessions expire whatever the version: a client that cannot
         // re-authenticate is closed when its session ends (KIP-368).
-        self.expiry = SessionExpiry::new(now_ms, lifetime);
+        self.expiry = SessionExpiry::for_credential(reauth_ms, None, now_ms);
         self.phase = Phase::Authenticated;
         self.user = Some(user.clone());
         Ok(Authenticated { user, reauthentication, session_lifetime_ms: lifetime })
