@@ -9,8 +9,9 @@
 //! ```
 //!
 //! The feature `format` (default) formats the output with prettyplease; without
-//! it each file is the token text on one line, with fewer build dependencies,
-//! for build scripts whose output nobody reads.
+//! it each file is the token text, broken into lines after each `;` and
+//! around each block but not indented, with fewer build dependencies, for
+//! build scripts whose output nobody reads.
 //!
 //! Use it from a build script through [`Builder`], from the command line
 //! (`kafka-wire-codegen --out OUT_DIR SCHEMA_DIR`), or as a library call,
@@ -58,11 +59,24 @@ use crate::emit::EmitContext;
 use crate::model::{MessageSpec, SpecType};
 
 /// Why a run failed.
-#[derive(Debug, thiserror::Error)]
+///
+/// `Debug` prints what `Display` does, with each schema diagnostic located
+/// as `file:line: path: message`, so that `.expect(…)` in a build script
+/// and `?` from `main` show readable errors.
+#[derive(thiserror::Error)]
 pub enum Error {
     /// One or more schemas are invalid; every diagnostic is listed.
     #[error("{0}")]
     Schema(Diagnostics),
+    /// The runtime path given ([`Builder::runtime_path`], `--runtime`) is
+    /// not a Rust path such as `::kafka_wire` or `crate`.
+    #[error("runtime path {path:?} is not a Rust path: {reason}")]
+    RuntimePath {
+        /// The path as given.
+        path: String,
+        /// What the Rust parser said.
+        reason: String,
+    },
     /// A file or directory could not be read or written.
     #[error("{path}: {source}")]
     Io {
@@ -74,6 +88,23 @@ pub enum Error {
     /// The emitted code did not parse: a bug in the compiler, reported rather than panicking.
     #[error("internal error: {0}")]
     Internal(String),
+}
+
+impl std::fmt::Debug for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Schema(diags) => {
+                for (i, d) in diags.0.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("\n")?;
+                    }
+                    f.write_str(&d.located())?;
+                }
+                Ok(())
+            }
+            other => write!(f, "{other}"),
+        }
+    }
 }
 
 /// One generated Rust file.
@@ -119,7 +150,7 @@ pub struct Generated {
 ///
 /// # Errors
 /// [`Error::Schema`] with every problem found, each naming its file and
-/// JSON path.
+/// JSON path; [`Error::RuntimePath`] when `runtime` is not a Rust path.
 pub fn generate(sources: &[(String, String)], runtime: &str) -> Result<Generated, Error> {
     generate_with(sources, runtime, Extras::default())
 }
@@ -147,8 +178,8 @@ pub struct Extras {
 /// # Errors
 /// As [`generate`].
 pub fn generate_with(sources: &[(String, String)], runtime: &str, extras: Extras) -> Result<Generated, Error> {
-    let runtime =
-        naming::runtime_path(runtime).map_err(|e| Error::Internal(format!("runtime path {runtime:?}: {e}")))?;
+    let runtime = naming::runtime_path(runtime)
+        .map_err(|e| Error::RuntimePath { path: runtime.to_owned(), reason: e.to_string() })?;
     let cx = EmitContext { runtime, samples: extras.samples, views: extras.views };
     let mut sorted: Vec<&(String, String)> = sources.iter().collect();
     sorted.sort_by(|a, b| a.0.cmp(&b.0));
@@ -369,7 +400,8 @@ impl Builder {
     /// Reads and compiles the inputs without writing anything.
     ///
     /// # Errors
-    /// [`Error::Io`] for an unreadable input; [`Error::Schema`] for invalid schemas.
+    /// [`Error::Io`] for an unreadable input; [`Error::Schema`] for invalid
+    /// schemas; [`Error::RuntimePath`] for a runtime path that is not a Rust path.
     pub fn generate(&self) -> Result<Generated, Error> {
         let mut sources = Vec::new();
         let mut paths = BTreeMap::new();

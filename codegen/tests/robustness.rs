@@ -687,3 +687,26 @@ fn random_near_valid_schemas() {
     // The generator reaches code emission, not only the checks.
     assert!(ok > iterations() / 50, "only {ok} of {} compiled", iterations());
 }
+
+/// A runtime path that is not a Rust path is the caller's mistake, reported
+/// as such (not as a bug of the compiler), and schema errors print located
+/// through `Debug` too, which is what `.expect(…)` in a build script shows.
+#[test]
+fn bad_runtime_path_and_debug_of_schema_errors() {
+    let schema = r#"{"type": "data", "name": "D", "validVersions": "0", "flexibleVersions": "none",
+        "fields": [{"name": "F", "type": "int32", "versions": "0+"}]}"#;
+    let sources = [("D.json".to_string(), schema.to_string())];
+    for bad in ["not a path", "", "::", "kafka-wire"] {
+        match generate(&sources, bad) {
+            Err(Error::RuntimePath { path, .. }) => assert_eq!(path, bad),
+            other => panic!("{bad:?}: {other:?}"),
+        }
+    }
+    assert!(generate(&sources, "::kw").is_ok());
+
+    let broken = schema.replace("int32", "int33");
+    let err = run_one("D.json", &broken).expect_err("int33 is not a type");
+    let debug = format!("{err:?}");
+    assert!(debug.starts_with("D.json:2: fields[0] (F).type: "), "{debug}");
+    assert!(!debug.contains("Diagnostic {"), "{debug}");
+}
