@@ -186,6 +186,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 0,
         name: "Produce",
+        request_name: "ProduceRequest",
+        response_name: "ProduceResponse",
         valid_versions: crate::message::VersionRange::new(0, 11),
         flexible_versions: crate::message::VersionRange::new(9, 11),
         response_flexible_versions: crate::message::VersionRange::new(9, 11),
@@ -196,6 +198,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 1,
         name: "Fetch",
+        request_name: "FetchRequest",
+        response_name: "FetchResponse",
         valid_versions: crate::message::VersionRange::new(0, 17),
         flexible_versions: crate::message::VersionRange::new(12, 17),
         response_flexible_versions: crate::message::VersionRange::new(12, 17),
@@ -210,6 +214,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 2,
         name: "ListOffsets",
+        request_name: "ListOffsetsRequest",
+        response_name: "ListOffsetsResponse",
         valid_versions: crate::message::VersionRange::new(0, 10),
         flexible_versions: crate::message::VersionRange::new(6, 10),
         response_flexible_versions: crate::message::VersionRange::new(6, 10),
@@ -220,6 +226,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 3,
         name: "Metadata",
+        request_name: "MetadataRequest",
+        response_name: "MetadataResponse",
         valid_versions: crate::message::VersionRange::new(0, 12),
         flexible_versions: crate::message::VersionRange::new(9, 12),
         response_flexible_versions: crate::message::VersionRange::new(9, 12),
@@ -230,6 +238,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 4,
         name: "LeaderAndIsr",
+        request_name: "LeaderAndIsrRequest",
+        response_name: "LeaderAndIsrResponse",
         valid_versions: crate::message::VersionRange::new(0, 7),
         flexible_versions: crate::message::VersionRange::new(4, 7),
         response_flexible_versions: crate::message::VersionRange::new(4, 7),
@@ -240,6 +250,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 5,
         name: "StopReplica",
+        request_name: "StopReplicaRequest",
+        response_name: "StopReplicaResponse",
         valid_versions: crate::message::VersionRange::new(0, 4),
         flexible_versions: crate::message::VersionRange::new(2, 4),
         response_flexible_versions: crate::message::VersionRange::new(2, 4),
@@ -250,6 +262,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 6,
         name: "UpdateMetadata",
+        request_name: "UpdateMetadataRequest",
+        response_name: "UpdateMetadataResponse",
         valid_versions: crate::message::VersionRange::new(0, 8),
         flexible_versions: crate::message::VersionRange::new(6, 8),
         response_flexible_versions: crate::message::VersionRange::new(6, 8),
@@ -260,6 +274,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 7,
         name: "ControlledShutdown",
+        request_name: "ControlledShutdownRequest",
+        response_name: "ControlledShutdownResponse",
         valid_versions: crate::message::VersionRange::new(0, 3),
         flexible_versions: crate::message::VersionRange::new(3, 3),
         response_flexible_versions: crate::message::VersionRange::new(3, 3),
@@ -270,6 +286,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 8,
         name: "OffsetCommit",
+        request_name: "OffsetCommitRequest",
+        response_name: "OffsetCommitResponse",
         valid_versions: crate::message::VersionRange::new(0, 9),
         flexible_versions: crate::message::VersionRange::new(8, 9),
         response_flexible_versions: crate::message::VersionRange::new(8, 9),
@@ -280,6 +298,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 9,
         name: "OffsetFetch",
+        request_name: "OffsetFetchRequest",
+        response_name: "OffsetFetchResponse",
         valid_versions: crate::message::VersionRange::new(0, 9),
         flexible_versions: crate::message::VersionRange::new(6, 9),
         response_flexible_versions: crate::message::VersionRange::new(6, 9),
@@ -290,6 +310,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 10,
         name: "FindCoordinator",
+        request_name: "FindCoordinatorRequest",
+        response_name: "FindCoordinatorResponse",
         valid_versions: crate::message::VersionRange::new(0, 6),
         flexible_versions: crate::message::VersionRange::new(3, 6),
         response_flexible_versions: crate::message::VersionRange::new(3, 6),
@@ -300,6 +322,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 11,
         name: "JoinGroup",
+        request_name: "JoinGroupRequest",
+        response_name: "JoinGroupResponse",
         valid_versions: crate::message::VersionRange::new(0, 9),
         flexible_versions: crate::message::VersionRange::new(6, 9),
         response_flexible_versions: crate::message::VersionRange::new(6, 9),
@@ -310,6 +334,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 12,
         name: "Heartbeat",
+        request_name: "HeartbeatRequest",
+        response_name: "HeartbeatResponse",
         valid_versions: crate::message::VersionRange::new(0, 4),
         flexible_versions: crate::message::VersionRange::new(4, 4),
         response_flexible_versions: crate::message::VersionRange::new(4, 4),
@@ -320,6 +346,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 13,
         name: "LeaveGroup",
+        request_name: "LeaveGroupRequest",
+        response_name: "LeaveGroupResponse",
         valid_versions: crate::message::VersionRange::new(0, 5),
         flexible_versions: crate::message::VersionRange::new(4, 5),
         response_flexible_versions: crate::message::VersionRange::new(4, 5),
@@ -330,6 +358,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 14,
         name: "SyncGroup",
+        request_name: "SyncGroupRequest",
+        response_name: "SyncGroupResponse",
         valid_versions: crate::message::VersionRange::new(0, 5),
         flexible_versions: crate::message::VersionRange::new(4, 5),
         response_flexible_versions: crate::message::VersionRange::new(4, 5),
@@ -340,6 +370,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 15,
         name: "DescribeGroups",
+        request_name: "DescribeGroupsRequest",
+        response_name: "DescribeGroupsResponse",
         valid_versions: crate::message::VersionRange::new(0, 5),
         flexible_versions: crate::message::VersionRange::new(5, 5),
         response_flexible_versions: crate::message::VersionRange::new(5, 5),
@@ -350,6 +382,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 16,
         name: "ListGroups",
+        request_name: "ListGroupsRequest",
+        response_name: "ListGroupsResponse",
         valid_versions: crate::message::VersionRange::new(0, 5),
         flexible_versions: crate::message::VersionRange::new(3, 5),
         response_flexible_versions: crate::message::VersionRange::new(3, 5),
@@ -360,6 +394,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 17,
         name: "SaslHandshake",
+        request_name: "SaslHandshakeRequest",
+        response_name: "SaslHandshakeResponse",
         valid_versions: crate::message::VersionRange::new(0, 1),
         flexible_versions: crate::message::VersionRange::NONE,
         response_flexible_versions: crate::message::VersionRange::NONE,
@@ -374,6 +410,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 18,
         name: "ApiVersions",
+        request_name: "ApiVersionsRequest",
+        response_name: "ApiVersionsResponse",
         valid_versions: crate::message::VersionRange::new(0, 4),
         flexible_versions: crate::message::VersionRange::new(3, 4),
         response_flexible_versions: crate::message::VersionRange::new(3, 4),
@@ -388,6 +426,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 19,
         name: "CreateTopics",
+        request_name: "CreateTopicsRequest",
+        response_name: "CreateTopicsResponse",
         valid_versions: crate::message::VersionRange::new(0, 7),
         flexible_versions: crate::message::VersionRange::new(5, 7),
         response_flexible_versions: crate::message::VersionRange::new(5, 7),
@@ -402,6 +442,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 20,
         name: "DeleteTopics",
+        request_name: "DeleteTopicsRequest",
+        response_name: "DeleteTopicsResponse",
         valid_versions: crate::message::VersionRange::new(0, 6),
         flexible_versions: crate::message::VersionRange::new(4, 6),
         response_flexible_versions: crate::message::VersionRange::new(4, 6),
@@ -416,6 +458,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 21,
         name: "DeleteRecords",
+        request_name: "DeleteRecordsRequest",
+        response_name: "DeleteRecordsResponse",
         valid_versions: crate::message::VersionRange::new(0, 2),
         flexible_versions: crate::message::VersionRange::new(2, 2),
         response_flexible_versions: crate::message::VersionRange::new(2, 2),
@@ -426,6 +470,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 22,
         name: "InitProducerId",
+        request_name: "InitProducerIdRequest",
+        response_name: "InitProducerIdResponse",
         valid_versions: crate::message::VersionRange::new(0, 5),
         flexible_versions: crate::message::VersionRange::new(2, 5),
         response_flexible_versions: crate::message::VersionRange::new(2, 5),
@@ -436,6 +482,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 23,
         name: "OffsetForLeaderEpoch",
+        request_name: "OffsetForLeaderEpochRequest",
+        response_name: "OffsetForLeaderEpochResponse",
         valid_versions: crate::message::VersionRange::new(0, 4),
         flexible_versions: crate::message::VersionRange::new(4, 4),
         response_flexible_versions: crate::message::VersionRange::new(4, 4),
@@ -446,6 +494,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 24,
         name: "AddPartitionsToTxn",
+        request_name: "AddPartitionsToTxnRequest",
+        response_name: "AddPartitionsToTxnResponse",
         valid_versions: crate::message::VersionRange::new(0, 5),
         flexible_versions: crate::message::VersionRange::new(3, 5),
         response_flexible_versions: crate::message::VersionRange::new(3, 5),
@@ -456,6 +506,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 25,
         name: "AddOffsetsToTxn",
+        request_name: "AddOffsetsToTxnRequest",
+        response_name: "AddOffsetsToTxnResponse",
         valid_versions: crate::message::VersionRange::new(0, 4),
         flexible_versions: crate::message::VersionRange::new(3, 4),
         response_flexible_versions: crate::message::VersionRange::new(3, 4),
@@ -466,6 +518,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 26,
         name: "EndTxn",
+        request_name: "EndTxnRequest",
+        response_name: "EndTxnResponse",
         valid_versions: crate::message::VersionRange::new(0, 5),
         flexible_versions: crate::message::VersionRange::new(3, 5),
         response_flexible_versions: crate::message::VersionRange::new(3, 5),
@@ -476,6 +530,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 27,
         name: "WriteTxnMarkers",
+        request_name: "WriteTxnMarkersRequest",
+        response_name: "WriteTxnMarkersResponse",
         valid_versions: crate::message::VersionRange::new(0, 1),
         flexible_versions: crate::message::VersionRange::new(1, 1),
         response_flexible_versions: crate::message::VersionRange::new(1, 1),
@@ -486,6 +542,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 28,
         name: "TxnOffsetCommit",
+        request_name: "TxnOffsetCommitRequest",
+        response_name: "TxnOffsetCommitResponse",
         valid_versions: crate::message::VersionRange::new(0, 4),
         flexible_versions: crate::message::VersionRange::new(3, 4),
         response_flexible_versions: crate::message::VersionRange::new(3, 4),
@@ -496,6 +554,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 29,
         name: "DescribeAcls",
+        request_name: "DescribeAclsRequest",
+        response_name: "DescribeAclsResponse",
         valid_versions: crate::message::VersionRange::new(0, 3),
         flexible_versions: crate::message::VersionRange::new(2, 3),
         response_flexible_versions: crate::message::VersionRange::new(2, 3),
@@ -510,6 +570,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 30,
         name: "CreateAcls",
+        request_name: "CreateAclsRequest",
+        response_name: "CreateAclsResponse",
         valid_versions: crate::message::VersionRange::new(0, 3),
         flexible_versions: crate::message::VersionRange::new(2, 3),
         response_flexible_versions: crate::message::VersionRange::new(2, 3),
@@ -524,6 +586,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 31,
         name: "DeleteAcls",
+        request_name: "DeleteAclsRequest",
+        response_name: "DeleteAclsResponse",
         valid_versions: crate::message::VersionRange::new(0, 3),
         flexible_versions: crate::message::VersionRange::new(2, 3),
         response_flexible_versions: crate::message::VersionRange::new(2, 3),
@@ -538,6 +602,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 32,
         name: "DescribeConfigs",
+        request_name: "DescribeConfigsRequest",
+        response_name: "DescribeConfigsResponse",
         valid_versions: crate::message::VersionRange::new(0, 4),
         flexible_versions: crate::message::VersionRange::new(4, 4),
         response_flexible_versions: crate::message::VersionRange::new(4, 4),
@@ -552,6 +618,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 33,
         name: "AlterConfigs",
+        request_name: "AlterConfigsRequest",
+        response_name: "AlterConfigsResponse",
         valid_versions: crate::message::VersionRange::new(0, 2),
         flexible_versions: crate::message::VersionRange::new(2, 2),
         response_flexible_versions: crate::message::VersionRange::new(2, 2),
@@ -566,6 +634,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 34,
         name: "AlterReplicaLogDirs",
+        request_name: "AlterReplicaLogDirsRequest",
+        response_name: "AlterReplicaLogDirsResponse",
         valid_versions: crate::message::VersionRange::new(0, 2),
         flexible_versions: crate::message::VersionRange::new(2, 2),
         response_flexible_versions: crate::message::VersionRange::new(2, 2),
@@ -576,6 +646,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 35,
         name: "DescribeLogDirs",
+        request_name: "DescribeLogDirsRequest",
+        response_name: "DescribeLogDirsResponse",
         valid_versions: crate::message::VersionRange::new(0, 4),
         flexible_versions: crate::message::VersionRange::new(2, 4),
         response_flexible_versions: crate::message::VersionRange::new(2, 4),
@@ -586,6 +658,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 36,
         name: "SaslAuthenticate",
+        request_name: "SaslAuthenticateRequest",
+        response_name: "SaslAuthenticateResponse",
         valid_versions: crate::message::VersionRange::new(0, 2),
         flexible_versions: crate::message::VersionRange::new(2, 2),
         response_flexible_versions: crate::message::VersionRange::new(2, 2),
@@ -600,6 +674,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 37,
         name: "CreatePartitions",
+        request_name: "CreatePartitionsRequest",
+        response_name: "CreatePartitionsResponse",
         valid_versions: crate::message::VersionRange::new(0, 3),
         flexible_versions: crate::message::VersionRange::new(2, 3),
         response_flexible_versions: crate::message::VersionRange::new(2, 3),
@@ -614,6 +690,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 38,
         name: "CreateDelegationToken",
+        request_name: "CreateDelegationTokenRequest",
+        response_name: "CreateDelegationTokenResponse",
         valid_versions: crate::message::VersionRange::new(0, 3),
         flexible_versions: crate::message::VersionRange::new(2, 3),
         response_flexible_versions: crate::message::VersionRange::new(2, 3),
@@ -628,6 +706,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 39,
         name: "RenewDelegationToken",
+        request_name: "RenewDelegationTokenRequest",
+        response_name: "RenewDelegationTokenResponse",
         valid_versions: crate::message::VersionRange::new(0, 2),
         flexible_versions: crate::message::VersionRange::new(2, 2),
         response_flexible_versions: crate::message::VersionRange::new(2, 2),
@@ -642,6 +722,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 40,
         name: "ExpireDelegationToken",
+        request_name: "ExpireDelegationTokenRequest",
+        response_name: "ExpireDelegationTokenResponse",
         valid_versions: crate::message::VersionRange::new(0, 2),
         flexible_versions: crate::message::VersionRange::new(2, 2),
         response_flexible_versions: crate::message::VersionRange::new(2, 2),
@@ -656,6 +738,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 41,
         name: "DescribeDelegationToken",
+        request_name: "DescribeDelegationTokenRequest",
+        response_name: "DescribeDelegationTokenResponse",
         valid_versions: crate::message::VersionRange::new(0, 3),
         flexible_versions: crate::message::VersionRange::new(2, 3),
         response_flexible_versions: crate::message::VersionRange::new(2, 3),
@@ -670,6 +754,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 42,
         name: "DeleteGroups",
+        request_name: "DeleteGroupsRequest",
+        response_name: "DeleteGroupsResponse",
         valid_versions: crate::message::VersionRange::new(0, 2),
         flexible_versions: crate::message::VersionRange::new(2, 2),
         response_flexible_versions: crate::message::VersionRange::new(2, 2),
@@ -680,6 +766,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 43,
         name: "ElectLeaders",
+        request_name: "ElectLeadersRequest",
+        response_name: "ElectLeadersResponse",
         valid_versions: crate::message::VersionRange::new(0, 2),
         flexible_versions: crate::message::VersionRange::new(2, 2),
         response_flexible_versions: crate::message::VersionRange::new(2, 2),
@@ -694,6 +782,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 44,
         name: "IncrementalAlterConfigs",
+        request_name: "IncrementalAlterConfigsRequest",
+        response_name: "IncrementalAlterConfigsResponse",
         valid_versions: crate::message::VersionRange::new(0, 1),
         flexible_versions: crate::message::VersionRange::new(1, 1),
         response_flexible_versions: crate::message::VersionRange::new(1, 1),
@@ -708,6 +798,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 45,
         name: "AlterPartitionReassignments",
+        request_name: "AlterPartitionReassignmentsRequest",
+        response_name: "AlterPartitionReassignmentsResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
@@ -722,6 +814,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 46,
         name: "ListPartitionReassignments",
+        request_name: "ListPartitionReassignmentsRequest",
+        response_name: "ListPartitionReassignmentsResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
@@ -736,6 +830,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 47,
         name: "OffsetDelete",
+        request_name: "OffsetDeleteRequest",
+        response_name: "OffsetDeleteResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::NONE,
         response_flexible_versions: crate::message::VersionRange::NONE,
@@ -746,6 +842,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 48,
         name: "DescribeClientQuotas",
+        request_name: "DescribeClientQuotasRequest",
+        response_name: "DescribeClientQuotasResponse",
         valid_versions: crate::message::VersionRange::new(0, 1),
         flexible_versions: crate::message::VersionRange::new(1, 1),
         response_flexible_versions: crate::message::VersionRange::new(1, 1),
@@ -756,6 +854,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 49,
         name: "AlterClientQuotas",
+        request_name: "AlterClientQuotasRequest",
+        response_name: "AlterClientQuotasResponse",
         valid_versions: crate::message::VersionRange::new(0, 1),
         flexible_versions: crate::message::VersionRange::new(1, 1),
         response_flexible_versions: crate::message::VersionRange::new(1, 1),
@@ -770,6 +870,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 50,
         name: "DescribeUserScramCredentials",
+        request_name: "DescribeUserScramCredentialsRequest",
+        response_name: "DescribeUserScramCredentialsResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
@@ -784,6 +886,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 51,
         name: "AlterUserScramCredentials",
+        request_name: "AlterUserScramCredentialsRequest",
+        response_name: "AlterUserScramCredentialsResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
@@ -798,6 +902,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 52,
         name: "Vote",
+        request_name: "VoteRequest",
+        response_name: "VoteResponse",
         valid_versions: crate::message::VersionRange::new(0, 1),
         flexible_versions: crate::message::VersionRange::new(0, 1),
         response_flexible_versions: crate::message::VersionRange::new(0, 1),
@@ -808,6 +914,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 53,
         name: "BeginQuorumEpoch",
+        request_name: "BeginQuorumEpochRequest",
+        response_name: "BeginQuorumEpochResponse",
         valid_versions: crate::message::VersionRange::new(0, 1),
         flexible_versions: crate::message::VersionRange::new(1, 1),
         response_flexible_versions: crate::message::VersionRange::new(1, 1),
@@ -818,6 +926,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 54,
         name: "EndQuorumEpoch",
+        request_name: "EndQuorumEpochRequest",
+        response_name: "EndQuorumEpochResponse",
         valid_versions: crate::message::VersionRange::new(0, 1),
         flexible_versions: crate::message::VersionRange::new(1, 1),
         response_flexible_versions: crate::message::VersionRange::new(1, 1),
@@ -828,6 +938,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 55,
         name: "DescribeQuorum",
+        request_name: "DescribeQuorumRequest",
+        response_name: "DescribeQuorumResponse",
         valid_versions: crate::message::VersionRange::new(0, 2),
         flexible_versions: crate::message::VersionRange::new(0, 2),
         response_flexible_versions: crate::message::VersionRange::new(0, 2),
@@ -838,6 +950,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 56,
         name: "AlterPartition",
+        request_name: "AlterPartitionRequest",
+        response_name: "AlterPartitionResponse",
         valid_versions: crate::message::VersionRange::new(0, 3),
         flexible_versions: crate::message::VersionRange::new(0, 3),
         response_flexible_versions: crate::message::VersionRange::new(0, 3),
@@ -848,6 +962,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 57,
         name: "UpdateFeatures",
+        request_name: "UpdateFeaturesRequest",
+        response_name: "UpdateFeaturesResponse",
         valid_versions: crate::message::VersionRange::new(0, 2),
         flexible_versions: crate::message::VersionRange::new(0, 2),
         response_flexible_versions: crate::message::VersionRange::new(0, 2),
@@ -862,6 +978,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 58,
         name: "Envelope",
+        request_name: "EnvelopeRequest",
+        response_name: "EnvelopeResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
@@ -872,6 +990,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 59,
         name: "FetchSnapshot",
+        request_name: "FetchSnapshotRequest",
+        response_name: "FetchSnapshotResponse",
         valid_versions: crate::message::VersionRange::new(0, 1),
         flexible_versions: crate::message::VersionRange::new(0, 1),
         response_flexible_versions: crate::message::VersionRange::new(0, 1),
@@ -882,6 +1002,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 60,
         name: "DescribeCluster",
+        request_name: "DescribeClusterRequest",
+        response_name: "DescribeClusterResponse",
         valid_versions: crate::message::VersionRange::new(0, 1),
         flexible_versions: crate::message::VersionRange::new(0, 1),
         response_flexible_versions: crate::message::VersionRange::new(0, 1),
@@ -896,6 +1018,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 61,
         name: "DescribeProducers",
+        request_name: "DescribeProducersRequest",
+        response_name: "DescribeProducersResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
@@ -906,6 +1030,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 62,
         name: "BrokerRegistration",
+        request_name: "BrokerRegistrationRequest",
+        response_name: "BrokerRegistrationResponse",
         valid_versions: crate::message::VersionRange::new(0, 4),
         flexible_versions: crate::message::VersionRange::new(0, 4),
         response_flexible_versions: crate::message::VersionRange::new(0, 4),
@@ -916,6 +1042,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 63,
         name: "BrokerHeartbeat",
+        request_name: "BrokerHeartbeatRequest",
+        response_name: "BrokerHeartbeatResponse",
         valid_versions: crate::message::VersionRange::new(0, 1),
         flexible_versions: crate::message::VersionRange::new(0, 1),
         response_flexible_versions: crate::message::VersionRange::new(0, 1),
@@ -926,6 +1054,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 64,
         name: "UnregisterBroker",
+        request_name: "UnregisterBrokerRequest",
+        response_name: "UnregisterBrokerResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
@@ -936,6 +1066,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 65,
         name: "DescribeTransactions",
+        request_name: "DescribeTransactionsRequest",
+        response_name: "DescribeTransactionsResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
@@ -946,6 +1078,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 66,
         name: "ListTransactions",
+        request_name: "ListTransactionsRequest",
+        response_name: "ListTransactionsResponse",
         valid_versions: crate::message::VersionRange::new(0, 1),
         flexible_versions: crate::message::VersionRange::new(0, 1),
         response_flexible_versions: crate::message::VersionRange::new(0, 1),
@@ -956,6 +1090,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 67,
         name: "AllocateProducerIds",
+        request_name: "AllocateProducerIdsRequest",
+        response_name: "AllocateProducerIdsResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
@@ -966,6 +1102,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 68,
         name: "ConsumerGroupHeartbeat",
+        request_name: "ConsumerGroupHeartbeatRequest",
+        response_name: "ConsumerGroupHeartbeatResponse",
         valid_versions: crate::message::VersionRange::new(0, 1),
         flexible_versions: crate::message::VersionRange::new(0, 1),
         response_flexible_versions: crate::message::VersionRange::new(0, 1),
@@ -976,6 +1114,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 69,
         name: "ConsumerGroupDescribe",
+        request_name: "ConsumerGroupDescribeRequest",
+        response_name: "ConsumerGroupDescribeResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
@@ -986,6 +1126,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 70,
         name: "ControllerRegistration",
+        request_name: "ControllerRegistrationRequest",
+        response_name: "ControllerRegistrationResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
@@ -996,6 +1138,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 71,
         name: "GetTelemetrySubscriptions",
+        request_name: "GetTelemetrySubscriptionsRequest",
+        response_name: "GetTelemetrySubscriptionsResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
@@ -1006,6 +1150,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 72,
         name: "PushTelemetry",
+        request_name: "PushTelemetryRequest",
+        response_name: "PushTelemetryResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
@@ -1016,6 +1162,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 73,
         name: "AssignReplicasToDirs",
+        request_name: "AssignReplicasToDirsRequest",
+        response_name: "AssignReplicasToDirsResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
@@ -1026,6 +1174,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 74,
         name: "ListClientMetricsResources",
+        request_name: "ListClientMetricsResourcesRequest",
+        response_name: "ListClientMetricsResourcesResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
@@ -1036,6 +1186,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 75,
         name: "DescribeTopicPartitions",
+        request_name: "DescribeTopicPartitionsRequest",
+        response_name: "DescribeTopicPartitionsResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
@@ -1046,6 +1198,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 76,
         name: "ShareGroupHeartbeat",
+        request_name: "ShareGroupHeartbeatRequest",
+        response_name: "ShareGroupHeartbeatResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
@@ -1056,6 +1210,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 77,
         name: "ShareGroupDescribe",
+        request_name: "ShareGroupDescribeRequest",
+        response_name: "ShareGroupDescribeResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
@@ -1066,6 +1222,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 78,
         name: "ShareFetch",
+        request_name: "ShareFetchRequest",
+        response_name: "ShareFetchResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
@@ -1076,6 +1234,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 79,
         name: "ShareAcknowledge",
+        request_name: "ShareAcknowledgeRequest",
+        response_name: "ShareAcknowledgeResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
@@ -1086,6 +1246,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 80,
         name: "AddRaftVoter",
+        request_name: "AddRaftVoterRequest",
+        response_name: "AddRaftVoterResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
@@ -1096,6 +1258,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 81,
         name: "RemoveRaftVoter",
+        request_name: "RemoveRaftVoterRequest",
+        response_name: "RemoveRaftVoterResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
@@ -1106,6 +1270,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 82,
         name: "UpdateRaftVoter",
+        request_name: "UpdateRaftVoterRequest",
+        response_name: "UpdateRaftVoterResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
@@ -1116,6 +1282,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 83,
         name: "InitializeShareGroupState",
+        request_name: "InitializeShareGroupStateRequest",
+        response_name: "InitializeShareGroupStateResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
@@ -1126,6 +1294,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 84,
         name: "ReadShareGroupState",
+        request_name: "ReadShareGroupStateRequest",
+        response_name: "ReadShareGroupStateResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
@@ -1136,6 +1306,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 85,
         name: "WriteShareGroupState",
+        request_name: "WriteShareGroupStateRequest",
+        response_name: "WriteShareGroupStateResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
@@ -1146,6 +1318,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 86,
         name: "DeleteShareGroupState",
+        request_name: "DeleteShareGroupStateRequest",
+        response_name: "DeleteShareGroupStateResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),
@@ -1156,6 +1330,8 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     crate::api::ApiInfo {
         api_key: 87,
         name: "ReadShareGroupStateSummary",
+        request_name: "ReadShareGroupStateSummaryRequest",
+        response_name: "ReadShareGroupStateSummaryResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 0),
         response_flexible_versions: crate::message::VersionRange::new(0, 0),

@@ -27,6 +27,11 @@ pub struct ApiInfo {
     pub api_key: i16,
     /// Its name, e.g. `"CreateTopics"`.
     pub name: &'static str,
+    /// Its request's message name, e.g. `"CreateTopicsRequest"`, as errors
+    /// name it.
+    pub request_name: &'static str,
+    /// Its response's message name, e.g. `"CreateTopicsResponse"`.
+    pub response_name: &'static str,
     /// The request's valid versions.
     pub valid_versions: VersionRange,
     /// The request's flexible versions (request header v2).

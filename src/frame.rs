@@ -60,20 +60,26 @@ fn info(api_key: i16, offset: usize) -> Result<&'static ApiInfo, DecodeError> {
 /// ```
 pub fn decode_request(buf: Bytes) -> Result<RequestFrame, DecodeError> {
     let mut r = Reader::new(buf);
-    let (api_key, api_version, header_version) = request_versions(&r)?;
+    let (info, api_version, header_version) = request_versions(&r)?;
     let header = RequestHeader::decode_from(&mut r, header_version)?;
-    let body = RequestBody::decode(api_key, &mut r, api_version)?;
-    r.finish()?;
+    let body = RequestBody::decode(info.api_key, &mut r, api_version)?;
+    body_end(&r, info.request_name, api_version)?;
     Ok(RequestFrame { header, body })
 }
 
-/// The api key, api version and header version of the request `r` is at,
-/// read from its first four bytes without moving `r`.
-fn request_versions<B: Input>(r: &Reader<B>) -> Result<(i16, i16, i16), DecodeError> {
+/// The api, api version and header version of the request `r` is at, read
+/// from its first four bytes without moving `r`.
+fn request_versions<B: Input>(r: &Reader<B>) -> Result<(&'static ApiInfo, i16, i16), DecodeError> {
     let mut peek = r.clone();
     let (api_key, api_version) = (peek.read_i16()?, peek.read_i16()?);
     let info = info(api_key, 0)?;
-    Ok((api_key, api_version, info.request_header_version(api_version)))
+    Ok((info, api_version, info.request_header_version(api_version)))
+}
+
+/// Checks that the body `message` at `version` ended the frame: bytes left
+/// over are its error.
+fn body_end<B: Input>(r: &Reader<B>, message: &'static str, version: i16) -> Result<(), DecodeError> {
+    r.finish().map_err(|e| e.in_message(message, version))
 }
 
 /// Decodes a request frame: the 4-byte size, then exactly that many bytes.
@@ -218,7 +224,7 @@ pub fn decode_response(buf: Bytes, api_key: i16, api_version: i16) -> Result<Res
     let info = info(api_key, 0)?;
     let mut r = Reader::new(buf);
     let header = ResponseHeader::decode_from(&mut r, info.response_header_version(api_version))?;
-    let (body, version) = response_body(r, api_key, api_version, ResponseBody::decode)?;
+    let (body, version) = response_body(r, info, api_version, ResponseBody::decode)?;
     Ok(ResponseFrame { header, body, version })
 }
 
@@ -227,21 +233,19 @@ pub fn decode_response(buf: Bytes, api_key: i16, api_version: i16) -> Result<Res
 /// `api_version` is read again at v0 (a broker answers a version it does
 /// not support with a v0 body), failing with the first error.
 fn response_body<B: Input, T>(
-    mut r: Reader<B>,
-    api_key: i16,
+    r: Reader<B>,
+    info: &'static ApiInfo,
     api_version: i16,
     decode: impl Fn(i16, &mut Reader<B>, i16) -> Result<T, DecodeError>,
 ) -> Result<(T, i16), DecodeError> {
-    let body_start = r.clone();
-    match decode(api_key, &mut r, api_version).and_then(|body| r.finish().map(|()| body)) {
-        Ok(body) => Ok((body, api_version)),
-        Err(e) if api_key == API_VERSIONS_KEY && api_version > 0 => {
-            let mut r = body_start;
-            let body = decode(api_key, &mut r, 0).map_err(|_| e)?;
-            r.finish()?;
-            Ok((body, 0))
-        }
-        Err(e) => Err(e),
+    let whole = |mut r: Reader<B>, version: i16| {
+        let body = decode(info.api_key, &mut r, version)?;
+        body_end(&r, info.response_name, version)?;
+        Ok((body, version))
+    };
+    match whole(r.clone(), api_version) {
+        Err(e) if info.api_key == API_VERSIONS_KEY && api_version > 0 => whole(r, 0).map_err(|_| e),
+        result => result,
     }
 }
 
@@ -320,10 +324,10 @@ pub struct ResponseFrameRef<'a> {
 pub fn decode_request_view(buf: &[u8]) -> Result<RequestFrameRef<'_>, DecodeError> {
     use crate::message::MessageView;
     let mut r = Reader::new(buf);
-    let (api_key, api_version, header_version) = request_versions(&r)?;
+    let (info, api_version, header_version) = request_versions(&r)?;
     let header = MessageView::decode_from(&mut r, header_version)?;
-    let body = crate::messages::RequestBodyRef::decode(api_key, &mut r, api_version)?;
-    r.finish()?;
+    let body = crate::messages::RequestBodyRef::decode(info.api_key, &mut r, api_version)?;
+    body_end(&r, info.request_name, api_version)?;
     Ok(RequestFrameRef { header, body })
 }
 
@@ -352,7 +356,7 @@ pub fn decode_response_view(buf: &[u8], api_key: i16, api_version: i16) -> Resul
     let info = info(api_key, 0)?;
     let mut r = Reader::new(buf);
     let header = MessageView::decode_from(&mut r, info.response_header_version(api_version))?;
-    let (body, version) = response_body(r, api_key, api_version, crate::messages::ResponseBodyRef::decode)?;
+    let (body, version) = response_body(r, info, api_version, crate::messages::ResponseBodyRef::decode)?;
     Ok(ResponseFrameRef { header, body, version })
 }
 

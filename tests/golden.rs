@@ -1596,4 +1596,29 @@ fn v3_fallback_through_frame_decode_response() {
     let v3 = hex("00 00 00 01  00 00 02 00 12 00 00 00 03 00 00 00 00 00 00");
     let decoded = frame::decode_response(v3, 18, 3).unwrap();
     assert_eq!((decoded.version, decoded.body), (3, ResponseBody::ApiVersions(api_versions(0, 3))));
+    // A body that fits neither v3 nor v0 (v0 leaves a byte over) fails with
+    // the error at the version asked, not the fallback's.
+    let neither = hex("00 00 00 01  00 23 00 00 00 00 ff");
+    let err = frame::decode_response(neither, 18, 3).expect_err("fits no version");
+    assert_eq!(err.message(), Some(("ApiVersionsResponse", 3)), "{err}");
+    assert!(matches!(err.kind(), DecodeErrorKind::NullNotAllowed), "{err}");
+}
+
+#[test]
+fn bytes_left_over_after_a_frame_body_name_the_body() {
+    use kafka_wire::frame;
+    let header = header_18_3_7(Some("k"));
+    let request = [header.to_bytes(2).unwrap(), ApiVersionsRequest::default().to_bytes(3).unwrap(), hex("00")].concat();
+    let err = frame::decode_request(Bytes::from(request.clone())).expect_err("a byte over");
+    assert_eq!(err.kind(), &DecodeErrorKind::TrailingBytes(1), "{err}");
+    assert_eq!(err.message(), Some(("ApiVersionsRequest", 3)), "{err}");
+    assert_eq!(err.offset(), request.len() - 1, "{err}");
+    let response = [
+        ResponseHeader { correlation_id: 7, ..Default::default() }.to_bytes(0).unwrap(),
+        hex("00 00 00 00 00 00 00 00"),
+    ]
+    .concat();
+    let err = frame::decode_response(Bytes::from(response), 17, 1).expect_err("bytes over");
+    assert_eq!(err.message(), Some(("SaslHandshakeResponse", 1)), "{err}");
+    assert!(err.to_string().starts_with("SaslHandshakeResponse v1: "), "{err}");
 }

@@ -84,6 +84,9 @@ pub fn emit_api_table(specs: &[&MessageSpec], cx: &EmitContext) -> TokenStream {
             .map_or(flexible.clone(), |r| range(r.flexible_versions.intersect(r.valid_versions), rt));
         let deprecated = range(s.deprecated_versions, rt);
         let unstable = s.latest_version_unstable;
+        let request_name = &s.name;
+        let response_name =
+            responses.get(&s.api_key.unwrap_or_default()).map_or_else(|| format!("{base}Response"), |r| r.name.clone());
         let mut listeners = s.listeners.clone();
         listeners.sort();
         listeners.dedup();
@@ -96,6 +99,8 @@ pub fn emit_api_table(specs: &[&MessageSpec], cx: &EmitContext) -> TokenStream {
             #rt::api::ApiInfo {
                 api_key: #key,
                 name: #base,
+                request_name: #request_name,
+                response_name: #response_name,
                 valid_versions: #valid,
                 flexible_versions: #flexible,
                 response_flexible_versions: #response_flexible,
