@@ -90,6 +90,19 @@ pub enum Error {
     Internal(String),
 }
 
+/// A schema file that is not UTF-8: where its first bad byte is.
+fn not_utf8_diagnostic(file: &str, bytes: &[u8], at: usize) -> diag::Diagnostic {
+    let before = bytes.get(..at).unwrap_or_default();
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let column = at - before.iter().rposition(|&b| b == b'\n').map_or(0, |n| n + 1) + 1;
+    diag::Diagnostic {
+        file: file.to_owned(),
+        path: diag::JsonPath::root(),
+        message: format!("line {line}, column {column}: the file is not UTF-8"),
+        line: Some(line),
+    }
+}
+
 impl std::fmt::Debug for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -405,14 +418,28 @@ impl Builder {
     pub fn generate(&self) -> Result<Generated, Error> {
         let mut sources = Vec::new();
         let mut paths = BTreeMap::new();
+        let mut not_utf8 = Diagnostics::default();
         for path in self.schema_files()? {
-            let text = std::fs::read_to_string(&path).map_err(|source| Error::Io { path: path.clone(), source })?;
+            let bytes = std::fs::read(&path).map_err(|source| Error::Io { path: path.clone(), source })?;
             let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             paths.insert(name.clone(), path.display().to_string());
-            sources.push((name, text));
+            match String::from_utf8(bytes) {
+                Ok(text) => sources.push((name, text)),
+                Err(e) => not_utf8.0.push(not_utf8_diagnostic(&name, e.as_bytes(), e.utf8_error().valid_up_to())),
+            }
         }
+        let result = match generate_with(&sources, &self.runtime, self.extras) {
+            Ok(generated) if not_utf8.is_empty() => Ok(generated),
+            Ok(_) => Err(Error::Schema(not_utf8)),
+            Err(Error::Schema(mut diags)) => {
+                diags.0.append(&mut not_utf8.0);
+                diags.0.sort();
+                Err(Error::Schema(diags))
+            }
+            Err(other) => Err(other),
+        };
         // Diagnostics name each file by the path it was given as.
-        generate_with(&sources, &self.runtime, self.extras).map_err(|e| match e {
+        result.map_err(|e| match e {
             Error::Schema(mut diags) => {
                 for d in &mut diags.0 {
                     if let Some(path) = paths.get(&d.file) {

@@ -103,6 +103,8 @@ pub fn blank_comments(text: &str) -> Result<String, LoadError> {
 /// assert!(kafka_wire_codegen::load::parse("{} {}").is_err());
 /// ```
 pub fn parse(text: &str) -> Result<Value, LoadError> {
+    // A UTF-8 byte-order mark is not part of the JSON (Jackson skips it too).
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let clean = blank_comments(text)?;
     serde_json::from_str::<Value>(&clean).map_err(|e| LoadError::Syntax {
         line: e.line(),
@@ -128,6 +130,12 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        assert_eq!(parse("\u{feff}// licence\n{\"name\": \"X\"}").unwrap()["name"], "X");
+        assert!(parse("{\"name\": \"X\"}\u{feff}").is_err(), "only at the start");
+    }
 
     #[test]
     fn comments_inside_strings_are_kept() {

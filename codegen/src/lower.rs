@@ -535,6 +535,8 @@ fn is_identifier(name: &str) -> bool {
 /// # Errors
 /// A message naming the type that could not be parsed.
 pub fn parse_type(text: &str) -> Result<FieldType, String> {
+    // Trimmed at every level, as Kafka's parser does: `[] int32` is `[]int32`.
+    let text = text.trim();
     Ok(match text {
         "bool" => FieldType::Bool,
         "int8" => FieldType::Int8,
@@ -622,7 +624,14 @@ pub fn parse_default(text: Option<&str>, ty: &FieldType, name: &str) -> Result<D
             "NaN" => Ok(DefaultValue::Float(f64::NAN)),
             "Infinity" | "+Infinity" => Ok(DefaultValue::Float(f64::INFINITY)),
             "-Infinity" => Ok(DefaultValue::Float(f64::NEG_INFINITY)),
-            _ => text.parse::<f64>().ok().filter(|f| f.is_finite()).map(DefaultValue::Float).ok_or_else(invalid),
+            // A number too large for a double is infinite, as Java reads it
+            // (`1e400`); Rust's own spellings of infinity (`inf`) are not numbers there.
+            _ => text
+                .parse::<f64>()
+                .ok()
+                .filter(|f| f.is_finite() || text.bytes().all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b)))
+                .map(DefaultValue::Float)
+                .ok_or_else(invalid),
         },
         FieldType::String => Ok(if text == "null" { DefaultValue::Null } else { DefaultValue::Str(text.to_string()) }),
         FieldType::Uuid => parse_uuid_default(text).map(DefaultValue::Uuid).ok_or_else(invalid),
@@ -700,6 +709,11 @@ mod tests {
         assert!(d("1", FieldType::Bool).is_err());
         assert_eq!(d("null", FieldType::String), Ok(DefaultValue::Null));
         assert_eq!(d("12.34", FieldType::Float64), Ok(DefaultValue::Float(12.34)));
+        assert_eq!(d("1e400", FieldType::Float64), Ok(DefaultValue::Float(f64::INFINITY)));
+        assert_eq!(d("-1e400", FieldType::Float64), Ok(DefaultValue::Float(f64::NEG_INFINITY)));
+        assert_eq!(d("Infinity", FieldType::Float64), Ok(DefaultValue::Float(f64::INFINITY)));
+        assert!(d("inf", FieldType::Float64).is_err());
+        assert!(d("infinity", FieldType::Float64).is_err());
         assert_eq!(d("33000", FieldType::Uint16), Ok(DefaultValue::Int(33000)));
         assert!(d("65536", FieldType::Uint16).is_err());
         assert!(d("x", FieldType::Bytes).is_err());
@@ -718,5 +732,9 @@ mod tests {
         assert!(parse_type("[]").is_err());
         assert!(parse_type("[][]int8").is_err());
         assert!(parse_type("int").is_err());
+        assert_eq!(parse_type(" [] int32 "), Ok(FieldType::Array(Box::new(FieldType::Int32))));
+        assert_eq!(parse_type("[] Foo"), Ok(FieldType::Array(Box::new(FieldType::Struct("Foo".into())))));
+        assert!(parse_type("[] ").is_err());
+        assert!(parse_type("int 32").is_err());
     }
 }

@@ -710,3 +710,21 @@ fn bad_runtime_path_and_debug_of_schema_errors() {
     assert!(debug.starts_with("D.json:2: fields[0] (F).type: "), "{debug}");
     assert!(!debug.contains("Diagnostic {"), "{debug}");
 }
+
+/// A schema file that is not UTF-8 is a schema error naming the file, line
+/// and column of its first bad byte (exit 1 from the command line), reported
+/// with the other files' errors, not an I/O error.
+#[test]
+fn a_file_that_is_not_utf8_is_a_located_schema_error() {
+    let dir = std::env::temp_dir().join(format!("kafka-wire-codegen-utf8-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("A.json"), b"{\n  \"about\": \"caf\xe9\"\n}\n").unwrap();
+    std::fs::write(dir.join("B.json"), b"{\"type\": \"data\"}").unwrap();
+    let result = kafka_wire_codegen::Builder::new().input_dir(&dir).generate();
+    std::fs::remove_dir_all(&dir).ok();
+    let Err(Error::Schema(diags)) = result else { panic!("{result:?}") };
+    let located: Vec<String> = diags.0.iter().map(|d| d.located()).collect();
+    let a = dir.join("A.json").display().to_string();
+    assert_eq!(located[0], format!("{a}:2: (root): line 2, column 16: the file is not UTF-8"), "{located:?}");
+    assert!(located[1..].iter().any(|d| d.contains("B.json")), "{located:?}");
+}
