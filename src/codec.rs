@@ -50,6 +50,7 @@ use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::frame::{self, RequestFrame, ResponseFrame};
 use crate::message::Message;
 use crate::messages::{RequestBody, RequestHeader};
+use crate::primitives::writer::all_or_nothing;
 use crate::primitives::Reader;
 
 /// The default largest frame a codec accepts: 104,857,600 bytes (100 MiB),
@@ -194,6 +195,31 @@ impl FrameCodec {
     /// ```
     pub fn set_max_frame_size(&mut self, max_frame_size: usize) {
         self.max_frame_size = max_frame_size;
+    }
+
+    /// Appends a frame that `write` encodes in place, straight into `dst`
+    /// (no intermediate buffer, no second copy of large records), and checks
+    /// its size against the maximum afterwards.
+    ///
+    /// # Errors
+    /// What `write` returns, as [`CodecError::Encode`];
+    /// [`CodecError::FrameTooLarge`] over [`FrameCodec::max_frame_size`].
+    /// `dst` is left as it was.
+    fn encode_in_place(
+        &self,
+        dst: &mut BytesMut,
+        write: impl FnOnce(&mut BytesMut) -> Result<(), EncodeError>,
+    ) -> Result<(), CodecError> {
+        let max = self.max_frame_size.min(i32::MAX as usize);
+        all_or_nothing(dst, |dst| {
+            let start = dst.len();
+            frame::write_frame(dst, write)?;
+            let size = dst.len() - start - SIZE_PREFIX_LEN;
+            if size > max {
+                return Err(CodecError::FrameTooLarge { size, max });
+            }
+            Ok(())
+        })
     }
 
     /// Reads the size prefix from `src` (consuming it) once 4 bytes are
@@ -549,9 +575,8 @@ impl Encoder<ResponseFrame> for ServerCodec {
     /// [`CodecError::Encode`] when the header or body cannot be encoded at
     /// the version; [`CodecError::FrameTooLarge`]. `dst` is left as it was.
     fn encode(&mut self, response: ResponseFrame, dst: &mut BytesMut) -> Result<(), CodecError> {
-        let mut body = BytesMut::new();
-        frame::encode_response(&response.header, &response.body, response.version, &mut body)?;
-        self.frames.encode(body.freeze(), dst)
+        self.frames
+            .encode_in_place(dst, |b| frame::encode_response(&response.header, &response.body, response.version, b))
     }
 }
 
@@ -682,9 +707,7 @@ impl Encoder<RequestFrame> for ClientCodec {
     /// key or cannot be encoded at the version; [`CodecError::FrameTooLarge`].
     /// `dst` is left as it was and nothing is remembered.
     fn encode(&mut self, request: RequestFrame, dst: &mut BytesMut) -> Result<(), CodecError> {
-        let mut buf = BytesMut::new();
-        frame::encode_request(&request.header, &request.body, &mut buf)?;
-        self.frames.encode(buf.freeze(), dst)?;
+        self.frames.encode_in_place(dst, |b| frame::encode_request(&request.header, &request.body, b))?;
         if expects_response(&request.body) {
             self.in_flight.push_back(InFlight {
                 correlation_id: request.header.correlation_id,
@@ -907,6 +930,40 @@ mod tests {
         let body = ProduceRequest { acks: -1, ..Default::default() };
         codec.encode(RequestFrame { header, body: body.into() }, &mut tx).unwrap();
         assert_eq!(codec.in_flight(), 1);
+    }
+
+    #[test]
+    fn codecs_encode_in_place_and_leave_nothing_behind_on_an_error() {
+        let header =
+            RequestHeader { request_api_key: 18, request_api_version: 3, correlation_id: 5, ..Default::default() };
+        let body = ApiVersionsRequest { client_software_name: "t".repeat(64), ..Default::default() };
+        let request = || RequestFrame { header: header.clone(), body: body.clone().into() };
+        let mut wire = BytesMut::from(&b"queued"[..]);
+        // Too large for the maximum: refused after encoding, nothing kept, nothing remembered.
+        let mut client = ClientCodec::with_frames(FrameCodec::with_max_frame_size(32));
+        let err = client.encode(request(), &mut wire).unwrap_err();
+        assert!(matches!(err, CodecError::FrameTooLarge { max: 32, size } if size > 64), "{err}");
+        assert_eq!((&wire[..], client.in_flight()), (&b"queued"[..], 0));
+        // Not encodable at its version: the same.
+        let bad = RequestFrame {
+            header: RequestHeader { request_api_version: 99, ..header.clone() },
+            body: body.clone().into(),
+        };
+        assert!(matches!(ClientCodec::new().encode(bad, &mut wire), Err(CodecError::Encode(_))));
+        assert_eq!(&wire[..], b"queued");
+        // Within the maximum: the frame follows what was queued, byte for byte
+        // what frame::write_frame gives.
+        let mut client = ClientCodec::with_frames(FrameCodec::with_max_frame_size(256));
+        client.encode(request(), &mut wire).unwrap();
+        let mut expected = BytesMut::from(&b"queued"[..]);
+        frame::write_frame(&mut expected, |b| frame::encode_request(&header, &body.clone().into(), b)).unwrap();
+        assert_eq!((&wire[..], client.in_flight()), (&expected[..], 1));
+
+        let mut server = ServerCodec::with_frames(FrameCodec::with_max_frame_size(8));
+        let response = ApiVersionsResponse { api_keys: vec![Default::default(); 4], ..Default::default() };
+        let answer = ResponseFrame { header: ResponseHeader::default(), body: response.into(), version: 3 };
+        assert!(matches!(server.encode(answer, &mut wire), Err(CodecError::FrameTooLarge { max: 8, .. })));
+        assert_eq!(&wire[..], &expected[..]);
     }
 
     #[test]
