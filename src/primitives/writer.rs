@@ -38,11 +38,19 @@ pub const SHARE_MIN: usize = 512;
 #[inline]
 pub fn all_or_nothing<E>(buf: &mut BytesMut, encode: impl FnOnce(&mut BytesMut) -> Result<(), E>) -> Result<(), E> {
     let start = buf.len();
-    let result = encode(buf);
-    if result.is_err() {
-        buf.truncate(start);
+    match encode(buf) {
+        Ok(()) => Ok(()),
+        Err(e) => Err(roll_back(buf, start, e)),
     }
-    result
+}
+
+/// The rare path of [`all_or_nothing`], out of line: the check on the
+/// common path is then one test of the result.
+#[cold]
+#[inline(never)]
+fn roll_back<E>(buf: &mut BytesMut, start: usize, e: E) -> E {
+    buf.truncate(start);
+    e
 }
 
 /// The sink of [`Wire::encode_value`](super::Wire::encode_value): a
