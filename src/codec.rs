@@ -933,7 +933,7 @@ mod tests {
     }
 
     #[test]
-    fn codecs_encode_in_place_and_leave_nothing_behind_on_an_error() {
+    fn codecs_encode_in_place_and_leave_nothing_behind_on_an_error() -> Result<(), CodecError> {
         let header =
             RequestHeader { request_api_key: 18, request_api_version: 3, correlation_id: 5, ..Default::default() };
         let body = ApiVersionsRequest { client_software_name: "t".repeat(64), ..Default::default() };
@@ -954,9 +954,9 @@ mod tests {
         // Within the maximum: the frame follows what was queued, byte for byte
         // what frame::write_frame gives.
         let mut client = ClientCodec::with_frames(FrameCodec::with_max_frame_size(256));
-        client.encode(request(), &mut wire).unwrap();
+        client.encode(request(), &mut wire)?;
         let mut expected = BytesMut::from(&b"queued"[..]);
-        frame::write_frame(&mut expected, |b| frame::encode_request(&header, &body.clone().into(), b)).unwrap();
+        frame::write_frame(&mut expected, |b| frame::encode_request(&header, &body.clone().into(), b))?;
         assert_eq!((&wire[..], client.in_flight()), (&expected[..], 1));
 
         let mut server = ServerCodec::with_frames(FrameCodec::with_max_frame_size(8));
@@ -964,6 +964,7 @@ mod tests {
         let answer = ResponseFrame { header: ResponseHeader::default(), body: response.into(), version: 3 };
         assert!(matches!(server.encode(answer, &mut wire), Err(CodecError::FrameTooLarge { max: 8, .. })));
         assert_eq!(&wire[..], &expected[..]);
+        Ok(())
     }
 
     #[test]
