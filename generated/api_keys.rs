@@ -1954,6 +1954,12 @@ pub enum RequestBody {
         super::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest,
     ),
 }
+impl Default for RequestBody {
+    /// An empty body of api key 0, the lowest: a placeholder to decode into ([`RequestBody::decode_into`]).
+    fn default() -> Self {
+        Self::Produce(<super::produce_request::ProduceRequest>::default())
+    }
+}
 impl RequestBody {
     /// The api key of the body.
     pub fn api_key(&self) -> i16 {
@@ -3043,6 +3049,291 @@ impl RequestBody {
             _ => Err(r.error(crate::error::DecodeErrorKind::UnknownApiKey(api_key))),
         }
     }
+    /// Reads the body of `api_key` at `version` into `self`: in place,
+    /// reusing the strings, arrays and structs it holds, when `self` is
+    /// a body of that api key (a connection's requests mostly are);
+    /// otherwise `self` is replaced by a body decoded afresh. The
+    /// result equals what [`Self::decode`] returns.
+    ///
+    /// # Errors
+    /// As [`Self::decode`]; `self` then holds a valid but unspecified body.
+    pub fn decode_into(
+        &mut self,
+        api_key: i16,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+    ) -> Result<(), crate::error::DecodeError> {
+        match (&mut *self, api_key) {
+            (Self::Produce(m), 0) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::Fetch(m), 1) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ListOffsets(m), 2) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::Metadata(m), 3) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::LeaderAndIsr(m), 4) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::StopReplica(m), 5) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::UpdateMetadata(m), 6) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ControlledShutdown(m), 7) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::OffsetCommit(m), 8) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::OffsetFetch(m), 9) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::FindCoordinator(m), 10) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::JoinGroup(m), 11) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::Heartbeat(m), 12) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::LeaveGroup(m), 13) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::SyncGroup(m), 14) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeGroups(m), 15) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ListGroups(m), 16) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::SaslHandshake(m), 17) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ApiVersions(m), 18) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::CreateTopics(m), 19) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DeleteTopics(m), 20) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DeleteRecords(m), 21) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::InitProducerId(m), 22) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::OffsetForLeaderEpoch(m), 23) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::AddPartitionsToTxn(m), 24) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::AddOffsetsToTxn(m), 25) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::EndTxn(m), 26) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::WriteTxnMarkers(m), 27) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::TxnOffsetCommit(m), 28) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeAcls(m), 29) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::CreateAcls(m), 30) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DeleteAcls(m), 31) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeConfigs(m), 32) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::AlterConfigs(m), 33) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::AlterReplicaLogDirs(m), 34) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeLogDirs(m), 35) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::SaslAuthenticate(m), 36) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::CreatePartitions(m), 37) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::CreateDelegationToken(m), 38) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::RenewDelegationToken(m), 39) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ExpireDelegationToken(m), 40) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeDelegationToken(m), 41) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DeleteGroups(m), 42) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ElectLeaders(m), 43) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::IncrementalAlterConfigs(m), 44) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::AlterPartitionReassignments(m), 45) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ListPartitionReassignments(m), 46) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::OffsetDelete(m), 47) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeClientQuotas(m), 48) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::AlterClientQuotas(m), 49) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeUserScramCredentials(m), 50) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::AlterUserScramCredentials(m), 51) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::Vote(m), 52) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::BeginQuorumEpoch(m), 53) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::EndQuorumEpoch(m), 54) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeQuorum(m), 55) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::AlterPartition(m), 56) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::UpdateFeatures(m), 57) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::Envelope(m), 58) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::FetchSnapshot(m), 59) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeCluster(m), 60) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeProducers(m), 61) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::BrokerRegistration(m), 62) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::BrokerHeartbeat(m), 63) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::UnregisterBroker(m), 64) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeTransactions(m), 65) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ListTransactions(m), 66) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::AllocateProducerIds(m), 67) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ConsumerGroupHeartbeat(m), 68) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ConsumerGroupDescribe(m), 69) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ControllerRegistration(m), 70) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::GetTelemetrySubscriptions(m), 71) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::PushTelemetry(m), 72) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::AssignReplicasToDirs(m), 73) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ListClientMetricsResources(m), 74) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeTopicPartitions(m), 75) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ShareGroupHeartbeat(m), 76) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ShareGroupDescribe(m), 77) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ShareFetch(m), 78) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ShareAcknowledge(m), 79) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::AddRaftVoter(m), 80) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::RemoveRaftVoter(m), 81) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::UpdateRaftVoter(m), 82) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::InitializeShareGroupState(m), 83) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ReadShareGroupState(m), 84) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::WriteShareGroupState(m), 85) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DeleteShareGroupState(m), 86) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ReadShareGroupStateSummary(m), 87) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            _ => {
+                *self = Self::decode(api_key, r, version)?;
+                Ok(())
+            }
+        }
+    }
 }
 impl From<super::produce_request::ProduceRequest> for RequestBody {
     fn from(m: super::produce_request::ProduceRequest) -> Self {
@@ -3808,6 +4099,12 @@ pub enum ResponseBody {
     ReadShareGroupStateSummary(
         super::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse,
     ),
+}
+impl Default for ResponseBody {
+    /// An empty body of api key 0, the lowest: a placeholder to decode into ([`ResponseBody::decode_into`]).
+    fn default() -> Self {
+        Self::Produce(<super::produce_response::ProduceResponse>::default())
+    }
 }
 impl ResponseBody {
     /// The api key of the body.
@@ -4896,6 +5193,291 @@ impl ResponseBody {
                     .map(Self::ReadShareGroupStateSummary)
             }
             _ => Err(r.error(crate::error::DecodeErrorKind::UnknownApiKey(api_key))),
+        }
+    }
+    /// Reads the body of `api_key` at `version` into `self`: in place,
+    /// reusing the strings, arrays and structs it holds, when `self` is
+    /// a body of that api key (a connection's requests mostly are);
+    /// otherwise `self` is replaced by a body decoded afresh. The
+    /// result equals what [`Self::decode`] returns.
+    ///
+    /// # Errors
+    /// As [`Self::decode`]; `self` then holds a valid but unspecified body.
+    pub fn decode_into(
+        &mut self,
+        api_key: i16,
+        r: &mut crate::primitives::Reader,
+        version: i16,
+    ) -> Result<(), crate::error::DecodeError> {
+        match (&mut *self, api_key) {
+            (Self::Produce(m), 0) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::Fetch(m), 1) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ListOffsets(m), 2) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::Metadata(m), 3) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::LeaderAndIsr(m), 4) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::StopReplica(m), 5) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::UpdateMetadata(m), 6) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ControlledShutdown(m), 7) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::OffsetCommit(m), 8) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::OffsetFetch(m), 9) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::FindCoordinator(m), 10) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::JoinGroup(m), 11) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::Heartbeat(m), 12) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::LeaveGroup(m), 13) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::SyncGroup(m), 14) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeGroups(m), 15) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ListGroups(m), 16) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::SaslHandshake(m), 17) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ApiVersions(m), 18) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::CreateTopics(m), 19) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DeleteTopics(m), 20) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DeleteRecords(m), 21) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::InitProducerId(m), 22) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::OffsetForLeaderEpoch(m), 23) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::AddPartitionsToTxn(m), 24) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::AddOffsetsToTxn(m), 25) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::EndTxn(m), 26) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::WriteTxnMarkers(m), 27) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::TxnOffsetCommit(m), 28) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeAcls(m), 29) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::CreateAcls(m), 30) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DeleteAcls(m), 31) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeConfigs(m), 32) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::AlterConfigs(m), 33) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::AlterReplicaLogDirs(m), 34) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeLogDirs(m), 35) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::SaslAuthenticate(m), 36) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::CreatePartitions(m), 37) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::CreateDelegationToken(m), 38) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::RenewDelegationToken(m), 39) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ExpireDelegationToken(m), 40) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeDelegationToken(m), 41) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DeleteGroups(m), 42) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ElectLeaders(m), 43) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::IncrementalAlterConfigs(m), 44) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::AlterPartitionReassignments(m), 45) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ListPartitionReassignments(m), 46) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::OffsetDelete(m), 47) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeClientQuotas(m), 48) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::AlterClientQuotas(m), 49) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeUserScramCredentials(m), 50) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::AlterUserScramCredentials(m), 51) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::Vote(m), 52) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::BeginQuorumEpoch(m), 53) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::EndQuorumEpoch(m), 54) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeQuorum(m), 55) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::AlterPartition(m), 56) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::UpdateFeatures(m), 57) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::Envelope(m), 58) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::FetchSnapshot(m), 59) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeCluster(m), 60) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeProducers(m), 61) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::BrokerRegistration(m), 62) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::BrokerHeartbeat(m), 63) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::UnregisterBroker(m), 64) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeTransactions(m), 65) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ListTransactions(m), 66) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::AllocateProducerIds(m), 67) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ConsumerGroupHeartbeat(m), 68) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ConsumerGroupDescribe(m), 69) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ControllerRegistration(m), 70) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::GetTelemetrySubscriptions(m), 71) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::PushTelemetry(m), 72) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::AssignReplicasToDirs(m), 73) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ListClientMetricsResources(m), 74) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeTopicPartitions(m), 75) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ShareGroupHeartbeat(m), 76) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ShareGroupDescribe(m), 77) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ShareFetch(m), 78) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ShareAcknowledge(m), 79) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::AddRaftVoter(m), 80) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::RemoveRaftVoter(m), 81) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::UpdateRaftVoter(m), 82) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::InitializeShareGroupState(m), 83) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ReadShareGroupState(m), 84) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::WriteShareGroupState(m), 85) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DeleteShareGroupState(m), 86) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::ReadShareGroupStateSummary(m), 87) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            _ => {
+                *self = Self::decode(api_key, r, version)?;
+                Ok(())
+            }
         }
     }
 }

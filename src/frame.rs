@@ -19,8 +19,10 @@ use crate::messages::{RequestBody, RequestHeader, ResponseBody, ResponseHeader};
 use crate::primitives::writer::all_or_nothing;
 use crate::primitives::{Input, Reader, Writer};
 
-/// A decoded request: its header and typed body.
-#[derive(Debug, Clone, PartialEq)]
+/// A decoded request: its header and typed body. The default (a default
+/// header and an empty Produce body) is a placeholder to decode into
+/// ([`decode_request_into`]).
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct RequestFrame {
     /// The request header, at the version the api key and version call for.
     pub header: RequestHeader,
@@ -30,7 +32,8 @@ pub struct RequestFrame {
 
 /// A decoded response: its header, typed body, and the version the body was
 /// read at (which differs from the request's only in the ApiVersions fallback).
-#[derive(Debug, Clone, PartialEq)]
+/// The default is a placeholder to decode into ([`decode_response_into`]).
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ResponseFrame {
     /// The response header.
     pub header: ResponseHeader,
@@ -65,6 +68,35 @@ pub fn decode_request(buf: Bytes) -> Result<RequestFrame, DecodeError> {
     let body = RequestBody::decode(info.api_key, &mut r, api_version)?;
     body_end(&r, info.request_name, api_version)?;
     Ok(RequestFrame { header, body })
+}
+
+/// [`decode_request`] into `frame`, reusing what it holds: the header's
+/// strings, and the body's strings, arrays and structs when it holds a body
+/// of the same api key ([`RequestBody::decode_into`]). A server that keeps
+/// one `RequestFrame` per connection allocates nothing once it has grown,
+/// for as long as requests of one api key follow each other. The result
+/// equals what [`decode_request`] returns.
+///
+/// # Errors
+/// As [`decode_request`]; `frame` then holds a valid but unspecified value.
+///
+/// # Example
+/// ```
+/// use kafka_wire::frame::{self, RequestFrame};
+/// let bytes = kafka_wire::Bytes::from_static(b"\x00\x12\x00\x03\x00\x00\x00\x02\x00\x01k\x00\x02p\x021\x00");
+/// let mut kept = RequestFrame::default();
+/// for _ in 0..3 {
+///     frame::decode_request_into(bytes.clone(), &mut kept)?;
+///     assert_eq!(kept, frame::decode_request(bytes.clone())?);
+/// }
+/// # Ok::<(), kafka_wire::error::DecodeError>(())
+/// ```
+pub fn decode_request_into(buf: Bytes, frame: &mut RequestFrame) -> Result<(), DecodeError> {
+    let mut r = Reader::new(buf);
+    let (info, api_version, header_version) = request_versions(&r)?;
+    frame.header.decode_into_from(&mut r, header_version)?;
+    frame.body.decode_into(info.api_key, &mut r, api_version)?;
+    body_end(&r, info.request_name, api_version)
 }
 
 /// The api, api version and header version of the request `r` is at, read
@@ -228,6 +260,44 @@ pub fn decode_response(buf: Bytes, api_key: i16, api_version: i16) -> Result<Res
     Ok(ResponseFrame { header, body, version })
 }
 
+/// [`decode_response`] into `frame`, reusing what it holds: the header,
+/// and the body's strings, arrays and structs when it holds a body of
+/// `api_key` ([`ResponseBody::decode_into`]). A client that keeps one
+/// `ResponseFrame` per api key allocates nothing once it has grown. The
+/// result equals what [`decode_response`] returns, the ApiVersions v0
+/// fallback included.
+///
+/// # Errors
+/// As [`decode_response`]; `frame` then holds a valid but unspecified value.
+///
+/// # Example
+/// ```
+/// use kafka_wire::frame::{self, ResponseFrame};
+/// use kafka_wire::message::Message;
+/// use kafka_wire::messages::{ResponseHeader, SaslHandshakeResponse};
+/// let header = ResponseHeader { correlation_id: 9, ..Default::default() };
+/// let body = SaslHandshakeResponse { mechanisms: vec!["PLAIN".into()], ..Default::default() };
+/// let bytes = kafka_wire::Bytes::from([header.to_bytes(0)?, body.to_bytes(1)?].concat());
+/// let mut kept = ResponseFrame::default();
+/// frame::decode_response_into(bytes.clone(), 17, 1, &mut kept)?;
+/// assert_eq!(kept, frame::decode_response(bytes, 17, 1)?);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn decode_response_into(
+    buf: Bytes,
+    api_key: i16,
+    api_version: i16,
+    frame: &mut ResponseFrame,
+) -> Result<(), DecodeError> {
+    let info = info(api_key, 0)?;
+    let mut r = Reader::new(buf);
+    frame.header.decode_into_from(&mut r, info.response_header_version(api_version))?;
+    let body = &mut frame.body;
+    let ((), version) = response_body(r, info, api_version, |key, r, version| body.decode_into(key, r, version))?;
+    frame.version = version;
+    Ok(())
+}
+
 /// The body of a response after its header, filling the rest of `r`, and
 /// the version it was read at: an ApiVersions response that fails at
 /// `api_version` is read again at v0 (a broker answers a version it does
@@ -236,9 +306,9 @@ fn response_body<B: Input, T>(
     r: Reader<B>,
     info: &'static ApiInfo,
     api_version: i16,
-    decode: impl Fn(i16, &mut Reader<B>, i16) -> Result<T, DecodeError>,
+    mut decode: impl FnMut(i16, &mut Reader<B>, i16) -> Result<T, DecodeError>,
 ) -> Result<(T, i16), DecodeError> {
-    let whole = |mut r: Reader<B>, version: i16| {
+    let mut whole = |mut r: Reader<B>, version: i16| {
         let body = decode(info.api_key, &mut r, version)?;
         body_end(&r, info.response_name, version)?;
         Ok((body, version))

@@ -197,13 +197,20 @@ pub trait Message: Wire + Default + Clone + fmt::Debug + PartialEq {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     fn decode_into(&mut self, buf: &mut Bytes, version: i16) -> Result<(), DecodeError> {
-        Reader::lend(buf, |r| {
-            if !Self::VERSIONS.contains(version) {
-                return Err(r.error(DecodeErrorKind::UnsupportedVersion(version)));
-            }
-            self.decode_value_into(r, version, false)
-        })
-        .map_err(|e| e.in_message(Self::NAME, version))
+        Reader::lend(buf, |r| self.decode_into_from(r, version))
+    }
+
+    /// [`Message::decode_into`] from a [`Reader`]: reads a message at
+    /// `version` into `self`, reusing what it holds.
+    ///
+    /// # Errors
+    /// As [`Message::decode_into`]; `self` then holds a valid but
+    /// unspecified value.
+    fn decode_into_from(&mut self, r: &mut Reader, version: i16) -> Result<(), DecodeError> {
+        if !Self::VERSIONS.contains(version) {
+            return Err(r.error(DecodeErrorKind::UnsupportedVersion(version)).in_message(Self::NAME, version));
+        }
+        self.decode_value_into(r, version, false).map_err(|e| e.in_message(Self::NAME, version))
     }
 
     /// Reads a message at `version` from a [`Reader`].

@@ -329,3 +329,69 @@ mod arrays_decoded_into {
         assert_eq!(MetadataResponse::decode_exact(bytes, 12).unwrap_err(), err);
     }
 }
+
+/// Request and response frames of every api key and version, from samples.
+fn sample_frames(
+    seed: u64,
+) -> Result<Vec<(i16, i16, kafka_wire::Bytes, kafka_wire::Bytes)>, Box<dyn std::error::Error>> {
+    use kafka_wire::frame;
+    let mut out = Vec::new();
+    for info in API_INFO {
+        for version in info.valid_versions.min..=info.valid_versions.max {
+            let mut g = SampleGen::new(seed ^ ((info.api_key as u64) << 16) ^ version as u64);
+            let mut header = RequestHeader::sample(&mut g, info.request_header_version(version));
+            (header.request_api_key, header.request_api_version) = (info.api_key, version);
+            let body = RequestBody::sample(info.api_key, &mut g, version).ok_or("request sample")?;
+            let mut buf = BytesMut::new();
+            frame::encode_request(&header, &body, &mut buf)?;
+            let request = buf.split().freeze();
+            let response_header = ResponseHeader::sample(&mut g, info.response_header_version(version));
+            let response = ResponseBody::sample(info.api_key, &mut g, version).ok_or("response sample")?;
+            frame::encode_response(&response_header, &response, version, &mut buf)?;
+            out.push((info.api_key, version, request, buf.split().freeze()));
+        }
+    }
+    Ok(out)
+}
+
+/// `frame::decode_request_into` and `decode_response_into` into one kept
+/// frame, across api keys (the body replaced) and within one (the body
+/// decoded in place over another sample at another version), give what
+/// the fresh decoders give, and fail as they fail on every truncation.
+#[test]
+fn frames_decoded_into_a_kept_frame_equal_fresh_ones() -> Result<(), Box<dyn std::error::Error>> {
+    use kafka_wire::frame::{self, RequestFrame, ResponseFrame};
+    let (first, second) = (sample_frames(1)?, sample_frames(2)?);
+    let (mut request, mut response) = (RequestFrame::default(), ResponseFrame::default());
+    let mut checked = 0;
+    // Each frame decoded over the other seed's frame of the previous entry
+    // (mostly the same api key at the version before: in place; at a new api
+    // key: replaced) and over the other seed's frame of the same api key and
+    // version (in place, other values).
+    for (i, (api_key, version, request_bytes, response_bytes)) in first.iter().enumerate() {
+        for earlier in [&second[i.saturating_sub(1)], &second[i]] {
+            frame::decode_request_into(earlier.2.clone(), &mut request)?;
+            frame::decode_response_into(earlier.3.clone(), earlier.0, earlier.1, &mut response)?;
+            frame::decode_request_into(request_bytes.clone(), &mut request)?;
+            assert_eq!(request, frame::decode_request(request_bytes.clone())?, "api {api_key} v{version}");
+            frame::decode_response_into(response_bytes.clone(), *api_key, *version, &mut response)?;
+            let fresh = frame::decode_response(response_bytes.clone(), *api_key, *version)?;
+            assert_eq!(response, fresh, "api {api_key} v{version}");
+        }
+        for cut in 0..request_bytes.len() {
+            let want = frame::decode_request(request_bytes.slice(..cut)).map(|_| ()).map_err(|e| e.to_string());
+            let got = frame::decode_request_into(request_bytes.slice(..cut), &mut request).map_err(|e| e.to_string());
+            assert_eq!(got, want, "api {api_key} v{version}, request cut at {cut}");
+        }
+        for cut in 0..response_bytes.len() {
+            let prefix = response_bytes.slice(..cut);
+            let want =
+                frame::decode_response(prefix.clone(), *api_key, *version).map(|_| ()).map_err(|e| e.to_string());
+            let got = frame::decode_response_into(prefix, *api_key, *version, &mut response).map_err(|e| e.to_string());
+            assert_eq!(got, want, "api {api_key} v{version}, response cut at {cut}");
+        }
+        checked += 1;
+    }
+    assert!(checked > 250, "{checked}");
+    Ok(())
+}

@@ -196,6 +196,9 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
     let decodes = entries
         .iter()
         .map(|(v, ty, key)| quote!(#key => <#ty as #rt::message::Message>::decode_from(r, version).map(Self::#v),));
+    let decodes_into = entries
+        .iter()
+        .map(|(v, _, key)| quote!((Self::#v(m), #key) => #rt::message::Message::decode_into_from(m, r, version),));
     let froms = entries.iter().map(|(v, ty, _)| {
         quote! {
             impl From<#ty> for #name {
@@ -227,12 +230,27 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
             }
         }
     });
+    let default = entries.first().map(|(v, ty, key)| {
+        let doc = format!(
+            " An empty body of api key {key}, the lowest: a placeholder to decode into ([`{name}::decode_into`])."
+        );
+        quote! {
+            impl Default for #name {
+                #[doc = #doc]
+                fn default() -> Self {
+                    Self::#v(<#ty>::default())
+                }
+            }
+        }
+    });
     quote! {
         #[doc = #doc]
         #[derive(Debug, Clone, PartialEq)]
         pub enum #name {
             #(#variants)*
         }
+
+        #default
 
         impl #name {
             /// The api key of the body.
@@ -278,6 +296,24 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
                 match api_key {
                     #(#decodes)*
                     _ => Err(r.error(#rt::error::DecodeErrorKind::UnknownApiKey(api_key))),
+                }
+            }
+
+            /// Reads the body of `api_key` at `version` into `self`: in place,
+            /// reusing the strings, arrays and structs it holds, when `self` is
+            /// a body of that api key (a connection's requests mostly are);
+            /// otherwise `self` is replaced by a body decoded afresh. The
+            /// result equals what [`Self::decode`] returns.
+            ///
+            /// # Errors
+            /// As [`Self::decode`]; `self` then holds a valid but unspecified body.
+            pub fn decode_into(&mut self, api_key: i16, r: &mut #rt::primitives::Reader, version: i16) -> Result<(), #rt::error::DecodeError> {
+                match (&mut *self, api_key) {
+                    #(#decodes_into)*
+                    _ => {
+                        *self = Self::decode(api_key, r, version)?;
+                        Ok(())
+                    }
                 }
             }
 
