@@ -330,10 +330,11 @@ mod arrays_decoded_into {
     }
 }
 
+/// Api key, version, request frame and response frame.
+type Frames = Vec<(i16, i16, kafka_wire::Bytes, kafka_wire::Bytes)>;
+
 /// Request and response frames of every api key and version, from samples.
-fn sample_frames(
-    seed: u64,
-) -> Result<Vec<(i16, i16, kafka_wire::Bytes, kafka_wire::Bytes)>, Box<dyn std::error::Error>> {
+fn sample_frames(seed: u64) -> Result<Frames, Box<dyn std::error::Error>> {
     use kafka_wire::frame;
     let mut out = Vec::new();
     for info in API_INFO {
