@@ -535,8 +535,9 @@ fn is_identifier(name: &str) -> bool {
 /// # Errors
 /// A message naming the type that could not be parsed.
 pub fn parse_type(text: &str) -> Result<FieldType, String> {
-    // Trimmed at every level, as Kafka's parser does: `[] int32` is `[]int32`.
-    let text = text.trim();
+    // Trimmed at every level as Java trims (characters up to U+0020), as
+    // Kafka's parser does: `[] int32` is `[]int32`.
+    let text = text.trim_matches(|c: char| c <= ' ');
     Ok(match text {
         "bool" => FieldType::Bool,
         "int8" => FieldType::Int8,
@@ -557,12 +558,13 @@ pub fn parse_type(text: &str) -> Result<FieldType, String> {
                 if inner.is_empty() {
                     return Err(format!("Can't parse array type {text}. No element type found."));
                 }
-                if inner.starts_with("[]") {
+                let element = parse_type(inner)?;
+                if matches!(element, FieldType::Array(_)) {
                     return Err(format!(
                         "Can't parse array type {text}: can't have an array of arrays; use an array of structs containing an array instead."
                     ));
                 }
-                return Ok(FieldType::Array(Box::new(parse_type(inner)?)));
+                return Ok(FieldType::Array(Box::new(element)));
             }
             if text.starts_with(|c: char| c.is_ascii_uppercase()) && text.chars().all(|c| c.is_ascii_alphanumeric()) {
                 FieldType::Struct(text.to_string())
@@ -626,12 +628,17 @@ pub fn parse_default(text: Option<&str>, ty: &FieldType, name: &str) -> Result<D
             "-Infinity" => Ok(DefaultValue::Float(f64::NEG_INFINITY)),
             // A number too large for a double is infinite, as Java reads it
             // (`1e400`); Rust's own spellings of infinity (`inf`) are not numbers there.
-            _ => text
-                .parse::<f64>()
-                .ok()
-                .filter(|f| f.is_finite() || text.bytes().all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b)))
-                .map(DefaultValue::Float)
-                .ok_or_else(invalid),
+            _ => {
+                // As Java's parser: surrounding whitespace and a `d`/`f` suffix allowed.
+                let number = text.trim_matches(|c: char| c <= ' ');
+                let number = number.strip_suffix(['d', 'D', 'f', 'F']).unwrap_or(number);
+                number
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|f| f.is_finite() || number.bytes().all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b)))
+                    .map(DefaultValue::Float)
+                    .ok_or_else(invalid)
+            }
         },
         FieldType::String => Ok(if text == "null" { DefaultValue::Null } else { DefaultValue::Str(text.to_string()) }),
         FieldType::Uuid => parse_uuid_default(text).map(DefaultValue::Uuid).ok_or_else(invalid),
@@ -714,6 +721,10 @@ mod tests {
         assert_eq!(d("Infinity", FieldType::Float64), Ok(DefaultValue::Float(f64::INFINITY)));
         assert!(d("inf", FieldType::Float64).is_err());
         assert!(d("infinity", FieldType::Float64).is_err());
+        assert_eq!(d(" 1.5 ", FieldType::Float64), Ok(DefaultValue::Float(1.5)));
+        assert_eq!(d("2.5d", FieldType::Float64), Ok(DefaultValue::Float(2.5)));
+        assert_eq!(d("1e400f", FieldType::Float64), Ok(DefaultValue::Float(f64::INFINITY)));
+        assert!(d("1.5dd", FieldType::Float64).is_err());
         assert_eq!(d("33000", FieldType::Uint16), Ok(DefaultValue::Int(33000)));
         assert!(d("65536", FieldType::Uint16).is_err());
         assert!(d("x", FieldType::Bytes).is_err());
@@ -736,5 +747,8 @@ mod tests {
         assert_eq!(parse_type("[] Foo"), Ok(FieldType::Array(Box::new(FieldType::Struct("Foo".into())))));
         assert!(parse_type("[] ").is_err());
         assert!(parse_type("int 32").is_err());
+        assert!(parse_type("[] []int8").is_err(), "an array of arrays, spaced");
+        assert!(parse_type("[]\u{a0}int8").is_err(), "no-break space is not whitespace to Java's trim");
+        assert_eq!(parse_type("\u{1}int8\t"), Ok(FieldType::Int8), "control characters are");
     }
 }
