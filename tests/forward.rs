@@ -629,3 +629,23 @@ fn cluster_action_and_delayed_allocation_are_spec_8_2s() {
     assert!(API_INFO.iter().filter(|i| i.forwardable()).all(|i| i.requires_delayed_allocation()));
     assert_eq!(API_INFO.len(), 88, "spec §8.2 lists api keys 0-87");
 }
+
+/// A wrapped request whose envelope cannot be encoded (an unknown tagged
+/// field that repeats a tag) leaves the buffer as it was: the envelope
+/// header written before it is taken back.
+#[test]
+fn a_failed_envelope_encode_leaves_the_buffer_as_it_was() {
+    use kafka_wire::tagged::RawTaggedField;
+    let mut wrapped = wrapped_create_topics();
+    let mut buf = kafka_wire::BytesMut::from(&b"queued"[..]);
+    wrapped.encode(&mut buf).expect("encodes");
+    assert!(buf.len() > 6);
+    let mut buf = kafka_wire::BytesMut::from(&b"queued"[..]);
+    wrapped.envelope.unknown_tagged_fields = vec![
+        RawTaggedField::new(5, kafka_wire::Bytes::from_static(&[1])),
+        RawTaggedField::new(5, kafka_wire::Bytes::from_static(&[2])),
+    ];
+    let err = wrapped.encode(&mut buf).expect_err("a tag twice");
+    assert!(err.to_string().contains("EnvelopeRequest"), "{err}");
+    assert_eq!(&buf[..], b"queued");
+}

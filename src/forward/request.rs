@@ -11,6 +11,7 @@ use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::error_code::ErrorCode;
 use crate::message::{ApiMessage, Message};
 use crate::messages::{DefaultPrincipalData, EnvelopeRequest, EnvelopeResponse, RequestBody, RequestHeader};
+use crate::primitives::writer::all_or_nothing;
 use crate::primitives::Reader;
 
 use super::response::envelope_error;
@@ -93,10 +94,12 @@ impl WrappedRequest {
     ///
     /// # Errors
     /// An encode error of the header or body (for example a client id over
-    /// 32767 bytes).
+    /// 32767 bytes). After an error `buf` holds what it held before.
     pub fn encode(&self, buf: &mut BytesMut) -> Result<(), EncodeError> {
-        self.header.encode(buf, ENVELOPE_HEADER_VERSION)?;
-        self.envelope.encode(buf, ENVELOPE_VERSION)
+        all_or_nothing(buf, |buf| {
+            self.header.encode(buf, ENVELOPE_HEADER_VERSION)?;
+            self.envelope.encode(buf, ENVELOPE_VERSION)
+        })
     }
 }
 
