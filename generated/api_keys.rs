@@ -2074,6 +2074,7 @@ impl RequestBody {
     ///
     /// # Errors
     /// As [`Message::encode`](crate::message::Message::encode).
+    /// What was written before the error stays in the writer.
     pub fn encode_to(
         &self,
         w: &mut crate::primitives::Writer<'_>,
@@ -4220,6 +4221,7 @@ impl ResponseBody {
     ///
     /// # Errors
     /// As [`Message::encode`](crate::message::Message::encode).
+    /// What was written before the error stays in the writer.
     pub fn encode_to(
         &self,
         w: &mut crate::primitives::Writer<'_>,

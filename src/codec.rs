@@ -46,7 +46,7 @@ use bytes::{Buf, BufMut, Bytes, BytesMut};
 use tokio_util::codec::{Decoder, Encoder};
 
 use crate::api::api_info;
-use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::frame::{self, RequestFrame, ResponseFrame};
 use crate::message::Message;
 use crate::messages::{RequestBody, RequestHeader};
@@ -199,27 +199,37 @@ impl FrameCodec {
 
     /// Appends a frame that `write` encodes in place, straight into `dst`
     /// (no intermediate buffer, no second copy of large records), and checks
-    /// its size against the maximum afterwards.
+    /// its size against the maximum once written. A frame over the maximum
+    /// is taken back, but the capacity it made `dst` reserve stays.
     ///
     /// # Errors
     /// What `write` returns, as [`CodecError::Encode`];
-    /// [`CodecError::FrameTooLarge`] over [`FrameCodec::max_frame_size`].
-    /// `dst` is left as it was.
+    /// [`CodecError::FrameTooLarge`] over [`FrameCodec::max_frame_size`] (or
+    /// `i32::MAX`). `dst` is left as it was.
     fn encode_in_place(
         &self,
         dst: &mut BytesMut,
         write: impl FnOnce(&mut BytesMut) -> Result<(), EncodeError>,
     ) -> Result<(), CodecError> {
         let max = self.max_frame_size.min(i32::MAX as usize);
-        all_or_nothing(dst, |dst| {
-            let start = dst.len();
-            frame::write_frame(dst, write)?;
-            let size = dst.len() - start - SIZE_PREFIX_LEN;
-            if size > max {
-                return Err(CodecError::FrameTooLarge { size, max });
-            }
-            Ok(())
-        })
+        let mut too_large = None;
+        let written = all_or_nothing(dst, |dst| {
+            frame::write_frame(dst, |body| {
+                let start = body.len();
+                write(body)?;
+                let size = body.len() - start;
+                if size > max {
+                    // Caught below; checked before write_frame's own int32 check.
+                    too_large = Some(size);
+                    return Err(EncodeError::new(EncodeErrorKind::TooLong(size)));
+                }
+                Ok(())
+            })
+        });
+        match (written, too_large) {
+            (Err(_), Some(size)) => Err(CodecError::FrameTooLarge { size, max }),
+            (written, _) => written.map_err(CodecError::from),
+        }
     }
 
     /// Reads the size prefix from `src` (consuming it) once 4 bytes are

@@ -218,7 +218,8 @@ pub fn encode_response_frame_vectored(
 ///
 /// # Errors
 /// What `write` returns, or a frame over `i32::MAX` bytes. After an error
-/// `buf` holds what it held before (no size, no partial frame).
+/// `buf` holds what it held before (no size, no partial frame), as long as
+/// `write` only appends.
 ///
 /// ```
 /// use kafka_wire::message::Message;

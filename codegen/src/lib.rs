@@ -64,6 +64,7 @@ use crate::model::{MessageSpec, SpecType};
 /// as `file:line: path: message`, so that `.expect(…)` in a build script
 /// and `?` from `main` show readable errors.
 #[derive(thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// One or more schemas are invalid; every diagnostic is listed.
     #[error("{0}")]

@@ -274,6 +274,7 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
             ///
             /// # Errors
             #[doc = #encode_errors]
+            /// What was written before the error stays in the writer.
             pub fn encode_to(&self, w: &mut #rt::primitives::Writer<'_>, version: i16) -> Result<(), #rt::error::EncodeError> {
                 match self {
                     #(#encodes)*
