@@ -97,7 +97,7 @@ pub trait Message: Wire + Default + Clone + fmt::Debug + PartialEq {
     /// # Errors
     /// As [`Message::encode`], except that what was written before the
     /// error stays in the writer (wrap the call in
-    /// [`all_or_nothing`](crate::primitives::writer::all_or_nothing) to take it back).
+    /// [`all_or_nothing`] to take it back).
     fn encode_to(&self, w: &mut Writer<'_>, version: i16) -> Result<(), EncodeError> {
         if !Self::VERSIONS.contains(version) {
             return Err(EncodeError::new(EncodeErrorKind::UnsupportedVersion(version)).in_message(Self::NAME, version));
