@@ -1587,6 +1587,17 @@ fn v3_fallback_through_frame_decode_response() {
     let reply = hex("00 00 00 01  00 23 00 00 00 01 00 12 00 00 00 03");
     let decoded = frame::decode_response(reply.clone(), 18, 4).expect("decodes through the v0 fallback");
     assert_eq!(decoded.version, 0);
+    // Decoded into a kept frame, fresh or holding a v3 ApiVersions response
+    // (in place, then the fallback over what the failed try left): the same.
+    let v3 = hex("00 00 00 01  00 00 02 00 12 00 00 00 03 00 00 00 00 00 00");
+    for earlier in [None, Some(v3)] {
+        let mut kept = frame::ResponseFrame::default();
+        if let Some(earlier) = earlier {
+            frame::decode_response_into(earlier, 18, 3, &mut kept).expect("v3 decodes");
+        }
+        frame::decode_response_into(reply.clone(), 18, 4, &mut kept).expect("decodes through the v0 fallback");
+        assert_eq!(kept, decoded);
+    }
     assert_eq!(decoded.header, ResponseHeader { correlation_id: 1, ..Default::default() });
     assert_eq!(decoded.body, ResponseBody::ApiVersions(api_versions(35, 3)));
     // Another api gets no fallback: the same body bytes as a Metadata v4 response are refused.
