@@ -444,6 +444,28 @@ impl RawRequest {
         Ok(frame::decode_request(self.bytes.clone())?)
     }
 
+    /// Decodes header and body into `frame` ([`frame::decode_request_into`]),
+    /// reusing what it holds: a connection that keeps one `RequestFrame`
+    /// allocates nothing once it has grown, while requests of one api key
+    /// follow each other.
+    ///
+    /// # Errors
+    /// As [`RawRequest::decode`]; `frame` then holds a valid but unspecified value.
+    ///
+    /// ```
+    /// use kafka_wire::codec::RawRequest;
+    /// use kafka_wire::frame::RequestFrame;
+    /// let bytes = kafka_wire::Bytes::from_static(b"\x00\x12\x00\x03\x00\x00\x00\x02\x00\x01k\x00\x02p\x021\x00");
+    /// let raw = RawRequest::parse(bytes)?;
+    /// let mut kept = RequestFrame::default();
+    /// raw.decode_into(&mut kept)?;
+    /// assert_eq!(kept, raw.decode()?);
+    /// # Ok::<(), kafka_wire::codec::CodecError>(())
+    /// ```
+    pub fn decode_into(&self, frame: &mut RequestFrame) -> Result<(), CodecError> {
+        Ok(frame::decode_request_into(self.bytes.clone(), frame)?)
+    }
+
     /// Decodes header and body as [`RawRequest::decode`] does, but accepts
     /// bytes after the body and returns how many there were.
     ///
