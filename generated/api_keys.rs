@@ -3058,6 +3058,7 @@ impl RequestBody {
     ///
     /// # Errors
     /// As [`Self::decode`]; `self` then holds a valid but unspecified body.
+    #[inline]
     pub fn decode_into(
         &mut self,
         api_key: i16,
@@ -5205,6 +5206,7 @@ impl ResponseBody {
     ///
     /// # Errors
     /// As [`Self::decode`]; `self` then holds a valid but unspecified body.
+    #[inline]
     pub fn decode_into(
         &mut self,
         api_key: i16,

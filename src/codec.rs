@@ -462,6 +462,7 @@ impl RawRequest {
     /// assert_eq!(kept, raw.decode()?);
     /// # Ok::<(), kafka_wire::codec::CodecError>(())
     /// ```
+    #[inline]
     pub fn decode_into(&self, frame: &mut RequestFrame) -> Result<(), CodecError> {
         Ok(frame::decode_request_into(self.bytes.clone(), frame)?)
     }

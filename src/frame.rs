@@ -91,6 +91,7 @@ pub fn decode_request(buf: Bytes) -> Result<RequestFrame, DecodeError> {
 /// }
 /// # Ok::<(), kafka_wire::error::DecodeError>(())
 /// ```
+#[inline]
 pub fn decode_request_into(buf: Bytes, frame: &mut RequestFrame) -> Result<(), DecodeError> {
     let mut r = Reader::new(buf);
     let (info, api_version, header_version) = request_versions(&r)?;
@@ -284,6 +285,7 @@ pub fn decode_response(buf: Bytes, api_key: i16, api_version: i16) -> Result<Res
 /// assert_eq!(kept, frame::decode_response(bytes, 17, 1)?);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+#[inline]
 pub fn decode_response_into(
     buf: Bytes,
     api_key: i16,

@@ -308,6 +308,7 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
             ///
             /// # Errors
             /// As [`Self::decode`]; `self` then holds a valid but unspecified body.
+            #[inline]
             pub fn decode_into(&mut self, api_key: i16, r: &mut #rt::primitives::Reader, version: i16) -> Result<(), #rt::error::DecodeError> {
                 match (&mut *self, api_key) {
                     #(#decodes_into)*
