@@ -66,6 +66,7 @@ impl crate::primitives::Wire for AddOffsetsToTxnRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size

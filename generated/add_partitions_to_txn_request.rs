@@ -105,6 +105,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 4 {
@@ -266,6 +267,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnTopic {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 3);
@@ -377,6 +379,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnTransaction {
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size

@@ -82,6 +82,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -218,6 +219,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnTopicResult {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 3);
@@ -316,6 +318,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnPartitionResult {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -403,6 +406,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnResult {
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size

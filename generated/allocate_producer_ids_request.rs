@@ -47,6 +47,7 @@ impl crate::primitives::Wire for AllocateProducerIdsRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

@@ -48,6 +48,7 @@ impl crate::primitives::Wire for AllocateProducerIdsResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

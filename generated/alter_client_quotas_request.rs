@@ -49,6 +49,7 @@ impl crate::primitives::Wire for AlterClientQuotasRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
@@ -135,6 +136,7 @@ impl crate::primitives::Wire for EntryData {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.entity, version, version >= 1);
@@ -249,6 +251,7 @@ impl crate::primitives::Wire for EntityData {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
@@ -358,6 +361,7 @@ impl crate::primitives::Wire for OpData {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.key, version, version >= 1);

@@ -46,6 +46,7 @@ impl crate::primitives::Wire for AlterClientQuotasResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -160,6 +161,7 @@ impl crate::primitives::Wire for EntryData {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;
@@ -288,6 +290,7 @@ impl crate::primitives::Wire for EntityData {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size

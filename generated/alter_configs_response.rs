@@ -46,6 +46,7 @@ impl crate::primitives::Wire for AlterConfigsResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -177,6 +178,7 @@ impl crate::primitives::Wire for AlterConfigsResourceResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;

@@ -33,6 +33,7 @@ impl crate::primitives::Wire for AlterReplicaLogDirsRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.dirs, version, version >= 2);
@@ -117,6 +118,7 @@ impl crate::primitives::Wire for AlterReplicaLogDir {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.path, version, version >= 2);
@@ -213,6 +215,7 @@ impl crate::primitives::Wire for AlterReplicaLogDirTopic {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 2);

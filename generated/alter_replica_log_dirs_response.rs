@@ -46,6 +46,7 @@ impl crate::primitives::Wire for AlterReplicaLogDirsResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -145,6 +146,7 @@ impl crate::primitives::Wire for AlterReplicaLogDirTopicResult {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
@@ -248,6 +250,7 @@ impl crate::primitives::Wire for AlterReplicaLogDirPartitionResult {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

@@ -42,6 +42,7 @@ impl crate::primitives::Wire for AlterUserScramCredentialsResponse {
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -140,6 +141,7 @@ impl crate::primitives::Wire for AlterUserScramCredentialsResult {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.user, version, true);

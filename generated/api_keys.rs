@@ -2250,6 +2250,7 @@ impl RequestBody {
         }
     }
     /// Bytes that [`Self::encode`] writes at `version`.
+    #[inline]
     pub fn encoded_size(&self, version: i16) -> usize {
         match self {
             Self::Produce(m) => crate::message::Message::encoded_size(m, version),
@@ -4398,6 +4399,7 @@ impl ResponseBody {
         }
     }
     /// Bytes that [`Self::encode`] writes at `version`.
+    #[inline]
     pub fn encoded_size(&self, version: i16) -> usize {
         match self {
             Self::Produce(m) => crate::message::Message::encoded_size(m, version),

@@ -49,6 +49,7 @@ impl crate::primitives::Wire for AssignReplicasToDirsResponse {
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -126,6 +127,7 @@ impl crate::primitives::Wire for DirectoryData {
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 16;
@@ -201,6 +203,7 @@ impl crate::primitives::Wire for TopicData {
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 16;
@@ -278,6 +281,7 @@ impl crate::primitives::Wire for PartitionData {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

@@ -65,6 +65,7 @@ impl crate::primitives::Wire for BrokerHeartbeatResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

@@ -95,6 +95,7 @@ impl crate::primitives::Wire for ConnectAssignment {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;
@@ -225,6 +226,7 @@ impl crate::primitives::Wire for ConnectorAssignment {
         s.finish();
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.connector, version, false);

@@ -135,6 +135,7 @@ impl crate::primitives::Wire for ConsumerGroupHeartbeatRequest {
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.group_id, version, true);
@@ -309,6 +310,7 @@ impl crate::primitives::Wire for TopicPartitions {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 16;

@@ -37,6 +37,7 @@ impl crate::primitives::Wire for ConsumerProtocolAssignment {
         )?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
@@ -110,6 +111,7 @@ impl crate::primitives::Wire for TopicPartition {
         s.finish();
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.topic, version, false);

@@ -76,6 +76,7 @@ impl crate::primitives::Wire for ConsumerProtocolSubscription {
         s.finish();
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.topics, version, false);
@@ -194,6 +195,7 @@ impl crate::primitives::Wire for TopicPartition {
         s.finish();
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.topic, version, false);

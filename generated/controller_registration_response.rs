@@ -58,6 +58,7 @@ impl crate::primitives::Wire for ControllerRegistrationResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

@@ -33,6 +33,7 @@ impl crate::primitives::Wire for CreateAclsRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
@@ -179,6 +180,7 @@ impl crate::primitives::Wire for AclCreation {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 1;

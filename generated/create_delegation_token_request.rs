@@ -106,6 +106,7 @@ impl crate::primitives::Wire for CreateDelegationTokenRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 3 {
@@ -253,6 +254,7 @@ impl crate::primitives::Wire for CreatableRenewers {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size

@@ -143,6 +143,7 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;

@@ -56,6 +56,7 @@ impl crate::primitives::Wire for CreatePartitionsRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 2);
@@ -159,6 +160,7 @@ impl crate::primitives::Wire for CreatePartitionsTopic {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 2);
@@ -264,6 +266,7 @@ impl crate::primitives::Wire for CreatePartitionsAssignment {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size

@@ -73,6 +73,7 @@ impl crate::primitives::Wire for CreateTopicsRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 5);
@@ -201,6 +202,7 @@ impl crate::primitives::Wire for CreatableTopic {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 5);
@@ -322,6 +324,7 @@ impl crate::primitives::Wire for CreatableReplicaAssignment {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -433,6 +436,7 @@ impl crate::primitives::Wire for CreatableTopicConfig {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 5);

@@ -41,6 +41,7 @@ impl crate::primitives::Wire for DefaultPrincipalData {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.r#type, version, true);

@@ -33,6 +33,7 @@ impl crate::primitives::Wire for DeleteAclsRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
@@ -182,6 +183,7 @@ impl crate::primitives::Wire for DeleteAclsFilter {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 1;

@@ -46,6 +46,7 @@ impl crate::primitives::Wire for DeleteAclsResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -164,6 +165,7 @@ impl crate::primitives::Wire for DeleteAclsFilterResult {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;
@@ -351,6 +353,7 @@ impl crate::primitives::Wire for DeleteAclsMatchingAcl {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;

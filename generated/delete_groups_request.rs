@@ -34,6 +34,7 @@ impl crate::primitives::Wire for DeleteGroupsRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size

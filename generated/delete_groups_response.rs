@@ -46,6 +46,7 @@ impl crate::primitives::Wire for DeleteGroupsResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -143,6 +144,7 @@ impl crate::primitives::Wire for DeletableGroupResult {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size

@@ -49,6 +49,7 @@ impl crate::primitives::Wire for DeleteRecordsRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 2);
@@ -142,6 +143,7 @@ impl crate::primitives::Wire for DeleteRecordsTopic {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 2);
@@ -240,6 +242,7 @@ impl crate::primitives::Wire for DeleteRecordsPartition {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

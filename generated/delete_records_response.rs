@@ -46,6 +46,7 @@ impl crate::primitives::Wire for DeleteRecordsResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -139,6 +140,7 @@ impl crate::primitives::Wire for DeleteRecordsTopicResult {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 2);
@@ -242,6 +244,7 @@ impl crate::primitives::Wire for DeleteRecordsPartitionResult {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

@@ -67,6 +67,7 @@ impl crate::primitives::Wire for DeleteTopicsRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 6 {
@@ -181,6 +182,7 @@ impl crate::primitives::Wire for DeleteTopicState {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, true);

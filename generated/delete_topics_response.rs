@@ -48,6 +48,7 @@ impl crate::primitives::Wire for DeleteTopicsResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 1 {
@@ -192,6 +193,7 @@ impl crate::primitives::Wire for DeletableTopicResult {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 4);

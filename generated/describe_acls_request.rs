@@ -110,6 +110,7 @@ impl crate::primitives::Wire for DescribeAclsRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 1;

@@ -74,6 +74,7 @@ impl crate::primitives::Wire for DescribeAclsResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -218,6 +219,7 @@ impl crate::primitives::Wire for DescribeAclsResource {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 1;
@@ -355,6 +357,7 @@ impl crate::primitives::Wire for AclDescription {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size

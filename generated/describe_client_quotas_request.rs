@@ -49,6 +49,7 @@ impl crate::primitives::Wire for DescribeClientQuotasRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
@@ -174,6 +175,7 @@ impl crate::primitives::Wire for ComponentData {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size

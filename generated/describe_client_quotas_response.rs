@@ -68,6 +68,7 @@ impl crate::primitives::Wire for DescribeClientQuotasResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -175,6 +176,7 @@ impl crate::primitives::Wire for EntryData {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.entity, version, version >= 1);
@@ -289,6 +291,7 @@ impl crate::primitives::Wire for EntityData {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
@@ -391,6 +394,7 @@ impl crate::primitives::Wire for ValueData {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.key, version, version >= 1);

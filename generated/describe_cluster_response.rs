@@ -110,6 +110,7 @@ impl crate::primitives::Wire for DescribeClusterResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -253,6 +254,7 @@ impl crate::primitives::Wire for DescribeClusterBroker {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

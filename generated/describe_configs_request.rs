@@ -66,6 +66,7 @@ impl crate::primitives::Wire for DescribeConfigsRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
@@ -198,6 +199,7 @@ impl crate::primitives::Wire for DescribeConfigsResource {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 1;

@@ -46,6 +46,7 @@ impl crate::primitives::Wire for DescribeConfigsResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -181,6 +182,7 @@ impl crate::primitives::Wire for DescribeConfigsResult {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;
@@ -404,6 +406,7 @@ impl crate::primitives::Wire for DescribeConfigsResourceResult {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 4);
@@ -616,6 +619,7 @@ impl crate::primitives::Wire for DescribeConfigsSynonym {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 4);

@@ -41,6 +41,7 @@ impl crate::primitives::Wire for DescribeDelegationTokenRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.owners, version, version >= 2);
@@ -134,6 +135,7 @@ impl crate::primitives::Wire for DescribeDelegationTokenOwner {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size

@@ -62,6 +62,7 @@ impl crate::primitives::Wire for DescribeDelegationTokenResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;
@@ -250,6 +251,7 @@ impl crate::primitives::Wire for DescribedDelegationToken {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
@@ -452,6 +454,7 @@ impl crate::primitives::Wire for DescribedDelegationTokenRenewer {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size

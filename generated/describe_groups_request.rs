@@ -57,6 +57,7 @@ impl crate::primitives::Wire for DescribeGroupsRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.groups, version, version >= 5);

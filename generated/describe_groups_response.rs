@@ -48,6 +48,7 @@ impl crate::primitives::Wire for DescribeGroupsResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 1 {
@@ -226,6 +227,7 @@ impl crate::primitives::Wire for DescribedGroup {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;
@@ -439,6 +441,7 @@ impl crate::primitives::Wire for DescribedGroupMember {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size

@@ -41,6 +41,7 @@ impl crate::primitives::Wire for DescribeLogDirsRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 2);
@@ -128,6 +129,7 @@ impl crate::primitives::Wire for DescribableLogDirTopic {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.topic, version, version >= 2);

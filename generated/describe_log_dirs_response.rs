@@ -57,6 +57,7 @@ impl crate::primitives::Wire for DescribeLogDirsResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -210,6 +211,7 @@ impl crate::primitives::Wire for DescribeLogDirsResult {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;
@@ -332,6 +334,7 @@ impl crate::primitives::Wire for DescribeLogDirsTopic {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 2);
@@ -440,6 +443,7 @@ impl crate::primitives::Wire for DescribeLogDirsPartition {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

@@ -43,6 +43,7 @@ impl crate::primitives::Wire for DescribeTopicPartitionsRequest {
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.topics, version, true);
@@ -122,6 +123,7 @@ impl crate::primitives::Wire for TopicRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, true);
@@ -183,6 +185,7 @@ impl crate::primitives::Wire for Cursor {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.topic_name, version, true);

@@ -30,6 +30,7 @@ impl crate::primitives::Wire for DescribeTransactionsRequest {
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size

@@ -70,6 +70,7 @@ impl crate::primitives::Wire for DescribeUserScramCredentialsResponse {
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -190,6 +191,7 @@ impl crate::primitives::Wire for DescribeUserScramCredentialsResult {
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.user, version, true);
@@ -284,6 +286,7 @@ impl crate::primitives::Wire for CredentialInfo {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 1;

@@ -69,6 +69,7 @@ impl crate::primitives::Wire for ElectLeadersRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 1 {
@@ -185,6 +186,7 @@ impl crate::primitives::Wire for TopicPartitions {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.topic, version, version >= 2);

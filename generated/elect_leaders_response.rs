@@ -60,6 +60,7 @@ impl crate::primitives::Wire for ElectLeadersResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -170,6 +171,7 @@ impl crate::primitives::Wire for ReplicaElectionResult {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.topic, version, version >= 2);
@@ -288,6 +290,7 @@ impl crate::primitives::Wire for PartitionResult {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

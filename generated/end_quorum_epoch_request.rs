@@ -64,6 +64,7 @@ impl crate::primitives::Wire for EndQuorumEpochRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
@@ -187,6 +188,7 @@ impl crate::primitives::Wire for TopicData {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
@@ -318,6 +320,7 @@ impl crate::primitives::Wire for PartitionData {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -437,6 +440,7 @@ impl crate::primitives::Wire for ReplicaInfo {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -510,6 +514,7 @@ impl crate::primitives::Wire for LeaderEndpoint {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, true);

@@ -66,6 +66,7 @@ impl crate::primitives::Wire for EndQuorumEpochResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;
@@ -187,6 +188,7 @@ impl crate::primitives::Wire for TopicData {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
@@ -300,6 +302,7 @@ impl crate::primitives::Wire for PartitionData {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -392,6 +395,7 @@ impl crate::primitives::Wire for NodeEndpoint {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

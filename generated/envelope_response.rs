@@ -42,6 +42,7 @@ impl crate::primitives::Wire for EnvelopeResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.response_data, version, true);

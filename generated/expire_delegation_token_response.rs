@@ -51,6 +51,7 @@ impl crate::primitives::Wire for ExpireDelegationTokenResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;

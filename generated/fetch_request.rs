@@ -197,6 +197,7 @@ impl crate::primitives::Wire for FetchRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version <= 14 {
@@ -453,6 +454,7 @@ impl crate::primitives::Wire for ReplicaState {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -545,6 +547,7 @@ impl crate::primitives::Wire for FetchTopic {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version <= 12 {
@@ -734,6 +737,7 @@ impl crate::primitives::Wire for FetchPartition {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -918,6 +922,7 @@ impl crate::primitives::Wire for ForgottenTopic {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version <= 12 {

@@ -85,6 +85,7 @@ impl crate::primitives::Wire for FetchResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 1 {
@@ -244,6 +245,7 @@ impl crate::primitives::Wire for FetchableTopicResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version <= 12 {
@@ -496,6 +498,7 @@ impl crate::primitives::Wire for PartitionData {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -730,6 +733,7 @@ impl crate::primitives::Wire for EpochEndOffset {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -809,6 +813,7 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -888,6 +893,7 @@ impl crate::primitives::Wire for SnapshotId {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 8;
@@ -966,6 +972,7 @@ impl crate::primitives::Wire for AbortedTransaction {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 8;
@@ -1058,6 +1065,7 @@ impl crate::primitives::Wire for NodeEndpoint {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

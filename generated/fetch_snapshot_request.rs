@@ -72,6 +72,7 @@ impl crate::primitives::Wire for FetchSnapshotRequest {
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -181,6 +182,7 @@ impl crate::primitives::Wire for TopicSnapshot {
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, true);
@@ -285,6 +287,7 @@ impl crate::primitives::Wire for PartitionSnapshot {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -400,6 +403,7 @@ impl crate::primitives::Wire for SnapshotId {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 8;

@@ -64,6 +64,7 @@ impl crate::primitives::Wire for FetchSnapshotResponse {
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -173,6 +174,7 @@ impl crate::primitives::Wire for TopicSnapshot {
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, true);
@@ -287,6 +289,7 @@ impl crate::primitives::Wire for PartitionSnapshot {
         crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -416,6 +419,7 @@ impl crate::primitives::Wire for SnapshotId {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 8;
@@ -486,6 +490,7 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -559,6 +564,7 @@ impl crate::primitives::Wire for NodeEndpoint {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

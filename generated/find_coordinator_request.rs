@@ -69,6 +69,7 @@ impl crate::primitives::Wire for FindCoordinatorRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version <= 3 {

@@ -78,6 +78,7 @@ impl crate::primitives::Wire for HeartbeatRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size

@@ -49,6 +49,7 @@ impl crate::primitives::Wire for IncrementalAlterConfigsRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
@@ -157,6 +158,7 @@ impl crate::primitives::Wire for AlterConfigsResource {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 1;
@@ -284,6 +286,7 @@ impl crate::primitives::Wire for AlterableConfig {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 1);

@@ -83,6 +83,7 @@ impl crate::primitives::Wire for InitProducerIdRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size

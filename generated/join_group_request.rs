@@ -145,6 +145,7 @@ impl crate::primitives::Wire for JoinGroupRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
@@ -327,6 +328,7 @@ impl crate::primitives::Wire for JoinGroupRequestProtocol {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 6);

@@ -131,6 +131,7 @@ impl crate::primitives::Wire for JoinGroupResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 2 {
@@ -339,6 +340,7 @@ impl crate::primitives::Wire for JoinGroupResponseMember {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size

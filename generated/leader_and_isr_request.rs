@@ -140,6 +140,7 @@ impl crate::primitives::Wire for LeaderAndIsrRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -419,6 +420,7 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version <= 1 {
@@ -637,6 +639,7 @@ impl crate::primitives::Wire for LeaderAndIsrTopicState {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
@@ -763,6 +766,7 @@ impl crate::primitives::Wire for LeaderAndIsrLiveLeader {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

@@ -69,6 +69,7 @@ impl crate::primitives::Wire for LeaderAndIsrResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;
@@ -200,6 +201,7 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionError {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version <= 4 {
@@ -302,6 +304,7 @@ impl crate::primitives::Wire for LeaderAndIsrTopicError {
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 16;

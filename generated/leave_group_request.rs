@@ -73,6 +73,7 @@ impl crate::primitives::Wire for LeaveGroupRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
@@ -222,6 +223,7 @@ impl crate::primitives::Wire for MemberIdentity {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size

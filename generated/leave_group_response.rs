@@ -60,6 +60,7 @@ impl crate::primitives::Wire for LeaveGroupResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 1 {
@@ -206,6 +207,7 @@ impl crate::primitives::Wire for MemberResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size

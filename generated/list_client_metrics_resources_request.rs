@@ -19,6 +19,7 @@ impl crate::primitives::Wire for ListClientMetricsResourcesRequest {
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);

@@ -55,6 +55,7 @@ impl crate::primitives::Wire for ListGroupsRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 4 {

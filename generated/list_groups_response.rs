@@ -53,6 +53,7 @@ impl crate::primitives::Wire for ListGroupsResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 1 {
@@ -197,6 +198,7 @@ impl crate::primitives::Wire for ListedGroup {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size

@@ -78,6 +78,7 @@ impl crate::primitives::Wire for ListOffsetsRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -198,6 +199,7 @@ impl crate::primitives::Wire for ListOffsetsTopic {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 6);
@@ -330,6 +332,7 @@ impl crate::primitives::Wire for ListOffsetsPartition {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

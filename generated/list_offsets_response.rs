@@ -48,6 +48,7 @@ impl crate::primitives::Wire for ListOffsetsResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 2 {
@@ -147,6 +148,7 @@ impl crate::primitives::Wire for ListOffsetsTopicResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 6);
@@ -306,6 +308,7 @@ impl crate::primitives::Wire for ListOffsetsPartitionResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

@@ -67,6 +67,7 @@ impl crate::primitives::Wire for ListTransactionsRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.state_filters, version, true);

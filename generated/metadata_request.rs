@@ -103,6 +103,7 @@ impl crate::primitives::Wire for MetadataRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 9);
@@ -264,6 +265,7 @@ impl crate::primitives::Wire for MetadataRequestTopic {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 10 {

@@ -124,6 +124,7 @@ impl crate::primitives::Wire for MetadataResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 3 {
@@ -299,6 +300,7 @@ impl crate::primitives::Wire for MetadataResponseBroker {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -485,6 +487,7 @@ impl crate::primitives::Wire for MetadataResponseTopic {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;
@@ -715,6 +718,7 @@ impl crate::primitives::Wire for MetadataResponsePartition {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;

@@ -109,6 +109,7 @@ impl crate::primitives::Wire for OffsetCommitRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
@@ -277,6 +278,7 @@ impl crate::primitives::Wire for OffsetCommitRequestTopic {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 8);
@@ -420,6 +422,7 @@ impl crate::primitives::Wire for OffsetCommitRequestPartition {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

@@ -48,6 +48,7 @@ impl crate::primitives::Wire for OffsetCommitResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 3 {
@@ -147,6 +148,7 @@ impl crate::primitives::Wire for OffsetCommitResponseTopic {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 8);
@@ -245,6 +247,7 @@ impl crate::primitives::Wire for OffsetCommitResponsePartition {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

@@ -34,6 +34,7 @@ impl crate::primitives::Wire for OffsetDeleteRequest {
         )?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.group_id, version, false);
@@ -108,6 +109,7 @@ impl crate::primitives::Wire for OffsetDeleteRequestTopic {
         )?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, false);
@@ -164,6 +166,7 @@ impl crate::primitives::Wire for OffsetDeleteRequestPartition {
         crate::primitives::Fixed::put(self.partition_index, buf);
         Ok(())
     }
+    #[inline]
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

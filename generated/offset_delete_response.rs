@@ -41,6 +41,7 @@ impl crate::primitives::Wire for OffsetDeleteResponse {
         )?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;
@@ -116,6 +117,7 @@ impl crate::primitives::Wire for OffsetDeleteResponseTopic {
         )?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, false);
@@ -179,6 +181,7 @@ impl crate::primitives::Wire for OffsetDeleteResponsePartition {
         buf.extend_from_slice(&run);
         Ok(())
     }
+    #[inline]
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

@@ -106,6 +106,7 @@ impl crate::primitives::Wire for OffsetFetchRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version <= 7 {
@@ -264,6 +265,7 @@ impl crate::primitives::Wire for OffsetFetchRequestTopic {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 6);
@@ -379,6 +381,7 @@ impl crate::primitives::Wire for OffsetFetchRequestGroup {
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.group_id, version, true);
@@ -489,6 +492,7 @@ impl crate::primitives::Wire for OffsetFetchRequestTopics {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, true);

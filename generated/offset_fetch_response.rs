@@ -88,6 +88,7 @@ impl crate::primitives::Wire for OffsetFetchResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 3 {
@@ -228,6 +229,7 @@ impl crate::primitives::Wire for OffsetFetchResponseTopic {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 6);
@@ -365,6 +367,7 @@ impl crate::primitives::Wire for OffsetFetchResponsePartition {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -498,6 +501,7 @@ impl crate::primitives::Wire for OffsetFetchResponseGroup {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.group_id, version, true);
@@ -588,6 +592,7 @@ impl crate::primitives::Wire for OffsetFetchResponseTopics {
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, true);
@@ -691,6 +696,7 @@ impl crate::primitives::Wire for OffsetFetchResponsePartitions {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

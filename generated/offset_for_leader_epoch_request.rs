@@ -57,6 +57,7 @@ impl crate::primitives::Wire for OffsetForLeaderEpochRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 3 {
@@ -156,6 +157,7 @@ impl crate::primitives::Wire for OffsetForLeaderTopic {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.topic, version, version >= 4);
@@ -273,6 +275,7 @@ impl crate::primitives::Wire for OffsetForLeaderPartition {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

@@ -48,6 +48,7 @@ impl crate::primitives::Wire for OffsetForLeaderEpochResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 2 {
@@ -147,6 +148,7 @@ impl crate::primitives::Wire for OffsetForLeaderTopicResult {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.topic, version, version >= 4);
@@ -273,6 +275,7 @@ impl crate::primitives::Wire for EpochEndOffset {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;

@@ -69,6 +69,7 @@ impl crate::primitives::Wire for ProduceRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 3 {
@@ -188,6 +189,7 @@ impl crate::primitives::Wire for TopicProduceData {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 9);
@@ -279,6 +281,7 @@ impl crate::primitives::Wire for PartitionProduceData {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

@@ -68,6 +68,7 @@ impl crate::primitives::Wire for ProduceResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
@@ -195,6 +196,7 @@ impl crate::primitives::Wire for TopicProduceResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 9);
@@ -390,6 +392,7 @@ impl crate::primitives::Wire for PartitionProduceResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -591,6 +594,7 @@ impl crate::primitives::Wire for BatchIndexAndErrorMessage {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -691,6 +695,7 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -775,6 +780,7 @@ impl crate::primitives::Wire for NodeEndpoint {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

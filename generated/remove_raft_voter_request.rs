@@ -58,6 +58,7 @@ impl crate::primitives::Wire for RemoveRaftVoterRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.cluster_id, version, true);

@@ -50,6 +50,7 @@ impl crate::primitives::Wire for RenewDelegationTokenRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.hmac, version, version >= 2);

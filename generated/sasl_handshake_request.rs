@@ -23,6 +23,7 @@ impl crate::primitives::Wire for SaslHandshakeRequest {
         s.finish();
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.mechanism, version, false);

@@ -40,6 +40,7 @@ impl crate::primitives::Wire for SaslHandshakeResponse {
         )?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;

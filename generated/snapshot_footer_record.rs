@@ -31,6 +31,7 @@ impl crate::primitives::Wire for SnapshotFooterRecord {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;

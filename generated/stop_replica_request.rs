@@ -140,6 +140,7 @@ impl crate::primitives::Wire for StopReplicaRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -319,6 +320,7 @@ impl crate::primitives::Wire for StopReplicaPartitionV0 {
         s.finish();
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.topic_name, version, false);
@@ -404,6 +406,7 @@ impl crate::primitives::Wire for StopReplicaTopicV1 {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 2);
@@ -498,6 +501,7 @@ impl crate::primitives::Wire for StopReplicaTopicState {
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.topic_name, version, true);
@@ -595,6 +599,7 @@ impl crate::primitives::Wire for StopReplicaPartitionState {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

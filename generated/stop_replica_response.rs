@@ -46,6 +46,7 @@ impl crate::primitives::Wire for StopReplicaResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;
@@ -154,6 +155,7 @@ impl crate::primitives::Wire for StopReplicaPartitionError {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size

@@ -111,6 +111,7 @@ impl crate::primitives::Wire for SyncGroupRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
@@ -297,6 +298,7 @@ impl crate::primitives::Wire for SyncGroupRequestAssignment {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size

@@ -138,6 +138,7 @@ impl crate::primitives::Wire for TxnOffsetCommitRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
@@ -310,6 +311,7 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestTopic {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 3);
@@ -442,6 +444,7 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestPartition {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

@@ -46,6 +46,7 @@ impl crate::primitives::Wire for TxnOffsetCommitResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -139,6 +140,7 @@ impl crate::primitives::Wire for TxnOffsetCommitResponseTopic {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 3);
@@ -237,6 +239,7 @@ impl crate::primitives::Wire for TxnOffsetCommitResponsePartition {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

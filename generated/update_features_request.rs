@@ -69,6 +69,7 @@ impl crate::primitives::Wire for UpdateFeaturesRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -195,6 +196,7 @@ impl crate::primitives::Wire for FeatureUpdateKey {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.feature, version, true);

@@ -74,6 +74,7 @@ impl crate::primitives::Wire for UpdateFeaturesResponse {
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -189,6 +190,7 @@ impl crate::primitives::Wire for UpdatableFeatureResult {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.feature, version, true);

@@ -141,6 +141,7 @@ impl crate::primitives::Wire for UpdateMetadataRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -398,6 +399,7 @@ impl crate::primitives::Wire for UpdateMetadataPartitionState {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version <= 4 {
@@ -572,6 +574,7 @@ impl crate::primitives::Wire for UpdateMetadataTopicState {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
@@ -743,6 +746,7 @@ impl crate::primitives::Wire for UpdateMetadataBroker {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -906,6 +910,7 @@ impl crate::primitives::Wire for UpdateMetadataEndpoint {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

@@ -54,6 +54,7 @@ impl crate::primitives::Wire for UpdateRaftVoterResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -171,6 +172,7 @@ impl crate::primitives::Wire for CurrentLeader {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

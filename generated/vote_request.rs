@@ -59,6 +59,7 @@ impl crate::primitives::Wire for VoteRequest {
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.cluster_id, version, true);
@@ -155,6 +156,7 @@ impl crate::primitives::Wire for TopicData {
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.topic_name, version, true);
@@ -267,6 +269,7 @@ impl crate::primitives::Wire for PartitionData {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

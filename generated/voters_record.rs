@@ -37,6 +37,7 @@ impl crate::primitives::Wire for VotersRecord {
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;
@@ -136,6 +137,7 @@ impl crate::primitives::Wire for Voter {
         crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
@@ -231,6 +233,7 @@ impl crate::primitives::Wire for Endpoint {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, true);
@@ -306,6 +309,7 @@ impl crate::primitives::Wire for KRaftVersionFeature {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;

@@ -33,6 +33,7 @@ impl crate::primitives::Wire for WriteTxnMarkersRequest {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
@@ -146,6 +147,7 @@ impl crate::primitives::Wire for WritableTxnMarker {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 8;
@@ -255,6 +257,7 @@ impl crate::primitives::Wire for WritableTxnMarkerTopic {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 1);

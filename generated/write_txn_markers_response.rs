@@ -33,6 +33,7 @@ impl crate::primitives::Wire for WriteTxnMarkersResponse {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
@@ -118,6 +119,7 @@ impl crate::primitives::Wire for WritableTxnMarkerResult {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 8;
@@ -211,6 +213,7 @@ impl crate::primitives::Wire for WritableTxnMarkerTopicResult {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += crate::primitives::Wire::value_size(&self.name, version, version >= 1);
@@ -309,6 +312,7 @@ impl crate::primitives::Wire for WritableTxnMarkerPartitionResult {
         }
         Ok(())
     }
+    #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;

@@ -202,13 +202,26 @@ pub fn encode_response_frame_vectored(
 ) -> Result<Vec<Bytes>, EncodeError> {
     let info = api_info(body.api_key()).ok_or_else(|| EncodeError::new(EncodeErrorKind::Invalid("unknown api key")))?;
     let header_version = info.response_header_version(api_version);
-    let size = header.encoded_size(header_version) + body.encoded_size(api_version);
-    let size = i32::try_from(size).map_err(|_| EncodeError::new(EncodeErrorKind::TooLong(size)))?;
     let (mut buf, mut chunks) = (BytesMut::new(), Vec::new());
-    buf.put_i32(size);
+    buf.put_i32(0); // the size, known once the frame is written
     let mut w = Writer::vectored(&mut buf, &mut chunks);
     header.encode_to(&mut w, header_version)?;
     body.encode_to(&mut w, api_version)?;
+    // Summed from what was written, not sized beforehand: no pass over the
+    // message, and no size code compiled for every message.
+    let size = chunks.iter().map(Bytes::len).sum::<usize>() + buf.len() - 4;
+    let size = i32::try_from(size).map_err(|_| EncodeError::new(EncodeErrorKind::TooLong(size)))?.to_be_bytes();
+    if chunks.is_empty() {
+        buf[..4].copy_from_slice(&size);
+    } else {
+        // The placeholder left with the first chunk: the size becomes a
+        // chunk of its own, the rest of that chunk shared, not copied.
+        let rest = chunks[0].slice(4..);
+        chunks[0] = Bytes::copy_from_slice(&size);
+        if !rest.is_empty() {
+            chunks.insert(1, rest);
+        }
+    }
     if !buf.is_empty() {
         chunks.push(buf.freeze());
     }

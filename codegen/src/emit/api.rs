@@ -282,6 +282,7 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
             }
 
             /// Bytes that [`Self::encode`] writes at `version`.
+            #[inline]
             pub fn encoded_size(&self, version: i16) -> usize {
                 match self {
                     #(#sizes)*

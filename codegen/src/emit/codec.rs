@@ -29,6 +29,7 @@ pub fn emit_wire_impl(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
                 #encode
             }
 
+            #[inline]
             fn value_size(&self, #size_version: i16, _flexible: bool) -> usize {
                 #size
             }
