@@ -93,9 +93,9 @@ pub enum Error {
 
 /// A schema file that is not UTF-8: where its first bad byte is.
 fn not_utf8_diagnostic(file: &str, bytes: &[u8], at: usize) -> diag::Diagnostic {
-    let before = bytes.get(..at).unwrap_or_default();
-    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let column = at - before.iter().rposition(|&b| b == b'\n').map_or(0, |n| n + 1) + 1;
+    // The bytes before `at` are valid UTF-8 (`at` is where validity ends).
+    let before = bytes.get(..at).and_then(|b| std::str::from_utf8(b).ok()).unwrap_or_default();
+    let (line, column) = load::line_col(before, before.len());
     diag::Diagnostic {
         file: file.to_owned(),
         path: diag::JsonPath::root(),

@@ -120,7 +120,7 @@ fn strip_position(message: &str) -> String {
     }
 }
 
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
+pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
     let column = offset - before.rfind('\n').map_or(0, |n| n + 1) + 1;
