@@ -7,14 +7,17 @@
 //! cargo bench --bench strategies                    # every variant, µs per call
 //! B=$(ls -t $CARGO_TARGET_DIR/release/deps/strategies-* | grep -v '\.d$' | head -1)
 //! valgrind --tool=callgrind --toggle-collect='*section*' $B s0   # instructions of one call
+//! valgrind --tool=callgrind --toggle-collect='*section*' $B h0 1000   # of 1,000 calls
 //! ```
 //!
 //! Variants: s* strings (2,100 compact strings as in the CreateTopicsRequest
 //! fixture), a* int32 arrays (32,000 arrays of 3, as the replica and ISR
 //! lists of the MetadataResponse fixture), e* encoding 16,000
 //! MetadataResponse v12 partitions, z0 their `value_size`, p* decoding 100
-//! ProduceRequest v9 partitions of 64 KiB records. Variant 0 of each family
-//! is kafka-wire today.
+//! ProduceRequest v9 partitions of 64 KiB records, h* encoding the request
+//! header v2 of the comparison (h2 is kafka-protocol's encode, h1 and h3
+//! the least a checked and an unchecked encode can do). Variant 0 of each
+//! family is kafka-wire today.
 #![allow(dead_code)] // the prototypes' outputs are only kept alive, never read
 
 use std::hint::black_box;
@@ -22,7 +25,9 @@ use std::time::Instant;
 
 use bytes::{BufMut, Bytes, BytesMut};
 
+use kafka_wire::message::Message;
 use kafka_wire::messages::metadata_response::MetadataResponsePartition;
+use kafka_wire::messages::request_header::RequestHeader;
 use kafka_wire::primitives::{Decode, Reader, Wire};
 
 const STRS: usize = 2100; // CreateTopicsRequest v7 fixture: 100 names + 1000 config names + 1000 values
@@ -401,6 +406,82 @@ fn p1(input: &Bytes) -> usize {
     out.len()
 }
 
+fn header() -> RequestHeader {
+    RequestHeader {
+        request_api_key: 1,
+        request_api_version: 12,
+        correlation_id: 42,
+        client_id: Some("consumer-orders-service-1".into()),
+        ..Default::default()
+    }
+}
+
+/// The request header v2 as kafka-wire encodes it (`Message::encode`).
+fn h0(h: &RequestHeader, buf: &mut BytesMut) -> usize {
+    buf.clear();
+    black_box(h).encode(buf, 2).unwrap();
+    buf.len()
+}
+
+/// The least a safe encode of this header can do: one reservation, the
+/// fixed fields and the client id's length in one copy, the client id,
+/// the empty tagged section; only the client id's length is checked.
+fn h1(h: &RequestHeader, buf: &mut BytesMut) -> usize {
+    buf.clear();
+    let h = black_box(h);
+    let id = h.client_id.as_deref().map(str::as_bytes);
+    let Ok(len) = id.map_or(Ok(-1), |id| i16::try_from(id.len())) else {
+        return 0;
+    };
+    let mut run = [0u8; 10];
+    run[0..2].copy_from_slice(&h.request_api_key.to_be_bytes());
+    run[2..4].copy_from_slice(&h.request_api_version.to_be_bytes());
+    run[4..8].copy_from_slice(&h.correlation_id.to_be_bytes());
+    run[8..10].copy_from_slice(&len.to_be_bytes());
+    buf.reserve(11 + id.map_or(0, <[u8]>::len));
+    buf.put_slice(&run);
+    buf.put_slice(id.unwrap_or_default());
+    buf.put_u8(0);
+    buf.len()
+}
+
+/// `h1` with the writes unchecked after the one reservation: the floor of
+/// any encode of this header into a `BytesMut`.
+fn h3(h: &RequestHeader, buf: &mut BytesMut) -> usize {
+    buf.clear();
+    let h = black_box(h);
+    let id = h.client_id.as_deref().map(str::as_bytes);
+    let Ok(len) = id.map_or(Ok(-1), |id| i16::try_from(id.len())) else {
+        return 0;
+    };
+    let id = id.unwrap_or_default();
+    let mut run = [0u8; 10];
+    run[0..2].copy_from_slice(&h.request_api_key.to_be_bytes());
+    run[2..4].copy_from_slice(&h.request_api_version.to_be_bytes());
+    run[4..8].copy_from_slice(&h.correlation_id.to_be_bytes());
+    run[8..10].copy_from_slice(&len.to_be_bytes());
+    let n = 11 + id.len();
+    buf.reserve(n);
+    let dst = buf.spare_capacity_mut().as_mut_ptr().cast::<u8>();
+    // SAFETY: `reserve(n)` left at least n bytes of spare capacity, all
+    // written below before `set_len` exposes them.
+    unsafe {
+        std::ptr::copy_nonoverlapping(run.as_ptr(), dst, 10);
+        std::ptr::copy_nonoverlapping(id.as_ptr(), dst.add(10), id.len());
+        *dst.add(n - 1) = 0;
+        buf.set_len(buf.len() + n);
+    }
+    buf.len()
+}
+
+/// The same header as kafka-protocol 0.18 encodes it.
+fn h2(h: &kafka_protocol::messages::RequestHeader, buf: &mut BytesMut) -> usize {
+    use kafka_protocol::protocol::Encodable;
+    buf.clear();
+    black_box(h).encode(buf, 2).unwrap();
+    buf.len()
+}
+
 #[inline(never)]
 fn section<R>(n: usize, mut f: impl FnMut() -> R) {
     for _ in 0..n {
@@ -408,8 +489,9 @@ fn section<R>(n: usize, mut f: impl FnMut() -> R) {
     }
 }
 
-const VARIANTS: [&str; 16] =
-    ["s0", "s1", "s2", "s3", "s4", "a0", "a1", "a2", "a3", "e0", "e1", "e2", "e3", "z0", "p0", "p1"];
+const VARIANTS: [&str; 20] = [
+    "s0", "s1", "s2", "s3", "s4", "a0", "a1", "a2", "a3", "e0", "e1", "e2", "e3", "z0", "p0", "p1", "h0", "h1", "h2", "h3",
+];
 
 fn main() {
     // cargo bench passes --bench; a bare variant name runs that variant once (for callgrind).
@@ -426,6 +508,23 @@ fn main() {
         assert_eq!(want, buf, "prototype encodes the same bytes");
     }
     assert_eq!(z0(&ps), buf.len());
+    let hdr = header();
+    let kp_hdr = kafka_protocol::messages::RequestHeader::default()
+        .with_request_api_key(hdr.request_api_key)
+        .with_request_api_version(hdr.request_api_version)
+        .with_correlation_id(hdr.correlation_id)
+        .with_client_id(hdr.client_id.clone().map(Into::into));
+    let mut hbuf = BytesMut::with_capacity(64);
+    h0(&hdr, &mut hbuf);
+    let want = hbuf.clone();
+    for f in [h1, h3] {
+        f(&hdr, &mut hbuf);
+        assert_eq!(want, hbuf, "header prototype encodes the same bytes");
+    }
+    h2(&kp_hdr, &mut hbuf);
+    assert_eq!(want, hbuf, "kafka-protocol encodes the same header bytes");
+    // An optional second argument repeats the one variant that many times.
+    let calls = args.get(1).map_or(1, |n| n.parse().expect("a number of calls"));
     let (single, names): (bool, Vec<&str>) = match args.first() {
         Some(v) => (true, vec![VARIANTS.iter().copied().find(|k| k == v).expect("unknown variant")]),
         None => (false, VARIANTS.to_vec()),
@@ -448,11 +547,15 @@ fn main() {
             "z0" => Box::new(|| z0(&ps)),
             "p0" => Box::new(|| p0(&pp)),
             "p1" => Box::new(|| p1(&pp)),
+            "h0" => Box::new(|| h0(&hdr, &mut hbuf)),
+            "h1" => Box::new(|| h1(&hdr, &mut hbuf)),
+            "h2" => Box::new(|| h2(&kp_hdr, &mut hbuf)),
+            "h3" => Box::new(|| h3(&hdr, &mut hbuf)),
             _ => unreachable!(),
         };
         run(); // warm-up
         if single {
-            section(1, &mut run);
+            section(calls, &mut run);
             continue;
         }
         // About 0.2 s per batch, best of 7 batches.
