@@ -490,7 +490,8 @@ fn section<R>(n: usize, mut f: impl FnMut() -> R) {
 }
 
 const VARIANTS: [&str; 20] = [
-    "s0", "s1", "s2", "s3", "s4", "a0", "a1", "a2", "a3", "e0", "e1", "e2", "e3", "z0", "p0", "p1", "h0", "h1", "h2", "h3",
+    "s0", "s1", "s2", "s3", "s4", "a0", "a1", "a2", "a3", "e0", "e1", "e2", "e3", "z0", "p0", "p1", "h0", "h1", "h2",
+    "h3",
 ];
 
 fn main() {
