@@ -423,24 +423,31 @@ fn h0(h: &RequestHeader, buf: &mut BytesMut) -> usize {
     buf.len()
 }
 
-/// The least a safe encode of this header can do: one reservation, the
-/// fixed fields and the client id's length in one copy, the client id,
-/// the empty tagged section; only the client id's length is checked.
-fn h1(h: &RequestHeader, buf: &mut BytesMut) -> usize {
-    buf.clear();
-    let h = black_box(h);
+/// The header's fixed fields and client id length as one run of 10 bytes,
+/// and the client id; `None` when the client id is too long.
+#[inline(always)]
+fn header_parts(h: &RequestHeader) -> Option<([u8; 10], &[u8])> {
     let id = h.client_id.as_deref().map(str::as_bytes);
-    let Ok(len) = id.map_or(Ok(-1), |id| i16::try_from(id.len())) else {
-        return 0;
-    };
+    let len = id.map_or(Ok(-1), |id| i16::try_from(id.len())).ok()?;
     let mut run = [0u8; 10];
     run[0..2].copy_from_slice(&h.request_api_key.to_be_bytes());
     run[2..4].copy_from_slice(&h.request_api_version.to_be_bytes());
     run[4..8].copy_from_slice(&h.correlation_id.to_be_bytes());
     run[8..10].copy_from_slice(&len.to_be_bytes());
-    buf.reserve(11 + id.map_or(0, <[u8]>::len));
+    Some((run, id.unwrap_or_default()))
+}
+
+/// The least a safe encode of this header can do: one reservation, the
+/// fixed fields and the client id's length in one copy, the client id,
+/// the empty tagged section; only the client id's length is checked.
+fn h1(h: &RequestHeader, buf: &mut BytesMut) -> usize {
+    buf.clear();
+    let Some((run, id)) = header_parts(black_box(h)) else {
+        return 0;
+    };
+    buf.reserve(11 + id.len());
     buf.put_slice(&run);
-    buf.put_slice(id.unwrap_or_default());
+    buf.put_slice(id);
     buf.put_u8(0);
     buf.len()
 }
@@ -449,17 +456,9 @@ fn h1(h: &RequestHeader, buf: &mut BytesMut) -> usize {
 /// any encode of this header into a `BytesMut`.
 fn h3(h: &RequestHeader, buf: &mut BytesMut) -> usize {
     buf.clear();
-    let h = black_box(h);
-    let id = h.client_id.as_deref().map(str::as_bytes);
-    let Ok(len) = id.map_or(Ok(-1), |id| i16::try_from(id.len())) else {
+    let Some((run, id)) = header_parts(black_box(h)) else {
         return 0;
     };
-    let id = id.unwrap_or_default();
-    let mut run = [0u8; 10];
-    run[0..2].copy_from_slice(&h.request_api_key.to_be_bytes());
-    run[2..4].copy_from_slice(&h.request_api_version.to_be_bytes());
-    run[4..8].copy_from_slice(&h.correlation_id.to_be_bytes());
-    run[8..10].copy_from_slice(&len.to_be_bytes());
     let n = 11 + id.len();
     buf.reserve(n);
     let dst = buf.spare_capacity_mut().as_mut_ptr().cast::<u8>();
