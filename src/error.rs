@@ -139,6 +139,10 @@ pub enum DecodeErrorKind {
     UnsupportedVersion(i16),
     /// An api key that this crate does not know.
     UnknownApiKey(i16),
+    /// An api key of the api-key table whose request and response are not
+    /// compiled into this build (kafka-wire: enable the `admin` or
+    /// `controller` feature; see the crate docs).
+    ApiKeyNotCompiled(i16),
     /// Bytes left over after a value that should fill its input.
     TrailingBytes(usize),
     /// A value that decodes but breaks a rule of the protocol.
@@ -167,6 +171,7 @@ impl fmt::Display for DecodeErrorKind {
             }
             Self::UnsupportedVersion(v) => write!(f, "version {v} is not supported"),
             Self::UnknownApiKey(k) => write!(f, "unknown api key {k}"),
+            Self::ApiKeyNotCompiled(k) => write!(f, "api key {k} is not compiled into this build"),
             Self::TrailingBytes(n) => write!(f, "{n} bytes left over"),
             Self::Invalid(why) => f.write_str(why),
         }

@@ -86,6 +86,10 @@ pub enum Error {
         /// The I/O error.
         source: std::io::Error,
     },
+    /// Api keys asked for ([`Builder::api_keys`], `--api-keys`) that no
+    /// request schema of the inputs has.
+    #[error("api keys {0:?} are not in the schemas given")]
+    UnknownApiKeys(Vec<i16>),
     /// The emitted code did not parse: a bug in the compiler, reported rather than panicking.
     #[error("internal error: {0}")]
     Internal(String),
@@ -176,7 +180,7 @@ pub fn generate(sources: &[(String, String)], runtime: &str) -> Result<Generated
 /// let extras = kafka_wire_codegen::Extras { views: true, ..Default::default() };
 /// assert!(!extras.samples);
 /// ```
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Extras {
     /// `Sample` impls: random values shaped to a version, for property
     /// tests (needs the runtime's `sample` feature).
@@ -185,16 +189,38 @@ pub struct Extras {
     /// from a `&'a [u8]` with strings, bytes and arrays of fixed-width
     /// values borrowing it, and turns into `X` with `IntoOwned`.
     pub views: bool,
+    /// The api keys whose request and response are compiled; `None` (the
+    /// default) for all. Every schema is still read and checked, and the
+    /// api-key table (`ApiKey`, `API_INFO`) still lists every api key, so
+    /// that frames of any api key can be framed and routed; the dispatch
+    /// enums hold the compiled ones, and decoding the body of an api key in
+    /// the table but not compiled fails with the runtime's
+    /// `DecodeErrorKind::ApiKeyNotCompiled`. Schemas that are neither
+    /// requests nor responses (headers, records, embedded data) are always
+    /// compiled.
+    pub api_keys: Option<Vec<i16>>,
+}
+
+impl Extras {
+    /// True when `spec` is to be compiled: not a request or response, or
+    /// one of the api keys asked for.
+    fn compiles(&self, spec: &MessageSpec) -> bool {
+        match (&self.api_keys, spec.spec_type, spec.api_key) {
+            (Some(keys), SpecType::Request | SpecType::Response, Some(key)) => keys.contains(&key),
+            _ => true,
+        }
+    }
 }
 
 /// As [`generate`], with the `extras` asked for.
 ///
 /// # Errors
-/// As [`generate`].
+/// As [`generate`], and [`Error::UnknownApiKeys`] when
+/// [`Extras::api_keys`] names an api key that no request schema has.
 pub fn generate_with(sources: &[(String, String)], runtime: &str, extras: Extras) -> Result<Generated, Error> {
     let runtime = naming::runtime_path(runtime)
         .map_err(|e| Error::RuntimePath { path: runtime.to_owned(), reason: e.to_string() })?;
-    let cx = EmitContext { runtime, samples: extras.samples, views: extras.views };
+    let mut cx = EmitContext { runtime, samples: extras.samples, views: extras.views, partial: false };
     let mut sorted: Vec<&(String, String)> = sources.iter().collect();
     sorted.sort_by(|a, b| a.0.cmp(&b.0));
     let mut diags = Diagnostics::default();
@@ -218,14 +244,27 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, extras: Extras
     locate(&mut diags, sources);
     diags.into_result()?;
 
+    if let Some(keys) = &extras.api_keys {
+        let mut unknown: Vec<i16> = keys
+            .iter()
+            .copied()
+            .filter(|k| !specs.iter().any(|s| s.spec_type == SpecType::Request && s.api_key == Some(*k)))
+            .collect();
+        if !unknown.is_empty() {
+            unknown.sort_unstable();
+            unknown.dedup();
+            return Err(Error::UnknownApiKeys(unknown));
+        }
+    }
+    cx.partial = specs.iter().any(|s| !extras.compiles(s));
     let responses: BTreeMap<i16, String> = specs
         .iter()
-        .filter(|s| s.spec_type == SpecType::Response)
+        .filter(|s| s.spec_type == SpecType::Response && extras.compiles(s))
         .filter_map(|s| Some((s.api_key?, s.name.clone())))
         .collect();
     let mut out = Generated::default();
     let mut index = quote!();
-    for c in &checked {
+    for c in checked.iter().filter(|c| extras.compiles(c.spec)) {
         let spec = c.spec;
         let module = naming::module_name(&spec.name);
         let tokens = emit::emit_message(c, &cx, &responses);
@@ -251,8 +290,9 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, extras: Extras
     }
     if specs.iter().any(|s| s.spec_type == SpecType::Request) {
         let refs: Vec<&MessageSpec> = specs.iter().collect();
+        let compiled: Vec<&MessageSpec> = specs.iter().filter(|s| extras.compiles(s)).collect();
         let mut tokens = emit::api::emit_api_table(&refs, &cx);
-        tokens.extend(emit::api::emit_dispatch(&refs, &cx));
+        tokens.extend(emit::api::emit_dispatch(&compiled, &cx));
         let text = write::format_file(tokens, "the request schemas").map_err(Error::Internal)?;
         out.files.push(GeneratedFile { name: "api_keys.rs".into(), text });
         let views = cx.views.then(|| {
@@ -381,6 +421,28 @@ impl Builder {
         self
     }
 
+    /// Compiles the request and response of these api keys only (default:
+    /// every api key); see [`Extras::api_keys`]. [`Builder::generate`] and
+    /// [`Builder::compile`] fail with [`Error::UnknownApiKeys`] for an api
+    /// key that no request schema has.
+    ///
+    /// # Example
+    /// ```
+    /// let schemas = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas");
+    /// // ApiVersions (18) alone: its request and response, the headers and the
+    /// // other schemas that are not api messages, and the whole api-key table.
+    /// let out = kafka_wire_codegen::Builder::new().input_dir(schemas).api_keys([18]).generate()?;
+    /// assert!(out.files.iter().any(|f| f.name == "api_versions_response.rs"));
+    /// assert!(!out.files.iter().any(|f| f.name == "produce_request.rs"));
+    /// let table = &out.files.iter().find(|f| f.name == "api_keys.rs").unwrap().text;
+    /// assert!(table.contains("Produce = 0"));
+    /// # Ok::<(), kafka_wire_codegen::Error>(())
+    /// ```
+    pub fn api_keys(&mut self, keys: impl IntoIterator<Item = i16>) -> &mut Self {
+        self.extras.api_keys = Some(keys.into_iter().collect());
+        self
+    }
+
     /// Whether to print `cargo:rerun-if-changed` for each input.
     pub fn rerun_if_changed(&mut self, on: bool) -> &mut Self {
         self.rerun_if_changed = on;
@@ -415,7 +477,9 @@ impl Builder {
     ///
     /// # Errors
     /// [`Error::Io`] for an unreadable input; [`Error::Schema`] for invalid
-    /// schemas; [`Error::RuntimePath`] for a runtime path that is not a Rust path.
+    /// schemas; [`Error::RuntimePath`] for a runtime path that is not a Rust
+    /// path; [`Error::UnknownApiKeys`] for an api key asked for that no
+    /// request schema has.
     pub fn generate(&self) -> Result<Generated, Error> {
         let mut sources = Vec::new();
         let mut paths = BTreeMap::new();
@@ -429,7 +493,7 @@ impl Builder {
                 Err(e) => not_utf8.0.push(not_utf8_diagnostic(&name, e.as_bytes(), e.utf8_error().valid_up_to())),
             }
         }
-        let result = match generate_with(&sources, &self.runtime, self.extras) {
+        let result = match generate_with(&sources, &self.runtime, self.extras.clone()) {
             Ok(generated) if not_utf8.is_empty() => Ok(generated),
             Ok(_) => Err(Error::Schema(not_utf8)),
             Err(Error::Schema(mut diags)) => {

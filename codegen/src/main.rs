@@ -4,13 +4,15 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 const USAGE: &str = "\
-usage: kafka-wire-codegen [--out DIR] [--runtime PATH] [--views] [--quiet] SCHEMA...
+usage: kafka-wire-codegen [--out DIR] [--runtime PATH] [--views] [--api-keys K,K...] [--quiet] SCHEMA...
 
 Compiles Kafka JSON message schemas (files, or directories of *.json) into Rust.
   --out DIR       write one .rs file per schema and mod.rs into DIR
                   (without it, the schemas are only checked)
   --runtime PATH  path of the runtime crate in generated code (default ::kafka_wire)
   --views         also emit borrowed views (XRef<'a>, decoded from &'a [u8] without copying)
+  --api-keys LIST compile the requests and responses of these api keys only (e.g. 0,1,18);
+                  the api-key table still lists every api key
   --quiet         print only the total
 Exit status: 0 on success, 1 for invalid schemas (each error names file and JSON path),
 2 for bad arguments or I/O errors.";
@@ -35,6 +37,14 @@ fn main() -> ExitCode {
                     builder.runtime_path(&path);
                 }
                 None => return usage_error("--runtime needs a path"),
+            },
+            "--api-keys" => match args.next().map(|list| list.split(',').map(|k| k.trim().parse::<i16>()).collect()) {
+                Some(Ok(keys)) => {
+                    let keys: Vec<i16> = keys;
+                    builder.api_keys(keys);
+                }
+                Some(Err(_)) => return usage_error("--api-keys needs a comma-separated list of api keys (0 to 32767)"),
+                None => return usage_error("--api-keys needs a list of api keys"),
             },
             "--quiet" | "-q" => quiet = true,
             "--views" => {

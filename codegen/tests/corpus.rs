@@ -87,7 +87,7 @@ fn generated_docs_hold_no_uninterpolated_variables() {
     let Some(dir) = corpus("generated docs") else { return };
     let sources = sources(&dir);
     for runtime in ["::kafka_wire", "crate"] {
-        let extras = kafka_wire_codegen::Extras { samples: true, views: true };
+        let extras = kafka_wire_codegen::Extras { samples: true, views: true, ..Default::default() };
         let out = kafka_wire_codegen::generate_with(&sources, runtime, extras).unwrap_or_else(|e| panic!("{e}"));
         for file in &out.files {
             for (n, line) in file.text.lines().enumerate() {

@@ -213,9 +213,17 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
     let encode_errors = format!(" As [`Message::encode`]({}).", link("message::Message::encode"));
     let encode_to_doc =
         format!(" Writes the body encoded at `version` to a [`Writer`]({}),", link("primitives::Writer"));
-    let decode_errors =
-        format!(" [`DecodeErrorKind::UnknownApiKey`]({}),", link("error::DecodeErrorKind::UnknownApiKey"));
+    let decode_errors = if cx.partial {
+        format!(
+            " [`DecodeErrorKind::UnknownApiKey`]({}), [`DecodeErrorKind::ApiKeyNotCompiled`]({}) for an api key of the table whose messages were not compiled,",
+            link("error::DecodeErrorKind::UnknownApiKey"),
+            link("error::DecodeErrorKind::ApiKeyNotCompiled")
+        )
+    } else {
+        format!(" [`DecodeErrorKind::UnknownApiKey`]({}),", link("error::DecodeErrorKind::UnknownApiKey"))
+    };
     let views = cx.views.then(|| emit_view_enum(&body_entries(bodies, what, Form::Borrowed), name, what, cx));
+    let unknown = unknown_api_key(cx);
     let samples = cx.samples.then(|| {
         let arms = entries
             .iter()
@@ -297,7 +305,7 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
             pub fn decode(api_key: i16, r: &mut #rt::primitives::Reader, version: i16) -> Result<Self, #rt::error::DecodeError> {
                 match api_key {
                     #(#decodes)*
-                    _ => Err(r.error(#rt::error::DecodeErrorKind::UnknownApiKey(api_key))),
+                    _ => Err(r.error(#unknown)),
                 }
             }
 
@@ -384,6 +392,7 @@ fn emit_view_enum(
     let doc = format!(" The borrowed view of a {what} body of any api key: see [`{owned}`].");
     let owned_doc = format!(" The owned [`{owned}`], allocating what the view borrowed.");
     let decode_errors = format!(" As [`{owned}::decode`].");
+    let unknown = unknown_api_key(cx);
     quote! {
         #[doc = #doc]
         #[derive(Debug, Clone, PartialEq)]
@@ -406,7 +415,7 @@ fn emit_view_enum(
             pub fn decode(api_key: i16, r: &mut #rt::primitives::Reader<&'a [u8]>, version: i16) -> Result<Self, #rt::error::DecodeError> {
                 match api_key {
                     #(#decodes)*
-                    _ => Err(r.error(#rt::error::DecodeErrorKind::UnknownApiKey(api_key))),
+                    _ => Err(r.error(#unknown)),
                 }
             }
 
@@ -418,6 +427,24 @@ fn emit_view_enum(
                 }
             }
         }
+    }
+}
+
+/// The error kind for an api key the dispatch does not compile: with only
+/// some api keys compiled, an api key of the table is told apart from an
+/// unknown one.
+fn unknown_api_key(cx: &EmitContext) -> TokenStream {
+    let rt = &cx.runtime;
+    if cx.partial {
+        quote! {
+            if api_info(api_key).is_some() {
+                #rt::error::DecodeErrorKind::ApiKeyNotCompiled(api_key)
+            } else {
+                #rt::error::DecodeErrorKind::UnknownApiKey(api_key)
+            }
+        }
+    } else {
+        quote!(#rt::error::DecodeErrorKind::UnknownApiKey(api_key))
     }
 }
 

@@ -23,6 +23,9 @@ pub struct EmitContext {
     pub samples: bool,
     /// Whether to emit borrowed views (`XRef<'a>`) beside the owned structs.
     pub views: bool,
+    /// Whether only some api keys are compiled: the dispatch then tells an
+    /// api key of the table that is not compiled from an unknown one.
+    pub partial: bool,
 }
 
 /// One struct with the views of its fields.

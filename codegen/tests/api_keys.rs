@@ -1,0 +1,89 @@
+//! Compiling some api keys only (`Builder::api_keys`, `--api-keys`): which
+//! files are written, what the api-key table and the dispatch hold, and the
+//! errors for api keys the schemas lack.
+
+use std::path::{Path, PathBuf};
+
+use kafka_wire_codegen::{Builder, Error, Generated};
+
+fn schemas() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas")
+}
+
+fn file<'a>(out: &'a Generated, name: &str) -> Option<&'a str> {
+    out.files.iter().find(|f| f.name == name).map(|f| f.text.as_str())
+}
+
+#[test]
+fn only_the_asked_api_keys_are_compiled_and_the_table_keeps_every_api_key() -> Result<(), Error> {
+    let all = Builder::new().input_dir(schemas()).generate()?;
+    let some = Builder::new().input_dir(schemas()).api_keys([0, 18]).generate()?;
+
+    // Produce (0) and ApiVersions (18), request and response, plus every
+    // schema that is not an api message (headers, records, embedded data).
+    let not_api = all.messages.iter().filter(|m| m.api_key.is_none()).count();
+    assert_eq!(some.messages.len(), 4 + not_api);
+    for m in &some.messages {
+        assert!(matches!(m.api_key, None | Some(0) | Some(18)), "{} compiled", m.name);
+    }
+    assert!(file(&some, "produce_response.rs").is_some());
+    assert!(file(&some, "api_versions_request.rs").is_some());
+    assert!(file(&some, "request_header.rs").is_some());
+    assert!(file(&some, "fetch_request.rs").is_none());
+    let index = file(&some, "mod.rs").unwrap_or_default();
+    assert!(index.contains("pub mod produce_request"));
+    assert!(!index.contains("pub mod fetch_request"));
+
+    // The table lists every api key, with the same text as when all are compiled.
+    let (table_all, table_some) =
+        (file(&all, "api_keys.rs").unwrap_or_default(), file(&some, "api_keys.rs").unwrap_or_default());
+    let table = |text: &str| text.split("pub enum RequestBody").next().unwrap_or_default().to_owned();
+    assert_eq!(table(table_all), table(table_some));
+    assert!(table_some.contains("Fetch = 1i16,"));
+
+    // The dispatch holds the compiled bodies, and tells an api key of the
+    // table that is not compiled from an unknown one.
+    assert!(table_some.contains("Produce(super::produce_request::ProduceRequest)"));
+    assert!(!table_some.contains("Fetch(super::fetch_request::FetchRequest)"));
+    assert!(table_some.contains("DecodeErrorKind::ApiKeyNotCompiled("));
+    assert!(!table_all.contains("ApiKeyNotCompiled"));
+    Ok(())
+}
+
+#[test]
+fn every_api_key_asked_for_gives_the_same_output_as_none_asked_for() -> Result<(), Error> {
+    let all = Builder::new().input_dir(schemas()).generate()?;
+    let keys: Vec<i16> = all.messages.iter().filter_map(|m| m.api_key).collect();
+    let listed = Builder::new().input_dir(schemas()).api_keys(keys).generate()?;
+    assert_eq!(all, listed);
+    Ok(())
+}
+
+#[test]
+fn api_keys_the_schemas_lack_are_an_error() {
+    let result = Builder::new().input_dir(schemas()).api_keys([18, 999, -1, 999]).generate();
+    match result {
+        Err(Error::UnknownApiKeys(keys)) => assert_eq!(keys, vec![-1, 999]),
+        other => panic!("expected UnknownApiKeys, got {other:?}"),
+    }
+    let text = Error::UnknownApiKeys(vec![999]).to_string();
+    assert_eq!(text, "api keys [999] are not in the schemas given");
+}
+
+#[test]
+fn the_command_line_takes_a_list_of_api_keys() -> std::io::Result<()> {
+    let cli = env!("CARGO_BIN_EXE_kafka-wire-codegen");
+    let run =
+        |keys: &str| std::process::Command::new(cli).args(["--quiet", "--api-keys", keys]).arg(schemas()).output();
+    let ok = run("0, 18")?;
+    assert_eq!(ok.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&ok.stdout);
+    assert!(stdout.starts_with("generated 16 messages"), "{stdout}");
+    let bad = run("0,produce")?;
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--api-keys needs a comma-separated list"));
+    let unknown = run("0,999")?;
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("api keys [999] are not in the schemas given"));
+    Ok(())
+}
