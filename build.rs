@@ -1,17 +1,37 @@
 //! Compiles `schemas/` into `$OUT_DIR`; `src/messages.rs` includes the result.
 //! With the `sample` feature the generated code also gets `Sample` impls,
 //! with the `borrowed` feature each struct a borrowed view (`XRef<'a>`).
+//! The `admin` and `controller` features choose the api keys compiled
+//! beyond the core ones (`build/api_groups.rs`); the api-key table always
+//! lists every api key.
+
+mod api_groups {
+    include!("build/api_groups.rs");
+}
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
-    let result = kafka_wire_codegen::Builder::new()
+    println!("cargo:rerun-if-changed=build/api_groups.rs");
+    let feature = |name: &str| std::env::var_os(format!("CARGO_FEATURE_{name}")).is_some();
+    let mut builder = kafka_wire_codegen::Builder::new();
+    builder
         .input_dir("schemas")
         .runtime_path("crate")
-        .samples(std::env::var_os("CARGO_FEATURE_SAMPLE").is_some())
-        .views(std::env::var_os("CARGO_FEATURE_BORROWED").is_some())
-        .rerun_if_changed(true)
-        .compile();
-    match result {
+        .samples(feature("SAMPLE"))
+        .views(feature("BORROWED"))
+        .rerun_if_changed(true);
+    let (admin, controller) = (feature("ADMIN"), feature("CONTROLLER"));
+    if !(admin && controller) {
+        let mut keys = api_groups::CORE.to_vec();
+        if admin {
+            keys.extend_from_slice(api_groups::ADMIN);
+        }
+        if controller {
+            keys.extend_from_slice(api_groups::CONTROLLER);
+        }
+        builder.api_keys(keys);
+    }
+    match builder.compile() {
         Ok(_) => {}
         Err(kafka_wire_codegen::Error::Schema(diags)) => {
             for d in &diags.0 {

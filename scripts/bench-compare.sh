@@ -14,8 +14,10 @@
 #   --build-features default|minimal
 #                      (b) with each crate's default features plus kafka-protocol's
 #                      messages_enums, or (default) minimal: no compression codecs
-#                      (kafka-wire default-features = false; kafka-protocol
-#                      client, broker, messages_enums)
+#                      (kafka-wire default-features = false with every api key:
+#                      features admin, controller; kafka-protocol client,
+#                      broker, messages_enums), then kafka-wire with the core
+#                      api keys alone
 #
 # Environment: CARGO_TARGET_DIR (default target), KAFKA_WIRE_SHARED (default
 # ../shared; the corpus is $KAFKA_WIRE_SHARED/kafka-messages), CARGO_BUILD_JOBS
@@ -214,7 +216,8 @@ fi
 # Writes a scratch crate depending on one of the two crates, builds it from
 # clean with --timings, and prints the wall time and the crate's own units.
 build_one() {
-    local name=$1 dep=$2 dir=$TARGET/bench-compare/build-$1
+    local name=$1 dep=$2 label=${3:-$1}
+    local dir=$TARGET/bench-compare/build-${label//[^a-z0-9-]/-}
     rm -rf "$dir"
     mkdir -p "$dir/src"
     cat >"$dir/Cargo.toml" <<EOF
@@ -236,15 +239,15 @@ EOF
     (cd "$dir" && CARGO_TARGET_DIR="$dir/target" CARGO_BUILD_JOBS=$JOBS \
         cargo build --release --timings -q 2>&1 | grep -v '^ *Timing report' || true)
     end=$(date +%s.%N)
-    python3 - "$name" "$start" "$end" "$dir"/target/cargo-timings/cargo-timing.html <<'PY'
+    python3 - "$name" "$start" "$end" "$dir"/target/cargo-timings/cargo-timing.html "$label" <<'PY'
 import json, re, sys
-name, start, end, html = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+name, start, end, html, label = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4], sys.argv[5]
 data = json.loads(re.search(r"const UNIT_DATA = (\[.*?\]);\n", open(html).read(), re.S).group(1))
 own = [u for u in data if u["name"] in (name, name + "-codegen")]
 units = len(data)
 own_s = sum(u["duration"] for u in own)
 detail = ", ".join(f'{u["name"]} {u["target"].strip() or "lib"} {u["duration"]:.1f} s' for u in own)
-print(f"| {name} | {end - start:.1f} s | {units} | {own_s:.1f} s | {detail} |")
+print(f"| {label} | {end - start:.1f} s | {units} | {own_s:.1f} s | {detail} |")
 PY
 }
 
@@ -254,7 +257,7 @@ if [ "$BUILD" = 1 ]; then
         KW="dep = { package = \"kafka-wire\", path = \"$ROOT\" }"
         KP='dep = { package = "kafka-protocol", version = "=0.18.0", features = ["messages_enums"] }'
     else
-        KW="dep = { package = \"kafka-wire\", path = \"$ROOT\", default-features = false }"
+        KW="dep = { package = \"kafka-wire\", path = \"$ROOT\", default-features = false, features = [\"admin\", \"controller\"] }"
         KP='dep = { package = "kafka-protocol", version = "=0.18.0", default-features = false, features = ["client", "broker", "messages_enums"] }'
     fi
     echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -263,6 +266,10 @@ if [ "$BUILD" = 1 ]; then
     echo "|---|---:|---:|---:|---|"
     build_one kafka-wire "$KW"
     build_one kafka-protocol "$KP"
+    if [ "$BUILD_FEATURES" = minimal ]; then
+        # The core api keys alone (produce, fetch, metadata, groups, transactions, SASL).
+        build_one kafka-wire "dep = { package = \"kafka-wire\", path = \"$ROOT\", default-features = false }" "kafka-wire (core api keys)"
+    fi
     echo
     echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 fi

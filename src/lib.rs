@@ -56,7 +56,8 @@ pub mod frame;
 pub mod codec;
 // Embedded messages and headers (KIP-590 `ApiMessage` and `Header`).
 pub mod embedded;
-// KIP-590 forwarding to the controller: wrap in and unwrap from Envelope, the broker's decision on the answer.
+// KIP-590 forwarding to the controller: wrap in and unwrap from Envelope, the broker's decision on the answer (features `admin` and `controller`).
+#[cfg(all(feature = "admin", feature = "controller"))]
 pub mod forward;
 // Random values shaped to a version, for property tests.
 #[cfg(feature = "sample")]
@@ -71,7 +72,8 @@ pub mod connect;
 // Record batches v2 and legacy message sets: the payload of Produce and Fetch.
 pub mod records;
 
-/// The README's examples, compiled and run as doctests.
-#[cfg(doctest)]
+/// The README's examples, compiled and run as doctests (they use every
+/// api key, so they need the `admin` and `controller` features).
+#[cfg(all(doctest, feature = "admin", feature = "controller"))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;

@@ -1,0 +1,101 @@
+//! The `admin` and `controller` features: the api keys each compiles
+//! (`build/api_groups.rs`), the api-key table that lists every api key
+//! whatever is compiled, and the error for a body that is not compiled.
+//! CI runs this file with every feature and with none.
+
+mod api_groups {
+    #![allow(dead_code)]
+    include!("../build/api_groups.rs");
+}
+
+use std::collections::BTreeSet;
+
+use kafka_wire::error::DecodeErrorKind;
+use kafka_wire::messages::{RequestBody, RequestHeader, ResponseBody, API_INFO};
+use kafka_wire::primitives::Reader;
+
+fn compiled(api_key: i16) -> bool {
+    api_groups::CORE.contains(&api_key)
+        || (cfg!(feature = "admin") && api_groups::ADMIN.contains(&api_key))
+        || (cfg!(feature = "controller") && api_groups::CONTROLLER.contains(&api_key))
+}
+
+#[test]
+fn the_groups_split_the_api_keys_of_the_table() {
+    let table: BTreeSet<i16> = API_INFO.iter().map(|i| i.api_key).collect();
+    let groups = [api_groups::CORE, api_groups::ADMIN, api_groups::CONTROLLER];
+    let listed: Vec<i16> = groups.iter().flat_map(|g| g.iter().copied()).collect();
+    let distinct: BTreeSet<i16> = listed.iter().copied().collect();
+    assert_eq!(listed.len(), distinct.len(), "an api key is in two groups");
+    assert_eq!(distinct, table, "every api key of the table in exactly one group");
+    // The controller group is the api keys no broker listener serves, Envelope excepted.
+    for info in API_INFO {
+        let broker = info.listeners.contains(&kafka_wire::api::Listener::Broker);
+        let controller_only = !broker && info.name != "Envelope";
+        assert_eq!(api_groups::CONTROLLER.contains(&info.api_key), controller_only, "{}", info.name);
+    }
+}
+
+#[test]
+fn bodies_decode_for_compiled_api_keys_only_and_the_table_stays_whole() {
+    assert_eq!(API_INFO.len(), 88);
+    let mut not_compiled = 0;
+    for info in API_INFO {
+        let v = info.valid_versions.min;
+        let empty = || Reader::new(kafka_wire::Bytes::new());
+        let results = [
+            RequestBody::decode(info.api_key, &mut empty(), v).err().map(|e| e.kind().clone()),
+            ResponseBody::decode(info.api_key, &mut empty(), v).err().map(|e| e.kind().clone()),
+        ];
+        for kind in results {
+            if compiled(info.api_key) {
+                assert_ne!(kind, Some(DecodeErrorKind::ApiKeyNotCompiled(info.api_key)), "{}", info.name);
+            } else {
+                assert_eq!(kind, Some(DecodeErrorKind::ApiKeyNotCompiled(info.api_key)), "{}", info.name);
+                not_compiled += 1;
+            }
+        }
+    }
+    let expected = 2 * API_INFO.iter().filter(|i| !compiled(i.api_key)).count();
+    assert_eq!(not_compiled, expected);
+    if cfg!(all(feature = "admin", feature = "controller")) {
+        assert_eq!(not_compiled, 0);
+    }
+    // An api key outside the table is unknown, compiled groups or not.
+    let err = RequestBody::decode(999, &mut Reader::new(kafka_wire::Bytes::new()), 0).unwrap_err();
+    assert_eq!(*err.kind(), DecodeErrorKind::UnknownApiKey(999));
+}
+
+/// A CreateTopics v7 request frame (flexible: header v2): decoded whole with
+/// `admin`; without it the header still decodes by the api-key table, and
+/// the body fails with `ApiKeyNotCompiled`.
+#[test]
+fn a_frame_of_an_api_key_not_compiled_keeps_its_header() -> Result<(), kafka_wire::error::DecodeError> {
+    let frame: &[u8] = &[
+        0, 19, 0, 7, 0, 0, 0, 42, // api key 19, version 7, correlation id 42
+        0, 1, b'c', // client id "c" (a classic nullable string in every header version)
+        0,    // header tagged fields
+        1,    // topics: compact array of 0
+        0, 0, 0x75, 0x30, // timeout_ms 30000
+        0,    // validate_only false
+        0,    // body tagged fields
+    ];
+    let info = kafka_wire::api::api_info(19).expect("CreateTopics is in the table");
+    assert_eq!(info.request_header_version(7), 2);
+    let mut r = Reader::new(kafka_wire::Bytes::from_static(frame));
+    let header = <RequestHeader as kafka_wire::message::Message>::decode_from(&mut r, 2)?;
+    assert_eq!((header.request_api_key, header.correlation_id), (19, 42));
+    match kafka_wire::frame::decode_request(kafka_wire::Bytes::from_static(frame)) {
+        Ok(decoded) => {
+            assert!(compiled(19));
+            assert_eq!(decoded.header, header);
+            assert_eq!(decoded.body.api_key(), 19);
+        }
+        Err(e) => {
+            assert!(!compiled(19));
+            assert_eq!(*e.kind(), DecodeErrorKind::ApiKeyNotCompiled(19));
+            assert!(e.to_string().contains("api key 19 is not compiled into this build"), "{e}");
+        }
+    }
+    Ok(())
+}
