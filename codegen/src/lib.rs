@@ -375,7 +375,8 @@ impl Builder {
         }
     }
 
-    /// Adds every `*.json` file of `dir` (not recursive).
+    /// Adds every `*.json` file of `dir` (not recursive; directories are
+    /// skipped, whatever their name).
     pub fn input_dir(&mut self, dir: impl AsRef<Path>) -> &mut Self {
         self.inputs.push(dir.as_ref().to_path_buf());
         self
@@ -460,7 +461,8 @@ impl Builder {
                 let entries = std::fs::read_dir(input).map_err(|source| Error::Io { path: input.clone(), source })?;
                 for entry in entries {
                     let path = entry.map_err(|source| Error::Io { path: input.clone(), source })?.path();
-                    if path.extension().is_some_and(|e| e == "json") {
+                    // A directory named `x.json` is not a schema.
+                    if path.extension().is_some_and(|e| e == "json") && !path.is_dir() {
                         files.push(path);
                     }
                 }
@@ -484,9 +486,16 @@ impl Builder {
         let mut sources = Vec::new();
         let mut paths = BTreeMap::new();
         let mut not_utf8 = Diagnostics::default();
-        for path in self.schema_files()? {
-            let bytes = std::fs::read(&path).map_err(|source| Error::Io { path: path.clone(), source })?;
-            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let files = self.schema_files()?;
+        let file_name = |path: &Path| path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        for path in &files {
+            let bytes = std::fs::read(path).map_err(|source| Error::Io { path: path.clone(), source })?;
+            // A schema is named by its file name (generated docs say where
+            // each message comes from), or by its path where two inputs
+            // share a file name, so that diagnostics find the right file.
+            let name = file_name(path);
+            let shared = files.iter().filter(|other| file_name(other) == name).count() > 1;
+            let name = if shared { path.display().to_string() } else { name };
             paths.insert(name.clone(), path.display().to_string());
             match String::from_utf8(bytes) {
                 Ok(text) => sources.push((name, text)),

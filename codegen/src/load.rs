@@ -108,7 +108,9 @@ pub fn parse(text: &str) -> Result<Value, LoadError> {
     let clean = blank_comments(text)?;
     serde_json::from_str::<Value>(&clean).map_err(|e| LoadError::Syntax {
         line: e.line(),
-        column: e.column(),
+        // serde_json says column 0 for an error before the first character
+        // of a line (an empty file); columns are 1-based everywhere else.
+        column: e.column().max(1),
         message: strip_position(&e.to_string()),
     })
 }
@@ -159,6 +161,7 @@ mod tests {
     fn trailing_tokens_refused() {
         let err = parse("{}\n{}").unwrap_err();
         assert_eq!(err.to_string(), "line 2, column 1: trailing characters");
+        assert!(parse("").unwrap_err().to_string().starts_with("line 1, column 1: EOF while parsing"));
     }
 
     #[test]

@@ -174,7 +174,7 @@ impl Lower<'_> {
             }
         };
         let api_key = self.int(obj, "apiKey", &path, i16::MIN.into(), i16::MAX.into()).map(|k| k as i16);
-        let display = name.clone().unwrap_or_default();
+        let display = name.clone().unwrap_or_else(|| "unnamed".into());
         let valid_versions = self.versions(obj, "validVersions", &path);
         if valid_versions.is_none()
             && !obj
@@ -277,6 +277,7 @@ impl Lower<'_> {
     /// unique names, unique and contiguous tags.
     fn fields(&mut self, obj: &Map<String, Value>, path: &JsonPath, struct_name: &str) -> Vec<Field> {
         let mut fields: Vec<Field> = Vec::new();
+        let mut tagged: Vec<(u32, JsonPath)> = Vec::new();
         for (i, item) in self.list(obj, "fields").into_iter().enumerate() {
             let name = item.get("name").and_then(Value::as_str);
             let fpath = path.index("fields", i, name);
@@ -297,15 +298,17 @@ impl Lower<'_> {
                     let message = format!("tag {tag} is already used by {}", other.name);
                     self.err(&fpath, message);
                 }
+                tagged.push((tag, fpath.clone()));
             }
             fields.push(field);
         }
-        let mut tags: Vec<u32> = fields.iter().filter_map(|f| f.tag).collect();
-        tags.sort_unstable();
-        tags.dedup();
-        if let Some(missing) = tags.iter().enumerate().find(|(i, t)| *i as u32 != **t).map(|(i, _)| i) {
+        // Reported at the field with the lowest tag above the first gap.
+        tagged.sort_by_key(|(tag, _)| *tag);
+        tagged.dedup_by_key(|(tag, _)| *tag);
+        if let Some((missing, (_, at))) = tagged.iter().enumerate().find(|(i, (t, _))| *i as u32 != *t) {
+            let at = at.clone();
             self.err(
-                path,
+                &at,
                 format!("In {struct_name}, the tag IDs are not contiguous. Make use of tag {missing} before using any higher tag IDs."),
             );
         }

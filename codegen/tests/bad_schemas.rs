@@ -239,10 +239,10 @@ bad! {
     ];
     duplicate_tag_nested => ["duplicate_tag_nested.json: fields[0] (S).fields[1] (B): tag 0 is already used by A"];
     non_contiguous_tags => [
-        "non_contiguous_tags.json: (root): In Bad, the tag IDs are not contiguous. Make use of tag 1 before using any higher tag IDs.",
+        "non_contiguous_tags.json: fields[1] (B): In Bad, the tag IDs are not contiguous. Make use of tag 1 before using any higher tag IDs.",
     ];
     tags_not_from_zero => [
-        "tags_not_from_zero.json: fields[0] (S): In S, the tag IDs are not contiguous. Make use of tag 0 before using any higher tag IDs.",
+        "tags_not_from_zero.json: fields[0] (S).fields[0] (A): In S, the tag IDs are not contiguous. Make use of tag 0 before using any higher tag IDs.",
     ];
 }
 

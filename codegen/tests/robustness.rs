@@ -728,3 +728,34 @@ fn a_file_that_is_not_utf8_is_a_located_schema_error() {
     assert_eq!(located[0], format!("{a}:2: (root): line 2, column 16: the file is not UTF-8"), "{located:?}");
     assert!(located[1..].iter().any(|d| d.contains("B.json")), "{located:?}");
 }
+
+/// Two inputs with the same file name: each diagnostic names the right
+/// file and a line of that file. A directory named like a schema is skipped.
+#[test]
+fn files_of_the_same_name_in_two_inputs_keep_their_own_diagnostics() {
+    let root = std::env::temp_dir().join(format!("kafka-wire-codegen-same-name-{}", std::process::id()));
+    let (m1, m2) = (root.join("m1"), root.join("m2"));
+    std::fs::create_dir_all(&m1).unwrap();
+    std::fs::create_dir_all(m2.join("sub.json")).unwrap();
+    let bad = "{ \"type\": \"data\", \"name\": \"P\", \"validVersions\": \"0\", \"flexibleVersions\": \"0+\",\n\n\n \"fields\": [ { \"name\": \"bad_x\", \"type\": \"int8\", \"versions\": \"0+\" } ] }";
+    std::fs::write(m1.join("X.json"), bad).unwrap();
+    let good = "{ \"type\": \"data\", \"name\": \"Q\", \"validVersions\": \"0\", \"flexibleVersions\": \"0+\", \"fields\": [] }";
+    std::fs::write(m2.join("X.json"), good).unwrap();
+    let result = kafka_wire_codegen::Builder::new().input_dir(&m1).input_dir(&m2).generate();
+    std::fs::remove_dir_all(&root).ok();
+    let Err(Error::Schema(diags)) = result else { panic!("{result:?}") };
+    let located: Vec<String> = diags.0.iter().map(|d| d.located()).collect();
+    let x1 = m1.join("X.json").display().to_string();
+    assert_eq!(located, vec![format!("{x1}:4: fields[0] (bad_x).name: Invalid field name bad_x")]);
+}
+
+/// A schema without a name is told so, and its other errors do not print
+/// an empty name.
+#[test]
+fn a_schema_without_a_name() {
+    let err = run_one("N.json", r#"{ "type": "data", "fields": [] }"#).unwrap_err();
+    let Error::Schema(diags) = err else { panic!("{err:?}") };
+    let messages: Vec<&str> = diags.0.iter().map(|d| d.message.as_str()).collect();
+    assert!(messages.contains(&"missing \"name\""), "{messages:?}");
+    assert!(messages.contains(&"You must specify the version of the unnamed structure."), "{messages:?}");
+}
