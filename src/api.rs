@@ -10,6 +10,13 @@ use crate::message::VersionRange;
 pub use crate::messages::{api_info, ApiKey, API_INFO};
 
 /// Where a request may be sent (a schema's `listeners`).
+///
+/// # Example
+/// ```
+/// use kafka_wire::api::{api_info, Listener};
+/// let vote = api_info(52).unwrap(); // KRaft's Vote goes to controllers only
+/// assert_eq!(vote.listeners, &[Listener::Controller]);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Listener {
     /// A ZooKeeper-mode broker.
@@ -21,6 +28,14 @@ pub enum Listener {
 }
 
 /// Facts about one api key, from its request and response schemas.
+///
+/// # Example
+/// ```
+/// let info = kafka_wire::api::api_info(19).unwrap();
+/// assert_eq!((info.name, info.request_name, info.response_name), ("CreateTopics", "CreateTopicsRequest", "CreateTopicsResponse"));
+/// assert_eq!((info.valid_versions.to_string(), info.flexible_versions.to_string()), ("0-7".into(), "5+".into()));
+/// assert_eq!(info.request_header_version(7), 2);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ApiInfo {
     /// The api key.
@@ -34,9 +49,13 @@ pub struct ApiInfo {
     pub response_name: &'static str,
     /// The request's valid versions.
     pub valid_versions: VersionRange,
-    /// The request's flexible versions (request header v2).
+    /// The request's flexible versions (request header v2), as the schema
+    /// gives them: `3+` reaches past the highest valid version, so that the
+    /// header of a newer client's request is still read at the right
+    /// version (spec §7.2).
     pub flexible_versions: VersionRange,
-    /// The response's flexible versions (response header v1).
+    /// The response's flexible versions (response header v1), open-ended
+    /// in the same way.
     pub response_flexible_versions: VersionRange,
     /// Versions deprecated.
     pub deprecated_versions: VersionRange,
@@ -53,11 +72,15 @@ pub const CONTROLLED_SHUTDOWN_KEY: i16 = 7;
 
 impl ApiInfo {
     /// The request header version for `api_version`: 2 in flexible
-    /// versions, else 1; 0 for ControlledShutdown v0.
+    /// versions, else 1; 0 for ControlledShutdown v0. Total, as Kafka's:
+    /// a version past the highest valid one follows the flexible range
+    /// (spec §7.2), so a broker can read the header of a newer client's
+    /// request and answer UNSUPPORTED_VERSION.
     ///
     /// ```
-    /// let info = kafka_wire::api::api_info(18).unwrap();
+    /// let info = kafka_wire::api::api_info(18).unwrap(); // ApiVersions, flexible 3+
     /// assert_eq!((info.request_header_version(2), info.request_header_version(3)), (1, 2));
+    /// assert_eq!(info.request_header_version(i16::MAX), 2);
     /// ```
     pub const fn request_header_version(&self, api_version: i16) -> i16 {
         if self.api_key == CONTROLLED_SHUTDOWN_KEY && api_version == 0 {
@@ -70,11 +93,14 @@ impl ApiInfo {
     }
 
     /// The response header version for `api_version`: 1 in flexible
-    /// versions, else 0; always 0 for ApiVersions.
+    /// versions (past the highest valid one too), else 0; always 0 for
+    /// ApiVersions.
     ///
     /// ```
     /// let info = kafka_wire::api::api_info(18).unwrap();
     /// assert_eq!(info.response_header_version(3), 0);
+    /// let metadata = kafka_wire::api::api_info(3).unwrap(); // flexible 9+
+    /// assert_eq!((metadata.response_header_version(8), metadata.response_header_version(100)), (0, 1));
     /// ```
     pub const fn response_header_version(&self, api_version: i16) -> i16 {
         if self.api_key == API_VERSIONS_KEY {

@@ -78,10 +78,11 @@ pub fn emit_api_table(specs: &[&MessageSpec], cx: &EmitContext) -> TokenStream {
         let base = api_name(&s.name, "Request");
         let key = proc_macro2::Literal::i16_unsuffixed(s.api_key.unwrap_or_default());
         let valid = range(s.valid_versions, rt);
-        let flexible = range(s.flexible_versions.intersect(s.valid_versions), rt);
-        let response_flexible = responses
-            .get(&s.api_key.unwrap_or_default())
-            .map_or(flexible.clone(), |r| range(r.flexible_versions.intersect(r.valid_versions), rt));
+        // As the schemas give them, open-ended: the header version of a
+        // newer client's request (`3+`, version 5) is still 2 (spec §7.2).
+        let flexible = range(s.flexible_versions, rt);
+        let response_flexible =
+            responses.get(&s.api_key.unwrap_or_default()).map_or(flexible.clone(), |r| range(r.flexible_versions, rt));
         let deprecated = range(s.deprecated_versions, rt);
         let unstable = s.latest_version_unstable;
         let request_name = &s.name;
