@@ -21,11 +21,11 @@ pub struct RequestHeader {
     ///
     /// Versions 1+; nullable 1+; ignorable.
     pub client_id: Option<String>,
-    /// KIP-590: principal of the original client when a broker forwards this request on that client's behalf; null when not forwarded.
+    /// KIP-590: principal of the original client when a broker forwards this request on that client's behalf; null when not forwarded. Trusted only in a header embedded in an Envelope accepted from a broker with CLUSTER_ACTION, never on a client's own request.
     ///
     /// Versions 2+; nullable 2+; tag 0 from 2+; ignorable; default null.
     pub initial_principal_name: Option<String>,
-    /// KIP-590: client ID of the original client when a broker forwards this request on that client's behalf; null when not forwarded.
+    /// KIP-590: client ID of the original client when a broker forwards this request on that client's behalf; null when not forwarded. Trusted only in a header embedded in an Envelope accepted from a broker with CLUSTER_ACTION.
     ///
     /// Versions 2+; nullable 2+; tag 1 from 2+; ignorable; default null.
     pub initial_client_id: Option<String>,
