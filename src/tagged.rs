@@ -205,6 +205,9 @@ pub fn decode_unknown_section<B: Input>(
 /// bytes; `false` when the tag is not valid at this version.
 type KnownTags<'a, B> = dyn FnMut(u32, &mut Reader<B>) -> Result<bool, DecodeError> + 'a;
 
+/// The path segment of a tagged-field section in errors.
+const SECTION: &str = "tagged_fields";
+
 /// The entries of a non-empty section. Generic only over the input (the
 /// known-tag reader is a trait object), so it is compiled once per input
 /// rather than once per struct.
@@ -214,28 +217,32 @@ fn decode_entries<B: Input>(
     unknown: &mut Vec<RawTaggedField<B>>,
     known: &mut KnownTags<'_, B>,
 ) -> Result<(), DecodeError> {
-    let count = r.read_uvarint()? as usize;
+    // Errors of the section itself (not of a known value, which name their
+    // field) are placed at `tagged_fields`.
+    let section = |e: DecodeError| e.in_field(SECTION);
+    let count = r.read_uvarint().map_err(section)? as usize;
     // Each entry takes at least two bytes (tag and size).
-    r.check_count(count, 2)?;
+    r.check_count(count, 2).map_err(section)?;
     let mut previous: Option<u32> = None;
     for _ in 0..count {
         let offset = r.offset();
-        let tag = r.read_uvarint()?;
+        let tag = r.read_uvarint().map_err(section)?;
         if let Some(previous) = previous {
             if previous >= tag {
-                return Err(DecodeError::new(DecodeErrorKind::TagsNotAscending { previous, tag }, offset));
+                return Err(section(DecodeError::new(DecodeErrorKind::TagsNotAscending { previous, tag }, offset)));
             }
         }
         previous = Some(tag);
-        let size = r.read_uvarint()? as usize;
-        let mut value = r.sub_reader(size).map_err(|e| e.at_tag(tag))?;
+        let size = r.read_uvarint().map_err(|e| section(e.at_tag(tag)))? as usize;
+        let mut value = r.sub_reader(size).map_err(|e| section(e.at_tag(tag)))?;
         if tag >= known_tags {
             unknown.push(RawTaggedField { tag, data: value.into_remaining() });
         } else if !known(tag, &mut value)? {
-            return Err(DecodeError::new(DecodeErrorKind::TagNotValid(tag), offset));
+            return Err(section(DecodeError::new(DecodeErrorKind::TagNotValid(tag), offset)));
         } else if value.remaining() != 0 {
             let used = size - value.remaining();
-            return Err(DecodeError::new(DecodeErrorKind::TagSizeMismatch { declared: size, used }, offset).at_tag(tag));
+            let e = DecodeError::new(DecodeErrorKind::TagSizeMismatch { declared: size, used }, offset);
+            return Err(section(e.at_tag(tag)));
         }
     }
     Ok(())

@@ -135,12 +135,12 @@ fn hostile_counts_of_nullable_compact_nested_and_tagged_entries_stay_within_the_
     refused_within_the_input::<ResponseHeader>(
         1,
         hex(&format!("00000001 ffffffff0f {}", zeros(400))),
-        "ResponseHeader v1: count 4294967295 but 400 bytes remain (offset 9)",
+        "ResponseHeader v1: tagged_fields: count 4294967295 but 400 bytes remain (offset 9)",
     );
     refused_within_the_input::<ResponseHeader>(
         1,
         hex(&format!("00000001 c801 {}", zeros(400))),
-        "ResponseHeader v1: tag 0 follows tag 0; tags must ascend (offset 8)",
+        "ResponseHeader v1: tagged_fields: tag 0 follows tag 0; tags must ascend (offset 8)",
     );
 }
 
@@ -154,12 +154,12 @@ fn tagged_sizes_past_the_input_are_not_allocated() {
         2,
         hex("05 74 65 73 74 01 01 FF FF 01 01 02 03"),
         256,
-        "SaslAuthenticateRequest v2: <tag 1>: need 32767 bytes, have 3 (offset 10)",
+        "SaslAuthenticateRequest v2: tagged_fields<tag 1>: need 32767 bytes, have 3 (offset 10)",
     );
     refused_within::<ResponseHeader>(
         1,
         hex("00 00 00 01 01 01 FF FF FF FF 07"),
         256,
-        "ResponseHeader v1: <tag 1>: need 2147483647 bytes, have 0 (offset 11)",
+        "ResponseHeader v1: tagged_fields<tag 1>: need 2147483647 bytes, have 0 (offset 11)",
     );
 }

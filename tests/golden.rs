@@ -575,7 +575,7 @@ fn v7_tagged_size_exceeding_the_buffer() {
         matches!(err.kind(), DecodeErrorKind::NotEnoughBytes { remaining: 0, .. } | DecodeErrorKind::InvalidLength(_)),
         "{err}"
     );
-    assert!(err.to_string().starts_with("ResponseHeader v1: <tag 1>: "), "{err}");
+    assert!(err.to_string().starts_with("ResponseHeader v1: tagged_fields<tag 1>: "), "{err}");
 }
 
 #[test]
@@ -1180,17 +1180,17 @@ fn every_cut_of_a_request_header_names_its_field() {
     let v1 = [fixed.as_slice(), &[Read(8, 2, "client_id"), Read(10, 3, "client_id")]].concat();
     every_cut_fails_as_spans_say::<RequestHeader>(1, "0012 0003 00000007 0003 636964", &v1);
     // v2: the same, then the header's own tagged-field count.
-    let v2 = [v1.as_slice(), &[Read(13, 1, "")]].concat();
+    let v2 = [v1.as_slice(), &[Read(13, 1, "tagged_fields")]].concat();
     every_cut_fails_as_spans_say::<RequestHeader>(2, "0012 0003 00000007 0003 636964 00", &v2);
     // v2 with a null client id and one unknown tagged field.
     // The count of 1 entry needs at least 2 bytes after it (a tag and a size).
     let tagged = [
         Read(8, 2, "client_id"),
-        Read(10, 1, ""),
-        Span::Count(11, 2, "", 1),
-        Read(11, 1, ""),
-        Read(12, 1, ""),
-        Read(13, 2, "<tag 5>"),
+        Read(10, 1, "tagged_fields"),
+        Span::Count(11, 2, "tagged_fields", 1),
+        Read(11, 1, "tagged_fields"),
+        Read(12, 1, "tagged_fields"),
+        Read(13, 2, "tagged_fields<tag 5>"),
     ];
     let v2_tagged = [fixed.as_slice(), &tagged].concat();
     every_cut_fails_as_spans_say::<RequestHeader>(2, "0012 0003 00000007 ffff 01 05 02 7879", &v2_tagged);
@@ -1206,7 +1206,7 @@ fn every_cut_of_metadata_response_v12_partitions_names_its_field() {
                  0000 00000000 00000001 00000005 02 00000001 02 00000001 01 00
                  0003 00000001 00000002 00000006 01 01 01 00
                  80000000 00 00";
-    let p0 = "topics[0].partitions[0]";
+    let p0 = "topics[0].partitions[0].tagged_fields";
     let spans = [
         Read(0, 4, "throttle_time_ms"),
         Read(4, 1, "brokers"),
@@ -1240,10 +1240,10 @@ fn every_cut_of_metadata_response_v12_partitions_names_its_field() {
         Read(73, 1, "topics[0].partitions[1].replica_nodes"),
         Read(74, 1, "topics[0].partitions[1].isr_nodes"),
         Read(75, 1, "topics[0].partitions[1].offline_replicas"),
-        Read(76, 1, "topics[0].partitions[1]"),
+        Read(76, 1, "topics[0].partitions[1].tagged_fields"),
         Read(77, 4, "topics[0].topic_authorized_operations"),
-        Read(81, 1, "topics[0]"),
-        Read(82, 1, ""),
+        Read(81, 1, "topics[0].tagged_fields"),
+        Read(82, 1, "tagged_fields"),
     ];
     let partition = |error_code, partition_index, leader_id, leader_epoch, nodes: Vec<i32>| MetadataResponsePartition {
         error_code,
@@ -1280,7 +1280,7 @@ fn every_cut_of_fetch_response_v12_partitions_names_its_field() {
          00000000 0000 000000000000000a 0000000000000009 0000000000000001
          02 0000000000000007 0000000000000003 00 ffffffff 0b {TEN} 00 00 00"
     );
-    let p = "responses[0].partitions[0]";
+    let p = "responses[0].partitions[0].tagged_fields";
     let spans = [
         Read(0, 4, "throttle_time_ms"),
         Read(4, 2, "error_code"),
@@ -1300,13 +1300,13 @@ fn every_cut_of_fetch_response_v12_partitions_names_its_field() {
         Count(45, 1, "responses[0].partitions[0].aborted_transactions", 1),
         Read(45, 8, "responses[0].partitions[0].aborted_transactions[0].producer_id"),
         Read(53, 8, "responses[0].partitions[0].aborted_transactions[0].first_offset"),
-        Read(61, 1, "responses[0].partitions[0].aborted_transactions[0]"),
+        Read(61, 1, "responses[0].partitions[0].aborted_transactions[0].tagged_fields"),
         Read(62, 4, "responses[0].partitions[0].preferred_read_replica"),
         Read(66, 1, "responses[0].partitions[0].records"),
         Read(67, 10, "responses[0].partitions[0].records"),
         Read(77, 1, p),
-        Read(78, 1, "responses[0]"),
-        Read(79, 1, ""),
+        Read(78, 1, "responses[0].tagged_fields"),
+        Read(79, 1, "tagged_fields"),
     ];
     let response = FetchResponse {
         session_id: 123,
@@ -1379,9 +1379,9 @@ fn every_cut_of_produce_request_names_its_field() {
         Read(11, 4, "topic_data[0].partition_data[0].index"),
         Read(15, 1, "topic_data[0].partition_data[0].records"),
         Read(16, 10, "topic_data[0].partition_data[0].records"),
-        Read(26, 1, "topic_data[0].partition_data[0]"),
-        Read(27, 1, "topic_data[0]"),
-        Read(28, 1, ""),
+        Read(26, 1, "topic_data[0].partition_data[0].tagged_fields"),
+        Read(27, 1, "topic_data[0].tagged_fields"),
+        Read(28, 1, "tagged_fields"),
     ];
     both_ways(&request, 9, &v9);
     every_cut_fails_as_spans_say::<ProduceRequest>(9, &v9, &spans);
@@ -1482,7 +1482,7 @@ fn unknown_only_tagged_sections_keep_entries_and_refuse_bad_ones() {
         12,
         &format!("{head} 02 03 01 ff 03 01 ee {tail}"),
         DecodeErrorKind::TagsNotAscending { previous: 3, tag: 3 },
-        &["MetadataResponse v12: topics[0].partitions[0]: tag 3 follows tag 3"],
+        &["MetadataResponse v12: topics[0].partitions[0].tagged_fields: tag 3 follows tag 3"],
     );
     assert_eq!(err.offset(), 58, "{err}");
 }
