@@ -15,9 +15,10 @@
 //! | [`ServerCodec`] | [`RawRequest`] (peeked header, raw bytes) | [`ResponseFrame`] | brokers, proxies |
 //! | [`ClientCodec`] | [`ResponseFrame`] | [`RequestFrame`] | clients |
 //!
-//! [`FrameCodec`] checks the announced size against a configurable maximum
-//! *before* reserving memory for it, so a hostile peer cannot make it
-//! allocate; a half-read frame resumes where it stopped without reparsing
+//! [`FrameCodec`] checks the announced size against a configurable maximum,
+//! and reserves room for a frame as its bytes arrive (at most as much again
+//! as has arrived, at least 64 KiB), never by the announced size alone, so
+//! a peer cannot make it allocate by announcing; a half-read frame resumes where it stopped without reparsing
 //! the size. After an error the connection is out of step: drop it.
 //!
 //! # Example
@@ -134,8 +135,9 @@ enum DecodeState {
 /// The length-prefixed frame codec: decodes one frame (without its size)
 /// as [`Bytes`], encodes [`Bytes`] with a size in front.
 ///
-/// Decoding checks the size against [`FrameCodec::max_frame_size`] before
-/// reserving room for the frame, and remembers a size already read, so a
+/// Decoding checks the size against [`FrameCodec::max_frame_size`], grows
+/// the buffer with the bytes that arrive rather than by the size announced,
+/// and remembers a size already read, so a
 /// frame split over many reads is parsed once. Encoding refuses frames over
 /// the same maximum.
 ///
@@ -244,10 +246,21 @@ impl FrameCodec {
             return Err(CodecError::FrameTooLarge { size, max: self.max_frame_size });
         }
         src.advance(SIZE_PREFIX_LEN);
-        // Checked above: at most `max_frame_size` is reserved.
-        src.reserve(size.saturating_sub(src.len()));
         Ok(Some(size))
     }
+}
+
+/// What [`FrameCodec`] reserves ahead of a frame's bytes before they have
+/// arrived, at least: 64 KiB.
+const RESERVE_AHEAD: usize = 64 << 10;
+
+/// Reserves room for more of a frame of `size` bytes of which `src` holds
+/// the start: the rest, but no more than what has arrived (or
+/// [`RESERVE_AHEAD`]), so that the size prefix alone, which the peer
+/// chose, never sizes an allocation; the buffer doubles as bytes come.
+fn reserve_ahead(src: &mut BytesMut, size: usize) {
+    let rest = size.saturating_sub(src.len());
+    src.reserve(rest.min(src.len().max(RESERVE_AHEAD)));
 }
 
 impl Default for FrameCodec {
@@ -284,6 +297,7 @@ impl Decoder for FrameCodec {
             DecodeState::Data(size) => size,
         };
         if src.len() < size {
+            reserve_ahead(src, size);
             return Ok(None);
         }
         self.state = DecodeState::Head;
@@ -868,6 +882,28 @@ mod tests {
         let mut rx = BytesMut::from(&b"\x00\x00\x10\x00"[..]);
         assert_eq!(codec.decode(&mut rx).unwrap(), None);
         assert!(rx.capacity() >= 4096);
+    }
+
+    #[test]
+    fn a_size_prefix_alone_does_not_size_the_buffer() -> Result<(), CodecError> {
+        // 100 MiB - 1 announced, nothing sent: 64 KiB reserved, not 100 MiB.
+        let mut codec = FrameCodec::new();
+        let mut rx = BytesMut::from(&b"\x06\x3f\xff\xff"[..]);
+        assert_eq!(codec.decode(&mut rx)?, None);
+        assert!(rx.capacity() >= RESERVE_AHEAD && rx.capacity() < 2 * RESERVE_AHEAD, "{}", rx.capacity());
+        // As bytes arrive the room ahead grows with them (the buffer at most
+        // doubling on top), not with the 10 MiB announced.
+        let mut codec = FrameCodec::new();
+        let size = 10 << 20;
+        let mut rx = BytesMut::from(&(size as u32).to_be_bytes()[..]);
+        for _ in 0..20 {
+            rx.extend_from_slice(&[7u8; 20_000]);
+            assert_eq!(codec.decode(&mut rx)?, None);
+            assert!(rx.capacity() <= 4 * rx.len().max(RESERVE_AHEAD), "{} for {}", rx.capacity(), rx.len());
+        }
+        rx.extend_from_slice(&vec![7u8; size - rx.len()]);
+        assert_eq!(codec.decode(&mut rx)?.map(|f| f.len()), Some(size));
+        Ok(())
     }
 
     #[test]
