@@ -30,6 +30,16 @@ use crate::primitives::{Decode, DecodeNullable, Nullable, Reader, Wire, Writer};
 pub struct EmbeddedMessage(pub Bytes);
 
 /// An embedded request header as raw bytes (the `Header` schema type).
+///
+/// # Example
+/// ```
+/// use kafka_wire::embedded::EmbeddedHeader;
+/// use kafka_wire::messages::RequestHeader;
+/// let header = RequestHeader { request_api_key: 3, request_api_version: 12, correlation_id: 9, ..Default::default() };
+/// let embedded = EmbeddedHeader::encode(&header, 2)?;
+/// assert_eq!(embedded.decode(2).unwrap(), header);
+/// # Ok::<(), kafka_wire::error::EncodeError>(())
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct EmbeddedHeader(pub Bytes);
 
@@ -48,8 +58,28 @@ impl EmbeddedMessage {
     /// for, then `body` at `header.request_api_version`.
     ///
     /// # Errors
-    /// An unknown api key, or any encode error of the header or body.
+    /// An unknown api key, a header naming another api key than the body's
+    /// ([`ApiMessage::API_KEY`]), or any encode error of the header or body.
+    ///
+    /// # Example
+    /// ```
+    /// use kafka_wire::embedded::EmbeddedMessage;
+    /// use kafka_wire::messages::{RequestHeader, SaslHandshakeRequest};
+    /// let body = SaslHandshakeRequest { mechanism: "PLAIN".into(), ..Default::default() };
+    /// let header = RequestHeader { request_api_key: 17, request_api_version: 1, correlation_id: 5, ..Default::default() };
+    /// let embedded = EmbeddedMessage::from_request(&header, &body)?;
+    /// assert_eq!(&embedded.as_bytes()[..], b"\x00\x11\x00\x01\x00\x00\x00\x05\x00\x00\x00\x05PLAIN");
+    /// // A header of another api key is refused.
+    /// let metadata = RequestHeader { request_api_key: 3, ..header };
+    /// assert!(EmbeddedMessage::from_request(&metadata, &body).is_err());
+    /// # Ok::<(), kafka_wire::error::EncodeError>(())
+    /// ```
     pub fn from_request<R: ApiMessage>(header: &RequestHeader, body: &R) -> Result<Self, EncodeError> {
+        if header.request_api_key != R::API_KEY {
+            return Err(EncodeError::new(crate::error::EncodeErrorKind::Invalid(
+                "request body and header name different api keys",
+            )));
+        }
         let info = crate::api::api_info(header.request_api_key).ok_or_else(|| {
             EncodeError::new(crate::error::EncodeErrorKind::Invalid("unknown api key in request header"))
         })?;
@@ -60,10 +90,23 @@ impl EmbeddedMessage {
         Ok(Self(buf.freeze()))
     }
 
-    /// Encodes a response `header` and `body` for `api_key` at `api_version`.
+    /// Encodes a response `header` and `body` at `api_version`, the header
+    /// at the version the body's api key and `api_version` call for.
     ///
     /// # Errors
     /// Any encode error of the header or body.
+    ///
+    /// # Example
+    /// ```
+    /// use kafka_wire::embedded::EmbeddedMessage;
+    /// use kafka_wire::messages::{ResponseHeader, SaslHandshakeResponse};
+    /// let body = SaslHandshakeResponse { error_code: 0, mechanisms: vec!["PLAIN".into()] };
+    /// let header = ResponseHeader { correlation_id: 5, ..Default::default() };
+    /// let embedded = EmbeddedMessage::from_response(&header, &body, 1)?;
+    /// let (h, b) = embedded.decode_response::<SaslHandshakeResponse>(1).unwrap();
+    /// assert_eq!((h, b), (header, body));
+    /// # Ok::<(), kafka_wire::error::EncodeError>(())
+    /// ```
     pub fn from_response<R: ApiMessage>(
         header: &ResponseHeader,
         body: &R,
@@ -103,6 +146,18 @@ impl EmbeddedMessage {
     /// # Errors
     /// As [`EmbeddedMessage::request_header`]; the header's api key not
     /// `R`'s; a malformed body; trailing bytes.
+    ///
+    /// # Example
+    /// ```
+    /// use kafka_wire::embedded::EmbeddedMessage;
+    /// use kafka_wire::messages::{MetadataRequest, SaslHandshakeRequest};
+    /// // SaslHandshake v1, header v1: api key 17, version 1, correlation id 5, client id "".
+    /// let embedded = EmbeddedMessage(kafka_wire::Bytes::from_static(b"\x00\x11\x00\x01\x00\x00\x00\x05\x00\x00\x00\x05PLAIN"));
+    /// let (header, body) = embedded.decode_request::<SaslHandshakeRequest>()?;
+    /// assert_eq!((header.correlation_id, body.mechanism.as_str()), (5, "PLAIN"));
+    /// assert!(embedded.decode_request::<MetadataRequest>().is_err()); // another api key
+    /// # Ok::<(), kafka_wire::error::DecodeError>(())
+    /// ```
     pub fn decode_request<R: ApiMessage>(&self) -> Result<(RequestHeader, R), DecodeError> {
         let (header, mut r) = self.read_request_header()?;
         if header.request_api_key != R::API_KEY {
@@ -119,6 +174,17 @@ impl EmbeddedMessage {
     ///
     /// # Errors
     /// A malformed header or body, or trailing bytes.
+    ///
+    /// # Example
+    /// ```
+    /// use kafka_wire::embedded::EmbeddedMessage;
+    /// use kafka_wire::messages::SaslHandshakeResponse;
+    /// // Response header v0 (correlation id 5), error code 0, no mechanisms.
+    /// let embedded = EmbeddedMessage(kafka_wire::Bytes::from_static(b"\x00\x00\x00\x05\x00\x00\x00\x00\x00\x00"));
+    /// let (header, body) = embedded.decode_response::<SaslHandshakeResponse>(1)?;
+    /// assert_eq!((header.correlation_id, body.mechanisms.len()), (5, 0));
+    /// # Ok::<(), kafka_wire::error::DecodeError>(())
+    /// ```
     pub fn decode_response<R: ApiMessage>(&self, api_version: i16) -> Result<(ResponseHeader, R), DecodeError> {
         let mut r = Reader::new(self.0.clone());
         let header = ResponseHeader::decode_from(&mut r, response_header_version(R::API_KEY, api_version))?;

@@ -22,6 +22,17 @@ use crate::primitives::{Input, Reader, Writer};
 /// A decoded request: its header and typed body. The default (a default
 /// header and an empty Produce body) is a placeholder to decode into
 /// ([`decode_request_into`]).
+///
+/// # Example
+/// ```
+/// use kafka_wire::frame::RequestFrame;
+/// use kafka_wire::messages::{ApiVersionsRequest, RequestHeader};
+/// let frame = RequestFrame {
+///     header: RequestHeader { request_api_key: 18, correlation_id: 1, ..Default::default() },
+///     body: ApiVersionsRequest::default().into(),
+/// };
+/// assert_eq!(frame.body.api_key(), frame.header.request_api_key);
+/// ```
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RequestFrame {
     /// The request header, at the version the api key and version call for.
@@ -33,6 +44,14 @@ pub struct RequestFrame {
 /// A decoded response: its header, typed body, and the version the body was
 /// read at (which differs from the request's only in the ApiVersions fallback).
 /// The default is a placeholder to decode into ([`decode_response_into`]).
+///
+/// # Example
+/// ```
+/// let bytes = kafka_wire::Bytes::from_static(b"\x00\x00\x00\x07\x00\x00\x00\x00\x00\x00");
+/// let frame = kafka_wire::frame::decode_response(bytes, 17, 1)?; // SaslHandshake v1
+/// assert_eq!((frame.header.correlation_id, frame.body.api_key(), frame.version), (7, 17, 1));
+/// # Ok::<(), kafka_wire::error::DecodeError>(())
+/// ```
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ResponseFrame {
     /// The response header.
@@ -119,6 +138,17 @@ fn body_end<B: Input>(r: &Reader<B>, message: &'static str, version: i16) -> Res
 ///
 /// # Errors
 /// As [`decode_request`], and a size that does not match the bytes given.
+///
+/// # Example
+/// ```
+/// use kafka_wire::{frame, Bytes};
+/// // Size 10, then ApiVersions v0: header v1 with client id "" and no body.
+/// let bytes = Bytes::from_static(b"\x00\x00\x00\x0a\x00\x12\x00\x00\x00\x00\x00\x01\x00\x00");
+/// assert_eq!(frame::decode_request_frame(bytes)?.header.correlation_id, 1);
+/// // A size that does not match the bytes is an error.
+/// assert!(frame::decode_request_frame(Bytes::from_static(b"\x00\x00\x00\x0b\x00\x12")).is_err());
+/// # Ok::<(), kafka_wire::error::DecodeError>(())
+/// ```
 pub fn decode_request_frame(mut buf: Bytes) -> Result<RequestFrame, DecodeError> {
     let body = unframe(&mut buf)?;
     decode_request(body)
@@ -128,8 +158,23 @@ pub fn decode_request_frame(mut buf: Bytes) -> Result<RequestFrame, DecodeError>
 /// version its api key and version call for.
 ///
 /// # Errors
-/// An unknown api key, or a header or body that the version cannot carry.
-/// After an error `buf` holds what it held before.
+/// An unknown api key, a body of another api key than the header's, or a
+/// header or body that the version cannot carry. After an error `buf` holds
+/// what it held before.
+///
+/// # Example
+/// ```
+/// use kafka_wire::frame;
+/// use kafka_wire::messages::{ApiVersionsRequest, RequestBody, RequestHeader};
+/// let header = RequestHeader { request_api_key: 18, correlation_id: 1, ..Default::default() };
+/// let body = RequestBody::from(ApiVersionsRequest::default());
+/// let mut buf = kafka_wire::BytesMut::new();
+/// frame::encode_request(&header, &body, &mut buf)?;
+/// // ApiVersions v0: request header v1 (client id ""), an empty body.
+/// assert_eq!(&buf[..], b"\x00\x12\x00\x00\x00\x00\x00\x01\x00\x00");
+/// assert_eq!(frame::decode_request(buf.freeze())?.header, header);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn encode_request(header: &RequestHeader, body: &RequestBody, buf: &mut BytesMut) -> Result<(), EncodeError> {
     let info = api_info(header.request_api_key)
         .ok_or_else(|| EncodeError::new(EncodeErrorKind::Invalid("unknown api key in request header")))?;
@@ -148,6 +193,22 @@ pub fn encode_request(header: &RequestHeader, body: &RequestBody, buf: &mut Byte
 /// # Errors
 /// An unknown api key, or a header or body that the version cannot carry.
 /// After an error `buf` holds what it held before.
+///
+/// # Example
+/// ```
+/// use kafka_wire::frame;
+/// use kafka_wire::messages::{ResponseHeader, SaslHandshakeResponse};
+/// let body = SaslHandshakeResponse { error_code: 0, mechanisms: vec!["PLAIN".into()] };
+/// let header = ResponseHeader { correlation_id: 7, ..Default::default() };
+/// let mut buf = kafka_wire::BytesMut::new();
+/// frame::encode_response(&header, &body.clone().into(), 1, &mut buf)?;
+/// // Response header v0 (SaslHandshake is never flexible), the error code,
+/// // one mechanism.
+/// assert_eq!(&buf[..], b"\x00\x00\x00\x07\x00\x00\x00\x00\x00\x01\x00\x05PLAIN");
+/// let decoded = frame::decode_response(buf.freeze(), 17, 1)?;
+/// assert_eq!(decoded.body, body.into());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn encode_response(
     header: &ResponseHeader,
     body: &ResponseBody,
@@ -267,6 +328,16 @@ pub fn write_frame(
 ///
 /// # Errors
 /// An unknown api key, a malformed header or body, or bytes left over.
+///
+/// # Example
+/// ```
+/// // A broker that knows ApiVersions up to v2 answers a v4 request: header
+/// // v0, then error code 35 and its own range for api key 18 (0 to 2).
+/// let bytes = kafka_wire::Bytes::from_static(b"\x00\x00\x00\x09\x00\x23\x00\x00\x00\x01\x00\x12\x00\x00\x00\x02");
+/// let frame = kafka_wire::frame::decode_response(bytes, 18, 4)?;
+/// assert_eq!((frame.header.correlation_id, frame.version), (9, 0));
+/// # Ok::<(), kafka_wire::error::DecodeError>(())
+/// ```
 pub fn decode_response(buf: Bytes, api_key: i16, api_version: i16) -> Result<ResponseFrame, DecodeError> {
     let info = info(api_key, 0)?;
     let mut r = Reader::new(buf);
@@ -339,6 +410,15 @@ fn response_body<B: Input, T>(
 ///
 /// # Errors
 /// As [`decode_response`], and a size that does not match the bytes given.
+///
+/// # Example
+/// ```
+/// // Size 10: SaslHandshake v1 response header v0, error code 0, no mechanisms.
+/// let bytes = kafka_wire::Bytes::from_static(b"\x00\x00\x00\x0a\x00\x00\x00\x07\x00\x00\x00\x00\x00\x00");
+/// let frame = kafka_wire::frame::decode_response_frame(bytes, 17, 1)?;
+/// assert_eq!(frame.header.correlation_id, 7);
+/// # Ok::<(), kafka_wire::error::DecodeError>(())
+/// ```
 pub fn decode_response_frame(mut buf: Bytes, api_key: i16, api_version: i16) -> Result<ResponseFrame, DecodeError> {
     let body = unframe(&mut buf)?;
     decode_response(body, api_key, api_version)
