@@ -9,6 +9,13 @@
 use std::fmt;
 
 /// One step of a field path.
+///
+/// # Example
+/// ```
+/// use kafka_wire::error::{DecodeError, DecodeErrorKind, PathSegment};
+/// let err = DecodeError::new(DecodeErrorKind::InvalidUtf8, 9).in_field("name").at_index(2).in_field("topics");
+/// assert_eq!(err.path(), [PathSegment::Field("topics"), PathSegment::Index(2), PathSegment::Field("name")]);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PathSegment {
     /// A field, by its Rust name.
@@ -56,16 +63,35 @@ impl Place {
 macro_rules! place_methods {
     () => {
         /// The message name and version, when known.
+        ///
+        /// ```
+        /// use kafka_wire::error::{DecodeError, DecodeErrorKind};
+        /// let err = DecodeError::new(DecodeErrorKind::VarintTooLong, 0);
+        /// assert_eq!(err.message(), None);
+        /// assert_eq!(err.in_message("ProduceRequest", 9).message(), Some(("ProduceRequest", 9)));
+        /// ```
         pub fn message(&self) -> Option<(&'static str, i16)> {
             self.0.place.message
         }
 
         /// The field path, outermost first.
+        ///
+        /// ```
+        /// use kafka_wire::error::{EncodeError, EncodeErrorKind, PathSegment};
+        /// let err = EncodeError::new(EncodeErrorKind::NullNotAllowed).in_field("name").at_index(0).in_field("topics");
+        /// assert_eq!(err.path(), [PathSegment::Field("topics"), PathSegment::Index(0), PathSegment::Field("name")]);
+        /// ```
         pub fn path(&self) -> Vec<PathSegment> {
             self.0.place.path.iter().rev().copied().collect()
         }
 
         /// Adds an enclosing field to the path.
+        ///
+        /// ```
+        /// use kafka_wire::error::{DecodeError, DecodeErrorKind};
+        /// let err = DecodeError::new(DecodeErrorKind::InvalidUtf8, 3).in_field("client_id");
+        /// assert_eq!(err.to_string(), "client_id: string is not valid UTF-8 (offset 3)");
+        /// ```
         #[cold]
         #[must_use]
         pub fn in_field(mut self, name: &'static str) -> Self {
@@ -74,6 +100,12 @@ macro_rules! place_methods {
         }
 
         /// Adds an enclosing array index to the path.
+        ///
+        /// ```
+        /// use kafka_wire::error::{DecodeError, DecodeErrorKind};
+        /// let err = DecodeError::new(DecodeErrorKind::InvalidUtf8, 7).in_field("name").at_index(1).in_field("topics");
+        /// assert_eq!(err.to_string(), "topics[1].name: string is not valid UTF-8 (offset 7)");
+        /// ```
         #[cold]
         #[must_use]
         pub fn at_index(mut self, index: usize) -> Self {
@@ -82,6 +114,12 @@ macro_rules! place_methods {
         }
 
         /// Names the message and version; the outermost context wins.
+        ///
+        /// ```
+        /// use kafka_wire::error::{EncodeError, EncodeErrorKind};
+        /// let err = EncodeError::new(EncodeErrorKind::TooLong(40_000)).in_message("RequestHeader", 2).in_message("EnvelopeRequest", 0);
+        /// assert_eq!(err.to_string(), "RequestHeader v2: length 40000 is too long");
+        /// ```
         #[cold]
         #[must_use]
         pub fn in_message(mut self, name: &'static str, version: i16) -> Self {
@@ -94,6 +132,14 @@ macro_rules! place_methods {
 }
 
 /// What went wrong while decoding.
+///
+/// # Example
+/// ```
+/// use kafka_wire::error::DecodeErrorKind;
+/// let kind = DecodeErrorKind::NotEnoughBytes { needed: 4, remaining: 1 };
+/// assert_eq!(kind.to_string(), "need 4 bytes, have 1");
+/// assert_eq!(DecodeErrorKind::ApiKeyNotCompiled(19).to_string(), "api key 19 is not compiled into this build");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum DecodeErrorKind {
@@ -202,17 +248,38 @@ struct DecodeInner {
 
 impl DecodeError {
     /// An error of `kind` at byte `offset`.
+    ///
+    /// ```
+    /// use kafka_wire::error::{DecodeError, DecodeErrorKind};
+    /// let err = DecodeError::new(DecodeErrorKind::TrailingBytes(2), 10);
+    /// assert_eq!(err.to_string(), "2 bytes left over (offset 10)");
+    /// ```
     #[cold]
     pub fn new(kind: DecodeErrorKind, offset: usize) -> Self {
         Self(Box::new(DecodeInner { kind, offset, place: Place::default() }))
     }
 
     /// What went wrong.
+    ///
+    /// ```
+    /// use kafka_wire::error::DecodeErrorKind;
+    /// use kafka_wire::message::Message;
+    /// use kafka_wire::messages::RequestHeader;
+    /// let err = RequestHeader::decode_exact(kafka_wire::Bytes::from_static(b"\x00\x12"), 0).unwrap_err();
+    /// assert_eq!(*err.kind(), DecodeErrorKind::NotEnoughBytes { needed: 2, remaining: 0 });
+    /// ```
     pub fn kind(&self) -> &DecodeErrorKind {
         &self.0.kind
     }
 
     /// Byte offset from the start of the input where the problem was found.
+    ///
+    /// ```
+    /// use kafka_wire::message::Message;
+    /// use kafka_wire::messages::RequestHeader;
+    /// let err = RequestHeader::decode_exact(kafka_wire::Bytes::from_static(b"\x00\x12\x00"), 0).unwrap_err();
+    /// assert_eq!(err.offset(), 2); // the api version needs 2 bytes at offset 2
+    /// ```
     pub fn offset(&self) -> usize {
         self.0.offset
     }
@@ -220,6 +287,12 @@ impl DecodeError {
     place_methods!();
 
     /// Adds an enclosing tagged-field entry to the path.
+    ///
+    /// ```
+    /// use kafka_wire::error::{DecodeError, DecodeErrorKind};
+    /// let err = DecodeError::new(DecodeErrorKind::InvalidUtf8, 12).at_tag(1).in_field("tagged_fields");
+    /// assert_eq!(err.to_string(), "tagged_fields<tag 1>: string is not valid UTF-8 (offset 12)");
+    /// ```
     #[cold]
     #[must_use]
     pub fn at_tag(mut self, tag: u32) -> Self {
@@ -244,6 +317,12 @@ impl fmt::Debug for DecodeError {
 impl std::error::Error for DecodeError {}
 
 /// What went wrong while encoding.
+///
+/// # Example
+/// ```
+/// use kafka_wire::error::EncodeErrorKind;
+/// assert_eq!(EncodeErrorKind::UnsupportedVersion(99).to_string(), "version 99 is not supported");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum EncodeErrorKind {
@@ -301,12 +380,25 @@ struct EncodeInner {
 
 impl EncodeError {
     /// An error of `kind`, place still unknown.
+    ///
+    /// ```
+    /// use kafka_wire::error::{EncodeError, EncodeErrorKind};
+    /// assert_eq!(EncodeError::new(EncodeErrorKind::DuplicateTag(3)).to_string(), "tag 3 is used twice");
+    /// ```
     #[cold]
     pub fn new(kind: EncodeErrorKind) -> Self {
         Self(Box::new(EncodeInner { kind, place: Place::default() }))
     }
 
     /// What went wrong.
+    ///
+    /// ```
+    /// use kafka_wire::error::EncodeErrorKind;
+    /// use kafka_wire::message::Message;
+    /// use kafka_wire::messages::RequestHeader;
+    /// let err = RequestHeader::default().to_bytes(7).unwrap_err();
+    /// assert_eq!(*err.kind(), EncodeErrorKind::UnsupportedVersion(7));
+    /// ```
     pub fn kind(&self) -> &EncodeErrorKind {
         &self.0.kind
     }

@@ -27,19 +27,41 @@ pub struct VersionRange {
 
 impl VersionRange {
     /// The empty range.
+    ///
+    /// ```
+    /// use kafka_wire::message::VersionRange;
+    /// assert!(VersionRange::NONE.is_empty() && !VersionRange::NONE.contains(0));
+    /// ```
     pub const NONE: VersionRange = VersionRange { min: 0, max: -1 };
 
     /// The versions `min..=max`.
+    ///
+    /// ```
+    /// use kafka_wire::message::VersionRange;
+    /// assert_eq!(VersionRange::new(0, 7).to_string(), "0-7");
+    /// assert_eq!(VersionRange::new(5, i16::MAX).to_string(), "5+");
+    /// ```
     pub const fn new(min: i16, max: i16) -> Self {
         Self { min, max }
     }
 
     /// True when `version` is in the range.
+    ///
+    /// ```
+    /// use kafka_wire::message::VersionRange;
+    /// let flexible = VersionRange::new(9, i16::MAX);
+    /// assert!(flexible.contains(9) && flexible.contains(100) && !flexible.contains(8));
+    /// ```
     pub const fn contains(&self, version: i16) -> bool {
         self.min <= version && version <= self.max
     }
 
     /// True when the range holds no version.
+    ///
+    /// ```
+    /// use kafka_wire::message::VersionRange;
+    /// assert!(VersionRange::new(3, 2).is_empty() && !VersionRange::new(3, 3).is_empty());
+    /// ```
     pub const fn is_empty(&self) -> bool {
         self.min > self.max
     }
@@ -310,12 +332,28 @@ fn decode_checked<B: Input, T: Decode<B>>(
 }
 
 /// A request or response: a message with an api key.
+///
+/// # Example
+/// ```
+/// use kafka_wire::message::ApiMessage;
+/// use kafka_wire::messages::{CreateTopicsRequest, CreateTopicsResponse};
+/// assert_eq!((CreateTopicsRequest::API_KEY, CreateTopicsResponse::API_KEY), (19, 19));
+/// ```
 pub trait ApiMessage: Message {
     /// The api key, e.g. 19 for CreateTopics.
     const API_KEY: i16;
 }
 
 /// A request, paired with the response type that answers it.
+///
+/// # Example
+/// ```
+/// use kafka_wire::message::{Message, Request};
+/// fn answer_name<R: Request>() -> &'static str {
+///     <R::Response as Message>::NAME
+/// }
+/// assert_eq!(answer_name::<kafka_wire::messages::MetadataRequest>(), "MetadataResponse");
+/// ```
 pub trait Request: ApiMessage {
     /// The response to this request.
     type Response: ApiMessage;
