@@ -45,11 +45,20 @@ pub struct EmbeddedHeader(pub Bytes);
 
 impl EmbeddedMessage {
     /// The raw bytes, header and body.
+    ///
+    /// ```
+    /// let embedded = kafka_wire::embedded::EmbeddedMessage(kafka_wire::Bytes::from_static(b"\x00\x03"));
+    /// assert_eq!(&embedded.as_bytes()[..], b"\x00\x03");
+    /// ```
     pub fn as_bytes(&self) -> &Bytes {
         &self.0
     }
 
     /// True when it holds no bytes.
+    ///
+    /// ```
+    /// assert!(kafka_wire::embedded::EmbeddedMessage::default().is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }

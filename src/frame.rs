@@ -445,6 +445,18 @@ fn unframe(buf: &mut Bytes) -> Result<Bytes, DecodeError> {
 
 /// The borrowed view of a request (feature `borrowed`): header and body
 /// borrowing the frame's bytes.
+///
+/// # Example
+/// ```
+/// # #[cfg(feature = "borrowed")] {
+/// // SaslHandshake v1: header v1 (client id "k"), mechanism "PLAIN".
+/// let bytes = b"\x00\x11\x00\x01\x00\x00\x00\x05\x00\x01k\x00\x05PLAIN";
+/// let frame = kafka_wire::frame::decode_request_view(bytes)?;
+/// let kafka_wire::messages::RequestBodyRef::SaslHandshake(body) = &frame.body else { panic!() };
+/// assert_eq!((frame.header.client_id, body.mechanism), (Some("k"), "PLAIN"));
+/// # }
+/// # Ok::<(), kafka_wire::error::DecodeError>(())
+/// ```
 #[cfg(feature = "borrowed")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct RequestFrameRef<'a> {
@@ -456,6 +468,18 @@ pub struct RequestFrameRef<'a> {
 
 /// The borrowed view of a response (feature `borrowed`): header and body
 /// borrowing the frame's bytes, and the version the body was read at.
+///
+/// # Example
+/// ```
+/// # #[cfg(feature = "borrowed")] {
+/// // SaslHandshake v1 response: header v0, error code 0, mechanisms ["PLAIN"].
+/// let bytes = b"\x00\x00\x00\x05\x00\x00\x00\x00\x00\x01\x00\x05PLAIN";
+/// let frame = kafka_wire::frame::decode_response_view(bytes, 17, 1)?;
+/// let kafka_wire::messages::ResponseBodyRef::SaslHandshake(body) = &frame.body else { panic!() };
+/// assert_eq!((frame.header.correlation_id, frame.version, body.mechanisms.len()), (5, 1, 1));
+/// # }
+/// # Ok::<(), kafka_wire::error::DecodeError>(())
+/// ```
 #[cfg(feature = "borrowed")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResponseFrameRef<'a> {
@@ -531,7 +555,14 @@ impl RequestFrameRef<'_> {
     /// The owned [`RequestFrame`], allocating what the view borrowed.
     ///
     /// # Example
-    /// See [`decode_request_view`].
+    /// ```
+    /// # #[cfg(feature = "borrowed")] {
+    /// let bytes = b"\x00\x11\x00\x01\x00\x00\x00\x05\x00\x01k\x00\x05PLAIN";
+    /// let owned = kafka_wire::frame::decode_request_view(bytes)?.into_owned();
+    /// assert_eq!(owned, kafka_wire::frame::decode_request(kafka_wire::Bytes::from_static(bytes))?);
+    /// # }
+    /// # Ok::<(), kafka_wire::error::DecodeError>(())
+    /// ```
     #[inline]
     pub fn into_owned(self) -> RequestFrame {
         use crate::primitives::IntoOwned;
@@ -544,7 +575,14 @@ impl ResponseFrameRef<'_> {
     /// The owned [`ResponseFrame`], allocating what the view borrowed.
     ///
     /// # Example
-    /// See [`decode_response_view`].
+    /// ```
+    /// # #[cfg(feature = "borrowed")] {
+    /// let bytes = b"\x00\x00\x00\x05\x00\x00\x00\x00\x00\x01\x00\x05PLAIN";
+    /// let owned = kafka_wire::frame::decode_response_view(bytes, 17, 1)?.into_owned();
+    /// assert_eq!(owned, kafka_wire::frame::decode_response(kafka_wire::Bytes::from_static(bytes), 17, 1)?);
+    /// # }
+    /// # Ok::<(), kafka_wire::error::DecodeError>(())
+    /// ```
     #[inline]
     pub fn into_owned(self) -> ResponseFrame {
         use crate::primitives::IntoOwned;
