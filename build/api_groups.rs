@@ -3,7 +3,8 @@
 // lists split the api keys of `schemas/` between them).
 
 /// Always compiled: what a producer, a consumer and a transactional client
-/// send, and the handshake (ApiVersions, SASL).
+/// send, the handshake (ApiVersions, SASL) and client telemetry (KIP-714,
+/// which librdkafka clients send unasked).
 pub const CORE: &[i16] = &[
     0,  // Produce
     1,  // Fetch
@@ -26,6 +27,8 @@ pub const CORE: &[i16] = &[
     28, // TxnOffsetCommit
     36, // SaslAuthenticate
     68, // ConsumerGroupHeartbeat
+    71, // GetTelemetrySubscriptions
+    72, // PushTelemetry
 ];
 
 /// Feature `controller`: the api keys that only controllers or
@@ -53,5 +56,5 @@ pub const CONTROLLER: &[i16] = &[
 /// (KIP-590), which carries forwarded admin requests.
 pub const ADMIN: &[i16] = &[
     15, 16, 19, 20, 21, 27, 29, 30, 31, 32, 33, 34, 35, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50,
-    51, 55, 57, 58, 60, 61, 64, 65, 66, 69, 71, 72, 74, 75, 76, 77, 78, 79, 80, 81, 83, 84, 85, 86, 87,
+    51, 55, 57, 58, 60, 61, 64, 65, 66, 69, 74, 75, 76, 77, 78, 79, 80, 81, 83, 84, 85, 86, 87,
 ];

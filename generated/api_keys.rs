@@ -194,6 +194,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::new(0, 6),
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 1,
@@ -210,6 +211,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 2,
@@ -222,6 +224,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::new(0, 0),
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 3,
@@ -234,6 +237,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::new(0, 3),
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 4,
@@ -246,6 +250,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 5,
@@ -258,6 +263,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 6,
@@ -270,6 +276,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 7,
@@ -282,6 +289,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Controller],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 8,
@@ -294,6 +302,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::new(0, 1),
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 9,
@@ -306,6 +315,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::new(0, 0),
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 10,
@@ -318,6 +328,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::new(0, 0),
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 11,
@@ -330,6 +341,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::new(0, 1),
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 12,
@@ -342,6 +354,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 13,
@@ -354,6 +367,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 14,
@@ -366,6 +380,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 15,
@@ -378,6 +393,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 16,
@@ -390,6 +406,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 17,
@@ -406,6 +423,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 18,
@@ -422,6 +440,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 19,
@@ -438,6 +457,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 20,
@@ -454,6 +474,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 21,
@@ -466,6 +487,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 22,
@@ -478,6 +500,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 23,
@@ -490,6 +513,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::new(0, 1),
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 24,
@@ -502,6 +526,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 25,
@@ -514,6 +539,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 26,
@@ -526,6 +552,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: true,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 27,
@@ -538,6 +565,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 28,
@@ -550,6 +578,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 29,
@@ -566,6 +595,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 30,
@@ -582,6 +612,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 31,
@@ -598,6 +629,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 32,
@@ -614,6 +646,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 33,
@@ -630,6 +663,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 34,
@@ -642,6 +676,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::new(0, 0),
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 35,
@@ -654,6 +689,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::new(0, 0),
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 36,
@@ -670,6 +706,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 37,
@@ -686,6 +723,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 38,
@@ -702,6 +740,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 39,
@@ -718,6 +757,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 40,
@@ -734,6 +774,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 41,
@@ -750,6 +791,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 42,
@@ -762,6 +804,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::new(0, 0),
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 43,
@@ -778,6 +821,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 44,
@@ -794,6 +838,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 45,
@@ -810,6 +855,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 46,
@@ -826,6 +872,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 47,
@@ -838,6 +885,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 48,
@@ -850,6 +898,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 49,
@@ -866,6 +915,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 50,
@@ -882,6 +932,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 51,
@@ -898,6 +949,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 52,
@@ -910,6 +962,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::Controller],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 53,
@@ -922,6 +975,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::Controller],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 54,
@@ -934,6 +988,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::Controller],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 55,
@@ -946,6 +1001,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::Broker, crate::api::Listener::Controller],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 56,
@@ -958,6 +1014,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Controller],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 57,
@@ -974,6 +1031,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 58,
@@ -986,6 +1044,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Controller],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 59,
@@ -998,6 +1057,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::Controller],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 60,
@@ -1014,6 +1074,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
             crate::api::Listener::Broker,
             crate::api::Listener::Controller,
         ],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 61,
@@ -1026,6 +1087,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 62,
@@ -1038,6 +1100,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::Controller],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 63,
@@ -1050,6 +1113,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::Controller],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 64,
@@ -1062,6 +1126,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::Broker, crate::api::Listener::Controller],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 65,
@@ -1074,6 +1139,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 66,
@@ -1086,6 +1152,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 67,
@@ -1098,6 +1165,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Controller],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 68,
@@ -1110,6 +1178,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: true,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 69,
@@ -1122,6 +1191,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 70,
@@ -1134,6 +1204,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::Controller],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 71,
@@ -1146,6 +1217,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 72,
@@ -1158,6 +1230,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 73,
@@ -1170,6 +1243,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::Controller],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 74,
@@ -1182,6 +1256,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 75,
@@ -1194,6 +1269,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 76,
@@ -1206,6 +1282,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: true,
         listeners: &[crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 77,
@@ -1218,6 +1295,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: true,
         listeners: &[crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 78,
@@ -1230,6 +1308,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: true,
         listeners: &[crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 79,
@@ -1242,6 +1321,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: true,
         listeners: &[crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 80,
@@ -1254,6 +1334,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::Broker, crate::api::Listener::Controller],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 81,
@@ -1266,6 +1347,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::Broker, crate::api::Listener::Controller],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 82,
@@ -1278,6 +1360,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: false,
         listeners: &[crate::api::Listener::Controller],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 83,
@@ -1290,6 +1373,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: true,
         listeners: &[crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 84,
@@ -1302,6 +1386,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: true,
         listeners: &[crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 85,
@@ -1314,6 +1399,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: true,
         listeners: &[crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 86,
@@ -1326,6 +1412,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: true,
         listeners: &[crate::api::Listener::Broker],
+        compiled: true,
     },
     crate::api::ApiInfo {
         api_key: 87,
@@ -1338,6 +1425,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         deprecated_versions: crate::message::VersionRange::NONE,
         latest_version_unstable: true,
         listeners: &[crate::api::Listener::Broker],
+        compiled: true,
     },
 ];
 /// The facts about api key `code`, if this message set has it.

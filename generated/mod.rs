@@ -944,4 +944,5 @@ pub use write_txn_markers_response::WriteTxnMarkersResponse;
 pub mod api_keys {
     include!("api_keys.rs");
 }
-pub use api_keys::{api_info, ApiKey, RequestBody, ResponseBody, API_INFO};
+pub use api_keys::{api_info, ApiKey, API_INFO};
+pub use api_keys::{RequestBody, ResponseBody};

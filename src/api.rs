@@ -35,6 +35,8 @@ pub enum Listener {
 /// assert_eq!((info.name, info.request_name, info.response_name), ("CreateTopics", "CreateTopicsRequest", "CreateTopicsResponse"));
 /// assert_eq!((info.valid_versions.to_string(), info.flexible_versions.to_string()), ("0-7".into(), "5+".into()));
 /// assert_eq!(info.request_header_version(7), 2);
+/// // With the `admin` feature (default) its request and response are compiled.
+/// assert_eq!(info.compiled, cfg!(feature = "admin"));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ApiInfo {
@@ -63,6 +65,13 @@ pub struct ApiInfo {
     pub latest_version_unstable: bool,
     /// Where requests of this api may be sent.
     pub listeners: &'static [Listener],
+    /// Whether this build compiles the api's request and response: always
+    /// for the core api keys, with the features `admin` and `controller`
+    /// for the others (see the crate's features). When false, decoding a
+    /// body of this api key fails with
+    /// [`DecodeErrorKind::ApiKeyNotCompiled`](crate::error::DecodeErrorKind::ApiKeyNotCompiled),
+    /// and a broker should not advertise it in its ApiVersions response.
+    pub compiled: bool,
 }
 
 /// Api key of ApiVersions, whose response header is always v0 (KIP-511).

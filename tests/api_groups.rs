@@ -41,6 +41,7 @@ fn bodies_decode_for_compiled_api_keys_only_and_the_table_stays_whole() {
     assert_eq!(API_INFO.len(), 88);
     let mut not_compiled = 0;
     for info in API_INFO {
+        assert_eq!(info.compiled, compiled(info.api_key), "{}", info.name);
         let v = info.valid_versions.min;
         let empty = || Reader::new(kafka_wire::Bytes::new());
         let results = [

@@ -291,11 +291,23 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, extras: Extras
     if specs.iter().any(|s| s.spec_type == SpecType::Request) {
         let refs: Vec<&MessageSpec> = specs.iter().collect();
         let compiled: Vec<&MessageSpec> = specs.iter().filter(|s| extras.compiles(s)).collect();
-        let mut tokens = emit::api::emit_api_table(&refs, &cx);
-        tokens.extend(emit::api::emit_dispatch(&compiled, &cx));
+        let compiled_key =
+            |key: i16| compiled.iter().any(|s| s.api_key == Some(key) && s.spec_type == SpecType::Request);
+        let mut tokens = emit::api::emit_api_table(&refs, &compiled_key, &cx);
+        // The dispatch enums, when at least one api key is compiled (with
+        // none, `Builder::api_keys([])`, the table alone).
+        let dispatch = compiled.iter().any(|s| s.spec_type == SpecType::Request);
+        if dispatch {
+            tokens.extend(emit::api::emit_dispatch(&compiled, &cx));
+        }
         let text = write::format_file(tokens, "the request schemas").map_err(Error::Internal)?;
         out.files.push(GeneratedFile { name: "api_keys.rs".into(), text });
-        let views = cx.views.then(|| {
+        let bodies = dispatch.then(|| {
+            quote!(
+                pub use api_keys::{RequestBody, ResponseBody};
+            )
+        });
+        let views = (dispatch && cx.views).then(|| {
             quote!(
                 pub use api_keys::{RequestBodyRef, ResponseBodyRef};
             )
@@ -303,7 +315,8 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, extras: Extras
         index.extend(quote! {
             /// The api-key table of this message set.
             pub mod api_keys { include!("api_keys.rs"); }
-            pub use api_keys::{api_info, ApiKey, RequestBody, ResponseBody, API_INFO};
+            pub use api_keys::{api_info, ApiKey, API_INFO};
+            #bodies
             #views
         });
     }

@@ -34,11 +34,15 @@ fn only_the_asked_api_keys_are_compiled_and_the_table_keeps_every_api_key() -> R
     assert!(index.contains("pub mod produce_request"));
     assert!(!index.contains("pub mod fetch_request"));
 
-    // The table lists every api key, with the same text as when all are compiled.
+    // The table lists every api key, with the same text as when all are
+    // compiled but for the `compiled` flags.
     let (table_all, table_some) =
         (file(&all, "api_keys.rs").unwrap_or_default(), file(&some, "api_keys.rs").unwrap_or_default());
-    let table = |text: &str| text.split("pub enum RequestBody").next().unwrap_or_default().to_owned();
-    assert_eq!(table(table_all), table(table_some));
+    let table = |text: &str| {
+        text.split("pub enum RequestBody").next().unwrap_or_default().replace("compiled: false", "compiled: true")
+    };
+    assert!(table(table_all) == table(table_some), "the tables differ beyond the compiled flags");
+    assert_eq!(table_some.matches("compiled: true").count(), 2);
     assert!(table_some.contains("Fetch = 1i16,"));
 
     // The dispatch holds the compiled bodies, and tells an api key of the
@@ -85,5 +89,29 @@ fn the_command_line_takes_a_list_of_api_keys() -> std::io::Result<()> {
     let unknown = run("0,999")?;
     assert_eq!(unknown.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("api keys [999] are not in the schemas given"));
+    Ok(())
+}
+
+#[test]
+fn no_api_key_asked_for_gives_the_table_alone() -> Result<(), Error> {
+    let none = Builder::new().input_dir(schemas()).api_keys([]).generate()?;
+    assert!(none.messages.iter().all(|m| m.api_key.is_none()));
+    let table = file(&none, "api_keys.rs").unwrap_or_default();
+    assert!(table.contains("pub enum ApiKey"));
+    assert!(!table.contains("compiled: true"));
+    assert!(!table.contains("pub enum RequestBody"));
+    let index = file(&none, "mod.rs").unwrap_or_default();
+    assert!(index.contains("API_INFO") && !index.contains("RequestBody"));
+    Ok(())
+}
+
+#[test]
+fn the_table_says_which_api_keys_are_compiled() -> Result<(), Error> {
+    let some = Builder::new().input_dir(schemas()).api_keys([18]).generate()?;
+    let table = file(&some, "api_keys.rs").unwrap_or_default();
+    assert_eq!(table.matches("compiled: true").count(), 1);
+    let at = table.find("api_key: 18").unwrap_or_default();
+    let entry = &table[at..at + table[at..].find("},").unwrap_or_default()];
+    assert!(entry.contains("compiled: true"), "{entry}");
     Ok(())
 }

@@ -53,14 +53,17 @@ pub struct Versions {
 
 impl Versions {
     /// The table for `config`: [`SERVED`] (and [`SERVED_SASL`] with SASL),
-    /// each capped by `--max-version` and by the versions kafka-wire has.
+    /// each capped by `--max-version` and by the versions kafka-wire has
+    /// (and compiles).
     pub fn new(config: &Config) -> Self {
         let sasl: &[(i16, i16, i16)] = if config.sasl() { SERVED_SASL } else { &[] };
         let mut apis: Vec<ApiVersion> = SERVED
             .iter()
             .chain(sasl)
             .filter_map(|&(api_key, min, max)| {
-                let known = kafka_wire::api::api_info(api_key)?.valid_versions;
+                // Only api keys whose bodies this build compiles can be served.
+                let info = kafka_wire::api::api_info(api_key).filter(|info| info.compiled)?;
+                let known = info.valid_versions;
                 let cap = config.max_versions.get(&api_key).copied().unwrap_or(i16::MAX);
                 let max = max.min(known.max).min(cap);
                 let min = min.max(known.min);

@@ -60,7 +60,9 @@ pub fn emit_message_impls(spec: &MessageSpec, cx: &EmitContext, responses: &BTre
 
 /// The `ApiKey` enum: one variant per api key with its name, versions,
 /// listeners and header versions, from the request schemas (spec §8.1).
-pub fn emit_api_table(specs: &[&MessageSpec], cx: &EmitContext) -> TokenStream {
+/// `compiled` says which api keys have their request and response
+/// compiled ([`ApiInfo::compiled`] in the runtime).
+pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool, cx: &EmitContext) -> TokenStream {
     let rt = &cx.runtime;
     let mut requests: Vec<&MessageSpec> =
         specs.iter().copied().filter(|s| s.spec_type == SpecType::Request && s.api_key.is_some()).collect();
@@ -85,6 +87,7 @@ pub fn emit_api_table(specs: &[&MessageSpec], cx: &EmitContext) -> TokenStream {
             responses.get(&s.api_key.unwrap_or_default()).map_or(flexible.clone(), |r| range(r.flexible_versions, rt));
         let deprecated = range(s.deprecated_versions, rt);
         let unstable = s.latest_version_unstable;
+        let is_compiled = compiled(s.api_key.unwrap_or_default());
         let request_name = &s.name;
         let response_name =
             responses.get(&s.api_key.unwrap_or_default()).map_or_else(|| format!("{base}Response"), |r| r.name.clone());
@@ -108,6 +111,7 @@ pub fn emit_api_table(specs: &[&MessageSpec], cx: &EmitContext) -> TokenStream {
                 deprecated_versions: #deprecated,
                 latest_version_unstable: #unstable,
                 listeners: &[#(#listeners),*],
+                compiled: #is_compiled,
             },
         }
     });
@@ -230,7 +234,8 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
             .iter()
             .map(|(v, ty, key)| quote!(#key => Some(Self::#v(<#ty as #rt::sample::Sample>::sample(g, version))),));
         quote! {
-            /// A random body for `api_key` at `version`, for property tests.
+            /// A random body for `api_key` at `version`, for property tests;
+            /// `None` for an api key that is unknown or not compiled.
             pub fn sample(api_key: i16, g: &mut #rt::sample::SampleGen, version: i16) -> Option<Self> {
                 match api_key {
                     #(#arms)*
