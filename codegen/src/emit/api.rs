@@ -61,7 +61,7 @@ pub fn emit_message_impls(spec: &MessageSpec, cx: &EmitContext, responses: &BTre
 /// The `ApiKey` enum: one variant per api key with its name, versions,
 /// listeners and header versions, from the request schemas (spec §8.1).
 /// `compiled` says which api keys have their request and response
-/// compiled ([`ApiInfo::compiled`] in the runtime).
+/// compiled (`ApiInfo::compiled` in the runtime).
 pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool, cx: &EmitContext) -> TokenStream {
     let rt = &cx.runtime;
     let mut requests: Vec<&MessageSpec> =
