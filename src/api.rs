@@ -13,8 +13,8 @@ pub use crate::messages::{api_info, ApiKey, API_INFO};
 ///
 /// # Example
 /// ```
-/// use kafka_wire::api::{api_info, Listener};
-/// let vote = api_info(52).unwrap(); // KRaft's Vote goes to controllers only
+/// use kafka_wire::api::{ApiKey, Listener};
+/// let vote = ApiKey::Vote.info(); // KRaft's Vote goes to controllers only
 /// assert_eq!(vote.listeners, &[Listener::Controller]);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -31,7 +31,7 @@ pub enum Listener {
 ///
 /// # Example
 /// ```
-/// let info = kafka_wire::api::api_info(19).unwrap();
+/// let info = kafka_wire::api::ApiKey::CreateTopics.info();
 /// assert_eq!((info.name, info.request_name, info.response_name), ("CreateTopics", "CreateTopicsRequest", "CreateTopicsResponse"));
 /// assert_eq!((info.valid_versions.to_string(), info.flexible_versions.to_string()), ("0-7".into(), "5+".into()));
 /// assert_eq!(info.request_header_version(7), 2);
@@ -87,7 +87,7 @@ impl ApiInfo {
     /// request and answer UNSUPPORTED_VERSION.
     ///
     /// ```
-    /// let info = kafka_wire::api::api_info(18).unwrap(); // ApiVersions, flexible 3+
+    /// let info = kafka_wire::api::ApiKey::ApiVersions.info(); // flexible 3+
     /// assert_eq!((info.request_header_version(2), info.request_header_version(3)), (1, 2));
     /// assert_eq!(info.request_header_version(i16::MAX), 2);
     /// ```
@@ -108,7 +108,7 @@ impl ApiInfo {
     /// ```
     /// let info = kafka_wire::api::api_info(18).unwrap();
     /// assert_eq!(info.response_header_version(3), 0);
-    /// let metadata = kafka_wire::api::api_info(3).unwrap(); // flexible 9+
+    /// let metadata = kafka_wire::api::ApiKey::Metadata.info(); // flexible 9+
     /// assert_eq!((metadata.response_header_version(8), metadata.response_header_version(100)), (0, 1));
     /// ```
     pub const fn response_header_version(&self, api_version: i16) -> i16 {

@@ -37,8 +37,8 @@ pub struct EmbeddedMessage(pub Bytes);
 /// use kafka_wire::messages::RequestHeader;
 /// let header = RequestHeader { request_api_key: 3, request_api_version: 12, correlation_id: 9, ..Default::default() };
 /// let embedded = EmbeddedHeader::encode(&header, 2)?;
-/// assert_eq!(embedded.decode(2).unwrap(), header);
-/// # Ok::<(), kafka_wire::error::EncodeError>(())
+/// assert_eq!(embedded.decode(2)?, header);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct EmbeddedHeader(pub Bytes);
@@ -112,9 +112,9 @@ impl EmbeddedMessage {
     /// let body = SaslHandshakeResponse { error_code: 0, mechanisms: vec!["PLAIN".into()] };
     /// let header = ResponseHeader { correlation_id: 5, ..Default::default() };
     /// let embedded = EmbeddedMessage::from_response(&header, &body, 1)?;
-    /// let (h, b) = embedded.decode_response::<SaslHandshakeResponse>(1).unwrap();
+    /// let (h, b) = embedded.decode_response::<SaslHandshakeResponse>(1)?;
     /// assert_eq!((h, b), (header, body));
-    /// # Ok::<(), kafka_wire::error::EncodeError>(())
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn from_response<R: ApiMessage>(
         header: &ResponseHeader,

@@ -452,8 +452,9 @@ fn unframe(buf: &mut Bytes) -> Result<Bytes, DecodeError> {
 /// // SaslHandshake v1: header v1 (client id "k"), mechanism "PLAIN".
 /// let bytes = b"\x00\x11\x00\x01\x00\x00\x00\x05\x00\x01k\x00\x05PLAIN";
 /// let frame = kafka_wire::frame::decode_request_view(bytes)?;
-/// let kafka_wire::messages::RequestBodyRef::SaslHandshake(body) = &frame.body else { panic!() };
-/// assert_eq!((frame.header.client_id, body.mechanism), (Some("k"), "PLAIN"));
+/// use kafka_wire::messages::RequestBodyRef;
+/// assert_eq!(frame.header.client_id, Some("k"));
+/// assert!(matches!(&frame.body, RequestBodyRef::SaslHandshake(body) if body.mechanism == "PLAIN"));
 /// # }
 /// # Ok::<(), kafka_wire::error::DecodeError>(())
 /// ```
@@ -475,8 +476,9 @@ pub struct RequestFrameRef<'a> {
 /// // SaslHandshake v1 response: header v0, error code 0, mechanisms ["PLAIN"].
 /// let bytes = b"\x00\x00\x00\x05\x00\x00\x00\x00\x00\x01\x00\x05PLAIN";
 /// let frame = kafka_wire::frame::decode_response_view(bytes, 17, 1)?;
-/// let kafka_wire::messages::ResponseBodyRef::SaslHandshake(body) = &frame.body else { panic!() };
-/// assert_eq!((frame.header.correlation_id, frame.version, body.mechanisms.len()), (5, 1, 1));
+/// use kafka_wire::messages::ResponseBodyRef;
+/// assert_eq!((frame.header.correlation_id, frame.version), (5, 1));
+/// assert!(matches!(&frame.body, ResponseBodyRef::SaslHandshake(body) if body.mechanisms.len() == 1));
 /// # }
 /// # Ok::<(), kafka_wire::error::DecodeError>(())
 /// ```
