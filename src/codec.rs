@@ -18,8 +18,8 @@
 //! [`FrameCodec`] checks the announced size against a configurable maximum,
 //! and reserves room for a frame as its bytes arrive (at most as much again
 //! as has arrived, at least 64 KiB), never by the announced size alone, so
-//! a peer cannot make it allocate by announcing; a half-read frame resumes where it stopped without reparsing
-//! the size. After an error the connection is out of step: drop it.
+//! a peer cannot make it allocate by announcing; a half-read frame resumes
+//! where it stopped without reparsing the size. After an error the connection is out of step: drop it.
 //!
 //! # Example
 //! ```

@@ -233,16 +233,16 @@ fn decode_entries<B: Input>(
             }
         }
         previous = Some(tag);
-        let size = r.read_uvarint().map_err(|e| section(e.at_tag(tag)))? as usize;
-        let mut value = r.sub_reader(size).map_err(|e| section(e.at_tag(tag)))?;
+        let entry = |e: DecodeError| section(e.at_tag(tag));
+        let size = r.read_uvarint().map_err(entry)? as usize;
+        let mut value = r.sub_reader(size).map_err(entry)?;
         if tag >= known_tags {
             unknown.push(RawTaggedField { tag, data: value.into_remaining() });
         } else if !known(tag, &mut value)? {
             return Err(section(DecodeError::new(DecodeErrorKind::TagNotValid(tag), offset)));
         } else if value.remaining() != 0 {
             let used = size - value.remaining();
-            let e = DecodeError::new(DecodeErrorKind::TagSizeMismatch { declared: size, used }, offset);
-            return Err(section(e.at_tag(tag)));
+            return Err(entry(DecodeError::new(DecodeErrorKind::TagSizeMismatch { declared: size, used }, offset)));
         }
     }
     Ok(())

@@ -501,14 +501,17 @@ impl Builder {
         let mut not_utf8 = Diagnostics::default();
         let files = self.schema_files()?;
         let file_name = |path: &Path| path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let mut uses: BTreeMap<String, usize> = BTreeMap::new();
+        for path in &files {
+            *uses.entry(file_name(path)).or_default() += 1;
+        }
         for path in &files {
             let bytes = std::fs::read(path).map_err(|source| Error::Io { path: path.clone(), source })?;
             // A schema is named by its file name (generated docs say where
             // each message comes from), or by its path where two inputs
             // share a file name, so that diagnostics find the right file.
             let name = file_name(path);
-            let shared = files.iter().filter(|other| file_name(other) == name).count() > 1;
-            let name = if shared { path.display().to_string() } else { name };
+            let name = if uses.get(&name).is_some_and(|&n| n > 1) { path.display().to_string() } else { name };
             paths.insert(name.clone(), path.display().to_string());
             match String::from_utf8(bytes) {
                 Ok(text) => sources.push((name, text)),

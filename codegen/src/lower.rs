@@ -306,9 +306,8 @@ impl Lower<'_> {
         tagged.sort_by_key(|(tag, _)| *tag);
         tagged.dedup_by_key(|(tag, _)| *tag);
         if let Some((missing, (_, at))) = tagged.iter().enumerate().find(|(i, (t, _))| *i as u32 != *t) {
-            let at = at.clone();
             self.err(
-                &at,
+                at,
                 format!("In {struct_name}, the tag IDs are not contiguous. Make use of tag {missing} before using any higher tag IDs."),
             );
         }

@@ -38,9 +38,11 @@ fn main() -> ExitCode {
                 }
                 None => return usage_error("--runtime needs a path"),
             },
-            "--api-keys" => match args.next().map(|list| list.split(',').map(|k| k.trim().parse::<i16>()).collect()) {
+            "--api-keys" => match args
+                .next()
+                .map(|list| list.split(',').map(|k| k.trim().parse()).collect::<Result<Vec<i16>, _>>())
+            {
                 Some(Ok(keys)) => {
-                    let keys: Vec<i16> = keys;
                     builder.api_keys(keys);
                 }
                 Some(Err(_)) => return usage_error("--api-keys needs a comma-separated list of api keys (0 to 32767)"),
