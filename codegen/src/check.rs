@@ -55,12 +55,16 @@ pub fn check<'a>(spec: &'a MessageSpec, diags: &mut Diagnostics) -> Checked<'a> 
     Checked { spec, structs }
 }
 
-/// §6 #34, #41: validVersions must be bounded and non-empty.
+/// §6 #34, #41: validVersions must be bounded, and non-empty unless
+/// written `none`: Kafka keeps the schema of a removed api with
+/// `"validVersions": "none"` (LeaderAndIsr, StopReplica, UpdateMetadata and
+/// ControlledShutdown since 4.0). An inverted range such as `3-1`, empty
+/// too, is refused as a typo.
 fn valid_versions_bounded(spec: &MessageSpec, diags: &mut Diagnostics) {
     let path = JsonPath::root().key("validVersions");
     if spec.valid_versions.is_open() {
         diags.error(&spec.file, &path, format!("Message {} does not specify a maximum version.", spec.name));
-    } else if spec.valid_versions.is_empty() {
+    } else if spec.valid_versions.is_empty() && spec.valid_versions != Versions::NONE {
         diags.error(&spec.file, &path, format!("Message {} has no valid versions.", spec.name));
     } else if spec.valid_versions.hi > MAX_VALID_VERSION {
         diags.error(
@@ -270,7 +274,9 @@ impl<'a> Walk<'a, '_> {
             return;
         }
         self.inline.insert(name, f.path.clone());
-        if present.is_empty() {
+        // In a removed message (no valid versions) every struct is absent
+        // at every version: not the field's fault.
+        if present.is_empty() && !self.spec.is_removed() {
             self.err(
                 &f.path.key("versions"),
                 format!("Version ranges {within} and {} have no versions in common.", f.versions),

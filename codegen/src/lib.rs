@@ -48,6 +48,8 @@ pub mod naming;
 pub mod emit;
 // Tokens to formatted files on disk.
 pub mod write;
+// What an edit of a schema set does to each version's bytes.
+pub mod evolution;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -221,25 +223,8 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, extras: Extras
     let runtime = naming::runtime_path(runtime)
         .map_err(|e| Error::RuntimePath { path: runtime.to_owned(), reason: e.to_string() })?;
     let mut cx = EmitContext { runtime, samples: extras.samples, views: extras.views, partial: false };
-    let mut sorted: Vec<&(String, String)> = sources.iter().collect();
-    sorted.sort_by(|a, b| a.0.cmp(&b.0));
     let mut diags = Diagnostics::default();
-    let mut specs: Vec<MessageSpec> = Vec::new();
-    for (file, text) in sorted {
-        match load::parse(text) {
-            Ok(json) => specs.extend(lower::lower(file, &json, &mut diags)),
-            Err(e) => {
-                let line = match &e {
-                    load::LoadError::Syntax { line, .. } | load::LoadError::UnterminatedComment { line, .. } => *line,
-                };
-                diags.error(file, &JsonPath::root(), e.to_string());
-                if let Some(d) = diags.0.last_mut() {
-                    d.line = Some(line);
-                }
-            }
-        }
-    }
-    check::check_api_pairs(&specs, &mut diags);
+    let specs = lower_sources(sources, &mut diags);
     let checked: Vec<_> = specs.iter().map(|s| check::check(s, &mut diags)).collect();
     locate(&mut diags, sources);
     diags.into_result()?;
@@ -248,7 +233,9 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, extras: Extras
         let mut unknown: Vec<i16> = keys
             .iter()
             .copied()
-            .filter(|k| !specs.iter().any(|s| s.spec_type == SpecType::Request && s.api_key == Some(*k)))
+            .filter(|k| {
+                !specs.iter().any(|s| s.spec_type == SpecType::Request && s.api_key == Some(*k) && !s.is_removed())
+            })
             .collect();
         if !unknown.is_empty() {
             unknown.sort_unstable();
@@ -259,12 +246,13 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, extras: Extras
     cx.partial = specs.iter().any(|s| !extras.compiles(s));
     let responses: BTreeMap<i16, String> = specs
         .iter()
-        .filter(|s| s.spec_type == SpecType::Response && extras.compiles(s))
+        .filter(|s| s.spec_type == SpecType::Response && extras.compiles(s) && !s.is_removed())
         .filter_map(|s| Some((s.api_key?, s.name.clone())))
         .collect();
     let mut out = Generated::default();
     let mut index = quote!();
-    for c in checked.iter().filter(|c| extras.compiles(c.spec)) {
+    // Removed messages (`"validVersions": "none"`) are checked, not emitted.
+    for c in checked.iter().filter(|c| extras.compiles(c.spec) && !c.spec.is_removed()) {
         let spec = c.spec;
         let module = naming::module_name(&spec.name);
         let tokens = emit::emit_message(c, &cx, &responses);
@@ -288,9 +276,9 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, extras: Extras
             fields: c.structs.iter().map(|s| s.fields.len()).sum(),
         });
     }
-    if specs.iter().any(|s| s.spec_type == SpecType::Request) {
-        let refs: Vec<&MessageSpec> = specs.iter().collect();
-        let compiled: Vec<&MessageSpec> = specs.iter().filter(|s| extras.compiles(s)).collect();
+    if specs.iter().any(|s| s.spec_type == SpecType::Request && !s.is_removed()) {
+        let refs: Vec<&MessageSpec> = specs.iter().filter(|s| !s.is_removed()).collect();
+        let compiled: Vec<&MessageSpec> = specs.iter().filter(|s| extras.compiles(s) && !s.is_removed()).collect();
         let compiled_key =
             |key: i16| compiled.iter().any(|s| s.api_key == Some(key) && s.spec_type == SpecType::Request);
         let mut tokens = emit::api::emit_api_table(&refs, &compiled_key, &cx);
@@ -323,6 +311,90 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, extras: Extras
     let text = write::format_file(index, "the schema directory").map_err(Error::Internal)?;
     out.files.push(GeneratedFile { name: "mod.rs".into(), text });
     Ok(out)
+}
+
+/// Parses and lowers every source, sorted by file name, and runs the checks
+/// that span messages; per-message errors go to `diags`.
+fn lower_sources(sources: &[(String, String)], diags: &mut Diagnostics) -> Vec<MessageSpec> {
+    let mut sorted: Vec<&(String, String)> = sources.iter().collect();
+    sorted.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut specs: Vec<MessageSpec> = Vec::new();
+    for (file, text) in sorted {
+        match load::parse(text) {
+            Ok(json) => specs.extend(lower::lower(file, &json, diags)),
+            Err(e) => {
+                let line = match &e {
+                    load::LoadError::Syntax { line, .. } | load::LoadError::UnterminatedComment { line, .. } => *line,
+                };
+                diags.error(file, &JsonPath::root(), e.to_string());
+                if let Some(d) = diags.0.last_mut() {
+                    d.line = Some(line);
+                }
+            }
+        }
+    }
+    check::check_api_pairs(&specs, diags);
+    specs
+}
+
+/// The schemas of `sources`, lowered and checked, as [`generate`] reads
+/// them, without emitting anything.
+pub(crate) fn load_checked(sources: &[(String, String)]) -> Result<Vec<MessageSpec>, Error> {
+    let mut diags = Diagnostics::default();
+    let specs = lower_sources(sources, &mut diags);
+    for spec in &specs {
+        check::check(spec, &mut diags);
+    }
+    locate(&mut diags, sources);
+    diags.into_result()?;
+    Ok(specs)
+}
+
+/// The 1-based line where `path` (or its longest prefix found) starts in
+/// `file`, one of `sources`.
+pub(crate) fn line_of(sources: &[(String, String)], file: &str, path: &JsonPath) -> Option<usize> {
+    let (_, text) = sources.iter().find(|(n, _)| n == file)?;
+    let map = lines::lines(&load::blank_comments(text).ok()?);
+    let mut parts = path.parts();
+    while !parts.is_empty() {
+        if let Some(&line) = map.get(&parts) {
+            return Some(line);
+        }
+        parts.pop();
+    }
+    None
+}
+
+/// Compares two schema sets, each a directory of `*.json` schemas or one
+/// file, version by version: what the new set does to the bytes of every
+/// version the old one has (see [`evolution`]).
+///
+/// ```no_run
+/// let report = kafka_wire_codegen::diff("old-schemas", "schemas").unwrap();
+/// println!("{report}");
+/// assert!(!report.is_breaking());
+/// ```
+///
+/// # Errors
+/// [`Error::Io`] for an unreadable input; [`Error::Schema`] when either set
+/// has an invalid schema.
+pub fn diff(old: impl AsRef<Path>, new: impl AsRef<Path>) -> Result<evolution::Report, Error> {
+    let read = |path: &Path| {
+        let mut builder = Builder::new();
+        builder.input(path);
+        builder.read_sources()
+    };
+    let (old, new) = (read(old.as_ref())?, read(new.as_ref())?);
+    old.check_utf8(Ok(()))?;
+    new.check_utf8(Ok(()))?;
+    let mut report = match evolution::compare_sources(&old.texts, &new.texts) {
+        Ok(report) => report,
+        Err(e) => return old.check_utf8(new.check_utf8(Err(e))),
+    };
+    for f in &mut report.findings {
+        f.file = if f.in_old { old.path(&f.file) } else { new.path(&f.file) };
+    }
+    Ok(report)
 }
 
 /// Fills in the line of each diagnostic: the line of the longest prefix of
@@ -496,9 +568,16 @@ impl Builder {
     /// path; [`Error::UnknownApiKeys`] for an api key asked for that no
     /// request schema has.
     pub fn generate(&self) -> Result<Generated, Error> {
-        let mut sources = Vec::new();
-        let mut paths = BTreeMap::new();
-        let mut not_utf8 = Diagnostics::default();
+        let sources = self.read_sources()?;
+        sources.check_utf8(generate_with(&sources.texts, &self.runtime, self.extras.clone()))
+    }
+
+    /// Reads every schema file of the inputs. A schema is named by its file
+    /// name (generated docs say where each message comes from), or by its
+    /// path where two inputs share a file name, so that diagnostics find the
+    /// right file.
+    fn read_sources(&self) -> Result<Sources, Error> {
+        let mut sources = Sources::default();
         let files = self.schema_files()?;
         let file_name = |path: &Path| path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let mut uses: BTreeMap<String, usize> = BTreeMap::new();
@@ -507,39 +586,17 @@ impl Builder {
         }
         for path in &files {
             let bytes = std::fs::read(path).map_err(|source| Error::Io { path: path.clone(), source })?;
-            // A schema is named by its file name (generated docs say where
-            // each message comes from), or by its path where two inputs
-            // share a file name, so that diagnostics find the right file.
             let name = file_name(path);
             let name = if uses.get(&name).is_some_and(|&n| n > 1) { path.display().to_string() } else { name };
-            paths.insert(name.clone(), path.display().to_string());
+            sources.paths.insert(name.clone(), path.display().to_string());
             match String::from_utf8(bytes) {
-                Ok(text) => sources.push((name, text)),
-                Err(e) => not_utf8.0.push(not_utf8_diagnostic(&name, e.as_bytes(), e.utf8_error().valid_up_to())),
+                Ok(text) => sources.texts.push((name, text)),
+                Err(e) => {
+                    sources.not_utf8.0.push(not_utf8_diagnostic(&name, e.as_bytes(), e.utf8_error().valid_up_to()));
+                }
             }
         }
-        let result = match generate_with(&sources, &self.runtime, self.extras.clone()) {
-            Ok(generated) if not_utf8.is_empty() => Ok(generated),
-            Ok(_) => Err(Error::Schema(not_utf8)),
-            Err(Error::Schema(mut diags)) => {
-                diags.0.append(&mut not_utf8.0);
-                diags.0.sort();
-                Err(Error::Schema(diags))
-            }
-            Err(other) => Err(other),
-        };
-        // Diagnostics name each file by the path it was given as.
-        result.map_err(|e| match e {
-            Error::Schema(mut diags) => {
-                for d in &mut diags.0 {
-                    if let Some(path) = paths.get(&d.file) {
-                        d.file = path.clone();
-                    }
-                }
-                Error::Schema(diags)
-            }
-            other => other,
-        })
+        Ok(sources)
     }
 
     /// Compiles the inputs and writes one file per schema plus `mod.rs`
@@ -574,5 +631,48 @@ impl Builder {
         let keep: Vec<String> = generated.files.iter().map(|f| f.name.clone()).collect();
         write::prune_stale(&out_dir, &keep).map_err(io)?;
         Ok(generated)
+    }
+}
+
+/// The schema files of a [`Builder`]'s inputs, read.
+#[derive(Default)]
+struct Sources {
+    /// File name (or path, where names collide) and text.
+    texts: Vec<(String, String)>,
+    /// The path each file name was read from.
+    paths: BTreeMap<String, String>,
+    /// The files that are not UTF-8.
+    not_utf8: Diagnostics,
+}
+
+impl Sources {
+    /// `result`, failing also for the files that were not UTF-8, with every
+    /// diagnostic naming its file by the path it was given as.
+    fn check_utf8<T>(&self, result: Result<T, Error>) -> Result<T, Error> {
+        let mut not_utf8 = self.not_utf8.clone();
+        let result = match result {
+            Ok(value) if not_utf8.is_empty() => Ok(value),
+            Ok(_) => Err(Error::Schema(not_utf8)),
+            Err(Error::Schema(mut diags)) => {
+                diags.0.append(&mut not_utf8.0);
+                diags.0.sort();
+                Err(Error::Schema(diags))
+            }
+            Err(other) => Err(other),
+        };
+        result.map_err(|e| match e {
+            Error::Schema(mut diags) => {
+                for d in &mut diags.0 {
+                    d.file = self.path(&d.file);
+                }
+                Error::Schema(diags)
+            }
+            other => other,
+        })
+    }
+
+    /// The path a file name was read from.
+    fn path(&self, name: &str) -> String {
+        self.paths.get(name).cloned().unwrap_or_else(|| name.to_owned())
     }
 }

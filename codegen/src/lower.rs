@@ -161,10 +161,14 @@ impl Lower<'_> {
             Some("header") => Some(SpecType::Header),
             Some("data") => Some(SpecType::Data),
             Some("metadata") => Some(SpecType::Metadata),
+            Some("coordinator-key") => Some(SpecType::CoordinatorKey),
+            Some("coordinator-value") => Some(SpecType::CoordinatorValue),
             Some(other) => {
                 self.err(
                     &path.key("type"),
-                    format!("unknown type \"{other}\"; expected request, response, header, data or metadata"),
+                    format!(
+                        "unknown type \"{other}\"; expected request, response, header, data, metadata, coordinator-key or coordinator-value"
+                    ),
                 );
                 None
             }
@@ -183,7 +187,11 @@ impl Lower<'_> {
         {
             self.err(&path.key("validVersions"), format!("You must specify the version of the {display} structure."));
         }
+        // A message without valid versions (a removed api, kept so that its
+        // api key is not reused) needs no flexibleVersions, as in Kafka.
+        let no_versions = valid_versions.is_some_and(Versions::is_empty);
         let flexible_versions = match obj.get("flexibleVersions") {
+            None | Some(Value::Null) if no_versions => Versions::NONE,
             None | Some(Value::Null) => {
                 self.err(
                     &path.key("flexibleVersions"),

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 const USAGE: &str = "\
 usage: kafka-wire-codegen [--out DIR] [--runtime PATH] [--views] [--api-keys K,K...] [--quiet] SCHEMA...
+       kafka-wire-codegen diff [--breaking] OLD NEW
 
 Compiles Kafka JSON message schemas (files, or directories of *.json) into Rust.
   --out DIR       write one .rs file per schema and mod.rs into DIR
@@ -15,9 +16,17 @@ Compiles Kafka JSON message schemas (files, or directories of *.json) into Rust.
                   the api-key table still lists every api key
   --quiet         print only the total
 Exit status: 0 on success, 1 for invalid schemas (each error names file and JSON path),
-2 for bad arguments or I/O errors.";
+2 for bad arguments or I/O errors.
+
+diff compares two schema sets (directories or files) version by version and prints one
+line per change (file:line: JSON path: versions: rule: what changed), then a summary.
+  --breaking      print only the changes that break peers running OLD
+Exit status: 0 compatible, 1 breaking, 2 for bad arguments, I/O errors or invalid schemas.";
 
 fn main() -> ExitCode {
+    if std::env::args().nth(1).as_deref() == Some("diff") {
+        return diff(std::env::args().skip(2).collect());
+    }
     let mut builder = kafka_wire_codegen::Builder::new();
     builder.rerun_if_changed(false);
     let (mut out, mut quiet, mut inputs) = (None::<PathBuf>, false, 0);
@@ -112,6 +121,44 @@ fn main() -> ExitCode {
             }
             eprintln!("{} error(s)", diags.0.len());
             ExitCode::from(1)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `diff [--breaking] OLD NEW`.
+fn diff(args: Vec<String>) -> ExitCode {
+    let mut breaking_only = false;
+    let mut dirs = Vec::new();
+    for arg in args {
+        match arg.as_str() {
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return ExitCode::SUCCESS;
+            }
+            "--breaking" => breaking_only = true,
+            flag if flag.starts_with('-') => return usage_error(&format!("unknown option {flag}")),
+            dir => dirs.push(PathBuf::from(dir)),
+        }
+    }
+    let [old, new] = dirs.as_slice() else { return usage_error("diff needs OLD and NEW") };
+    match kafka_wire_codegen::diff(old, new) {
+        Ok(mut report) => {
+            if breaking_only {
+                report.findings.retain(|f| f.rule.is_breaking());
+            }
+            println!("{report}");
+            ExitCode::from(u8::from(report.is_breaking()))
+        }
+        Err(kafka_wire_codegen::Error::Schema(diags)) => {
+            for d in &diags.0 {
+                eprintln!("{}", d.located());
+            }
+            eprintln!("{} error(s)", diags.0.len());
+            ExitCode::from(2)
         }
         Err(e) => {
             eprintln!("error: {e}");

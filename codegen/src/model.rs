@@ -17,6 +17,13 @@ pub enum SpecType {
     Data,
     /// A metadata log record.
     Metadata,
+    /// The key of a coordinator log record (`coordinator-key`): a record of
+    /// the group, share or transaction coordinator's internal topic, whose
+    /// `apiKey` is the record type.
+    CoordinatorKey,
+    /// The value of a coordinator log record (`coordinator-value`), paired
+    /// with the [`SpecType::CoordinatorKey`] of the same `apiKey`.
+    CoordinatorValue,
 }
 
 /// Where a request may be sent (the `listeners` key).
@@ -230,9 +237,11 @@ pub struct MessageSpec {
     pub name: String,
     /// What it describes.
     pub spec_type: SpecType,
-    /// The api key of requests and responses (and metadata record types).
+    /// The api key of requests and responses (and the record type of
+    /// metadata and coordinator records).
     pub api_key: Option<i16>,
-    /// Versions this schema defines.
+    /// Versions this schema defines; empty (`validVersions: "none"`) for a
+    /// removed message, see [`MessageSpec::is_removed`].
     pub valid_versions: Versions,
     /// Versions with compact encodings and tagged fields.
     pub flexible_versions: Versions,
@@ -246,4 +255,14 @@ pub struct MessageSpec {
     pub fields: Vec<Field>,
     /// Structs shared by several fields.
     pub common_structs: Vec<CommonStruct>,
+}
+
+impl MessageSpec {
+    /// True when the schema has no valid versions (`"validVersions":
+    /// "none"`): Kafka keeps the schema of a removed api this way, so that
+    /// its api key is not reused. Such a schema is read and checked, but no
+    /// Rust is emitted for it.
+    pub fn is_removed(&self) -> bool {
+        self.valid_versions.is_empty()
+    }
 }

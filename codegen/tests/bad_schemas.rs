@@ -99,7 +99,7 @@ bad! {
         r#"unknown_key_in_common_struct.json: commonStructs[0] (C).about: unknown key "about""#,
     ];
     unknown_message_type => [
-        r#"unknown_message_type.json: type: unknown type "Data"; expected request, response, header, data or metadata"#,
+        r#"unknown_message_type.json: type: unknown type "Data"; expected request, response, header, data, metadata, coordinator-key or coordinator-value"#,
     ];
     unknown_listener => [
         r#"FooRequest.json: listeners[1]: unknown listener "kraft"; expected zkBroker, broker or controller"#,
@@ -287,7 +287,13 @@ bad! {
     struct_versions_disjoint => [
         "struct_versions_disjoint.json: fields[0] (S).versions: Version ranges 0-1 and 5+ have no versions in common.",
     ];
-    valid_versions_none => ["valid_versions_none.json: validVersions: Message Bad has no valid versions."];
+    // `"validVersions": "none"` (a removed api, as Kafka 4.0+ keeps
+    // LeaderAndIsr and others) is accepted without flexibleVersions; the
+    // other checks still run.
+    valid_versions_none => ["valid_versions_none.json: fields[0] (Foo_Bar).name: Invalid field name Foo_Bar"];
+    valid_versions_none_common_struct_twice => [
+        "valid_versions_none_common_struct_twice.json: commonStructs[1] (C): Common struct C was specified twice.",
+    ];
     valid_versions_inverted => ["valid_versions_inverted.json: validVersions: Message Bad has no valid versions."];
     common_struct_not_covering => [
         "common_struct_not_covering.json: fields[0] (C).versions: field C uses common struct C in versions 0-1, but the struct only covers 1+",

@@ -660,7 +660,7 @@ fn random_near_valid_schemas() {
                 sources.push(("B.json".to_string(), random_schema(&mut rng, "response", names.1, key)));
             }
             _ => {
-                let ty = rng.pick(&["data", "header", "metadata"]);
+                let ty = rng.pick(&["data", "header", "metadata", "coordinator-key", "coordinator-value"]);
                 let name = rng.pick(&["Foo", "Bar", "S", "Vec", "Self", "lower"]);
                 sources.push(("A.json".to_string(), random_schema(&mut rng, ty, name, 1)));
             }

@@ -88,6 +88,8 @@ fn message_about(spec: &MessageSpec) -> String {
         crate::model::SpecType::Header => "header",
         crate::model::SpecType::Data => "data record",
         crate::model::SpecType::Metadata => "metadata record",
+        crate::model::SpecType::CoordinatorKey => "coordinator record key",
+        crate::model::SpecType::CoordinatorValue => "coordinator record value",
     };
     match spec.api_key {
         Some(key) => format!("The {} {kind} (api key {key}), from {}.", spec.name, spec.file),

@@ -1,0 +1,233 @@
+//! The evolution check (`kafka_wire_codegen::evolution`): each rule on a
+//! small pair of schemas, with the exact lines it prints.
+
+use kafka_wire_codegen::evolution::{compare_sources, Report, Rule};
+
+fn schema(name: &str, versions: &str, extra: &str, fields: &str) -> (String, String) {
+    let text = format!(
+        r#"{{ "type": "data", "name": "{name}", "validVersions": "{versions}", "flexibleVersions": "1+"{extra},
+  "fields": [
+{fields}
+  ] }}"#
+    );
+    (format!("{name}.json"), text)
+}
+
+fn report(old: &[(String, String)], new: &[(String, String)]) -> Report {
+    compare_sources(old, new).expect("both sets compile")
+}
+
+fn lines(report: &Report) -> Vec<String> {
+    report.findings.iter().filter(|f| f.rule != Rule::Documentation).map(|f| f.to_string()).collect()
+}
+
+const A: &str = r#"    { "name": "A", "type": "int32", "versions": "0+", "about": "a" },"#;
+const B: &str = r#"    { "name": "B", "type": "string", "versions": "0+", "about": "b" }"#;
+
+#[test]
+fn identical_sets_have_no_finding() {
+    let set = [schema("M", "0-2", "", &format!("{A}\n{B}"))];
+    let r = report(&set, &set);
+    assert_eq!(r.findings, vec![]);
+    assert!(!r.is_breaking());
+    assert_eq!(r.to_string(), "compatible: 0 finding(s)");
+}
+
+#[test]
+fn a_field_added_to_a_released_version_breaks() {
+    let old = [schema("M", "0-2", "", &format!("{A}\n{B}"))];
+    let c = r#"    { "name": "C", "type": "int8", "versions": "1+", "about": "c" },"#;
+    let new = [schema("M", "0-2", "", &format!("{A}\n{c}\n{B}"))];
+    let r = report(&old, &new);
+    assert_eq!(lines(&r), ["M.json:4: fields[1] (C): v1-2: layout-changed: field C added"]);
+    assert!(r.is_breaking());
+    assert!(r.to_string().ends_with("breaking: 1 finding(s) (layout-changed: 1)"));
+}
+
+#[test]
+fn removed_reordered_and_retyped_fields_break() {
+    let old = [schema("M", "0", "", &format!("{A}\n{B}"))];
+    let b_first = [schema("M", "0", "", &format!("{},\n{}", B.trim_end(), A.trim_end_matches(',')))];
+    assert_eq!(lines(&report(&old, &b_first)), ["M.json:3: fields[0] (B): v0: layout-changed: fields reordered: B, A"]);
+    let only_a = [schema("M", "0", "", A.trim_end_matches(','))];
+    assert_eq!(lines(&report(&old, &only_a)), ["M.json:4: fields[1] (B): v0: layout-changed: field B removed"]);
+    let a64 = A.replace("int32", "int64");
+    let retyped = [schema("M", "0", "", &format!("{a64}\n{B}"))];
+    assert_eq!(
+        lines(&report(&old, &retyped)),
+        ["M.json:3: fields[0] (A): v0: layout-changed: type int32 became int64"]
+    );
+}
+
+#[test]
+fn flexibility_nullability_and_versions_removed_break() {
+    let old = [schema("M", "0-2", "", &format!("{A}\n{B}"))];
+    let new = [(
+        "M.json".to_string(),
+        r#"{ "type": "data", "name": "M", "validVersions": "1-2", "flexibleVersions": "2+",
+  "fields": [
+    { "name": "A", "type": "int32", "versions": "0+", "about": "a" },
+    { "name": "B", "type": "string", "versions": "0+", "nullableVersions": "2+", "about": "b" }
+  ] }"#
+            .to_string(),
+    )];
+    assert_eq!(
+        lines(&report(&old, &new)),
+        [
+            "M.json:1: flexibleVersions: v1: layout-changed: flexible yes became no",
+            "M.json:1: validVersions: v0: versions-removed: versions removed",
+            "M.json:4: fields[1] (B): v1: layout-changed: compact length yes became no",
+            "M.json:4: fields[1] (B): v2: layout-changed: nullable no became yes",
+        ]
+    );
+}
+
+#[test]
+fn tagged_fields_added_are_compatible_and_removed_break() {
+    let t =
+        r#"    { "name": "T", "type": "int32", "versions": "1+", "taggedVersions": "1+", "tag": 0, "about": "t" },"#;
+    let old = [schema("M", "0-2", "", &format!("{A}\n{B}"))];
+    let new = [schema("M", "0-3", "", &format!("{A}\n{t}\n{B}"))];
+    let r = report(&old, &new);
+    assert_eq!(
+        lines(&r),
+        [
+            "M.json:1: validVersions: v3: versions-added: versions added",
+            "M.json:4: fields[1] (T): v1-2: tagged-field-added: tagged field T (tag 0) added",
+        ]
+    );
+    assert!(!r.is_breaking());
+    let back = report(&new, &old);
+    assert!(back.is_breaking());
+    assert!(lines(&back)
+        .contains(&"M.json:4: fields[1] (T): v1-2: layout-changed: tagged field T (tag 0) removed".to_string()));
+}
+
+#[test]
+fn the_default_of_a_tagged_field_is_wire_but_of_an_untagged_one_is_not() {
+    let t = |d: &str| {
+        format!(
+            r#"    {{ "name": "T", "type": "int32", "versions": "1+", "taggedVersions": "1+", "tag": 0, "default": "{d}", "about": "t" }},"#
+        )
+    };
+    let old = [schema("M", "0-1", "", &format!("{}\n{B}", t("-1")))];
+    let new = [schema("M", "0-1", "", &format!("{}\n{B}", t("5")))];
+    assert_eq!(lines(&report(&old, &new)), ["M.json:3: fields[0] (T): v1: layout-changed: default -1 became 5"]);
+    let a = |d: &str| {
+        format!(r#"    {{ "name": "A", "type": "int32", "versions": "0+", "default": "{d}", "about": "a" }},"#)
+    };
+    let old = [schema("M", "0", "", &format!("{}\n{B}", a("0")))];
+    let new = [schema("M", "0", "", &format!("{}\n{B}", a("7")))];
+    let r = report(&old, &new);
+    assert_eq!(lines(&r), ["M.json:3: fields[0] (A): v0: no-wire-effect: default 0 became 7"]);
+    assert!(!r.is_breaking());
+}
+
+#[test]
+fn renames_touch_no_byte() {
+    let old = [schema("M", "0", "", &format!("{A}\n{B}"))];
+    let new = [schema("M", "0", "", &format!("{}\n{B}", A.replace("\"A\"", "\"Alpha\"")))];
+    let r = report(&old, &new);
+    assert_eq!(lines(&r), ["M.json:3: fields[0] (Alpha): v0: no-wire-effect: field A renamed Alpha"]);
+    assert!(!r.is_breaking());
+}
+
+#[test]
+fn changes_to_an_unstable_latest_version_do_not_break() {
+    let api = |unstable: &str, extra_field: &str| {
+        [
+            (
+                "XRequest.json".to_string(),
+                format!(
+                    r#"{{ "apiKey": 9, "type": "request", "name": "XRequest", "validVersions": "0-1", "flexibleVersions": "0+"{unstable},
+  "fields": [ {{ "name": "X", "type": "int32", "versions": "0+", "about": "x" }}{extra_field} ] }}"#
+                ),
+            ),
+            (
+                "XResponse.json".to_string(),
+                r#"{ "apiKey": 9, "type": "response", "name": "XResponse", "validVersions": "0-1", "flexibleVersions": "0+",
+  "fields": [ { "name": "Y", "type": "int32", "versions": "0+", "about": "y" } ] }"#
+                    .to_string(),
+            ),
+        ]
+    };
+    let c = r#", { "name": "C", "type": "int8", "versions": "1+", "about": "c" }"#;
+    let r = report(&api(r#", "latestVersionUnstable": true"#, ""), &api("", c));
+    assert_eq!(lines(&r), ["XRequest.json:2: fields[1] (C): v1: unstable-changed: field C added"]);
+    assert!(!r.is_breaking());
+    // Once released, the same change breaks.
+    let r = report(&api("", ""), &api("", c));
+    assert_eq!(lines(&r), ["XRequest.json:2: fields[1] (C): v1: layout-changed: field C added"]);
+}
+
+#[test]
+fn messages_added_removed_and_renamed_by_api_key() {
+    let req = |name: &str| {
+        (
+            format!("{name}Request.json"),
+            format!(
+                r#"{{ "apiKey": 74, "type": "request", "name": "{name}Request", "validVersions": "0", "flexibleVersions": "0+",
+  "fields": [ {{ "name": "X", "type": "int32", "versions": "0+", "about": "x" }} ] }}"#
+            ),
+        )
+    };
+    let resp = |name: &str| {
+        (
+            format!("{name}Response.json"),
+            format!(
+                r#"{{ "apiKey": 74, "type": "response", "name": "{name}Response", "validVersions": "0", "flexibleVersions": "0+",
+  "fields": [ {{ "name": "Y", "type": "int32", "versions": "0+", "about": "y" }} ] }}"#
+            ),
+        )
+    };
+    let other = schema("Other", "0", "", A.trim_end_matches(','));
+    let old = [req("Old"), resp("Old"), other.clone()];
+    let new = [req("New"), resp("New")];
+    let r = report(&old, &new);
+    assert_eq!(
+        lines(&r),
+        [
+            "NewRequest.json:1: name: v0: no-wire-effect: renamed from OldRequest",
+            "NewResponse.json:1: name: v0: no-wire-effect: renamed from OldResponse",
+            "Other.json: (root): v0: message-removed: message removed",
+        ]
+    );
+    assert!(r.is_breaking());
+    let back = report(&new, &[req("New"), resp("New"), other]);
+    assert_eq!(lines(&back), ["Other.json: (root): v0: message-added: message added"]);
+}
+
+#[test]
+fn the_command_line_prints_findings_and_exits_by_compatibility() {
+    let dir = std::env::temp_dir().join(format!("kafka-wire-codegen-evolution-{}", std::process::id()));
+    let (old, new) = (dir.join("old"), dir.join("new"));
+    std::fs::create_dir_all(&old).unwrap();
+    std::fs::create_dir_all(&new).unwrap();
+    let (name, text) = schema("M", "0-1", "", &format!("{A}\n{B}"));
+    std::fs::write(old.join(&name), &text).unwrap();
+    std::fs::write(new.join(&name), text.replace("0-1", "0-2")).unwrap();
+    let run = |a: &std::path::Path, b: &std::path::Path, extra: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_kafka-wire-codegen"))
+            .arg("diff")
+            .args(extra)
+            .arg(a)
+            .arg(b)
+            .output()
+            .unwrap()
+    };
+    let out = run(&old, &new, &[]);
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("M.json:1: validVersions: v2: versions-added: versions added"), "{stdout}");
+    assert!(stdout.ends_with("compatible: 1 finding(s) (versions-added: 1)\n"), "{stdout}");
+    let out = run(&new, &old, &["--breaking"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.starts_with(&format!("{}:1: validVersions: v2: versions-removed", new.join("M.json").display())),
+        "{stdout}"
+    );
+    let out = run(&old, &dir.join("missing"), &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
