@@ -2,7 +2,7 @@
 
 /// The AddRaftVoterRequest request (api key 80), from AddRaftVoterRequest.json.
 ///
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AddRaftVoterRequest {
     /// Cluster id the sender expects the receiver to have; null skips the check.
@@ -25,6 +25,10 @@ pub struct AddRaftVoterRequest {
     ///
     /// Versions 0+.
     pub listeners: Vec<Listener>,
+    /// True to answer once the new voter set is committed; false to answer as soon as the leader has written it to its own log.
+    ///
+    /// Versions 1+; default true.
+    pub ack_when_committed: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
@@ -36,6 +40,7 @@ impl Default for AddRaftVoterRequest {
             voter_id: 0,
             voter_directory_id: crate::primitives::Uuid::NIL,
             listeners: Vec::new(),
+            ack_when_committed: true,
             unknown_tagged_fields: Vec::new(),
         }
     }
@@ -47,6 +52,9 @@ impl crate::primitives::Wire for AddRaftVoterRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 1 && !self.ack_when_committed {
+            return Err(crate::primitives::field::non_default("ack_when_committed"));
+        }
         let mut s = buf.segment(34 + self.cluster_id.as_ref().map_or(0, String::len));
         crate::primitives::field::put_nullable_str(
             &mut s,
@@ -73,7 +81,17 @@ impl crate::primitives::Wire for AddRaftVoterRequest {
             true,
             "listeners",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        let mut s = buf.segment(2);
+        if version >= 1 {
+            s.put_fixed(self.ack_when_committed)?;
+        }
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     #[inline]
@@ -84,6 +102,9 @@ impl crate::primitives::Wire for AddRaftVoterRequest {
         size += 4;
         size += 16;
         size += crate::primitives::Wire::value_size(&self.listeners, version, true);
+        if version >= 1 {
+            size += 1;
+        }
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
@@ -116,6 +137,17 @@ impl crate::primitives::Decode for AddRaftVoterRequest {
             true,
             "listeners",
         )?;
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.ack_when_committed,
+                r,
+                version,
+                false,
+                "ack_when_committed",
+            )?;
+        } else {
+            self.ack_when_committed = true;
+        }
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
@@ -127,11 +159,12 @@ impl crate::primitives::Decode for AddRaftVoterRequest {
         self.voter_id = 0;
         self.voter_directory_id = crate::primitives::Uuid::NIL;
         self.listeners.clear();
+        self.ack_when_committed = true;
         self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for AddRaftVoterRequest {}
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Listener {
     /// Listener name.
@@ -214,11 +247,11 @@ impl crate::message::Message for AddRaftVoterRequest {
     const NAME: &'static str = "AddRaftVoterRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        1,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        1,
     );
 }
 impl crate::message::ApiMessage for AddRaftVoterRequest {

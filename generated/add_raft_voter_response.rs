@@ -2,7 +2,7 @@
 
 /// The AddRaftVoterResponse response (api key 80), from AddRaftVoterResponse.json.
 ///
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AddRaftVoterResponse {
     /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
@@ -106,11 +106,11 @@ impl crate::message::Message for AddRaftVoterResponse {
     const NAME: &'static str = "AddRaftVoterResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        1,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        1,
     );
 }
 impl crate::message::ApiMessage for AddRaftVoterResponse {

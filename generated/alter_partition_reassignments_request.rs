@@ -2,13 +2,17 @@
 
 /// The AlterPartitionReassignmentsRequest request (api key 45), from AlterPartitionReassignmentsRequest.json.
 ///
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AlterPartitionReassignmentsRequest {
     /// Time in ms to wait for the controller to accept the changes before answering.
     ///
     /// Versions 0+; default 60000.
     pub timeout_ms: i32,
+    /// False to refuse any reassignment that would change a partition's replication factor (KIP-860); true by default.
+    ///
+    /// Versions 1+; default true.
+    pub allow_replication_factor_change: bool,
     /// Topics with partitions to move.
     ///
     /// Versions 0+.
@@ -20,6 +24,7 @@ impl Default for AlterPartitionReassignmentsRequest {
     fn default() -> Self {
         Self {
             timeout_ms: 60000,
+            allow_replication_factor_change: true,
             topics: Vec::new(),
             unknown_tagged_fields: Vec::new(),
         }
@@ -32,8 +37,20 @@ impl crate::primitives::Wire for AlterPartitionReassignmentsRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(9);
-        s.put_fixed(self.timeout_ms)?;
+        if version < 1 && !self.allow_replication_factor_change {
+            return Err(
+                crate::primitives::field::non_default("allow_replication_factor_change"),
+            );
+        }
+        let mut s = buf.segment(10);
+        if version >= 1 {
+            let mut run = [0u8; 5];
+            run[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
+            run[4..5].copy_from_slice(&[u8::from(self.allow_replication_factor_change)]);
+            s.put_slice(&run)?;
+        } else {
+            s.put_fixed(self.timeout_ms)?;
+        }
         crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
         crate::primitives::field::encode_elements(
@@ -50,6 +67,9 @@ impl crate::primitives::Wire for AlterPartitionReassignmentsRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
+        if version >= 1 {
+            size += 1;
+        }
         size += crate::primitives::Wire::value_size(&self.topics, version, true);
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
@@ -62,13 +82,23 @@ impl crate::primitives::Decode for AlterPartitionReassignmentsRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.timeout_ms,
-            r,
-            version,
-            false,
-            "timeout_ms",
-        )?;
+        if version >= 1 {
+            let run: [u8; 5] = crate::primitives::field::read_run(
+                r,
+                &[("timeout_ms", 4), ("allow_replication_factor_change", 1)],
+            )?;
+            self.timeout_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.allow_replication_factor_change = crate::primitives::Fixed::from_chunk(
+                &run[4..5],
+            );
+        } else {
+            let run: [u8; 4] = crate::primitives::field::read_run(
+                r,
+                &[("timeout_ms", 4)],
+            )?;
+            self.timeout_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.allow_replication_factor_change = true;
+        }
         crate::primitives::field::decode_into(
             &mut self.topics,
             r,
@@ -83,12 +113,13 @@ impl crate::primitives::Decode for AlterPartitionReassignmentsRequest {
     #[inline]
     fn reset_value(&mut self) {
         self.timeout_ms = 60000;
+        self.allow_replication_factor_change = true;
         self.topics.clear();
         self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for AlterPartitionReassignmentsRequest {}
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReassignableTopic {
     /// Topic name.
@@ -164,7 +195,7 @@ impl crate::primitives::Decode for ReassignableTopic {
     }
 }
 impl crate::primitives::Struct for ReassignableTopic {}
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReassignablePartition {
     /// Partition number.
@@ -244,11 +275,11 @@ impl crate::message::Message for AlterPartitionReassignmentsRequest {
     const NAME: &'static str = "AlterPartitionReassignmentsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        1,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        1,
     );
 }
 impl crate::message::ApiMessage for AlterPartitionReassignmentsRequest {

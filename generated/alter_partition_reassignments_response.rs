@@ -2,13 +2,17 @@
 
 /// The AlterPartitionReassignmentsResponse response (api key 45), from AlterPartitionReassignmentsResponse.json.
 ///
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AlterPartitionReassignmentsResponse {
     /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
     ///
     /// Versions 0+.
     pub throttle_time_ms: i32,
+    /// Whether replication factor changes were allowed, as the request asked.
+    ///
+    /// Versions 1+; ignorable; default true.
+    pub allow_replication_factor_change: bool,
     /// Error for the request as a whole; 0 when none.
     ///
     /// Versions 0+.
@@ -28,6 +32,7 @@ impl Default for AlterPartitionReassignmentsResponse {
     fn default() -> Self {
         Self {
             throttle_time_ms: 0,
+            allow_replication_factor_change: true,
             error_code: 0,
             error_message: Some(String::new()),
             responses: Vec::new(),
@@ -42,11 +47,16 @@ impl crate::primitives::Wire for AlterPartitionReassignmentsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(16 + self.error_message.as_ref().map_or(0, String::len));
-        let mut run = [0u8; 6];
-        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        s.put_slice(&run)?;
+        let mut s = buf.segment(17 + self.error_message.as_ref().map_or(0, String::len));
+        if version >= 1 {
+            let mut run = [0u8; 5];
+            run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            run[4..5].copy_from_slice(&[u8::from(self.allow_replication_factor_change)]);
+            s.put_slice(&run)?;
+        } else {
+            s.put_fixed(self.throttle_time_ms)?;
+        }
+        s.put_fixed(self.error_code)?;
         crate::primitives::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
@@ -74,6 +84,9 @@ impl crate::primitives::Wire for AlterPartitionReassignmentsResponse {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
+        if version >= 1 {
+            size += 1;
+        }
         size += 2;
         size += crate::primitives::Wire::value_size(&self.error_message, version, true);
         size += crate::primitives::Wire::value_size(&self.responses, version, true);
@@ -88,12 +101,30 @@ impl crate::primitives::Decode for AlterPartitionReassignmentsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        if version >= 1 {
+            let run: [u8; 5] = crate::primitives::field::read_run(
+                r,
+                &[("throttle_time_ms", 4), ("allow_replication_factor_change", 1)],
+            )?;
+            self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.allow_replication_factor_change = crate::primitives::Fixed::from_chunk(
+                &run[4..5],
+            );
+        } else {
+            let run: [u8; 4] = crate::primitives::field::read_run(
+                r,
+                &[("throttle_time_ms", 4)],
+            )?;
+            self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.allow_replication_factor_change = true;
+        }
+        crate::primitives::field::decode_into(
+            &mut self.error_code,
             r,
-            &[("throttle_time_ms", 4), ("error_code", 2)],
+            version,
+            false,
+            "error_code",
         )?;
-        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
         crate::primitives::field::decode_into(
             &mut self.error_message,
             r,
@@ -115,6 +146,7 @@ impl crate::primitives::Decode for AlterPartitionReassignmentsResponse {
     #[inline]
     fn reset_value(&mut self) {
         self.throttle_time_ms = 0;
+        self.allow_replication_factor_change = true;
         self.error_code = 0;
         self.error_message = Some(String::new());
         self.responses.clear();
@@ -122,7 +154,7 @@ impl crate::primitives::Decode for AlterPartitionReassignmentsResponse {
     }
 }
 impl crate::primitives::Struct for AlterPartitionReassignmentsResponse {}
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReassignableTopicResponse {
     /// Topic name.
@@ -198,7 +230,7 @@ impl crate::primitives::Decode for ReassignableTopicResponse {
     }
 }
 impl crate::primitives::Struct for ReassignableTopicResponse {}
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReassignablePartitionResponse {
     /// Partition number.
@@ -302,11 +334,11 @@ impl crate::message::Message for AlterPartitionReassignmentsResponse {
     const NAME: &'static str = "AlterPartitionReassignmentsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        1,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        1,
     );
 }
 impl crate::message::ApiMessage for AlterPartitionReassignmentsResponse {

@@ -4,13 +4,13 @@
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(i16)]
 pub enum ApiKey {
-    /// Produce (api key 0): versions 0-11, flexible 9+.
+    /// Produce (api key 0): versions 0-13, flexible 9+.
     Produce = 0i16,
-    /// Fetch (api key 1): versions 0-17, flexible 12+.
+    /// Fetch (api key 1): versions 0-18, flexible 12+.
     Fetch = 1i16,
-    /// ListOffsets (api key 2): versions 0-10, flexible 6+.
+    /// ListOffsets (api key 2): versions 0-11, flexible 6+.
     ListOffsets = 2i16,
-    /// Metadata (api key 3): versions 0-12, flexible 9+.
+    /// Metadata (api key 3): versions 0-13, flexible 9+.
     Metadata = 3i16,
     /// LeaderAndIsr (api key 4): versions 0-7, flexible 4+.
     LeaderAndIsr = 4i16,
@@ -20,9 +20,9 @@ pub enum ApiKey {
     UpdateMetadata = 6i16,
     /// ControlledShutdown (api key 7): versions 0-3, flexible 3+.
     ControlledShutdown = 7i16,
-    /// OffsetCommit (api key 8): versions 0-9, flexible 8+.
+    /// OffsetCommit (api key 8): versions 0-10, flexible 8+.
     OffsetCommit = 8i16,
-    /// OffsetFetch (api key 9): versions 0-9, flexible 6+.
+    /// OffsetFetch (api key 9): versions 0-10, flexible 6+.
     OffsetFetch = 9i16,
     /// FindCoordinator (api key 10): versions 0-6, flexible 3+.
     FindCoordinator = 10i16,
@@ -34,13 +34,13 @@ pub enum ApiKey {
     LeaveGroup = 13i16,
     /// SyncGroup (api key 14): versions 0-5, flexible 4+.
     SyncGroup = 14i16,
-    /// DescribeGroups (api key 15): versions 0-5, flexible 5+.
+    /// DescribeGroups (api key 15): versions 0-6, flexible 5+.
     DescribeGroups = 15i16,
     /// ListGroups (api key 16): versions 0-5, flexible 3+.
     ListGroups = 16i16,
     /// SaslHandshake (api key 17): versions 0-1, flexible none.
     SaslHandshake = 17i16,
-    /// ApiVersions (api key 18): versions 0-4, flexible 3+.
+    /// ApiVersions (api key 18): versions 0-5, flexible 3+.
     ApiVersions = 18i16,
     /// CreateTopics (api key 19): versions 0-7, flexible 5+.
     CreateTopics = 19i16,
@@ -48,7 +48,7 @@ pub enum ApiKey {
     DeleteTopics = 20i16,
     /// DeleteRecords (api key 21): versions 0-2, flexible 2+.
     DeleteRecords = 21i16,
-    /// InitProducerId (api key 22): versions 0-5, flexible 2+.
+    /// InitProducerId (api key 22): versions 0-6, flexible 2+.
     InitProducerId = 22i16,
     /// OffsetForLeaderEpoch (api key 23): versions 0-4, flexible 4+.
     OffsetForLeaderEpoch = 23i16,
@@ -58,9 +58,9 @@ pub enum ApiKey {
     AddOffsetsToTxn = 25i16,
     /// EndTxn (api key 26): versions 0-5, flexible 3+.
     EndTxn = 26i16,
-    /// WriteTxnMarkers (api key 27): versions 0-1, flexible 1+.
+    /// WriteTxnMarkers (api key 27): versions 0-2, flexible 1+.
     WriteTxnMarkers = 27i16,
-    /// TxnOffsetCommit (api key 28): versions 0-4, flexible 3+.
+    /// TxnOffsetCommit (api key 28): versions 0-6, flexible 3+.
     TxnOffsetCommit = 28i16,
     /// DescribeAcls (api key 29): versions 0-3, flexible 2+.
     DescribeAcls = 29i16,
@@ -74,7 +74,7 @@ pub enum ApiKey {
     AlterConfigs = 33i16,
     /// AlterReplicaLogDirs (api key 34): versions 0-2, flexible 2+.
     AlterReplicaLogDirs = 34i16,
-    /// DescribeLogDirs (api key 35): versions 0-4, flexible 2+.
+    /// DescribeLogDirs (api key 35): versions 0-5, flexible 2+.
     DescribeLogDirs = 35i16,
     /// SaslAuthenticate (api key 36): versions 0-2, flexible 2+.
     SaslAuthenticate = 36i16,
@@ -88,13 +88,13 @@ pub enum ApiKey {
     ExpireDelegationToken = 40i16,
     /// DescribeDelegationToken (api key 41): versions 0-3, flexible 2+.
     DescribeDelegationToken = 41i16,
-    /// DeleteGroups (api key 42): versions 0-2, flexible 2+.
+    /// DeleteGroups (api key 42): versions 0-3, flexible 2+.
     DeleteGroups = 42i16,
     /// ElectLeaders (api key 43): versions 0-2, flexible 2+.
     ElectLeaders = 43i16,
     /// IncrementalAlterConfigs (api key 44): versions 0-1, flexible 1+.
     IncrementalAlterConfigs = 44i16,
-    /// AlterPartitionReassignments (api key 45): versions 0, flexible 0+.
+    /// AlterPartitionReassignments (api key 45): versions 0-1, flexible 0+.
     AlterPartitionReassignments = 45i16,
     /// ListPartitionReassignments (api key 46): versions 0, flexible 0+.
     ListPartitionReassignments = 46i16,
@@ -108,7 +108,7 @@ pub enum ApiKey {
     DescribeUserScramCredentials = 50i16,
     /// AlterUserScramCredentials (api key 51): versions 0, flexible 0+.
     AlterUserScramCredentials = 51i16,
-    /// Vote (api key 52): versions 0-1, flexible 0+.
+    /// Vote (api key 52): versions 0-2, flexible 0+.
     Vote = 52i16,
     /// BeginQuorumEpoch (api key 53): versions 0-1, flexible 1+.
     BeginQuorumEpoch = 53i16,
@@ -124,25 +124,25 @@ pub enum ApiKey {
     Envelope = 58i16,
     /// FetchSnapshot (api key 59): versions 0-1, flexible 0+.
     FetchSnapshot = 59i16,
-    /// DescribeCluster (api key 60): versions 0-1, flexible 0+.
+    /// DescribeCluster (api key 60): versions 0-2, flexible 0+.
     DescribeCluster = 60i16,
     /// DescribeProducers (api key 61): versions 0, flexible 0+.
     DescribeProducers = 61i16,
     /// BrokerRegistration (api key 62): versions 0-4, flexible 0+.
     BrokerRegistration = 62i16,
-    /// BrokerHeartbeat (api key 63): versions 0-1, flexible 0+.
+    /// BrokerHeartbeat (api key 63): versions 0-2, flexible 0+.
     BrokerHeartbeat = 63i16,
     /// UnregisterBroker (api key 64): versions 0, flexible 0+.
     UnregisterBroker = 64i16,
     /// DescribeTransactions (api key 65): versions 0, flexible 0+.
     DescribeTransactions = 65i16,
-    /// ListTransactions (api key 66): versions 0-1, flexible 0+.
+    /// ListTransactions (api key 66): versions 0-2, flexible 0+.
     ListTransactions = 66i16,
     /// AllocateProducerIds (api key 67): versions 0, flexible 0+.
     AllocateProducerIds = 67i16,
     /// ConsumerGroupHeartbeat (api key 68): versions 0-1, flexible 0+.
     ConsumerGroupHeartbeat = 68i16,
-    /// ConsumerGroupDescribe (api key 69): versions 0, flexible 0+.
+    /// ConsumerGroupDescribe (api key 69): versions 0-1, flexible 0+.
     ConsumerGroupDescribe = 69i16,
     /// ControllerRegistration (api key 70): versions 0, flexible 0+.
     ControllerRegistration = 70i16,
@@ -152,19 +152,19 @@ pub enum ApiKey {
     PushTelemetry = 72i16,
     /// AssignReplicasToDirs (api key 73): versions 0, flexible 0+.
     AssignReplicasToDirs = 73i16,
-    /// ListClientMetricsResources (api key 74): versions 0, flexible 0+.
-    ListClientMetricsResources = 74i16,
+    /// ListConfigResources (api key 74): versions 0-1, flexible 0+.
+    ListConfigResources = 74i16,
     /// DescribeTopicPartitions (api key 75): versions 0, flexible 0+.
     DescribeTopicPartitions = 75i16,
-    /// ShareGroupHeartbeat (api key 76): versions 0, flexible 0+.
+    /// ShareGroupHeartbeat (api key 76): versions 0-1, flexible 0+.
     ShareGroupHeartbeat = 76i16,
-    /// ShareGroupDescribe (api key 77): versions 0, flexible 0+.
+    /// ShareGroupDescribe (api key 77): versions 0-1, flexible 0+.
     ShareGroupDescribe = 77i16,
-    /// ShareFetch (api key 78): versions 0, flexible 0+.
+    /// ShareFetch (api key 78): versions 0-2, flexible 0+.
     ShareFetch = 78i16,
-    /// ShareAcknowledge (api key 79): versions 0, flexible 0+.
+    /// ShareAcknowledge (api key 79): versions 0-2, flexible 0+.
     ShareAcknowledge = 79i16,
-    /// AddRaftVoter (api key 80): versions 0, flexible 0+.
+    /// AddRaftVoter (api key 80): versions 0-1, flexible 0+.
     AddRaftVoter = 80i16,
     /// RemoveRaftVoter (api key 81): versions 0, flexible 0+.
     RemoveRaftVoter = 81i16,
@@ -174,12 +174,26 @@ pub enum ApiKey {
     InitializeShareGroupState = 83i16,
     /// ReadShareGroupState (api key 84): versions 0, flexible 0+.
     ReadShareGroupState = 84i16,
-    /// WriteShareGroupState (api key 85): versions 0, flexible 0+.
+    /// WriteShareGroupState (api key 85): versions 0-1, flexible 0+.
     WriteShareGroupState = 85i16,
     /// DeleteShareGroupState (api key 86): versions 0, flexible 0+.
     DeleteShareGroupState = 86i16,
-    /// ReadShareGroupStateSummary (api key 87): versions 0, flexible 0+.
+    /// ReadShareGroupStateSummary (api key 87): versions 0-1, flexible 0+.
     ReadShareGroupStateSummary = 87i16,
+    /// StreamsGroupHeartbeat (api key 88): versions 0-1, flexible 0+.
+    StreamsGroupHeartbeat = 88i16,
+    /// StreamsGroupDescribe (api key 89): versions 0-1, flexible 0+.
+    StreamsGroupDescribe = 89i16,
+    /// DescribeShareGroupOffsets (api key 90): versions 0-1, flexible 0+.
+    DescribeShareGroupOffsets = 90i16,
+    /// AlterShareGroupOffsets (api key 91): versions 0, flexible 0+.
+    AlterShareGroupOffsets = 91i16,
+    /// DeleteShareGroupOffsets (api key 92): versions 0, flexible 0+.
+    DeleteShareGroupOffsets = 92i16,
+    /// StreamsGroupTopologyDescriptionUpdate (api key 93): versions 0, flexible 0+.
+    StreamsGroupTopologyDescriptionUpdate = 93i16,
+    /// UnregisterController (api key 94): versions 0, flexible 0+.
+    UnregisterController = 94i16,
 }
 /// Facts about each api key, in api-key order.
 pub static API_INFO: &[crate::api::ApiInfo] = &[
@@ -188,7 +202,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         name: "Produce",
         request_name: "ProduceRequest",
         response_name: "ProduceResponse",
-        valid_versions: crate::message::VersionRange::new(0, 11),
+        valid_versions: crate::message::VersionRange::new(0, 13),
         flexible_versions: crate::message::VersionRange::new(9, 32767),
         response_flexible_versions: crate::message::VersionRange::new(9, 32767),
         deprecated_versions: crate::message::VersionRange::new(0, 6),
@@ -201,7 +215,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         name: "Fetch",
         request_name: "FetchRequest",
         response_name: "FetchResponse",
-        valid_versions: crate::message::VersionRange::new(0, 17),
+        valid_versions: crate::message::VersionRange::new(0, 18),
         flexible_versions: crate::message::VersionRange::new(12, 32767),
         response_flexible_versions: crate::message::VersionRange::new(12, 32767),
         deprecated_versions: crate::message::VersionRange::new(0, 3),
@@ -218,7 +232,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         name: "ListOffsets",
         request_name: "ListOffsetsRequest",
         response_name: "ListOffsetsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 10),
+        valid_versions: crate::message::VersionRange::new(0, 11),
         flexible_versions: crate::message::VersionRange::new(6, 32767),
         response_flexible_versions: crate::message::VersionRange::new(6, 32767),
         deprecated_versions: crate::message::VersionRange::new(0, 0),
@@ -231,7 +245,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         name: "Metadata",
         request_name: "MetadataRequest",
         response_name: "MetadataResponse",
-        valid_versions: crate::message::VersionRange::new(0, 12),
+        valid_versions: crate::message::VersionRange::new(0, 13),
         flexible_versions: crate::message::VersionRange::new(9, 32767),
         response_flexible_versions: crate::message::VersionRange::new(9, 32767),
         deprecated_versions: crate::message::VersionRange::new(0, 3),
@@ -296,7 +310,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         name: "OffsetCommit",
         request_name: "OffsetCommitRequest",
         response_name: "OffsetCommitResponse",
-        valid_versions: crate::message::VersionRange::new(0, 9),
+        valid_versions: crate::message::VersionRange::new(0, 10),
         flexible_versions: crate::message::VersionRange::new(8, 32767),
         response_flexible_versions: crate::message::VersionRange::new(8, 32767),
         deprecated_versions: crate::message::VersionRange::new(0, 1),
@@ -309,7 +323,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         name: "OffsetFetch",
         request_name: "OffsetFetchRequest",
         response_name: "OffsetFetchResponse",
-        valid_versions: crate::message::VersionRange::new(0, 9),
+        valid_versions: crate::message::VersionRange::new(0, 10),
         flexible_versions: crate::message::VersionRange::new(6, 32767),
         response_flexible_versions: crate::message::VersionRange::new(6, 32767),
         deprecated_versions: crate::message::VersionRange::new(0, 0),
@@ -387,7 +401,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         name: "DescribeGroups",
         request_name: "DescribeGroupsRequest",
         response_name: "DescribeGroupsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 5),
+        valid_versions: crate::message::VersionRange::new(0, 6),
         flexible_versions: crate::message::VersionRange::new(5, 32767),
         response_flexible_versions: crate::message::VersionRange::new(5, 32767),
         deprecated_versions: crate::message::VersionRange::NONE,
@@ -430,7 +444,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         name: "ApiVersions",
         request_name: "ApiVersionsRequest",
         response_name: "ApiVersionsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 4),
+        valid_versions: crate::message::VersionRange::new(0, 5),
         flexible_versions: crate::message::VersionRange::new(3, 32767),
         response_flexible_versions: crate::message::VersionRange::new(3, 32767),
         deprecated_versions: crate::message::VersionRange::NONE,
@@ -494,11 +508,11 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         name: "InitProducerId",
         request_name: "InitProducerIdRequest",
         response_name: "InitProducerIdResponse",
-        valid_versions: crate::message::VersionRange::new(0, 5),
+        valid_versions: crate::message::VersionRange::new(0, 6),
         flexible_versions: crate::message::VersionRange::new(2, 32767),
         response_flexible_versions: crate::message::VersionRange::new(2, 32767),
         deprecated_versions: crate::message::VersionRange::NONE,
-        latest_version_unstable: false,
+        latest_version_unstable: true,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
         compiled: true,
     },
@@ -550,7 +564,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         flexible_versions: crate::message::VersionRange::new(3, 32767),
         response_flexible_versions: crate::message::VersionRange::new(3, 32767),
         deprecated_versions: crate::message::VersionRange::NONE,
-        latest_version_unstable: true,
+        latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
         compiled: true,
     },
@@ -559,7 +573,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         name: "WriteTxnMarkers",
         request_name: "WriteTxnMarkersRequest",
         response_name: "WriteTxnMarkersResponse",
-        valid_versions: crate::message::VersionRange::new(0, 1),
+        valid_versions: crate::message::VersionRange::new(0, 2),
         flexible_versions: crate::message::VersionRange::new(1, 32767),
         response_flexible_versions: crate::message::VersionRange::new(1, 32767),
         deprecated_versions: crate::message::VersionRange::NONE,
@@ -572,7 +586,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         name: "TxnOffsetCommit",
         request_name: "TxnOffsetCommitRequest",
         response_name: "TxnOffsetCommitResponse",
-        valid_versions: crate::message::VersionRange::new(0, 4),
+        valid_versions: crate::message::VersionRange::new(0, 6),
         flexible_versions: crate::message::VersionRange::new(3, 32767),
         response_flexible_versions: crate::message::VersionRange::new(3, 32767),
         deprecated_versions: crate::message::VersionRange::NONE,
@@ -683,7 +697,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         name: "DescribeLogDirs",
         request_name: "DescribeLogDirsRequest",
         response_name: "DescribeLogDirsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 4),
+        valid_versions: crate::message::VersionRange::new(0, 5),
         flexible_versions: crate::message::VersionRange::new(2, 32767),
         response_flexible_versions: crate::message::VersionRange::new(2, 32767),
         deprecated_versions: crate::message::VersionRange::new(0, 0),
@@ -798,7 +812,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         name: "DeleteGroups",
         request_name: "DeleteGroupsRequest",
         response_name: "DeleteGroupsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 2),
+        valid_versions: crate::message::VersionRange::new(0, 3),
         flexible_versions: crate::message::VersionRange::new(2, 32767),
         response_flexible_versions: crate::message::VersionRange::new(2, 32767),
         deprecated_versions: crate::message::VersionRange::new(0, 0),
@@ -845,7 +859,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         name: "AlterPartitionReassignments",
         request_name: "AlterPartitionReassignmentsRequest",
         response_name: "AlterPartitionReassignmentsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
+        valid_versions: crate::message::VersionRange::new(0, 1),
         flexible_versions: crate::message::VersionRange::new(0, 32767),
         response_flexible_versions: crate::message::VersionRange::new(0, 32767),
         deprecated_versions: crate::message::VersionRange::NONE,
@@ -956,7 +970,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         name: "Vote",
         request_name: "VoteRequest",
         response_name: "VoteResponse",
-        valid_versions: crate::message::VersionRange::new(0, 1),
+        valid_versions: crate::message::VersionRange::new(0, 2),
         flexible_versions: crate::message::VersionRange::new(0, 32767),
         response_flexible_versions: crate::message::VersionRange::new(0, 32767),
         deprecated_versions: crate::message::VersionRange::NONE,
@@ -1064,7 +1078,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         name: "DescribeCluster",
         request_name: "DescribeClusterRequest",
         response_name: "DescribeClusterResponse",
-        valid_versions: crate::message::VersionRange::new(0, 1),
+        valid_versions: crate::message::VersionRange::new(0, 2),
         flexible_versions: crate::message::VersionRange::new(0, 32767),
         response_flexible_versions: crate::message::VersionRange::new(0, 32767),
         deprecated_versions: crate::message::VersionRange::NONE,
@@ -1107,7 +1121,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         name: "BrokerHeartbeat",
         request_name: "BrokerHeartbeatRequest",
         response_name: "BrokerHeartbeatResponse",
-        valid_versions: crate::message::VersionRange::new(0, 1),
+        valid_versions: crate::message::VersionRange::new(0, 2),
         flexible_versions: crate::message::VersionRange::new(0, 32767),
         response_flexible_versions: crate::message::VersionRange::new(0, 32767),
         deprecated_versions: crate::message::VersionRange::NONE,
@@ -1146,7 +1160,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         name: "ListTransactions",
         request_name: "ListTransactionsRequest",
         response_name: "ListTransactionsResponse",
-        valid_versions: crate::message::VersionRange::new(0, 1),
+        valid_versions: crate::message::VersionRange::new(0, 2),
         flexible_versions: crate::message::VersionRange::new(0, 32767),
         response_flexible_versions: crate::message::VersionRange::new(0, 32767),
         deprecated_versions: crate::message::VersionRange::NONE,
@@ -1176,7 +1190,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         flexible_versions: crate::message::VersionRange::new(0, 32767),
         response_flexible_versions: crate::message::VersionRange::new(0, 32767),
         deprecated_versions: crate::message::VersionRange::NONE,
-        latest_version_unstable: true,
+        latest_version_unstable: false,
         listeners: &[crate::api::Listener::ZkBroker, crate::api::Listener::Broker],
         compiled: true,
     },
@@ -1185,7 +1199,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         name: "ConsumerGroupDescribe",
         request_name: "ConsumerGroupDescribeRequest",
         response_name: "ConsumerGroupDescribeResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
+        valid_versions: crate::message::VersionRange::new(0, 1),
         flexible_versions: crate::message::VersionRange::new(0, 32767),
         response_flexible_versions: crate::message::VersionRange::new(0, 32767),
         deprecated_versions: crate::message::VersionRange::NONE,
@@ -1247,10 +1261,10 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
     },
     crate::api::ApiInfo {
         api_key: 74,
-        name: "ListClientMetricsResources",
-        request_name: "ListClientMetricsResourcesRequest",
-        response_name: "ListClientMetricsResourcesResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
+        name: "ListConfigResources",
+        request_name: "ListConfigResourcesRequest",
+        response_name: "ListConfigResourcesResponse",
+        valid_versions: crate::message::VersionRange::new(0, 1),
         flexible_versions: crate::message::VersionRange::new(0, 32767),
         response_flexible_versions: crate::message::VersionRange::new(0, 32767),
         deprecated_versions: crate::message::VersionRange::NONE,
@@ -1276,11 +1290,11 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         name: "ShareGroupHeartbeat",
         request_name: "ShareGroupHeartbeatRequest",
         response_name: "ShareGroupHeartbeatResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
+        valid_versions: crate::message::VersionRange::new(0, 1),
         flexible_versions: crate::message::VersionRange::new(0, 32767),
         response_flexible_versions: crate::message::VersionRange::new(0, 32767),
         deprecated_versions: crate::message::VersionRange::NONE,
-        latest_version_unstable: true,
+        latest_version_unstable: false,
         listeners: &[crate::api::Listener::Broker],
         compiled: true,
     },
@@ -1289,11 +1303,11 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         name: "ShareGroupDescribe",
         request_name: "ShareGroupDescribeRequest",
         response_name: "ShareGroupDescribeResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
+        valid_versions: crate::message::VersionRange::new(0, 1),
         flexible_versions: crate::message::VersionRange::new(0, 32767),
         response_flexible_versions: crate::message::VersionRange::new(0, 32767),
         deprecated_versions: crate::message::VersionRange::NONE,
-        latest_version_unstable: true,
+        latest_version_unstable: false,
         listeners: &[crate::api::Listener::Broker],
         compiled: true,
     },
@@ -1302,11 +1316,11 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         name: "ShareFetch",
         request_name: "ShareFetchRequest",
         response_name: "ShareFetchResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
+        valid_versions: crate::message::VersionRange::new(0, 2),
         flexible_versions: crate::message::VersionRange::new(0, 32767),
         response_flexible_versions: crate::message::VersionRange::new(0, 32767),
         deprecated_versions: crate::message::VersionRange::NONE,
-        latest_version_unstable: true,
+        latest_version_unstable: false,
         listeners: &[crate::api::Listener::Broker],
         compiled: true,
     },
@@ -1315,11 +1329,11 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         name: "ShareAcknowledge",
         request_name: "ShareAcknowledgeRequest",
         response_name: "ShareAcknowledgeResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
+        valid_versions: crate::message::VersionRange::new(0, 2),
         flexible_versions: crate::message::VersionRange::new(0, 32767),
         response_flexible_versions: crate::message::VersionRange::new(0, 32767),
         deprecated_versions: crate::message::VersionRange::NONE,
-        latest_version_unstable: true,
+        latest_version_unstable: false,
         listeners: &[crate::api::Listener::Broker],
         compiled: true,
     },
@@ -1328,7 +1342,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         name: "AddRaftVoter",
         request_name: "AddRaftVoterRequest",
         response_name: "AddRaftVoterResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
+        valid_versions: crate::message::VersionRange::new(0, 1),
         flexible_versions: crate::message::VersionRange::new(0, 32767),
         response_flexible_versions: crate::message::VersionRange::new(0, 32767),
         deprecated_versions: crate::message::VersionRange::NONE,
@@ -1371,7 +1385,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         flexible_versions: crate::message::VersionRange::new(0, 32767),
         response_flexible_versions: crate::message::VersionRange::new(0, 32767),
         deprecated_versions: crate::message::VersionRange::NONE,
-        latest_version_unstable: true,
+        latest_version_unstable: false,
         listeners: &[crate::api::Listener::Broker],
         compiled: true,
     },
@@ -1384,7 +1398,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         flexible_versions: crate::message::VersionRange::new(0, 32767),
         response_flexible_versions: crate::message::VersionRange::new(0, 32767),
         deprecated_versions: crate::message::VersionRange::NONE,
-        latest_version_unstable: true,
+        latest_version_unstable: false,
         listeners: &[crate::api::Listener::Broker],
         compiled: true,
     },
@@ -1393,11 +1407,11 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         name: "WriteShareGroupState",
         request_name: "WriteShareGroupStateRequest",
         response_name: "WriteShareGroupStateResponse",
-        valid_versions: crate::message::VersionRange::new(0, 0),
+        valid_versions: crate::message::VersionRange::new(0, 1),
         flexible_versions: crate::message::VersionRange::new(0, 32767),
         response_flexible_versions: crate::message::VersionRange::new(0, 32767),
         deprecated_versions: crate::message::VersionRange::NONE,
-        latest_version_unstable: true,
+        latest_version_unstable: false,
         listeners: &[crate::api::Listener::Broker],
         compiled: true,
     },
@@ -1410,7 +1424,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         flexible_versions: crate::message::VersionRange::new(0, 32767),
         response_flexible_versions: crate::message::VersionRange::new(0, 32767),
         deprecated_versions: crate::message::VersionRange::NONE,
-        latest_version_unstable: true,
+        latest_version_unstable: false,
         listeners: &[crate::api::Listener::Broker],
         compiled: true,
     },
@@ -1419,12 +1433,103 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         name: "ReadShareGroupStateSummary",
         request_name: "ReadShareGroupStateSummaryRequest",
         response_name: "ReadShareGroupStateSummaryResponse",
+        valid_versions: crate::message::VersionRange::new(0, 1),
+        flexible_versions: crate::message::VersionRange::new(0, 32767),
+        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::Broker],
+        compiled: true,
+    },
+    crate::api::ApiInfo {
+        api_key: 88,
+        name: "StreamsGroupHeartbeat",
+        request_name: "StreamsGroupHeartbeatRequest",
+        response_name: "StreamsGroupHeartbeatResponse",
+        valid_versions: crate::message::VersionRange::new(0, 1),
+        flexible_versions: crate::message::VersionRange::new(0, 32767),
+        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::Broker],
+        compiled: true,
+    },
+    crate::api::ApiInfo {
+        api_key: 89,
+        name: "StreamsGroupDescribe",
+        request_name: "StreamsGroupDescribeRequest",
+        response_name: "StreamsGroupDescribeResponse",
+        valid_versions: crate::message::VersionRange::new(0, 1),
+        flexible_versions: crate::message::VersionRange::new(0, 32767),
+        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::Broker],
+        compiled: true,
+    },
+    crate::api::ApiInfo {
+        api_key: 90,
+        name: "DescribeShareGroupOffsets",
+        request_name: "DescribeShareGroupOffsetsRequest",
+        response_name: "DescribeShareGroupOffsetsResponse",
+        valid_versions: crate::message::VersionRange::new(0, 1),
+        flexible_versions: crate::message::VersionRange::new(0, 32767),
+        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::Broker],
+        compiled: true,
+    },
+    crate::api::ApiInfo {
+        api_key: 91,
+        name: "AlterShareGroupOffsets",
+        request_name: "AlterShareGroupOffsetsRequest",
+        response_name: "AlterShareGroupOffsetsResponse",
         valid_versions: crate::message::VersionRange::new(0, 0),
         flexible_versions: crate::message::VersionRange::new(0, 32767),
         response_flexible_versions: crate::message::VersionRange::new(0, 32767),
         deprecated_versions: crate::message::VersionRange::NONE,
-        latest_version_unstable: true,
+        latest_version_unstable: false,
         listeners: &[crate::api::Listener::Broker],
+        compiled: true,
+    },
+    crate::api::ApiInfo {
+        api_key: 92,
+        name: "DeleteShareGroupOffsets",
+        request_name: "DeleteShareGroupOffsetsRequest",
+        response_name: "DeleteShareGroupOffsetsResponse",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::new(0, 32767),
+        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::Broker],
+        compiled: true,
+    },
+    crate::api::ApiInfo {
+        api_key: 93,
+        name: "StreamsGroupTopologyDescriptionUpdate",
+        request_name: "StreamsGroupTopologyDescriptionUpdateRequest",
+        response_name: "StreamsGroupTopologyDescriptionUpdateResponse",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::new(0, 32767),
+        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::Broker],
+        compiled: true,
+    },
+    crate::api::ApiInfo {
+        api_key: 94,
+        name: "UnregisterController",
+        request_name: "UnregisterControllerRequest",
+        response_name: "UnregisterControllerResponse",
+        valid_versions: crate::message::VersionRange::new(0, 0),
+        flexible_versions: crate::message::VersionRange::new(0, 32767),
+        response_flexible_versions: crate::message::VersionRange::new(0, 32767),
+        deprecated_versions: crate::message::VersionRange::NONE,
+        latest_version_unstable: false,
+        listeners: &[crate::api::Listener::Broker, crate::api::Listener::Controller],
         compiled: true,
     },
 ];
@@ -1519,6 +1624,13 @@ pub fn api_info(code: i16) -> Option<&'static crate::api::ApiInfo> {
         85 => Some(&API_INFO[85usize]),
         86 => Some(&API_INFO[86usize]),
         87 => Some(&API_INFO[87usize]),
+        88 => Some(&API_INFO[88usize]),
+        89 => Some(&API_INFO[89usize]),
+        90 => Some(&API_INFO[90usize]),
+        91 => Some(&API_INFO[91usize]),
+        92 => Some(&API_INFO[92usize]),
+        93 => Some(&API_INFO[93usize]),
+        94 => Some(&API_INFO[94usize]),
         _ => None,
     }
 }
@@ -1599,7 +1711,7 @@ impl ApiKey {
         ApiKey::GetTelemetrySubscriptions,
         ApiKey::PushTelemetry,
         ApiKey::AssignReplicasToDirs,
-        ApiKey::ListClientMetricsResources,
+        ApiKey::ListConfigResources,
         ApiKey::DescribeTopicPartitions,
         ApiKey::ShareGroupHeartbeat,
         ApiKey::ShareGroupDescribe,
@@ -1613,6 +1725,13 @@ impl ApiKey {
         ApiKey::WriteShareGroupState,
         ApiKey::DeleteShareGroupState,
         ApiKey::ReadShareGroupStateSummary,
+        ApiKey::StreamsGroupHeartbeat,
+        ApiKey::StreamsGroupDescribe,
+        ApiKey::DescribeShareGroupOffsets,
+        ApiKey::AlterShareGroupOffsets,
+        ApiKey::DeleteShareGroupOffsets,
+        ApiKey::StreamsGroupTopologyDescriptionUpdate,
+        ApiKey::UnregisterController,
     ];
     /// The api key's number on the wire.
     pub const fn code(self) -> i16 {
@@ -1695,7 +1814,7 @@ impl ApiKey {
             ApiKey::GetTelemetrySubscriptions => &API_INFO[71usize],
             ApiKey::PushTelemetry => &API_INFO[72usize],
             ApiKey::AssignReplicasToDirs => &API_INFO[73usize],
-            ApiKey::ListClientMetricsResources => &API_INFO[74usize],
+            ApiKey::ListConfigResources => &API_INFO[74usize],
             ApiKey::DescribeTopicPartitions => &API_INFO[75usize],
             ApiKey::ShareGroupHeartbeat => &API_INFO[76usize],
             ApiKey::ShareGroupDescribe => &API_INFO[77usize],
@@ -1709,6 +1828,13 @@ impl ApiKey {
             ApiKey::WriteShareGroupState => &API_INFO[85usize],
             ApiKey::DeleteShareGroupState => &API_INFO[86usize],
             ApiKey::ReadShareGroupStateSummary => &API_INFO[87usize],
+            ApiKey::StreamsGroupHeartbeat => &API_INFO[88usize],
+            ApiKey::StreamsGroupDescribe => &API_INFO[89usize],
+            ApiKey::DescribeShareGroupOffsets => &API_INFO[90usize],
+            ApiKey::AlterShareGroupOffsets => &API_INFO[91usize],
+            ApiKey::DeleteShareGroupOffsets => &API_INFO[92usize],
+            ApiKey::StreamsGroupTopologyDescriptionUpdate => &API_INFO[93usize],
+            ApiKey::UnregisterController => &API_INFO[94usize],
         }
     }
 }
@@ -1790,7 +1916,7 @@ impl TryFrom<i16> for ApiKey {
             71 => Ok(ApiKey::GetTelemetrySubscriptions),
             72 => Ok(ApiKey::PushTelemetry),
             73 => Ok(ApiKey::AssignReplicasToDirs),
-            74 => Ok(ApiKey::ListClientMetricsResources),
+            74 => Ok(ApiKey::ListConfigResources),
             75 => Ok(ApiKey::DescribeTopicPartitions),
             76 => Ok(ApiKey::ShareGroupHeartbeat),
             77 => Ok(ApiKey::ShareGroupDescribe),
@@ -1804,6 +1930,13 @@ impl TryFrom<i16> for ApiKey {
             85 => Ok(ApiKey::WriteShareGroupState),
             86 => Ok(ApiKey::DeleteShareGroupState),
             87 => Ok(ApiKey::ReadShareGroupStateSummary),
+            88 => Ok(ApiKey::StreamsGroupHeartbeat),
+            89 => Ok(ApiKey::StreamsGroupDescribe),
+            90 => Ok(ApiKey::DescribeShareGroupOffsets),
+            91 => Ok(ApiKey::AlterShareGroupOffsets),
+            92 => Ok(ApiKey::DeleteShareGroupOffsets),
+            93 => Ok(ApiKey::StreamsGroupTopologyDescriptionUpdate),
+            94 => Ok(ApiKey::UnregisterController),
             _ => Err(crate::error::UnknownApiKey(code)),
         }
     }
@@ -1998,8 +2131,8 @@ pub enum RequestBody {
         super::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest,
     ),
     /// Api key 74.
-    ListClientMetricsResources(
-        super::list_client_metrics_resources_request::ListClientMetricsResourcesRequest,
+    ListConfigResources(
+        super::list_config_resources_request::ListConfigResourcesRequest,
     ),
     /// Api key 75.
     DescribeTopicPartitions(
@@ -2040,6 +2173,34 @@ pub enum RequestBody {
     /// Api key 87.
     ReadShareGroupStateSummary(
         super::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest,
+    ),
+    /// Api key 88.
+    StreamsGroupHeartbeat(
+        super::streams_group_heartbeat_request::StreamsGroupHeartbeatRequest,
+    ),
+    /// Api key 89.
+    StreamsGroupDescribe(
+        super::streams_group_describe_request::StreamsGroupDescribeRequest,
+    ),
+    /// Api key 90.
+    DescribeShareGroupOffsets(
+        super::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest,
+    ),
+    /// Api key 91.
+    AlterShareGroupOffsets(
+        super::alter_share_group_offsets_request::AlterShareGroupOffsetsRequest,
+    ),
+    /// Api key 92.
+    DeleteShareGroupOffsets(
+        super::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest,
+    ),
+    /// Api key 93.
+    StreamsGroupTopologyDescriptionUpdate(
+        super::streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequest,
+    ),
+    /// Api key 94.
+    UnregisterController(
+        super::unregister_controller_request::UnregisterControllerRequest,
     ),
 }
 impl Default for RequestBody {
@@ -2126,7 +2287,7 @@ impl RequestBody {
             Self::GetTelemetrySubscriptions(_) => 71,
             Self::PushTelemetry(_) => 72,
             Self::AssignReplicasToDirs(_) => 73,
-            Self::ListClientMetricsResources(_) => 74,
+            Self::ListConfigResources(_) => 74,
             Self::DescribeTopicPartitions(_) => 75,
             Self::ShareGroupHeartbeat(_) => 76,
             Self::ShareGroupDescribe(_) => 77,
@@ -2140,6 +2301,13 @@ impl RequestBody {
             Self::WriteShareGroupState(_) => 85,
             Self::DeleteShareGroupState(_) => 86,
             Self::ReadShareGroupStateSummary(_) => 87,
+            Self::StreamsGroupHeartbeat(_) => 88,
+            Self::StreamsGroupDescribe(_) => 89,
+            Self::DescribeShareGroupOffsets(_) => 90,
+            Self::AlterShareGroupOffsets(_) => 91,
+            Self::DeleteShareGroupOffsets(_) => 92,
+            Self::StreamsGroupTopologyDescriptionUpdate(_) => 93,
+            Self::UnregisterController(_) => 94,
         }
     }
     /// Appends the body encoded at `version`.
@@ -2301,7 +2469,7 @@ impl RequestBody {
             Self::AssignReplicasToDirs(m) => {
                 crate::message::Message::encode_to(m, w, version)
             }
-            Self::ListClientMetricsResources(m) => {
+            Self::ListConfigResources(m) => {
                 crate::message::Message::encode_to(m, w, version)
             }
             Self::DescribeTopicPartitions(m) => {
@@ -2333,6 +2501,27 @@ impl RequestBody {
                 crate::message::Message::encode_to(m, w, version)
             }
             Self::ReadShareGroupStateSummary(m) => {
+                crate::message::Message::encode_to(m, w, version)
+            }
+            Self::StreamsGroupHeartbeat(m) => {
+                crate::message::Message::encode_to(m, w, version)
+            }
+            Self::StreamsGroupDescribe(m) => {
+                crate::message::Message::encode_to(m, w, version)
+            }
+            Self::DescribeShareGroupOffsets(m) => {
+                crate::message::Message::encode_to(m, w, version)
+            }
+            Self::AlterShareGroupOffsets(m) => {
+                crate::message::Message::encode_to(m, w, version)
+            }
+            Self::DeleteShareGroupOffsets(m) => {
+                crate::message::Message::encode_to(m, w, version)
+            }
+            Self::StreamsGroupTopologyDescriptionUpdate(m) => {
+                crate::message::Message::encode_to(m, w, version)
+            }
+            Self::UnregisterController(m) => {
                 crate::message::Message::encode_to(m, w, version)
             }
         }
@@ -2473,7 +2662,7 @@ impl RequestBody {
             Self::AssignReplicasToDirs(m) => {
                 crate::message::Message::encoded_size(m, version)
             }
-            Self::ListClientMetricsResources(m) => {
+            Self::ListConfigResources(m) => {
                 crate::message::Message::encoded_size(m, version)
             }
             Self::DescribeTopicPartitions(m) => {
@@ -2505,6 +2694,27 @@ impl RequestBody {
                 crate::message::Message::encoded_size(m, version)
             }
             Self::ReadShareGroupStateSummary(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::StreamsGroupHeartbeat(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::StreamsGroupDescribe(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::DescribeShareGroupOffsets(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::AlterShareGroupOffsets(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::DeleteShareGroupOffsets(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::StreamsGroupTopologyDescriptionUpdate(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::UnregisterController(m) => {
                 crate::message::Message::encoded_size(m, version)
             }
         }
@@ -3039,11 +3249,11 @@ impl RequestBody {
                     .map(Self::AssignReplicasToDirs)
             }
             74 => {
-                <super::list_client_metrics_resources_request::ListClientMetricsResourcesRequest as crate::message::Message>::decode_from(
+                <super::list_config_resources_request::ListConfigResourcesRequest as crate::message::Message>::decode_from(
                         r,
                         version,
                     )
-                    .map(Self::ListClientMetricsResources)
+                    .map(Self::ListConfigResources)
             }
             75 => {
                 <super::describe_topic_partitions_request::DescribeTopicPartitionsRequest as crate::message::Message>::decode_from(
@@ -3135,6 +3345,55 @@ impl RequestBody {
                         version,
                     )
                     .map(Self::ReadShareGroupStateSummary)
+            }
+            88 => {
+                <super::streams_group_heartbeat_request::StreamsGroupHeartbeatRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::StreamsGroupHeartbeat)
+            }
+            89 => {
+                <super::streams_group_describe_request::StreamsGroupDescribeRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::StreamsGroupDescribe)
+            }
+            90 => {
+                <super::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DescribeShareGroupOffsets)
+            }
+            91 => {
+                <super::alter_share_group_offsets_request::AlterShareGroupOffsetsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::AlterShareGroupOffsets)
+            }
+            92 => {
+                <super::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DeleteShareGroupOffsets)
+            }
+            93 => {
+                <super::streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::StreamsGroupTopologyDescriptionUpdate)
+            }
+            94 => {
+                <super::unregister_controller_request::UnregisterControllerRequest as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::UnregisterController)
             }
             _ => Err(r.error(crate::error::DecodeErrorKind::UnknownApiKey(api_key))),
         }
@@ -3377,7 +3636,7 @@ impl RequestBody {
             (Self::AssignReplicasToDirs(m), 73) => {
                 crate::message::Message::decode_into_from(m, r, version)
             }
-            (Self::ListClientMetricsResources(m), 74) => {
+            (Self::ListConfigResources(m), 74) => {
                 crate::message::Message::decode_into_from(m, r, version)
             }
             (Self::DescribeTopicPartitions(m), 75) => {
@@ -3417,6 +3676,27 @@ impl RequestBody {
                 crate::message::Message::decode_into_from(m, r, version)
             }
             (Self::ReadShareGroupStateSummary(m), 87) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::StreamsGroupHeartbeat(m), 88) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::StreamsGroupDescribe(m), 89) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeShareGroupOffsets(m), 90) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::AlterShareGroupOffsets(m), 91) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DeleteShareGroupOffsets(m), 92) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::StreamsGroupTopologyDescriptionUpdate(m), 93) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::UnregisterController(m), 94) => {
                 crate::message::Message::decode_into_from(m, r, version)
             }
             _ => {
@@ -3858,13 +4138,12 @@ for RequestBody {
         Self::AssignReplicasToDirs(m)
     }
 }
-impl From<
-    super::list_client_metrics_resources_request::ListClientMetricsResourcesRequest,
-> for RequestBody {
+impl From<super::list_config_resources_request::ListConfigResourcesRequest>
+for RequestBody {
     fn from(
-        m: super::list_client_metrics_resources_request::ListClientMetricsResourcesRequest,
+        m: super::list_config_resources_request::ListConfigResourcesRequest,
     ) -> Self {
-        Self::ListClientMetricsResources(m)
+        Self::ListConfigResources(m)
     }
 }
 impl From<super::describe_topic_partitions_request::DescribeTopicPartitionsRequest>
@@ -3953,6 +4232,63 @@ impl From<
         m: super::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest,
     ) -> Self {
         Self::ReadShareGroupStateSummary(m)
+    }
+}
+impl From<super::streams_group_heartbeat_request::StreamsGroupHeartbeatRequest>
+for RequestBody {
+    fn from(
+        m: super::streams_group_heartbeat_request::StreamsGroupHeartbeatRequest,
+    ) -> Self {
+        Self::StreamsGroupHeartbeat(m)
+    }
+}
+impl From<super::streams_group_describe_request::StreamsGroupDescribeRequest>
+for RequestBody {
+    fn from(
+        m: super::streams_group_describe_request::StreamsGroupDescribeRequest,
+    ) -> Self {
+        Self::StreamsGroupDescribe(m)
+    }
+}
+impl From<super::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest>
+for RequestBody {
+    fn from(
+        m: super::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest,
+    ) -> Self {
+        Self::DescribeShareGroupOffsets(m)
+    }
+}
+impl From<super::alter_share_group_offsets_request::AlterShareGroupOffsetsRequest>
+for RequestBody {
+    fn from(
+        m: super::alter_share_group_offsets_request::AlterShareGroupOffsetsRequest,
+    ) -> Self {
+        Self::AlterShareGroupOffsets(m)
+    }
+}
+impl From<super::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest>
+for RequestBody {
+    fn from(
+        m: super::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest,
+    ) -> Self {
+        Self::DeleteShareGroupOffsets(m)
+    }
+}
+impl From<
+    super::streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequest,
+> for RequestBody {
+    fn from(
+        m: super::streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequest,
+    ) -> Self {
+        Self::StreamsGroupTopologyDescriptionUpdate(m)
+    }
+}
+impl From<super::unregister_controller_request::UnregisterControllerRequest>
+for RequestBody {
+    fn from(
+        m: super::unregister_controller_request::UnregisterControllerRequest,
+    ) -> Self {
+        Self::UnregisterController(m)
     }
 }
 /// A response body of any api key in this message set.
@@ -4147,8 +4483,8 @@ pub enum ResponseBody {
         super::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse,
     ),
     /// Api key 74.
-    ListClientMetricsResources(
-        super::list_client_metrics_resources_response::ListClientMetricsResourcesResponse,
+    ListConfigResources(
+        super::list_config_resources_response::ListConfigResourcesResponse,
     ),
     /// Api key 75.
     DescribeTopicPartitions(
@@ -4189,6 +4525,34 @@ pub enum ResponseBody {
     /// Api key 87.
     ReadShareGroupStateSummary(
         super::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse,
+    ),
+    /// Api key 88.
+    StreamsGroupHeartbeat(
+        super::streams_group_heartbeat_response::StreamsGroupHeartbeatResponse,
+    ),
+    /// Api key 89.
+    StreamsGroupDescribe(
+        super::streams_group_describe_response::StreamsGroupDescribeResponse,
+    ),
+    /// Api key 90.
+    DescribeShareGroupOffsets(
+        super::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse,
+    ),
+    /// Api key 91.
+    AlterShareGroupOffsets(
+        super::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse,
+    ),
+    /// Api key 92.
+    DeleteShareGroupOffsets(
+        super::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse,
+    ),
+    /// Api key 93.
+    StreamsGroupTopologyDescriptionUpdate(
+        super::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponse,
+    ),
+    /// Api key 94.
+    UnregisterController(
+        super::unregister_controller_response::UnregisterControllerResponse,
     ),
 }
 impl Default for ResponseBody {
@@ -4275,7 +4639,7 @@ impl ResponseBody {
             Self::GetTelemetrySubscriptions(_) => 71,
             Self::PushTelemetry(_) => 72,
             Self::AssignReplicasToDirs(_) => 73,
-            Self::ListClientMetricsResources(_) => 74,
+            Self::ListConfigResources(_) => 74,
             Self::DescribeTopicPartitions(_) => 75,
             Self::ShareGroupHeartbeat(_) => 76,
             Self::ShareGroupDescribe(_) => 77,
@@ -4289,6 +4653,13 @@ impl ResponseBody {
             Self::WriteShareGroupState(_) => 85,
             Self::DeleteShareGroupState(_) => 86,
             Self::ReadShareGroupStateSummary(_) => 87,
+            Self::StreamsGroupHeartbeat(_) => 88,
+            Self::StreamsGroupDescribe(_) => 89,
+            Self::DescribeShareGroupOffsets(_) => 90,
+            Self::AlterShareGroupOffsets(_) => 91,
+            Self::DeleteShareGroupOffsets(_) => 92,
+            Self::StreamsGroupTopologyDescriptionUpdate(_) => 93,
+            Self::UnregisterController(_) => 94,
         }
     }
     /// Appends the body encoded at `version`.
@@ -4450,7 +4821,7 @@ impl ResponseBody {
             Self::AssignReplicasToDirs(m) => {
                 crate::message::Message::encode_to(m, w, version)
             }
-            Self::ListClientMetricsResources(m) => {
+            Self::ListConfigResources(m) => {
                 crate::message::Message::encode_to(m, w, version)
             }
             Self::DescribeTopicPartitions(m) => {
@@ -4482,6 +4853,27 @@ impl ResponseBody {
                 crate::message::Message::encode_to(m, w, version)
             }
             Self::ReadShareGroupStateSummary(m) => {
+                crate::message::Message::encode_to(m, w, version)
+            }
+            Self::StreamsGroupHeartbeat(m) => {
+                crate::message::Message::encode_to(m, w, version)
+            }
+            Self::StreamsGroupDescribe(m) => {
+                crate::message::Message::encode_to(m, w, version)
+            }
+            Self::DescribeShareGroupOffsets(m) => {
+                crate::message::Message::encode_to(m, w, version)
+            }
+            Self::AlterShareGroupOffsets(m) => {
+                crate::message::Message::encode_to(m, w, version)
+            }
+            Self::DeleteShareGroupOffsets(m) => {
+                crate::message::Message::encode_to(m, w, version)
+            }
+            Self::StreamsGroupTopologyDescriptionUpdate(m) => {
+                crate::message::Message::encode_to(m, w, version)
+            }
+            Self::UnregisterController(m) => {
                 crate::message::Message::encode_to(m, w, version)
             }
         }
@@ -4622,7 +5014,7 @@ impl ResponseBody {
             Self::AssignReplicasToDirs(m) => {
                 crate::message::Message::encoded_size(m, version)
             }
-            Self::ListClientMetricsResources(m) => {
+            Self::ListConfigResources(m) => {
                 crate::message::Message::encoded_size(m, version)
             }
             Self::DescribeTopicPartitions(m) => {
@@ -4654,6 +5046,27 @@ impl ResponseBody {
                 crate::message::Message::encoded_size(m, version)
             }
             Self::ReadShareGroupStateSummary(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::StreamsGroupHeartbeat(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::StreamsGroupDescribe(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::DescribeShareGroupOffsets(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::AlterShareGroupOffsets(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::DeleteShareGroupOffsets(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::StreamsGroupTopologyDescriptionUpdate(m) => {
+                crate::message::Message::encoded_size(m, version)
+            }
+            Self::UnregisterController(m) => {
                 crate::message::Message::encoded_size(m, version)
             }
         }
@@ -5188,11 +5601,11 @@ impl ResponseBody {
                     .map(Self::AssignReplicasToDirs)
             }
             74 => {
-                <super::list_client_metrics_resources_response::ListClientMetricsResourcesResponse as crate::message::Message>::decode_from(
+                <super::list_config_resources_response::ListConfigResourcesResponse as crate::message::Message>::decode_from(
                         r,
                         version,
                     )
-                    .map(Self::ListClientMetricsResources)
+                    .map(Self::ListConfigResources)
             }
             75 => {
                 <super::describe_topic_partitions_response::DescribeTopicPartitionsResponse as crate::message::Message>::decode_from(
@@ -5284,6 +5697,55 @@ impl ResponseBody {
                         version,
                     )
                     .map(Self::ReadShareGroupStateSummary)
+            }
+            88 => {
+                <super::streams_group_heartbeat_response::StreamsGroupHeartbeatResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::StreamsGroupHeartbeat)
+            }
+            89 => {
+                <super::streams_group_describe_response::StreamsGroupDescribeResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::StreamsGroupDescribe)
+            }
+            90 => {
+                <super::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DescribeShareGroupOffsets)
+            }
+            91 => {
+                <super::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::AlterShareGroupOffsets)
+            }
+            92 => {
+                <super::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::DeleteShareGroupOffsets)
+            }
+            93 => {
+                <super::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::StreamsGroupTopologyDescriptionUpdate)
+            }
+            94 => {
+                <super::unregister_controller_response::UnregisterControllerResponse as crate::message::Message>::decode_from(
+                        r,
+                        version,
+                    )
+                    .map(Self::UnregisterController)
             }
             _ => Err(r.error(crate::error::DecodeErrorKind::UnknownApiKey(api_key))),
         }
@@ -5526,7 +5988,7 @@ impl ResponseBody {
             (Self::AssignReplicasToDirs(m), 73) => {
                 crate::message::Message::decode_into_from(m, r, version)
             }
-            (Self::ListClientMetricsResources(m), 74) => {
+            (Self::ListConfigResources(m), 74) => {
                 crate::message::Message::decode_into_from(m, r, version)
             }
             (Self::DescribeTopicPartitions(m), 75) => {
@@ -5566,6 +6028,27 @@ impl ResponseBody {
                 crate::message::Message::decode_into_from(m, r, version)
             }
             (Self::ReadShareGroupStateSummary(m), 87) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::StreamsGroupHeartbeat(m), 88) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::StreamsGroupDescribe(m), 89) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DescribeShareGroupOffsets(m), 90) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::AlterShareGroupOffsets(m), 91) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::DeleteShareGroupOffsets(m), 92) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::StreamsGroupTopologyDescriptionUpdate(m), 93) => {
+                crate::message::Message::decode_into_from(m, r, version)
+            }
+            (Self::UnregisterController(m), 94) => {
                 crate::message::Message::decode_into_from(m, r, version)
             }
             _ => {
@@ -6014,13 +6497,12 @@ for ResponseBody {
         Self::AssignReplicasToDirs(m)
     }
 }
-impl From<
-    super::list_client_metrics_resources_response::ListClientMetricsResourcesResponse,
-> for ResponseBody {
+impl From<super::list_config_resources_response::ListConfigResourcesResponse>
+for ResponseBody {
     fn from(
-        m: super::list_client_metrics_resources_response::ListClientMetricsResourcesResponse,
+        m: super::list_config_resources_response::ListConfigResourcesResponse,
     ) -> Self {
-        Self::ListClientMetricsResources(m)
+        Self::ListConfigResources(m)
     }
 }
 impl From<super::describe_topic_partitions_response::DescribeTopicPartitionsResponse>
@@ -6112,5 +6594,63 @@ impl From<
         m: super::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse,
     ) -> Self {
         Self::ReadShareGroupStateSummary(m)
+    }
+}
+impl From<super::streams_group_heartbeat_response::StreamsGroupHeartbeatResponse>
+for ResponseBody {
+    fn from(
+        m: super::streams_group_heartbeat_response::StreamsGroupHeartbeatResponse,
+    ) -> Self {
+        Self::StreamsGroupHeartbeat(m)
+    }
+}
+impl From<super::streams_group_describe_response::StreamsGroupDescribeResponse>
+for ResponseBody {
+    fn from(
+        m: super::streams_group_describe_response::StreamsGroupDescribeResponse,
+    ) -> Self {
+        Self::StreamsGroupDescribe(m)
+    }
+}
+impl From<
+    super::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse,
+> for ResponseBody {
+    fn from(
+        m: super::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse,
+    ) -> Self {
+        Self::DescribeShareGroupOffsets(m)
+    }
+}
+impl From<super::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse>
+for ResponseBody {
+    fn from(
+        m: super::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse,
+    ) -> Self {
+        Self::AlterShareGroupOffsets(m)
+    }
+}
+impl From<super::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse>
+for ResponseBody {
+    fn from(
+        m: super::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse,
+    ) -> Self {
+        Self::DeleteShareGroupOffsets(m)
+    }
+}
+impl From<
+    super::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponse,
+> for ResponseBody {
+    fn from(
+        m: super::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponse,
+    ) -> Self {
+        Self::StreamsGroupTopologyDescriptionUpdate(m)
+    }
+}
+impl From<super::unregister_controller_response::UnregisterControllerResponse>
+for ResponseBody {
+    fn from(
+        m: super::unregister_controller_response::UnregisterControllerResponse,
+    ) -> Self {
+        Self::UnregisterController(m)
     }
 }

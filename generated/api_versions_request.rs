@@ -2,8 +2,8 @@
 
 /// The ApiVersionsRequest request (api key 18), from ApiVersionsRequest.json.
 ///
-/// Versions 0-4; flexible 3-4.
-#[derive(Debug, Clone, PartialEq, Default)]
+/// Versions 0-5; flexible 3-5.
+#[derive(Debug, Clone, PartialEq)]
 pub struct ApiVersionsRequest {
     /// Name of the client library, e.g. apache-kafka-java.
     ///
@@ -13,8 +13,27 @@ pub struct ApiVersionsRequest {
     ///
     /// Versions 3+; ignorable.
     pub client_software_version: String,
+    /// Id of the cluster the client means to reach, checked by the broker (KIP-1242); null when unknown. Send it together with NodeId.
+    ///
+    /// Versions 5+; nullable 5+; ignorable; default null.
+    pub cluster_id: Option<String>,
+    /// Id of the node the client means to reach, checked by the broker (KIP-1242); -1 when unknown. Send it together with ClusterId.
+    ///
+    /// Versions 5+; ignorable; default -1.
+    pub node_id: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+}
+impl Default for ApiVersionsRequest {
+    fn default() -> Self {
+        Self {
+            client_software_name: String::new(),
+            client_software_version: String::new(),
+            cluster_id: None,
+            node_id: -1,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
 }
 impl crate::primitives::Wire for ApiVersionsRequest {
     #[inline]
@@ -26,7 +45,8 @@ impl crate::primitives::Wire for ApiVersionsRequest {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf
             .segment(
-                11 + self.client_software_name.len() + self.client_software_version.len(),
+                20 + self.client_software_name.len() + self.client_software_version.len()
+                    + self.cluster_id.as_ref().map_or(0, String::len),
             );
         if version >= 3 {
             crate::primitives::field::put_str(
@@ -43,6 +63,17 @@ impl crate::primitives::Wire for ApiVersionsRequest {
                 true,
                 "client_software_version",
             )?;
+        }
+        if version >= 5 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.cluster_id.as_deref(),
+                true,
+                "cluster_id",
+            )?;
+        }
+        if version >= 5 {
+            s.put_fixed(self.node_id)?;
         }
         if version >= 3 && self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
@@ -80,6 +111,12 @@ impl crate::primitives::Wire for ApiVersionsRequest {
                     true,
                 );
         }
+        if version >= 5 {
+            size += crate::primitives::Wire::value_size(&self.cluster_id, version, true);
+        }
+        if version >= 5 {
+            size += 4;
+        }
         if version >= 3 {
             size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
@@ -116,6 +153,28 @@ impl crate::primitives::Decode for ApiVersionsRequest {
         } else {
             self.client_software_version.clear();
         }
+        if version >= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.cluster_id,
+                r,
+                version,
+                true,
+                "cluster_id",
+            )?;
+        } else {
+            self.cluster_id = None;
+        }
+        if version >= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.node_id,
+                r,
+                version,
+                false,
+                "node_id",
+            )?;
+        } else {
+            self.node_id = -1;
+        }
         self.unknown_tagged_fields.clear();
         if version >= 3 {
             crate::tagged::decode_unknown_section(
@@ -130,6 +189,8 @@ impl crate::primitives::Decode for ApiVersionsRequest {
     fn reset_value(&mut self) {
         self.client_software_name.clear();
         self.client_software_version.clear();
+        self.cluster_id = None;
+        self.node_id = -1;
         self.unknown_tagged_fields.clear();
     }
 }
@@ -138,11 +199,11 @@ impl crate::message::Message for ApiVersionsRequest {
     const NAME: &'static str = "ApiVersionsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        4,
+        5,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         3,
-        4,
+        5,
     );
 }
 impl crate::message::ApiMessage for ApiVersionsRequest {

@@ -2,7 +2,7 @@
 
 /// The ApiVersionsResponse response (api key 18), from ApiVersionsResponse.json.
 ///
-/// Versions 0-4; flexible 3-4.
+/// Versions 0-5; flexible 3-5.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApiVersionsResponse {
     /// Error code for the whole response; 0 on success.
@@ -282,7 +282,7 @@ impl crate::primitives::Decode for ApiVersionsResponse {
     }
 }
 impl crate::primitives::Struct for ApiVersionsResponse {}
-/// Versions 0-4; flexible 3-4.
+/// Versions 0-5; flexible 3-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ApiVersion {
     /// Numeric API key.
@@ -377,7 +377,7 @@ impl crate::primitives::Decode for ApiVersion {
     }
 }
 impl crate::primitives::Struct for ApiVersion {}
-/// Versions 3-4; flexible 3-4.
+/// Versions 3-5; flexible 3-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SupportedFeatureKey {
     /// Feature name.
@@ -456,7 +456,7 @@ impl crate::primitives::Decode for SupportedFeatureKey {
     }
 }
 impl crate::primitives::Struct for SupportedFeatureKey {}
-/// Versions 3-4; flexible 3-4.
+/// Versions 3-5; flexible 3-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FinalizedFeatureKey {
     /// Feature name.
@@ -539,11 +539,11 @@ impl crate::message::Message for ApiVersionsResponse {
     const NAME: &'static str = "ApiVersionsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        4,
+        5,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         3,
-        4,
+        5,
     );
 }
 impl crate::message::ApiMessage for ApiVersionsResponse {

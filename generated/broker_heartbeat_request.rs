@@ -2,7 +2,7 @@
 
 /// The BrokerHeartbeatRequest request (api key 63), from BrokerHeartbeatRequest.json.
 ///
-/// Versions 0-1; flexible 0-1.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BrokerHeartbeatRequest {
     /// Id of the broker sending the heartbeat.
@@ -29,6 +29,10 @@ pub struct BrokerHeartbeatRequest {
     ///
     /// Versions 1+; tag 0 from 1+.
     pub offline_log_dirs: Vec<crate::primitives::Uuid>,
+    /// Ids of the log directories the broker has cordoned, so that no new replicas go there (KIP-1066); null until the broker has reached the RECOVERY state.
+    ///
+    /// Versions 2+; nullable 2+; tag 1 from 2+; default null.
+    pub cordoned_log_dirs: Option<Vec<crate::primitives::Uuid>>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
@@ -41,6 +45,7 @@ impl Default for BrokerHeartbeatRequest {
             want_fence: false,
             want_shut_down: false,
             offline_log_dirs: Vec::new(),
+            cordoned_log_dirs: None,
             unknown_tagged_fields: Vec::new(),
         }
     }
@@ -56,7 +61,11 @@ impl crate::primitives::Wire for BrokerHeartbeatRequest {
         if version < 1 && !self.offline_log_dirs.is_empty() {
             return Err(crate::primitives::field::non_default("offline_log_dirs"));
         }
+        if version < 2 && self.cordoned_log_dirs.is_some() {
+            return Err(crate::primitives::field::non_default("cordoned_log_dirs"));
+        }
         let write_offline_log_dirs = version >= 1 && !self.offline_log_dirs.is_empty();
+        let write_cordoned_log_dirs = version >= 2 && self.cordoned_log_dirs.is_some();
         let mut s = buf.segment(23);
         let mut run = [0u8; 22];
         run[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
@@ -65,13 +74,18 @@ impl crate::primitives::Wire for BrokerHeartbeatRequest {
         run[20..21].copy_from_slice(&[u8::from(self.want_fence)]);
         run[21..22].copy_from_slice(&[u8::from(self.want_shut_down)]);
         s.put_slice(&run)?;
-        if !write_offline_log_dirs && self.unknown_tagged_fields.is_empty() {
+        if !write_offline_log_dirs && !write_cordoned_log_dirs
+            && self.unknown_tagged_fields.is_empty()
+        {
             s.put_u8(0)?;
         }
         s.finish();
-        if write_offline_log_dirs || !self.unknown_tagged_fields.is_empty() {
+        if write_offline_log_dirs || write_cordoned_log_dirs
+            || !self.unknown_tagged_fields.is_empty()
+        {
             let mut count = self.unknown_tagged_fields.len();
             count += usize::from(write_offline_log_dirs);
+            count += usize::from(write_cordoned_log_dirs);
             crate::primitives::varint::put_uvarint(buf, count as u32);
             if write_offline_log_dirs {
                 crate::tagged::encode_field(
@@ -82,7 +96,16 @@ impl crate::primitives::Wire for BrokerHeartbeatRequest {
                     "offline_log_dirs",
                 )?;
             }
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+            if write_cordoned_log_dirs {
+                crate::tagged::encode_field(
+                    buf,
+                    1,
+                    &self.cordoned_log_dirs,
+                    version,
+                    "cordoned_log_dirs",
+                )?;
+            }
+            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 2)?;
         }
         Ok(())
     }
@@ -95,13 +118,18 @@ impl crate::primitives::Wire for BrokerHeartbeatRequest {
         size += 1;
         size += 1;
         let write_offline_log_dirs = version >= 1 && !self.offline_log_dirs.is_empty();
+        let write_cordoned_log_dirs = version >= 2 && self.cordoned_log_dirs.is_some();
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_offline_log_dirs);
+        count += usize::from(write_cordoned_log_dirs);
         size
             += crate::primitives::varint::uvarint_len(count as u32)
                 + crate::tagged::unknown_size(&self.unknown_tagged_fields);
         if write_offline_log_dirs {
             size += crate::tagged::field_size(0, &self.offline_log_dirs, version);
+        }
+        if write_cordoned_log_dirs {
+            size += crate::tagged::field_size(1, &self.cordoned_log_dirs, version);
         }
         size
     }
@@ -132,10 +160,11 @@ impl crate::primitives::Decode for BrokerHeartbeatRequest {
         self.want_fence = crate::primitives::Fixed::from_chunk(&run[20..21]);
         self.want_shut_down = crate::primitives::Fixed::from_chunk(&run[21..22]);
         self.offline_log_dirs.clear();
+        self.cordoned_log_dirs = None;
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_section(
             r,
-            1,
+            2,
             &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
@@ -144,6 +173,13 @@ impl crate::primitives::Decode for BrokerHeartbeatRequest {
                             r,
                             version,
                             "offline_log_dirs",
+                        )?;
+                    }
+                    1 if version >= 2 => {
+                        self.cordoned_log_dirs = crate::primitives::field::decode_tagged(
+                            r,
+                            version,
+                            "cordoned_log_dirs",
                         )?;
                     }
                     _ => return Ok(false),
@@ -161,6 +197,7 @@ impl crate::primitives::Decode for BrokerHeartbeatRequest {
         self.want_fence = false;
         self.want_shut_down = false;
         self.offline_log_dirs.clear();
+        self.cordoned_log_dirs = None;
         self.unknown_tagged_fields.clear();
     }
 }
@@ -169,11 +206,11 @@ impl crate::message::Message for BrokerHeartbeatRequest {
     const NAME: &'static str = "BrokerHeartbeatRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        1,
+        2,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        1,
+        2,
     );
 }
 impl crate::message::ApiMessage for BrokerHeartbeatRequest {

@@ -2,7 +2,7 @@
 
 /// The BrokerHeartbeatResponse response (api key 63), from BrokerHeartbeatResponse.json.
 ///
-/// Versions 0-1; flexible 0-1.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BrokerHeartbeatResponse {
     /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
@@ -119,11 +119,11 @@ impl crate::message::Message for BrokerHeartbeatResponse {
     const NAME: &'static str = "BrokerHeartbeatResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        1,
+        2,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        1,
+        2,
     );
 }
 impl crate::message::ApiMessage for BrokerHeartbeatResponse {

@@ -2,7 +2,7 @@
 
 /// The ConsumerGroupDescribeRequest request (api key 69), from ConsumerGroupDescribeRequest.json.
 ///
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ConsumerGroupDescribeRequest {
     /// Ids of the groups to describe.
@@ -89,11 +89,11 @@ impl crate::message::Message for ConsumerGroupDescribeRequest {
     const NAME: &'static str = "ConsumerGroupDescribeRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        1,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        1,
     );
 }
 impl crate::message::ApiMessage for ConsumerGroupDescribeRequest {

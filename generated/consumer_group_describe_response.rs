@@ -2,7 +2,7 @@
 
 /// The ConsumerGroupDescribeResponse response (api key 69), from ConsumerGroupDescribeResponse.json.
 ///
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ConsumerGroupDescribeResponse {
     /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
@@ -79,7 +79,7 @@ impl crate::primitives::Decode for ConsumerGroupDescribeResponse {
     }
 }
 impl crate::primitives::Struct for ConsumerGroupDescribeResponse {}
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicPartitions {
     /// Topic ID.
@@ -174,7 +174,7 @@ impl crate::primitives::Decode for TopicPartitions {
     }
 }
 impl crate::primitives::Struct for TopicPartitions {}
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Assignment {
     /// Assigned partitions, per topic.
@@ -239,7 +239,7 @@ impl crate::primitives::Decode for Assignment {
     }
 }
 impl crate::primitives::Struct for Assignment {}
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribedGroup {
     /// 0 when the group was described, otherwise the error.
@@ -456,8 +456,8 @@ impl crate::primitives::Decode for DescribedGroup {
     }
 }
 impl crate::primitives::Struct for DescribedGroup {}
-/// Versions 0; flexible 0.
-#[derive(Debug, Clone, PartialEq, Default)]
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Member {
     /// Member id.
     ///
@@ -499,8 +499,30 @@ pub struct Member {
     ///
     /// Versions 0+.
     pub target_assignment: Assignment,
+    /// Protocol of the member (KIP-1099): 0 classic, 1 consumer; -1 when unknown.
+    ///
+    /// Versions 1+; ignorable; default -1.
+    pub member_type: i8,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+}
+impl Default for Member {
+    fn default() -> Self {
+        Self {
+            member_id: String::new(),
+            instance_id: None,
+            rack_id: None,
+            member_epoch: 0,
+            client_id: String::new(),
+            client_host: String::new(),
+            subscribed_topic_names: Vec::new(),
+            subscribed_topic_regex: None,
+            assignment: Assignment::default(),
+            target_assignment: Assignment::default(),
+            member_type: -1,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
 }
 impl crate::primitives::Wire for Member {
     fn encode_value(
@@ -574,7 +596,17 @@ impl crate::primitives::Wire for Member {
             false,
             "target_assignment",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        let mut s = buf.segment(2);
+        if version >= 1 {
+            s.put_fixed(self.member_type)?;
+        }
+        if self.unknown_tagged_fields.is_empty() {
+            s.put_u8(0)?;
+        }
+        s.finish();
+        if !self.unknown_tagged_fields.is_empty() {
+            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        }
         Ok(())
     }
     #[inline]
@@ -605,6 +637,9 @@ impl crate::primitives::Wire for Member {
                 version,
                 false,
             );
+        if version >= 1 {
+            size += 1;
+        }
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
@@ -686,6 +721,17 @@ impl crate::primitives::Decode for Member {
             false,
             "target_assignment",
         )?;
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.member_type,
+                r,
+                version,
+                false,
+                "member_type",
+            )?;
+        } else {
+            self.member_type = -1;
+        }
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
@@ -702,6 +748,7 @@ impl crate::primitives::Decode for Member {
         self.subscribed_topic_regex = None;
         crate::primitives::Decode::reset_value(&mut self.assignment);
         crate::primitives::Decode::reset_value(&mut self.target_assignment);
+        self.member_type = -1;
         self.unknown_tagged_fields.clear();
     }
 }
@@ -710,11 +757,11 @@ impl crate::message::Message for ConsumerGroupDescribeResponse {
     const NAME: &'static str = "ConsumerGroupDescribeResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        1,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        1,
     );
 }
 impl crate::message::ApiMessage for ConsumerGroupDescribeResponse {

@@ -9,7 +9,7 @@ pub struct ConsumerGroupHeartbeatRequest {
     ///
     /// Versions 0+.
     pub group_id: String,
-    /// Member id (assigned by the coordinator); stays the same for the member's lifetime.
+    /// Member id; from v1 the member generates it (KIP-1082), in v0 the coordinator may assign it. Stays the same for the member's lifetime.
     ///
     /// Versions 0+.
     pub member_id: String,

@@ -2,7 +2,7 @@
 
 /// The DeleteGroupsRequest request (api key 42), from DeleteGroupsRequest.json.
 ///
-/// Versions 0-2; flexible 2.
+/// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DeleteGroupsRequest {
     /// Ids of the groups to delete.
@@ -85,11 +85,11 @@ impl crate::message::Message for DeleteGroupsRequest {
     const NAME: &'static str = "DeleteGroupsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        2,
+        3,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         2,
-        2,
+        3,
     );
 }
 impl crate::message::ApiMessage for DeleteGroupsRequest {

@@ -2,7 +2,7 @@
 
 /// The DeleteGroupsResponse response (api key 42), from DeleteGroupsResponse.json.
 ///
-/// Versions 0-2; flexible 2.
+/// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DeleteGroupsResponse {
     /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
@@ -97,7 +97,7 @@ impl crate::primitives::Decode for DeleteGroupsResponse {
     }
 }
 impl crate::primitives::Struct for DeleteGroupsResponse {}
-/// Versions 0-2; flexible 2.
+/// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DeletableGroupResult {
     /// Group id.
@@ -108,6 +108,10 @@ pub struct DeletableGroupResult {
     ///
     /// Versions 0+.
     pub error_code: i16,
+    /// Detail of the error; null when the group was deleted.
+    ///
+    /// Versions 3+; nullable 3+; ignorable; default null.
+    pub error_message: Option<String>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
@@ -119,7 +123,11 @@ impl crate::primitives::Wire for DeletableGroupResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(8 + self.group_id.len());
+        let mut s = buf
+            .segment(
+                13 + self.group_id.len()
+                    + self.error_message.as_ref().map_or(0, String::len),
+            );
         crate::primitives::field::put_str(
             &mut s,
             &self.group_id,
@@ -127,6 +135,14 @@ impl crate::primitives::Wire for DeletableGroupResult {
             "group_id",
         )?;
         s.put_fixed(self.error_code)?;
+        if version >= 3 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.error_message.as_deref(),
+                true,
+                "error_message",
+            )?;
+        }
         if version >= 2 && self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
@@ -154,6 +170,14 @@ impl crate::primitives::Wire for DeletableGroupResult {
                 version >= 2,
             );
         size += 2;
+        if version >= 3 {
+            size
+                += crate::primitives::Wire::value_size(
+                    &self.error_message,
+                    version,
+                    true,
+                );
+        }
         if version >= 2 {
             size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
@@ -182,6 +206,17 @@ impl crate::primitives::Decode for DeletableGroupResult {
             false,
             "error_code",
         )?;
+        if version >= 3 {
+            crate::primitives::field::decode_into(
+                &mut self.error_message,
+                r,
+                version,
+                true,
+                "error_message",
+            )?;
+        } else {
+            self.error_message = None;
+        }
         self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_unknown_section(
@@ -196,6 +231,7 @@ impl crate::primitives::Decode for DeletableGroupResult {
     fn reset_value(&mut self) {
         self.group_id.clear();
         self.error_code = 0;
+        self.error_message = None;
         self.unknown_tagged_fields.clear();
     }
 }
@@ -204,11 +240,11 @@ impl crate::message::Message for DeleteGroupsResponse {
     const NAME: &'static str = "DeleteGroupsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        2,
+        3,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         2,
-        2,
+        3,
     );
 }
 impl crate::message::ApiMessage for DeleteGroupsResponse {

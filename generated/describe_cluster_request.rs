@@ -2,7 +2,7 @@
 
 /// The DescribeClusterRequest request (api key 60), from DescribeClusterRequest.json.
 ///
-/// Versions 0-1; flexible 0-1.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeClusterRequest {
     /// True to also return the operations the caller may perform on the cluster.
@@ -13,6 +13,10 @@ pub struct DescribeClusterRequest {
     ///
     /// Versions 1+; default 1.
     pub endpoint_type: i8,
+    /// True to list fenced brokers as well (KIP-1073).
+    ///
+    /// Versions 2+.
+    pub include_fenced_brokers: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
@@ -21,6 +25,7 @@ impl Default for DescribeClusterRequest {
         Self {
             include_cluster_authorized_operations: false,
             endpoint_type: 1,
+            include_fenced_brokers: false,
             unknown_tagged_fields: Vec::new(),
         }
     }
@@ -36,8 +41,20 @@ impl crate::primitives::Wire for DescribeClusterRequest {
         if version < 1 && self.endpoint_type != 1 {
             return Err(crate::primitives::field::non_default("endpoint_type"));
         }
-        let mut s = buf.segment(3);
-        if version >= 1 {
+        if version < 2 && self.include_fenced_brokers {
+            return Err(crate::primitives::field::non_default("include_fenced_brokers"));
+        }
+        let mut s = buf.segment(4);
+        if version >= 2 {
+            let mut run = [0u8; 3];
+            run[0..1]
+                .copy_from_slice(
+                    &[u8::from(self.include_cluster_authorized_operations)],
+                );
+            run[1..2].copy_from_slice(&self.endpoint_type.to_be_bytes());
+            run[2..3].copy_from_slice(&[u8::from(self.include_fenced_brokers)]);
+            s.put_slice(&run)?;
+        } else if version >= 1 {
             let mut run = [0u8; 2];
             run[0..1]
                 .copy_from_slice(
@@ -64,6 +81,9 @@ impl crate::primitives::Wire for DescribeClusterRequest {
         if version >= 1 {
             size += 1;
         }
+        if version >= 2 {
+            size += 1;
+        }
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
@@ -76,7 +96,23 @@ impl crate::primitives::Decode for DescribeClusterRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        if version >= 1 {
+        if version >= 2 {
+            let run: [u8; 3] = crate::primitives::field::read_run(
+                r,
+                &[
+                    ("include_cluster_authorized_operations", 1),
+                    ("endpoint_type", 1),
+                    ("include_fenced_brokers", 1),
+                ],
+            )?;
+            self.include_cluster_authorized_operations = crate::primitives::Fixed::from_chunk(
+                &run[0..1],
+            );
+            self.endpoint_type = crate::primitives::Fixed::from_chunk(&run[1..2]);
+            self.include_fenced_brokers = crate::primitives::Fixed::from_chunk(
+                &run[2..3],
+            );
+        } else if version >= 1 {
             let run: [u8; 2] = crate::primitives::field::read_run(
                 r,
                 &[("include_cluster_authorized_operations", 1), ("endpoint_type", 1)],
@@ -85,6 +121,7 @@ impl crate::primitives::Decode for DescribeClusterRequest {
                 &run[0..1],
             );
             self.endpoint_type = crate::primitives::Fixed::from_chunk(&run[1..2]);
+            self.include_fenced_brokers = false;
         } else {
             let run: [u8; 1] = crate::primitives::field::read_run(
                 r,
@@ -94,6 +131,7 @@ impl crate::primitives::Decode for DescribeClusterRequest {
                 &run[0..1],
             );
             self.endpoint_type = 1;
+            self.include_fenced_brokers = false;
         }
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
@@ -103,6 +141,7 @@ impl crate::primitives::Decode for DescribeClusterRequest {
     fn reset_value(&mut self) {
         self.include_cluster_authorized_operations = false;
         self.endpoint_type = 1;
+        self.include_fenced_brokers = false;
         self.unknown_tagged_fields.clear();
     }
 }
@@ -111,11 +150,11 @@ impl crate::message::Message for DescribeClusterRequest {
     const NAME: &'static str = "DescribeClusterRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        1,
+        2,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        1,
+        2,
     );
 }
 impl crate::message::ApiMessage for DescribeClusterRequest {

@@ -2,7 +2,7 @@
 
 /// The DescribeClusterResponse response (api key 60), from DescribeClusterResponse.json.
 ///
-/// Versions 0-1; flexible 0-1.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeClusterResponse {
     /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
@@ -204,7 +204,7 @@ impl crate::primitives::Decode for DescribeClusterResponse {
     }
 }
 impl crate::primitives::Struct for DescribeClusterResponse {}
-/// Versions 0-1; flexible 0-1.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DescribeClusterBroker {
     /// Node id.
@@ -223,6 +223,10 @@ pub struct DescribeClusterBroker {
     ///
     /// Versions 0+; nullable 0+; default null.
     pub rack: Option<String>,
+    /// True when the broker is fenced (KIP-1073).
+    ///
+    /// Versions 2+.
+    pub is_fenced: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
@@ -231,11 +235,14 @@ impl crate::primitives::Wire for DescribeClusterBroker {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        _version: i16,
+        version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 2 && self.is_fenced {
+            return Err(crate::primitives::field::non_default("is_fenced"));
+        }
         let mut s = buf
-            .segment(19 + self.host.len() + self.rack.as_ref().map_or(0, String::len));
+            .segment(20 + self.host.len() + self.rack.as_ref().map_or(0, String::len));
         s.put_fixed(self.broker_id)?;
         crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
         s.put_fixed(self.port)?;
@@ -245,6 +252,9 @@ impl crate::primitives::Wire for DescribeClusterBroker {
             true,
             "rack",
         )?;
+        if version >= 2 {
+            s.put_fixed(self.is_fenced)?;
+        }
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
@@ -261,6 +271,9 @@ impl crate::primitives::Wire for DescribeClusterBroker {
         size += crate::primitives::Wire::value_size(&self.host, version, true);
         size += 4;
         size += crate::primitives::Wire::value_size(&self.rack, version, true);
+        if version >= 2 {
+            size += 1;
+        }
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
@@ -289,6 +302,17 @@ impl crate::primitives::Decode for DescribeClusterBroker {
             "port",
         )?;
         crate::primitives::field::decode_into(&mut self.rack, r, version, true, "rack")?;
+        if version >= 2 {
+            crate::primitives::field::decode_into(
+                &mut self.is_fenced,
+                r,
+                version,
+                false,
+                "is_fenced",
+            )?;
+        } else {
+            self.is_fenced = false;
+        }
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
@@ -299,6 +323,7 @@ impl crate::primitives::Decode for DescribeClusterBroker {
         self.host.clear();
         self.port = 0;
         self.rack = None;
+        self.is_fenced = false;
         self.unknown_tagged_fields.clear();
     }
 }
@@ -307,11 +332,11 @@ impl crate::message::Message for DescribeClusterResponse {
     const NAME: &'static str = "DescribeClusterResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        1,
+        2,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        1,
+        2,
     );
 }
 impl crate::message::ApiMessage for DescribeClusterResponse {

@@ -2,7 +2,7 @@
 
 /// The DescribeGroupsRequest request (api key 15), from DescribeGroupsRequest.json.
 ///
-/// Versions 0-5; flexible 5.
+/// Versions 0-6; flexible 5-6.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DescribeGroupsRequest {
     /// IDs of the groups to describe.
@@ -118,11 +118,11 @@ impl crate::message::Message for DescribeGroupsRequest {
     const NAME: &'static str = "DescribeGroupsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        5,
+        6,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         5,
-        5,
+        6,
     );
 }
 impl crate::message::ApiMessage for DescribeGroupsRequest {

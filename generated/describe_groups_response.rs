@@ -2,7 +2,7 @@
 
 /// The DescribeGroupsResponse response (api key 15), from DescribeGroupsResponse.json.
 ///
-/// Versions 0-5; flexible 5.
+/// Versions 0-6; flexible 5-6.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DescribeGroupsResponse {
     /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
@@ -104,13 +104,17 @@ impl crate::primitives::Decode for DescribeGroupsResponse {
     }
 }
 impl crate::primitives::Struct for DescribeGroupsResponse {}
-/// Versions 0-5; flexible 5.
+/// Versions 0-6; flexible 5-6.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribedGroup {
     /// 0 when the group was described, otherwise the error.
     ///
     /// Versions 0+.
     pub error_code: i16,
+    /// Detail of the error; null on success.
+    ///
+    /// Versions 6+; nullable 6+; default null.
+    pub error_message: Option<String>,
     /// Group ID.
     ///
     /// Versions 0+.
@@ -142,6 +146,7 @@ impl Default for DescribedGroup {
     fn default() -> Self {
         Self {
             error_code: 0,
+            error_message: None,
             group_id: String::new(),
             group_state: String::new(),
             protocol_type: String::new(),
@@ -159,15 +164,27 @@ impl crate::primitives::Wire for DescribedGroup {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 6 && self.error_message.is_some() {
+            return Err(crate::primitives::field::non_default("error_message"));
+        }
         if version < 3 && self.authorized_operations != -2147483648 {
             return Err(crate::primitives::field::non_default("authorized_operations"));
         }
         let mut s = buf
             .segment(
-                27 + self.group_id.len() + self.group_state.len()
+                32 + self.error_message.as_ref().map_or(0, String::len)
+                    + self.group_id.len() + self.group_state.len()
                     + self.protocol_type.len() + self.protocol_data.len(),
             );
         s.put_fixed(self.error_code)?;
+        if version >= 6 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.error_message.as_deref(),
+                true,
+                "error_message",
+            )?;
+        }
         crate::primitives::field::put_str(
             &mut s,
             &self.group_id,
@@ -231,6 +248,14 @@ impl crate::primitives::Wire for DescribedGroup {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;
+        if version >= 6 {
+            size
+                += crate::primitives::Wire::value_size(
+                    &self.error_message,
+                    version,
+                    true,
+                );
+        }
         size
             += crate::primitives::Wire::value_size(
                 &self.group_id,
@@ -280,6 +305,17 @@ impl crate::primitives::Decode for DescribedGroup {
             false,
             "error_code",
         )?;
+        if version >= 6 {
+            crate::primitives::field::decode_into(
+                &mut self.error_message,
+                r,
+                version,
+                true,
+                "error_message",
+            )?;
+        } else {
+            self.error_message = None;
+        }
         crate::primitives::field::decode_into(
             &mut self.group_id,
             r,
@@ -339,6 +375,7 @@ impl crate::primitives::Decode for DescribedGroup {
     #[inline]
     fn reset_value(&mut self) {
         self.error_code = 0;
+        self.error_message = None;
         self.group_id.clear();
         self.group_state.clear();
         self.protocol_type.clear();
@@ -349,7 +386,7 @@ impl crate::primitives::Decode for DescribedGroup {
     }
 }
 impl crate::primitives::Struct for DescribedGroup {}
-/// Versions 0-5; flexible 5.
+/// Versions 0-6; flexible 5-6.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DescribedGroupMember {
     /// Member ID given out by the coordinator.
@@ -568,11 +605,11 @@ impl crate::message::Message for DescribeGroupsResponse {
     const NAME: &'static str = "DescribeGroupsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        5,
+        6,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         5,
-        5,
+        6,
     );
 }
 impl crate::message::ApiMessage for DescribeGroupsResponse {

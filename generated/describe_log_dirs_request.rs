@@ -2,7 +2,7 @@
 
 /// The DescribeLogDirsRequest request (api key 35), from DescribeLogDirsRequest.json.
 ///
-/// Versions 0-4; flexible 2-4.
+/// Versions 0-5; flexible 2-5.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeLogDirsRequest {
     /// Topics to report on; null for every topic.
@@ -82,7 +82,7 @@ impl crate::primitives::Decode for DescribeLogDirsRequest {
     }
 }
 impl crate::primitives::Struct for DescribeLogDirsRequest {}
-/// Versions 0-4; flexible 2-4.
+/// Versions 0-5; flexible 2-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DescribableLogDirTopic {
     /// Topic name.
@@ -188,11 +188,11 @@ impl crate::message::Message for DescribeLogDirsRequest {
     const NAME: &'static str = "DescribeLogDirsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        4,
+        5,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         2,
-        4,
+        5,
     );
 }
 impl crate::message::ApiMessage for DescribeLogDirsRequest {

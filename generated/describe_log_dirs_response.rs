@@ -2,7 +2,7 @@
 
 /// The DescribeLogDirsResponse response (api key 35), from DescribeLogDirsResponse.json.
 ///
-/// Versions 0-4; flexible 2-4.
+/// Versions 0-5; flexible 2-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DescribeLogDirsResponse {
     /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
@@ -120,7 +120,7 @@ impl crate::primitives::Decode for DescribeLogDirsResponse {
     }
 }
 impl crate::primitives::Struct for DescribeLogDirsResponse {}
-/// Versions 0-4; flexible 2-4.
+/// Versions 0-5; flexible 2-5.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeLogDirsResult {
     /// Error for this directory, e.g. KAFKA_STORAGE_ERROR when offline; 0 otherwise.
@@ -143,6 +143,10 @@ pub struct DescribeLogDirsResult {
     ///
     /// Versions 4+; ignorable; default -1.
     pub usable_bytes: i64,
+    /// True when the directory is cordoned, so no new replicas are placed in it (KIP-1066).
+    ///
+    /// Versions 5+; ignorable; default false.
+    pub is_cordoned: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
@@ -154,6 +158,7 @@ impl Default for DescribeLogDirsResult {
             topics: Vec::new(),
             total_bytes: -1,
             usable_bytes: -1,
+            is_cordoned: false,
             unknown_tagged_fields: Vec::new(),
         }
     }
@@ -187,8 +192,14 @@ impl crate::primitives::Wire for DescribeLogDirsResult {
             version >= 2,
             "topics",
         )?;
-        let mut s = buf.segment(17);
-        if version >= 4 {
+        let mut s = buf.segment(18);
+        if version >= 5 {
+            let mut run = [0u8; 17];
+            run[0..8].copy_from_slice(&self.total_bytes.to_be_bytes());
+            run[8..16].copy_from_slice(&self.usable_bytes.to_be_bytes());
+            run[16..17].copy_from_slice(&[u8::from(self.is_cordoned)]);
+            s.put_slice(&run)?;
+        } else if version >= 4 {
             let mut run = [0u8; 16];
             run[0..8].copy_from_slice(&self.total_bytes.to_be_bytes());
             run[8..16].copy_from_slice(&self.usable_bytes.to_be_bytes());
@@ -224,6 +235,9 @@ impl crate::primitives::Wire for DescribeLogDirsResult {
         if version >= 4 {
             size += 8;
         }
+        if version >= 5 {
+            size += 1;
+        }
         if version >= 2 {
             size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
@@ -258,16 +272,26 @@ impl crate::primitives::Decode for DescribeLogDirsResult {
             version >= 2,
             "topics",
         )?;
-        if version >= 4 {
+        if version >= 5 {
+            let run: [u8; 17] = crate::primitives::field::read_run(
+                r,
+                &[("total_bytes", 8), ("usable_bytes", 8), ("is_cordoned", 1)],
+            )?;
+            self.total_bytes = crate::primitives::Fixed::from_chunk(&run[0..8]);
+            self.usable_bytes = crate::primitives::Fixed::from_chunk(&run[8..16]);
+            self.is_cordoned = crate::primitives::Fixed::from_chunk(&run[16..17]);
+        } else if version >= 4 {
             let run: [u8; 16] = crate::primitives::field::read_run(
                 r,
                 &[("total_bytes", 8), ("usable_bytes", 8)],
             )?;
             self.total_bytes = crate::primitives::Fixed::from_chunk(&run[0..8]);
             self.usable_bytes = crate::primitives::Fixed::from_chunk(&run[8..16]);
+            self.is_cordoned = false;
         } else {
             self.total_bytes = -1;
             self.usable_bytes = -1;
+            self.is_cordoned = false;
         }
         self.unknown_tagged_fields.clear();
         if version >= 2 {
@@ -286,11 +310,12 @@ impl crate::primitives::Decode for DescribeLogDirsResult {
         self.topics.clear();
         self.total_bytes = -1;
         self.usable_bytes = -1;
+        self.is_cordoned = false;
         self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for DescribeLogDirsResult {}
-/// Versions 0-4; flexible 2-4.
+/// Versions 0-5; flexible 2-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DescribeLogDirsTopic {
     /// Topic name.
@@ -389,7 +414,7 @@ impl crate::primitives::Decode for DescribeLogDirsTopic {
     }
 }
 impl crate::primitives::Struct for DescribeLogDirsTopic {}
-/// Versions 0-4; flexible 2-4.
+/// Versions 0-5; flexible 2-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DescribeLogDirsPartition {
     /// Partition number.
@@ -501,11 +526,11 @@ impl crate::message::Message for DescribeLogDirsResponse {
     const NAME: &'static str = "DescribeLogDirsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        4,
+        5,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         2,
-        4,
+        5,
     );
 }
 impl crate::message::ApiMessage for DescribeLogDirsResponse {

@@ -2,7 +2,7 @@
 
 /// The FetchRequest request (api key 1), from FetchRequest.json.
 ///
-/// Versions 0-17; flexible 12-17.
+/// Versions 0-18; flexible 12-18.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FetchRequest {
     /// Cluster ID when known, so that the receiver can reject fetches meant for another cluster; null otherwise.
@@ -409,7 +409,7 @@ impl crate::primitives::Decode for FetchRequest {
     }
 }
 impl crate::primitives::Struct for FetchRequest {}
-/// Versions 15-17; flexible 15-17.
+/// Versions 15-18; flexible 15-18.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReplicaState {
     /// Broker id of the fetching follower, or -1 for a consumer.
@@ -489,7 +489,7 @@ impl crate::primitives::Decode for ReplicaState {
     }
 }
 impl crate::primitives::Struct for ReplicaState {}
-/// Versions 0-17; flexible 12-17.
+/// Versions 0-18; flexible 12-18.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FetchTopic {
     /// Topic name.
@@ -628,7 +628,7 @@ impl crate::primitives::Decode for FetchTopic {
     }
 }
 impl crate::primitives::Struct for FetchTopic {}
-/// Versions 0-17; flexible 12-17.
+/// Versions 0-18; flexible 12-18.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FetchPartition {
     /// Partition number.
@@ -659,6 +659,10 @@ pub struct FetchPartition {
     ///
     /// Versions 17+; tag 0 from 17+; ignorable.
     pub replica_directory_id: crate::primitives::Uuid,
+    /// High watermark the fetching replica knows (KIP-1166); -1 when it knows none, INT64_MAX (the default) when it does not support the field.
+    ///
+    /// Versions 18+; tag 1 from 18+; ignorable; default 9223372036854775807.
+    pub high_watermark: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
@@ -672,6 +676,7 @@ impl Default for FetchPartition {
             log_start_offset: -1,
             partition_max_bytes: 0,
             replica_directory_id: crate::primitives::Uuid::NIL,
+            high_watermark: 9223372036854775807,
             unknown_tagged_fields: Vec::new(),
         }
     }
@@ -689,6 +694,8 @@ impl crate::primitives::Wire for FetchPartition {
         }
         let write_replica_directory_id = version >= 17
             && !self.replica_directory_id.is_nil();
+        let write_high_watermark = version >= 18
+            && self.high_watermark != 9223372036854775807;
         let mut s = buf.segment(33);
         if version >= 9 {
             let mut run = [0u8; 8];
@@ -710,16 +717,19 @@ impl crate::primitives::Wire for FetchPartition {
             s.put_fixed(self.log_start_offset)?;
         }
         s.put_fixed(self.partition_max_bytes)?;
-        if version >= 12 && !write_replica_directory_id
+        if version >= 12 && !write_replica_directory_id && !write_high_watermark
             && self.unknown_tagged_fields.is_empty()
         {
             s.put_u8(0)?;
         }
         s.finish();
         if version >= 12 {
-            if write_replica_directory_id || !self.unknown_tagged_fields.is_empty() {
+            if write_replica_directory_id || write_high_watermark
+                || !self.unknown_tagged_fields.is_empty()
+            {
                 let mut count = self.unknown_tagged_fields.len();
                 count += usize::from(write_replica_directory_id);
+                count += usize::from(write_high_watermark);
                 crate::primitives::varint::put_uvarint(buf, count as u32);
                 if write_replica_directory_id {
                     crate::tagged::encode_field(
@@ -730,7 +740,16 @@ impl crate::primitives::Wire for FetchPartition {
                         "replica_directory_id",
                     )?;
                 }
-                crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+                if write_high_watermark {
+                    crate::tagged::encode_field(
+                        buf,
+                        1,
+                        &self.high_watermark,
+                        version,
+                        "high_watermark",
+                    )?;
+                }
+                crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 2)?;
             }
         } else {
             crate::tagged::check_none(&self.unknown_tagged_fields)?;
@@ -755,14 +774,20 @@ impl crate::primitives::Wire for FetchPartition {
         if version >= 12 {
             let write_replica_directory_id = version >= 17
                 && !self.replica_directory_id.is_nil();
+            let write_high_watermark = version >= 18
+                && self.high_watermark != 9223372036854775807;
             let mut count = self.unknown_tagged_fields.len();
             count += usize::from(write_replica_directory_id);
+            count += usize::from(write_high_watermark);
             size
                 += crate::primitives::varint::uvarint_len(count as u32)
                     + crate::tagged::unknown_size(&self.unknown_tagged_fields);
             if write_replica_directory_id {
                 size
                     += crate::tagged::field_size(0, &self.replica_directory_id, version);
+            }
+            if write_high_watermark {
+                size += crate::tagged::field_size(1, &self.high_watermark, version);
             }
         }
         size
@@ -825,11 +850,12 @@ impl crate::primitives::Decode for FetchPartition {
             "partition_max_bytes",
         )?;
         self.replica_directory_id = crate::primitives::Uuid::NIL;
+        self.high_watermark = 9223372036854775807;
         self.unknown_tagged_fields.clear();
         if version >= 12 {
             crate::tagged::decode_section(
                 r,
-                1,
+                2,
                 &mut self.unknown_tagged_fields,
                 |tag, r| {
                     match tag {
@@ -838,6 +864,13 @@ impl crate::primitives::Decode for FetchPartition {
                                 r,
                                 version,
                                 "replica_directory_id",
+                            )?;
+                        }
+                        1 if version >= 18 => {
+                            self.high_watermark = crate::primitives::field::decode_tagged(
+                                r,
+                                version,
+                                "high_watermark",
                             )?;
                         }
                         _ => return Ok(false),
@@ -857,11 +890,12 @@ impl crate::primitives::Decode for FetchPartition {
         self.log_start_offset = -1;
         self.partition_max_bytes = 0;
         self.replica_directory_id = crate::primitives::Uuid::NIL;
+        self.high_watermark = 9223372036854775807;
         self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for FetchPartition {}
-/// Versions 7-17; flexible 12-17.
+/// Versions 7-18; flexible 12-18.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ForgottenTopic {
     /// Topic name.
@@ -1007,11 +1041,11 @@ impl crate::message::Message for FetchRequest {
     const NAME: &'static str = "FetchRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        17,
+        18,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         12,
-        17,
+        18,
     );
 }
 impl crate::message::ApiMessage for FetchRequest {

@@ -2,7 +2,7 @@
 
 /// The FetchResponse response (api key 1), from FetchResponse.json.
 ///
-/// Versions 0-17; flexible 12-17.
+/// Versions 0-18; flexible 12-18.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FetchResponse {
     /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
@@ -187,7 +187,7 @@ impl crate::primitives::Decode for FetchResponse {
     }
 }
 impl crate::primitives::Struct for FetchResponse {}
-/// Versions 0-17; flexible 12-17.
+/// Versions 0-18; flexible 12-18.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FetchableTopicResponse {
     /// Topic name.
@@ -326,7 +326,7 @@ impl crate::primitives::Decode for FetchableTopicResponse {
     }
 }
 impl crate::primitives::Struct for FetchableTopicResponse {}
-/// Versions 0-17; flexible 12-17.
+/// Versions 0-18; flexible 12-18.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PartitionData {
     /// Partition number.
@@ -688,7 +688,7 @@ impl crate::primitives::Decode for PartitionData {
     }
 }
 impl crate::primitives::Struct for PartitionData {}
-/// Versions 12-17; flexible 12-17.
+/// Versions 12-18; flexible 12-18.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EpochEndOffset {
     /// Leader epoch; -1 when unknown.
@@ -768,7 +768,7 @@ impl crate::primitives::Decode for EpochEndOffset {
     }
 }
 impl crate::primitives::Struct for EpochEndOffset {}
-/// Versions 12-17; flexible 12-17.
+/// Versions 12-18; flexible 12-18.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LeaderIdAndEpoch {
     /// Broker id of the leader, or -1 when unknown.
@@ -848,16 +848,16 @@ impl crate::primitives::Decode for LeaderIdAndEpoch {
     }
 }
 impl crate::primitives::Struct for LeaderIdAndEpoch {}
-/// Versions 12-17; flexible 12-17.
+/// Versions 12-18; flexible 12-18.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SnapshotId {
     /// End offset of the snapshot.
     ///
-    /// Versions 0+; default -1.
+    /// Versions 12+; default -1.
     pub end_offset: i64,
     /// Epoch of the snapshot.
     ///
-    /// Versions 0+; default -1.
+    /// Versions 12+; default -1.
     pub epoch: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
@@ -928,7 +928,7 @@ impl crate::primitives::Decode for SnapshotId {
     }
 }
 impl crate::primitives::Struct for SnapshotId {}
-/// Versions 4-17; flexible 12-17.
+/// Versions 4-18; flexible 12-18.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AbortedTransaction {
     /// Producer ID of the aborted transaction.
@@ -1015,7 +1015,7 @@ impl crate::primitives::Decode for AbortedTransaction {
     }
 }
 impl crate::primitives::Struct for AbortedTransaction {}
-/// Versions 16-17; flexible 16-17.
+/// Versions 16-18; flexible 16-18.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NodeEndpoint {
     /// Broker id.
@@ -1118,11 +1118,11 @@ impl crate::message::Message for FetchResponse {
     const NAME: &'static str = "FetchResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        17,
+        18,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         12,
-        17,
+        18,
     );
 }
 impl crate::message::ApiMessage for FetchResponse {

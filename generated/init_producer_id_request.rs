@@ -2,7 +2,7 @@
 
 /// The InitProducerIdRequest request (api key 22), from InitProducerIdRequest.json.
 ///
-/// Versions 0-5; flexible 2-5.
+/// Versions 0-6; flexible 2-6.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InitProducerIdRequest {
     /// Transactional ID; null for a producer that is only idempotent.
@@ -21,6 +21,14 @@ pub struct InitProducerIdRequest {
     ///
     /// Versions 3+; default -1.
     pub producer_epoch: i16,
+    /// True to run this producer's transactions with two-phase commit (KIP-939).
+    ///
+    /// Versions 6+; default false.
+    pub enable2_pc: bool,
+    /// True to keep the ongoing (prepared) transaction instead of aborting it, e.g. when recovering after a restart (KIP-939).
+    ///
+    /// Versions 6+; default false.
+    pub keep_prepared_txn: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
@@ -31,6 +39,8 @@ impl Default for InitProducerIdRequest {
             transaction_timeout_ms: 0,
             producer_id: -1,
             producer_epoch: -1,
+            enable2_pc: false,
+            keep_prepared_txn: false,
             unknown_tagged_fields: Vec::new(),
         }
     }
@@ -49,15 +59,29 @@ impl crate::primitives::Wire for InitProducerIdRequest {
         if version < 3 && self.producer_epoch != -1 {
             return Err(crate::primitives::field::non_default("producer_epoch"));
         }
+        if version < 6 && self.enable2_pc {
+            return Err(crate::primitives::field::non_default("enable2_pc"));
+        }
+        if version < 6 && self.keep_prepared_txn {
+            return Err(crate::primitives::field::non_default("keep_prepared_txn"));
+        }
         let mut s = buf
-            .segment(20 + self.transactional_id.as_ref().map_or(0, String::len));
+            .segment(22 + self.transactional_id.as_ref().map_or(0, String::len));
         crate::primitives::field::put_nullable_str(
             &mut s,
             self.transactional_id.as_deref(),
             version >= 2,
             "transactional_id",
         )?;
-        if version >= 3 {
+        if version >= 6 {
+            let mut run = [0u8; 16];
+            run[0..4].copy_from_slice(&self.transaction_timeout_ms.to_be_bytes());
+            run[4..12].copy_from_slice(&self.producer_id.to_be_bytes());
+            run[12..14].copy_from_slice(&self.producer_epoch.to_be_bytes());
+            run[14..15].copy_from_slice(&[u8::from(self.enable2_pc)]);
+            run[15..16].copy_from_slice(&[u8::from(self.keep_prepared_txn)]);
+            s.put_slice(&run)?;
+        } else if version >= 3 {
             let mut run = [0u8; 14];
             run[0..4].copy_from_slice(&self.transaction_timeout_ms.to_be_bytes());
             run[4..12].copy_from_slice(&self.producer_id.to_be_bytes());
@@ -99,6 +123,12 @@ impl crate::primitives::Wire for InitProducerIdRequest {
         if version >= 3 {
             size += 2;
         }
+        if version >= 6 {
+            size += 1;
+        }
+        if version >= 6 {
+            size += 1;
+        }
         if version >= 2 {
             size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
@@ -120,7 +150,25 @@ impl crate::primitives::Decode for InitProducerIdRequest {
             version >= 2,
             "transactional_id",
         )?;
-        if version >= 3 {
+        if version >= 6 {
+            let run: [u8; 16] = crate::primitives::field::read_run(
+                r,
+                &[
+                    ("transaction_timeout_ms", 4),
+                    ("producer_id", 8),
+                    ("producer_epoch", 2),
+                    ("enable2_pc", 1),
+                    ("keep_prepared_txn", 1),
+                ],
+            )?;
+            self.transaction_timeout_ms = crate::primitives::Fixed::from_chunk(
+                &run[0..4],
+            );
+            self.producer_id = crate::primitives::Fixed::from_chunk(&run[4..12]);
+            self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[12..14]);
+            self.enable2_pc = crate::primitives::Fixed::from_chunk(&run[14..15]);
+            self.keep_prepared_txn = crate::primitives::Fixed::from_chunk(&run[15..16]);
+        } else if version >= 3 {
             let run: [u8; 14] = crate::primitives::field::read_run(
                 r,
                 &[
@@ -134,6 +182,8 @@ impl crate::primitives::Decode for InitProducerIdRequest {
             );
             self.producer_id = crate::primitives::Fixed::from_chunk(&run[4..12]);
             self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[12..14]);
+            self.enable2_pc = false;
+            self.keep_prepared_txn = false;
         } else {
             let run: [u8; 4] = crate::primitives::field::read_run(
                 r,
@@ -144,6 +194,8 @@ impl crate::primitives::Decode for InitProducerIdRequest {
             );
             self.producer_id = -1;
             self.producer_epoch = -1;
+            self.enable2_pc = false;
+            self.keep_prepared_txn = false;
         }
         self.unknown_tagged_fields.clear();
         if version >= 2 {
@@ -161,6 +213,8 @@ impl crate::primitives::Decode for InitProducerIdRequest {
         self.transaction_timeout_ms = 0;
         self.producer_id = -1;
         self.producer_epoch = -1;
+        self.enable2_pc = false;
+        self.keep_prepared_txn = false;
         self.unknown_tagged_fields.clear();
     }
 }
@@ -169,11 +223,11 @@ impl crate::message::Message for InitProducerIdRequest {
     const NAME: &'static str = "InitProducerIdRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        5,
+        6,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         2,
-        5,
+        6,
     );
 }
 impl crate::message::ApiMessage for InitProducerIdRequest {

@@ -2,7 +2,7 @@
 
 /// The InitProducerIdResponse response (api key 22), from InitProducerIdResponse.json.
 ///
-/// Versions 0-5; flexible 2-5.
+/// Versions 0-6; flexible 2-6.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InitProducerIdResponse {
     /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
@@ -21,6 +21,14 @@ pub struct InitProducerIdResponse {
     ///
     /// Versions 0+.
     pub producer_epoch: i16,
+    /// With KeepPreparedTxn: producer id of the transaction still open; -1 when none.
+    ///
+    /// Versions 6+; default -1.
+    pub ongoing_txn_producer_id: i64,
+    /// With KeepPreparedTxn: producer epoch of that open transaction; -1 when none.
+    ///
+    /// Versions 6+; default -1.
+    pub ongoing_txn_producer_epoch: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
@@ -31,6 +39,8 @@ impl Default for InitProducerIdResponse {
             error_code: 0,
             producer_id: -1,
             producer_epoch: 0,
+            ongoing_txn_producer_id: -1,
+            ongoing_txn_producer_epoch: -1,
             unknown_tagged_fields: Vec::new(),
         }
     }
@@ -43,13 +53,32 @@ impl crate::primitives::Wire for InitProducerIdResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(17);
-        let mut run = [0u8; 16];
-        run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-        run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        run[6..14].copy_from_slice(&self.producer_id.to_be_bytes());
-        run[14..16].copy_from_slice(&self.producer_epoch.to_be_bytes());
-        s.put_slice(&run)?;
+        if version < 6 && self.ongoing_txn_producer_id != -1 {
+            return Err(crate::primitives::field::non_default("ongoing_txn_producer_id"));
+        }
+        if version < 6 && self.ongoing_txn_producer_epoch != -1 {
+            return Err(
+                crate::primitives::field::non_default("ongoing_txn_producer_epoch"),
+            );
+        }
+        let mut s = buf.segment(27);
+        if version >= 6 {
+            let mut run = [0u8; 26];
+            run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            run[6..14].copy_from_slice(&self.producer_id.to_be_bytes());
+            run[14..16].copy_from_slice(&self.producer_epoch.to_be_bytes());
+            run[16..24].copy_from_slice(&self.ongoing_txn_producer_id.to_be_bytes());
+            run[24..26].copy_from_slice(&self.ongoing_txn_producer_epoch.to_be_bytes());
+            s.put_slice(&run)?;
+        } else {
+            let mut run = [0u8; 16];
+            run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            run[6..14].copy_from_slice(&self.producer_id.to_be_bytes());
+            run[14..16].copy_from_slice(&self.producer_epoch.to_be_bytes());
+            s.put_slice(&run)?;
+        }
         if version >= 2 && self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
@@ -74,6 +103,12 @@ impl crate::primitives::Wire for InitProducerIdResponse {
         size += 2;
         size += 8;
         size += 2;
+        if version >= 6 {
+            size += 8;
+        }
+        if version >= 6 {
+            size += 2;
+        }
         if version >= 2 {
             size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
@@ -88,19 +123,45 @@ impl crate::primitives::Decode for InitProducerIdResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 16] = crate::primitives::field::read_run(
-            r,
-            &[
-                ("throttle_time_ms", 4),
-                ("error_code", 2),
-                ("producer_id", 8),
-                ("producer_epoch", 2),
-            ],
-        )?;
-        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        self.producer_id = crate::primitives::Fixed::from_chunk(&run[6..14]);
-        self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[14..16]);
+        if version >= 6 {
+            let run: [u8; 26] = crate::primitives::field::read_run(
+                r,
+                &[
+                    ("throttle_time_ms", 4),
+                    ("error_code", 2),
+                    ("producer_id", 8),
+                    ("producer_epoch", 2),
+                    ("ongoing_txn_producer_id", 8),
+                    ("ongoing_txn_producer_epoch", 2),
+                ],
+            )?;
+            self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+            self.producer_id = crate::primitives::Fixed::from_chunk(&run[6..14]);
+            self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[14..16]);
+            self.ongoing_txn_producer_id = crate::primitives::Fixed::from_chunk(
+                &run[16..24],
+            );
+            self.ongoing_txn_producer_epoch = crate::primitives::Fixed::from_chunk(
+                &run[24..26],
+            );
+        } else {
+            let run: [u8; 16] = crate::primitives::field::read_run(
+                r,
+                &[
+                    ("throttle_time_ms", 4),
+                    ("error_code", 2),
+                    ("producer_id", 8),
+                    ("producer_epoch", 2),
+                ],
+            )?;
+            self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+            self.producer_id = crate::primitives::Fixed::from_chunk(&run[6..14]);
+            self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[14..16]);
+            self.ongoing_txn_producer_id = -1;
+            self.ongoing_txn_producer_epoch = -1;
+        }
         self.unknown_tagged_fields.clear();
         if version >= 2 {
             crate::tagged::decode_unknown_section(
@@ -117,6 +178,8 @@ impl crate::primitives::Decode for InitProducerIdResponse {
         self.error_code = 0;
         self.producer_id = -1;
         self.producer_epoch = 0;
+        self.ongoing_txn_producer_id = -1;
+        self.ongoing_txn_producer_epoch = -1;
         self.unknown_tagged_fields.clear();
     }
 }
@@ -125,11 +188,11 @@ impl crate::message::Message for InitProducerIdResponse {
     const NAME: &'static str = "InitProducerIdResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        5,
+        6,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         2,
-        5,
+        6,
     );
 }
 impl crate::message::ApiMessage for InitProducerIdResponse {

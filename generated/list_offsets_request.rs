@@ -2,7 +2,7 @@
 
 /// The ListOffsetsRequest request (api key 2), from ListOffsetsRequest.json.
 ///
-/// Versions 0-10; flexible 6-10.
+/// Versions 0-11; flexible 6-11.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListOffsetsRequest {
     /// Broker id of a requesting follower, or -1 for a consumer.
@@ -155,7 +155,7 @@ impl crate::primitives::Decode for ListOffsetsRequest {
     }
 }
 impl crate::primitives::Struct for ListOffsetsRequest {}
-/// Versions 0-10; flexible 6-10.
+/// Versions 0-11; flexible 6-11.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListOffsetsTopic {
     /// Topic name.
@@ -254,7 +254,7 @@ impl crate::primitives::Decode for ListOffsetsTopic {
     }
 }
 impl crate::primitives::Struct for ListOffsetsTopic {}
-/// Versions 0-10; flexible 6-10.
+/// Versions 0-11; flexible 6-11.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListOffsetsPartition {
     /// Partition number.
@@ -265,7 +265,7 @@ pub struct ListOffsetsPartition {
     ///
     /// Versions 4+; ignorable; default -1.
     pub current_leader_epoch: i32,
-    /// Timestamp in ms to look up, or a negative code: -1 latest, -2 earliest, -3 max timestamp, -4 local log start, -5 last tiered.
+    /// Timestamp in ms to look up, or a negative code: -1 latest, -2 earliest, -3 max timestamp, -4 local log start, -5 last tiered, -6 earliest pending upload (v11+).
     ///
     /// Versions 0+.
     pub timestamp: i64,
@@ -411,11 +411,11 @@ impl crate::message::Message for ListOffsetsRequest {
     const NAME: &'static str = "ListOffsetsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        10,
+        11,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         6,
-        10,
+        11,
     );
 }
 impl crate::message::ApiMessage for ListOffsetsRequest {

@@ -2,7 +2,7 @@
 
 /// The ListOffsetsResponse response (api key 2), from ListOffsetsResponse.json.
 ///
-/// Versions 0-10; flexible 6-10.
+/// Versions 0-11; flexible 6-11.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListOffsetsResponse {
     /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
@@ -104,7 +104,7 @@ impl crate::primitives::Decode for ListOffsetsResponse {
     }
 }
 impl crate::primitives::Struct for ListOffsetsResponse {}
-/// Versions 0-10; flexible 6-10.
+/// Versions 0-11; flexible 6-11.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListOffsetsTopicResponse {
     /// Topic name.
@@ -203,7 +203,7 @@ impl crate::primitives::Decode for ListOffsetsTopicResponse {
     }
 }
 impl crate::primitives::Struct for ListOffsetsTopicResponse {}
-/// Versions 0-10; flexible 6-10.
+/// Versions 0-11; flexible 6-11.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListOffsetsPartitionResponse {
     /// Partition number.
@@ -407,11 +407,11 @@ impl crate::message::Message for ListOffsetsResponse {
     const NAME: &'static str = "ListOffsetsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        10,
+        11,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         6,
-        10,
+        11,
     );
 }
 impl crate::message::ApiMessage for ListOffsetsResponse {

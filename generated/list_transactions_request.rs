@@ -2,7 +2,7 @@
 
 /// The ListTransactionsRequest request (api key 66), from ListTransactionsRequest.json.
 ///
-/// Versions 0-1; flexible 0-1.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListTransactionsRequest {
     /// Transaction states to match; empty matches every state.
@@ -17,6 +17,10 @@ pub struct ListTransactionsRequest {
     ///
     /// Versions 1+; default -1.
     pub duration_filter: i64,
+    /// Regular expression transactional ids must match (KIP-1152); null or empty lists all.
+    ///
+    /// Versions 2+; nullable 2+; default null.
+    pub transactional_id_pattern: Option<String>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
@@ -26,6 +30,7 @@ impl Default for ListTransactionsRequest {
             state_filters: Vec::new(),
             producer_id_filters: Vec::new(),
             duration_filter: -1,
+            transactional_id_pattern: None,
             unknown_tagged_fields: Vec::new(),
         }
     }
@@ -41,6 +46,11 @@ impl crate::primitives::Wire for ListTransactionsRequest {
         if version < 1 && self.duration_filter != -1 {
             return Err(crate::primitives::field::non_default("duration_filter"));
         }
+        if version < 2 && self.transactional_id_pattern.is_some() {
+            return Err(
+                crate::primitives::field::non_default("transactional_id_pattern"),
+            );
+        }
         crate::primitives::field::encode(
             &self.state_filters,
             buf,
@@ -48,7 +58,11 @@ impl crate::primitives::Wire for ListTransactionsRequest {
             true,
             "state_filters",
         )?;
-        let mut s = buf.segment(14 + self.producer_id_filters.len() * 8);
+        let mut s = buf
+            .segment(
+                19 + self.producer_id_filters.len() * 8
+                    + self.transactional_id_pattern.as_ref().map_or(0, String::len),
+            );
         crate::primitives::field::put_fixed_array(
             &mut s,
             &self.producer_id_filters,
@@ -57,6 +71,14 @@ impl crate::primitives::Wire for ListTransactionsRequest {
         )?;
         if version >= 1 {
             s.put_fixed(self.duration_filter)?;
+        }
+        if version >= 2 {
+            crate::primitives::field::put_nullable_str(
+                &mut s,
+                self.transactional_id_pattern.as_deref(),
+                true,
+                "transactional_id_pattern",
+            )?;
         }
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
@@ -79,6 +101,14 @@ impl crate::primitives::Wire for ListTransactionsRequest {
             );
         if version >= 1 {
             size += 8;
+        }
+        if version >= 2 {
+            size
+                += crate::primitives::Wire::value_size(
+                    &self.transactional_id_pattern,
+                    version,
+                    true,
+                );
         }
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
@@ -116,6 +146,17 @@ impl crate::primitives::Decode for ListTransactionsRequest {
         } else {
             self.duration_filter = -1;
         }
+        if version >= 2 {
+            crate::primitives::field::decode_into(
+                &mut self.transactional_id_pattern,
+                r,
+                version,
+                true,
+                "transactional_id_pattern",
+            )?;
+        } else {
+            self.transactional_id_pattern = None;
+        }
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
@@ -125,6 +166,7 @@ impl crate::primitives::Decode for ListTransactionsRequest {
         self.state_filters.clear();
         self.producer_id_filters.clear();
         self.duration_filter = -1;
+        self.transactional_id_pattern = None;
         self.unknown_tagged_fields.clear();
     }
 }
@@ -133,11 +175,11 @@ impl crate::message::Message for ListTransactionsRequest {
     const NAME: &'static str = "ListTransactionsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        1,
+        2,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        1,
+        2,
     );
 }
 impl crate::message::ApiMessage for ListTransactionsRequest {

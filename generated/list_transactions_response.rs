@@ -2,7 +2,7 @@
 
 /// The ListTransactionsResponse response (api key 66), from ListTransactionsResponse.json.
 ///
-/// Versions 0-1; flexible 0-1.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListTransactionsResponse {
     /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
@@ -122,7 +122,7 @@ impl crate::primitives::Decode for ListTransactionsResponse {
     }
 }
 impl crate::primitives::Struct for ListTransactionsResponse {}
-/// Versions 0-1; flexible 0-1.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TransactionState {
     /// Transactional id of the producer.
@@ -238,11 +238,11 @@ impl crate::message::Message for ListTransactionsResponse {
     const NAME: &'static str = "ListTransactionsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        1,
+        2,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        1,
+        2,
     );
 }
 impl crate::message::ApiMessage for ListTransactionsResponse {

@@ -2,7 +2,7 @@
 
 /// The MetadataRequest request (api key 3), from MetadataRequest.json.
 ///
-/// Versions 0-12; flexible 9-12.
+/// Versions 0-13; flexible 9-13.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MetadataRequest {
     /// Topics to describe; see the version notes for the meaning of null and empty.
@@ -204,7 +204,7 @@ impl crate::primitives::Decode for MetadataRequest {
     }
 }
 impl crate::primitives::Struct for MetadataRequest {}
-/// Versions 0-12; flexible 9-12.
+/// Versions 0-13; flexible 9-13.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MetadataRequestTopic {
     /// Topic to describe by ID; all zeros when asking by name.
@@ -336,11 +336,11 @@ impl crate::message::Message for MetadataRequest {
     const NAME: &'static str = "MetadataRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        12,
+        13,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         9,
-        12,
+        13,
     );
 }
 impl crate::message::ApiMessage for MetadataRequest {

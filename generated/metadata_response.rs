@@ -2,7 +2,7 @@
 
 /// The MetadataResponse response (api key 3), from MetadataResponse.json.
 ///
-/// Versions 0-12; flexible 9-12.
+/// Versions 0-13; flexible 9-13.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MetadataResponse {
     /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
@@ -29,6 +29,10 @@ pub struct MetadataResponse {
     ///
     /// Versions 8-10; default -2147483648.
     pub cluster_authorized_operations: i32,
+    /// Error for the whole request, e.g. REBOOTSTRAP_REQUIRED (KIP-1102); 0 when none.
+    ///
+    /// Versions 13+; ignorable.
+    pub error_code: i16,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
@@ -41,6 +45,7 @@ impl Default for MetadataResponse {
             controller_id: -1,
             topics: Vec::new(),
             cluster_authorized_operations: -2147483648,
+            error_code: 0,
             unknown_tagged_fields: Vec::new(),
         }
     }
@@ -103,9 +108,12 @@ impl crate::primitives::Wire for MetadataResponse {
             version >= 9,
             "topics",
         )?;
-        let mut s = buf.segment(5);
+        let mut s = buf.segment(7);
         if (8..=10).contains(&version) {
             s.put_fixed(self.cluster_authorized_operations)?;
+        }
+        if version >= 13 {
+            s.put_fixed(self.error_code)?;
         }
         if version >= 9 && self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
@@ -146,6 +154,9 @@ impl crate::primitives::Wire for MetadataResponse {
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 9);
         if (8..=10).contains(&version) {
             size += 4;
+        }
+        if version >= 13 {
+            size += 2;
         }
         if version >= 9 {
             size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -218,6 +229,17 @@ impl crate::primitives::Decode for MetadataResponse {
         } else {
             self.cluster_authorized_operations = -2147483648;
         }
+        if version >= 13 {
+            crate::primitives::field::decode_into(
+                &mut self.error_code,
+                r,
+                version,
+                false,
+                "error_code",
+            )?;
+        } else {
+            self.error_code = 0;
+        }
         self.unknown_tagged_fields.clear();
         if version >= 9 {
             crate::tagged::decode_unknown_section(
@@ -236,11 +258,12 @@ impl crate::primitives::Decode for MetadataResponse {
         self.controller_id = -1;
         self.topics.clear();
         self.cluster_authorized_operations = -2147483648;
+        self.error_code = 0;
         self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for MetadataResponse {}
-/// Versions 0-12; flexible 9-12.
+/// Versions 0-13; flexible 9-13.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MetadataResponseBroker {
     /// Broker id.
@@ -380,7 +403,7 @@ impl crate::primitives::Decode for MetadataResponseBroker {
     }
 }
 impl crate::primitives::Struct for MetadataResponseBroker {}
-/// Versions 0-12; flexible 9-12.
+/// Versions 0-13; flexible 9-13.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MetadataResponseTopic {
     /// Topic-level error; 0 when the topic was described.
@@ -606,7 +629,7 @@ impl crate::primitives::Decode for MetadataResponseTopic {
     }
 }
 impl crate::primitives::Struct for MetadataResponseTopic {}
-/// Versions 0-12; flexible 9-12.
+/// Versions 0-13; flexible 9-13.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MetadataResponsePartition {
     /// Partition-level error, e.g. no leader; 0 otherwise.
@@ -834,11 +857,11 @@ impl crate::message::Message for MetadataResponse {
     const NAME: &'static str = "MetadataResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        12,
+        13,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         9,
-        12,
+        13,
     );
 }
 impl crate::message::ApiMessage for MetadataResponse {

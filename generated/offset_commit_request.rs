@@ -2,7 +2,7 @@
 
 /// The OffsetCommitRequest request (api key 8), from OffsetCommitRequest.json.
 ///
-/// Versions 0-9; flexible 8-9.
+/// Versions 0-10; flexible 8-10.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OffsetCommitRequest {
     /// Group whose offsets are committed.
@@ -17,14 +17,14 @@ pub struct OffsetCommitRequest {
     ///
     /// Versions 1+; ignorable.
     pub member_id: String,
-    /// Static membership id configured by the user (KIP-345); null for a dynamic member.
-    ///
-    /// Versions 7+; nullable 7+; default null.
-    pub group_instance_id: Option<String>,
     /// v2-v4 only: time in ms to keep the committed offsets; -1 for the broker default.
     ///
     /// Versions 2-4; ignorable; default -1.
     pub retention_time_ms: i64,
+    /// Static membership id configured by the user (KIP-345); null for a dynamic member.
+    ///
+    /// Versions 7+; nullable 7+; default null.
+    pub group_instance_id: Option<String>,
     /// Topics with offsets to commit.
     ///
     /// Versions 0+.
@@ -38,8 +38,8 @@ impl Default for OffsetCommitRequest {
             group_id: String::new(),
             generation_id_or_member_epoch: -1,
             member_id: String::new(),
-            group_instance_id: None,
             retention_time_ms: -1,
+            group_instance_id: None,
             topics: Vec::new(),
             unknown_tagged_fields: Vec::new(),
         }
@@ -77,6 +77,9 @@ impl crate::primitives::Wire for OffsetCommitRequest {
                 "member_id",
             )?;
         }
+        if (2..=4).contains(&version) {
+            s.put_fixed(self.retention_time_ms)?;
+        }
         if version >= 7 {
             crate::primitives::field::put_nullable_str(
                 &mut s,
@@ -84,9 +87,6 @@ impl crate::primitives::Wire for OffsetCommitRequest {
                 version >= 8,
                 "group_instance_id",
             )?;
-        }
-        if (2..=4).contains(&version) {
-            s.put_fixed(self.retention_time_ms)?;
         }
         crate::primitives::field::put_count(
             &mut s,
@@ -129,6 +129,9 @@ impl crate::primitives::Wire for OffsetCommitRequest {
                     version >= 8,
                 );
         }
+        if (2..=4).contains(&version) {
+            size += 8;
+        }
         if version >= 7 {
             size
                 += crate::primitives::Wire::value_size(
@@ -136,9 +139,6 @@ impl crate::primitives::Wire for OffsetCommitRequest {
                     version,
                     version >= 8,
                 );
-        }
-        if (2..=4).contains(&version) {
-            size += 8;
         }
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 8);
         if version >= 8 {
@@ -183,17 +183,6 @@ impl crate::primitives::Decode for OffsetCommitRequest {
         } else {
             self.member_id.clear();
         }
-        if version >= 7 {
-            crate::primitives::field::decode_into(
-                &mut self.group_instance_id,
-                r,
-                version,
-                version >= 8,
-                "group_instance_id",
-            )?;
-        } else {
-            self.group_instance_id = None;
-        }
         if (2..=4).contains(&version) {
             crate::primitives::field::decode_into(
                 &mut self.retention_time_ms,
@@ -204,6 +193,17 @@ impl crate::primitives::Decode for OffsetCommitRequest {
             )?;
         } else {
             self.retention_time_ms = -1;
+        }
+        if version >= 7 {
+            crate::primitives::field::decode_into(
+                &mut self.group_instance_id,
+                r,
+                version,
+                version >= 8,
+                "group_instance_id",
+            )?;
+        } else {
+            self.group_instance_id = None;
         }
         crate::primitives::field::decode_into(
             &mut self.topics,
@@ -227,20 +227,24 @@ impl crate::primitives::Decode for OffsetCommitRequest {
         self.group_id.clear();
         self.generation_id_or_member_epoch = -1;
         self.member_id.clear();
-        self.group_instance_id = None;
         self.retention_time_ms = -1;
+        self.group_instance_id = None;
         self.topics.clear();
         self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for OffsetCommitRequest {}
-/// Versions 0-9; flexible 8-9.
+/// Versions 0-10; flexible 8-10.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetCommitRequestTopic {
     /// Topic name.
     ///
-    /// Versions 0+.
+    /// Versions 0-9; ignorable.
     pub name: String,
+    /// Topic ID; replaces Name from v10.
+    ///
+    /// Versions 10+; ignorable.
+    pub topic_id: crate::primitives::Uuid,
     /// Partitions of the topic with offsets to commit.
     ///
     /// Versions 0+.
@@ -255,8 +259,13 @@ impl crate::primitives::Wire for OffsetCommitRequestTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, version >= 8, "name")?;
+        let mut s = buf.segment(26 + self.name.len());
+        if version <= 9 {
+            crate::primitives::field::put_str(&mut s, &self.name, version >= 8, "name")?;
+        }
+        if version >= 10 {
+            s.put_fixed(self.topic_id)?;
+        }
         crate::primitives::field::put_count(
             &mut s,
             self.partitions.len(),
@@ -281,7 +290,17 @@ impl crate::primitives::Wire for OffsetCommitRequestTopic {
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 8);
+        if version <= 9 {
+            size
+                += crate::primitives::Wire::value_size(
+                    &self.name,
+                    version,
+                    version >= 8,
+                );
+        }
+        if version >= 10 {
+            size += 16;
+        }
         size
             += crate::primitives::Wire::value_size(
                 &self.partitions,
@@ -301,13 +320,28 @@ impl crate::primitives::Decode for OffsetCommitRequestTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.name,
-            r,
-            version,
-            version >= 8,
-            "name",
-        )?;
+        if version <= 9 {
+            crate::primitives::field::decode_into(
+                &mut self.name,
+                r,
+                version,
+                version >= 8,
+                "name",
+            )?;
+        } else {
+            self.name.clear();
+        }
+        if version >= 10 {
+            crate::primitives::field::decode_into(
+                &mut self.topic_id,
+                r,
+                version,
+                false,
+                "topic_id",
+            )?;
+        } else {
+            self.topic_id = crate::primitives::Uuid::NIL;
+        }
         crate::primitives::field::decode_into(
             &mut self.partitions,
             r,
@@ -328,12 +362,13 @@ impl crate::primitives::Decode for OffsetCommitRequestTopic {
     #[inline]
     fn reset_value(&mut self) {
         self.name.clear();
+        self.topic_id = crate::primitives::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for OffsetCommitRequestTopic {}
-/// Versions 0-9; flexible 8-9.
+/// Versions 0-10; flexible 8-10.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OffsetCommitRequestPartition {
     /// Partition number.
@@ -344,14 +379,14 @@ pub struct OffsetCommitRequestPartition {
     ///
     /// Versions 0+.
     pub committed_offset: i64,
-    /// Leader epoch of the last consumed record, or -1 when unknown.
-    ///
-    /// Versions 6+; ignorable; default -1.
-    pub committed_leader_epoch: i32,
     /// v1 only: commit time in ms since the epoch; -1 lets the broker use its own clock.
     ///
     /// Versions 1; default -1.
     pub commit_timestamp: i64,
+    /// Leader epoch of the last consumed record, or -1 when unknown.
+    ///
+    /// Versions 6+; ignorable; default -1.
+    pub committed_leader_epoch: i32,
     /// Free-form string stored with the offset; may be null.
     ///
     /// Versions 0+; nullable 0+.
@@ -364,8 +399,8 @@ impl Default for OffsetCommitRequestPartition {
         Self {
             partition_index: 0,
             committed_offset: 0,
-            committed_leader_epoch: -1,
             commit_timestamp: -1,
+            committed_leader_epoch: -1,
             committed_metadata: Some(String::new()),
             unknown_tagged_fields: Vec::new(),
         }
@@ -384,11 +419,11 @@ impl crate::primitives::Wire for OffsetCommitRequestPartition {
         }
         let mut s = buf
             .segment(30 + self.committed_metadata.as_ref().map_or(0, String::len));
-        if version >= 6 {
-            let mut run = [0u8; 16];
+        if version == 1 {
+            let mut run = [0u8; 20];
             run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
             run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
-            run[12..16].copy_from_slice(&self.committed_leader_epoch.to_be_bytes());
+            run[12..20].copy_from_slice(&self.commit_timestamp.to_be_bytes());
             s.put_slice(&run)?;
         } else {
             let mut run = [0u8; 12];
@@ -396,8 +431,8 @@ impl crate::primitives::Wire for OffsetCommitRequestPartition {
             run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
             s.put_slice(&run)?;
         }
-        if version == 1 {
-            s.put_fixed(self.commit_timestamp)?;
+        if version >= 6 {
+            s.put_fixed(self.committed_leader_epoch)?;
         }
         crate::primitives::field::put_nullable_str(
             &mut s,
@@ -427,11 +462,11 @@ impl crate::primitives::Wire for OffsetCommitRequestPartition {
         let mut size = 0;
         size += 4;
         size += 8;
-        if version >= 6 {
-            size += 4;
-        }
         if version == 1 {
             size += 8;
+        }
+        if version >= 6 {
+            size += 4;
         }
         size
             += crate::primitives::Wire::value_size(
@@ -453,20 +488,18 @@ impl crate::primitives::Decode for OffsetCommitRequestPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        if version >= 6 {
-            let run: [u8; 16] = crate::primitives::field::read_run(
+        if version == 1 {
+            let run: [u8; 20] = crate::primitives::field::read_run(
                 r,
                 &[
                     ("partition_index", 4),
                     ("committed_offset", 8),
-                    ("committed_leader_epoch", 4),
+                    ("commit_timestamp", 8),
                 ],
             )?;
             self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
             self.committed_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
-            self.committed_leader_epoch = crate::primitives::Fixed::from_chunk(
-                &run[12..16],
-            );
+            self.commit_timestamp = crate::primitives::Fixed::from_chunk(&run[12..20]);
         } else {
             let run: [u8; 12] = crate::primitives::field::read_run(
                 r,
@@ -474,18 +507,18 @@ impl crate::primitives::Decode for OffsetCommitRequestPartition {
             )?;
             self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
             self.committed_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
-            self.committed_leader_epoch = -1;
+            self.commit_timestamp = -1;
         }
-        if version == 1 {
+        if version >= 6 {
             crate::primitives::field::decode_into(
-                &mut self.commit_timestamp,
+                &mut self.committed_leader_epoch,
                 r,
                 version,
                 false,
-                "commit_timestamp",
+                "committed_leader_epoch",
             )?;
         } else {
-            self.commit_timestamp = -1;
+            self.committed_leader_epoch = -1;
         }
         crate::primitives::field::decode_into(
             &mut self.committed_metadata,
@@ -508,8 +541,8 @@ impl crate::primitives::Decode for OffsetCommitRequestPartition {
     fn reset_value(&mut self) {
         self.partition_index = 0;
         self.committed_offset = 0;
-        self.committed_leader_epoch = -1;
         self.commit_timestamp = -1;
+        self.committed_leader_epoch = -1;
         self.committed_metadata = Some(String::new());
         self.unknown_tagged_fields.clear();
     }
@@ -519,11 +552,11 @@ impl crate::message::Message for OffsetCommitRequest {
     const NAME: &'static str = "OffsetCommitRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        9,
+        10,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         8,
-        9,
+        10,
     );
 }
 impl crate::message::ApiMessage for OffsetCommitRequest {

@@ -2,7 +2,7 @@
 
 /// The OffsetCommitResponse response (api key 8), from OffsetCommitResponse.json.
 ///
-/// Versions 0-9; flexible 8-9.
+/// Versions 0-10; flexible 8-10.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetCommitResponse {
     /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
@@ -104,13 +104,17 @@ impl crate::primitives::Decode for OffsetCommitResponse {
     }
 }
 impl crate::primitives::Struct for OffsetCommitResponse {}
-/// Versions 0-9; flexible 8-9.
+/// Versions 0-10; flexible 8-10.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetCommitResponseTopic {
     /// Topic name.
     ///
-    /// Versions 0+.
+    /// Versions 0-9; ignorable.
     pub name: String,
+    /// Topic ID; replaces Name from v10.
+    ///
+    /// Versions 10+; ignorable.
+    pub topic_id: crate::primitives::Uuid,
     /// Outcome for each partition of the topic.
     ///
     /// Versions 0+.
@@ -125,8 +129,13 @@ impl crate::primitives::Wire for OffsetCommitResponseTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, version >= 8, "name")?;
+        let mut s = buf.segment(26 + self.name.len());
+        if version <= 9 {
+            crate::primitives::field::put_str(&mut s, &self.name, version >= 8, "name")?;
+        }
+        if version >= 10 {
+            s.put_fixed(self.topic_id)?;
+        }
         crate::primitives::field::put_count(
             &mut s,
             self.partitions.len(),
@@ -151,7 +160,17 @@ impl crate::primitives::Wire for OffsetCommitResponseTopic {
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 8);
+        if version <= 9 {
+            size
+                += crate::primitives::Wire::value_size(
+                    &self.name,
+                    version,
+                    version >= 8,
+                );
+        }
+        if version >= 10 {
+            size += 16;
+        }
         size
             += crate::primitives::Wire::value_size(
                 &self.partitions,
@@ -171,13 +190,28 @@ impl crate::primitives::Decode for OffsetCommitResponseTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.name,
-            r,
-            version,
-            version >= 8,
-            "name",
-        )?;
+        if version <= 9 {
+            crate::primitives::field::decode_into(
+                &mut self.name,
+                r,
+                version,
+                version >= 8,
+                "name",
+            )?;
+        } else {
+            self.name.clear();
+        }
+        if version >= 10 {
+            crate::primitives::field::decode_into(
+                &mut self.topic_id,
+                r,
+                version,
+                false,
+                "topic_id",
+            )?;
+        } else {
+            self.topic_id = crate::primitives::Uuid::NIL;
+        }
         crate::primitives::field::decode_into(
             &mut self.partitions,
             r,
@@ -198,12 +232,13 @@ impl crate::primitives::Decode for OffsetCommitResponseTopic {
     #[inline]
     fn reset_value(&mut self) {
         self.name.clear();
+        self.topic_id = crate::primitives::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for OffsetCommitResponseTopic {}
-/// Versions 0-9; flexible 8-9.
+/// Versions 0-10; flexible 8-10.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetCommitResponsePartition {
     /// Partition number.
@@ -294,11 +329,11 @@ impl crate::message::Message for OffsetCommitResponse {
     const NAME: &'static str = "OffsetCommitResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        9,
+        10,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         8,
-        9,
+        10,
     );
 }
 impl crate::message::ApiMessage for OffsetCommitResponse {

@@ -2,7 +2,7 @@
 
 /// The OffsetFetchRequest request (api key 9), from OffsetFetchRequest.json.
 ///
-/// Versions 0-9; flexible 6-9.
+/// Versions 0-10; flexible 6-10.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OffsetFetchRequest {
     /// v0-v7: group whose offsets are read.
@@ -11,7 +11,7 @@ pub struct OffsetFetchRequest {
     pub group_id: String,
     /// v0-v7: topics to read; null (from v2) for every topic the group has offsets for.
     ///
-    /// Versions 0-7; nullable 2-7.
+    /// Versions 0-7; nullable 2+.
     pub topics: Option<Vec<OffsetFetchRequestTopic>>,
     /// v8+: groups whose offsets are read.
     ///
@@ -320,7 +320,7 @@ impl crate::primitives::Decode for OffsetFetchRequestTopic {
     }
 }
 impl crate::primitives::Struct for OffsetFetchRequestTopic {}
-/// Versions 8-9; flexible 8-9.
+/// Versions 8-10; flexible 8-10.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OffsetFetchRequestGroup {
     /// Group id.
@@ -453,13 +453,17 @@ impl crate::primitives::Decode for OffsetFetchRequestGroup {
     }
 }
 impl crate::primitives::Struct for OffsetFetchRequestGroup {}
-/// Versions 8-9; flexible 8-9.
+/// Versions 8-10; flexible 8-10.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetFetchRequestTopics {
     /// Topic name.
     ///
-    /// Versions 8+.
+    /// Versions 8-9; ignorable.
     pub name: String,
+    /// Topic ID; replaces Name from v10.
+    ///
+    /// Versions 10+; ignorable.
+    pub topic_id: crate::primitives::Uuid,
     /// Partition numbers to read.
     ///
     /// Versions 8+.
@@ -472,11 +476,16 @@ impl crate::primitives::Wire for OffsetFetchRequestTopics {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        _version: i16,
+        version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(11 + self.name.len() + self.partition_indexes.len() * 4);
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        let mut s = buf.segment(27 + self.name.len() + self.partition_indexes.len() * 4);
+        if version <= 9 {
+            crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        }
+        if version >= 10 {
+            s.put_fixed(self.topic_id)?;
+        }
         crate::primitives::field::put_fixed_array(
             &mut s,
             &self.partition_indexes,
@@ -495,7 +504,12 @@ impl crate::primitives::Wire for OffsetFetchRequestTopics {
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
+        if version <= 9 {
+            size += crate::primitives::Wire::value_size(&self.name, version, true);
+        }
+        if version >= 10 {
+            size += 16;
+        }
         size
             += crate::primitives::Wire::value_size(
                 &self.partition_indexes,
@@ -514,7 +528,28 @@ impl crate::primitives::Decode for OffsetFetchRequestTopics {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        if version <= 9 {
+            crate::primitives::field::decode_into(
+                &mut self.name,
+                r,
+                version,
+                true,
+                "name",
+            )?;
+        } else {
+            self.name.clear();
+        }
+        if version >= 10 {
+            crate::primitives::field::decode_into(
+                &mut self.topic_id,
+                r,
+                version,
+                false,
+                "topic_id",
+            )?;
+        } else {
+            self.topic_id = crate::primitives::Uuid::NIL;
+        }
         crate::primitives::field::decode_fixed_array_into(
             &mut self.partition_indexes,
             r,
@@ -528,6 +563,7 @@ impl crate::primitives::Decode for OffsetFetchRequestTopics {
     #[inline]
     fn reset_value(&mut self) {
         self.name.clear();
+        self.topic_id = crate::primitives::Uuid::NIL;
         self.partition_indexes.clear();
         self.unknown_tagged_fields.clear();
     }
@@ -537,11 +573,11 @@ impl crate::message::Message for OffsetFetchRequest {
     const NAME: &'static str = "OffsetFetchRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        9,
+        10,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         6,
-        9,
+        10,
     );
 }
 impl crate::message::ApiMessage for OffsetFetchRequest {

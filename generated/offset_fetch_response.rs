@@ -2,7 +2,7 @@
 
 /// The OffsetFetchResponse response (api key 9), from OffsetFetchResponse.json.
 ///
-/// Versions 0-9; flexible 6-9.
+/// Versions 0-10; flexible 6-10.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetFetchResponse {
     /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
@@ -301,7 +301,7 @@ pub struct OffsetFetchResponsePartition {
     pub committed_leader_epoch: i32,
     /// Free-form string stored with the offset; may be null.
     ///
-    /// Versions 0-7; nullable 0-7.
+    /// Versions 0-7; nullable 0+.
     pub metadata: Option<String>,
     /// 0 on success, otherwise the error for this partition.
     ///
@@ -454,7 +454,7 @@ impl crate::primitives::Decode for OffsetFetchResponsePartition {
     }
 }
 impl crate::primitives::Struct for OffsetFetchResponsePartition {}
-/// Versions 8-9; flexible 8-9.
+/// Versions 8-10; flexible 8-10.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetFetchResponseGroup {
     /// Group id.
@@ -552,13 +552,17 @@ impl crate::primitives::Decode for OffsetFetchResponseGroup {
     }
 }
 impl crate::primitives::Struct for OffsetFetchResponseGroup {}
-/// Versions 8-9; flexible 8-9.
+/// Versions 8-10; flexible 8-10.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetFetchResponseTopics {
     /// Topic name.
     ///
-    /// Versions 8+.
+    /// Versions 8-9; ignorable.
     pub name: String,
+    /// Topic ID; replaces Name from v10.
+    ///
+    /// Versions 10+; ignorable.
+    pub topic_id: crate::primitives::Uuid,
     /// Results per partition of the topic.
     ///
     /// Versions 8+.
@@ -573,8 +577,13 @@ impl crate::primitives::Wire for OffsetFetchResponseTopics {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        let mut s = buf.segment(26 + self.name.len());
+        if version <= 9 {
+            crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        }
+        if version >= 10 {
+            s.put_fixed(self.topic_id)?;
+        }
         crate::primitives::field::put_count(
             &mut s,
             self.partitions.len(),
@@ -595,7 +604,12 @@ impl crate::primitives::Wire for OffsetFetchResponseTopics {
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
+        if version <= 9 {
+            size += crate::primitives::Wire::value_size(&self.name, version, true);
+        }
+        if version >= 10 {
+            size += 16;
+        }
         size += crate::primitives::Wire::value_size(&self.partitions, version, true);
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
@@ -608,7 +622,28 @@ impl crate::primitives::Decode for OffsetFetchResponseTopics {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        if version <= 9 {
+            crate::primitives::field::decode_into(
+                &mut self.name,
+                r,
+                version,
+                true,
+                "name",
+            )?;
+        } else {
+            self.name.clear();
+        }
+        if version >= 10 {
+            crate::primitives::field::decode_into(
+                &mut self.topic_id,
+                r,
+                version,
+                false,
+                "topic_id",
+            )?;
+        } else {
+            self.topic_id = crate::primitives::Uuid::NIL;
+        }
         crate::primitives::field::decode_into(
             &mut self.partitions,
             r,
@@ -623,12 +658,13 @@ impl crate::primitives::Decode for OffsetFetchResponseTopics {
     #[inline]
     fn reset_value(&mut self) {
         self.name.clear();
+        self.topic_id = crate::primitives::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for OffsetFetchResponseTopics {}
-/// Versions 8-9; flexible 8-9.
+/// Versions 8-10; flexible 8-10.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OffsetFetchResponsePartitions {
     /// Partition number.
@@ -760,11 +796,11 @@ impl crate::message::Message for OffsetFetchResponse {
     const NAME: &'static str = "OffsetFetchResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        9,
+        10,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         6,
-        9,
+        10,
     );
 }
 impl crate::message::ApiMessage for OffsetFetchResponse {

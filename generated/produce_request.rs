@@ -2,7 +2,7 @@
 
 /// The ProduceRequest request (api key 0), from ProduceRequest.json.
 ///
-/// Versions 0-11; flexible 9-11.
+/// Versions 0-13; flexible 9-13.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ProduceRequest {
     /// Transactional id of the producer; null for a non-transactional producer.
@@ -145,13 +145,17 @@ impl crate::primitives::Decode for ProduceRequest {
     }
 }
 impl crate::primitives::Struct for ProduceRequest {}
-/// Versions 0-11; flexible 9-11.
+/// Versions 0-13; flexible 9-13.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicProduceData {
     /// Topic name.
     ///
-    /// Versions 0+.
+    /// Versions 0-12; ignorable.
     pub name: String,
+    /// Topic ID; replaces Name from v13.
+    ///
+    /// Versions 13+; ignorable.
+    pub topic_id: crate::primitives::Uuid,
     /// Data to append, per partition.
     ///
     /// Versions 0+.
@@ -166,8 +170,13 @@ impl crate::primitives::Wire for TopicProduceData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, version >= 9, "name")?;
+        let mut s = buf.segment(26 + self.name.len());
+        if version <= 12 {
+            crate::primitives::field::put_str(&mut s, &self.name, version >= 9, "name")?;
+        }
+        if version >= 13 {
+            s.put_fixed(self.topic_id)?;
+        }
         crate::primitives::field::put_count(
             &mut s,
             self.partition_data.len(),
@@ -192,7 +201,17 @@ impl crate::primitives::Wire for TopicProduceData {
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 9);
+        if version <= 12 {
+            size
+                += crate::primitives::Wire::value_size(
+                    &self.name,
+                    version,
+                    version >= 9,
+                );
+        }
+        if version >= 13 {
+            size += 16;
+        }
         size
             += crate::primitives::Wire::value_size(
                 &self.partition_data,
@@ -212,13 +231,28 @@ impl crate::primitives::Decode for TopicProduceData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.name,
-            r,
-            version,
-            version >= 9,
-            "name",
-        )?;
+        if version <= 12 {
+            crate::primitives::field::decode_into(
+                &mut self.name,
+                r,
+                version,
+                version >= 9,
+                "name",
+            )?;
+        } else {
+            self.name.clear();
+        }
+        if version >= 13 {
+            crate::primitives::field::decode_into(
+                &mut self.topic_id,
+                r,
+                version,
+                false,
+                "topic_id",
+            )?;
+        } else {
+            self.topic_id = crate::primitives::Uuid::NIL;
+        }
         crate::primitives::field::decode_into(
             &mut self.partition_data,
             r,
@@ -239,12 +273,13 @@ impl crate::primitives::Decode for TopicProduceData {
     #[inline]
     fn reset_value(&mut self) {
         self.name.clear();
+        self.topic_id = crate::primitives::Uuid::NIL;
         self.partition_data.clear();
         self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for TopicProduceData {}
-/// Versions 0-11; flexible 9-11.
+/// Versions 0-13; flexible 9-13.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionProduceData {
     /// Partition number.
@@ -337,11 +372,11 @@ impl crate::message::Message for ProduceRequest {
     const NAME: &'static str = "ProduceRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        11,
+        13,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         9,
-        11,
+        13,
     );
 }
 impl crate::message::ApiMessage for ProduceRequest {

@@ -2,7 +2,7 @@
 
 /// The ProduceResponse response (api key 0), from ProduceResponse.json.
 ///
-/// Versions 0-11; flexible 9-11.
+/// Versions 0-13; flexible 9-13.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ProduceResponse {
     /// Results per topic.
@@ -152,13 +152,17 @@ impl crate::primitives::Decode for ProduceResponse {
     }
 }
 impl crate::primitives::Struct for ProduceResponse {}
-/// Versions 0-11; flexible 9-11.
+/// Versions 0-13; flexible 9-13.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicProduceResponse {
     /// Topic name.
     ///
-    /// Versions 0+.
+    /// Versions 0-12; ignorable.
     pub name: String,
+    /// Topic ID; replaces Name from v13.
+    ///
+    /// Versions 13+; ignorable.
+    pub topic_id: crate::primitives::Uuid,
     /// Results per partition of the topic.
     ///
     /// Versions 0+.
@@ -173,8 +177,13 @@ impl crate::primitives::Wire for TopicProduceResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, version >= 9, "name")?;
+        let mut s = buf.segment(26 + self.name.len());
+        if version <= 12 {
+            crate::primitives::field::put_str(&mut s, &self.name, version >= 9, "name")?;
+        }
+        if version >= 13 {
+            s.put_fixed(self.topic_id)?;
+        }
         crate::primitives::field::put_count(
             &mut s,
             self.partition_responses.len(),
@@ -199,7 +208,17 @@ impl crate::primitives::Wire for TopicProduceResponse {
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 9);
+        if version <= 12 {
+            size
+                += crate::primitives::Wire::value_size(
+                    &self.name,
+                    version,
+                    version >= 9,
+                );
+        }
+        if version >= 13 {
+            size += 16;
+        }
         size
             += crate::primitives::Wire::value_size(
                 &self.partition_responses,
@@ -219,13 +238,28 @@ impl crate::primitives::Decode for TopicProduceResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.name,
-            r,
-            version,
-            version >= 9,
-            "name",
-        )?;
+        if version <= 12 {
+            crate::primitives::field::decode_into(
+                &mut self.name,
+                r,
+                version,
+                version >= 9,
+                "name",
+            )?;
+        } else {
+            self.name.clear();
+        }
+        if version >= 13 {
+            crate::primitives::field::decode_into(
+                &mut self.topic_id,
+                r,
+                version,
+                false,
+                "topic_id",
+            )?;
+        } else {
+            self.topic_id = crate::primitives::Uuid::NIL;
+        }
         crate::primitives::field::decode_into(
             &mut self.partition_responses,
             r,
@@ -246,12 +280,13 @@ impl crate::primitives::Decode for TopicProduceResponse {
     #[inline]
     fn reset_value(&mut self) {
         self.name.clear();
+        self.topic_id = crate::primitives::Uuid::NIL;
         self.partition_responses.clear();
         self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for TopicProduceResponse {}
-/// Versions 0-11; flexible 9-11.
+/// Versions 0-13; flexible 9-13.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PartitionProduceResponse {
     /// Partition number.
@@ -544,7 +579,7 @@ impl crate::primitives::Decode for PartitionProduceResponse {
     }
 }
 impl crate::primitives::Struct for PartitionProduceResponse {}
-/// Versions 8-11; flexible 9-11.
+/// Versions 8-13; flexible 9-13.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BatchIndexAndErrorMessage {
     /// Position of the record within its batch (0-based).
@@ -650,7 +685,7 @@ impl crate::primitives::Decode for BatchIndexAndErrorMessage {
     }
 }
 impl crate::primitives::Struct for BatchIndexAndErrorMessage {}
-/// Versions 10-11; flexible 10-11.
+/// Versions 10-13; flexible 10-13.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LeaderIdAndEpoch {
     /// Broker id of the leader, or -1 when unknown.
@@ -730,7 +765,7 @@ impl crate::primitives::Decode for LeaderIdAndEpoch {
     }
 }
 impl crate::primitives::Struct for LeaderIdAndEpoch {}
-/// Versions 10-11; flexible 10-11.
+/// Versions 10-13; flexible 10-13.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NodeEndpoint {
     /// Broker id.
@@ -833,11 +868,11 @@ impl crate::message::Message for ProduceResponse {
     const NAME: &'static str = "ProduceResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        11,
+        13,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         9,
-        11,
+        13,
     );
 }
 impl crate::message::ApiMessage for ProduceResponse {

@@ -2,7 +2,7 @@
 
 /// The ReadShareGroupStateSummaryRequest request (api key 87), from ReadShareGroupStateSummaryRequest.json.
 ///
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadShareGroupStateSummaryRequest {
     /// Share group id.
@@ -79,7 +79,7 @@ impl crate::primitives::Decode for ReadShareGroupStateSummaryRequest {
     }
 }
 impl crate::primitives::Struct for ReadShareGroupStateSummaryRequest {}
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadStateSummaryData {
     /// Topic ID.
@@ -161,7 +161,7 @@ impl crate::primitives::Decode for ReadStateSummaryData {
     }
 }
 impl crate::primitives::Struct for ReadStateSummaryData {}
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionData {
     /// Partition number.
@@ -236,11 +236,11 @@ impl crate::message::Message for ReadShareGroupStateSummaryRequest {
     const NAME: &'static str = "ReadShareGroupStateSummaryRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        1,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        1,
     );
 }
 impl crate::message::ApiMessage for ReadShareGroupStateSummaryRequest {

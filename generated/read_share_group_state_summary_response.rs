@@ -2,7 +2,7 @@
 
 /// The ReadShareGroupStateSummaryResponse response (api key 87), from ReadShareGroupStateSummaryResponse.json.
 ///
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadShareGroupStateSummaryResponse {
     /// Results per topic.
@@ -56,7 +56,7 @@ impl crate::primitives::Decode for ReadShareGroupStateSummaryResponse {
     }
 }
 impl crate::primitives::Struct for ReadShareGroupStateSummaryResponse {}
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadStateSummaryResult {
     /// Topic ID.
@@ -138,8 +138,8 @@ impl crate::primitives::Decode for ReadStateSummaryResult {
     }
 }
 impl crate::primitives::Struct for ReadStateSummaryResult {}
-/// Versions 0; flexible 0.
-#[derive(Debug, Clone, PartialEq, Default)]
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq)]
 pub struct PartitionResult {
     /// Partition number.
     ///
@@ -157,22 +157,44 @@ pub struct PartitionResult {
     ///
     /// Versions 0+.
     pub state_epoch: i32,
+    /// Leader epoch stored with the share-partition's state.
+    ///
+    /// Versions 0+.
+    pub leader_epoch: i32,
     /// Start offset of the share-partition.
     ///
     /// Versions 0+.
     pub start_offset: i64,
+    /// Offsets at or after the start offset whose delivery is complete (KIP-1226); -1 when unknown.
+    ///
+    /// Versions 1+; ignorable; default -1.
+    pub delivery_complete_count: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+}
+impl Default for PartitionResult {
+    fn default() -> Self {
+        Self {
+            partition: 0,
+            error_code: 0,
+            error_message: None,
+            state_epoch: 0,
+            leader_epoch: 0,
+            start_offset: 0,
+            delivery_complete_count: -1,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
 }
 impl crate::primitives::Wire for PartitionResult {
     #[inline]
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
-        _version: i16,
+        version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(24 + self.error_message.as_ref().map_or(0, String::len));
+        let mut s = buf.segment(32 + self.error_message.as_ref().map_or(0, String::len));
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.partition.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
@@ -183,10 +205,20 @@ impl crate::primitives::Wire for PartitionResult {
             true,
             "error_message",
         )?;
-        let mut run = [0u8; 12];
-        run[0..4].copy_from_slice(&self.state_epoch.to_be_bytes());
-        run[4..12].copy_from_slice(&self.start_offset.to_be_bytes());
-        s.put_slice(&run)?;
+        if version >= 1 {
+            let mut run = [0u8; 20];
+            run[0..4].copy_from_slice(&self.state_epoch.to_be_bytes());
+            run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            run[8..16].copy_from_slice(&self.start_offset.to_be_bytes());
+            run[16..20].copy_from_slice(&self.delivery_complete_count.to_be_bytes());
+            s.put_slice(&run)?;
+        } else {
+            let mut run = [0u8; 16];
+            run[0..4].copy_from_slice(&self.state_epoch.to_be_bytes());
+            run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            run[8..16].copy_from_slice(&self.start_offset.to_be_bytes());
+            s.put_slice(&run)?;
+        }
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
@@ -203,7 +235,11 @@ impl crate::primitives::Wire for PartitionResult {
         size += 2;
         size += crate::primitives::Wire::value_size(&self.error_message, version, true);
         size += 4;
+        size += 4;
         size += 8;
+        if version >= 1 {
+            size += 4;
+        }
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
@@ -229,12 +265,32 @@ impl crate::primitives::Decode for PartitionResult {
             true,
             "error_message",
         )?;
-        let run: [u8; 12] = crate::primitives::field::read_run(
-            r,
-            &[("state_epoch", 4), ("start_offset", 8)],
-        )?;
-        self.state_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.start_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
+        if version >= 1 {
+            let run: [u8; 20] = crate::primitives::field::read_run(
+                r,
+                &[
+                    ("state_epoch", 4),
+                    ("leader_epoch", 4),
+                    ("start_offset", 8),
+                    ("delivery_complete_count", 4),
+                ],
+            )?;
+            self.state_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
+            self.start_offset = crate::primitives::Fixed::from_chunk(&run[8..16]);
+            self.delivery_complete_count = crate::primitives::Fixed::from_chunk(
+                &run[16..20],
+            );
+        } else {
+            let run: [u8; 16] = crate::primitives::field::read_run(
+                r,
+                &[("state_epoch", 4), ("leader_epoch", 4), ("start_offset", 8)],
+            )?;
+            self.state_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
+            self.start_offset = crate::primitives::Fixed::from_chunk(&run[8..16]);
+            self.delivery_complete_count = -1;
+        }
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
@@ -245,7 +301,9 @@ impl crate::primitives::Decode for PartitionResult {
         self.error_code = 0;
         self.error_message = None;
         self.state_epoch = 0;
+        self.leader_epoch = 0;
         self.start_offset = 0;
+        self.delivery_complete_count = -1;
         self.unknown_tagged_fields.clear();
     }
 }
@@ -254,11 +312,11 @@ impl crate::message::Message for ReadShareGroupStateSummaryResponse {
     const NAME: &'static str = "ReadShareGroupStateSummaryResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        1,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        1,
     );
 }
 impl crate::message::ApiMessage for ReadShareGroupStateSummaryResponse {

@@ -2,7 +2,7 @@
 
 /// The ShareAcknowledgeRequest request (api key 79), from ShareAcknowledgeRequest.json.
 ///
-/// Versions 0; flexible 0.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ShareAcknowledgeRequest {
     /// Share group id.
@@ -17,6 +17,10 @@ pub struct ShareAcknowledgeRequest {
     ///
     /// Versions 0+.
     pub share_session_epoch: i32,
+    /// True when AcknowledgementBatches hold renew acknowledgements (type 4, KIP-1222).
+    ///
+    /// Versions 2+; default false.
+    pub is_renew_ack: bool,
     /// Topics with records to acknowledge.
     ///
     /// Versions 0+.
@@ -30,6 +34,7 @@ impl Default for ShareAcknowledgeRequest {
             group_id: None,
             member_id: Some(String::new()),
             share_session_epoch: 0,
+            is_renew_ack: false,
             topics: Vec::new(),
             unknown_tagged_fields: Vec::new(),
         }
@@ -42,9 +47,12 @@ impl crate::primitives::Wire for ShareAcknowledgeRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 2 && self.is_renew_ack {
+            return Err(crate::primitives::field::non_default("is_renew_ack"));
+        }
         let mut s = buf
             .segment(
-                19 + self.group_id.as_ref().map_or(0, String::len)
+                20 + self.group_id.as_ref().map_or(0, String::len)
                     + self.member_id.as_ref().map_or(0, String::len),
             );
         crate::primitives::field::put_nullable_str(
@@ -59,7 +67,14 @@ impl crate::primitives::Wire for ShareAcknowledgeRequest {
             true,
             "member_id",
         )?;
-        s.put_fixed(self.share_session_epoch)?;
+        if version >= 2 {
+            let mut run = [0u8; 5];
+            run[0..4].copy_from_slice(&self.share_session_epoch.to_be_bytes());
+            run[4..5].copy_from_slice(&[u8::from(self.is_renew_ack)]);
+            s.put_slice(&run)?;
+        } else {
+            s.put_fixed(self.share_session_epoch)?;
+        }
         crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
         crate::primitives::field::encode_elements(
@@ -78,6 +93,9 @@ impl crate::primitives::Wire for ShareAcknowledgeRequest {
         size += crate::primitives::Wire::value_size(&self.group_id, version, true);
         size += crate::primitives::Wire::value_size(&self.member_id, version, true);
         size += 4;
+        if version >= 2 {
+            size += 1;
+        }
         size += crate::primitives::Wire::value_size(&self.topics, version, true);
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
@@ -104,13 +122,21 @@ impl crate::primitives::Decode for ShareAcknowledgeRequest {
             true,
             "member_id",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.share_session_epoch,
-            r,
-            version,
-            false,
-            "share_session_epoch",
-        )?;
+        if version >= 2 {
+            let run: [u8; 5] = crate::primitives::field::read_run(
+                r,
+                &[("share_session_epoch", 4), ("is_renew_ack", 1)],
+            )?;
+            self.share_session_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.is_renew_ack = crate::primitives::Fixed::from_chunk(&run[4..5]);
+        } else {
+            let run: [u8; 4] = crate::primitives::field::read_run(
+                r,
+                &[("share_session_epoch", 4)],
+            )?;
+            self.share_session_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.is_renew_ack = false;
+        }
         crate::primitives::field::decode_into(
             &mut self.topics,
             r,
@@ -127,12 +153,13 @@ impl crate::primitives::Decode for ShareAcknowledgeRequest {
         self.group_id = None;
         self.member_id = Some(String::new());
         self.share_session_epoch = 0;
+        self.is_renew_ack = false;
         self.topics.clear();
         self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for ShareAcknowledgeRequest {}
-/// Versions 0; flexible 0.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AcknowledgeTopic {
     /// Topic ID.
@@ -214,7 +241,7 @@ impl crate::primitives::Decode for AcknowledgeTopic {
     }
 }
 impl crate::primitives::Struct for AcknowledgeTopic {}
-/// Versions 0; flexible 0.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AcknowledgePartition {
     /// Partition number.
@@ -301,7 +328,7 @@ impl crate::primitives::Decode for AcknowledgePartition {
     }
 }
 impl crate::primitives::Struct for AcknowledgePartition {}
-/// Versions 0; flexible 0.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AcknowledgementBatch {
     /// First offset of the range.
@@ -312,7 +339,7 @@ pub struct AcknowledgementBatch {
     ///
     /// Versions 0+.
     pub last_offset: i64,
-    /// Outcome per offset, or one value for the whole range: 0 gap, 1 accept, 2 release, 3 reject.
+    /// Outcome per offset, or one value for the whole range: 0 gap, 1 accept, 2 release, 3 reject, 4 renew (v2+, KIP-1222).
     ///
     /// Versions 0+.
     pub acknowledge_types: Vec<i8>,
@@ -399,11 +426,11 @@ impl crate::message::Message for ShareAcknowledgeRequest {
     const NAME: &'static str = "ShareAcknowledgeRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        2,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        2,
     );
 }
 impl crate::message::ApiMessage for ShareAcknowledgeRequest {

@@ -2,21 +2,25 @@
 
 /// The ShareAcknowledgeResponse response (api key 79), from ShareAcknowledgeResponse.json.
 ///
-/// Versions 0; flexible 0.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ShareAcknowledgeResponse {
     /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
     ///
-    /// Versions 0+; ignorable.
+    /// Versions 0+.
     pub throttle_time_ms: i32,
     /// Error for the whole request; 0 when none.
     ///
-    /// Versions 0+; ignorable.
+    /// Versions 0+.
     pub error_code: i16,
     /// Detail of the request-wide error; null when none.
     ///
     /// Versions 0+; nullable 0+; default null.
     pub error_message: Option<String>,
+    /// Time in ms for which acquired records stay locked to the member (KIP-1222).
+    ///
+    /// Versions 2+; ignorable.
+    pub acquisition_lock_timeout_ms: i32,
     /// Results per topic.
     ///
     /// Versions 0+.
@@ -35,7 +39,7 @@ impl crate::primitives::Wire for ShareAcknowledgeResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(16 + self.error_message.as_ref().map_or(0, String::len));
+        let mut s = buf.segment(20 + self.error_message.as_ref().map_or(0, String::len));
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
@@ -46,6 +50,9 @@ impl crate::primitives::Wire for ShareAcknowledgeResponse {
             true,
             "error_message",
         )?;
+        if version >= 2 {
+            s.put_fixed(self.acquisition_lock_timeout_ms)?;
+        }
         crate::primitives::field::put_count(
             &mut s,
             self.responses.len(),
@@ -76,6 +83,9 @@ impl crate::primitives::Wire for ShareAcknowledgeResponse {
         size += 4;
         size += 2;
         size += crate::primitives::Wire::value_size(&self.error_message, version, true);
+        if version >= 2 {
+            size += 4;
+        }
         size += crate::primitives::Wire::value_size(&self.responses, version, true);
         size += crate::primitives::Wire::value_size(&self.node_endpoints, version, true);
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -102,6 +112,17 @@ impl crate::primitives::Decode for ShareAcknowledgeResponse {
             true,
             "error_message",
         )?;
+        if version >= 2 {
+            crate::primitives::field::decode_into(
+                &mut self.acquisition_lock_timeout_ms,
+                r,
+                version,
+                false,
+                "acquisition_lock_timeout_ms",
+            )?;
+        } else {
+            self.acquisition_lock_timeout_ms = 0;
+        }
         crate::primitives::field::decode_into(
             &mut self.responses,
             r,
@@ -125,18 +146,19 @@ impl crate::primitives::Decode for ShareAcknowledgeResponse {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.error_message = None;
+        self.acquisition_lock_timeout_ms = 0;
         self.responses.clear();
         self.node_endpoints.clear();
         self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for ShareAcknowledgeResponse {}
-/// Versions 0; flexible 0.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ShareAcknowledgeTopicResponse {
     /// Topic ID.
     ///
-    /// Versions 0+; ignorable.
+    /// Versions 0+.
     pub topic_id: crate::primitives::Uuid,
     /// Results per partition of the topic.
     ///
@@ -213,7 +235,7 @@ impl crate::primitives::Decode for ShareAcknowledgeTopicResponse {
     }
 }
 impl crate::primitives::Struct for ShareAcknowledgeTopicResponse {}
-/// Versions 0; flexible 0.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionData {
     /// Partition number.
@@ -317,7 +339,7 @@ impl crate::primitives::Decode for PartitionData {
     }
 }
 impl crate::primitives::Struct for PartitionData {}
-/// Versions 0; flexible 0.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LeaderIdAndEpoch {
     /// Broker id of the leader, or -1 when unknown.
@@ -388,7 +410,7 @@ impl crate::primitives::Decode for LeaderIdAndEpoch {
     }
 }
 impl crate::primitives::Struct for LeaderIdAndEpoch {}
-/// Versions 0; flexible 0.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NodeEndpoint {
     /// Broker id.
@@ -491,11 +513,11 @@ impl crate::message::Message for ShareAcknowledgeResponse {
     const NAME: &'static str = "ShareAcknowledgeResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        2,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        2,
     );
 }
 impl crate::message::ApiMessage for ShareAcknowledgeResponse {

@@ -2,7 +2,7 @@
 
 /// The ShareFetchRequest request (api key 78), from ShareFetchRequest.json.
 ///
-/// Versions 0; flexible 0.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ShareFetchRequest {
     /// Share group id.
@@ -29,6 +29,22 @@ pub struct ShareFetchRequest {
     ///
     /// Versions 0+; default 2147483647.
     pub max_bytes: i32,
+    /// Most records to acquire; may be exceeded to end on a batch boundary.
+    ///
+    /// Versions 1+.
+    pub max_records: i32,
+    /// Preferred number of records per batch of acquired records and of acknowledgements.
+    ///
+    /// Versions 1+.
+    pub batch_size: i32,
+    /// How records are acquired (KIP-1206): 0 batch-optimized, 1 record-limit (MaxRecords is a hard cap).
+    ///
+    /// Versions 2+; ignorable; default 0.
+    pub share_acquire_mode: i8,
+    /// True when AcknowledgementBatches hold renew acknowledgements (type 4, KIP-1222).
+    ///
+    /// Versions 2+; default false.
+    pub is_renew_ack: bool,
     /// Topics to fetch from.
     ///
     /// Versions 0+.
@@ -49,6 +65,10 @@ impl Default for ShareFetchRequest {
             max_wait_ms: 0,
             min_bytes: 0,
             max_bytes: 2147483647,
+            max_records: 0,
+            batch_size: 0,
+            share_acquire_mode: 0,
+            is_renew_ack: false,
             topics: Vec::new(),
             forgotten_topics_data: Vec::new(),
             unknown_tagged_fields: Vec::new(),
@@ -62,9 +82,18 @@ impl crate::primitives::Wire for ShareFetchRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version < 1 && self.max_records != 0 {
+            return Err(crate::primitives::field::non_default("max_records"));
+        }
+        if version < 1 && self.batch_size != 0 {
+            return Err(crate::primitives::field::non_default("batch_size"));
+        }
+        if version < 2 && self.is_renew_ack {
+            return Err(crate::primitives::field::non_default("is_renew_ack"));
+        }
         let mut s = buf
             .segment(
-                31 + self.group_id.as_ref().map_or(0, String::len)
+                41 + self.group_id.as_ref().map_or(0, String::len)
                     + self.member_id.as_ref().map_or(0, String::len),
             );
         crate::primitives::field::put_nullable_str(
@@ -79,12 +108,34 @@ impl crate::primitives::Wire for ShareFetchRequest {
             true,
             "member_id",
         )?;
-        let mut run = [0u8; 16];
-        run[0..4].copy_from_slice(&self.share_session_epoch.to_be_bytes());
-        run[4..8].copy_from_slice(&self.max_wait_ms.to_be_bytes());
-        run[8..12].copy_from_slice(&self.min_bytes.to_be_bytes());
-        run[12..16].copy_from_slice(&self.max_bytes.to_be_bytes());
-        s.put_slice(&run)?;
+        if version >= 2 {
+            let mut run = [0u8; 26];
+            run[0..4].copy_from_slice(&self.share_session_epoch.to_be_bytes());
+            run[4..8].copy_from_slice(&self.max_wait_ms.to_be_bytes());
+            run[8..12].copy_from_slice(&self.min_bytes.to_be_bytes());
+            run[12..16].copy_from_slice(&self.max_bytes.to_be_bytes());
+            run[16..20].copy_from_slice(&self.max_records.to_be_bytes());
+            run[20..24].copy_from_slice(&self.batch_size.to_be_bytes());
+            run[24..25].copy_from_slice(&self.share_acquire_mode.to_be_bytes());
+            run[25..26].copy_from_slice(&[u8::from(self.is_renew_ack)]);
+            s.put_slice(&run)?;
+        } else if version >= 1 {
+            let mut run = [0u8; 24];
+            run[0..4].copy_from_slice(&self.share_session_epoch.to_be_bytes());
+            run[4..8].copy_from_slice(&self.max_wait_ms.to_be_bytes());
+            run[8..12].copy_from_slice(&self.min_bytes.to_be_bytes());
+            run[12..16].copy_from_slice(&self.max_bytes.to_be_bytes());
+            run[16..20].copy_from_slice(&self.max_records.to_be_bytes());
+            run[20..24].copy_from_slice(&self.batch_size.to_be_bytes());
+            s.put_slice(&run)?;
+        } else {
+            let mut run = [0u8; 16];
+            run[0..4].copy_from_slice(&self.share_session_epoch.to_be_bytes());
+            run[4..8].copy_from_slice(&self.max_wait_ms.to_be_bytes());
+            run[8..12].copy_from_slice(&self.min_bytes.to_be_bytes());
+            run[12..16].copy_from_slice(&self.max_bytes.to_be_bytes());
+            s.put_slice(&run)?;
+        }
         crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
         crate::primitives::field::encode_elements(
@@ -113,6 +164,18 @@ impl crate::primitives::Wire for ShareFetchRequest {
         size += 4;
         size += 4;
         size += 4;
+        if version >= 1 {
+            size += 4;
+        }
+        if version >= 1 {
+            size += 4;
+        }
+        if version >= 2 {
+            size += 1;
+        }
+        if version >= 2 {
+            size += 1;
+        }
         size += crate::primitives::Wire::value_size(&self.topics, version, true);
         size
             += crate::primitives::Wire::value_size(
@@ -145,19 +208,67 @@ impl crate::primitives::Decode for ShareFetchRequest {
             true,
             "member_id",
         )?;
-        let run: [u8; 16] = crate::primitives::field::read_run(
-            r,
-            &[
-                ("share_session_epoch", 4),
-                ("max_wait_ms", 4),
-                ("min_bytes", 4),
-                ("max_bytes", 4),
-            ],
-        )?;
-        self.share_session_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.max_wait_ms = crate::primitives::Fixed::from_chunk(&run[4..8]);
-        self.min_bytes = crate::primitives::Fixed::from_chunk(&run[8..12]);
-        self.max_bytes = crate::primitives::Fixed::from_chunk(&run[12..16]);
+        if version >= 2 {
+            let run: [u8; 26] = crate::primitives::field::read_run(
+                r,
+                &[
+                    ("share_session_epoch", 4),
+                    ("max_wait_ms", 4),
+                    ("min_bytes", 4),
+                    ("max_bytes", 4),
+                    ("max_records", 4),
+                    ("batch_size", 4),
+                    ("share_acquire_mode", 1),
+                    ("is_renew_ack", 1),
+                ],
+            )?;
+            self.share_session_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.max_wait_ms = crate::primitives::Fixed::from_chunk(&run[4..8]);
+            self.min_bytes = crate::primitives::Fixed::from_chunk(&run[8..12]);
+            self.max_bytes = crate::primitives::Fixed::from_chunk(&run[12..16]);
+            self.max_records = crate::primitives::Fixed::from_chunk(&run[16..20]);
+            self.batch_size = crate::primitives::Fixed::from_chunk(&run[20..24]);
+            self.share_acquire_mode = crate::primitives::Fixed::from_chunk(&run[24..25]);
+            self.is_renew_ack = crate::primitives::Fixed::from_chunk(&run[25..26]);
+        } else if version >= 1 {
+            let run: [u8; 24] = crate::primitives::field::read_run(
+                r,
+                &[
+                    ("share_session_epoch", 4),
+                    ("max_wait_ms", 4),
+                    ("min_bytes", 4),
+                    ("max_bytes", 4),
+                    ("max_records", 4),
+                    ("batch_size", 4),
+                ],
+            )?;
+            self.share_session_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.max_wait_ms = crate::primitives::Fixed::from_chunk(&run[4..8]);
+            self.min_bytes = crate::primitives::Fixed::from_chunk(&run[8..12]);
+            self.max_bytes = crate::primitives::Fixed::from_chunk(&run[12..16]);
+            self.max_records = crate::primitives::Fixed::from_chunk(&run[16..20]);
+            self.batch_size = crate::primitives::Fixed::from_chunk(&run[20..24]);
+            self.share_acquire_mode = 0;
+            self.is_renew_ack = false;
+        } else {
+            let run: [u8; 16] = crate::primitives::field::read_run(
+                r,
+                &[
+                    ("share_session_epoch", 4),
+                    ("max_wait_ms", 4),
+                    ("min_bytes", 4),
+                    ("max_bytes", 4),
+                ],
+            )?;
+            self.share_session_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.max_wait_ms = crate::primitives::Fixed::from_chunk(&run[4..8]);
+            self.min_bytes = crate::primitives::Fixed::from_chunk(&run[8..12]);
+            self.max_bytes = crate::primitives::Fixed::from_chunk(&run[12..16]);
+            self.max_records = 0;
+            self.batch_size = 0;
+            self.share_acquire_mode = 0;
+            self.is_renew_ack = false;
+        }
         crate::primitives::field::decode_into(
             &mut self.topics,
             r,
@@ -184,13 +295,17 @@ impl crate::primitives::Decode for ShareFetchRequest {
         self.max_wait_ms = 0;
         self.min_bytes = 0;
         self.max_bytes = 2147483647;
+        self.max_records = 0;
+        self.batch_size = 0;
+        self.share_acquire_mode = 0;
+        self.is_renew_ack = false;
         self.topics.clear();
         self.forgotten_topics_data.clear();
         self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for ShareFetchRequest {}
-/// Versions 0; flexible 0.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FetchTopic {
     /// Topic ID.
@@ -272,7 +387,7 @@ impl crate::primitives::Decode for FetchTopic {
     }
 }
 impl crate::primitives::Struct for FetchTopic {}
-/// Versions 0; flexible 0.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FetchPartition {
     /// Partition number.
@@ -281,7 +396,7 @@ pub struct FetchPartition {
     pub partition_index: i32,
     /// Upper bound in bytes on the records returned for this partition (KIP-74 applies); 0 to only acknowledge.
     ///
-    /// Versions 0+.
+    /// Versions 0.
     pub partition_max_bytes: i32,
     /// Offset ranges to acknowledge.
     ///
@@ -297,11 +412,18 @@ impl crate::primitives::Wire for FetchPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        if version > 0 && self.partition_max_bytes != 0 {
+            return Err(crate::primitives::field::non_default("partition_max_bytes"));
+        }
         let mut s = buf.segment(13);
-        let mut run = [0u8; 8];
-        run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-        run[4..8].copy_from_slice(&self.partition_max_bytes.to_be_bytes());
-        s.put_slice(&run)?;
+        if version <= 0 {
+            let mut run = [0u8; 8];
+            run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            run[4..8].copy_from_slice(&self.partition_max_bytes.to_be_bytes());
+            s.put_slice(&run)?;
+        } else {
+            s.put_fixed(self.partition_index)?;
+        }
         crate::primitives::field::put_count(
             &mut s,
             self.acknowledgement_batches.len(),
@@ -323,7 +445,9 @@ impl crate::primitives::Wire for FetchPartition {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += 4;
+        if version <= 0 {
+            size += 4;
+        }
         size
             += crate::primitives::Wire::value_size(
                 &self.acknowledgement_batches,
@@ -341,12 +465,21 @@ impl crate::primitives::Decode for FetchPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 8] = crate::primitives::field::read_run(
-            r,
-            &[("partition_index", 4), ("partition_max_bytes", 4)],
-        )?;
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.partition_max_bytes = crate::primitives::Fixed::from_chunk(&run[4..8]);
+        if version <= 0 {
+            let run: [u8; 8] = crate::primitives::field::read_run(
+                r,
+                &[("partition_index", 4), ("partition_max_bytes", 4)],
+            )?;
+            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.partition_max_bytes = crate::primitives::Fixed::from_chunk(&run[4..8]);
+        } else {
+            let run: [u8; 4] = crate::primitives::field::read_run(
+                r,
+                &[("partition_index", 4)],
+            )?;
+            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.partition_max_bytes = 0;
+        }
         crate::primitives::field::decode_into(
             &mut self.acknowledgement_batches,
             r,
@@ -367,7 +500,7 @@ impl crate::primitives::Decode for FetchPartition {
     }
 }
 impl crate::primitives::Struct for FetchPartition {}
-/// Versions 0; flexible 0.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AcknowledgementBatch {
     /// First offset of the range.
@@ -378,7 +511,7 @@ pub struct AcknowledgementBatch {
     ///
     /// Versions 0+.
     pub last_offset: i64,
-    /// Outcome per offset, or one value for the whole range: 0 gap, 1 accept, 2 release, 3 reject.
+    /// Outcome per offset, or one value for the whole range: 0 gap, 1 accept, 2 release, 3 reject, 4 renew (v2+, KIP-1222).
     ///
     /// Versions 0+.
     pub acknowledge_types: Vec<i8>,
@@ -461,7 +594,7 @@ impl crate::primitives::Decode for AcknowledgementBatch {
     }
 }
 impl crate::primitives::Struct for AcknowledgementBatch {}
-/// Versions 0; flexible 0.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ForgottenTopic {
     /// Topic ID.
@@ -546,11 +679,11 @@ impl crate::message::Message for ShareFetchRequest {
     const NAME: &'static str = "ShareFetchRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        2,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        2,
     );
 }
 impl crate::message::ApiMessage for ShareFetchRequest {

@@ -2,7 +2,7 @@
 
 /// The ShareFetchResponse response (api key 78), from ShareFetchResponse.json.
 ///
-/// Versions 0; flexible 0.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ShareFetchResponse {
     /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
@@ -17,6 +17,10 @@ pub struct ShareFetchResponse {
     ///
     /// Versions 0+; nullable 0+; default null.
     pub error_message: Option<String>,
+    /// Time in ms for which the acquired records stay locked to the member.
+    ///
+    /// Versions 1+.
+    pub acquisition_lock_timeout_ms: i32,
     /// Results per topic.
     ///
     /// Versions 0+.
@@ -35,7 +39,12 @@ impl crate::primitives::Wire for ShareFetchResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(16 + self.error_message.as_ref().map_or(0, String::len));
+        if version < 1 && self.acquisition_lock_timeout_ms != 0 {
+            return Err(
+                crate::primitives::field::non_default("acquisition_lock_timeout_ms"),
+            );
+        }
+        let mut s = buf.segment(20 + self.error_message.as_ref().map_or(0, String::len));
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
@@ -46,6 +55,9 @@ impl crate::primitives::Wire for ShareFetchResponse {
             true,
             "error_message",
         )?;
+        if version >= 1 {
+            s.put_fixed(self.acquisition_lock_timeout_ms)?;
+        }
         crate::primitives::field::put_count(
             &mut s,
             self.responses.len(),
@@ -76,6 +88,9 @@ impl crate::primitives::Wire for ShareFetchResponse {
         size += 4;
         size += 2;
         size += crate::primitives::Wire::value_size(&self.error_message, version, true);
+        if version >= 1 {
+            size += 4;
+        }
         size += crate::primitives::Wire::value_size(&self.responses, version, true);
         size += crate::primitives::Wire::value_size(&self.node_endpoints, version, true);
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
@@ -102,6 +117,17 @@ impl crate::primitives::Decode for ShareFetchResponse {
             true,
             "error_message",
         )?;
+        if version >= 1 {
+            crate::primitives::field::decode_into(
+                &mut self.acquisition_lock_timeout_ms,
+                r,
+                version,
+                false,
+                "acquisition_lock_timeout_ms",
+            )?;
+        } else {
+            self.acquisition_lock_timeout_ms = 0;
+        }
         crate::primitives::field::decode_into(
             &mut self.responses,
             r,
@@ -125,13 +151,14 @@ impl crate::primitives::Decode for ShareFetchResponse {
         self.throttle_time_ms = 0;
         self.error_code = 0;
         self.error_message = None;
+        self.acquisition_lock_timeout_ms = 0;
         self.responses.clear();
         self.node_endpoints.clear();
         self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for ShareFetchResponse {}
-/// Versions 0; flexible 0.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ShareFetchableTopicResponse {
     /// Topic ID.
@@ -213,7 +240,7 @@ impl crate::primitives::Decode for ShareFetchableTopicResponse {
     }
 }
 impl crate::primitives::Struct for ShareFetchableTopicResponse {}
-/// Versions 0; flexible 0.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionData {
     /// Partition number.
@@ -242,7 +269,7 @@ pub struct PartitionData {
     pub current_leader: LeaderIdAndEpoch,
     /// Fetched record batches; may be null.
     ///
-    /// Versions 0+; nullable 0+.
+    /// Versions 0+; nullable 0.
     pub records: Option<crate::Bytes>,
     /// Offset ranges acquired for this member, i.e. the records it should process.
     ///
@@ -288,6 +315,9 @@ impl crate::primitives::Wire for PartitionData {
             false,
             "current_leader",
         )?;
+        if version > 0 && self.records.is_none() {
+            return Err(crate::primitives::field::null_not_allowed("records"));
+        }
         crate::primitives::field::encode(&self.records, buf, version, true, "records")?;
         crate::primitives::field::encode(
             &self.acquired_records,
@@ -366,13 +396,23 @@ impl crate::primitives::Decode for PartitionData {
             false,
             "current_leader",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.records,
-            r,
-            version,
-            true,
-            "records",
-        )?;
+        if version <= 0 {
+            crate::primitives::field::decode_into(
+                &mut self.records,
+                r,
+                version,
+                true,
+                "records",
+            )?;
+        } else {
+            crate::primitives::field::decode_required_into(
+                &mut self.records,
+                r,
+                version,
+                true,
+                "records",
+            )?;
+        }
         crate::primitives::field::decode_into(
             &mut self.acquired_records,
             r,
@@ -398,7 +438,7 @@ impl crate::primitives::Decode for PartitionData {
     }
 }
 impl crate::primitives::Struct for PartitionData {}
-/// Versions 0; flexible 0.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LeaderIdAndEpoch {
     /// Broker id of the leader, or -1 when unknown.
@@ -469,7 +509,7 @@ impl crate::primitives::Decode for LeaderIdAndEpoch {
     }
 }
 impl crate::primitives::Struct for LeaderIdAndEpoch {}
-/// Versions 0; flexible 0.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AcquiredRecords {
     /// First offset of the range.
@@ -548,7 +588,7 @@ impl crate::primitives::Decode for AcquiredRecords {
     }
 }
 impl crate::primitives::Struct for AcquiredRecords {}
-/// Versions 0; flexible 0.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NodeEndpoint {
     /// Broker id.
@@ -651,11 +691,11 @@ impl crate::message::Message for ShareFetchResponse {
     const NAME: &'static str = "ShareFetchResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        2,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        2,
     );
 }
 impl crate::message::ApiMessage for ShareFetchResponse {

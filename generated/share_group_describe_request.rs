@@ -2,7 +2,7 @@
 
 /// The ShareGroupDescribeRequest request (api key 77), from ShareGroupDescribeRequest.json.
 ///
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ShareGroupDescribeRequest {
     /// Ids of the groups to describe.
@@ -89,11 +89,11 @@ impl crate::message::Message for ShareGroupDescribeRequest {
     const NAME: &'static str = "ShareGroupDescribeRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        1,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        1,
     );
 }
 impl crate::message::ApiMessage for ShareGroupDescribeRequest {

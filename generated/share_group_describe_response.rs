@@ -2,7 +2,7 @@
 
 /// The ShareGroupDescribeResponse response (api key 77), from ShareGroupDescribeResponse.json.
 ///
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ShareGroupDescribeResponse {
     /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
@@ -79,7 +79,7 @@ impl crate::primitives::Decode for ShareGroupDescribeResponse {
     }
 }
 impl crate::primitives::Struct for ShareGroupDescribeResponse {}
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicPartitions {
     /// Topic ID.
@@ -174,7 +174,7 @@ impl crate::primitives::Decode for TopicPartitions {
     }
 }
 impl crate::primitives::Struct for TopicPartitions {}
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Assignment {
     /// Assigned partitions, per topic.
@@ -239,7 +239,7 @@ impl crate::primitives::Decode for Assignment {
     }
 }
 impl crate::primitives::Struct for Assignment {}
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribedGroup {
     /// 0 when the group was described, otherwise the error.
@@ -456,7 +456,7 @@ impl crate::primitives::Decode for DescribedGroup {
     }
 }
 impl crate::primitives::Struct for DescribedGroup {}
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Member {
     /// Member id.
@@ -637,11 +637,11 @@ impl crate::message::Message for ShareGroupDescribeResponse {
     const NAME: &'static str = "ShareGroupDescribeResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        1,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        1,
     );
 }
 impl crate::message::ApiMessage for ShareGroupDescribeResponse {

@@ -2,7 +2,7 @@
 
 /// The TxnOffsetCommitRequest request (api key 28), from TxnOffsetCommitRequest.json.
 ///
-/// Versions 0-4; flexible 3-4.
+/// Versions 0-6; flexible 3-6.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TxnOffsetCommitRequest {
     /// Transactional id of the producer.
@@ -21,10 +21,10 @@ pub struct TxnOffsetCommitRequest {
     ///
     /// Versions 0+.
     pub producer_epoch: i16,
-    /// Generation of the consumer group as the committing consumer knows it; -1 when unknown.
+    /// Group generation (classic protocol) or member epoch (KIP-848 consumer protocol) as the committing consumer knows it; -1 when unknown.
     ///
     /// Versions 3+; default -1.
-    pub generation_id: i32,
+    pub generation_id_or_member_epoch: i32,
     /// Member id of the committing consumer; empty when unknown.
     ///
     /// Versions 3+.
@@ -47,7 +47,7 @@ impl Default for TxnOffsetCommitRequest {
             group_id: String::new(),
             producer_id: 0,
             producer_epoch: 0,
-            generation_id: -1,
+            generation_id_or_member_epoch: -1,
             member_id: String::new(),
             group_instance_id: None,
             topics: Vec::new(),
@@ -62,8 +62,10 @@ impl crate::primitives::Wire for TxnOffsetCommitRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        if version < 3 && self.generation_id != -1 {
-            return Err(crate::primitives::field::non_default("generation_id"));
+        if version < 3 && self.generation_id_or_member_epoch != -1 {
+            return Err(
+                crate::primitives::field::non_default("generation_id_or_member_epoch"),
+            );
         }
         if version < 3 && !self.member_id.is_empty() {
             return Err(crate::primitives::field::non_default("member_id"));
@@ -93,7 +95,8 @@ impl crate::primitives::Wire for TxnOffsetCommitRequest {
             let mut run = [0u8; 14];
             run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
             run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
-            run[10..14].copy_from_slice(&self.generation_id.to_be_bytes());
+            run[10..14]
+                .copy_from_slice(&self.generation_id_or_member_epoch.to_be_bytes());
             s.put_slice(&run)?;
         } else {
             let mut run = [0u8; 10];
@@ -200,11 +203,17 @@ impl crate::primitives::Decode for TxnOffsetCommitRequest {
         if version >= 3 {
             let run: [u8; 14] = crate::primitives::field::read_run(
                 r,
-                &[("producer_id", 8), ("producer_epoch", 2), ("generation_id", 4)],
+                &[
+                    ("producer_id", 8),
+                    ("producer_epoch", 2),
+                    ("generation_id_or_member_epoch", 4),
+                ],
             )?;
             self.producer_id = crate::primitives::Fixed::from_chunk(&run[0..8]);
             self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[8..10]);
-            self.generation_id = crate::primitives::Fixed::from_chunk(&run[10..14]);
+            self.generation_id_or_member_epoch = crate::primitives::Fixed::from_chunk(
+                &run[10..14],
+            );
         } else {
             let run: [u8; 10] = crate::primitives::field::read_run(
                 r,
@@ -212,7 +221,7 @@ impl crate::primitives::Decode for TxnOffsetCommitRequest {
             )?;
             self.producer_id = crate::primitives::Fixed::from_chunk(&run[0..8]);
             self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[8..10]);
-            self.generation_id = -1;
+            self.generation_id_or_member_epoch = -1;
         }
         if version >= 3 {
             crate::primitives::field::decode_into(
@@ -259,7 +268,7 @@ impl crate::primitives::Decode for TxnOffsetCommitRequest {
         self.group_id.clear();
         self.producer_id = 0;
         self.producer_epoch = 0;
-        self.generation_id = -1;
+        self.generation_id_or_member_epoch = -1;
         self.member_id.clear();
         self.group_instance_id = None;
         self.topics.clear();
@@ -267,13 +276,17 @@ impl crate::primitives::Decode for TxnOffsetCommitRequest {
     }
 }
 impl crate::primitives::Struct for TxnOffsetCommitRequest {}
-/// Versions 0-4; flexible 3-4.
+/// Versions 0-6; flexible 3-6.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TxnOffsetCommitRequestTopic {
     /// Topic name.
     ///
-    /// Versions 0+.
+    /// Versions 0-5; ignorable.
     pub name: String,
+    /// Topic ID; replaces Name from v6.
+    ///
+    /// Versions 6+; ignorable.
+    pub topic_id: crate::primitives::Uuid,
     /// Partitions of the topic with offsets to commit.
     ///
     /// Versions 0+.
@@ -288,8 +301,13 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, version >= 3, "name")?;
+        let mut s = buf.segment(26 + self.name.len());
+        if version <= 5 {
+            crate::primitives::field::put_str(&mut s, &self.name, version >= 3, "name")?;
+        }
+        if version >= 6 {
+            s.put_fixed(self.topic_id)?;
+        }
         crate::primitives::field::put_count(
             &mut s,
             self.partitions.len(),
@@ -314,7 +332,17 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestTopic {
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 3);
+        if version <= 5 {
+            size
+                += crate::primitives::Wire::value_size(
+                    &self.name,
+                    version,
+                    version >= 3,
+                );
+        }
+        if version >= 6 {
+            size += 16;
+        }
         size
             += crate::primitives::Wire::value_size(
                 &self.partitions,
@@ -334,13 +362,28 @@ impl crate::primitives::Decode for TxnOffsetCommitRequestTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.name,
-            r,
-            version,
-            version >= 3,
-            "name",
-        )?;
+        if version <= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.name,
+                r,
+                version,
+                version >= 3,
+                "name",
+            )?;
+        } else {
+            self.name.clear();
+        }
+        if version >= 6 {
+            crate::primitives::field::decode_into(
+                &mut self.topic_id,
+                r,
+                version,
+                false,
+                "topic_id",
+            )?;
+        } else {
+            self.topic_id = crate::primitives::Uuid::NIL;
+        }
         crate::primitives::field::decode_into(
             &mut self.partitions,
             r,
@@ -361,12 +404,13 @@ impl crate::primitives::Decode for TxnOffsetCommitRequestTopic {
     #[inline]
     fn reset_value(&mut self) {
         self.name.clear();
+        self.topic_id = crate::primitives::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for TxnOffsetCommitRequestTopic {}
-/// Versions 0-4; flexible 3-4.
+/// Versions 0-6; flexible 3-6.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TxnOffsetCommitRequestPartition {
     /// Partition number.
@@ -526,11 +570,11 @@ impl crate::message::Message for TxnOffsetCommitRequest {
     const NAME: &'static str = "TxnOffsetCommitRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        4,
+        6,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         3,
-        4,
+        6,
     );
 }
 impl crate::message::ApiMessage for TxnOffsetCommitRequest {

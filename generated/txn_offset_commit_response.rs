@@ -2,7 +2,7 @@
 
 /// The TxnOffsetCommitResponse response (api key 28), from TxnOffsetCommitResponse.json.
 ///
-/// Versions 0-4; flexible 3-4.
+/// Versions 0-6; flexible 3-6.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TxnOffsetCommitResponse {
     /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
@@ -96,13 +96,17 @@ impl crate::primitives::Decode for TxnOffsetCommitResponse {
     }
 }
 impl crate::primitives::Struct for TxnOffsetCommitResponse {}
-/// Versions 0-4; flexible 3-4.
+/// Versions 0-6; flexible 3-6.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TxnOffsetCommitResponseTopic {
     /// Topic name.
     ///
-    /// Versions 0+.
+    /// Versions 0-5; ignorable.
     pub name: String,
+    /// Topic ID; replaces Name from v6.
+    ///
+    /// Versions 6+; ignorable.
+    pub topic_id: crate::primitives::Uuid,
     /// Outcome for each partition of the topic.
     ///
     /// Versions 0+.
@@ -117,8 +121,13 @@ impl crate::primitives::Wire for TxnOffsetCommitResponseTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, version >= 3, "name")?;
+        let mut s = buf.segment(26 + self.name.len());
+        if version <= 5 {
+            crate::primitives::field::put_str(&mut s, &self.name, version >= 3, "name")?;
+        }
+        if version >= 6 {
+            s.put_fixed(self.topic_id)?;
+        }
         crate::primitives::field::put_count(
             &mut s,
             self.partitions.len(),
@@ -143,7 +152,17 @@ impl crate::primitives::Wire for TxnOffsetCommitResponseTopic {
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 3);
+        if version <= 5 {
+            size
+                += crate::primitives::Wire::value_size(
+                    &self.name,
+                    version,
+                    version >= 3,
+                );
+        }
+        if version >= 6 {
+            size += 16;
+        }
         size
             += crate::primitives::Wire::value_size(
                 &self.partitions,
@@ -163,13 +182,28 @@ impl crate::primitives::Decode for TxnOffsetCommitResponseTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.name,
-            r,
-            version,
-            version >= 3,
-            "name",
-        )?;
+        if version <= 5 {
+            crate::primitives::field::decode_into(
+                &mut self.name,
+                r,
+                version,
+                version >= 3,
+                "name",
+            )?;
+        } else {
+            self.name.clear();
+        }
+        if version >= 6 {
+            crate::primitives::field::decode_into(
+                &mut self.topic_id,
+                r,
+                version,
+                false,
+                "topic_id",
+            )?;
+        } else {
+            self.topic_id = crate::primitives::Uuid::NIL;
+        }
         crate::primitives::field::decode_into(
             &mut self.partitions,
             r,
@@ -190,12 +224,13 @@ impl crate::primitives::Decode for TxnOffsetCommitResponseTopic {
     #[inline]
     fn reset_value(&mut self) {
         self.name.clear();
+        self.topic_id = crate::primitives::Uuid::NIL;
         self.partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for TxnOffsetCommitResponseTopic {}
-/// Versions 0-4; flexible 3-4.
+/// Versions 0-6; flexible 3-6.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TxnOffsetCommitResponsePartition {
     /// Partition number.
@@ -286,11 +321,11 @@ impl crate::message::Message for TxnOffsetCommitResponse {
     const NAME: &'static str = "TxnOffsetCommitResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        4,
+        6,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         3,
-        4,
+        6,
     );
 }
 impl crate::message::ApiMessage for TxnOffsetCommitResponse {

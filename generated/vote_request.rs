@@ -2,7 +2,7 @@
 
 /// The VoteRequest request (api key 52), from VoteRequest.json.
 ///
-/// Versions 0-1; flexible 0-1.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq)]
 pub struct VoteRequest {
     /// Id of the cluster the caller expects; null skips the check.
@@ -116,7 +116,7 @@ impl crate::primitives::Decode for VoteRequest {
     }
 }
 impl crate::primitives::Struct for VoteRequest {}
-/// Versions 0-1; flexible 0-1.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicData {
     /// Topic name.
@@ -198,37 +198,41 @@ impl crate::primitives::Decode for TopicData {
     }
 }
 impl crate::primitives::Struct for TopicData {}
-/// Versions 0-1; flexible 0-1.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionData {
     /// Partition number.
     ///
     /// Versions 0+.
     pub partition_index: i32,
-    /// Epoch the candidate is standing for, one more than its last.
+    /// Current epoch of the replica sending the request; for a candidate, the epoch it stands for.
     ///
     /// Versions 0+.
-    pub candidate_epoch: i32,
-    /// Replica id of the candidate sending the request.
+    pub replica_epoch: i32,
+    /// Id of the sending replica.
     ///
     /// Versions 0+.
-    pub candidate_id: i32,
-    /// Log directory id of the candidate.
+    pub replica_id: i32,
+    /// Log directory id of the sending replica.
     ///
     /// Versions 1+; ignorable.
-    pub candidate_directory_id: crate::primitives::Uuid,
+    pub replica_directory_id: crate::primitives::Uuid,
     /// Log directory id of the voter receiving the request.
     ///
     /// Versions 1+; ignorable.
     pub voter_directory_id: crate::primitives::Uuid,
-    /// Epoch of the last record in the candidate's log.
+    /// Epoch of the last record in the sender's log.
     ///
     /// Versions 0+.
     pub last_offset_epoch: i32,
-    /// Offset just past the last record in the candidate's log (its log end offset).
+    /// Offset just past the last record in the sender's log (its log end offset).
     ///
     /// Versions 0+.
     pub last_offset: i64,
+    /// True for a pre-vote (KIP-996): asks whether the voter would grant its vote, without changing any persisted state.
+    ///
+    /// Versions 2+.
+    pub pre_vote: bool,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
@@ -240,26 +244,37 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(57);
+        if version < 2 && self.pre_vote {
+            return Err(crate::primitives::field::non_default("pre_vote"));
+        }
+        let mut s = buf.segment(58);
         if version >= 1 {
             let mut run = [0u8; 44];
             run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            run[4..8].copy_from_slice(&self.candidate_epoch.to_be_bytes());
-            run[8..12].copy_from_slice(&self.candidate_id.to_be_bytes());
-            run[12..28].copy_from_slice(&self.candidate_directory_id.0);
+            run[4..8].copy_from_slice(&self.replica_epoch.to_be_bytes());
+            run[8..12].copy_from_slice(&self.replica_id.to_be_bytes());
+            run[12..28].copy_from_slice(&self.replica_directory_id.0);
             run[28..44].copy_from_slice(&self.voter_directory_id.0);
             s.put_slice(&run)?;
         } else {
             let mut run = [0u8; 12];
             run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            run[4..8].copy_from_slice(&self.candidate_epoch.to_be_bytes());
-            run[8..12].copy_from_slice(&self.candidate_id.to_be_bytes());
+            run[4..8].copy_from_slice(&self.replica_epoch.to_be_bytes());
+            run[8..12].copy_from_slice(&self.replica_id.to_be_bytes());
             s.put_slice(&run)?;
         }
-        let mut run = [0u8; 12];
-        run[0..4].copy_from_slice(&self.last_offset_epoch.to_be_bytes());
-        run[4..12].copy_from_slice(&self.last_offset.to_be_bytes());
-        s.put_slice(&run)?;
+        if version >= 2 {
+            let mut run = [0u8; 13];
+            run[0..4].copy_from_slice(&self.last_offset_epoch.to_be_bytes());
+            run[4..12].copy_from_slice(&self.last_offset.to_be_bytes());
+            run[12..13].copy_from_slice(&[u8::from(self.pre_vote)]);
+            s.put_slice(&run)?;
+        } else {
+            let mut run = [0u8; 12];
+            run[0..4].copy_from_slice(&self.last_offset_epoch.to_be_bytes());
+            run[4..12].copy_from_slice(&self.last_offset.to_be_bytes());
+            s.put_slice(&run)?;
+        }
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
@@ -283,6 +298,9 @@ impl crate::primitives::Wire for PartitionData {
         }
         size += 4;
         size += 8;
+        if version >= 2 {
+            size += 1;
+        }
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
@@ -300,36 +318,47 @@ impl crate::primitives::Decode for PartitionData {
                 r,
                 &[
                     ("partition_index", 4),
-                    ("candidate_epoch", 4),
-                    ("candidate_id", 4),
-                    ("candidate_directory_id", 16),
+                    ("replica_epoch", 4),
+                    ("replica_id", 4),
+                    ("replica_directory_id", 16),
                     ("voter_directory_id", 16),
                 ],
             )?;
             self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.candidate_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
-            self.candidate_id = crate::primitives::Fixed::from_chunk(&run[8..12]);
-            self.candidate_directory_id = crate::primitives::Fixed::from_chunk(
+            self.replica_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
+            self.replica_id = crate::primitives::Fixed::from_chunk(&run[8..12]);
+            self.replica_directory_id = crate::primitives::Fixed::from_chunk(
                 &run[12..28],
             );
             self.voter_directory_id = crate::primitives::Fixed::from_chunk(&run[28..44]);
         } else {
             let run: [u8; 12] = crate::primitives::field::read_run(
                 r,
-                &[("partition_index", 4), ("candidate_epoch", 4), ("candidate_id", 4)],
+                &[("partition_index", 4), ("replica_epoch", 4), ("replica_id", 4)],
             )?;
             self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.candidate_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
-            self.candidate_id = crate::primitives::Fixed::from_chunk(&run[8..12]);
-            self.candidate_directory_id = crate::primitives::Uuid::NIL;
+            self.replica_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
+            self.replica_id = crate::primitives::Fixed::from_chunk(&run[8..12]);
+            self.replica_directory_id = crate::primitives::Uuid::NIL;
             self.voter_directory_id = crate::primitives::Uuid::NIL;
         }
-        let run: [u8; 12] = crate::primitives::field::read_run(
-            r,
-            &[("last_offset_epoch", 4), ("last_offset", 8)],
-        )?;
-        self.last_offset_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.last_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
+        if version >= 2 {
+            let run: [u8; 13] = crate::primitives::field::read_run(
+                r,
+                &[("last_offset_epoch", 4), ("last_offset", 8), ("pre_vote", 1)],
+            )?;
+            self.last_offset_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.last_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
+            self.pre_vote = crate::primitives::Fixed::from_chunk(&run[12..13]);
+        } else {
+            let run: [u8; 12] = crate::primitives::field::read_run(
+                r,
+                &[("last_offset_epoch", 4), ("last_offset", 8)],
+            )?;
+            self.last_offset_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.last_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
+            self.pre_vote = false;
+        }
         self.unknown_tagged_fields.clear();
         crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
         Ok(())
@@ -337,12 +366,13 @@ impl crate::primitives::Decode for PartitionData {
     #[inline]
     fn reset_value(&mut self) {
         self.partition_index = 0;
-        self.candidate_epoch = 0;
-        self.candidate_id = 0;
-        self.candidate_directory_id = crate::primitives::Uuid::NIL;
+        self.replica_epoch = 0;
+        self.replica_id = 0;
+        self.replica_directory_id = crate::primitives::Uuid::NIL;
         self.voter_directory_id = crate::primitives::Uuid::NIL;
         self.last_offset_epoch = 0;
         self.last_offset = 0;
+        self.pre_vote = false;
         self.unknown_tagged_fields.clear();
     }
 }
@@ -351,11 +381,11 @@ impl crate::message::Message for VoteRequest {
     const NAME: &'static str = "VoteRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        1,
+        2,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        1,
+        2,
     );
 }
 impl crate::message::ApiMessage for VoteRequest {

@@ -2,7 +2,7 @@
 
 /// The VoteResponse response (api key 52), from VoteResponse.json.
 ///
-/// Versions 0-1; flexible 0-1.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct VoteResponse {
     /// Error for the whole request; 0 when none.
@@ -126,7 +126,7 @@ impl crate::primitives::Decode for VoteResponse {
     }
 }
 impl crate::primitives::Struct for VoteResponse {}
-/// Versions 0-1; flexible 0-1.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicData {
     /// Topic name.
@@ -208,7 +208,7 @@ impl crate::primitives::Decode for TopicData {
     }
 }
 impl crate::primitives::Struct for TopicData {}
-/// Versions 0-1; flexible 0-1.
+/// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionData {
     /// Partition number.
@@ -309,7 +309,7 @@ impl crate::primitives::Decode for PartitionData {
     }
 }
 impl crate::primitives::Struct for PartitionData {}
-/// Versions 1; flexible 1.
+/// Versions 1-2; flexible 1-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NodeEndpoint {
     /// Replica id.
@@ -398,11 +398,11 @@ impl crate::message::Message for VoteResponse {
     const NAME: &'static str = "VoteResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        1,
+        2,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        1,
+        2,
     );
 }
 impl crate::message::ApiMessage for VoteResponse {

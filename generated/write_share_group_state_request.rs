@@ -2,7 +2,7 @@
 
 /// The WriteShareGroupStateRequest request (api key 85), from WriteShareGroupStateRequest.json.
 ///
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WriteShareGroupStateRequest {
     /// Share group id.
@@ -79,7 +79,7 @@ impl crate::primitives::Decode for WriteShareGroupStateRequest {
     }
 }
 impl crate::primitives::Struct for WriteShareGroupStateRequest {}
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WriteStateData {
     /// Topic ID.
@@ -161,8 +161,8 @@ impl crate::primitives::Decode for WriteStateData {
     }
 }
 impl crate::primitives::Struct for WriteStateData {}
-/// Versions 0; flexible 0.
-#[derive(Debug, Clone, PartialEq, Default)]
+/// Versions 0-1; flexible 0-1.
+#[derive(Debug, Clone, PartialEq)]
 pub struct PartitionData {
     /// Partition number.
     ///
@@ -180,12 +180,29 @@ pub struct PartitionData {
     ///
     /// Versions 0+.
     pub start_offset: i64,
+    /// Offsets at or after the start offset whose delivery is complete (KIP-1226); -1 when unknown.
+    ///
+    /// Versions 1+; ignorable; default -1.
+    pub delivery_complete_count: i32,
     /// Offset ranges whose delivery state differs from the default.
     ///
     /// Versions 0+.
     pub state_batches: Vec<StateBatch>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+}
+impl Default for PartitionData {
+    fn default() -> Self {
+        Self {
+            partition: 0,
+            state_epoch: 0,
+            leader_epoch: 0,
+            start_offset: 0,
+            delivery_complete_count: -1,
+            state_batches: Vec::new(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
 }
 impl crate::primitives::Wire for PartitionData {
     fn encode_value(
@@ -194,13 +211,23 @@ impl crate::primitives::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(25);
-        let mut run = [0u8; 20];
-        run[0..4].copy_from_slice(&self.partition.to_be_bytes());
-        run[4..8].copy_from_slice(&self.state_epoch.to_be_bytes());
-        run[8..12].copy_from_slice(&self.leader_epoch.to_be_bytes());
-        run[12..20].copy_from_slice(&self.start_offset.to_be_bytes());
-        s.put_slice(&run)?;
+        let mut s = buf.segment(29);
+        if version >= 1 {
+            let mut run = [0u8; 24];
+            run[0..4].copy_from_slice(&self.partition.to_be_bytes());
+            run[4..8].copy_from_slice(&self.state_epoch.to_be_bytes());
+            run[8..12].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            run[12..20].copy_from_slice(&self.start_offset.to_be_bytes());
+            run[20..24].copy_from_slice(&self.delivery_complete_count.to_be_bytes());
+            s.put_slice(&run)?;
+        } else {
+            let mut run = [0u8; 20];
+            run[0..4].copy_from_slice(&self.partition.to_be_bytes());
+            run[4..8].copy_from_slice(&self.state_epoch.to_be_bytes());
+            run[8..12].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            run[12..20].copy_from_slice(&self.start_offset.to_be_bytes());
+            s.put_slice(&run)?;
+        }
         crate::primitives::field::put_count(
             &mut s,
             self.state_batches.len(),
@@ -225,6 +252,9 @@ impl crate::primitives::Wire for PartitionData {
         size += 4;
         size += 4;
         size += 8;
+        if version >= 1 {
+            size += 4;
+        }
         size += crate::primitives::Wire::value_size(&self.state_batches, version, true);
         size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
@@ -237,19 +267,40 @@ impl crate::primitives::Decode for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 20] = crate::primitives::field::read_run(
-            r,
-            &[
-                ("partition", 4),
-                ("state_epoch", 4),
-                ("leader_epoch", 4),
-                ("start_offset", 8),
-            ],
-        )?;
-        self.partition = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.state_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
-        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[8..12]);
-        self.start_offset = crate::primitives::Fixed::from_chunk(&run[12..20]);
+        if version >= 1 {
+            let run: [u8; 24] = crate::primitives::field::read_run(
+                r,
+                &[
+                    ("partition", 4),
+                    ("state_epoch", 4),
+                    ("leader_epoch", 4),
+                    ("start_offset", 8),
+                    ("delivery_complete_count", 4),
+                ],
+            )?;
+            self.partition = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.state_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
+            self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[8..12]);
+            self.start_offset = crate::primitives::Fixed::from_chunk(&run[12..20]);
+            self.delivery_complete_count = crate::primitives::Fixed::from_chunk(
+                &run[20..24],
+            );
+        } else {
+            let run: [u8; 20] = crate::primitives::field::read_run(
+                r,
+                &[
+                    ("partition", 4),
+                    ("state_epoch", 4),
+                    ("leader_epoch", 4),
+                    ("start_offset", 8),
+                ],
+            )?;
+            self.partition = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.state_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
+            self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[8..12]);
+            self.start_offset = crate::primitives::Fixed::from_chunk(&run[12..20]);
+            self.delivery_complete_count = -1;
+        }
         crate::primitives::field::decode_into(
             &mut self.state_batches,
             r,
@@ -267,12 +318,13 @@ impl crate::primitives::Decode for PartitionData {
         self.state_epoch = 0;
         self.leader_epoch = 0;
         self.start_offset = 0;
+        self.delivery_complete_count = -1;
         self.state_batches.clear();
         self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for PartitionData {}
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StateBatch {
     /// First offset of the range.
@@ -368,11 +420,11 @@ impl crate::message::Message for WriteShareGroupStateRequest {
     const NAME: &'static str = "WriteShareGroupStateRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        1,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        1,
     );
 }
 impl crate::message::ApiMessage for WriteShareGroupStateRequest {

@@ -2,7 +2,7 @@
 
 /// The WriteShareGroupStateResponse response (api key 85), from WriteShareGroupStateResponse.json.
 ///
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WriteShareGroupStateResponse {
     /// Results per topic.
@@ -56,7 +56,7 @@ impl crate::primitives::Decode for WriteShareGroupStateResponse {
     }
 }
 impl crate::primitives::Struct for WriteShareGroupStateResponse {}
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WriteStateResult {
     /// Topic ID.
@@ -138,7 +138,7 @@ impl crate::primitives::Decode for WriteStateResult {
     }
 }
 impl crate::primitives::Struct for WriteStateResult {}
-/// Versions 0; flexible 0.
+/// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionResult {
     /// Partition number.
@@ -232,11 +232,11 @@ impl crate::message::Message for WriteShareGroupStateResponse {
     const NAME: &'static str = "WriteShareGroupStateResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        1,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        0,
+        1,
     );
 }
 impl crate::message::ApiMessage for WriteShareGroupStateResponse {

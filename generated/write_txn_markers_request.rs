@@ -2,7 +2,7 @@
 
 /// The WriteTxnMarkersRequest request (api key 27), from WriteTxnMarkersRequest.json.
 ///
-/// Versions 0-1; flexible 1.
+/// Versions 0-2; flexible 1-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WriteTxnMarkersRequest {
     /// Markers to write, one entry per transaction.
@@ -75,7 +75,7 @@ impl crate::primitives::Decode for WriteTxnMarkersRequest {
     }
 }
 impl crate::primitives::Struct for WriteTxnMarkersRequest {}
-/// Versions 0-1; flexible 1.
+/// Versions 0-2; flexible 1-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WritableTxnMarker {
     /// Producer id of the transaction.
@@ -98,6 +98,10 @@ pub struct WritableTxnMarker {
     ///
     /// Versions 0+.
     pub coordinator_epoch: i32,
+    /// Transaction protocol version the marker is written for (KIP-1228): 0 or 1 legacy, 2 transactions v2 (KIP-890).
+    ///
+    /// Versions 2+; ignorable; default 0.
+    pub transaction_version: i8,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
@@ -128,8 +132,15 @@ impl crate::primitives::Wire for WritableTxnMarker {
             version >= 1,
             "topics",
         )?;
-        let mut s = buf.segment(5);
-        s.put_fixed(self.coordinator_epoch)?;
+        let mut s = buf.segment(6);
+        if version >= 2 {
+            let mut run = [0u8; 5];
+            run[0..4].copy_from_slice(&self.coordinator_epoch.to_be_bytes());
+            run[4..5].copy_from_slice(&self.transaction_version.to_be_bytes());
+            s.put_slice(&run)?;
+        } else {
+            s.put_fixed(self.coordinator_epoch)?;
+        }
         if version >= 1 && self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
@@ -155,6 +166,9 @@ impl crate::primitives::Wire for WritableTxnMarker {
         size += 1;
         size += crate::primitives::Wire::value_size(&self.topics, version, version >= 1);
         size += 4;
+        if version >= 2 {
+            size += 1;
+        }
         if version >= 1 {
             size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         }
@@ -182,13 +196,21 @@ impl crate::primitives::Decode for WritableTxnMarker {
             version >= 1,
             "topics",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.coordinator_epoch,
-            r,
-            version,
-            false,
-            "coordinator_epoch",
-        )?;
+        if version >= 2 {
+            let run: [u8; 5] = crate::primitives::field::read_run(
+                r,
+                &[("coordinator_epoch", 4), ("transaction_version", 1)],
+            )?;
+            self.coordinator_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.transaction_version = crate::primitives::Fixed::from_chunk(&run[4..5]);
+        } else {
+            let run: [u8; 4] = crate::primitives::field::read_run(
+                r,
+                &[("coordinator_epoch", 4)],
+            )?;
+            self.coordinator_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.transaction_version = 0;
+        }
         self.unknown_tagged_fields.clear();
         if version >= 1 {
             crate::tagged::decode_unknown_section(
@@ -206,11 +228,12 @@ impl crate::primitives::Decode for WritableTxnMarker {
         self.transaction_result = false;
         self.topics.clear();
         self.coordinator_epoch = 0;
+        self.transaction_version = 0;
         self.unknown_tagged_fields.clear();
     }
 }
 impl crate::primitives::Struct for WritableTxnMarker {}
-/// Versions 0-1; flexible 1.
+/// Versions 0-2; flexible 1-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WritableTxnMarkerTopic {
     /// Topic name.
@@ -316,11 +339,11 @@ impl crate::message::Message for WriteTxnMarkersRequest {
     const NAME: &'static str = "WriteTxnMarkersRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        1,
+        2,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         1,
-        1,
+        2,
     );
 }
 impl crate::message::ApiMessage for WriteTxnMarkersRequest {

@@ -2,7 +2,7 @@
 
 /// The WriteTxnMarkersResponse response (api key 27), from WriteTxnMarkersResponse.json.
 ///
-/// Versions 0-1; flexible 1.
+/// Versions 0-2; flexible 1-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WriteTxnMarkersResponse {
     /// Results per transaction.
@@ -75,7 +75,7 @@ impl crate::primitives::Decode for WriteTxnMarkersResponse {
     }
 }
 impl crate::primitives::Struct for WriteTxnMarkersResponse {}
-/// Versions 0-1; flexible 1.
+/// Versions 0-2; flexible 1-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WritableTxnMarkerResult {
     /// Producer id of the transaction.
@@ -169,7 +169,7 @@ impl crate::primitives::Decode for WritableTxnMarkerResult {
     }
 }
 impl crate::primitives::Struct for WritableTxnMarkerResult {}
-/// Versions 0-1; flexible 1.
+/// Versions 0-2; flexible 1-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WritableTxnMarkerTopicResult {
     /// Topic name.
@@ -268,7 +268,7 @@ impl crate::primitives::Decode for WritableTxnMarkerTopicResult {
     }
 }
 impl crate::primitives::Struct for WritableTxnMarkerTopicResult {}
-/// Versions 0-1; flexible 1.
+/// Versions 0-2; flexible 1-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WritableTxnMarkerPartitionResult {
     /// Partition number.
@@ -359,11 +359,11 @@ impl crate::message::Message for WriteTxnMarkersResponse {
     const NAME: &'static str = "WriteTxnMarkersResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         0,
-        1,
+        2,
     );
     const FLEXIBLE_VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(
         1,
-        1,
+        2,
     );
 }
 impl crate::message::ApiMessage for WriteTxnMarkersResponse {

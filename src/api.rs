@@ -127,8 +127,9 @@ impl ApiInfo {
     /// controller inside an EnvelopeRequest (KIP-590): the admin writes
     /// (topics, ACLs, configs, partitions, delegation tokens, leader
     /// elections, reassignments, quotas, SCRAM credentials, features,
-    /// broker unregistration, producer-id blocks, raft voters) and
-    /// DescribeQuorum. 21 apis; Envelope itself is not forwardable.
+    /// broker and controller unregistration, producer-id blocks, raft
+    /// voters) and DescribeQuorum. 22 apis; Envelope itself is not
+    /// forwardable.
     ///
     /// Not in the schemas: Kafka's `ApiKeys` table (spec §8.2).
     ///
@@ -137,12 +138,12 @@ impl ApiInfo {
     /// assert!(api_info(19).unwrap().forwardable()); // CreateTopics
     /// assert!(!api_info(3).unwrap().forwardable()); // Metadata
     /// assert!(!api_info(58).unwrap().forwardable()); // Envelope
-    /// assert_eq!(API_INFO.iter().filter(|i| i.forwardable()).count(), 21);
+    /// assert_eq!(API_INFO.iter().filter(|i| i.forwardable()).count(), 22);
     /// ```
     pub const fn forwardable(&self) -> bool {
         matches!(
             self.api_key,
-            19 | 20 | 30 | 31 | 33 | 37 | 38 | 39 | 40 | 43 | 44 | 45 | 46 | 49 | 51 | 55 | 57 | 64 | 67 | 80 | 81
+            19 | 20 | 30 | 31 | 33 | 37 | 38 | 39 | 40 | 43 | 44 | 45 | 46 | 49 | 51 | 55 | 57 | 64 | 67 | 80 | 81 | 94
         )
     }
 
@@ -180,7 +181,7 @@ impl ApiInfo {
     /// assert!(api_info(36).unwrap().requires_delayed_allocation()); // SaslAuthenticate
     /// assert!(api_info(19).unwrap().requires_delayed_allocation()); // CreateTopics (forwardable)
     /// assert!(!api_info(3).unwrap().requires_delayed_allocation()); // Metadata
-    /// assert_eq!(API_INFO.iter().filter(|i| i.requires_delayed_allocation()).count(), 27);
+    /// assert_eq!(API_INFO.iter().filter(|i| i.requires_delayed_allocation()).count(), 28);
     /// ```
     pub const fn requires_delayed_allocation(&self) -> bool {
         self.forwardable() || matches!(self.api_key, 0 | 11 | 14 | 36 | 58 | 72)

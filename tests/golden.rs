@@ -386,6 +386,8 @@ fn v1_request_header_v2_from_java_admin_client() {
     let expected_body = ApiVersionsRequest {
         client_software_name: "apache-kafka-java".into(),
         client_software_version: "2.8.0".into(),
+        cluster_id: None,
+        node_id: -1,
         unknown_tagged_fields: vec![],
     };
     let mut rest = frame.clone();
@@ -926,6 +928,7 @@ fn v17_decoding_gives_schema_defaults() {
         brokers: vec![],
         cluster_id: None,
         controller_id: -1,
+        error_code: 0,
         topics: vec![MetadataResponseTopic {
             error_code: 0,
             name: Some("t".into()),

@@ -30,7 +30,7 @@ fn check<M: Message>(message: &M, version: i16, shared: &[&Bytes]) -> usize {
 fn produce_shares_large_records_at_every_version() {
     let (big, other_big) = (records(64 * 1024, 1), records(SHARE_MIN, 2));
     let small = records(SHARE_MIN - 1, 3);
-    let request = ProduceRequest {
+    let mut request = ProduceRequest {
         acks: -1,
         timeout_ms: 30_000,
         topic_data: vec![TopicProduceData {
@@ -46,6 +46,11 @@ fn produce_shares_large_records_at_every_version() {
         ..Default::default()
     };
     for version in 3..=ProduceRequest::VERSIONS.max {
+        if version == 13 {
+            // v13 names topics by id (KIP-516).
+            request.topic_data[0].name = String::new();
+            request.topic_data[0].topic_id = kafka_wire::primitives::Uuid::from_u128(0x1234);
+        }
         assert_eq!(check(&request, version, &[&big, &other_big]), 2, "v{version}");
         assert_eq!(check(&request, version, &[&small]), 0, "v{version}: a small value is copied");
     }

@@ -10,7 +10,8 @@ use crate::messages::{
     create_delegation_token_response, create_partitions_response, create_topics_response, delete_acls_response,
     delete_topics_response, describe_quorum_response, elect_leaders_response, expire_delegation_token_response,
     incremental_alter_configs_response, list_partition_reassignments_response, remove_raft_voter_response,
-    renew_delegation_token_response, unregister_broker_response, update_features_response, RequestBody, ResponseBody,
+    renew_delegation_token_response, unregister_broker_response, unregister_controller_response,
+    update_features_response, RequestBody, ResponseBody,
 };
 
 /// [`error_response`] was given a request of an api that is not
@@ -43,7 +44,7 @@ pub struct NotForwardable {
 /// top-level code from v1 (v0 has none). AlterPartitionReassignments,
 /// DescribeQuorum: top level and per partition. UpdateFeatures: top level
 /// and per feature (v0-1; v2 has no per-feature results).
-/// ListPartitionReassignments, the delegation-token apis, UnregisterBroker,
+/// ListPartitionReassignments, the delegation-token apis, UnregisterBroker, UnregisterController,
 /// AllocateProducerIds, AddRaftVoter, RemoveRaftVoter: top level only.
 ///
 /// # Errors
@@ -311,6 +312,12 @@ pub fn error_response(request: &RequestBody, version: i16, code: ErrorCode) -> R
             UpdateFeaturesResponse { error_code, error_message: None, results, ..Default::default() }.into()
         }
         RequestBody::UnregisterBroker(_) => unregister_broker_response::UnregisterBrokerResponse {
+            error_code,
+            error_message: None,
+            ..Default::default()
+        }
+        .into(),
+        RequestBody::UnregisterController(_) => unregister_controller_response::UnregisterControllerResponse {
             error_code,
             error_message: None,
             ..Default::default()

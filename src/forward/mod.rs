@@ -80,7 +80,7 @@ use crate::api::{ApiInfo, API_INFO};
 ///
 /// ```
 /// let keys: Vec<i16> = kafka_wire::forward::forwardable_apis().map(|info| info.api_key).collect();
-/// assert_eq!(keys.len(), 21);
+/// assert_eq!(keys.len(), 22);
 /// assert_eq!(keys[..3], [19, 20, 30]); // CreateTopics, DeleteTopics, CreateAcls
 /// ```
 pub fn forwardable_apis() -> impl Iterator<Item = &'static ApiInfo> {
