@@ -26,6 +26,7 @@ use std::path::{Path, PathBuf};
 /// let Some(shared) = common::shared_dir("schema equivalence") else { return };
 /// let corpus = shared.join("kafka-messages");
 /// ```
+#[allow(dead_code)]
 pub fn shared_dir(what: &str) -> Option<PathBuf> {
     let dir = match std::env::var_os("KAFKA_WIRE_SHARED") {
         // A relative path is taken from the workspace root, whichever crate runs the test.
@@ -40,6 +41,37 @@ pub fn shared_dir(what: &str) -> Option<PathBuf> {
         panic!("{message}");
     }
     // Written to stderr directly: the test harness captures `eprintln!`.
+    let _ = writeln!(std::io::stderr(), "{message}");
+    None
+}
+
+/// The schemas of one schema `family` (`messages`, `metadata`, ...) of the
+/// Apache Kafka `release`, as `scripts/kafka-release.sh` extracts them into
+/// `$KAFKA_WIRE_RELEASES/RELEASE/schemas/FAMILY` (default `.cache/kafka`
+/// in the repository).
+///
+/// Returns `None`, after printing `skipped: ...` to stderr, when they are
+/// not there.
+///
+/// # Panics
+/// With that message instead, when `CI` is set to a non-empty value.
+#[allow(dead_code)]
+pub fn release_schemas(release: &str, family: &str) -> Option<PathBuf> {
+    let root = match std::env::var_os("KAFKA_WIRE_RELEASES") {
+        Some(dir) if !dir.is_empty() => Path::new(env!("CARGO_MANIFEST_DIR")).join(dir),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join(".cache/kafka"),
+    };
+    let dir = root.join(release).join("schemas").join(family);
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    let message = format!(
+        "skipped: Kafka {release}'s {family} schemas are not in {} (run scripts/kafka-release.sh {release})",
+        dir.display()
+    );
+    if std::env::var_os("CI").is_some_and(|ci| !ci.is_empty()) {
+        panic!("{message}");
+    }
     let _ = writeln!(std::io::stderr(), "{message}");
     None
 }
