@@ -28,9 +28,9 @@
 //! ).unwrap();
 //! assert!(report.is_breaking());
 //! let rules: Vec<Rule> = report.findings.iter().map(|f| f.rule).collect();
-//! assert_eq!(rules, [Rule::LayoutChanged, Rule::VersionsAdded]);
+//! assert_eq!(rules, [Rule::VersionsAdded, Rule::LayoutChanged]);
 //! assert_eq!(
-//!     report.findings[0].to_string(),
+//!     report.findings[1].to_string(),
 //!     "Point.json:2: fields[0] (X): v0: layout-changed: type int32 became int64"
 //! );
 //! ```
@@ -528,14 +528,18 @@ fn compare_field(os: &Side<'_>, o: &Field, ns: &Side<'_>, n: &Field, out: &mut F
 /// # Errors
 /// [`crate::Error::Schema`] when either set has an invalid schema.
 pub fn compare_sources(old: &[(String, String)], new: &[(String, String)]) -> Result<Report, crate::Error> {
-    let old_specs = crate::load_checked(old)?;
-    let new_specs = crate::load_checked(new)?;
-    let mut report = compare(&old_specs, &new_specs);
+    let mut report = compare(&crate::load_checked(old)?, &crate::load_checked(new)?);
+    locate(&mut report, old, new);
+    Ok(report)
+}
+
+/// Gives each finding its line in its source, and puts the findings in file
+/// and line order.
+pub(crate) fn locate(report: &mut Report, old: &[(String, String)], new: &[(String, String)]) {
     for f in &mut report.findings {
         f.line = crate::line_of(if f.in_old { old } else { new }, &f.file, &f.path);
     }
     report.findings.sort_by(|a, b| {
         (&a.file, a.line, &a.path, a.versions.lo, a.rule).cmp(&(&b.file, b.line, &b.path, b.versions.lo, b.rule))
     });
-    Ok(report)
 }

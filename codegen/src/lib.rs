@@ -92,9 +92,25 @@ pub enum Error {
     /// request schema of the inputs has.
     #[error("api keys {0:?} are not in the schemas given")]
     UnknownApiKeys(Vec<i16>),
+    /// The inputs change the bytes of a version that the schema set given
+    /// to [`Builder::check_evolution`] already has; the report lists every
+    /// finding, the breaking ones among them.
+    #[error("the schemas break the wire of {}:\n{}", .base.display(), breaking_lines(.report))]
+    Breaking {
+        /// The schema set compared against.
+        base: PathBuf,
+        /// Every finding of the comparison.
+        report: evolution::Report,
+    },
     /// The emitted code did not parse: a bug in the compiler, reported rather than panicking.
     #[error("internal error: {0}")]
     Internal(String),
+}
+
+/// The breaking findings of a report, one a line.
+fn breaking_lines(report: &evolution::Report) -> String {
+    let lines: Vec<String> = report.findings.iter().filter(|f| f.rule.is_breaking()).map(ToString::to_string).collect();
+    lines.join("\n")
 }
 
 /// A schema file that is not UTF-8: where its first bad byte is.
@@ -384,13 +400,16 @@ pub fn diff(old: impl AsRef<Path>, new: impl AsRef<Path>) -> Result<evolution::R
         builder.input(path);
         builder.read_sources()
     };
-    let (old, new) = (read(old.as_ref())?, read(new.as_ref())?);
-    old.check_utf8(Ok(()))?;
-    new.check_utf8(Ok(()))?;
-    let mut report = match evolution::compare_sources(&old.texts, &new.texts) {
-        Ok(report) => report,
-        Err(e) => return old.check_utf8(new.check_utf8(Err(e))),
-    };
+    diff_sources(&read(old.as_ref())?, &read(new.as_ref())?)
+}
+
+/// [`diff`] of two sets already read: each set's diagnostics and findings
+/// name files by the paths they were read from.
+fn diff_sources(old: &Sources, new: &Sources) -> Result<evolution::Report, Error> {
+    let old_specs = old.check_utf8(load_checked(&old.texts))?;
+    let new_specs = new.check_utf8(load_checked(&new.texts))?;
+    let mut report = evolution::compare(&old_specs, &new_specs);
+    evolution::locate(&mut report, &old.texts, &new.texts);
     for f in &mut report.findings {
         f.file = if f.in_old { old.path(&f.file) } else { new.path(&f.file) };
     }
@@ -439,6 +458,7 @@ pub struct Builder {
     runtime: String,
     rerun_if_changed: bool,
     extras: Extras,
+    evolution_base: Option<PathBuf>,
 }
 
 impl Default for Builder {
@@ -455,6 +475,7 @@ impl Builder {
             inputs: Vec::new(),
             out_dir: None,
             runtime: "::kafka_wire".into(),
+            evolution_base: None,
             rerun_if_changed: std::env::var_os("CARGO_MANIFEST_DIR").is_some() && std::env::var_os("OUT_DIR").is_some(),
             extras: Extras::default(),
         }
@@ -529,6 +550,26 @@ impl Builder {
         self
     }
 
+    /// Fails [`Builder::generate`] and [`Builder::compile`] with
+    /// [`Error::Breaking`] when the inputs change the bytes of a version that
+    /// the schema set at `base` (a directory or file, e.g. the schemas of the
+    /// last release) already has: see [`evolution`] for what breaks.
+    /// Compatible changes (versions, messages and tagged fields added,
+    /// renames) pass.
+    ///
+    /// ```no_run
+    /// // build.rs: the released schemas are kept in released-schemas/.
+    /// kafka_wire_codegen::Builder::new()
+    ///     .input_dir("schemas")
+    ///     .check_evolution("released-schemas")
+    ///     .compile()
+    ///     .unwrap();
+    /// ```
+    pub fn check_evolution(&mut self, base: impl AsRef<Path>) -> &mut Self {
+        self.evolution_base = Some(base.as_ref().to_path_buf());
+        self
+    }
+
     /// Whether to print `cargo:rerun-if-changed` for each input.
     pub fn rerun_if_changed(&mut self, on: bool) -> &mut Self {
         self.rerun_if_changed = on;
@@ -569,7 +610,16 @@ impl Builder {
     /// request schema has.
     pub fn generate(&self) -> Result<Generated, Error> {
         let sources = self.read_sources()?;
-        sources.check_utf8(generate_with(&sources.texts, &self.runtime, self.extras.clone()))
+        let generated = sources.check_utf8(generate_with(&sources.texts, &self.runtime, self.extras.clone()))?;
+        if let Some(base) = &self.evolution_base {
+            let mut builder = Builder::new();
+            builder.input(base);
+            let report = diff_sources(&builder.read_sources()?, &sources)?;
+            if report.is_breaking() {
+                return Err(Error::Breaking { base: base.clone(), report });
+            }
+        }
+        Ok(generated)
     }
 
     /// Reads every schema file of the inputs. A schema is named by its file
@@ -612,6 +662,9 @@ impl Builder {
             }
             for file in self.schema_files()? {
                 println!("cargo:rerun-if-changed={}", file.display());
+            }
+            if let Some(base) = &self.evolution_base {
+                println!("cargo:rerun-if-changed={}", base.display());
             }
         }
         let out_dir = match &self.out_dir {

@@ -231,3 +231,31 @@ fn the_command_line_prints_findings_and_exits_by_compatibility() {
     assert_eq!(out.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_builder_refuses_a_breaking_edit_against_its_base() {
+    let dir = std::env::temp_dir().join(format!("kafka-wire-codegen-evolution-builder-{}", std::process::id()));
+    let (base, now) = (dir.join("base"), dir.join("now"));
+    std::fs::create_dir_all(&base).unwrap();
+    std::fs::create_dir_all(&now).unwrap();
+    let (name, text) = schema("M", "0-1", "", &format!("{A}\n{B}"));
+    std::fs::write(base.join(&name), &text).unwrap();
+    let mut builder = kafka_wire_codegen::Builder::new();
+    builder.input_dir(&now).check_evolution(&base).rerun_if_changed(false);
+    // Compatible: a version added.
+    std::fs::write(now.join(&name), text.replace("0-1", "0-2")).unwrap();
+    assert!(builder.generate().is_ok());
+    // Breaking: a field retyped.
+    std::fs::write(now.join(&name), text.replace("int32", "int64")).unwrap();
+    let err = builder.generate().unwrap_err();
+    let message = err.to_string();
+    assert!(matches!(err, kafka_wire_codegen::Error::Breaking { .. }), "{message}");
+    assert!(
+        message.ends_with(&format!(
+            "{}:3: fields[0] (A): v0-1: layout-changed: type int32 became int64",
+            now.join(&name).display()
+        )),
+        "{message}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
