@@ -192,7 +192,7 @@ pub fn compare(old: &[MessageSpec], new: &[MessageSpec]) -> Report {
         match found {
             Some(i) if !matched[i] => {
                 matched[i] = true;
-                compare_message(o, &new[i], unstable_latest(old, o), &mut raw);
+                compare_message(o, &new[i], unstable_latest(old, o), new, &mut raw);
             }
             _ if o.valid_versions.is_empty() => {}
             _ => raw.push(Raw::old(o, &JsonPath::root(), all(o), Rule::MessageRemoved, "message removed".into())),
@@ -287,53 +287,110 @@ fn merge(raw: Vec<Raw>) -> Vec<Finding> {
     out
 }
 
-fn compare_message(o: &MessageSpec, n: &MessageSpec, old_unstable: bool, raw: &mut Vec<Raw>) {
+/// The version a message writes on the wire for each schema version: the
+/// schema version itself, except for a coordinator record key of one
+/// version, which is written under its record type (`apiKey`). Kafka 4.1
+/// turned the `data` keys of its coordinator records (`"validVersions":
+/// "8"`) into `coordinator-key` schemas (`"apiKey": 8`, `"validVersions":
+/// "0"`): the same bytes.
+fn wire_versions(spec: &MessageSpec) -> Vec<(i16, i16)> {
+    match (spec.spec_type, spec.api_key) {
+        (SpecType::CoordinatorKey, Some(key)) if spec.valid_versions.lo == spec.valid_versions.hi => {
+            all(spec).into_iter().map(|v| (key, v)).collect()
+        }
+        _ => all(spec).into_iter().map(|v| (v, v)).collect(),
+    }
+}
+
+fn compare_message(o: &MessageSpec, n: &MessageSpec, old_unstable: bool, new_set: &[MessageSpec], raw: &mut Vec<Raw>) {
     let root = JsonPath::root();
     if o.name != n.name {
         raw.push(Raw::new(n, &root.key("name"), all(n), Rule::NoWireEffect, format!("renamed from {}", o.name)));
     }
+    let (ow, nw) = (wire_versions(o), wire_versions(n));
     let unstable = |v: i16| old_unstable && v == o.valid_versions.hi;
-    let removed: Vec<i16> = all(o).into_iter().filter(|v| !n.valid_versions.contains(*v)).collect();
-    let (gone_unstable, gone): (Vec<i16>, Vec<i16>) = removed.into_iter().partition(|v| unstable(*v));
+    let in_new = |w: i16| nw.iter().find(|(x, _)| *x == w).map(|(_, v)| *v);
+    let mut removed: Vec<(i16, i16)> = ow.iter().copied().filter(|(w, _)| in_new(*w).is_none()).collect();
+    // A key version that became a coordinator key of its own (Kafka 4.1's
+    // LegacyOffsetCommitKey, api key 0, was OffsetCommitKey v0): moved, not
+    // removed, when it is written the same.
+    removed.retain(|&(w, ov)| {
+        let Some(moved) = moved_key(o, w, ov, new_set) else { return true };
+        let detail = format!("version {w} moved to {}", moved.name);
+        raw.push(Raw::new(moved, &root.key("apiKey"), vec![w], Rule::NoWireEffect, detail));
+        false
+    });
+    let (gone_unstable, gone): (Vec<_>, Vec<_>) = removed.into_iter().partition(|&(_, v)| unstable(v));
+    let wires = |list: Vec<(i16, i16)>| list.into_iter().map(|(w, _)| w).collect::<Vec<i16>>();
     if !gone.is_empty() {
-        raw.push(Raw::old(o, &root.key("validVersions"), gone, Rule::VersionsRemoved, "versions removed".into()));
+        raw.push(Raw::old(
+            o,
+            &root.key("validVersions"),
+            wires(gone),
+            Rule::VersionsRemoved,
+            "versions removed".into(),
+        ));
     }
     if !gone_unstable.is_empty() {
         let detail = "unstable version removed".into();
-        raw.push(Raw::old(o, &root.key("validVersions"), gone_unstable, Rule::UnstableChanged, detail));
+        raw.push(Raw::old(o, &root.key("validVersions"), wires(gone_unstable), Rule::UnstableChanged, detail));
     }
-    let added: Vec<i16> = all(n).into_iter().filter(|v| !o.valid_versions.contains(*v)).collect();
+    let added: Vec<(i16, i16)> = nw.iter().copied().filter(|(w, _)| !ow.iter().any(|(x, _)| x == w)).collect();
     if !added.is_empty() {
-        let detail = if n.latest_version_unstable && added.contains(&n.valid_versions.hi) {
+        let detail = if n.latest_version_unstable && added.iter().any(|(_, v)| *v == n.valid_versions.hi) {
             "versions added (the latest unstable)"
         } else {
             "versions added"
         };
-        raw.push(Raw::new(n, &root.key("validVersions"), added, Rule::VersionsAdded, detail.into()));
+        raw.push(Raw::new(n, &root.key("validVersions"), wires(added), Rule::VersionsAdded, detail.into()));
     }
     let mut docs = 0usize;
     count_about(&o.fields, &n.fields, &mut docs);
     if docs > 0 {
         let detail = format!("about texts of {docs} field(s) changed");
-        raw.push(Raw::new(n, &root, all(n), Rule::Documentation, detail));
+        raw.push(Raw::new(n, &root, wires(nw.clone()), Rule::Documentation, detail));
     }
-    for v in all(o).into_iter().filter(|v| n.valid_versions.contains(*v)) {
+    for (w, ov) in ow.iter().copied() {
+        let Some(nv) = in_new(w) else { continue };
         let mut found = Vec::new();
-        let (of, nf) = (o.flexible_versions.contains(v), n.flexible_versions.contains(v));
+        let (of, nf) = (o.flexible_versions.contains(ov), n.flexible_versions.contains(nv));
         if of != nf {
             let detail = format!("flexible {} became {}", yes(of), yes(nf));
             found.push((false, root.key("flexibleVersions"), Rule::LayoutChanged, detail));
         }
-        let (os, ns) = (Side { spec: o, v }, Side { spec: n, v });
+        let (os, ns) = (Side { spec: o, v: ov }, Side { spec: n, v: nv });
         compare_fields(&os, &o.fields, &ns, &n.fields, &mut found);
         for (in_old, path, mut rule, detail) in found {
-            if unstable(v) && rule.is_breaking() {
+            if unstable(ov) && rule.is_breaking() {
                 rule = Rule::UnstableChanged;
             }
             let spec = if in_old { o } else { n };
-            raw.push(Raw { in_old, ..Raw::new(spec, &path, vec![v], rule, detail) });
+            raw.push(Raw { in_old, ..Raw::new(spec, &path, vec![w], rule, detail) });
         }
     }
+}
+
+/// The coordinator key of `new_set` written as record type `w` with the
+/// layout `o` has at version `ov`, if any.
+fn moved_key<'a>(o: &MessageSpec, w: i16, ov: i16, new_set: &'a [MessageSpec]) -> Option<&'a MessageSpec> {
+    if !matches!(o.spec_type, SpecType::Data | SpecType::CoordinatorKey) {
+        return None;
+    }
+    new_set.iter().find(|m| {
+        m.name != o.name
+            && wire_versions(m).iter().any(|&(mw, mv)| {
+                if mw != w || m.spec_type != SpecType::CoordinatorKey {
+                    return false;
+                }
+                let mut found = Vec::new();
+                let (os, ms) = (Side { spec: o, v: ov }, Side { spec: m, v: mv });
+                if o.flexible_versions.contains(ov) != m.flexible_versions.contains(mv) {
+                    return false;
+                }
+                compare_fields(&os, &o.fields, &ms, &m.fields, &mut found);
+                !found.iter().any(|(_, _, rule, _)| rule.is_breaking())
+            })
+    })
 }
 
 fn yes(b: bool) -> &'static str {
@@ -522,13 +579,14 @@ fn compare_field(os: &Side<'_>, o: &Field, ns: &Side<'_>, n: &Field, out: &mut F
     }
 }
 
-/// Loads, checks and compares two sets of schema sources (file name, text);
+/// Loads, checks and compares two sets of schema sources (file name, text),
+/// read as [`crate::diff`] reads them;
 /// the findings carry their lines and come in file and line order.
 ///
 /// # Errors
 /// [`crate::Error::Schema`] when either set has an invalid schema.
 pub fn compare_sources(old: &[(String, String)], new: &[(String, String)]) -> Result<Report, crate::Error> {
-    let mut report = compare(&crate::load_checked(old)?, &crate::load_checked(new)?);
+    let mut report = compare(&crate::load_historical(old)?, &crate::load_historical(new)?);
     locate(&mut report, old, new);
     Ok(report)
 }

@@ -332,11 +332,63 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, extras: Extras
 /// Parses and lowers every source, sorted by file name, and runs the checks
 /// that span messages; per-message errors go to `diags`.
 fn lower_sources(sources: &[(String, String)], diags: &mut Diagnostics) -> Vec<MessageSpec> {
+    lower_sources_as(sources, Reading::Strict, diags)
+}
+
+/// How schema text is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    /// As the compiler reads schemas: one JSON value, `flexibleVersions`
+    /// required (Kafka's generator of today).
+    Strict,
+    /// As the Kafka release that shipped a schema read it: text after the
+    /// root object is ignored (Jackson's default, which let Kafka 2.8's
+    /// DescribeProducersRequest.json ship with a stray `]}`), a missing
+    /// `flexibleVersions` means `none` (as before Kafka required it), and an
+    /// inline struct without `versions` takes its `taggedVersions` (Kafka
+    /// 3.5's FetchRequest.json `ReplicaState`).
+    Historical,
+}
+
+/// Gives every field that defines an inline struct and has `taggedVersions`
+/// but no `versions` its tagged versions as versions, in the whole tree
+/// (to [`lines::MAX_DEPTH`] levels).
+fn tagged_structs_versioned(value: &mut serde_json::Value, depth: usize) {
+    if depth > lines::MAX_DEPTH {
+        return;
+    }
+    match value {
+        serde_json::Value::Object(obj) => {
+            if obj.contains_key("fields") && !obj.contains_key("versions") {
+                if let Some(tagged) = obj.get("taggedVersions").cloned() {
+                    obj.insert("versions".into(), tagged);
+                }
+            }
+            for child in obj.values_mut() {
+                tagged_structs_versioned(child, depth + 1);
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(|v| tagged_structs_versioned(v, depth + 1)),
+        _ => {}
+    }
+}
+
+fn lower_sources_as(sources: &[(String, String)], reading: Reading, diags: &mut Diagnostics) -> Vec<MessageSpec> {
     let mut sorted: Vec<&(String, String)> = sources.iter().collect();
     sorted.sort_by(|a, b| a.0.cmp(&b.0));
     let mut specs: Vec<MessageSpec> = Vec::new();
     for (file, text) in sorted {
-        match load::parse(text) {
+        let parsed = match reading {
+            Reading::Strict => load::parse(text),
+            Reading::Historical => load::parse_first(text).map(|mut json| {
+                if let Some(obj) = json.as_object_mut() {
+                    obj.entry("flexibleVersions").or_insert_with(|| "none".into());
+                }
+                tagged_structs_versioned(&mut json, 0);
+                json
+            }),
+        };
+        match parsed {
             Ok(json) => specs.extend(lower::lower(file, &json, diags)),
             Err(e) => {
                 let line = match &e {
@@ -353,11 +405,15 @@ fn lower_sources(sources: &[(String, String)], diags: &mut Diagnostics) -> Vec<M
     specs
 }
 
-/// The schemas of `sources`, lowered and checked, as [`generate`] reads
-/// them, without emitting anything.
-pub(crate) fn load_checked(sources: &[(String, String)]) -> Result<Vec<MessageSpec>, Error> {
+/// The schemas of `sources` as the Kafka release that shipped them read
+/// them ([`Reading::Historical`]), lowered and checked: what [`diff`] compares.
+pub(crate) fn load_historical(sources: &[(String, String)]) -> Result<Vec<MessageSpec>, Error> {
+    load_checked_as(sources, Reading::Historical)
+}
+
+fn load_checked_as(sources: &[(String, String)], reading: Reading) -> Result<Vec<MessageSpec>, Error> {
     let mut diags = Diagnostics::default();
-    let specs = lower_sources(sources, &mut diags);
+    let specs = lower_sources_as(sources, reading, &mut diags);
     for spec in &specs {
         check::check(spec, &mut diags);
     }
@@ -370,8 +426,13 @@ pub(crate) fn load_checked(sources: &[(String, String)]) -> Result<Vec<MessageSp
 /// `file`, one of `sources`.
 pub(crate) fn line_of(sources: &[(String, String)], file: &str, path: &JsonPath) -> Option<usize> {
     let (_, text) = sources.iter().find(|(n, _)| n == file)?;
-    let map = lines::lines(&load::blank_comments(text).ok()?);
+    let blank = load::blank_comments(text).ok()?;
     let mut parts = path.parts();
+    if parts.is_empty() {
+        // The root: the line of its opening brace.
+        return blank.find('{').map(|at| load::line_col(&blank, at).0);
+    }
+    let map = lines::lines(&blank);
     while !parts.is_empty() {
         if let Some(&line) = map.get(&parts) {
             return Some(line);
@@ -384,6 +445,11 @@ pub(crate) fn line_of(sources: &[(String, String)], file: &str, path: &JsonPath)
 /// Compares two schema sets, each a directory of `*.json` schemas or one
 /// file, version by version: what the new set does to the bytes of every
 /// version the old one has (see [`evolution`]).
+///
+/// Schemas are read as the Kafka release that shipped them read them, so
+/// that every release's schemas compare: text after the root object is
+/// ignored and a missing `flexibleVersions` means `none` (the compiler
+/// itself refuses both).
 ///
 /// ```no_run
 /// let report = kafka_wire_codegen::diff("old-schemas", "schemas").unwrap();
@@ -406,8 +472,8 @@ pub fn diff(old: impl AsRef<Path>, new: impl AsRef<Path>) -> Result<evolution::R
 /// [`diff`] of two sets already read: each set's diagnostics and findings
 /// name files by the paths they were read from.
 fn diff_sources(old: &Sources, new: &Sources) -> Result<evolution::Report, Error> {
-    let old_specs = old.check_utf8(load_checked(&old.texts))?;
-    let new_specs = new.check_utf8(load_checked(&new.texts))?;
+    let old_specs = old.check_utf8(load_historical(&old.texts))?;
+    let new_specs = new.check_utf8(load_historical(&new.texts))?;
     let mut report = evolution::compare(&old_specs, &new_specs);
     evolution::locate(&mut report, &old.texts, &new.texts);
     for f in &mut report.findings {

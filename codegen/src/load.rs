@@ -115,6 +115,34 @@ pub fn parse(text: &str) -> Result<Value, LoadError> {
     })
 }
 
+/// As [`parse`], but reads only the first JSON value and ignores what follows
+/// it, as Jackson does by default (and so Kafka's generator): used to read
+/// the schemas of old Kafka releases, one of which shipped with a stray
+/// closing bracket after its root object.
+///
+/// # Errors
+/// [`LoadError`] with the line and column of the first problem within the
+/// first value.
+///
+/// ```
+/// let v = kafka_wire_codegen::load::parse_first("{\"name\": \"X\"}\n]}").unwrap();
+/// assert_eq!(v["name"], "X");
+/// ```
+pub fn parse_first(text: &str) -> Result<Value, LoadError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let clean = blank_comments(text)?;
+    let mut values = serde_json::Deserializer::from_str(&clean).into_iter::<Value>();
+    match values.next() {
+        Some(Ok(value)) => Ok(value),
+        Some(Err(e)) => Err(LoadError::Syntax {
+            line: e.line(),
+            column: e.column().max(1),
+            message: strip_position(&e.to_string()),
+        }),
+        None => parse(text),
+    }
+}
+
 fn strip_position(message: &str) -> String {
     match message.rfind(" at line ") {
         Some(at) => message[..at].to_string(),

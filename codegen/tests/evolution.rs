@@ -189,12 +189,12 @@ fn messages_added_removed_and_renamed_by_api_key() {
         [
             "NewRequest.json:1: name: v0: no-wire-effect: renamed from OldRequest",
             "NewResponse.json:1: name: v0: no-wire-effect: renamed from OldResponse",
-            "Other.json: (root): v0: message-removed: message removed",
+            "Other.json:1: (root): v0: message-removed: message removed",
         ]
     );
     assert!(r.is_breaking());
     let back = report(&new, &[req("New"), resp("New"), other]);
-    assert_eq!(lines(&back), ["Other.json: (root): v0: message-added: message added"]);
+    assert_eq!(lines(&back), ["Other.json:1: (root): v0: message-added: message added"]);
 }
 
 #[test]
@@ -258,4 +258,61 @@ fn the_builder_refuses_a_breaking_edit_against_its_base() {
         "{message}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn schemas_are_read_as_the_release_that_shipped_them() {
+    // No flexibleVersions (before Kafka required it), a stray bracket after the
+    // root object (Kafka 2.8's DescribeProducersRequest.json), and an inline
+    // struct with taggedVersions but no versions (Kafka 3.5's FetchRequest.json).
+    let old = (
+        "M.json".to_string(),
+        r#"{ "type": "data", "name": "M", "validVersions": "0-1",
+  "fields": [ { "name": "A", "type": "int32", "versions": "0+", "about": "a" } ] }
+]}"#
+        .to_string(),
+    );
+    let new = (
+        "M.json".to_string(),
+        r#"{ "type": "data", "name": "M", "validVersions": "0-2", "flexibleVersions": "2+",
+  "fields": [ { "name": "A", "type": "int32", "versions": "0+", "about": "a" },
+    { "name": "S", "type": "S", "taggedVersions": "2+", "tag": 0, "about": "s", "fields": [
+      { "name": "B", "type": "int8", "versions": "2+", "about": "b" } ] } ] }"#
+            .to_string(),
+    );
+    let r = report(std::slice::from_ref(&old), std::slice::from_ref(&new));
+    assert_eq!(lines(&r), ["M.json:1: validVersions: v2: versions-added: versions added"]);
+    // The compiler itself refuses all three.
+    let err = kafka_wire_codegen::generate(&[old], "::kafka_wire").unwrap_err().to_string();
+    assert!(err.contains("trailing characters"), "{err}");
+    let err = kafka_wire_codegen::generate(&[new], "::kafka_wire").unwrap_err().to_string();
+    assert!(err.contains("You must specify the version of the S structure"), "{err}");
+}
+
+#[test]
+fn a_key_version_that_became_a_coordinator_key_moved() {
+    let data = (
+        "K.json".to_string(),
+        r#"{ "type": "data", "name": "K", "validVersions": "0-1", "flexibleVersions": "none",
+  "fields": [ { "name": "G", "type": "string", "versions": "0-1", "about": "g" } ] }"#
+            .to_string(),
+    );
+    let key = |name: &str, api_key: i16| {
+        (
+            format!("{name}.json"),
+            format!(
+                r#"{{ "type": "coordinator-key", "name": "{name}", "apiKey": {api_key}, "validVersions": "0", "flexibleVersions": "none",
+  "fields": [ {{ "name": "G", "type": "string", "versions": "0", "about": "g" }} ] }}"#
+            ),
+        )
+    };
+    let r = report(&[data], &[key("K", 1), key("LegacyK", 0)]);
+    assert_eq!(
+        lines(&r),
+        [
+            "LegacyK.json:1: (root): v0: message-added: message added",
+            "LegacyK.json:1: apiKey: v0: no-wire-effect: version 0 moved to LegacyK",
+        ]
+    );
+    assert!(!r.is_breaking());
 }
