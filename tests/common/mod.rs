@@ -75,3 +75,43 @@ pub fn release_schemas(release: &str, family: &str) -> Option<PathBuf> {
     let _ = writeln!(std::io::stderr(), "{message}");
     None
 }
+
+/// The launcher of the Kafka oracle for `release` (`conformance/java/Oracle.java`
+/// compiled against the release's jars), as `scripts/kafka-oracle.sh RELEASE`
+/// writes it: `$KAFKA_WIRE_RELEASES/RELEASE/oracle/run` (default
+/// `.cache/kafka`), checked to be there and `java` to run.
+///
+/// Returns `None`, after printing `skipped: ...` to stderr, when either is
+/// missing.
+///
+/// # Panics
+/// With that message instead, when `CI` is set to a non-empty value.
+#[allow(dead_code)]
+pub fn kafka_oracle(release: &str) -> Option<PathBuf> {
+    let root = match std::env::var_os("KAFKA_WIRE_RELEASES") {
+        Some(dir) if !dir.is_empty() => Path::new(env!("CARGO_MANIFEST_DIR")).join(dir),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join(".cache/kafka"),
+    };
+    let launcher = root.join(release).join("oracle").join("run");
+    let java = std::process::Command::new("java")
+        .arg("-version")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    let message = if !launcher.is_file() {
+        format!(
+            "skipped: the Kafka {release} oracle is not in {} (run scripts/kafka-oracle.sh {release})",
+            launcher.display()
+        )
+    } else if !java {
+        format!("skipped: the Kafka {release} oracle needs `java` (17 or newer) on PATH")
+    } else {
+        return Some(launcher);
+    };
+    if std::env::var_os("CI").is_some_and(|ci| !ci.is_empty()) {
+        panic!("{message}");
+    }
+    let _ = writeln!(std::io::stderr(), "{message}");
+    None
+}

@@ -1,0 +1,1536 @@
+//! Apache Kafka's own implementation as the oracle: Kafka's generated
+//! message classes (kafka-clients, `org.apache.kafka.common.message`) run
+//! beside kafka-wire on the same values, for the releases in [`RELEASES`].
+//!
+//! `scripts/kafka-oracle.sh RELEASE` compiles `conformance/java/Oracle.java`
+//! against the release's jars; this test starts it once per release (one
+//! JVM, fed through a pipe, every batch of questions written by a thread
+//! while the answers are read) and asks it, line by line:
+//!
+//! - `versions`: the release's api keys, versions, unstable latest versions
+//!   and header versions. The header version of every (api key, version)
+//!   both have must be kafka-wire's (`ApiInfo::request_header_version`,
+//!   `response_header_version`).
+//! - **kafka-wire → Kafka.** For every (api key, version, request or
+//!   response) that both the release and kafka-wire have, [`SEEDS`] values
+//!   from kafka-wire's sampler (feature `sample`) plus the edge values of
+//!   [`edge_values`] (null against empty strings, arrays, bytes and records,
+//!   32,767-byte strings in one-, two-, three- and four-byte characters,
+//!   NaN with and without payload, -0.0, infinities and subnormals in the
+//!   float64 fields, unknown tagged fields up to the largest tag Kafka can
+//!   write) are encoded by kafka-wire; Kafka reads the bytes at the same
+//!   version, must read every byte, and writes what it read: the bytes must
+//!   be identical, and the size Kafka computes beforehand must be
+//!   kafka-wire's length. The same for RequestHeader and ResponseHeader at
+//!   every version.
+//! - **Kafka → kafka-wire.** Kafka's JSON form of each edge value and of
+//!   the first [`REVERSE_SEEDS`] samples it read (its generated JSON
+//!   converters) is sent back to it to be written from
+//!   JSON; kafka-wire must decode those bytes exactly and re-encode them
+//!   identically. When they are the bytes kafka-wire wrote, kafka-wire must
+//!   read the value it started from. When they differ, the value must hold
+//!   what Kafka's JSON form leaves out, and Kafka must read its own bytes
+//!   back and write them identically (and, without unknown tagged fields,
+//!   to the same JSON). What Kafka's JSON leaves out, asserted: unknown
+//!   tagged fields (and RequestHeader's tags 0 and 1, which Kafka leaves
+//!   undefined), and the bytes of `records` fields, which it writes as an
+//!   empty placeholder.
+//! - **Limits and malformed input** ([`limits`], [`malformed`]): a
+//!   32,768-byte string is refused by both encoders; for bytes that break
+//!   a rule, both sides must reach the same verdict (refuse, or accept and
+//!   write the same bytes), except the differences listed in [`KNOWN`],
+//!   each with its reason.
+//!
+//! Every (api key, version, side) left out is printed with its reason (run
+//! with `-- --nocapture`): an api key or version one side lacks. A version
+//! the release marks unstable is checked too; a difference there is
+//! reported and excused (kafka-wire takes such a version's shape from the
+//! newest release that has it). Every entry of [`KNOWN`] must still excuse
+//! something, or the test fails as stale.
+//!
+//! Without the oracle (`scripts/kafka-oracle.sh` not run, or no `java`),
+//! the test says `skipped: ...` and passes, except under `CI`.
+#![cfg(feature = "sample")]
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use kafka_wire::api::{api_info, API_INFO};
+use kafka_wire::message::{Message, VersionRange};
+use kafka_wire::messages::{
+    alter_client_quotas_request as acq, create_topics_request as ct, describe_client_quotas_response as dcq,
+};
+use kafka_wire::messages::{
+    AlterClientQuotasRequest, CreateTopicsRequest, DescribeClientQuotasResponse, EnvelopeRequest, MetadataRequest,
+    ProduceRequest, RequestBody, RequestHeader, ResponseBody, ResponseHeader, SaslAuthenticateRequest,
+};
+use kafka_wire::primitives::Reader;
+use kafka_wire::sample::{Sample, SampleGen};
+use kafka_wire::tagged::RawTaggedField;
+use kafka_wire::{Bytes, BytesMut};
+
+/// The releases run as oracles: the newest and the oldest of
+/// `scripts/kafka-releases`.
+const RELEASES: &[&str] = &["4.4.0", "3.9.2"];
+
+/// Sampled values per (api key or header, version, side).
+const SEEDS: u64 = 32;
+
+/// Of those, the first this many (and every edge value) also go the other
+/// way, from Kafka's JSON form.
+const REVERSE_SEEDS: u64 = 8;
+
+/// Failures shown per (release, message, version); the rest are counted.
+const SHOWN: usize = 3;
+
+// ---------------------------------------------------------------------------
+// Known differences.
+
+/// A difference between Kafka and kafka-wire that the test excuses: a
+/// failure is excused when its release, message and version match and its
+/// text contains `containing`. Each entry must excuse at least one case.
+struct Known {
+    /// Releases it applies to; empty: all.
+    releases: &'static [&'static str],
+    /// `None`: any message.
+    target: Option<Target>,
+    /// Inclusive.
+    versions: (i16, i16),
+    containing: &'static str,
+    /// Which side is right, and why.
+    reason: &'static str,
+}
+
+const ANY: (i16, i16) = (0, i16::MAX);
+
+/// Every difference found, with the side believed wrong.
+const KNOWN: &[Known] = &[
+    Known {
+        releases: &[],
+        target: None,
+        versions: ANY,
+        containing: "Kafka's JSON cannot carry float64",
+        reason: "Kafka's JSON converters write NaN and the infinities as the strings \"NaN\", \"Infinity\" and \
+                 \"-Infinity\", and its own readers refuse them (\"expected a floating point type, but got \
+                 STRING\"): Kafka's JSON form only, the bytes agree",
+    },
+    Known {
+        releases: &[],
+        target: Some(Target::Header(Side::Request)),
+        versions: (1, 2),
+        containing: "[malformed] client id with invalid UTF-8",
+        reason: "a string that is not UTF-8: Kafka reads it lossily (each bad sequence becomes U+FFFD) and \
+                 writes different bytes; kafka-wire refuses it. kafka-wire is right (the protocol's strings \
+                 are UTF-8), Kafka is lenient",
+    },
+    Known {
+        releases: &[],
+        target: Some(Target::Header(Side::Response)),
+        versions: (1, 1),
+        containing: "[malformed] unknown tag 2^3",
+        reason: "an unknown tag of 2^31-1 or more: Kafka holds tags as a signed 32-bit int and uses 2^31-1 \
+                 as an end marker, so it refuses them (tag 2^31-1 \"as an undefined tag\", higher ones \
+                 wrap to negative and fail its order check); kafka-wire reads and writes any u32 tag. Kafka \
+                 never writes such tags, so kafka-wire is lenient; it could refuse tags above 2^31-2",
+    },
+    Known {
+        releases: &["4.4.0"],
+        target: Some(Target::Header(Side::Response)),
+        versions: (1, 1),
+        containing: "[malformed] 10001 unknown tags",
+        reason: "more than 10,000 tagged fields in one struct: Kafka 4.4.0 (and 4.2.2; not 3.9.2, 4.0.2, 4.1.2, \
+                 4.3.1) refuses to read them (MessageUtil.MAX_TAGGED_FIELD_COUNT); kafka-wire reads them, as \
+                 Kafka 3.9.2 does. Not a wire-format error on either side: a reading limit kafka-wire lacks",
+    },
+    Known {
+        releases: &["4.4.0"],
+        target: Some(Target::Api(71, Side::Response)),
+        versions: (0, 0),
+        containing: "[malformed] array of 1000001 int8",
+        reason: "an array of more than 1,000,000 elements: Kafka 4.4.0 (and 4.2.2; not 3.9.2, 4.0.2, 4.1.2, \
+                 4.3.1) refuses to read it (MessageUtil.MAX_ARRAY_LENGTH); kafka-wire reads it, as Kafka 3.9.2 \
+                 does. A reading limit kafka-wire lacks, as above",
+    },
+    Known {
+        releases: &[],
+        target: Some(Target::Api(18, Side::Response)),
+        versions: (3, 3),
+        containing: "[malformed] known tag",
+        reason: "a known tagged field repeated, or known tags out of order: Kafka reads them (the last value \
+                 of a repeated tag wins) and writes one field per tag, in order; kafka-wire refuses them. \
+                 kafka-wire is right (KIP-482: tags strictly ascending, each at most once), Kafka is lenient",
+    },
+    Known {
+        releases: &[],
+        target: Some(Target::Header(Side::Request)),
+        versions: (2, 2),
+        containing: "[malformed] tag 0 not a string",
+        reason: "KIP-590 in schemas/: RequestHeader v2 tag 0 is kafka-wire's InitialPrincipalName (a \
+                 compact nullable string), undefined in Kafka, which keeps any bytes under it as an unknown \
+                 tag. Documented in README (schemas/ differences)",
+    },
+];
+
+// ---------------------------------------------------------------------------
+// Messages, values and kafka-wire's side.
+
+/// Request or response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Side {
+    Request,
+    Response,
+}
+
+impl Side {
+    fn word(self) -> &'static str {
+        match self {
+            Side::Request => "request",
+            Side::Response => "response",
+        }
+    }
+}
+
+/// A message kind both sides can read: a header, or a request or response
+/// body by api key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Target {
+    Header(Side),
+    Api(i16, Side),
+}
+
+impl Target {
+    fn side(self) -> Side {
+        match self {
+            Target::Header(side) | Target::Api(_, side) => side,
+        }
+    }
+
+    /// How the oracle names it: `header request`, `3 response`.
+    fn words(self) -> String {
+        match self {
+            Target::Header(side) => format!("header {}", side.word()),
+            Target::Api(key, side) => format!("{key} {}", side.word()),
+        }
+    }
+
+    fn name(self) -> String {
+        match self {
+            Target::Header(Side::Request) => "RequestHeader".into(),
+            Target::Header(Side::Response) => "ResponseHeader".into(),
+            Target::Api(key, side) => {
+                let info = api_info(key).expect("an api key of API_INFO");
+                match side {
+                    Side::Request => info.request_name.into(),
+                    Side::Response => info.response_name.into(),
+                }
+            }
+        }
+    }
+
+    /// kafka-wire's versions.
+    fn versions(self) -> VersionRange {
+        match self {
+            Target::Header(Side::Request) => RequestHeader::VERSIONS,
+            Target::Header(Side::Response) => ResponseHeader::VERSIONS,
+            Target::Api(key, _) => api_info(key).expect("an api key of API_INFO").valid_versions,
+        }
+    }
+
+    fn sample(self, g: &mut SampleGen, version: i16) -> Value {
+        match self {
+            Target::Header(Side::Request) => Value::RequestHeader(RequestHeader::sample(g, version)),
+            Target::Header(Side::Response) => Value::ResponseHeader(ResponseHeader::sample(g, version)),
+            Target::Api(key, Side::Request) => {
+                Value::Request(RequestBody::sample(key, g, version).expect("every api key is compiled"))
+            }
+            Target::Api(key, Side::Response) => {
+                Value::Response(ResponseBody::sample(key, g, version).expect("every api key is compiled"))
+            }
+        }
+    }
+
+    /// kafka-wire's decode: the value and the bytes left unread.
+    fn decode(self, bytes: &Bytes, version: i16) -> Result<(Value, usize), String> {
+        let mut r = Reader::new(bytes.clone());
+        let value = match self {
+            Target::Header(Side::Request) => RequestHeader::decode_from(&mut r, version).map(Value::RequestHeader),
+            Target::Header(Side::Response) => ResponseHeader::decode_from(&mut r, version).map(Value::ResponseHeader),
+            Target::Api(key, Side::Request) => RequestBody::decode(key, &mut r, version).map(Value::Request),
+            Target::Api(key, Side::Response) => ResponseBody::decode(key, &mut r, version).map(Value::Response),
+        };
+        value.map(|v| (v, r.remaining())).map_err(|e| e.to_string())
+    }
+}
+
+/// A kafka-wire value of any [`Target`].
+#[derive(Debug, Clone, PartialEq)]
+enum Value {
+    Request(RequestBody),
+    Response(ResponseBody),
+    RequestHeader(RequestHeader),
+    ResponseHeader(ResponseHeader),
+}
+
+impl Value {
+    fn encode(&self, version: i16) -> Result<Bytes, String> {
+        let mut buf = BytesMut::new();
+        let result = match self {
+            Value::Request(v) => v.encode(&mut buf, version),
+            Value::Response(v) => v.encode(&mut buf, version),
+            Value::RequestHeader(v) => v.encode(&mut buf, version),
+            Value::ResponseHeader(v) => v.encode(&mut buf, version),
+        };
+        result.map(|()| buf.freeze()).map_err(|e| e.to_string())
+    }
+
+    /// Whether the value holds unknown tagged fields (Kafka keeps them and
+    /// writes them back, but its JSON converters leave them out), or
+    /// RequestHeader's tags 0 and 1, which Kafka does not define. `debug`
+    /// is the value's `{:?}`.
+    fn unknown_tags(&self, debug: &str) -> bool {
+        let header_tags = matches!(self, Value::RequestHeader(h)
+            if h.initial_principal_name.is_some() || h.initial_client_id.is_some());
+        header_tags || debug.contains("RawTaggedField {")
+    }
+}
+
+/// Whether `debug` (a value's `{:?}`) shows a `records` or
+/// `unaligned_records` field holding bytes.
+fn records_with_content(debug: &str) -> bool {
+    debug.match_indices("records: ").any(|(i, m)| {
+        let rest = &debug[i + m.len()..];
+        let rest = rest.strip_prefix("Some(").unwrap_or(rest);
+        rest.starts_with("b\"") && !rest.starts_with("b\"\"")
+    })
+}
+
+// ---------------------------------------------------------------------------
+// The oracle process.
+
+/// One JVM running `Oracle` for one release.
+struct Oracle {
+    child: Child,
+    stdin: Option<BufWriter<ChildStdin>>,
+    stdout: BufReader<ChildStdout>,
+    stderr: Option<std::thread::JoinHandle<String>>,
+    /// Time spent waiting for answers.
+    waiting: Duration,
+}
+
+impl Oracle {
+    fn start(launcher: &Path) -> Self {
+        let mut child = Command::new(launcher)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", launcher.display()));
+        let stdin = BufWriter::with_capacity(1 << 16, child.stdin.take().expect("piped"));
+        let stdout = BufReader::with_capacity(1 << 16, child.stdout.take().expect("piped"));
+        // Kept for the panic message if the JVM dies (slf4j's warning
+        // about a missing binding lands here too).
+        let mut err = child.stderr.take().expect("piped");
+        let stderr = std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = err.read_to_string(&mut text);
+            text
+        });
+        Oracle { child, stdin: Some(stdin), stdout, stderr: Some(stderr), waiting: Duration::ZERO }
+    }
+
+    /// Sends every question and returns the answers in order. A thread
+    /// writes while this one reads, so neither pipe fills up.
+    fn ask_all(&mut self, questions: &[String]) -> Vec<String> {
+        let started = Instant::now();
+        let stdin = self.stdin.as_mut().expect("open until drop");
+        let stdout = &mut self.stdout;
+        let answers = std::thread::scope(|s| {
+            let writer = s.spawn(move || -> std::io::Result<()> {
+                for q in questions {
+                    debug_assert!(!q.contains('\n'));
+                    stdin.write_all(q.as_bytes())?;
+                    stdin.write_all(b"\n")?;
+                }
+                stdin.flush()
+            });
+            let mut answers = Vec::with_capacity(questions.len());
+            let mut line = String::new();
+            for _ in questions {
+                line.clear();
+                match stdout.read_line(&mut line) {
+                    Ok(n) if n > 0 => answers.push(line.trim_end_matches('\n').to_string()),
+                    _ => break,
+                }
+            }
+            let written = writer.join().expect("writer thread");
+            (answers, written)
+        });
+        let (answers, written) = answers;
+        self.waiting += started.elapsed();
+        if answers.len() != questions.len() || written.is_err() {
+            let stderr = self.finish();
+            panic!(
+                "the oracle stopped after {} of {} answers ({written:?}); its stderr:\n{stderr}",
+                answers.len(),
+                questions.len()
+            );
+        }
+        answers
+    }
+
+    fn ask(&mut self, question: &str) -> String {
+        self.ask_all(&[question.to_string()]).remove(0)
+    }
+
+    /// Closes stdin, waits for the JVM and returns its stderr.
+    fn finish(&mut self) -> String {
+        self.stdin.take();
+        let _ = self.child.wait();
+        self.stderr.take().map(|h| h.join().unwrap_or_default()).unwrap_or_default()
+    }
+}
+
+impl Drop for Oracle {
+    fn drop(&mut self) {
+        self.stdin.take();
+        if self.child.try_wait().ok().flatten().is_none() {
+            // It ends on end of input; give it a moment, then end it.
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while Instant::now() < deadline {
+                if self.child.try_wait().ok().flatten().is_some() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// `-` stands for no bytes on the oracle's line.
+fn hex_word(bytes: &[u8]) -> String {
+    if bytes.is_empty() {
+        "-".into()
+    } else {
+        hex::encode(bytes)
+    }
+}
+
+fn unhex_word(word: &str) -> Result<Bytes, String> {
+    if word == "-" {
+        return Ok(Bytes::new());
+    }
+    hex::decode(word).map(Bytes::from).map_err(|e| format!("bad hex from the oracle: {e}"))
+}
+
+/// Kafka's answer to `decode`.
+struct Decoded {
+    bytes: Bytes,
+    size: usize,
+    left: usize,
+    json: Result<String, String>,
+}
+
+fn parse_decoded(answer: &str) -> Result<Decoded, String> {
+    let Some(rest) = answer.strip_prefix("ok ") else {
+        return Err(answer.strip_prefix("error ").unwrap_or(answer).to_string());
+    };
+    let mut words = rest.splitn(5, ' ');
+    let mut next = || words.next().ok_or_else(|| format!("short answer: {answer}"));
+    let bytes = unhex_word(next()?)?;
+    let size = next()?.parse().map_err(|e| format!("bad size: {e}"))?;
+    let left = next()?.parse().map_err(|e| format!("bad count: {e}"))?;
+    let json = match next()? {
+        "json" => Ok(next()?.to_string()),
+        _ => Err(next()?.to_string()),
+    };
+    Ok(Decoded { bytes, size, left, json })
+}
+
+/// Kafka's answer to `encode`: its bytes.
+fn parse_encoded(answer: &str) -> Result<Bytes, String> {
+    let Some(rest) = answer.strip_prefix("ok ") else {
+        return Err(answer.strip_prefix("error ").unwrap_or(answer).to_string());
+    };
+    let (hex, size) = rest.split_once(' ').ok_or_else(|| format!("short answer: {answer}"))?;
+    let bytes = unhex_word(hex)?;
+    let size: usize = size.parse().map_err(|e| format!("bad size: {e}"))?;
+    if size != bytes.len() {
+        return Err(format!("Kafka computed size {size} but wrote {} bytes", bytes.len()));
+    }
+    Ok(bytes)
+}
+
+/// One api key of the release, from the oracle's `versions` answer.
+struct ReleaseApi {
+    versions: (i16, i16),
+    unstable: bool,
+    request_headers: Vec<i16>,
+    response_headers: Vec<i16>,
+}
+
+/// The release's api keys and header versions.
+struct Release {
+    apis: BTreeMap<i16, ReleaseApi>,
+    request_header: (i16, i16),
+    response_header: (i16, i16),
+}
+
+fn parse_range(text: &str) -> Option<(i16, i16)> {
+    // "3-13", or "0--1" for none.
+    let (lo, hi) = text.split_once('-')?;
+    Some((lo.parse().ok()?, hi.parse().ok()?))
+}
+
+fn parse_versions(answer: &str) -> Release {
+    let rest = answer.strip_prefix("ok ").unwrap_or_else(|| panic!("versions: {answer}"));
+    let mut release = Release { apis: BTreeMap::new(), request_header: (0, -1), response_header: (0, -1) };
+    for token in rest.split(' ') {
+        let parts: Vec<&str> = token.split(':').collect();
+        match parts.as_slice() {
+            ["header", "request", range] => release.request_header = parse_range(range).expect("range"),
+            ["header", "response", range] => release.response_header = parse_range(range).expect("range"),
+            [key, range, stability, req, resp] => {
+                let digits = |s: &str| s.bytes().map(|b| (b - b'0') as i16).collect::<Vec<i16>>();
+                release.apis.insert(
+                    key.parse().expect("api key"),
+                    ReleaseApi {
+                        versions: parse_range(range).expect("range"),
+                        unstable: *stability == "u",
+                        request_headers: digits(req),
+                        response_headers: digits(resp),
+                    },
+                );
+            }
+            _ => panic!("versions: cannot read {token:?}"),
+        }
+    }
+    release
+}
+
+impl Release {
+    /// The release's versions of `target`; `None` when it lacks it.
+    fn versions(&self, target: Target) -> Option<(i16, i16)> {
+        let range = match target {
+            Target::Header(Side::Request) => self.request_header,
+            Target::Header(Side::Response) => self.response_header,
+            Target::Api(key, _) => self.apis.get(&key)?.versions,
+        };
+        (range.0 <= range.1).then_some(range)
+    }
+
+    fn unstable(&self, target: Target, version: i16) -> bool {
+        match target {
+            Target::Header(_) => false,
+            Target::Api(key, _) => self.apis.get(&key).is_some_and(|a| a.unstable && a.versions.1 == version),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The cases.
+
+/// One value through both implementations.
+struct Case {
+    target: Target,
+    version: i16,
+    label: String,
+    value: Value,
+    /// kafka-wire's encoding of `value`.
+    bytes: Bytes,
+    /// False when the value holds a NaN, never equal to itself: then the
+    /// bytes are compared, not the values.
+    comparable: bool,
+    /// Whether the value holds a float64 that Kafka's JSON writes as a string.
+    json_float_string: bool,
+    /// Whether it also goes from Kafka's JSON form back to kafka-wire.
+    reverse: bool,
+    /// Whether the value holds unknown tagged fields, or RequestHeader's
+    /// tags 0 and 1 (unknown to Kafka): Kafka keeps them when it writes
+    /// back what it read, but its JSON form leaves them out.
+    unknown_tags: bool,
+    /// Whether the value holds a `records` field with content: Kafka's JSON
+    /// form writes every records field as empty bytes.
+    records: bool,
+}
+
+impl Case {
+    /// Whether Kafka's JSON form of the value loses something.
+    fn beyond_json(&self) -> bool {
+        self.unknown_tags || self.records
+    }
+}
+
+/// A 32,767-byte string (the longest a string may be) of `unit` repeated,
+/// padded with ASCII.
+fn longest(unit: &str) -> String {
+    let mut s = unit.repeat(32_767 / unit.len());
+    s.push_str(&"a".repeat(32_767 - s.len()));
+    s
+}
+
+/// Float64 values at the edges, as bit patterns: the NaNs with payloads and
+/// signs, zeros of both signs, infinities, subnormals, extremes.
+const FLOAT_BITS: &[(&str, u64)] = &[
+    ("NaN", 0x7ff8_0000_0000_0000),
+    ("signalling NaN with payload", 0x7ff0_0000_0000_0001),
+    ("negative NaN with payload", 0xfff8_0000_dead_beef),
+    ("-0.0", 0x8000_0000_0000_0000),
+    ("+0.0", 0),
+    ("+inf", 0x7ff0_0000_0000_0000),
+    ("-inf", 0xfff0_0000_0000_0000),
+    ("smallest subnormal", 1),
+    ("largest subnormal", 0x000f_ffff_ffff_ffff),
+    ("MIN_POSITIVE", 0x0010_0000_0000_0000),
+    ("MAX", 0x7fef_ffff_ffff_ffff),
+    ("MIN", 0xffef_ffff_ffff_ffff),
+    ("0.1", 0x3fb9_9999_9999_999a),
+];
+
+/// Hand-made values for `target` at `version`, each with a label, on top
+/// of the sampled ones. Each starts from a sampled value (so that fields
+/// absent at the version stay at their defaults) and sets the fields of
+/// interest.
+fn edge_values(target: Target, version: i16) -> Vec<(String, Value)> {
+    let mut g = SampleGen::new(0xed9e ^ version as u64);
+    let mut out: Vec<(String, Value)> = Vec::new();
+    let strings = [
+        ("empty string", String::new()),
+        ("32767 bytes of ASCII", longest("a")),
+        ("32767 bytes of 2-byte chars", longest("é")),
+        ("32767 bytes of 3-byte chars", longest("文")),
+        ("32767 bytes of 4-byte chars", longest("🦀")),
+        ("NUL and controls", "\0\u{1}\t\r\u{7f}".to_string()),
+    ];
+    let unknown_tags: Vec<(&str, Vec<RawTaggedField>)> = vec![
+        ("unknown tag with empty data", vec![RawTaggedField::new(2, Bytes::new())]),
+        ("unknown tag with 300 bytes (2-byte size)", vec![RawTaggedField::new(3, Bytes::from(vec![0xab; 300]))]),
+        (
+            "unknown tags 1000 and 2^31-2 (the largest Kafka writes)",
+            vec![
+                RawTaggedField::new(1000, Bytes::from_static(b"x")),
+                RawTaggedField::new(0x7fff_fffe, Bytes::from_static(b"y")),
+            ],
+        ),
+    ];
+    match target {
+        Target::Header(Side::Request) => {
+            let base = RequestHeader::sample(&mut g, version);
+            let mut push = |label: String, h: RequestHeader| out.push((label, Value::RequestHeader(h)));
+            for (k, v, c) in [(i16::MIN, i16::MIN, i32::MIN), (i16::MAX, i16::MAX, i32::MAX), (0, 0, 0), (-1, -1, -1)] {
+                let h = RequestHeader { request_api_key: k, request_api_version: v, correlation_id: c, ..base.clone() };
+                push(format!("api key {k}, version {v}, correlation id {c}"), h);
+            }
+            if version >= 1 {
+                push("null client id".into(), RequestHeader { client_id: None, ..base.clone() });
+                for (label, s) in &strings {
+                    push(format!("client id: {label}"), RequestHeader { client_id: Some(s.clone()), ..base.clone() });
+                }
+            }
+            if version >= 2 {
+                let plain = RequestHeader {
+                    initial_principal_name: None,
+                    initial_client_id: None,
+                    unknown_tagged_fields: Vec::new(),
+                    ..base.clone()
+                };
+                for (label, tags) in &unknown_tags {
+                    push(label.to_string(), RequestHeader { unknown_tagged_fields: tags.clone(), ..plain.clone() });
+                }
+                push(
+                    "tags 0 and 1 (KIP-590 in schemas/, unknown to Kafka)".into(),
+                    RequestHeader {
+                        initial_principal_name: Some(String::new()),
+                        initial_client_id: Some("文".into()),
+                        ..plain.clone()
+                    },
+                );
+                push("no tagged fields".into(), plain);
+            }
+        }
+        Target::Header(Side::Response) => {
+            let base = ResponseHeader::sample(&mut g, version);
+            for c in [i32::MIN, i32::MAX, 0, -1] {
+                out.push((
+                    format!("correlation id {c}"),
+                    Value::ResponseHeader(ResponseHeader { correlation_id: c, ..base.clone() }),
+                ));
+            }
+            if version >= 1 {
+                for (label, tags) in &unknown_tags {
+                    let h = ResponseHeader { unknown_tagged_fields: tags.clone(), ..base.clone() };
+                    out.push((label.to_string(), Value::ResponseHeader(h)));
+                }
+            }
+        }
+        // Produce: null against empty transactional id and records, the
+        // longest transactional id, large records.
+        Target::Api(0, Side::Request) => {
+            let mut base = ProduceRequest::sample(&mut g, version);
+            base.topic_data.truncate(1);
+            let mut push = |label: &str, v: ProduceRequest| out.push((label.into(), Value::Request(v.into())));
+            if version >= 3 {
+                push("null transactional id", ProduceRequest { transactional_id: None, ..base.clone() });
+                push(
+                    "empty transactional id",
+                    ProduceRequest { transactional_id: Some(String::new()), ..base.clone() },
+                );
+                push(
+                    "32767-byte transactional id",
+                    ProduceRequest { transactional_id: Some(longest("é")), ..base.clone() },
+                );
+            }
+            for (label, records) in [
+                ("null records", None),
+                ("empty records", Some(Bytes::new())),
+                ("70000 bytes of records", Some(Bytes::from(vec![0x5a; 70_000]))),
+            ] {
+                let mut v = base.clone();
+                for topic in &mut v.topic_data {
+                    for p in &mut topic.partition_data {
+                        p.records = records.clone();
+                    }
+                }
+                push(label, v);
+            }
+        }
+        // Metadata: null against empty topic list (nullable from v1) and
+        // topic name (nullable from v10).
+        Target::Api(3, Side::Request) => {
+            let base = MetadataRequest::sample(&mut g, version);
+            let mut push = |label: &str, v: MetadataRequest| out.push((label.into(), Value::Request(v.into())));
+            if version >= 1 {
+                push("null topics (all topics)", MetadataRequest { topics: None, ..base.clone() });
+            }
+            push("empty topics", MetadataRequest { topics: Some(Vec::new()), ..base.clone() });
+            let mut names: Vec<(&str, Option<String>)> =
+                vec![("empty topic name", Some(String::new())), ("32767-byte topic name", Some(longest("文")))];
+            if version >= 10 {
+                names.push(("null topic name", None));
+            }
+            for (label, name) in names {
+                let mut v = base.clone();
+                let mut topic = kafka_wire::messages::metadata_request::MetadataRequestTopic::sample(&mut g, version);
+                topic.name = name;
+                v.topics = Some(vec![topic]);
+                push(label, v);
+            }
+        }
+        // CreateTopics: longest names, null against empty config values.
+        Target::Api(19, Side::Request) => {
+            let base = CreateTopicsRequest::sample(&mut g, version);
+            for (label, name) in &strings {
+                let topic = ct::CreatableTopic {
+                    name: name.clone(),
+                    num_partitions: -1,
+                    replication_factor: -1,
+                    assignments: Vec::new(),
+                    configs: vec![
+                        ct::CreatableTopicConfig { name: "null".into(), value: None, ..Default::default() },
+                        ct::CreatableTopicConfig {
+                            name: "empty".into(),
+                            value: Some(String::new()),
+                            ..Default::default()
+                        },
+                    ],
+                    ..Default::default()
+                };
+                let v = CreateTopicsRequest { topics: vec![topic], timeout_ms: i32::MAX, ..base.clone() };
+                out.push((format!("topic name: {label}"), Value::Request(v.into())));
+            }
+        }
+        // SaslAuthenticate: empty and large bytes.
+        Target::Api(36, Side::Request) => {
+            for (label, n) in [("empty auth bytes", 0), ("70000 auth bytes", 70_000)] {
+                let v = SaslAuthenticateRequest { auth_bytes: Bytes::from(vec![0xc3; n]), ..Default::default() };
+                out.push((label.into(), Value::Request(v.into())));
+            }
+        }
+        // AlterClientQuotas: every edge float64, null against empty entity name.
+        Target::Api(49, Side::Request) => {
+            for &(label, bits) in FLOAT_BITS {
+                let op = acq::OpData {
+                    key: "producer_byte_rate".into(),
+                    value: f64::from_bits(bits),
+                    remove: false,
+                    ..Default::default()
+                };
+                for (name_label, name) in [("null entity name", None), ("empty entity name", Some(String::new()))] {
+                    let entity =
+                        acq::EntityData { entity_type: "user".into(), entity_name: name, ..Default::default() };
+                    let entry = acq::EntryData { entity: vec![entity], ops: vec![op.clone()], ..Default::default() };
+                    let v = AlterClientQuotasRequest { entries: vec![entry], ..Default::default() };
+                    out.push((format!("value {label}, {name_label}"), Value::Request(v.into())));
+                }
+            }
+        }
+        // DescribeClientQuotas: every edge float64, null against empty entries and message.
+        Target::Api(48, Side::Response) => {
+            for &(label, bits) in FLOAT_BITS {
+                let value = dcq::ValueData {
+                    key: "consumer_byte_rate".into(),
+                    value: f64::from_bits(bits),
+                    ..Default::default()
+                };
+                let entity =
+                    dcq::EntityData { entity_type: "client-id".into(), entity_name: None, ..Default::default() };
+                let entry = dcq::EntryData { entity: vec![entity], values: vec![value], ..Default::default() };
+                let v = DescribeClientQuotasResponse { entries: Some(vec![entry]), ..Default::default() };
+                out.push((format!("value {label}"), Value::Response(v.into())));
+            }
+            for (label, entries, message) in [
+                ("null entries, null message", None, None),
+                ("empty entries, empty message", Some(Vec::new()), Some(String::new())),
+            ] {
+                let v = DescribeClientQuotasResponse {
+                    error_code: i16::MIN,
+                    error_message: message,
+                    entries,
+                    throttle_time_ms: i32::MAX,
+                    ..Default::default()
+                };
+                out.push((label.into(), Value::Response(v.into())));
+            }
+        }
+        // Envelope: null against empty principal.
+        Target::Api(58, Side::Request) => {
+            let base = EnvelopeRequest::sample(&mut g, version);
+            for (label, principal) in [("null principal", None), ("empty principal", Some(Bytes::new()))] {
+                let v =
+                    EnvelopeRequest { request_principal: principal, client_host_address: Bytes::new(), ..base.clone() };
+                out.push((label.into(), Value::Request(v.into())));
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// Sampled and edge cases of one (target, version).
+fn cases(target: Target, version: i16) -> Vec<Case> {
+    let side_bit = u64::from(target.side() == Side::Response);
+    let key = match target {
+        Target::Header(_) => 0xffff,
+        Target::Api(key, _) => key as u64,
+    };
+    let mut values: Vec<(String, Value, bool)> = (0..SEEDS)
+        .map(|seed| {
+            let mut g = SampleGen::new(
+                seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (key << 24) ^ (side_bit << 20) ^ version as u64,
+            );
+            (format!("seed {seed}"), target.sample(&mut g, version), seed < REVERSE_SEEDS)
+        })
+        .collect();
+    values.extend(edge_values(target, version).into_iter().map(|(label, v)| (format!("[edge] {label}"), v, true)));
+    values
+        .into_iter()
+        .map(|(label, value, reverse)| {
+            let bytes = value
+                .encode(version)
+                .unwrap_or_else(|e| panic!("kafka-wire cannot encode {} v{version} {label}: {e}", target.name()));
+            let debug = format!("{value:?}");
+            // Debug shows a float64 field as `value: NaN`, `value: inf`.
+            let nan = debug.contains(": NaN");
+            let comparable = !nan;
+            let json_float_string = nan || debug.contains(": inf") || debug.contains(": -inf");
+            let unknown_tags = value.unknown_tags(&debug);
+            let records = records_with_content(&debug);
+            Case { target, version, label, value, bytes, comparable, json_float_string, reverse, unknown_tags, records }
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
+// Checks.
+
+fn byte_diff(expected: &[u8], got: &[u8]) -> String {
+    let first = expected.iter().zip(got).position(|(a, b)| a != b).unwrap_or(expected.len().min(got.len()));
+    let cut = |b: &[u8]| {
+        let h = hex::encode(&b[..b.len().min(96)]);
+        if b.len() > 96 {
+            format!("{h}…")
+        } else {
+            h
+        }
+    };
+    format!(
+        "first difference at byte {first} (lengths {} and {}):\n      kafka-wire {}\n      Kafka      {}",
+        expected.len(),
+        got.len(),
+        cut(expected),
+        cut(got)
+    )
+}
+
+/// A failure of one case.
+struct Failure {
+    release: &'static str,
+    target: Target,
+    version: i16,
+    text: String,
+}
+
+/// Failures and excuses, collected over the whole run.
+#[derive(Default)]
+struct Report {
+    failures: Vec<Failure>,
+    /// Per entry of [`KNOWN`], the cases it excused.
+    excused: Vec<usize>,
+    /// Differences excused because the release marks the version unstable:
+    /// (release, target, version) -> count and first text.
+    unstable: BTreeMap<(&'static str, Target, i16), (usize, String)>,
+}
+
+impl Report {
+    fn new() -> Self {
+        Report { excused: vec![0; KNOWN.len()], ..Default::default() }
+    }
+
+    fn fail(&mut self, release: &'static str, rel: &Release, target: Target, version: i16, text: String) {
+        if let Some(i) = KNOWN.iter().position(|k| {
+            (k.releases.is_empty() || k.releases.contains(&release))
+                && k.target.is_none_or(|t| t == target)
+                && k.versions.0 <= version
+                && version <= k.versions.1
+                && text.contains(k.containing)
+        }) {
+            self.excused[i] += 1;
+            return;
+        }
+        if rel.unstable(target, version) {
+            let entry = self.unstable.entry((release, target, version)).or_insert((0, text.clone()));
+            entry.0 += 1;
+            return;
+        }
+        self.failures.push(Failure { release, target, version, text });
+    }
+}
+
+/// Counts for the summary.
+#[derive(Default)]
+struct Tally {
+    cases: usize,
+    reverse: usize,
+    reverse_same_bytes: usize,
+    reverse_lossy: usize,
+    edge_cases: usize,
+    unknown_tag_cases: usize,
+    records_cases: usize,
+    /// RequestHeader values with kafka-wire's tags 0 or 1 set (KIP-590).
+    kip590_header_cases: usize,
+    /// Envelope values (RequestData and ResponseData typed ApiMessage in schemas/).
+    envelope_cases: usize,
+}
+
+/// kafka-wire → Kafka → kafka-wire for every case of one release.
+fn run_cases(
+    release: &'static str,
+    rel: &Release,
+    oracle: &mut Oracle,
+    cases: &[Case],
+    report: &mut Report,
+    tally: &mut Tally,
+) {
+    // Kafka reads kafka-wire's bytes and writes them back.
+    let questions: Vec<String> =
+        cases.iter().map(|c| format!("decode {} {} {}", c.target.words(), c.version, hex_word(&c.bytes))).collect();
+    let answers = oracle.ask_all(&questions);
+    // (case index, Kafka's JSON)
+    let mut jsons: Vec<(usize, String)> = Vec::new();
+    for (i, (case, answer)) in cases.iter().zip(&answers).enumerate() {
+        tally.cases += 1;
+        let mut fail = |text: String| {
+            report.fail(release, rel, case.target, case.version, format!("{}: {text}", case.label));
+        };
+        let decoded = match parse_decoded(answer) {
+            Ok(d) => d,
+            Err(e) => {
+                fail(format!("Kafka cannot read kafka-wire's bytes {}: {e}", hex_word(&case.bytes)));
+                continue;
+            }
+        };
+        if decoded.left != 0 {
+            fail(format!(
+                "Kafka left {} of {} bytes unread: {}",
+                decoded.left,
+                case.bytes.len(),
+                hex_word(&case.bytes)
+            ));
+            continue;
+        }
+        if decoded.bytes != case.bytes {
+            fail(format!("Kafka writes back different bytes: {}", byte_diff(&case.bytes, &decoded.bytes)));
+            continue;
+        }
+        if decoded.size != case.bytes.len() {
+            fail(format!("Kafka's size {} is not kafka-wire's length {}", decoded.size, case.bytes.len()));
+            continue;
+        }
+        tally.unknown_tag_cases += usize::from(case.unknown_tags);
+        tally.edge_cases += usize::from(case.label.starts_with("[edge]"));
+        tally.kip590_header_cases += usize::from(matches!(&case.value, Value::RequestHeader(h)
+            if h.initial_principal_name.is_some() || h.initial_client_id.is_some()));
+        tally.envelope_cases += usize::from(matches!(case.target, Target::Api(58, _)));
+        tally.records_cases += usize::from(case.records);
+        match decoded.json {
+            Ok(json) if case.reverse => jsons.push((i, json)),
+            Ok(_) => {}
+            Err(e) => fail(format!("Kafka's JSON converter cannot write what Kafka read: {e}")),
+        }
+    }
+
+    // Kafka writes its JSON form; kafka-wire reads Kafka's bytes.
+    let questions: Vec<String> = jsons
+        .iter()
+        .map(|(i, json)| format!("encode {} {} {json}", cases[*i].target.words(), cases[*i].version))
+        .collect();
+    let answers = oracle.ask_all(&questions);
+    // (case index, Kafka's bytes from JSON, the JSON) to read back in Kafka.
+    let mut again: Vec<(usize, Bytes, &str)> = Vec::new();
+    for ((i, json), answer) in jsons.iter().zip(&answers) {
+        let case = &cases[*i];
+        tally.reverse += 1;
+        let mut fail = |text: String| {
+            report.fail(release, rel, case.target, case.version, format!("{} (from Kafka's JSON): {text}", case.label));
+        };
+        let theirs = match parse_encoded(answer) {
+            Ok(b) => b,
+            Err(e) if case.json_float_string && e.contains("but got STRING") => {
+                fail(format!("Kafka's JSON cannot carry float64 NaN or infinity: {e}"));
+                continue;
+            }
+            Err(e) => {
+                fail(format!("Kafka cannot write its own JSON {json}: {e}"));
+                continue;
+            }
+        };
+        let (value, left) = match case.target.decode(&theirs, case.version) {
+            Ok(v) => v,
+            Err(e) => {
+                fail(format!("kafka-wire cannot read Kafka's bytes {}: {e}", hex_word(&theirs)));
+                continue;
+            }
+        };
+        if left != 0 {
+            fail(format!("kafka-wire left {left} of Kafka's bytes unread: {}", hex_word(&theirs)));
+            continue;
+        }
+        match value.encode(case.version) {
+            Ok(b) if b == theirs => {}
+            Ok(b) => {
+                fail(format!("kafka-wire writes Kafka's bytes back differently: {}", byte_diff(&b, &theirs)));
+                continue;
+            }
+            Err(e) => {
+                fail(format!("kafka-wire cannot write what it read from Kafka: {e}"));
+                continue;
+            }
+        }
+        if theirs == case.bytes && case.beyond_json() {
+            fail(format!(
+                "Kafka's JSON {json} carried unknown tagged fields or records (expected it to leave them out): {}",
+                hex_word(&theirs)
+            ));
+        } else if theirs == case.bytes {
+            tally.reverse_same_bytes += 1;
+            if case.comparable && value != case.value {
+                fail(format!("kafka-wire reads another value:\n      sent {:?}\n      read {value:?}", case.value));
+            }
+        } else if case.beyond_json() {
+            // Kafka's JSON left out unknown tagged fields or records' bytes:
+            // Kafka must read its own bytes back.
+            again.push((*i, theirs, json));
+        } else {
+            fail(format!(
+                "Kafka writes from its JSON {json} other bytes than it read: {}",
+                byte_diff(&case.bytes, &theirs)
+            ));
+        }
+    }
+
+    let questions: Vec<String> = again
+        .iter()
+        .map(|(i, bytes, _)| format!("decode {} {} {}", cases[*i].target.words(), cases[*i].version, hex_word(bytes)))
+        .collect();
+    let answers = oracle.ask_all(&questions);
+    for ((i, bytes, sent), answer) in again.iter().zip(&answers) {
+        let case = &cases[*i];
+        match parse_decoded(answer) {
+            // The same JSON, except where unknown tagged fields were lost:
+            // a tagged struct that held only unknown tagged fields beside
+            // default values is written (it differs from the default), but
+            // without them it is the default, which Kafka leaves out.
+            Ok(d) if d.left == 0 && d.bytes == *bytes && (case.unknown_tags || d.json.as_deref() == Ok(*sent)) => {
+                tally.reverse_lossy += 1
+            }
+            Ok(Decoded { json: back, left, bytes: written, .. }) => report.fail(
+                release,
+                rel,
+                case.target,
+                case.version,
+                format!(
+                    "{}: Kafka reads its bytes {} from JSON {sent} back as {back:?} ({left} left), writing {}",
+                    case.label,
+                    hex_word(bytes),
+                    hex_word(&written)
+                ),
+            ),
+            Err(e) => report.fail(
+                release,
+                rel,
+                case.target,
+                case.version,
+                format!("{}: Kafka cannot read what it wrote from its JSON: {e}", case.label),
+            ),
+        }
+    }
+}
+
+/// A 32,768-byte string is one byte too long: both encoders must refuse it.
+fn limits(release: &'static str, rel: &Release, oracle: &mut Oracle, report: &mut Report) -> usize {
+    let too_long = "a".repeat(32_767) + "é"; // 32,769 bytes
+    let exactly = "é".repeat(16_384); // 32,768 bytes
+                                      // (message, version, label, kafka-wire's encoding, JSON for Kafka)
+    type Check = (Target, i16, String, Result<Bytes, String>, String);
+    let mut checks: Vec<Check> = Vec::new();
+    for version in 1..=2 {
+        let target = Target::Header(Side::Request);
+        if rel.versions(target).is_none_or(|(lo, hi)| version < lo || version > hi) {
+            continue;
+        }
+        for s in [&exactly, &too_long] {
+            let ours = RequestHeader { client_id: Some(s.clone()), ..Default::default() }.to_bytes(version);
+            let json = serde_json::json!({
+                "requestApiKey": 18, "requestApiVersion": 0, "correlationId": 1, "clientId": s,
+            });
+            checks.push((
+                target,
+                version,
+                format!("client id of {} bytes", s.len()),
+                ours.map_err(|e| e.to_string()),
+                json.to_string(),
+            ));
+        }
+    }
+    let target = Target::Api(19, Side::Request);
+    for version in [4, 5] {
+        if rel.versions(target).is_none_or(|(lo, hi)| version < lo || version > hi) {
+            continue;
+        }
+        let topic = ct::CreatableTopic { name: exactly.clone(), ..Default::default() };
+        let ours = RequestBody::from(CreateTopicsRequest { topics: vec![topic], ..Default::default() });
+        let json = serde_json::json!({
+            "topics": [{ "name": exactly, "numPartitions": 1, "replicationFactor": 1, "assignments": [], "configs": [] }],
+            "timeoutMs": 0, "validateOnly": false,
+        });
+        checks.push((
+            target,
+            version,
+            format!("topic name of {} bytes", exactly.len()),
+            Value::Request(ours).encode(version),
+            json.to_string(),
+        ));
+    }
+    let questions: Vec<String> =
+        checks.iter().map(|(t, v, _, _, json)| format!("encode {} {v} {json}", t.words())).collect();
+    let answers = oracle.ask_all(&questions);
+    for ((target, version, label, ours, _), answer) in checks.iter().zip(&answers) {
+        let theirs = parse_encoded(answer);
+        if ours.is_ok() || theirs.is_ok() {
+            report.fail(
+                release,
+                rel,
+                *target,
+                *version,
+                format!(
+                    "[limit] {label}: both must refuse; kafka-wire: {}, Kafka: {}",
+                    ours.as_ref().map_or_else(|e| format!("refuses ({e})"), |_| "writes it".into()),
+                    theirs.as_ref().map_or_else(|e| format!("refuses ({e})"), |_| "writes it".into())
+                ),
+            );
+        }
+    }
+    checks.len()
+}
+
+/// A verdict on bytes: refused, or read and written back as these bytes
+/// with this many left over.
+#[derive(Debug, PartialEq)]
+enum Verdict {
+    Refused,
+    Accepted { written: Bytes, left: usize },
+}
+
+/// Bytes that break a rule of the protocol, with the verdict both sides
+/// must reach, unless [`KNOWN`] says otherwise.
+fn malformed(release: &'static str, rel: &Release, oracle: &mut Oracle, report: &mut Report) -> Vec<String> {
+    let h = |s: &str| Bytes::from(hex::decode(s.replace(' ', "")).expect("test hex"));
+    let req = Target::Header(Side::Request);
+    let resp = Target::Header(Side::Response);
+    // A 32,768-byte compact string (length + 1 = 32769 = 0x81 0x80 0x02).
+    let mut long_name = hex::decode("02 8180 02".replace(' ', "")).expect("hex");
+    long_name.extend(std::iter::repeat_n(b'a', 32_768));
+    long_name.extend(hex::decode("ffffffff ffff 01 01 00 00000000 00 00".replace(' ', "")).expect("hex"));
+    // Kafka 4.x's limits on reading: at most 10,000 tagged fields in a
+    // struct and 1,000,000 elements in an array; kafka-wire's own encoder
+    // writes the bytes.
+    let many_tags = |n: u32| {
+        let tags = (0..n).map(|t| RawTaggedField::new(t, Bytes::new())).collect();
+        Value::ResponseHeader(ResponseHeader { correlation_id: 1, unknown_tagged_fields: tags })
+            .encode(1)
+            .expect("kafka-wire writes any number of tags")
+    };
+    let long_array = |n: usize| {
+        let body = kafka_wire::messages::GetTelemetrySubscriptionsResponse {
+            accepted_compression_types: vec![0; n],
+            ..Default::default()
+        };
+        Value::Response(body.into()).encode(0).expect("kafka-wire writes any array")
+    };
+    let telemetry = Target::Api(71, Side::Response);
+    let versions = Target::Api(18, Side::Response);
+    let cases: Vec<(Target, i16, &str, Bytes)> = vec![
+        (resp, 1, "10000 unknown tags", many_tags(10_000)),
+        (resp, 1, "10001 unknown tags", many_tags(10_001)),
+        (telemetry, 0, "array of 1000000 int8", long_array(1_000_000)),
+        (telemetry, 0, "array of 1000001 int8", long_array(1_000_001)),
+        (req, 1, "client id with invalid UTF-8 (c3 ff)", h("0012 0000 00000001 0002 c3ff")),
+        (req, 2, "client id with invalid UTF-8 (c3 ff)", h("0012 0003 00000001 0002 c3ff 00")),
+        (req, 1, "client id length -2", h("0012 0000 00000001 fffe")),
+        (req, 2, "tag 0 not a string (ff)", h("0012 0003 00000001 ffff 01 00 01 ff")),
+        (resp, 1, "unknown tags out of order (5 then 3)", h("00000001 02 05 00 03 00")),
+        (resp, 1, "unknown tags out of order (3 twice)", h("00000001 02 03 00 03 00")),
+        (resp, 1, "unknown tag 2^31-1", h("00000001 01 ffffffff07 01 61")),
+        (resp, 1, "unknown tag 2^32-1", h("00000001 01 ffffffff0f 01 61")),
+        (resp, 1, "tag count varint of 6 bytes", h("00000001 8080808080 00")),
+        (resp, 1, "tag size beyond the end", h("00000001 01 05 10 61")),
+        (resp, 0, "trailing byte", h("00000001 00")),
+        (Target::Api(3, Side::Request), 4, "topics array length -2", h("fffffffe 01")),
+        (Target::Api(19, Side::Request), 4, "non-nullable topics array length -1", h("ffffffff 00000000 00")),
+        (Target::Api(19, Side::Request), 4, "non-nullable topic name length -1", h("00000001 ffff")),
+        (Target::Api(19, Side::Request), 5, "topic name of 32768 bytes", Bytes::from(long_name)),
+        (Target::Api(17, Side::Request), 1, "string length past the end", h("0005 6162")),
+        (Target::Api(3, Side::Request), 4, "bool byte 2 (allow auto topic creation)", h("00000000 02")),
+        (resp, 1, "tag count as an overlong varint (80 00)", h("00000001 8000")),
+        (Target::Api(19, Side::Request), 5, "non-nullable topic name as compact null (00)", h("02 00")),
+        (versions, 3, "known tag 1 twice", h("0000 01 00000000 02 01 08 0000000000000005 01 08 0000000000000007")),
+        (versions, 3, "known tags out of order (2 then 1)", h("0000 01 00000000 02 02 01 01 01 08 0000000000000005")),
+        (versions, 3, "known tag 1 sent with its default (-1)", h("0000 01 00000000 01 01 08 ffffffffffffffff")),
+    ];
+    let cases: Vec<_> = cases
+        .into_iter()
+        .filter(|(t, v, _, _)| rel.versions(*t).is_some_and(|(lo, hi)| lo <= *v && *v <= hi))
+        .collect();
+    let questions: Vec<String> =
+        cases.iter().map(|(t, v, _, b)| format!("decode {} {v} {}", t.words(), hex_word(b))).collect();
+    let answers = oracle.ask_all(&questions);
+    let mut lines = Vec::new();
+    for ((target, version, label, bytes), answer) in cases.iter().zip(&answers) {
+        let theirs = match parse_decoded(answer) {
+            Ok(d) => Verdict::Accepted { written: d.bytes, left: d.left },
+            Err(_) => Verdict::Refused,
+        };
+        let ours = match target.decode(bytes, *version) {
+            Ok((value, left)) => match value.encode(*version) {
+                Ok(written) => Verdict::Accepted { written, left },
+                Err(_) => Verdict::Refused,
+            },
+            Err(_) => Verdict::Refused,
+        };
+        let show = |v: &Verdict| match v {
+            Verdict::Refused => "refuses".to_string(),
+            Verdict::Accepted { written, left } => {
+                let cut = &written[..written.len().min(24)];
+                format!(
+                    "reads it ({left} left) and writes {}{}",
+                    hex_word(cut),
+                    if written.len() > 24 { "…" } else { "" }
+                )
+            }
+        };
+        lines.push(format!(
+            "  {} v{version} {label}: kafka-wire {}; Kafka {}",
+            target.name(),
+            show(&ours),
+            show(&theirs)
+        ));
+        if ours != theirs {
+            report.fail(
+                release,
+                rel,
+                *target,
+                *version,
+                format!(
+                    "[malformed] {label}: {}: kafka-wire {}; Kafka {} ({answer:.160})",
+                    hex_word(&bytes[..bytes.len().min(24)]),
+                    show(&ours),
+                    show(&theirs)
+                ),
+            );
+        }
+    }
+    lines
+}
+
+/// Compact version list: "0-3, 5".
+fn ranges(vs: &[i16]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < vs.len() {
+        let mut j = i;
+        while j + 1 < vs.len() && vs[j + 1] == vs[j] + 1 {
+            j += 1;
+        }
+        out.push(if i == j { vs[i].to_string() } else { format!("{}-{}", vs[i], vs[j]) });
+        i = j + 1;
+    }
+    if out.is_empty() {
+        "-".into()
+    } else {
+        out.join(", ")
+    }
+}
+
+/// The header versions of every api key and version both have.
+fn header_versions(release: &'static str, rel: &Release, report: &mut Report) -> usize {
+    let mut checked = 0;
+    for info in API_INFO {
+        let Some(api) = rel.apis.get(&info.api_key) else { continue };
+        for version in api.versions.0..=api.versions.1 {
+            if !info.valid_versions.contains(version) {
+                continue;
+            }
+            let i = (version - api.versions.0) as usize;
+            let ours = (info.request_header_version(version), info.response_header_version(version));
+            let theirs = (api.request_headers[i], api.response_headers[i]);
+            checked += 1;
+            if ours != theirs {
+                let text = format!(
+                    "header versions (request, response): kafka-wire {ours:?}, Kafka {theirs:?} for {} v{version}",
+                    info.name
+                );
+                report.fail(release, rel, Target::Api(info.api_key, Side::Request), version, text);
+            }
+        }
+    }
+    checked
+}
+
+/// One message's row of the table.
+struct Row {
+    target: Target,
+    /// Versions checked.
+    checked: Vec<i16>,
+    /// Versions left out, by reason.
+    skipped: BTreeMap<String, Vec<i16>>,
+}
+
+/// Everything for one release, with its own oracle: its report, its rows
+/// of the table and its summary lines.
+fn run_release(release: &'static str, launcher: &Path) -> (Report, Vec<String>, Vec<String>) {
+    let mut report = Report::new();
+    let mut table: Vec<String> = Vec::new();
+    let mut summary: Vec<String> = Vec::new();
+    let started = Instant::now();
+    let mut oracle = Oracle::start(launcher);
+    let rel = parse_versions(&oracle.ask("versions"));
+    let headers = header_versions(release, &rel, &mut report);
+
+    let mut targets = vec![Target::Header(Side::Request), Target::Header(Side::Response)];
+    for info in API_INFO {
+        targets.push(Target::Api(info.api_key, Side::Request));
+        targets.push(Target::Api(info.api_key, Side::Response));
+    }
+    let mut all = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
+    let (mut pairs, mut left_out) = (0, 0);
+    for &target in &targets {
+        let ours = target.versions();
+        let theirs = rel.versions(target);
+        let mut checked = Vec::new();
+        let mut skipped: BTreeMap<String, Vec<i16>> = BTreeMap::new();
+        for version in ours.min..=ours.max {
+            match theirs {
+                None if matches!(target, Target::Api(key, _) if rel.apis.contains_key(&key)) => skipped
+                    .entry(format!("Kafka {release} has this api key without versions (removed)"))
+                    .or_default()
+                    .push(version),
+                None => skipped.entry(format!("Kafka {release} lacks this api key")).or_default().push(version),
+                Some((lo, hi)) if version < lo || version > hi => skipped
+                    .entry(format!("Kafka {release} lacks this version (it has {})", VersionRange::new(lo, hi)))
+                    .or_default()
+                    .push(version),
+                Some(_) => {
+                    checked.push(version);
+                    all.extend(cases(target, version));
+                }
+            }
+        }
+        if let Some((lo, hi)) = theirs {
+            for version in lo..=hi {
+                if !ours.contains(version) {
+                    skipped.entry("kafka-wire lacks this version".into()).or_default().push(version);
+                }
+            }
+        }
+        pairs += checked.len();
+        left_out += skipped.values().map(Vec::len).sum::<usize>();
+        rows.push(Row { target, checked, skipped });
+    }
+    let mut tally = Tally::default();
+    let prepared = started.elapsed();
+    run_cases(release, &rel, &mut oracle, &all, &mut report, &mut tally);
+    let limit_checks = limits(release, &rel, &mut oracle, &mut report);
+    let malformed_lines = malformed(release, &rel, &mut oracle, &mut report);
+    let malformed_checks = malformed_lines.len();
+    let waiting = oracle.waiting;
+    let stderr = oracle.finish();
+    let elapsed = started.elapsed();
+
+    // Unstable versions that differ: listed as left out.
+    for ((r, target, version), (n, text)) in &report.unstable {
+        if *r != release {
+            continue;
+        }
+        if let Some(row) = rows.iter_mut().find(|row| row.target == *target) {
+            row.checked.retain(|v| v != version);
+            let first: String = text.lines().next().unwrap_or("").chars().take(160).collect();
+            row.skipped
+                .entry(format!("unstable in Kafka {release}, {n} case(s) differ, e.g. {first}"))
+                .or_default()
+                .push(*version);
+            pairs -= 1;
+            left_out += 1;
+        }
+    }
+    table.push(format!("Kafka {release} as the oracle ({SEEDS} samples per version and side, plus edge values):"));
+    table.push(format!(
+        "{:>4}  {:<36} {:<8} {:<10} {:<12} left out (versions: reason)",
+        "key", "message", "ours", release, "checked"
+    ));
+    for Row { target, checked, skipped } in &rows {
+        let key = match target {
+            Target::Header(_) => "-".to_string(),
+            Target::Api(k, _) => k.to_string(),
+        };
+        let theirs = rel.versions(*target).map_or_else(
+            || "none".to_string(),
+            |(lo, hi)| {
+                let unstable = if rel.unstable(*target, hi) { " (u)" } else { "" };
+                format!("{}{unstable}", VersionRange::new(lo, hi))
+            },
+        );
+        let reasons: Vec<String> = skipped.iter().map(|(why, vs)| format!("{}: {why}", ranges(vs))).collect();
+        table.push(format!(
+            "{key:>4}  {:<36} {:<8} {:<10} {:<12} {}",
+            target.name(),
+            target.versions().to_string(),
+            theirs,
+            ranges(checked),
+            reasons.join("; ")
+        ));
+    }
+    summary.push(format!(
+        "Kafka {release}: {pairs} (message, version, side) triples checked, {left_out} left out; {} cases \
+         ({} of them edge values) read and written back by Kafka, {} with unknown tagged fields \
+         (Kafka kept every one on writing back), {} with records; {} written by Kafka from its JSON form and \
+         read by kafka-wire ({} the same bytes and value, {} without the unknown tagged fields and records' \
+         bytes that its JSON leaves out, read back by Kafka); {headers} header versions compared; \
+         {limit_checks} length-limit and \
+         {malformed_checks} malformed-input checks; {:.1?} in all ({prepared:.1?} preparing the cases, {:.1?} \
+         waiting for Kafka's answers){}",
+        tally.cases,
+        tally.edge_cases,
+        tally.unknown_tag_cases,
+        tally.records_cases,
+        tally.reverse,
+        tally.reverse_same_bytes,
+        tally.reverse_lossy,
+        elapsed,
+        waiting,
+        // slf4j's note that it has no logger binding is expected.
+        match stderr.lines().filter(|l| !l.starts_with("SLF4J:")).collect::<Vec<_>>().join(" / ") {
+            rest if rest.trim().is_empty() => String::new(),
+            rest => format!("; oracle stderr: {rest}"),
+        }
+    ));
+    summary.push(format!(
+        "  KIP-590 differences of schemas/ from Kafka {release}, checked as the same bytes, not left out: \
+         RequestHeader v2 tags 0 and 1 (InitialPrincipalName, InitialClientId; unknown tags to Kafka) in {} \
+         cases, Envelope's RequestData and ResponseData (ApiMessage here, bytes in Kafka) in {} cases",
+        tally.kip590_header_cases, tally.envelope_cases
+    ));
+    summary.push(format!("Malformed input, Kafka {release} (each side's verdict):"));
+    summary.extend(malformed_lines);
+    (report, table, summary)
+}
+
+#[test]
+fn kafka_and_kafka_wire_agree() {
+    let mut launchers = Vec::new();
+    for &release in RELEASES {
+        match common::kafka_oracle(release) {
+            Some(path) => launchers.push((release, path)),
+            None => return,
+        }
+    }
+    // The releases side by side, one thread and one JVM each.
+    let started = Instant::now();
+    let results: Vec<(Report, Vec<String>, Vec<String>)> = std::thread::scope(|s| {
+        let handles: Vec<_> =
+            launchers.iter().map(|(release, launcher)| s.spawn(move || run_release(release, launcher))).collect();
+        handles.into_iter().map(|h| h.join().expect("a release's run panicked")).collect()
+    });
+    let mut report = Report::new();
+    let mut summary = Vec::new();
+    for (r, table, lines) in results {
+        report.failures.extend(r.failures);
+        for (total, n) in report.excused.iter_mut().zip(r.excused) {
+            *total += n;
+        }
+        for row in &table {
+            println!("{row}");
+        }
+        summary.extend(lines);
+    }
+    for line in &summary {
+        println!("{line}");
+    }
+    println!("{:.1?} for {} releases run side by side", started.elapsed(), launchers.len());
+    println!("Known differences (KNOWN), cases excused:");
+    for (known, n) in KNOWN.iter().zip(&report.excused) {
+        println!("  {n:>5}  {}", known.reason);
+    }
+
+    let stale: Vec<&str> =
+        KNOWN.iter().zip(&report.excused).filter(|(_, n)| **n == 0).map(|(k, _)| k.containing).collect();
+    let mut grouped: BTreeMap<(&str, Target, i16), Vec<&str>> = BTreeMap::new();
+    for f in &report.failures {
+        grouped.entry((f.release, f.target, f.version)).or_default().push(&f.text);
+    }
+    let shown: Vec<String> = grouped
+        .iter()
+        .map(|((release, target, version), texts)| {
+            let first: Vec<&str> = texts.iter().take(SHOWN).copied().collect();
+            format!(
+                "Kafka {release} {} v{version}: {} case(s)\n    {}",
+                target.name(),
+                texts.len(),
+                first.join("\n    ")
+            )
+        })
+        .collect();
+    assert!(
+        report.failures.is_empty() && stale.is_empty(),
+        "{} differences between Kafka and kafka-wire:\n  {}\nKNOWN entries that excused nothing (remove them): \
+         {stale:?}",
+        report.failures.len(),
+        shown.join("\n  ")
+    );
+}
