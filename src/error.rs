@@ -167,6 +167,10 @@ pub enum DecodeErrorKind {
     InvalidUtf8,
     /// A known tag appeared at a version where its field is not tagged.
     TagNotValid(u32),
+    /// A tag above [`crate::tagged::MAX_TAG`] (2^31 - 2), which Kafka
+    /// refuses: it holds tags as signed 32-bit numbers and keeps 2^31 - 1 as
+    /// a marker.
+    TagTooLarge(u32),
     /// Tags of one tagged-field section not strictly ascending.
     TagsNotAscending {
         /// The previous tag.
@@ -209,6 +213,7 @@ impl fmt::Display for DecodeErrorKind {
             Self::NullNotAllowed => f.write_str("null is not allowed at this version"),
             Self::InvalidUtf8 => f.write_str("string is not valid UTF-8"),
             Self::TagNotValid(tag) => write!(f, "tag {tag} is not valid at this version"),
+            Self::TagTooLarge(tag) => write!(f, "tag {tag} is above the largest tag, {}", crate::tagged::MAX_TAG),
             Self::TagsNotAscending { previous, tag } => {
                 write!(f, "tag {tag} follows tag {previous}; tags must ascend")
             }
@@ -338,6 +343,9 @@ pub enum EncodeErrorKind {
     TaggedFieldsNotFlexible,
     /// An unknown tagged field whose tag is used twice or by a known field.
     DuplicateTag(u32),
+    /// An unknown tagged field whose tag is above [`crate::tagged::MAX_TAG`]
+    /// (2^31 - 2): Kafka could not read it.
+    TagTooLarge(u32),
     /// A value the protocol cannot carry.
     Invalid(&'static str),
 }
@@ -351,6 +359,7 @@ impl fmt::Display for EncodeErrorKind {
             Self::UnsupportedVersion(v) => write!(f, "version {v} is not supported"),
             Self::TaggedFieldsNotFlexible => f.write_str("tagged fields were set but this version is not flexible"),
             Self::DuplicateTag(t) => write!(f, "tag {t} is used twice"),
+            Self::TagTooLarge(t) => write!(f, "tag {t} is above the largest tag, {}", crate::tagged::MAX_TAG),
             Self::Invalid(why) => f.write_str(why),
         }
     }

@@ -114,7 +114,16 @@ pub fn encode_unknown(buf: &mut Writer<'_>, fields: &[RawTaggedField], known_tag
     encode_unknown_fields(buf, fields, known_tags)
 }
 
+/// The largest tag a tagged field may have: 2^31 - 2. Kafka reads tags into
+/// a signed 32-bit number and refuses 2^31 - 1 and above (checked against
+/// Kafka's own classes by tests/oracle.rs), so kafka-wire neither reads nor
+/// writes them.
+pub const MAX_TAG: u32 = (i32::MAX - 1) as u32;
+
 fn encode_unknown_fields(buf: &mut Writer<'_>, fields: &[RawTaggedField], known_tags: u32) -> Result<(), EncodeError> {
+    if let Some(f) = fields.iter().find(|f| f.tag > MAX_TAG) {
+        return Err(EncodeError::new(EncodeErrorKind::TagTooLarge(f.tag)));
+    }
     let put = |buf: &mut Writer<'_>, f: &RawTaggedField| {
         put_uvarint(buf, f.tag);
         put_uvarint(buf, f.data.len() as u32);
@@ -227,6 +236,9 @@ fn decode_entries<B: Input>(
     for _ in 0..count {
         let offset = r.offset();
         let tag = r.read_uvarint().map_err(section)?;
+        if tag > MAX_TAG {
+            return Err(section(DecodeError::new(DecodeErrorKind::TagTooLarge(tag), offset)));
+        }
         if let Some(previous) = previous {
             if previous >= tag {
                 return Err(section(DecodeError::new(DecodeErrorKind::TagsNotAscending { previous, tag }, offset)));

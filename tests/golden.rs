@@ -1636,3 +1636,28 @@ fn bytes_left_over_after_a_frame_body_name_the_body() {
     assert_eq!(err.message(), Some(("SaslHandshakeResponse", 1)), "{err}");
     assert!(err.to_string().starts_with("SaslHandshakeResponse v1: "), "{err}");
 }
+
+/// Tags run up to 2^31 - 2, as in Kafka (checked against Kafka's classes by
+/// tests/oracle.rs): a response header v1 with unknown tag 2^31 - 2 reads
+/// and writes back; 2^31 - 1 and 2^32 - 1 are refused on decode, and on
+/// encode.
+#[test]
+fn tags_above_2_31_minus_2_are_refused_both_ways() {
+    use kafka_wire::tagged::MAX_TAG;
+    assert_eq!(MAX_TAG, 2_147_483_646);
+    let largest = Bytes::from(hex::decode("0000000101feffffff070161").unwrap());
+    let header = ResponseHeader::decode_exact(largest.clone(), 1).unwrap();
+    assert_eq!(header.unknown_tagged_fields, vec![RawTaggedField::new(MAX_TAG, Bytes::from_static(b"a"))]);
+    assert_eq!(header.to_bytes(1).unwrap(), largest);
+    for (hex, tag) in [("0000000101ffffffff070161", 2_147_483_647u32), ("0000000101ffffffff0f0161", u32::MAX)] {
+        let err = ResponseHeader::decode_exact(Bytes::from(hex::decode(hex).unwrap()), 1).unwrap_err();
+        assert_eq!(err.kind(), &DecodeErrorKind::TagTooLarge(tag), "{err}");
+        assert_eq!(err.offset(), 5, "{err}");
+        let too_large = ResponseHeader {
+            correlation_id: 1,
+            unknown_tagged_fields: vec![RawTaggedField::new(tag, Bytes::from_static(b"a"))],
+        };
+        let err = too_large.to_bytes(1).unwrap_err();
+        assert!(err.to_string().contains(&format!("tag {tag} is above the largest tag, 2147483646")), "{err}");
+    }
+}

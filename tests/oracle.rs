@@ -129,16 +129,6 @@ const KNOWN: &[Known] = &[
                  are UTF-8), Kafka is lenient",
     },
     Known {
-        releases: &[],
-        target: Some(Target::Header(Side::Response)),
-        versions: (1, 1),
-        containing: "[malformed] unknown tag 2^3",
-        reason: "an unknown tag of 2^31-1 or more: Kafka holds tags as a signed 32-bit int and uses 2^31-1 \
-                 as an end marker, so it refuses them (tag 2^31-1 \"as an undefined tag\", higher ones \
-                 wrap to negative and fail its order check); kafka-wire reads and writes any u32 tag. Kafka \
-                 never writes such tags, so kafka-wire is lenient; it could refuse tags above 2^31-2",
-    },
-    Known {
         releases: &["4.4.0"],
         target: Some(Target::Header(Side::Response)),
         versions: (1, 1),
