@@ -802,3 +802,30 @@ proptest! {
         }
     }
 }
+
+/// LZ4 in magic-0 wrappers (Kafka 0.8 and 0.9) carries a frame header
+/// checksum computed over the wrong bytes; Kafka ignores it for magic 0, and
+/// so does kafka-wire. Magic 1 and record batches still check it.
+#[cfg(feature = "lz4")]
+#[test]
+fn lz4_header_checksum_is_ignored_for_magic_0_only() {
+    let codec = Compression::Lz4;
+    let mut inner0 = compress(codec, &legacy_inner(0, 50)).unwrap();
+    // 04 22 4d 18 | FLG | BD | HC: no content size, no dictionary id.
+    assert_eq!(&inner0[..4], &[0x04, 0x22, 0x4d, 0x18]);
+    assert_eq!(inner0[4] & 0x09, 0, "no content size or dictionary id");
+    inner0[6] ^= 0xff;
+    let wrapper = legacy(52, 0, codec.id() as i8, 0, None, Some(&inner0));
+    let messages = legacy_messages(Bytes::from(wrapper), &options()).unwrap();
+    let got: Vec<_> = messages.iter().map(|m| (m.offset, m.key.clone().unwrap())).collect();
+    assert_eq!(got, [(50, "k0".into()), (51, "k1".into()), (52, "k2".into())]);
+    // Magic 1 with the same header: refused, as Kafka refuses it.
+    let mut inner1 = compress(codec, &legacy_inner(1, 0)).unwrap();
+    inner1[6] ^= 0xff;
+    let wrapper = legacy(2, 1, codec.id() as i8, 0, None, Some(&inner1));
+    let err = legacy_messages(Bytes::from(wrapper), &options()).unwrap_err();
+    assert!(err.to_string().contains("lz4"), "{err}");
+    assert!(err.to_string().contains("value"), "{err}");
+    // And the plain decompression keeps checking it.
+    assert!(kafka_wire::records::decompress(codec, &inner0, 1 << 20).is_err());
+}

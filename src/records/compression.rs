@@ -26,9 +26,11 @@
 //! no content size). It never allocates past the caller's limit: declared
 //! sizes are checked against it first, a snappy length against what its
 //! input can expand to, and reading stops one byte past the limit.
-//! Known gap: LZ4 from magic-0 messages of Kafka 0.8–0.9, whose frame
-//! header checksum was computed wrongly (fixed by KIP-57), is rejected as
-//! corrupt.
+//! LZ4 inside magic-0 messages, written by Kafka 0.8 and 0.9, carries a
+//! frame header checksum computed over the wrong bytes (the magic number
+//! included; KIP-57 fixed it for magic 1): as Kafka does, the wrapper
+//! messages of magic 0 ignore that checksum ([`LegacyMessage::messages`](super::LegacyMessage::messages)),
+//! and every other reader checks it.
 
 use std::fmt;
 
@@ -193,6 +195,24 @@ pub fn decompress(compression: Compression, data: &[u8], max_size: usize) -> Res
         #[allow(unreachable_patterns)]
         _ => Err(RecordError::CompressionUnavailable { at: Location::default(), compression }),
     }
+}
+
+/// As [`decompress`], for the value of a legacy wrapper message of `magic`:
+/// LZ4 frames of magic 0 are read without checking their header checksum,
+/// which Kafka 0.8 and 0.9 computed over the wrong bytes (Kafka's reader
+/// ignores it for magic 0 too).
+pub(crate) fn decompress_legacy(
+    compression: Compression,
+    magic: i8,
+    data: &[u8],
+    max_size: usize,
+) -> Result<Vec<u8>, RecordError> {
+    #[cfg(feature = "lz4")]
+    if compression == Compression::Lz4 && magic == 0 {
+        return lz4::decompress(&lz4::with_header_checksums(data), max_size);
+    }
+    let _ = magic;
+    decompress(compression, data, max_size)
 }
 
 fn check_size(size: u64, max_size: usize) -> Result<(), RecordError> {
@@ -450,6 +470,24 @@ mod lz4 {
         }
         pos += if flg & 0x04 != 0 { 4 } else { 0 };
         (pos <= data.len()).then_some((content, bound, pos))
+    }
+
+    /// A copy of `data` whose LZ4 frames carry the header checksum the frame
+    /// format defines: the second byte of the xxHash32 (seed 0) of the
+    /// descriptor (FLG to the byte before the checksum). Frames it cannot
+    /// walk are left as they are, for the decoder to report.
+    pub(super) fn with_header_checksums(data: &[u8]) -> Vec<u8> {
+        let mut out = data.to_vec();
+        let mut start = 0;
+        while start < out.len() {
+            let Some((_, _, len)) = walk_frame(&out[start..]) else { break };
+            let flg = out[start + 4];
+            let checksum_at = start + 6 + if flg & 0x08 != 0 { 8 } else { 0 } + if flg & 0x01 != 0 { 4 } else { 0 };
+            let hash = twox_hash::XxHash32::oneshot(0, &out[start + 4..checksum_at]);
+            out[checksum_at] = (hash >> 8) as u8;
+            start += len;
+        }
+        out
     }
 
     /// Sizes the frames declare (see [`frame_sizes`]).

@@ -21,7 +21,7 @@
 use bytes::Bytes;
 
 use super::batch::{TimestampType, LOG_OVERHEAD};
-use super::compression::{decompress, Compression};
+use super::compression::{decompress_legacy, Compression};
 use super::error::{At, Location, RecordError};
 use super::DecodeOptions;
 use crate::error::{DecodeError, DecodeErrorKind};
@@ -180,8 +180,8 @@ impl LegacyMessage {
                 what: "compressed wrapper message has a null value",
             });
         };
-        let data =
-            decompress(compression, value, options.max_decompressed_size).map_err(|e| e.within(at.field("value")))?;
+        let data = decompress_legacy(compression, self.magic, value, options.max_decompressed_size)
+            .map_err(|e| e.within(at.field("value")))?;
         let mut r = Reader::new(Bytes::from(data));
         let mut inner: Vec<LegacyMessage> = Vec::new();
         while r.remaining() > 0 {
