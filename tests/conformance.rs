@@ -81,6 +81,8 @@
 //! A one-off run with 1000 seeds found no other difference.
 #![cfg(feature = "sample")]
 
+mod common;
+
 use std::any::Any;
 use std::collections::BTreeMap;
 use std::fmt::Debug;
@@ -454,25 +456,6 @@ fn versions(info: &ApiInfo) -> impl Iterator<Item = i16> {
     info.valid_versions.min..=info.valid_versions.max
 }
 
-/// Compact version list: "0-3, 5".
-fn ranges(vs: &[i16]) -> String {
-    let mut out: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < vs.len() {
-        let mut j = i;
-        while j + 1 < vs.len() && vs[j + 1] == vs[j] + 1 {
-            j += 1;
-        }
-        out.push(if i == j { vs[i].to_string() } else { format!("{}-{}", vs[i], vs[j]) });
-        i = j + 1;
-    }
-    if out.is_empty() {
-        "-".into()
-    } else {
-        out.join(", ")
-    }
-}
-
 /// Every request and response of every api key present in `schemas/`, at
 /// every version both crates have, except the documented skip lists.
 #[test]
@@ -558,14 +541,15 @@ fn kafka_wire_and_kafka_protocol_agree() {
             }
         }
         let theirs = kp_key.map(|k| k.valid_versions()).map(|r| format!("{}-{}", r.min, r.max));
-        let reasons: Vec<String> = skipped.iter().map(|(why, vs)| format!("{}: {why}", ranges(vs))).collect();
+        let reasons: Vec<String> =
+            skipped.iter().map(|(why, vs)| format!("{}: {why}", common::version_ranges(vs))).collect();
         table.push(format!(
             "{:>4}  {:<30} {:<9} {:<9} {:<11} {}",
             info.api_key,
             info.name,
             info.valid_versions.to_string(),
             theirs.unwrap_or_else(|| "none".into()),
-            ranges(&checked),
+            common::version_ranges(&checked),
             reasons.join("; ")
         ));
     }

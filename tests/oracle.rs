@@ -1268,25 +1268,6 @@ fn malformed(release: &'static str, rel: &Release, oracle: &mut Oracle, report: 
     lines
 }
 
-/// Compact version list: "0-3, 5".
-fn ranges(vs: &[i16]) -> String {
-    let mut out: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < vs.len() {
-        let mut j = i;
-        while j + 1 < vs.len() && vs[j + 1] == vs[j] + 1 {
-            j += 1;
-        }
-        out.push(if i == j { vs[i].to_string() } else { format!("{}-{}", vs[i], vs[j]) });
-        i = j + 1;
-    }
-    if out.is_empty() {
-        "-".into()
-    } else {
-        out.join(", ")
-    }
-}
-
 /// The header versions of every api key and version both have.
 fn header_versions(release: &'static str, rel: &Release, report: &mut Report) -> usize {
     let mut checked = 0;
@@ -1416,13 +1397,14 @@ fn run_release(release: &'static str, launcher: &Path) -> (Report, Vec<String>, 
                 format!("{}{unstable}", VersionRange::new(lo, hi))
             },
         );
-        let reasons: Vec<String> = skipped.iter().map(|(why, vs)| format!("{}: {why}", ranges(vs))).collect();
+        let reasons: Vec<String> =
+            skipped.iter().map(|(why, vs)| format!("{}: {why}", common::version_ranges(vs))).collect();
         table.push(format!(
             "{key:>4}  {:<36} {:<8} {:<10} {:<12} {}",
             target.name(),
             target.versions().to_string(),
             theirs,
-            ranges(checked),
+            common::version_ranges(checked),
             reasons.join("; ")
         ));
     }

@@ -115,17 +115,7 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Err(kafka_wire_codegen::Error::Schema(diags)) => {
-            for d in &diags.0 {
-                eprintln!("{}", d.located());
-            }
-            eprintln!("{} error(s)", diags.0.len());
-            ExitCode::from(1)
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }
+        Err(e) => failure(e, 1),
     }
 }
 
@@ -153,14 +143,23 @@ fn diff(args: Vec<String>) -> ExitCode {
             println!("{report}");
             ExitCode::from(u8::from(report.is_breaking()))
         }
-        Err(kafka_wire_codegen::Error::Schema(diags)) => {
+        Err(e) => failure(e, 2),
+    }
+}
+
+/// Prints an error, each schema diagnostic on its own line with its place,
+/// and gives the exit status: `schema_status` for invalid schemas, 2 for
+/// anything else.
+fn failure(e: kafka_wire_codegen::Error, schema_status: u8) -> ExitCode {
+    match e {
+        kafka_wire_codegen::Error::Schema(diags) => {
             for d in &diags.0 {
                 eprintln!("{}", d.located());
             }
             eprintln!("{} error(s)", diags.0.len());
-            ExitCode::from(2)
+            ExitCode::from(schema_status)
         }
-        Err(e) => {
+        e => {
             eprintln!("error: {e}");
             ExitCode::from(2)
         }

@@ -115,3 +115,24 @@ pub fn kafka_oracle(release: &str) -> Option<PathBuf> {
     let _ = writeln!(std::io::stderr(), "{message}");
     None
 }
+
+/// A list of versions written compactly, as the tests' tables print them:
+/// `[0, 1, 2, 3, 5]` is `"0-3, 5"`, an empty list `"-"`.
+#[allow(dead_code)]
+pub fn version_ranges(vs: &[i16]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < vs.len() {
+        let mut j = i;
+        while j + 1 < vs.len() && vs[j + 1] == vs[j] + 1 {
+            j += 1;
+        }
+        out.push(if i == j { vs[i].to_string() } else { format!("{}-{}", vs[i], vs[j]) });
+        i = j + 1;
+    }
+    if out.is_empty() {
+        "-".into()
+    } else {
+        out.join(", ")
+    }
+}
