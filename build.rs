@@ -1,6 +1,7 @@
 //! Compiles `schemas/` into `$OUT_DIR`; `src/messages.rs` includes the result.
 //! With the `sample` feature the generated code also gets `Sample` impls,
-//! with the `borrowed` feature each struct a borrowed view (`XRef<'a>`).
+//! with the `borrowed` feature each struct a borrowed view (`XRef<'a>`),
+//! with the `json` feature `ToJson`/`FromJson` impls (Kafka's JSON form).
 //! The `admin` and `controller` features choose the api keys compiled
 //! beyond the core ones (`build/api_groups.rs`); the api-key table always
 //! lists every api key.
@@ -19,6 +20,7 @@ fn main() {
         .runtime_path("crate")
         .samples(feature("SAMPLE"))
         .views(feature("BORROWED"))
+        .json(feature("JSON"))
         .rerun_if_changed(true);
     let (admin, controller) = (feature("ADMIN"), feature("CONTROLLER"));
     if !(admin && controller) {

@@ -59,6 +59,9 @@ pub mod embedded;
 // KIP-590 forwarding to the controller: wrap in and unwrap from Envelope, the broker's decision on the answer (features `admin` and `controller`).
 #[cfg(all(feature = "admin", feature = "controller"))]
 pub mod forward;
+// Kafka's JSON form of every message, as Kafka's JSON converters (feature `json`).
+#[cfg(feature = "json")]
+pub mod json;
 // Random values shaped to a version, for property tests.
 #[cfg(feature = "sample")]
 pub mod sample;

@@ -54,11 +54,11 @@
 
 mod common;
 
+use common::oracle::{hex_word, Oracle};
+
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use kafka_wire::api::{api_info, API_INFO};
 use kafka_wire::message::{Message, VersionRange};
@@ -297,119 +297,6 @@ fn records_with_content(debug: &str) -> bool {
         let rest = rest.strip_prefix("Some(").unwrap_or(rest);
         rest.starts_with("b\"") && !rest.starts_with("b\"\"")
     })
-}
-
-// ---------------------------------------------------------------------------
-// The oracle process.
-
-/// One JVM running `Oracle` for one release.
-struct Oracle {
-    child: Child,
-    stdin: Option<BufWriter<ChildStdin>>,
-    stdout: BufReader<ChildStdout>,
-    stderr: Option<std::thread::JoinHandle<String>>,
-    /// Time spent waiting for answers.
-    waiting: Duration,
-}
-
-impl Oracle {
-    fn start(launcher: &Path) -> Self {
-        let mut child = Command::new(launcher)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {}: {e}", launcher.display()));
-        let stdin = BufWriter::with_capacity(1 << 16, child.stdin.take().expect("piped"));
-        let stdout = BufReader::with_capacity(1 << 16, child.stdout.take().expect("piped"));
-        // Kept for the panic message if the JVM dies (slf4j's warning
-        // about a missing binding lands here too).
-        let mut err = child.stderr.take().expect("piped");
-        let stderr = std::thread::spawn(move || {
-            let mut text = String::new();
-            let _ = err.read_to_string(&mut text);
-            text
-        });
-        Oracle { child, stdin: Some(stdin), stdout, stderr: Some(stderr), waiting: Duration::ZERO }
-    }
-
-    /// Sends every question and returns the answers in order. A thread
-    /// writes while this one reads, so neither pipe fills up.
-    fn ask_all(&mut self, questions: &[String]) -> Vec<String> {
-        let started = Instant::now();
-        let stdin = self.stdin.as_mut().expect("open until drop");
-        let stdout = &mut self.stdout;
-        let answers = std::thread::scope(|s| {
-            let writer = s.spawn(move || -> std::io::Result<()> {
-                for q in questions {
-                    debug_assert!(!q.contains('\n'));
-                    stdin.write_all(q.as_bytes())?;
-                    stdin.write_all(b"\n")?;
-                }
-                stdin.flush()
-            });
-            let mut answers = Vec::with_capacity(questions.len());
-            let mut line = String::new();
-            for _ in questions {
-                line.clear();
-                match stdout.read_line(&mut line) {
-                    Ok(n) if n > 0 => answers.push(line.trim_end_matches('\n').to_string()),
-                    _ => break,
-                }
-            }
-            let written = writer.join().expect("writer thread");
-            (answers, written)
-        });
-        let (answers, written) = answers;
-        self.waiting += started.elapsed();
-        if answers.len() != questions.len() || written.is_err() {
-            let stderr = self.finish();
-            panic!(
-                "the oracle stopped after {} of {} answers ({written:?}); its stderr:\n{stderr}",
-                answers.len(),
-                questions.len()
-            );
-        }
-        answers
-    }
-
-    fn ask(&mut self, question: &str) -> String {
-        self.ask_all(&[question.to_string()]).remove(0)
-    }
-
-    /// Closes stdin, waits for the JVM and returns its stderr.
-    fn finish(&mut self) -> String {
-        self.stdin.take();
-        let _ = self.child.wait();
-        self.stderr.take().map(|h| h.join().unwrap_or_default()).unwrap_or_default()
-    }
-}
-
-impl Drop for Oracle {
-    fn drop(&mut self) {
-        self.stdin.take();
-        if self.child.try_wait().ok().flatten().is_none() {
-            // It ends on end of input; give it a moment, then end it.
-            let deadline = Instant::now() + Duration::from_secs(5);
-            while Instant::now() < deadline {
-                if self.child.try_wait().ok().flatten().is_some() {
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
-    }
-}
-
-/// `-` stands for no bytes on the oracle's line.
-fn hex_word(bytes: &[u8]) -> String {
-    if bytes.is_empty() {
-        "-".into()
-    } else {
-        hex::encode(bytes)
-    }
 }
 
 fn unhex_word(word: &str) -> Result<Bytes, String> {

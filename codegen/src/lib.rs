@@ -207,6 +207,11 @@ pub struct Extras {
     /// from a `&'a [u8]` with strings, bytes and arrays of fixed-width
     /// values borrowing it, and turns into `X` with `IntoOwned`.
     pub views: bool,
+    /// Kafka's JSON form: `ToJson` and `FromJson` impls for each struct,
+    /// and `to_json`/`from_json` on the dispatch enums, as Kafka's
+    /// generated JSON converters write and read it (needs the runtime's
+    /// `json` feature).
+    pub json: bool,
     /// The api keys whose request and response are compiled; `None` (the
     /// default) for all. Every schema is still read and checked, and the
     /// api-key table (`ApiKey`, `API_INFO`) still lists every api key, so
@@ -238,7 +243,8 @@ impl Extras {
 pub fn generate_with(sources: &[(String, String)], runtime: &str, extras: Extras) -> Result<Generated, Error> {
     let runtime = naming::runtime_path(runtime)
         .map_err(|e| Error::RuntimePath { path: runtime.to_owned(), reason: e.to_string() })?;
-    let mut cx = EmitContext { runtime, samples: extras.samples, views: extras.views, partial: false };
+    let mut cx =
+        EmitContext { runtime, samples: extras.samples, views: extras.views, json: extras.json, partial: false };
     let mut diags = Diagnostics::default();
     let specs = lower_sources(sources, &mut diags);
     let checked: Vec<_> = specs.iter().map(|s| check::check(s, &mut diags)).collect();
@@ -591,6 +597,21 @@ impl Builder {
     /// ```
     pub fn views(&mut self, on: bool) -> &mut Self {
         self.extras.views = on;
+        self
+    }
+
+    /// Whether to emit Kafka's JSON form (`ToJson`/`FromJson` impls; default
+    /// off; see [`Extras::json`]).
+    ///
+    /// # Example
+    /// ```
+    /// let schema = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/RequestHeader.json");
+    /// let out = kafka_wire_codegen::Builder::new().input(schema).json(true).generate()?;
+    /// assert!(out.files.iter().any(|f| f.text.contains("impl ::kafka_wire::json::ToJson for RequestHeader")));
+    /// # Ok::<(), kafka_wire_codegen::Error>(())
+    /// ```
+    pub fn json(&mut self, on: bool) -> &mut Self {
+        self.extras.json = on;
         self
     }
 

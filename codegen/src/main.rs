@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 const USAGE: &str = "\
-usage: kafka-wire-codegen [--out DIR] [--runtime PATH] [--views] [--api-keys K,K...] [--quiet] SCHEMA...
+usage: kafka-wire-codegen [--out DIR] [--runtime PATH] [--views] [--json] [--api-keys K,K...] [--quiet] SCHEMA...
        kafka-wire-codegen diff [--breaking] OLD NEW
 
 Compiles Kafka JSON message schemas (files, or directories of *.json) into Rust.
@@ -12,6 +12,7 @@ Compiles Kafka JSON message schemas (files, or directories of *.json) into Rust.
                   (without it, the schemas are only checked)
   --runtime PATH  path of the runtime crate in generated code (default ::kafka_wire)
   --views         also emit borrowed views (XRef<'a>, decoded from &'a [u8] without copying)
+  --json          also emit Kafka's JSON form (ToJson/FromJson impls, as Kafka's JSON converters)
   --api-keys LIST compile the requests and responses of these api keys only (e.g. 0,1,18);
                   the api-key table still lists every api key
   --quiet         print only the total
@@ -60,6 +61,9 @@ fn main() -> ExitCode {
             "--quiet" | "-q" => quiet = true,
             "--views" => {
                 builder.views(true);
+            }
+            "--json" => {
+                builder.json(true);
             }
             flag if flag.starts_with('-') => return usage_error(&format!("unknown option {flag}")),
             input => {

@@ -1,5 +1,7 @@
 //! Helpers shared by the integration tests.
 
+pub mod oracle;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 

@@ -244,6 +244,35 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
             }
         }
     });
+    let json = cx.json.then(|| {
+        let to = entries.iter().map(|(v, _, _)| quote!(Self::#v(m) => #rt::json::ToJson::to_json(m, version),));
+        let from = entries.iter().map(
+            |(v, ty, key)| quote!(#key => <#ty as #rt::json::FromJson>::from_json(json, version).map(Self::#v),),
+        );
+        quote! {
+            /// Kafka's JSON form of the body at `version` (see the runtime's `json` module).
+            ///
+            /// # Errors
+            /// As the body's `ToJson::to_json`.
+            pub fn to_json(&self, version: i16) -> Result<#rt::json::Value, #rt::json::JsonError> {
+                match self {
+                    #(#to)*
+                }
+            }
+
+            /// Reads the body of `api_key` at `version` from Kafka's JSON form.
+            ///
+            /// # Errors
+            /// `JsonErrorKind::UnknownApiKey` for an api key without a body here,
+            /// or the body's own error.
+            pub fn from_json(api_key: i16, json: &#rt::json::Value, version: i16) -> Result<Self, #rt::json::JsonError> {
+                match api_key {
+                    #(#from)*
+                    _ => Err(#rt::json::unknown_api_key(api_key, version)),
+                }
+            }
+        }
+    });
     let default = entries.first().map(|(v, ty, key)| {
         let doc = format!(
             " An empty body of api key {key}, the lowest: a placeholder to decode into ([`{name}::decode_into`])."
@@ -335,6 +364,8 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
             }
 
             #samples
+
+            #json
         }
 
         #(#froms)*

@@ -5,6 +5,7 @@ pub mod api;
 pub mod codec;
 pub mod cond;
 pub mod field;
+pub mod json;
 pub mod sample;
 pub mod structs;
 
@@ -23,6 +24,8 @@ pub struct EmitContext {
     pub samples: bool,
     /// Whether to emit borrowed views (`XRef<'a>`) beside the owned structs.
     pub views: bool,
+    /// Whether to emit `ToJson` and `FromJson` impls (Kafka's JSON form).
+    pub json: bool,
     /// Whether only some api keys are compiled: the dispatch then tells an
     /// api key of the table that is not compiled from an unknown one.
     pub partial: bool,
@@ -72,6 +75,9 @@ pub fn emit_message(
         }
         if cx.samples {
             out.extend(sample::emit_sample_impl(&view, cx));
+        }
+        if cx.json {
+            out.extend(json::emit_json_impls(&view, cx));
         }
     }
     out.extend(api::emit_message_impls(spec, cx, responses));

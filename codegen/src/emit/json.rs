@@ -1,0 +1,123 @@
+//! `impl ToJson` and `impl FromJson` for each struct (optional): Kafka's
+//! JSON form at a version, as its generated `XxxDataJsonConverter` classes
+//! write and read it (the runtime's `json` module holds the rules for each
+//! schema type).
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::cond::Cond;
+use super::field::FieldView;
+use super::{EmitContext, StructView};
+use crate::model::FieldType;
+use crate::naming;
+
+/// Kafka's JSON key for a field: its name with the first letter lower-cased
+/// (Kafka's `FieldSpec.camelCaseName()`).
+pub fn json_key(name: &str) -> String {
+    let mut chars = name.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// The JSON value of field `f` of `self`: the runtime's `ToJson`, except
+/// `records`, which Kafka writes as `""`.
+fn value_to_json(f: &FieldView<'_>, rt: &TokenStream, owner: &str, key: &str) -> TokenStream {
+    let ident = &f.ident;
+    match (&f.field.ty, f.option) {
+        (FieldType::Records, false) => quote!(out.insert(#key.into(), #rt::json::records(&self.#ident));),
+        (FieldType::Records, true) => quote!(out.insert(#key.into(), #rt::json::nullable_records(&self.#ident));),
+        _ => quote!(#rt::json::put(&mut out, &self.#ident, version, #owner, #key)?;),
+    }
+}
+
+/// Both impls for one struct.
+pub fn emit_json_impls(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
+    let rt = &cx.runtime;
+    let ident = naming::type_ident(view.def.name);
+    let owner = view.def.name;
+    let within = view.def.versions;
+    let mut checks = TokenStream::new();
+    let mut writes = TokenStream::new();
+    let mut reads = TokenStream::new();
+    for f in &view.fields {
+        let key = json_key(&f.field.name);
+        let ident = &f.ident;
+        let present = Cond::new(f.present, within);
+        if !f.field.ignorable {
+            let non_default = f.non_default(quote!(self.#ident), rt);
+            if let Some(test) = present.and_not(non_default) {
+                checks.extend(quote! {
+                    if #test {
+                        return Err(#rt::json::non_default(#owner, #key, version));
+                    }
+                });
+            }
+        }
+        let write = value_to_json(f, rt, owner, &key);
+        // Tagged fields are written only when they differ from their default.
+        let write = if f.tagged.is_empty() {
+            present.guard(write)
+        } else {
+            let non_default = f.non_default(quote!(self.#ident), rt);
+            let test = match Cond::new(f.tagged, f.present) {
+                Cond::Always => non_default,
+                Cond::Never => quote!(true),
+                Cond::When(_, untagged) => quote!((#untagged || #non_default)),
+            };
+            let test = present.and(test);
+            quote!(if #test { #write })
+        };
+        writes.extend(write);
+        let mandatory = Cond::new(f.positional, within);
+        let absent = match mandatory {
+            Cond::Never => quote!(),
+            Cond::Always => quote!(else { return Err(#rt::json::missing(#owner, #key, version)); }),
+            Cond::When(test, _) => quote!(else if #test { return Err(#rt::json::missing(#owner, #key, version)); }),
+        };
+        reads.extend(quote! {
+            if let Some(v) = object.get(#key) {
+                value.#ident = #rt::json::field(v, version, #owner, #key)?;
+            } #absent
+        });
+    }
+    let empty = view.fields.is_empty();
+    let (to_version, from_version) =
+        if empty { (quote!(_version), quote!(version)) } else { (quote!(version), quote!(version)) };
+    let out_binding = if empty { quote!(let out) } else { quote!(let mut out) };
+    let (object_binding, value_binding) =
+        if empty { (quote!(let _object), quote!(let value)) } else { (quote!(let object), quote!(let mut value)) };
+    quote! {
+        impl #rt::json::ToJson for #ident {
+            #[allow(unused_comparisons, clippy::nonminimal_bool)]
+            fn to_json(&self, #to_version: i16) -> Result<#rt::json::Value, #rt::json::JsonError> {
+                #checks
+                #out_binding = #rt::json::Map::new();
+                #writes
+                Ok(#rt::json::Value::Object(out))
+            }
+        }
+
+        impl #rt::json::FromJson for #ident {
+            #[allow(clippy::field_reassign_with_default)]
+            fn from_json(json: &#rt::json::Value, #from_version: i16) -> Result<Self, #rt::json::JsonError> {
+                #object_binding = #rt::json::object(json, #owner, version)?;
+                #value_binding = Self::default();
+                #reads
+                Ok(value)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn keys_as_kafka_writes_them() {
+        assert_eq!(super::json_key("ThrottleTimeMs"), "throttleTimeMs");
+        assert_eq!(super::json_key("KRaftVersion"), "kRaftVersion");
+        assert_eq!(super::json_key("isKRaftController"), "isKRaftController");
+    }
+}

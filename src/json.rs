@@ -1,0 +1,489 @@
+//! Kafka's JSON form of every message (feature `json`): what Apache Kafka's
+//! generated converters (`XxxDataJsonConverter.write(data, version)` and
+//! `.read(json, version)` in kafka-clients) write and read.
+//!
+//! Every generated struct implements [`ToJson`] and [`FromJson`], and the
+//! dispatch enums have `RequestBody::to_json` / `RequestBody::from_json`
+//! (and the same on `ResponseBody`). The form, as Kafka writes it:
+//!
+//! - keys are the schema's field names with the first letter lower-cased
+//!   (`ThrottleTimeMs` → `throttleTimeMs`, `KRaftVersion` → `kRaftVersion`);
+//! - a field absent at the version is left out; a tagged field is written
+//!   only when it differs from its default; unknown tagged fields are left
+//!   out (Kafka's converters drop them);
+//! - integers are JSON integers, `float64` a JSON number, except NaN and the
+//!   infinities, which Jackson writes as the strings `"NaN"`, `"Infinity"`
+//!   and `"-Infinity"`;
+//! - `bytes` (and the KIP-590 `ApiMessage` and `Header` fields, bytes in
+//!   Kafka's schemas) are standard base64 with padding; a `records` field
+//!   is written as `""` whatever it holds (Kafka's `write(data, version)`
+//!   leaves record contents out) and read from base64;
+//! - a `uuid` is Kafka's `Uuid.toString()`: URL-safe base64 without padding;
+//! - null is JSON `null`.
+//!
+//! Reading follows Kafka's reader: a field mandatory at the version (present
+//! and not tagged) must be there; a field given at a version that lacks it
+//! is still read (and then refused on writing, as Kafka does, when it is
+//! not ignorable and not at its default); integers must be JSON integers in
+//! range, `float64` a JSON number with a fraction or exponent (Kafka refuses
+//! `1` for a float64), strings JSON strings. Two quirks of Kafka's reader
+//! are kept so that the same JSON means the same value: an `int8` of 128 to
+//! 256 is read as that minus 128, and a `uint32` above 4294967293 is
+//! refused. Deliberate differences: `"NaN"`, `"Infinity"` and
+//! `"-Infinity"` are read as float64 (so that the form round-trips; Kafka
+//! cannot read its own output there), and a struct must be a JSON object
+//! (Kafka takes any non-object as an object without fields).
+//!
+//! # Why not serde
+//!
+//! Kafka's JSON form depends on the version: which fields exist, which are
+//! tagged, and so which keys are written and which are mandatory on reading.
+//! `serde::Serialize` and `Deserialize` have no place for a version, and a
+//! version-free form (every field, always) would not be Kafka's: Kafka could
+//! not read it at older versions, and it would not match the JSON Kafka's
+//! tools and logs print. So the generated code converts to and from a
+//! [`serde_json::Value`] at a version, and offers no serde impls; a
+//! version-free serde derive could come later behind a feature of its own.
+//!
+//! # Example
+//! ```
+//! # #[cfg(feature = "json")] {
+//! use kafka_wire::json::{FromJson, ToJson};
+//! use kafka_wire::messages::ApiVersionsRequest;
+//!
+//! let request = ApiVersionsRequest { client_software_name: "kw".into(), ..Default::default() };
+//! let json = request.to_json(3)?;
+//! assert_eq!(json.to_string(), r#"{"clientSoftwareName":"kw","clientSoftwareVersion":""}"#);
+//! assert_eq!(ApiVersionsRequest::from_json(&json, 3)?, request);
+//! assert_eq!(request.to_json(0)?.to_string(), "{}"); // v0 has no fields
+//! # }
+//! # Ok::<(), kafka_wire::json::JsonError>(())
+//! ```
+
+use std::fmt;
+
+use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+use base64::Engine;
+use bytes::Bytes;
+
+use crate::embedded::{EmbeddedHeader, EmbeddedMessage};
+use crate::primitives::Uuid;
+
+pub use serde_json::{Map, Value};
+
+/// A value with Kafka's JSON form at a version.
+pub trait ToJson {
+    /// Kafka's JSON form of `self` at `version`.
+    ///
+    /// # Errors
+    /// [`JsonErrorKind::NonDefaultField`] when a field that the version
+    /// lacks, and that is not ignorable, holds a value other than its
+    /// default (Kafka's converters refuse it the same way).
+    fn to_json(&self, version: i16) -> Result<Value, JsonError>;
+}
+
+/// A value read from Kafka's JSON form at a version.
+pub trait FromJson: Sized {
+    /// Reads `json` as Kafka's reader does at `version`.
+    ///
+    /// # Errors
+    /// A [`JsonError`] naming the message, version and JSON path.
+    fn from_json(json: &Value, version: i16) -> Result<Self, JsonError>;
+}
+
+/// What went wrong converting to or from JSON.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum JsonErrorKind {
+    /// A field mandatory at the version is missing.
+    Missing,
+    /// The JSON has another type than the field needs (`expected` names it).
+    Expected(&'static str),
+    /// An integer outside the field type's range.
+    OutOfRange,
+    /// Text that is not valid base64 (bytes) or not a Kafka uuid.
+    BadEncoding(&'static str),
+    /// Writing: a field the version lacks holds a non-default value.
+    NonDefaultField,
+    /// An api key with no message in this build.
+    UnknownApiKey(i16),
+}
+
+impl fmt::Display for JsonErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Missing => f.write_str("missing, and mandatory at this version"),
+            Self::Expected(what) => write!(f, "expected {what}"),
+            Self::OutOfRange => f.write_str("integer out of the field's range"),
+            Self::BadEncoding(what) => write!(f, "not {what}"),
+            Self::NonDefaultField => f.write_str("field is not in this version and holds a non-default value"),
+            Self::UnknownApiKey(key) => write!(f, "api key {key} is unknown or not compiled"),
+        }
+    }
+}
+
+/// An error converting to or from Kafka's JSON form: the message (the
+/// outermost struct converted), the version, the JSON path of the value
+/// (`topics[2].name`; empty for the message itself) and what went wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JsonError {
+    /// The message, e.g. `CreateTopicsRequest` (empty for a bare value).
+    pub message: &'static str,
+    /// The version converted at.
+    pub version: i16,
+    /// The JSON path, e.g. `topics[2].name`.
+    pub path: String,
+    /// What went wrong.
+    pub kind: JsonErrorKind,
+}
+
+impl fmt::Display for JsonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let message = if self.message.is_empty() { "value" } else { self.message };
+        write!(f, "{message} v{}", self.version)?;
+        if !self.path.is_empty() {
+            write!(f, " at {}", self.path)?;
+        }
+        write!(f, ": {}", self.kind)
+    }
+}
+
+impl std::error::Error for JsonError {}
+
+impl JsonError {
+    /// An error of `kind` at the value itself.
+    pub fn new(kind: JsonErrorKind, version: i16) -> Self {
+        JsonError { message: "", version, path: String::new(), kind }
+    }
+
+    /// The same error seen from the struct `owner`, field `key`: the path
+    /// gains `key` in front and the message becomes `owner`.
+    pub fn within(mut self, owner: &'static str, key: &str) -> Self {
+        self.path = match self.path.as_bytes().first() {
+            None => key.to_owned(),
+            Some(b'[') => format!("{key}{}", self.path),
+            Some(_) => format!("{key}.{}", self.path),
+        };
+        self.message = owner;
+        self
+    }
+
+    /// The same error seen from an array, at element `index`.
+    pub fn at(mut self, index: usize) -> Self {
+        self.path = match self.path.as_bytes().first() {
+            None => format!("[{index}]"),
+            Some(b'[') => format!("[{index}]{}", self.path),
+            Some(_) => format!("[{index}].{}", self.path),
+        };
+        self
+    }
+}
+
+fn expected(what: &'static str, version: i16) -> JsonError {
+    JsonError::new(JsonErrorKind::Expected(what), version)
+}
+
+// ---------------------------------------------------------------------------
+// Helpers the generated code calls.
+
+/// The object of a struct's JSON form, for `owner`.
+///
+/// # Errors
+/// [`JsonErrorKind::Expected`] when `json` is not an object.
+pub fn object<'a>(json: &'a Value, owner: &'static str, version: i16) -> Result<&'a Map<String, Value>, JsonError> {
+    json.as_object().ok_or_else(|| JsonError { message: owner, ..expected("a JSON object", version) })
+}
+
+/// Reads field `key` of struct `owner` from `json`.
+///
+/// # Errors
+/// The field's error, with `owner` and `key` in its path.
+#[inline]
+pub fn field<T: FromJson>(json: &Value, version: i16, owner: &'static str, key: &str) -> Result<T, JsonError> {
+    T::from_json(json, version).map_err(|e| e.within(owner, key))
+}
+
+/// Writes field `key` of struct `owner` into `out`.
+///
+/// # Errors
+/// The field's error, with `owner` and `key` in its path.
+#[inline]
+pub fn put<T: ToJson + ?Sized>(
+    out: &mut Map<String, Value>,
+    value: &T,
+    version: i16,
+    owner: &'static str,
+    key: &str,
+) -> Result<(), JsonError> {
+    let json = value.to_json(version).map_err(|e| e.within(owner, key))?;
+    out.insert(key.to_owned(), json);
+    Ok(())
+}
+
+/// The error for field `key` of `owner` missing at `version`.
+pub fn missing(owner: &'static str, key: &str, version: i16) -> JsonError {
+    JsonError::new(JsonErrorKind::Missing, version).within(owner, key)
+}
+
+/// The error for field `key` of `owner` holding a non-default value at a
+/// `version` that lacks it.
+pub fn non_default(owner: &'static str, key: &str, version: i16) -> JsonError {
+    JsonError::new(JsonErrorKind::NonDefaultField, version).within(owner, key)
+}
+
+/// The error for an api key without a message in this build.
+pub fn unknown_api_key(api_key: i16, version: i16) -> JsonError {
+    JsonError::new(JsonErrorKind::UnknownApiKey(api_key), version)
+}
+
+/// A `records` field as Kafka's `write(data, version)` writes it: `""`
+/// whatever the records hold.
+pub fn records(_records: &Bytes) -> Value {
+    Value::String(String::new())
+}
+
+/// A nullable `records` field: `null`, or `""` as [`records`].
+pub fn nullable_records(records: &Option<Bytes>) -> Value {
+    match records {
+        None => Value::Null,
+        Some(_) => Value::String(String::new()),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Primitives.
+
+impl ToJson for bool {
+    fn to_json(&self, _version: i16) -> Result<Value, JsonError> {
+        Ok(Value::Bool(*self))
+    }
+}
+
+impl FromJson for bool {
+    fn from_json(json: &Value, version: i16) -> Result<Self, JsonError> {
+        json.as_bool().ok_or_else(|| expected("a boolean", version))
+    }
+}
+
+/// A JSON integer within `lo..=hi`.
+fn integer(json: &Value, lo: i64, hi: i64, version: i16) -> Result<i64, JsonError> {
+    let n = match json {
+        Value::Number(n) if n.is_i64() || n.is_u64() => n,
+        _ => return Err(expected("an integer", version)),
+    };
+    match n.as_i64() {
+        Some(v) if (lo..=hi).contains(&v) => Ok(v),
+        _ => Err(JsonError::new(JsonErrorKind::OutOfRange, version)),
+    }
+}
+
+macro_rules! integers {
+    ($($t:ty),*) => {$(
+        impl ToJson for $t {
+            fn to_json(&self, _version: i16) -> Result<Value, JsonError> {
+                Ok(Value::from(*self))
+            }
+        }
+    )*};
+}
+integers!(i8, i16, u16, i32, u32, i64);
+
+impl FromJson for i8 {
+    fn from_json(json: &Value, version: i16) -> Result<Self, JsonError> {
+        // Kafka's MessageUtil.jsonNodeToByte reads 128..=256 as 0..=128
+        // (value - 128, then cast): kept, so that the same JSON means the same value.
+        let v = integer(json, i64::from(i8::MIN), 256, version)?;
+        Ok(if v > 127 { (v - 128) as u8 as i8 } else { v as i8 })
+    }
+}
+
+impl FromJson for i16 {
+    fn from_json(json: &Value, version: i16) -> Result<Self, JsonError> {
+        integer(json, i16::MIN.into(), i16::MAX.into(), version).map(|v| v as i16)
+    }
+}
+
+impl FromJson for u16 {
+    fn from_json(json: &Value, version: i16) -> Result<Self, JsonError> {
+        integer(json, 0, u16::MAX.into(), version).map(|v| v as u16)
+    }
+}
+
+impl FromJson for i32 {
+    fn from_json(json: &Value, version: i16) -> Result<Self, JsonError> {
+        integer(json, i32::MIN.into(), i32::MAX.into(), version).map(|v| v as i32)
+    }
+}
+
+impl FromJson for u32 {
+    fn from_json(json: &Value, version: i16) -> Result<Self, JsonError> {
+        // Kafka's MessageUtil.jsonNodeToUnsignedInt stops at 4294967293.
+        integer(json, 0, 4_294_967_293, version).map(|v| v as u32)
+    }
+}
+
+impl FromJson for i64 {
+    fn from_json(json: &Value, version: i16) -> Result<Self, JsonError> {
+        integer(json, i64::MIN, i64::MAX, version)
+    }
+}
+
+impl ToJson for f64 {
+    fn to_json(&self, _version: i16) -> Result<Value, JsonError> {
+        Ok(match serde_json::Number::from_f64(*self) {
+            Some(n) => Value::Number(n),
+            // Jackson's default (QUOTE_NON_NUMERIC_NUMBERS).
+            None if self.is_nan() => Value::String("NaN".into()),
+            None if *self > 0.0 => Value::String("Infinity".into()),
+            None => Value::String("-Infinity".into()),
+        })
+    }
+}
+
+impl FromJson for f64 {
+    fn from_json(json: &Value, version: i16) -> Result<Self, JsonError> {
+        match json {
+            Value::Number(n) if n.is_f64() => Ok(n.as_f64().unwrap_or_default()),
+            Value::String(s) if s == "NaN" => Ok(f64::NAN),
+            Value::String(s) if s == "Infinity" => Ok(f64::INFINITY),
+            Value::String(s) if s == "-Infinity" => Ok(f64::NEG_INFINITY),
+            _ => Err(expected("a floating point number", version)),
+        }
+    }
+}
+
+impl ToJson for String {
+    fn to_json(&self, _version: i16) -> Result<Value, JsonError> {
+        Ok(Value::String(self.clone()))
+    }
+}
+
+impl FromJson for String {
+    fn from_json(json: &Value, version: i16) -> Result<Self, JsonError> {
+        json.as_str().map(str::to_owned).ok_or_else(|| expected("a string", version))
+    }
+}
+
+impl ToJson for Bytes {
+    fn to_json(&self, _version: i16) -> Result<Value, JsonError> {
+        Ok(Value::String(STANDARD.encode(self)))
+    }
+}
+
+impl FromJson for Bytes {
+    fn from_json(json: &Value, version: i16) -> Result<Self, JsonError> {
+        let text = json.as_str().ok_or_else(|| expected("a base64 string", version))?;
+        STANDARD
+            .decode(text)
+            .map(Bytes::from)
+            .map_err(|_| JsonError::new(JsonErrorKind::BadEncoding("base64"), version))
+    }
+}
+
+impl ToJson for EmbeddedMessage {
+    fn to_json(&self, version: i16) -> Result<Value, JsonError> {
+        self.0.to_json(version)
+    }
+}
+
+impl FromJson for EmbeddedMessage {
+    fn from_json(json: &Value, version: i16) -> Result<Self, JsonError> {
+        Bytes::from_json(json, version).map(EmbeddedMessage)
+    }
+}
+
+impl ToJson for EmbeddedHeader {
+    fn to_json(&self, version: i16) -> Result<Value, JsonError> {
+        self.0.to_json(version)
+    }
+}
+
+impl FromJson for EmbeddedHeader {
+    fn from_json(json: &Value, version: i16) -> Result<Self, JsonError> {
+        Bytes::from_json(json, version).map(EmbeddedHeader)
+    }
+}
+
+/// Kafka's `Uuid.fromString`: URL-safe base64, padding optional.
+const UUID_READER: GeneralPurpose = GeneralPurpose::new(
+    &base64::alphabet::URL_SAFE,
+    GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
+);
+
+impl ToJson for Uuid {
+    fn to_json(&self, _version: i16) -> Result<Value, JsonError> {
+        Ok(Value::String(URL_SAFE_NO_PAD.encode(self.0)))
+    }
+}
+
+impl FromJson for Uuid {
+    fn from_json(json: &Value, version: i16) -> Result<Self, JsonError> {
+        let text = json.as_str().ok_or_else(|| expected("a uuid string", version))?;
+        let bad = || JsonError::new(JsonErrorKind::BadEncoding("a uuid (22 characters of URL-safe base64)"), version);
+        if text.len() > 24 {
+            return Err(bad());
+        }
+        let bytes = UUID_READER.decode(text).map_err(|_| bad())?;
+        <[u8; 16]>::try_from(bytes.as_slice()).map(Uuid).map_err(|_| bad())
+    }
+}
+
+impl<T: ToJson> ToJson for Vec<T> {
+    fn to_json(&self, version: i16) -> Result<Value, JsonError> {
+        self.iter()
+            .enumerate()
+            .map(|(i, v)| v.to_json(version).map_err(|e| e.at(i)))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Value::Array)
+    }
+}
+
+impl<T: FromJson> FromJson for Vec<T> {
+    fn from_json(json: &Value, version: i16) -> Result<Self, JsonError> {
+        let items = json.as_array().ok_or_else(|| expected("a JSON array", version))?;
+        items.iter().enumerate().map(|(i, v)| T::from_json(v, version).map_err(|e| e.at(i))).collect()
+    }
+}
+
+impl<T: ToJson> ToJson for Option<T> {
+    fn to_json(&self, version: i16) -> Result<Value, JsonError> {
+        match self {
+            None => Ok(Value::Null),
+            Some(v) => v.to_json(version),
+        }
+    }
+}
+
+impl<T: FromJson> FromJson for Option<T> {
+    fn from_json(json: &Value, version: i16) -> Result<Self, JsonError> {
+        match json {
+            Value::Null => Ok(None),
+            v => T::from_json(v, version).map(Some),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn primitives_as_kafka_writes_them() {
+        assert_eq!(Uuid::from_u128(1).to_json(0).unwrap(), "AAAAAAAAAAAAAAAAAAAAAQ");
+        assert_eq!(Uuid::from_json(&Value::from("AAAAAAAAAAAAAAAAAAAAAQ=="), 0).unwrap(), Uuid::from_u128(1));
+        assert!(Uuid::from_json(&Value::from("AAAA"), 0).is_err());
+        assert_eq!(Bytes::from_static(b"\0\x01").to_json(0).unwrap(), "AAE=");
+        assert!(Bytes::from_json(&Value::from("AAE"), 0).is_err());
+        assert_eq!(f64::NAN.to_json(0).unwrap(), "NaN");
+        assert_eq!(f64::NEG_INFINITY.to_json(0).unwrap(), "-Infinity");
+        assert!(f64::from_json(&serde_json::json!(1), 0).is_err());
+        assert_eq!(f64::from_json(&serde_json::json!(1.0), 0).unwrap(), 1.0);
+        assert_eq!(i8::from_json(&serde_json::json!(200), 0).unwrap(), 72);
+        assert!(i16::from_json(&serde_json::json!(40000), 0).is_err());
+        assert!(i32::from_json(&serde_json::json!("1"), 0).is_err());
+        assert!(u32::from_json(&serde_json::json!(4_294_967_294u32), 0).is_err());
+        let e = Vec::<Option<i32>>::from_json(&serde_json::json!([1, null, "x"]), 3).unwrap_err().within("M", "xs");
+        assert_eq!(e.to_string(), "M v3 at xs[2]: expected an integer");
+    }
+}
