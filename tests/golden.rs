@@ -1418,12 +1418,13 @@ fn a_run_cut_short_by_its_tagged_entry_names_the_field_inside_it() {
 #[test]
 fn unknown_only_tagged_sections_keep_entries_and_refuse_bad_ones() {
     // ResponseHeader v1 defines no tagged field: every entry is kept, an
-    // empty one and the largest tag included, and written back as it came.
+    // empty one and the largest tag (2^31 - 2, tagged::MAX_TAG) included, and
+    // written back as it came.
     let kept = ResponseHeader {
         correlation_id: 1,
-        unknown_tagged_fields: vec![raw(0, ""), raw(7, "aa"), raw(u32::MAX, "0102")],
+        unknown_tagged_fields: vec![raw(0, ""), raw(7, "aa"), raw(2_147_483_646, "0102")],
     };
-    both_ways(&kept, 1, "00000001 03 00 00 07 01 aa ffffffff0f 02 0102");
+    both_ways(&kept, 1, "00000001 03 00 00 07 01 aa feffffff07 02 0102");
     // decode_into a header that holds unknown fields: an empty section clears them.
     let mut reused = kept.clone();
     reused.decode_into(&mut hex("00000002 00"), 1).unwrap();
