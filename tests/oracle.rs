@@ -41,6 +41,27 @@
 //!   write the same bytes), except the differences listed in [`KNOWN`],
 //!   each with its reason.
 //!
+//! - **The Envelope with its embedded header and body** (KIP-590,
+//!   [`envelopes`]): kafka-wire embeds client requests (CreateTopics v7
+//!   and v4, CreateAcls v1, AlterConfigs v1: RequestHeader v2 and v1) with
+//!   `EmbeddedMessage::from_request` and wraps them with
+//!   `forward::wrap_request`, and embeds controller answers (CreateTopics
+//!   v7, CreateAcls v1) with `from_response` and `wrap_response`. Kafka
+//!   reads the envelope back to the same bytes, then the embedded bytes as
+//!   its controller and forwarding broker do: the header at the version its
+//!   own table gives (leaving exactly the body), then the body from what is
+//!   left, each back to the same bytes. kafka-wire reads Kafka's envelope
+//!   back (`forward::unwrap_request`, `unwrap_response`, the typed embedded
+//!   decoders) to the header and body it started from, the header's values
+//!   those of Kafka's JSON form.
+//! - **ApiVersions v0 fallback bodies** ([`api_versions_fallback`]): v0
+//!   bodies with error 35 (UNSUPPORTED_VERSION) and an empty or filled api
+//!   list, written by kafka-wire, are read by Kafka at v0 to the same bytes
+//!   and refused by Kafka at every later version (so Kafka's client falls
+//!   back to v0 too); kafka-wire's `frame::decode_response` of a response
+//!   frame to a later ApiVersions request carrying such a body reads it at
+//!   v0, to the values Kafka reads.
+//!
 //! Every (api key, version, side) left out is printed with its reason (run
 //! with `-- --nocapture`): an api key or version one side lacks. A version
 //! the release marks unstable is checked too; a difference there is
@@ -57,19 +78,31 @@ mod common;
 use common::oracle::{hex_word, Oracle};
 
 use std::collections::BTreeMap;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::path::Path;
 use std::time::Instant;
 
 use kafka_wire::api::{api_info, API_INFO};
+use kafka_wire::embedded::EmbeddedMessage;
+use kafka_wire::error_code::ErrorCode;
+use kafka_wire::forward::{
+    envelope_error, unwrap_request, unwrap_response, wrap_request, wrap_response, ForwardOutcome, ForwardedRequest,
+    WrappedRequest,
+};
+use kafka_wire::frame;
 use kafka_wire::message::{Message, VersionRange};
 use kafka_wire::messages::{
-    alter_client_quotas_request as acq, create_topics_request as ct, describe_client_quotas_response as dcq,
+    alter_client_quotas_request as acq, alter_configs_request as ac, api_versions_response as av,
+    create_acls_request as cacl, create_acls_response as cacr, create_topics_request as ct,
+    create_topics_response as ctr, describe_client_quotas_response as dcq,
 };
 use kafka_wire::messages::{
-    AlterClientQuotasRequest, CreateTopicsRequest, DescribeClientQuotasResponse, EnvelopeRequest, MetadataRequest,
-    ProduceRequest, RequestBody, RequestHeader, ResponseBody, ResponseHeader, SaslAuthenticateRequest,
+    AlterClientQuotasRequest, AlterConfigsRequest, ApiVersionsResponse, CreateAclsRequest, CreateAclsResponse,
+    CreateTopicsRequest, CreateTopicsResponse, DefaultPrincipalData, DescribeClientQuotasResponse, EnvelopeRequest,
+    EnvelopeResponse, MetadataRequest, ProduceRequest, RequestBody, RequestHeader, ResponseBody, ResponseHeader,
+    SaslAuthenticateRequest,
 };
-use kafka_wire::primitives::Reader;
+use kafka_wire::primitives::{Reader, Uuid};
 use kafka_wire::sample::{Sample, SampleGen};
 use kafka_wire::tagged::RawTaggedField;
 use kafka_wire::{Bytes, BytesMut};
@@ -1180,6 +1213,1049 @@ fn header_versions(release: &'static str, rel: &Release, report: &mut Report) ->
     checked
 }
 
+// ---------------------------------------------------------------------------
+// KIP-590: the Envelope with its embedded header and body.
+
+/// The client requests embedded in an EnvelopeRequest: (api key, version).
+/// The embedded RequestHeader is v2 for a flexible version, v1 otherwise.
+const EMBEDDED_REQUESTS: &[(i16, i16)] = &[(19, 7), (19, 4), (30, 1), (33, 1)];
+
+/// The controller answers embedded in an EnvelopeResponse: (api key,
+/// version). The embedded ResponseHeader is v1 for a flexible version, v0
+/// otherwise.
+const EMBEDDED_RESPONSES: &[(i16, i16)] = &[(19, 7), (30, 1)];
+
+/// Sampled bodies per embedded (api key, version), beside the hand-made ones.
+const EMBEDDED_SEEDS: u64 = 8;
+
+impl Release {
+    /// The release's (request, response) header versions of an api key at
+    /// a version; `None` when it lacks the version.
+    fn header_versions(&self, key: i16, version: i16) -> Option<(i16, i16)> {
+        let api = self.apis.get(&key)?;
+        if version < api.versions.0 || version > api.versions.1 {
+            return None;
+        }
+        let i = (version - api.versions.0) as usize;
+        Some((api.request_headers[i], api.response_headers[i]))
+    }
+}
+
+/// What a read asked of Kafka stands for in the envelope checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// The envelope itself, or its own request header.
+    Outer,
+    /// The embedded header, read from the embedded bytes as Kafka's
+    /// controller (or forwarding broker) does: `left` is the body.
+    EmbeddedHeader,
+    /// The embedded body, from the bytes the header left.
+    EmbeddedBody,
+}
+
+/// One `decode` asked of Kafka: it must read `bytes` at `version`, leave
+/// `left` bytes unread, compute the size of and write back `written`.
+struct Read {
+    case: usize,
+    role: Role,
+    what: String,
+    target: Target,
+    version: i16,
+    bytes: Bytes,
+    written: Bytes,
+    left: usize,
+}
+
+/// Asks Kafka every read and checks each answer; `Some` with Kafka's
+/// answer when it is what kafka-wire wrote, else `None` and a failure.
+fn ask_reads(
+    release: &'static str,
+    rel: &Release,
+    oracle: &mut Oracle,
+    reads: &[Read],
+    report: &mut Report,
+) -> Vec<Option<Decoded>> {
+    let questions: Vec<String> =
+        reads.iter().map(|r| format!("decode {} {} {}", r.target.words(), r.version, hex_word(&r.bytes))).collect();
+    let answers = oracle.ask_all(&questions);
+    reads
+        .iter()
+        .zip(&answers)
+        .map(|(read, answer)| {
+            let problem = match parse_decoded(answer) {
+                Err(e) => Err(format!("Kafka cannot read {}: {e}", short_hex(&read.bytes))),
+                Ok(d) if d.left != read.left => Err(format!(
+                    "Kafka leaves {} of {} bytes unread, kafka-wire {}: {}",
+                    d.left,
+                    read.bytes.len(),
+                    read.left,
+                    short_hex(&read.bytes)
+                )),
+                Ok(d) if d.bytes != read.written => {
+                    Err(format!("Kafka writes back different bytes: {}", byte_diff(&read.written, &d.bytes)))
+                }
+                Ok(d) if d.size != read.written.len() => {
+                    Err(format!("Kafka's size {} is not kafka-wire's length {}", d.size, read.written.len()))
+                }
+                Ok(d) => Ok(d),
+            };
+            problem
+                .map_err(|text| report.fail(release, rel, read.target, read.version, format!("{}: {text}", read.what)))
+                .ok()
+        })
+        .collect()
+}
+
+/// At most 64 bytes in hex, for failure texts.
+fn short_hex(bytes: &[u8]) -> String {
+    let cut = hex_word(&bytes[..bytes.len().min(64)]);
+    if bytes.len() > 64 {
+        format!("{cut}…")
+    } else {
+        cut
+    }
+}
+
+/// Kafka's JSON form of what it read, parsed.
+fn kafka_json(decoded: &Decoded) -> Result<serde_json::Value, String> {
+    let text = decoded.json.as_deref().map_err(|e| format!("Kafka's JSON converter fails: {e}"))?;
+    serde_json::from_str(text).map_err(|e| format!("Kafka's JSON {text} does not parse: {e}"))
+}
+
+/// A RequestHeader as Kafka's JSON converter writes it (v1 and v2; it
+/// leaves tagged fields out).
+fn request_header_json(h: &RequestHeader) -> serde_json::Value {
+    serde_json::json!({
+        "requestApiKey": h.request_api_key,
+        "requestApiVersion": h.request_api_version,
+        "correlationId": h.correlation_id,
+        "clientId": h.client_id,
+    })
+}
+
+/// Header ‖ body of a client request, with kafka-wire's
+/// `EmbeddedMessage::from_request` (typed, so by the body's api).
+fn embed_request(header: &RequestHeader, body: &RequestBody) -> Result<EmbeddedMessage, String> {
+    let embedded = match body {
+        RequestBody::CreateTopics(b) => EmbeddedMessage::from_request(header, b),
+        RequestBody::CreateAcls(b) => EmbeddedMessage::from_request(header, b),
+        RequestBody::AlterConfigs(b) => EmbeddedMessage::from_request(header, b),
+        other => return Err(format!("no typed embedding here for api key {}", other.api_key())),
+    };
+    embedded.map_err(|e| format!("kafka-wire cannot embed it: {e}"))
+}
+
+/// kafka-wire's typed embedded decoder (`EmbeddedMessage::decode_request`).
+fn decode_embedded_request(embedded: &EmbeddedMessage, key: i16) -> Result<(RequestHeader, RequestBody), String> {
+    let e = |e: kafka_wire::error::DecodeError| e.to_string();
+    Ok(match key {
+        19 => embedded.decode_request::<CreateTopicsRequest>().map(|(h, b)| (h, b.into())).map_err(e)?,
+        30 => embedded.decode_request::<CreateAclsRequest>().map(|(h, b)| (h, b.into())).map_err(e)?,
+        33 => embedded.decode_request::<AlterConfigsRequest>().map(|(h, b)| (h, b.into())).map_err(e)?,
+        _ => return Err(format!("no typed decoder here for api key {key}")),
+    })
+}
+
+/// Header ‖ body of a response, with `EmbeddedMessage::from_response`.
+fn embed_response(header: &ResponseHeader, body: &ResponseBody, version: i16) -> Result<EmbeddedMessage, String> {
+    let embedded = match body {
+        ResponseBody::CreateTopics(b) => EmbeddedMessage::from_response(header, b, version),
+        ResponseBody::CreateAcls(b) => EmbeddedMessage::from_response(header, b, version),
+        other => return Err(format!("no typed embedding here for api key {}", other.api_key())),
+    };
+    embedded.map_err(|e| format!("kafka-wire cannot embed it: {e}"))
+}
+
+/// kafka-wire's typed embedded decoder (`EmbeddedMessage::decode_response`).
+fn decode_embedded_response(
+    embedded: &EmbeddedMessage,
+    key: i16,
+    version: i16,
+) -> Result<(ResponseHeader, ResponseBody), String> {
+    let e = |e: kafka_wire::error::DecodeError| e.to_string();
+    Ok(match key {
+        19 => embedded.decode_response::<CreateTopicsResponse>(version).map(|(h, b)| (h, b.into())).map_err(e)?,
+        30 => embedded.decode_response::<CreateAclsResponse>(version).map(|(h, b)| (h, b.into())).map_err(e)?,
+        _ => return Err(format!("no typed decoder here for api key {key}")),
+    })
+}
+
+/// Hand-made client requests to embed, then sampled ones.
+fn embedded_request_values(key: i16, version: i16) -> Vec<(String, RequestBody)> {
+    let mut out: Vec<(String, RequestBody)> = Vec::new();
+    match key {
+        19 => {
+            let config = |name: &str, value: Option<&str>| ct::CreatableTopicConfig {
+                name: name.into(),
+                value: value.map(Into::into),
+                ..Default::default()
+            };
+            let assignment = |partition_index: i32, broker_ids: Vec<i32>| ct::CreatableReplicaAssignment {
+                partition_index,
+                broker_ids,
+                ..Default::default()
+            };
+            let body = CreateTopicsRequest {
+                topics: vec![
+                    ct::CreatableTopic {
+                        name: "orders".into(),
+                        num_partitions: 3,
+                        replication_factor: 2,
+                        configs: vec![config("cleanup.policy", Some("compact")), config("retention.ms", None)],
+                        ..Default::default()
+                    },
+                    ct::CreatableTopic {
+                        name: "payments".into(),
+                        num_partitions: -1,
+                        replication_factor: -1,
+                        assignments: vec![assignment(0, vec![1, 2, 3]), assignment(1, vec![2, 3, 1])],
+                        ..Default::default()
+                    },
+                ],
+                timeout_ms: 30_000,
+                validate_only: true,
+                ..Default::default()
+            };
+            out.push(("two topics with configs and assignments".into(), body.into()));
+        }
+        30 => {
+            let body = CreateAclsRequest {
+                creations: vec![
+                    cacl::AclCreation {
+                        resource_type: 2, // TOPIC
+                        resource_name: "orders".into(),
+                        resource_pattern_type: 3, // LITERAL
+                        principal: "User:alice".into(),
+                        host: "*".into(),
+                        operation: 3,       // READ
+                        permission_type: 3, // ALLOW
+                        ..Default::default()
+                    },
+                    cacl::AclCreation {
+                        resource_type: 3, // GROUP
+                        resource_name: "app-".into(),
+                        resource_pattern_type: 4, // PREFIXED
+                        principal: "User:bob".into(),
+                        host: "10.0.0.7".into(),
+                        operation: 2,       // ALL
+                        permission_type: 2, // DENY
+                        ..Default::default()
+                    },
+                ],
+                ..Default::default()
+            };
+            out.push(("two ACLs, literal and prefixed".into(), body.into()));
+        }
+        33 => {
+            let config = |name: &str, value: Option<&str>| ac::AlterableConfig {
+                name: name.into(),
+                value: value.map(Into::into),
+                ..Default::default()
+            };
+            let body = AlterConfigsRequest {
+                resources: vec![
+                    ac::AlterConfigsResource {
+                        resource_type: 2, // TOPIC
+                        resource_name: "orders".into(),
+                        configs: vec![config("retention.ms", Some("86400000")), config("cleanup.policy", None)],
+                        ..Default::default()
+                    },
+                    ac::AlterConfigsResource {
+                        resource_type: 4, // BROKER
+                        resource_name: "1".into(),
+                        configs: vec![config("log.cleaner.threads", Some("2"))],
+                        ..Default::default()
+                    },
+                ],
+                validate_only: false,
+                ..Default::default()
+            };
+            out.push(("a topic and a broker".into(), body.into()));
+        }
+        _ => {}
+    }
+    for seed in 0..EMBEDDED_SEEDS {
+        let mut g = SampleGen::new(0x590e_0000 ^ (seed << 32) ^ ((key as u64) << 8) ^ version as u64);
+        let body = RequestBody::sample(key, &mut g, version).expect("every api key is compiled");
+        out.push((format!("seed {seed}"), body));
+    }
+    out
+}
+
+/// Hand-made controller answers to embed, then sampled ones.
+fn embedded_response_values(key: i16, version: i16) -> Vec<(String, ResponseBody)> {
+    let mut out: Vec<(String, ResponseBody)> = Vec::new();
+    match key {
+        19 => {
+            let body = CreateTopicsResponse {
+                throttle_time_ms: 0,
+                topics: vec![
+                    ctr::CreatableTopicResult {
+                        name: "orders".into(),
+                        topic_id: Uuid::from_u128(0x0123_4567_89ab_cdef_fedc_ba98_7654_3210),
+                        num_partitions: 3,
+                        replication_factor: 2,
+                        configs: Some(vec![ctr::CreatableTopicConfigs {
+                            name: "cleanup.policy".into(),
+                            value: Some("compact".into()),
+                            config_source: 1, // DYNAMIC_TOPIC_CONFIG
+                            ..Default::default()
+                        }]),
+                        ..Default::default()
+                    },
+                    ctr::CreatableTopicResult {
+                        name: "payments".into(),
+                        error_code: 36, // TOPIC_ALREADY_EXISTS
+                        error_message: Some("Topic 'payments' already exists.".into()),
+                        num_partitions: -1,
+                        replication_factor: -1,
+                        configs: None,
+                        ..Default::default()
+                    },
+                ],
+                ..Default::default()
+            };
+            out.push(("a created topic and an existing one".into(), body.into()));
+        }
+        30 => {
+            let body = CreateAclsResponse {
+                throttle_time_ms: 5,
+                results: vec![
+                    cacr::AclCreationResult { error_code: 0, error_message: None, ..Default::default() },
+                    cacr::AclCreationResult {
+                        error_code: 31, // CLUSTER_AUTHORIZATION_FAILED
+                        error_message: Some(String::new()),
+                        ..Default::default()
+                    },
+                ],
+                ..Default::default()
+            };
+            out.push(("a created ACL and a refused one".into(), body.into()));
+        }
+        _ => {}
+    }
+    for seed in 0..EMBEDDED_SEEDS {
+        let mut g = SampleGen::new(0x590f_0000 ^ (seed << 32) ^ ((key as u64) << 8) ^ version as u64);
+        let body = ResponseBody::sample(key, &mut g, version).expect("every api key is compiled");
+        out.push((format!("seed {seed}"), body));
+    }
+    out
+}
+
+/// One envelope, with what kafka-wire must read back from Kafka's bytes.
+struct EnvelopeCase {
+    label: String,
+    /// The embedded api, e.g. CreateTopicsRequest.
+    target: Target,
+    version: i16,
+    /// The embedded header and body as kafka-wire wrote them; `None` for an
+    /// error EnvelopeResponse.
+    embedded: Option<EmbeddedMessage>,
+    kind: EnvelopeKind,
+}
+
+// A few dozen values, each built once: boxing would only add noise.
+#[allow(clippy::large_enum_variant)]
+enum EnvelopeKind {
+    Request {
+        header: RequestHeader,
+        body: RequestBody,
+        wrapped: WrappedRequest,
+        principal: DefaultPrincipalData,
+        address: IpAddr,
+    },
+    Response {
+        envelope: EnvelopeResponse,
+        expected: ForwardOutcome,
+        forwarded: ForwardedRequest,
+    },
+}
+
+/// Counts of the envelope checks, for the table and summary.
+#[derive(Default)]
+struct EnvelopeTally {
+    requests: usize,
+    responses: usize,
+    /// Reads asked of Kafka, each of the same bytes back.
+    kafka_reads: usize,
+    /// Comparisons of what kafka-wire reads (unwrap, typed embedded decoder,
+    /// header values against Kafka's JSON).
+    wire_checks: usize,
+}
+
+/// The Envelope with a real embedded request or response: kafka-wire wraps
+/// (`EmbeddedMessage::from_request`/`from_response`, `forward::wrap_request`,
+/// `wrap_response`); Kafka reads the envelope (and the EnvelopeRequest's own
+/// header v2) back to the same bytes, then the embedded bytes as its
+/// controller and forwarding broker do: the header at the version Kafka's
+/// table gives for the api and version (leaving exactly the body), then the
+/// body from what the header left. kafka-wire then reads Kafka's envelope
+/// bytes (`forward::unwrap_request` / `unwrap_response` and the typed
+/// embedded decoders) back to the header and body it started from, the
+/// header's values equal to Kafka's JSON form.
+fn envelopes(
+    release: &'static str,
+    rel: &Release,
+    oracle: &mut Oracle,
+    report: &mut Report,
+) -> (Vec<String>, EnvelopeTally) {
+    let mut rows = Vec::new();
+    let mut tally = EnvelopeTally::default();
+    let principal = DefaultPrincipalData { r#type: "User".into(), name: "alice".into(), ..Default::default() };
+    let mut cases: Vec<EnvelopeCase> = Vec::new();
+    let mut reads: Vec<Read> = Vec::new();
+    let env_req = Target::Api(58, Side::Request);
+    let env_resp = Target::Api(58, Side::Response);
+    if rel.header_versions(58, 0).is_none() {
+        rows.push(format!("  left out: Kafka {release} lacks Envelope v0"));
+        return (rows, tally);
+    }
+
+    for &(key, version) in EMBEDDED_REQUESTS {
+        let target = Target::Api(key, Side::Request);
+        let Some((hv, _)) = rel.header_versions(key, version) else {
+            rows.push(format!(
+                "  {} v{version} in EnvelopeRequest v0: left out, Kafka {release} lacks it",
+                target.name()
+            ));
+            continue;
+        };
+        let ours_hv = api_info(key).expect("an api key of API_INFO").request_header_version(version);
+        if hv != ours_hv {
+            report.fail(
+                release,
+                rel,
+                target,
+                version,
+                format!("[envelope] embedded RequestHeader version: kafka-wire v{ours_hv}, Kafka v{hv}"),
+            );
+            continue;
+        }
+        let first = cases.len();
+        for (j, (label, body)) in embedded_request_values(key, version).into_iter().enumerate() {
+            let label = format!("[envelope] {} v{version} in EnvelopeRequest v0, {label}", target.name());
+            let mut fail = |text: String| report.fail(release, rel, target, version, format!("{label}: {text}"));
+            let client_id = match j % 4 {
+                0 => Some("client-1".to_string()),
+                1 => None,
+                2 => Some(String::new()),
+                _ => Some("文-client".to_string()),
+            };
+            let header = RequestHeader {
+                request_api_key: key,
+                request_api_version: version,
+                correlation_id: if j == 2 { i32::MAX } else { 7919 * j as i32 + 1 },
+                client_id,
+                unknown_tagged_fields: if hv >= 2 && j == 1 {
+                    vec![RawTaggedField::new(7, Bytes::from_static(b"t"))]
+                } else {
+                    Vec::new()
+                },
+                ..Default::default()
+            };
+            let embedded = match embed_request(&header, &body) {
+                Ok(e) => e,
+                Err(e) => {
+                    fail(e);
+                    continue;
+                }
+            };
+            let mut framed = BytesMut::new();
+            match frame::encode_request(&header, &body, &mut framed) {
+                Ok(()) if framed[..] == embedded.as_bytes()[..] => {}
+                Ok(()) => fail(format!(
+                    "frame::encode_request and EmbeddedMessage::from_request differ: {}",
+                    byte_diff(&framed, embedded.as_bytes())
+                )),
+                Err(e) => fail(format!("frame::encode_request fails: {e}")),
+            }
+            let header_len = match header.to_bytes(ours_hv) {
+                Ok(b) => b.len(),
+                Err(e) => {
+                    fail(format!("kafka-wire cannot encode the header: {e}"));
+                    continue;
+                }
+            };
+            let address =
+                if j % 2 == 0 { IpAddr::V4(Ipv4Addr::new(10, 0, 0, 7)) } else { IpAddr::V6(Ipv6Addr::LOCALHOST) };
+            let wrapped =
+                match wrap_request(embedded.as_bytes().clone(), &principal, address, 1000 + j as i32, Some("broker-1"))
+                {
+                    Ok(w) => w,
+                    Err(e) => {
+                        fail(format!("forward::wrap_request refuses it: {e}"));
+                        continue;
+                    }
+                };
+            if wrapped.envelope.request_data != embedded {
+                fail("wrap_request did not carry the embedded bytes unchanged".into());
+                continue;
+            }
+            let mut full = BytesMut::new();
+            let env = match (wrapped.encode(&mut full), wrapped.envelope.to_bytes(0)) {
+                (Ok(()), Ok(env)) => env,
+                (Err(e), _) | (_, Err(e)) => {
+                    fail(format!("kafka-wire cannot encode the envelope: {e}"));
+                    continue;
+                }
+            };
+            let full = full.freeze();
+            let i = cases.len();
+            let bytes = embedded.as_bytes().clone();
+            reads.push(Read {
+                case: i,
+                role: Role::Outer,
+                what: format!("{label}: the envelope's own RequestHeader v2"),
+                target: Target::Header(Side::Request),
+                version: 2,
+                written: full.slice(..full.len() - env.len()),
+                left: env.len(),
+                bytes: full,
+            });
+            reads.push(Read {
+                case: i,
+                role: Role::Outer,
+                what: format!("{label}: EnvelopeRequest v0"),
+                target: env_req,
+                version: 0,
+                bytes: env.clone(),
+                written: env,
+                left: 0,
+            });
+            reads.push(Read {
+                case: i,
+                role: Role::EmbeddedHeader,
+                what: format!("{label}: the embedded RequestHeader v{hv}"),
+                target: Target::Header(Side::Request),
+                version: hv,
+                written: bytes.slice(..header_len),
+                left: bytes.len() - header_len,
+                bytes,
+            });
+            cases.push(EnvelopeCase {
+                label,
+                target,
+                version,
+                embedded: Some(embedded),
+                kind: EnvelopeKind::Request { header, body, wrapped, principal: principal.clone(), address },
+            });
+        }
+        tally.requests += cases.len() - first;
+        rows.push(format!(
+            "  {} v{version} (RequestHeader v{hv}) in EnvelopeRequest v0 (header v2): {} envelopes",
+            target.name(),
+            cases.len() - first
+        ));
+    }
+
+    for &(key, version) in EMBEDDED_RESPONSES {
+        let target = Target::Api(key, Side::Response);
+        let Some((_, hv)) = rel.header_versions(key, version) else {
+            rows.push(format!(
+                "  {} v{version} in EnvelopeResponse v0: left out, Kafka {release} lacks it",
+                target.name()
+            ));
+            continue;
+        };
+        let ours_hv = api_info(key).expect("an api key of API_INFO").response_header_version(version);
+        if hv != ours_hv {
+            report.fail(
+                release,
+                rel,
+                target,
+                version,
+                format!("[envelope] embedded ResponseHeader version: kafka-wire v{ours_hv}, Kafka v{hv}"),
+            );
+            continue;
+        }
+        let first = cases.len();
+        for (j, (label, body)) in embedded_response_values(key, version).into_iter().enumerate() {
+            let label = format!("[envelope] {} v{version} in EnvelopeResponse v0, {label}", target.name());
+            let mut fail = |text: String| report.fail(release, rel, target, version, format!("{label}: {text}"));
+            let header = ResponseHeader {
+                correlation_id: if j == 2 { i32::MIN } else { 104_729 * j as i32 + 3 },
+                unknown_tagged_fields: if hv >= 1 && j == 1 {
+                    vec![RawTaggedField::new(9, Bytes::from_static(b"r"))]
+                } else {
+                    Vec::new()
+                },
+            };
+            let envelope = match wrap_response(&header, &body, version) {
+                Ok(e) => e,
+                Err(e) => {
+                    fail(format!("forward::wrap_response fails: {e}"));
+                    continue;
+                }
+            };
+            let embedded = match embed_response(&header, &body, version) {
+                Ok(e) => e,
+                Err(e) => {
+                    fail(e);
+                    continue;
+                }
+            };
+            if envelope.response_data.as_ref() != Some(&embedded) {
+                fail(format!(
+                    "wrap_response and EmbeddedMessage::from_response differ: {}",
+                    byte_diff(
+                        embedded.as_bytes(),
+                        envelope.response_data.as_ref().map_or(&[][..], |d| &d.as_bytes()[..])
+                    )
+                ));
+                continue;
+            }
+            let (env, header_len) = match (envelope.to_bytes(0), header.to_bytes(hv)) {
+                (Ok(env), Ok(h)) => (env, h.len()),
+                (Err(e), _) | (_, Err(e)) => {
+                    fail(format!("kafka-wire cannot encode the envelope: {e}"));
+                    continue;
+                }
+            };
+            let mut g = SampleGen::new(0x590d ^ j as u64);
+            let forwarded = ForwardedRequest {
+                header: RequestHeader {
+                    request_api_key: key,
+                    request_api_version: version,
+                    correlation_id: header.correlation_id,
+                    client_id: Some("client-1".into()),
+                    ..Default::default()
+                },
+                body: RequestBody::sample(key, &mut g, version).expect("every api key is compiled"),
+            };
+            let i = cases.len();
+            let bytes = embedded.as_bytes().clone();
+            reads.push(Read {
+                case: i,
+                role: Role::Outer,
+                what: format!("{label}: EnvelopeResponse v0"),
+                target: env_resp,
+                version: 0,
+                bytes: env.clone(),
+                written: env,
+                left: 0,
+            });
+            reads.push(Read {
+                case: i,
+                role: Role::EmbeddedHeader,
+                what: format!("{label}: the embedded ResponseHeader v{hv}"),
+                target: Target::Header(Side::Response),
+                version: hv,
+                written: bytes.slice(..header_len),
+                left: bytes.len() - header_len,
+                bytes,
+            });
+            cases.push(EnvelopeCase {
+                label,
+                target,
+                version,
+                embedded: Some(embedded),
+                kind: EnvelopeKind::Response { envelope, expected: ForwardOutcome::Response(header, body), forwarded },
+            });
+        }
+        tally.responses += cases.len() - first;
+        rows.push(format!(
+            "  {} v{version} (ResponseHeader v{hv}) in EnvelopeResponse v0: {} envelopes",
+            target.name(),
+            cases.len() - first
+        ));
+    }
+    // The controller's refusal: no response data, NOT_CONTROLLER.
+    if rel.header_versions(19, 7).is_some() {
+        let envelope = envelope_error(ErrorCode::NotController);
+        let label = "[envelope] EnvelopeResponse v0, NOT_CONTROLLER without response data".to_string();
+        match envelope.to_bytes(0) {
+            Ok(env) => {
+                let mut g = SampleGen::new(0x590c);
+                let forwarded = ForwardedRequest {
+                    header: RequestHeader { request_api_key: 19, request_api_version: 7, ..Default::default() },
+                    body: RequestBody::sample(19, &mut g, 7).expect("every api key is compiled"),
+                };
+                reads.push(Read {
+                    case: cases.len(),
+                    role: Role::Outer,
+                    what: label.clone(),
+                    target: env_resp,
+                    version: 0,
+                    bytes: env.clone(),
+                    written: env,
+                    left: 0,
+                });
+                cases.push(EnvelopeCase {
+                    label,
+                    target: Target::Api(19, Side::Response),
+                    version: 7,
+                    embedded: None,
+                    kind: EnvelopeKind::Response {
+                        envelope,
+                        expected: ForwardOutcome::RetryOnNewController,
+                        forwarded,
+                    },
+                });
+                tally.responses += 1;
+                rows.push("  an error EnvelopeResponse v0 (NOT_CONTROLLER, null response data): 1 envelope".into());
+            }
+            Err(e) => report.fail(release, rel, env_resp, 0, format!("{label}: kafka-wire cannot encode it: {e}")),
+        }
+    }
+
+    // Round 1: the envelopes and the embedded headers.
+    let answers = ask_reads(release, rel, oracle, &reads, report);
+    tally.kafka_reads += reads.len();
+    // Per case: Kafka's envelope bytes.
+    let mut kafka_envelope: Vec<Option<Bytes>> = vec![None; cases.len()];
+    let mut body_reads: Vec<Read> = Vec::new();
+    for (read, answer) in reads.iter().zip(&answers) {
+        let Some(d) = answer else { continue };
+        let case = &cases[read.case];
+        let mut fail =
+            |text: String| report.fail(release, rel, case.target, case.version, format!("{}: {text}", case.label));
+        match read.role {
+            Role::Outer if matches!(read.target, Target::Api(58, _)) => {
+                kafka_envelope[read.case] = Some(d.bytes.clone())
+            }
+            Role::Outer | Role::EmbeddedBody => {}
+            Role::EmbeddedHeader => {
+                let embedded = case.embedded.as_ref().expect("an embedded header read has embedded bytes");
+                // The header's values: kafka-wire's embedded decoder against
+                // Kafka's JSON form, and where each says the body starts.
+                tally.wire_checks += 1;
+                let ours = match &case.kind {
+                    EnvelopeKind::Request { .. } => embedded
+                        .request_header()
+                        .map(|(h, rest)| (request_header_json(&h), rest.len()))
+                        .map_err(|e| e.to_string()),
+                    EnvelopeKind::Response { .. } => {
+                        decode_embedded_response(embedded, api_key_of(case.target), case.version).and_then(|(h, _)| {
+                            let len = h.to_bytes(read.version).map_err(|e| e.to_string())?.len();
+                            Ok((
+                                serde_json::json!({ "correlationId": h.correlation_id }),
+                                embedded.as_bytes().len() - len,
+                            ))
+                        })
+                    }
+                };
+                match (ours, kafka_json(d)) {
+                    (Ok((ours, rest)), Ok(theirs)) if ours == theirs && rest == d.left => {}
+                    (Ok((ours, rest)), Ok(theirs)) => fail(format!(
+                        "the embedded header: kafka-wire reads {ours} with {rest} body bytes after it, Kafka {theirs} \
+                         with {} ({})",
+                        d.left,
+                        short_hex(&read.bytes[..read.bytes.len() - d.left])
+                    )),
+                    (Err(e), _) => fail(format!("kafka-wire's embedded decoder refuses it: {e}")),
+                    (_, Err(e)) => fail(e),
+                }
+                let rest = read.bytes.slice(read.bytes.len() - d.left..);
+                body_reads.push(Read {
+                    case: read.case,
+                    role: Role::EmbeddedBody,
+                    what: format!(
+                        "{}: the embedded body, from the {} bytes Kafka's header read left",
+                        case.label, d.left
+                    ),
+                    target: case.target,
+                    version: case.version,
+                    bytes: rest.clone(),
+                    written: rest,
+                    left: 0,
+                });
+            }
+        }
+    }
+    // Round 2: the embedded bodies, from what Kafka's header reads left.
+    ask_reads(release, rel, oracle, &body_reads, report);
+    tally.kafka_reads += body_reads.len();
+
+    // kafka-wire reads Kafka's envelopes: unwrap, and the typed embedded decoders.
+    for (case, theirs) in cases.iter().zip(kafka_envelope) {
+        let Some(theirs) = theirs else { continue };
+        let mut fail =
+            |text: String| report.fail(release, rel, case.target, case.version, format!("{}: {text}", case.label));
+        let key = api_key_of(case.target);
+        match &case.kind {
+            EnvelopeKind::Request { header, body, wrapped, principal, address } => {
+                tally.wire_checks += 3;
+                let envelope = match EnvelopeRequest::decode_exact(theirs.clone(), 0) {
+                    Ok(e) if e == wrapped.envelope => e,
+                    Ok(e) => {
+                        fail(format!("kafka-wire reads Kafka's envelope {} as {e:?}", short_hex(&theirs)));
+                        continue;
+                    }
+                    Err(e) => {
+                        fail(format!("kafka-wire cannot read Kafka's envelope {}: {e}", short_hex(&theirs)));
+                        continue;
+                    }
+                };
+                match unwrap_request(&envelope) {
+                    Ok(u)
+                        if (&u.header, &u.body, &u.principal, &u.client_address)
+                            == (header, body, principal, address) => {}
+                    Ok(u) => fail(format!(
+                        "forward::unwrap_request reads another request:\n      sent {header:?} {body:?}\n      read \
+                         {:?} {:?} ({:?}, {})",
+                        u.header, u.body, u.principal, u.client_address
+                    )),
+                    Err(e) => fail(format!("forward::unwrap_request refuses Kafka's envelope: {e}")),
+                }
+                match decode_embedded_request(&envelope.request_data, key) {
+                    Ok((h, b)) if (&h, &b) == (header, body) => {}
+                    Ok((h, b)) => fail(format!(
+                        "EmbeddedMessage::decode_request reads another request:\n      sent {header:?} {body:?}\n      \
+                         read {h:?} {b:?}"
+                    )),
+                    Err(e) => fail(format!("EmbeddedMessage::decode_request refuses it: {e}")),
+                }
+            }
+            EnvelopeKind::Response { envelope, expected, forwarded } => {
+                tally.wire_checks += 2;
+                let decoded = match EnvelopeResponse::decode_exact(theirs.clone(), 0) {
+                    Ok(e) if e == *envelope => e,
+                    Ok(e) => {
+                        fail(format!("kafka-wire reads Kafka's envelope {} as {e:?}", short_hex(&theirs)));
+                        continue;
+                    }
+                    Err(e) => {
+                        fail(format!("kafka-wire cannot read Kafka's envelope {}: {e}", short_hex(&theirs)));
+                        continue;
+                    }
+                };
+                match unwrap_response(&decoded, forwarded) {
+                    Ok(outcome) if outcome == *expected => {}
+                    Ok(outcome) => fail(format!(
+                        "forward::unwrap_response decides otherwise:\n      expected {expected:?}\n      got {outcome:?}"
+                    )),
+                    Err(e) => fail(format!("forward::unwrap_response refuses Kafka's envelope: {e}")),
+                }
+                if let (Some(data), ForwardOutcome::Response(header, body)) = (&decoded.response_data, expected) {
+                    tally.wire_checks += 1;
+                    match decode_embedded_response(data, key, case.version) {
+                        Ok((h, b)) if (&h, &b) == (header, body) => {}
+                        Ok((h, b)) => fail(format!(
+                            "EmbeddedMessage::decode_response reads another response:\n      sent {header:?} \
+                             {body:?}\n      read {h:?} {b:?}"
+                        )),
+                        Err(e) => fail(format!("EmbeddedMessage::decode_response refuses it: {e}")),
+                    }
+                }
+            }
+        }
+    }
+    (rows, tally)
+}
+
+fn api_key_of(target: Target) -> i16 {
+    match target {
+        Target::Api(key, _) => key,
+        Target::Header(_) => unreachable!("an embedded api, not a header"),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// ApiVersions v0 fallback bodies.
+
+/// Counts of the fallback checks.
+#[derive(Default)]
+struct FallbackTally {
+    bodies: usize,
+    /// (body, requested version) pairs read as response frames by kafka-wire.
+    frames: usize,
+    kafka_reads: usize,
+    wire_checks: usize,
+}
+
+/// The ApiVersions v0 fallback: a broker that does not support the
+/// ApiVersions version asked for answers with a v0 body, error 35
+/// (UNSUPPORTED_VERSION) and its api list, and the client reads it at v0
+/// whatever version it sent (Kafka's `ApiVersionsResponse.parse`: read at
+/// the version sent, and on failure again at v0). kafka-wire writes such
+/// bodies at v0; Kafka reads them at v0 to the same bytes; at every version
+/// from 1 both have, Kafka's read must fail (so Kafka falls back too); and
+/// kafka-wire's `frame::decode_response` (and `decode_response_into`,
+/// `decode_response_frame`) of a response frame to ApiVersions at that
+/// version, header (at Kafka's header version) then the v0 body, reads
+/// them at v0 to the values Kafka's JSON form shows.
+fn api_versions_fallback(
+    release: &'static str,
+    rel: &Release,
+    oracle: &mut Oracle,
+    report: &mut Report,
+) -> (Vec<String>, FallbackTally) {
+    let mut rows = Vec::new();
+    let mut tally = FallbackTally::default();
+    let target = Target::Api(18, Side::Response);
+    let (Some((lo, hi)), true) = (rel.versions(target), target.versions().contains(0)) else {
+        rows.push(format!("  left out: Kafka {release} or kafka-wire lacks ApiVersions v0"));
+        return (rows, tally);
+    };
+    if lo > 0 {
+        rows.push(format!("  left out: Kafka {release} lacks ApiVersions v0"));
+        return (rows, tally);
+    }
+    let requested: Vec<i16> = (1..=hi.min(target.versions().max)).collect();
+    let entry = |api_key: i16, min_version: i16, max_version: i16| av::ApiVersion {
+        api_key,
+        min_version,
+        max_version,
+        ..Default::default()
+    };
+    let bodies: Vec<(String, Vec<av::ApiVersion>)> = vec![
+        ("error 35, no api keys".into(), Vec::new()),
+        (format!("error 35, ApiVersions {lo}-{hi} (what Kafka {release} answers)"), vec![entry(18, lo, hi)]),
+        (
+            "error 35, four api keys (one unknown, extreme ranges)".into(),
+            vec![entry(0, 3, 12), entry(18, 0, 2), entry(i16::MAX, i16::MIN, -1), entry(-1, 0, i16::MAX)],
+        ),
+        (
+            format!("error 35, every api key of kafka-wire ({})", API_INFO.len()),
+            API_INFO.iter().map(|i| entry(i.api_key, i.valid_versions.min, i.valid_versions.max)).collect(),
+        ),
+    ];
+    // (body index, what, version, decode question, whether Kafka must refuse)
+    let mut questions: Vec<(usize, String, i16, String, bool)> = Vec::new();
+    let mut cases: Vec<(String, ApiVersionsResponse, Bytes)> = Vec::new();
+    for (label, api_keys) in bodies {
+        let label = format!("[fallback] {label}");
+        let body = ApiVersionsResponse { error_code: 35, api_keys, ..Default::default() };
+        let bytes = match Value::Response(body.clone().into()).encode(0) {
+            Ok(b) => b,
+            Err(e) => {
+                report.fail(release, rel, target, 0, format!("{label}: kafka-wire cannot write it at v0: {e}"));
+                continue;
+            }
+        };
+        let i = cases.len();
+        questions.push((
+            i,
+            format!("{label}: Kafka's read at v0"),
+            0,
+            format!("decode 18 response 0 {}", hex_word(&bytes)),
+            false,
+        ));
+        for &v in &requested {
+            questions.push((
+                i,
+                format!("{label}: Kafka's read at v{v} (must fail, so that it falls back to v0)"),
+                v,
+                format!("decode 18 response {v} {}", hex_word(&bytes)),
+                true,
+            ));
+        }
+        cases.push((label, body, bytes));
+    }
+    tally.bodies = cases.len();
+    let asked: Vec<String> = questions.iter().map(|(_, _, _, q, _)| q.clone()).collect();
+    let answers = oracle.ask_all(&asked);
+    tally.kafka_reads += answers.len();
+    // Per body: Kafka's JSON form of what it read at v0.
+    let mut kafka_values: Vec<Option<serde_json::Value>> = vec![None; cases.len()];
+    for ((i, what, version, _, refuse), answer) in questions.iter().zip(&answers) {
+        let (_, _, bytes) = &cases[*i];
+        let version = *version;
+        let mut fail = |text: String| report.fail(release, rel, target, version, format!("{what}: {text}"));
+        match (parse_decoded(answer), *refuse) {
+            (Err(_), true) => {}
+            (Ok(d), true) => fail(format!(
+                "Kafka reads the v0 body {} at v{version} ({} left, writes {}), so it would not fall back to v0; \
+                 kafka-wire falls back",
+                short_hex(bytes),
+                d.left,
+                short_hex(&d.bytes)
+            )),
+            (Err(e), false) => fail(format!("Kafka cannot read kafka-wire's v0 body {}: {e}", short_hex(bytes))),
+            (Ok(d), false) if d.left != 0 || d.bytes != *bytes || d.size != bytes.len() => fail(format!(
+                "Kafka reads the v0 body with {} bytes left, size {}, writing back: {}",
+                d.left,
+                d.size,
+                byte_diff(bytes, &d.bytes)
+            )),
+            (Ok(d), false) => match kafka_json(&d) {
+                Ok(json) => kafka_values[*i] = Some(json),
+                Err(e) => fail(e),
+            },
+        }
+    }
+
+    // Response frames: header at Kafka's header version for ApiVersions at
+    // the version asked for, then the v0 body.
+    let mut header_reads: Vec<Read> = Vec::new();
+    for (i, (label, body, bytes)) in cases.iter().enumerate() {
+        let Some(theirs) = &kafka_values[i] else { continue };
+        for &v in &requested {
+            let mut fail =
+                |text: String| report.fail(release, rel, target, v, format!("{label}, asked at v{v}: {text}"));
+            let Some((_, hv)) = rel.header_versions(18, v) else { continue };
+            let header = ResponseHeader { correlation_id: 0x0a00 + i32::from(v), ..Default::default() };
+            let frame_bytes = match header.to_bytes(hv) {
+                Ok(h) => Bytes::from([&h[..], &bytes[..]].concat()),
+                Err(e) => {
+                    fail(format!("kafka-wire cannot write the header: {e}"));
+                    continue;
+                }
+            };
+            tally.frames += 1;
+            tally.wire_checks += 3;
+            header_reads.push(Read {
+                case: i,
+                role: Role::EmbeddedHeader,
+                what: format!("{label}, asked at v{v}: Kafka's read of the ResponseHeader v{hv}"),
+                target: Target::Header(Side::Response),
+                version: hv,
+                written: frame_bytes.slice(..frame_bytes.len() - bytes.len()),
+                left: bytes.len(),
+                bytes: frame_bytes.clone(),
+            });
+            let expected = frame::ResponseFrame { header, body: ResponseBody::from(body.clone()), version: 0 };
+            let ours = match frame::decode_response(frame_bytes.clone(), 18, v) {
+                Ok(f) => f,
+                Err(e) => {
+                    fail(format!("frame::decode_response refuses {}: {e}", short_hex(&frame_bytes)));
+                    continue;
+                }
+            };
+            let ResponseBody::ApiVersions(read_body) = &ours.body else {
+                fail(format!("frame::decode_response reads another api: {:?}", ours.body));
+                continue;
+            };
+            let values = serde_json::json!({
+                "errorCode": read_body.error_code,
+                "apiKeys": read_body.api_keys.iter().map(|k| serde_json::json!({
+                    "apiKey": k.api_key, "minVersion": k.min_version, "maxVersion": k.max_version,
+                })).collect::<Vec<_>>(),
+            });
+            if ours != expected || values != *theirs {
+                fail(format!(
+                    "frame::decode_response reads {} at v{} as {values}; Kafka reads it at v0 as {theirs} \
+                     (expected version 0 and the body written)",
+                    short_hex(&frame_bytes),
+                    ours.version
+                ));
+            }
+            let mut into = frame::ResponseFrame::default();
+            match frame::decode_response_into(frame_bytes.clone(), 18, v, &mut into) {
+                Ok(()) if into == ours => {}
+                Ok(()) => fail(format!("frame::decode_response_into reads {into:?}, decode_response {ours:?}")),
+                Err(e) => fail(format!("frame::decode_response_into refuses it: {e}")),
+            }
+            let sized = Bytes::from([&(frame_bytes.len() as i32).to_be_bytes()[..], &frame_bytes[..]].concat());
+            match frame::decode_response_frame(sized, 18, v) {
+                Ok(f) if f == ours => {}
+                Ok(f) => fail(format!("frame::decode_response_frame reads {f:?}, decode_response {ours:?}")),
+                Err(e) => fail(format!("frame::decode_response_frame refuses it: {e}")),
+            }
+        }
+        rows.push(format!(
+            "  {label}: {} bytes at v0, read by Kafka at v0 and refused at v{}, read as response frames to v{} \
+             requests",
+            bytes.len(),
+            common::version_ranges(&requested),
+            common::version_ranges(&requested)
+        ));
+    }
+    ask_reads(release, rel, oracle, &header_reads, report);
+    tally.kafka_reads += header_reads.len();
+    (rows, tally)
+}
+
 /// One message's row of the table.
 struct Row {
     target: Target,
@@ -1247,6 +2323,8 @@ fn run_release(release: &'static str, launcher: &Path) -> (Report, Vec<String>, 
     let limit_checks = limits(release, &rel, &mut oracle, &mut report);
     let malformed_lines = malformed(release, &rel, &mut oracle, &mut report);
     let malformed_checks = malformed_lines.len();
+    let (envelope_rows, envelope) = envelopes(release, &rel, &mut oracle, &mut report);
+    let (fallback_rows, fallback) = api_versions_fallback(release, &rel, &mut oracle, &mut report);
     let waiting = oracle.waiting;
     let stderr = oracle.finish();
     let elapsed = started.elapsed();
@@ -1324,6 +2402,30 @@ fn run_release(release: &'static str, launcher: &Path) -> (Report, Vec<String>, 
          RequestHeader v2 tags 0 and 1 (InitialPrincipalName, InitialClientId; unknown tags to Kafka) in {} \
          cases, Envelope's RequestData and ResponseData (ApiMessage here, bytes in Kafka) in {} cases",
         tally.kip590_header_cases, tally.envelope_cases
+    ));
+    table.push(format!(
+        "Envelope (KIP-590) with embedded header and body, Kafka {release}: {} EnvelopeRequests, {} \
+         EnvelopeResponses",
+        envelope.requests, envelope.responses
+    ));
+    table.extend(envelope_rows);
+    table.push(format!(
+        "ApiVersions v0 fallback bodies (error 35), Kafka {release}: {} bodies, {} response frames",
+        fallback.bodies, fallback.frames
+    ));
+    table.extend(fallback_rows);
+    summary.push(format!(
+        "  Envelope with embedded header and body, Kafka {release}: {} EnvelopeRequests and {} EnvelopeResponses \
+         built by kafka-wire; {} reads by Kafka to the same bytes (envelope, its header v2, the embedded header \
+         leaving exactly the body, the body); {} checks of what kafka-wire reads from Kafka's bytes (unwrap, \
+         typed embedded decoders, header values against Kafka's JSON)",
+        envelope.requests, envelope.responses, envelope.kafka_reads, envelope.wire_checks
+    ));
+    summary.push(format!(
+        "  ApiVersions v0 fallback, Kafka {release}: {} v0 bodies with error 35; {} reads by Kafka (at v0 to the \
+         same bytes and values, refused at every later version, the response header leaving exactly the body); \
+         {} response frames to later versions read by kafka-wire at v0 ({} checks)",
+        fallback.bodies, fallback.kafka_reads, fallback.frames, fallback.wire_checks
     ));
     summary.push(format!("Malformed input, Kafka {release} (each side's verdict):"));
     summary.extend(malformed_lines);
