@@ -34,6 +34,8 @@
 //! can hold.
 
 #![warn(missing_docs)]
+// docs.rs (`--cfg docsrs`, see Cargo.toml): badge each item with the features it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub use bytes::{Bytes, BytesMut};
 

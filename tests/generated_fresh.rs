@@ -2,6 +2,7 @@
 //! committed so that a schema edit shows as a reviewable diff. This test
 //! fails when the two differ and prints the command that refreshes it.
 
+use std::io::Write;
 use std::path::Path;
 
 const REFRESH: &str = "cargo run -p kafka-wire-codegen -- --runtime crate --out generated schemas";
@@ -9,6 +10,16 @@ const REFRESH: &str = "cargo run -p kafka-wire-codegen -- --runtime crate --out 
 #[test]
 fn generated_matches_schemas() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // The published crate leaves generated/ out; `Cargo.toml.orig` is only
+    // there in a crate unpacked from its .crate file, so a checkout missing
+    // generated/ still fails below.
+    if !root.join("generated").is_dir() && root.join("Cargo.toml.orig").is_file() {
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped: generated/ is not in the published crate (run this test from a checkout)"
+        );
+        return;
+    }
     let generated = kafka_wire_codegen::Builder::new()
         .input_dir(root.join("schemas"))
         .runtime_path("crate")
