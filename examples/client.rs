@@ -21,10 +21,10 @@ use std::process::ExitCode;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use futures_util::{SinkExt, StreamExt};
-use kafka_wire::api::api_info;
-use kafka_wire::codec::{ClientCodec, CodecError};
+use kafka_wire::api::{api_info, negotiate, Negotiated};
+use kafka_wire::codec::{Call, ClientCodec, CodecError};
 use kafka_wire::error_code::ErrorCode;
-use kafka_wire::frame::{RequestFrame, ResponseFrame};
+use kafka_wire::message::VersionRange;
 use kafka_wire::messages::create_topics_request::CreatableTopic;
 use kafka_wire::messages::fetch_request::{FetchPartition, FetchTopic};
 use kafka_wire::messages::metadata_request::MetadataRequestTopic;
@@ -32,7 +32,7 @@ use kafka_wire::messages::metadata_response::MetadataResponseBroker;
 use kafka_wire::messages::produce_request::{PartitionProduceData, TopicProduceData};
 use kafka_wire::messages::{
     ApiVersionsRequest, CreateTopicsRequest, FetchRequest, MetadataRequest, MetadataResponse, ProduceRequest,
-    RequestBody, RequestHeader, ResponseBody, SaslAuthenticateRequest, SaslHandshakeRequest,
+    SaslAuthenticateRequest, SaslHandshakeRequest,
 };
 use kafka_wire::primitives::Uuid;
 use kafka_wire::records::{Batch, Batches, Compression, DecodeOptions, Header, RecordBatchBuilder, XERIAL_HEADER};
@@ -82,8 +82,8 @@ enum ClientError {
     Unexpected(&'static str),
     #[error("{what}: error {code} ({name})")]
     Kafka { what: String, code: i16, name: &'static str },
-    #[error("no version of {api} that both sides support (broker: {broker})")]
-    NoCommonVersion { api: &'static str, broker: String },
+    #[error("no version of {api} from v{floor} that both sides support")]
+    NoCommonVersion { api: &'static str, floor: i16 },
     #[error("{0}")]
     Check(String),
 }
@@ -163,8 +163,8 @@ struct Connection {
     addr: String,
     framed: Framed<TcpStream, ClientCodec>,
     next_correlation_id: i32,
-    /// The broker's version range per api key.
-    broker_versions: HashMap<i16, (i16, i16)>,
+    /// The versions both sides support, per api key.
+    negotiated: Negotiated,
     timeout: Duration,
 }
 
@@ -189,7 +189,7 @@ impl Connection {
             addr: addr.to_string(),
             framed: Framed::new(stream, ClientCodec::new()),
             next_correlation_id: 1,
-            broker_versions: HashMap::new(),
+            negotiated: Negotiated::default(),
             timeout,
         };
         conn.negotiate().await?;
@@ -199,21 +199,15 @@ impl Connection {
         Ok(conn)
     }
 
-    /// Sends one request at `version` and waits for its answer.
-    async fn call(&mut self, body: RequestBody, version: i16) -> Result<ResponseFrame, ClientError> {
-        let header = RequestHeader {
-            request_api_key: body.api_key(),
-            request_api_version: version,
-            correlation_id: self.next_correlation_id,
-            client_id: Some("kafka-wire-example".into()),
-            ..Default::default()
-        };
+    /// Sends one request at `version` and waits for its typed answer.
+    async fn send<R: Call>(&mut self, request: R, version: i16) -> Result<R::Response, ClientError> {
+        let frame = request.into_frame(version, self.next_correlation_id, Some("kafka-wire-example".into()));
         self.next_correlation_id = self.next_correlation_id.wrapping_add(1);
-        self.framed.send(RequestFrame { header, body }).await?;
+        self.framed.send(frame).await?;
         match tokio::time::timeout(self.timeout, self.framed.next()).await {
             Err(_) => Err(ClientError::Timeout(self.timeout)),
             Ok(None) => Err(ClientError::Closed),
-            Ok(Some(response)) => Ok(response?),
+            Ok(Some(response)) => Ok(R::typed_response(response?)?),
         }
     }
 
@@ -222,72 +216,49 @@ impl Connection {
     /// version both have.
     async fn negotiate(&mut self) -> Result<(), ClientError> {
         let ours = api_info(API_VERSIONS).map_or(0, |info| info.valid_versions.max);
-        let request = || {
-            RequestBody::from(ApiVersionsRequest {
-                client_software_name: "kafka-wire-example".into(),
-                client_software_version: env!("CARGO_PKG_VERSION").into(),
-                ..Default::default()
-            })
+        let request = || ApiVersionsRequest {
+            client_software_name: "kafka-wire-example".into(),
+            client_software_version: env!("CARGO_PKG_VERSION").into(),
+            ..Default::default()
         };
         let mut version = ours;
-        let mut answer = self.call(request(), version).await?;
-        let ResponseBody::ApiVersions(mut body) = answer.body else {
-            return Err(ClientError::Unexpected("ApiVersions"));
-        };
+        let mut body = self.send(request(), version).await?;
         if body.error_code == ErrorCode::UnsupportedVersion.code() {
-            let theirs = body.api_keys.iter().find(|k| k.api_key == API_VERSIONS).map_or(0, |k| k.max_version);
-            version = ours.min(theirs);
-            println!(
-                "  ApiVersions v{ours}: broker answered UNSUPPORTED_VERSION (v{} body, its highest v{theirs}); retrying at v{version}",
-                answer.version
-            );
-            answer = self.call(request(), version).await?;
-            let ResponseBody::ApiVersions(again) = answer.body else {
-                return Err(ClientError::Unexpected("ApiVersions"));
-            };
-            body = again;
+            // The refusal lists the broker's ApiVersions versions (KIP-511).
+            version = negotiate(&body)
+                .version(API_VERSIONS)
+                .ok_or(ClientError::NoCommonVersion { api: "ApiVersions", floor: 0 })?;
+            println!("  ApiVersions v{ours}: broker answered UNSUPPORTED_VERSION; retrying at v{version}");
+            body = self.send(request(), version).await?;
         }
         if body.error_code != 0 {
             return Err(kafka_error("ApiVersions", body.error_code));
         }
-        self.broker_versions = body.api_keys.iter().map(|k| (k.api_key, (k.min_version, k.max_version))).collect();
-        println!("  ApiVersions v{version}: broker at {} lists {} apis", self.addr, self.broker_versions.len());
+        self.negotiated = negotiate(&body);
+        println!("  ApiVersions v{version}: broker at {} lists {} apis", self.addr, body.api_keys.len());
         Ok(())
     }
 
     /// The highest version of `api_key` both sides support, at least `floor`.
     fn version(&self, api_key: i16, floor: i16) -> Result<i16, ClientError> {
         let info = api_info(api_key).ok_or(ClientError::Unexpected("an unknown api"))?;
-        let (broker_min, broker_max) = self
-            .broker_versions
-            .get(&api_key)
-            .copied()
-            .ok_or_else(|| ClientError::NoCommonVersion { api: info.name, broker: "not supported".into() })?;
-        let max = broker_max.min(info.valid_versions.max);
-        let min = broker_min.max(info.valid_versions.min).max(floor);
-        if min > max {
-            return Err(ClientError::NoCommonVersion { api: info.name, broker: format!("v{broker_min}-{broker_max}") });
+        let common = self.negotiated.range(api_key).map(|r| r.intersect(VersionRange::new(floor, i16::MAX)));
+        match common {
+            Some(range) if !range.is_empty() => Ok(range.max),
+            _ => Err(ClientError::NoCommonVersion { api: info.name, floor }),
         }
-        Ok(max)
     }
 
     /// SaslHandshake (PLAIN) then SaslAuthenticate.
     async fn authenticate(&mut self, user: &str, password: &str) -> Result<(), ClientError> {
         let version = self.version(17, 1)?;
-        let answer = self.call(SaslHandshakeRequest { mechanism: "PLAIN".into() }.into(), version).await?;
-        let ResponseBody::SaslHandshake(body) = answer.body else {
-            return Err(ClientError::Unexpected("SaslHandshake"));
-        };
+        let body = self.send(SaslHandshakeRequest { mechanism: "PLAIN".into() }, version).await?;
         if body.error_code != 0 {
             return Err(kafka_error(format!("SaslHandshake (broker offers {:?})", body.mechanisms), body.error_code));
         }
         let version = self.version(36, 0)?;
         let message = Bytes::from(format!("\0{user}\0{password}"));
-        let answer =
-            self.call(SaslAuthenticateRequest { auth_bytes: message, ..Default::default() }.into(), version).await?;
-        let ResponseBody::SaslAuthenticate(body) = answer.body else {
-            return Err(ClientError::Unexpected("SaslAuthenticate"));
-        };
+        let body = self.send(SaslAuthenticateRequest { auth_bytes: message, ..Default::default() }, version).await?;
         if body.error_code != 0 {
             let what = format!("SaslAuthenticate: {}", body.error_message.unwrap_or_default());
             return Err(kafka_error(what, body.error_code));
@@ -307,11 +278,7 @@ impl Connection {
         };
         // Not ignorable before v4, where it must keep its default (true).
         let request = MetadataRequest { topics, allow_auto_topic_creation: version < 4, ..Default::default() };
-        let answer = self.call(request.into(), version).await?;
-        match answer.body {
-            ResponseBody::Metadata(body) => Ok((body, version)),
-            _ => Err(ClientError::Unexpected("Metadata")),
-        }
+        Ok((self.send(request, version).await?, version))
     }
 }
 
@@ -371,8 +338,7 @@ impl Client {
             timeout_ms: 10_000,
             ..Default::default()
         };
-        let answer = conn.call(request.into(), version).await?;
-        let ResponseBody::CreateTopics(body) = answer.body else { return Err(ClientError::Unexpected("CreateTopics")) };
+        let body = conn.send(request, version).await?;
         let result = body.topics.first().ok_or(ClientError::Unexpected("CreateTopics"))?;
         if result.error_code != 0 {
             return Err(kafka_error(
@@ -435,8 +401,7 @@ impl Client {
             }],
             ..Default::default()
         };
-        let answer = conn.call(request.into(), version).await?;
-        let ResponseBody::Produce(body) = answer.body else { return Err(ClientError::Unexpected("Produce")) };
+        let body = conn.send(request, version).await?;
         let partition = body
             .responses
             .first()
@@ -496,8 +461,7 @@ impl Client {
                 }],
                 ..Default::default()
             };
-            let answer = conn.call(request.into(), version).await?;
-            let ResponseBody::Fetch(body) = answer.body else { return Err(ClientError::Unexpected("Fetch")) };
+            let body = conn.send(request, version).await?;
             if body.error_code != 0 {
                 return Err(kafka_error("Fetch", body.error_code));
             }

@@ -11,6 +11,9 @@ pub use crate::messages::{api_info, ApiKey, API_INFO};
 
 /// Where a request may be sent (a schema's `listeners`).
 ///
+/// Non-exhaustive: the schemas' listener kinds change with Kafka releases
+/// (`zkBroker` went with ZooKeeper), so a `match` needs a `_` arm.
+///
 /// # Example
 /// ```
 /// use kafka_wire::api::{ApiKey, Listener};
@@ -18,6 +21,7 @@ pub use crate::messages::{api_info, ApiKey, API_INFO};
 /// assert_eq!(vote.listeners, &[Listener::Controller]);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Listener {
     /// A ZooKeeper-mode broker.
     ZkBroker,
@@ -186,4 +190,113 @@ impl ApiInfo {
     pub const fn requires_delayed_allocation(&self) -> bool {
         self.forwardable() || matches!(self.api_key, 0 | 11 | 14 | 36 | 58 | 72)
     }
+}
+
+/// The versions a client uses with one broker, from the broker's
+/// ApiVersions response ([`negotiate`]).
+///
+/// For each api key it holds the versions that both sides support: the
+/// broker's `MinVersion`-`MaxVersion` for that api key (ApiVersionsResponse
+/// `ApiKeys`, KIP-35) intersected with this build's valid versions. Api keys
+/// this build does not compile ([`ApiInfo::compiled`]), api keys the broker
+/// does not list, and api keys without a common version have none.
+///
+/// # Example
+/// ```
+/// use kafka_wire::api::{negotiate, ApiKey};
+/// use kafka_wire::message::VersionRange;
+/// use kafka_wire::messages::api_versions_response::ApiVersion;
+/// use kafka_wire::messages::ApiVersionsResponse;
+///
+/// let listed = |api_key, min_version, max_version| ApiVersion { api_key, min_version, max_version, ..Default::default() };
+/// let response = ApiVersionsResponse {
+///     api_keys: vec![listed(0, 3, 99), listed(3, 0, 12), listed(18, 0, 3), listed(1000, 0, 1)],
+///     ..Default::default()
+/// };
+/// let negotiated = negotiate(&response);
+/// assert_eq!(negotiated.version(ApiKey::Produce.code()), Some(13)); // ours 0-13, the broker's 3-99
+/// assert_eq!(negotiated.range(0), Some(VersionRange::new(3, 13)));
+/// assert_eq!(negotiated.version(3), Some(12)); // Metadata: the broker's highest
+/// assert_eq!(negotiated.version(1), None); // Fetch: not listed by the broker
+/// assert_eq!(negotiated.version(1000), None); // unknown here
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Negotiated {
+    /// (api key, versions both sides support), in api-key order, none empty.
+    ranges: Vec<(i16, VersionRange)>,
+}
+
+impl Negotiated {
+    /// The version to send requests of `api_key` at: the highest that both
+    /// the broker and this build support, or `None` when there is none
+    /// (see [`Negotiated`]).
+    ///
+    /// ```
+    /// let negotiated = kafka_wire::api::Negotiated::default(); // nothing listed
+    /// assert_eq!(negotiated.version(18), None);
+    /// ```
+    pub fn version(&self, api_key: i16) -> Option<i16> {
+        self.range(api_key).map(|r| r.max)
+    }
+
+    /// Every version of `api_key` that both sides support (never empty),
+    /// for a client that needs at least some version (Produce with record
+    /// batches v2 needs v3:
+    /// `range.intersect(VersionRange::new(3, i16::MAX))`), or `None`.
+    ///
+    /// ```
+    /// use kafka_wire::api::Negotiated;
+    /// assert_eq!(Negotiated::default().range(0), None);
+    /// ```
+    pub fn range(&self, api_key: i16) -> Option<VersionRange> {
+        self.ranges.binary_search_by_key(&api_key, |&(key, _)| key).ok().map(|i| self.ranges[i].1)
+    }
+}
+
+/// The version of each api key to use with a broker, from its ApiVersions
+/// response: for every api key compiled into this build
+/// ([`ApiInfo::compiled`]) and listed by the broker, the highest version
+/// both support ([`Negotiated::version`]).
+///
+/// This build's versions are the api key's valid versions less one whose
+/// schema marks it unstable ([`ApiInfo::latest_version_unstable`]): its
+/// layout may still change, and Kafka's own client does not send it unless
+/// told to (`highestSupportedVersion(false)`, spec §8.1). If the broker
+/// lists an api key twice, the first entry counts.
+///
+/// The response's `ErrorCode` is not looked at. A broker that does not know
+/// the ApiVersions version asked for answers UNSUPPORTED_VERSION (35) with a
+/// v0 body listing its own ApiVersions versions only (KIP-511): the
+/// negotiated ApiVersions version is then the one to ask again at, and
+/// nothing else is negotiated.
+///
+/// ```
+/// use kafka_wire::api::negotiate;
+/// use kafka_wire::messages::api_versions_response::ApiVersion;
+/// use kafka_wire::messages::ApiVersionsResponse;
+///
+/// // An old broker refusing ApiVersions v5: it has v0-3.
+/// let refused = ApiVersionsResponse {
+///     error_code: 35,
+///     api_keys: vec![ApiVersion { api_key: 18, min_version: 0, max_version: 3, ..Default::default() }],
+///     ..Default::default()
+/// };
+/// let negotiated = negotiate(&refused);
+/// assert_eq!((negotiated.version(18), negotiated.version(3)), (Some(3), None));
+/// ```
+pub fn negotiate(response: &crate::messages::ApiVersionsResponse) -> Negotiated {
+    let ranges = API_INFO
+        .iter()
+        .filter(|info| info.compiled)
+        .filter_map(|info| {
+            let theirs = response.api_keys.iter().find(|k| k.api_key == info.api_key)?;
+            let mut ours = info.valid_versions;
+            if info.latest_version_unstable {
+                ours.max = ours.max.saturating_sub(1);
+            }
+            let common = ours.intersect(VersionRange::new(theirs.min_version, theirs.max_version));
+            (!common.is_empty()).then_some((info.api_key, common))
+        })
+        .collect();
+    Negotiated { ranges }
 }

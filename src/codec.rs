@@ -15,6 +15,10 @@
 //! | [`ServerCodec`] | [`RawRequest`] (peeked header, raw bytes) | [`ResponseFrame`] | brokers, proxies |
 //! | [`ClientCodec`] | [`ResponseFrame`] | [`RequestFrame`] | clients |
 //!
+//! [`Correlator`] tells which request a response answers (its api key and
+//! version), for a proxy that relays raw frames; [`Call`] builds a typed
+//! request's frame and takes its typed response out of a [`ResponseFrame`].
+//!
 //! [`FrameCodec`] checks the announced size against a configurable maximum,
 //! and reserves room for a frame as its bytes arrive (at most as much again
 //! as has arrived, at least 64 KiB), never by the announced size alone, so
@@ -47,10 +51,10 @@ use bytes::{Buf, BufMut, Bytes, BytesMut};
 use tokio_util::codec::{Decoder, Encoder};
 
 use crate::api::api_info;
-use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, UnexpectedBody};
 use crate::frame::{self, RequestFrame, ResponseFrame};
-use crate::message::Message;
-use crate::messages::{RequestBody, RequestHeader};
+use crate::message::{Message, Request};
+use crate::messages::{RequestBody, RequestHeader, ResponseBody};
 use crate::primitives::writer::all_or_nothing;
 use crate::primitives::Reader;
 
@@ -118,9 +122,20 @@ pub enum CodecError {
         /// The correlation id the response carries.
         found: i32,
     },
+    /// A response body of another api key than the typed request's
+    /// ([`Call::typed_response`]), given back whole.
+    #[error(transparent)]
+    UnexpectedBody(Box<UnexpectedBody<ResponseBody>>),
     /// An I/O error of the underlying stream.
     #[error("i/o: {0}")]
     Io(#[from] io::Error),
+}
+
+impl From<UnexpectedBody<ResponseBody>> for CodecError {
+    /// [`CodecError::UnexpectedBody`].
+    fn from(e: UnexpectedBody<ResponseBody>) -> Self {
+        Self::UnexpectedBody(Box::new(e))
+    }
 }
 
 /// Where [`FrameCodec::decode`] is in the current frame.
@@ -656,10 +671,11 @@ impl Encoder<Bytes> for ServerCodec {
 /// A response does not say which api it answers, so the codec remembers the
 /// api key and version of every request it encodes, in order, and checks
 /// that each response carries the correlation id of the oldest one (Kafka
-/// answers in order on a connection). Produce requests with `acks = 0`
-/// get no answer and are not remembered. An ApiVersions response is decoded
-/// at version 0 when it does not decode at the request's version (the
-/// UNSUPPORTED_VERSION fallback, [`frame::decode_response`]).
+/// answers in order on a connection), as a [`Correlator`] does. Produce
+/// requests with `acks = 0` get no answer and are not remembered. An
+/// ApiVersions response is decoded at version 0 when it does not decode at
+/// the request's version (the UNSUPPORTED_VERSION fallback,
+/// [`frame::decode_response`]).
 ///
 /// ```
 /// use kafka_wire::codec::ClientCodec;
@@ -686,15 +702,7 @@ impl Encoder<Bytes> for ServerCodec {
 #[derive(Debug, Clone, Default)]
 pub struct ClientCodec {
     frames: FrameCodec,
-    in_flight: VecDeque<InFlight>,
-}
-
-/// A request sent and not yet answered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct InFlight {
-    correlation_id: i32,
-    api_key: i16,
-    api_version: i16,
+    correlator: Correlator,
 }
 
 impl ClientCodec {
@@ -715,7 +723,7 @@ impl ClientCodec {
     /// assert_eq!(codec.frames().max_frame_size(), 1 << 20);
     /// ```
     pub fn with_frames(frames: FrameCodec) -> Self {
-        Self { frames, in_flight: VecDeque::new() }
+        Self { frames, correlator: Correlator::new() }
     }
 
     /// The frame codec underneath.
@@ -734,7 +742,7 @@ impl ClientCodec {
     /// assert_eq!(kafka_wire::codec::ClientCodec::new().in_flight(), 0);
     /// ```
     pub fn in_flight(&self) -> usize {
-        self.in_flight.len()
+        self.correlator.in_flight()
     }
 }
 
@@ -756,7 +764,7 @@ impl Encoder<RequestFrame> for ClientCodec {
     fn encode(&mut self, request: RequestFrame, dst: &mut BytesMut) -> Result<(), CodecError> {
         self.frames.encode_in_place(dst, |b| frame::encode_request(&request.header, &request.body, b))?;
         if expects_response(&request.body) {
-            self.in_flight.push_back(InFlight {
+            self.correlator.push(Correlated {
                 correlation_id: request.header.correlation_id,
                 api_key: request.header.request_api_key,
                 api_version: request.header.request_api_version,
@@ -768,18 +776,8 @@ impl Encoder<RequestFrame> for ClientCodec {
 
 impl ClientCodec {
     fn response(&mut self, frame: Bytes) -> Result<ResponseFrame, CodecError> {
-        if frame.len() < 4 {
-            return Err(CodecError::Truncated { expected: 4, received: frame.len() });
-        }
-        let found = i32::from_be_bytes([frame[0], frame[1], frame[2], frame[3]]);
-        let expected = self.in_flight.front().copied();
-        match expected {
-            Some(request) if request.correlation_id == found => {
-                self.in_flight.pop_front();
-                Ok(frame::decode_response(frame, request.api_key, request.api_version)?)
-            }
-            _ => Err(CodecError::UnexpectedCorrelationId { expected: expected.map(|r| r.correlation_id), found }),
-        }
+        let request = self.correlator.response(&frame)?;
+        Ok(frame::decode_response(frame, request.api_key, request.api_version)?)
     }
 }
 
@@ -804,6 +802,306 @@ impl Decoder for ClientCodec {
     fn decode_eof(&mut self, src: &mut BytesMut) -> Result<Option<ResponseFrame>, CodecError> {
         self.frames.decode_eof(src)?.map(|frame| self.response(frame)).transpose()
     }
+}
+
+/// The request a response answers: what a [`Correlator`] gives for a
+/// response frame.
+///
+/// ```
+/// use kafka_wire::codec::Correlated;
+/// let answered = Correlated { correlation_id: 7, api_key: 3, api_version: 12 };
+/// assert_eq!(kafka_wire::api::api_info(answered.api_key).unwrap().response_header_version(answered.api_version), 1);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Correlated {
+    /// The correlation id that request and response carry.
+    pub correlation_id: i32,
+    /// The request's api key: the response's body is of this api key.
+    pub api_key: i16,
+    /// The request's api version: the response's body is of this version
+    /// (save for the ApiVersions fallback of [`frame::decode_response`]),
+    /// and its header version follows from api key and version
+    /// ([`ApiInfo::response_header_version`](crate::api::ApiInfo::response_header_version)).
+    pub api_version: i16,
+}
+
+/// Pairs the responses on one connection with the requests they answer.
+///
+/// A response frame carries only its correlation id (response header
+/// `CorrelationId`, the first 4 bytes), not its api key or version, which
+/// its header and body layout depend on. A proxy or client that relays raw
+/// frames hands each request frame to [`Correlator::request`] as it is
+/// sent, and each response frame to [`Correlator::response`] as it
+/// arrives, which tells the api key and version to decode it at.
+///
+/// Kafka answers the requests of a connection in the order they came, so
+/// every response must carry the correlation id of the oldest request in
+/// flight. A Produce request with `Acks` = 0 gets no response at all (the
+/// ProduceRequest schema's `Acks`: "0 none (no response is sent)"), so it
+/// is not recorded. Header fields as
+/// spec §7.1 (request header) and §7.2 (response header `CorrelationId`). Everything is read from the first bytes of each frame:
+/// nothing is decoded or copied.
+///
+/// Frames are without their 4-byte size prefix, as [`FrameCodec`] gives
+/// them (a [`RawRequest`]'s [`RawRequest::bytes`]).
+///
+/// # Example
+/// ```
+/// use kafka_wire::codec::{CodecError, Correlated, Correlator};
+/// use kafka_wire::frame;
+/// use kafka_wire::messages::{MetadataRequest, ProduceRequest, RequestBody, RequestHeader};
+/// use kafka_wire::BytesMut;
+///
+/// // Frames as a proxy sees them: Metadata v12 (correlation id 1), then a
+/// // fire-and-forget Produce v9 (acks 0, correlation id 2).
+/// let request = |api_key, api_version, correlation_id, body: RequestBody| {
+///     let header = RequestHeader { request_api_key: api_key, request_api_version: api_version, correlation_id, ..Default::default() };
+///     let mut buf = BytesMut::new();
+///     frame::encode_request(&header, &body, &mut buf).map(|()| buf)
+/// };
+/// let metadata = request(3, 12, 1, MetadataRequest::default().into())?;
+/// let produce = request(0, 9, 2, ProduceRequest { acks: 0, ..Default::default() }.into())?;
+///
+/// let mut correlator = Correlator::new();
+/// assert!(correlator.request(&metadata)?);
+/// assert!(!correlator.request(&produce)?); // no response will come
+/// assert_eq!(correlator.in_flight(), 1);
+///
+/// // The broker's answer: correlation id 1, then header and body.
+/// let answered = correlator.response(b"\x00\x00\x00\x01\x00...")?;
+/// assert_eq!(answered, Correlated { correlation_id: 1, api_key: 3, api_version: 12 });
+/// assert!(matches!(
+///     correlator.response(b"\x00\x00\x00\x02\x00"),
+///     Err(CodecError::UnexpectedCorrelationId { expected: None, found: 2 })
+/// ));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Correlator {
+    in_flight: VecDeque<Correlated>,
+}
+
+impl Correlator {
+    /// A correlator with no request in flight.
+    ///
+    /// ```
+    /// assert_eq!(kafka_wire::codec::Correlator::new().in_flight(), 0);
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Records a request frame as sent (without its size prefix): its api
+    /// key, api version and correlation id (request header `RequestApiKey`,
+    /// `RequestApiVersion`, `CorrelationId`). Returns whether a response
+    /// is expected: `false`, and nothing recorded, for a Produce (api key
+    /// 0) with `Acks` = 0. Any api key and version is recorded, known or
+    /// not; only a Produce frame is read past its first 8 bytes, up to its
+    /// `Acks`.
+    ///
+    /// # Errors
+    /// [`CodecError::ShortRequest`] under 8 bytes; [`CodecError::Decode`]
+    /// for a Produce frame that ends, or whose client id or transactional
+    /// id is malformed, before its `Acks`. Nothing is recorded then.
+    ///
+    /// ```
+    /// use kafka_wire::codec::{CodecError, Correlator};
+    /// let mut correlator = Correlator::new();
+    /// // Metadata v0 (header v1), correlation id 9, null client id, no topics.
+    /// assert!(correlator.request(b"\x00\x03\x00\x00\x00\x00\x00\x09\xff\xff\x00\x00\x00\x00")?);
+    /// assert!(matches!(correlator.request(b"\x00\x03"), Err(CodecError::ShortRequest(2))));
+    /// assert_eq!(correlator.in_flight(), 1);
+    /// # Ok::<(), CodecError>(())
+    /// ```
+    pub fn request(&mut self, frame: &[u8]) -> Result<bool, CodecError> {
+        let raw = RawHeader::parse(frame)?;
+        if raw.api_key == PRODUCE_KEY && produce_acks(frame, raw.api_version)? == 0 {
+            return Ok(false);
+        }
+        self.push(raw);
+        Ok(true)
+    }
+
+    /// The request that a response frame (without its size prefix)
+    /// answers, taken off the requests in flight.
+    ///
+    /// # Errors
+    /// [`CodecError::Truncated`] under the 4 bytes of the correlation id;
+    /// [`CodecError::UnexpectedCorrelationId`] when the response's
+    /// correlation id is not the oldest request's, or no request is in
+    /// flight (`expected: None`). Nothing is taken off then.
+    ///
+    /// ```
+    /// use kafka_wire::codec::{CodecError, Correlator};
+    /// let mut correlator = Correlator::new();
+    /// correlator.request(b"\x00\x12\x00\x03\x00\x00\x00\x05\xff\xff\x00\x00\x00\x00")?; // ApiVersions v3
+    /// let err = correlator.response(b"\x00\x00\x00\x06\x00").unwrap_err();
+    /// assert!(matches!(err, CodecError::UnexpectedCorrelationId { expected: Some(5), found: 6 }));
+    /// assert_eq!(correlator.response(b"\x00\x00\x00\x05\x00")?.api_key, 18);
+    /// # Ok::<(), CodecError>(())
+    /// ```
+    pub fn response(&mut self, frame: &[u8]) -> Result<Correlated, CodecError> {
+        let Some(id) = frame.first_chunk::<4>() else {
+            return Err(CodecError::Truncated { expected: 4, received: frame.len() });
+        };
+        let found = i32::from_be_bytes(*id);
+        match self.in_flight.front().copied() {
+            Some(request) if request.correlation_id == found => {
+                self.in_flight.pop_front();
+                Ok(request)
+            }
+            expected => {
+                Err(CodecError::UnexpectedCorrelationId { expected: expected.map(|r| r.correlation_id), found })
+            }
+        }
+    }
+
+    /// Requests recorded and not yet answered.
+    ///
+    /// ```
+    /// assert_eq!(kafka_wire::codec::Correlator::default().in_flight(), 0);
+    /// ```
+    pub fn in_flight(&self) -> usize {
+        self.in_flight.len()
+    }
+
+    /// Records a request known to expect a response.
+    fn push(&mut self, request: Correlated) {
+        self.in_flight.push_back(request);
+    }
+}
+
+/// Api key of Produce, whose requests with `Acks` = 0 get no response.
+const PRODUCE_KEY: i16 = 0;
+
+/// The three fields every request header starts with.
+struct RawHeader;
+
+impl RawHeader {
+    /// Api key, api version and correlation id from a request frame.
+    fn parse(frame: &[u8]) -> Result<Correlated, CodecError> {
+        match frame.first_chunk::<8>() {
+            Some(b) => Ok(Correlated {
+                api_key: i16::from_be_bytes([b[0], b[1]]),
+                api_version: i16::from_be_bytes([b[2], b[3]]),
+                correlation_id: i32::from_be_bytes([b[4], b[5], b[6], b[7]]),
+            }),
+            None => Err(CodecError::ShortRequest(frame.len())),
+        }
+    }
+}
+
+/// The `Acks` of a Produce request frame at `api_version`, read past the
+/// header (client id, and tagged fields in flexible versions) and the
+/// body's `TransactionalId` (v3+), without decoding anything else.
+fn produce_acks(frame: &[u8], api_version: i16) -> Result<i16, DecodeError> {
+    let flexible = api_info(PRODUCE_KEY).is_some_and(|info| info.flexible_versions.contains(api_version));
+    let mut r = Reader::new(frame);
+    r.skip(8)?;
+    // ClientId: a classic nullable string in every header version.
+    let client_id = r.read_i16()?;
+    r.skip(usize::try_from(client_id).unwrap_or(0))?;
+    if flexible {
+        // Request header v2's tagged fields: count, then tag, size, value.
+        for _ in 0..r.read_uvarint()? {
+            r.read_uvarint()?;
+            let size = r.read_uvarint()?;
+            r.skip(size as usize)?;
+        }
+    }
+    if api_version >= 3 {
+        // TransactionalId: nullable string, compact in flexible versions.
+        let len = if flexible {
+            (r.read_uvarint()? as usize).saturating_sub(1)
+        } else {
+            usize::try_from(r.read_i16()?).unwrap_or(0)
+        };
+        r.skip(len)?;
+    }
+    r.read_i16()
+}
+
+/// A request of this crate's message set that a client can send typed:
+/// every generated request type `R` (with its response type
+/// `R::Response`, [`Request`]), blanket-implemented.
+///
+/// [`Call::into_frame`] builds the [`RequestFrame`] to send (header
+/// `RequestApiKey` = `R::API_KEY`), and [`Call::typed_response`] takes
+/// `R::Response` out of the [`ResponseFrame`] that a [`ClientCodec`]
+/// decoded for it, so a client needs no `match` over [`ResponseBody`].
+///
+/// # Example
+/// ```
+/// use kafka_wire::codec::{Call, ClientCodec, ServerCodec};
+/// use kafka_wire::frame::ResponseFrame;
+/// use kafka_wire::messages::{MetadataRequest, MetadataResponse, ResponseHeader};
+/// use kafka_wire::BytesMut;
+/// use tokio_util::codec::{Decoder, Encoder};
+///
+/// let (mut client, mut server, mut wire) = (ClientCodec::new(), ServerCodec::new(), BytesMut::new());
+/// client.encode(MetadataRequest::default().into_frame(12, 1, Some("me".into())), &mut wire)?;
+///
+/// let request = server.decode(&mut wire)?.unwrap();
+/// assert_eq!((request.api_key(), request.api_version(), request.correlation_id()), (3, 12, 1));
+/// let answer = MetadataResponse { controller_id: 1, ..Default::default() };
+/// let header = ResponseHeader { correlation_id: 1, ..Default::default() };
+/// server.encode(ResponseFrame { header, body: answer.clone().into(), version: 12 }, &mut wire)?;
+///
+/// let frame = client.decode(&mut wire)?.unwrap();
+/// let response: MetadataResponse = MetadataRequest::typed_response(frame)?;
+/// assert_eq!(response, answer);
+/// # Ok::<(), kafka_wire::codec::CodecError>(())
+/// ```
+pub trait Call:
+    Request<Response: TryFrom<ResponseBody, Error = UnexpectedBody<ResponseBody>>> + Into<RequestBody>
+{
+    /// The request frame that sends `self` at `api_version` with
+    /// `correlation_id` and `client_id` (request header fields
+    /// `RequestApiVersion`, `CorrelationId`, `ClientId`; the header's
+    /// tagged fields left empty). The header version follows from api key
+    /// and version when it is encoded.
+    ///
+    /// ```
+    /// use kafka_wire::codec::Call;
+    /// use kafka_wire::messages::{ApiVersionsRequest, RequestBody};
+    /// let frame = ApiVersionsRequest::default().into_frame(3, 7, None);
+    /// assert_eq!((frame.header.request_api_key, frame.header.request_api_version, frame.header.correlation_id), (18, 3, 7));
+    /// assert!(matches!(frame.body, RequestBody::ApiVersions(_)));
+    /// ```
+    fn into_frame(self, api_version: i16, correlation_id: i32, client_id: Option<String>) -> RequestFrame {
+        let header = RequestHeader {
+            request_api_key: Self::API_KEY,
+            request_api_version: api_version,
+            correlation_id,
+            client_id,
+            ..Default::default()
+        };
+        RequestFrame { header, body: self.into() }
+    }
+
+    /// The typed response in `frame` (its body; the version it was
+    /// decoded at is `frame.version`).
+    ///
+    /// # Errors
+    /// [`CodecError::UnexpectedBody`], holding the body, when the body is
+    /// of another api key (a frame that answers another request).
+    ///
+    /// ```
+    /// use kafka_wire::codec::{Call, CodecError};
+    /// use kafka_wire::frame::ResponseFrame;
+    /// use kafka_wire::messages::{ApiVersionsRequest, MetadataResponse, ResponseHeader};
+    /// let frame = ResponseFrame { header: ResponseHeader::default(), body: MetadataResponse::default().into(), version: 12 };
+    /// let Err(CodecError::UnexpectedBody(err)) = ApiVersionsRequest::typed_response(frame) else { unreachable!() };
+    /// assert_eq!((err.expected, err.found), (18, 3));
+    /// ```
+    fn typed_response(frame: ResponseFrame) -> Result<Self::Response, CodecError> {
+        Ok(Self::Response::try_from(frame.body)?)
+    }
+}
+
+impl<R> Call for R where
+    R: Request<Response: TryFrom<ResponseBody, Error = UnexpectedBody<ResponseBody>>> + Into<RequestBody>
+{
 }
 
 #[cfg(test)]

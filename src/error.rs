@@ -442,6 +442,29 @@ impl std::error::Error for EncodeError {}
 #[error("unknown api key {0}")]
 pub struct UnknownApiKey(pub i16);
 
+/// A body of another api key than the one asked for: the error of the
+/// generated `TryFrom<RequestBody>` and `TryFrom<ResponseBody>` impls of
+/// each request and response type, which gives the body back unchanged.
+///
+/// ```
+/// use kafka_wire::messages::{ApiVersionsResponse, MetadataResponse, ResponseBody};
+/// let body = ResponseBody::from(MetadataResponse::default());
+/// let err = ApiVersionsResponse::try_from(body.clone()).unwrap_err();
+/// assert_eq!((err.expected, err.found), (18, 3));
+/// assert_eq!(err.to_string(), "expected a body of api key 18, got one of api key 3");
+/// assert_eq!(err.body, body); // nothing lost
+/// ```
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("expected a body of api key {expected}, got one of api key {found}")]
+pub struct UnexpectedBody<B> {
+    /// The api key of the type asked for.
+    pub expected: i16,
+    /// The api key of `body`.
+    pub found: i16,
+    /// The body, as it was.
+    pub body: B,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -47,6 +47,11 @@ macro_rules! error_codes {
         ///
         /// Source: Kafka's `Errors` enumeration.
         ///
+        /// Non-exhaustive: Kafka releases add error codes (a code that is
+        /// [`ErrorCode::Unknown`] here may get its own variant in a later
+        /// version of this crate), so a `match` needs a `_` arm; compare
+        /// [`ErrorCode::code`] to be independent of the table.
+        ///
         /// ```
         /// use kafka_wire::error_code::ErrorCode;
         ///
@@ -55,6 +60,7 @@ macro_rules! error_codes {
         /// assert_eq!(i16::from(ErrorCode::Unknown(999)), 999);
         /// ```
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
         pub enum ErrorCode {
             $(
                 #[doc = concat!("`", $name, "` (code ", stringify!($code), "): ", $description, ".")]

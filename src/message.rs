@@ -65,6 +65,28 @@ impl VersionRange {
     pub const fn is_empty(&self) -> bool {
         self.min > self.max
     }
+
+    /// The versions in both ranges; [`VersionRange::NONE`] when they do
+    /// not overlap (or either is empty), so that empty ranges compare equal.
+    ///
+    /// ```
+    /// use kafka_wire::message::VersionRange;
+    /// let ours = VersionRange::new(0, 13);
+    /// assert_eq!(ours.intersect(VersionRange::new(3, 11)), VersionRange::new(3, 11));
+    /// assert_eq!(ours.intersect(VersionRange::new(9, i16::MAX)), VersionRange::new(9, 13));
+    /// assert_eq!(ours.intersect(VersionRange::new(14, 20)), VersionRange::NONE);
+    /// assert_eq!(VersionRange::NONE.intersect(ours), VersionRange::NONE);
+    /// ```
+    #[must_use]
+    pub const fn intersect(self, other: VersionRange) -> VersionRange {
+        let min = if self.min > other.min { self.min } else { other.min };
+        let max = if self.max < other.max { self.max } else { other.max };
+        if min > max {
+            VersionRange::NONE
+        } else {
+            VersionRange { min, max }
+        }
+    }
 }
 
 impl fmt::Display for VersionRange {

@@ -8,36 +8,10 @@
 
 mod common;
 
+use common::captures::captures;
+
 use kafka_wire::frame::{self, RequestFrame, ResponseFrame};
 use kafka_wire::{Bytes, BytesMut};
-
-struct Capture {
-    file: String,
-    peer: String,
-    request: bool,
-    api_key: i16,
-    api_version: i16,
-    bytes: Bytes,
-}
-
-fn captures() -> Option<Vec<Capture>> {
-    let dir = common::shared_dir("the frame captures")?.join("captures");
-    let index = std::fs::read_to_string(dir.join("index.tsv")).expect("captures/index.tsv");
-    let mut out = Vec::new();
-    for line in index.lines().skip(1) {
-        let cols: Vec<&str> = line.split('\t').collect();
-        let hex_text = std::fs::read_to_string(dir.join(cols[0])).expect("capture file");
-        out.push(Capture {
-            file: cols[0].to_string(),
-            peer: cols[2].to_string(),
-            request: cols[3] == "req",
-            api_key: cols[4].parse().expect("api key"),
-            api_version: cols[6].parse().expect("api version"),
-            bytes: hex::decode(hex_text.trim()).expect("hex").into(),
-        });
-    }
-    Some(out)
-}
 
 fn reencode_request(f: &RequestFrame) -> Bytes {
     let mut buf = BytesMut::new();

@@ -23,6 +23,7 @@ fn render() -> String {
                 Listener::ZkBroker => "zkBroker",
                 Listener::Broker => "broker",
                 Listener::Controller => "controller",
+                other => panic!("listener {other:?} has no name in the README table yet: add it here"),
             })
             .collect();
         let unstable = if info.latest_version_unstable { " (latest unstable)" } else { "" };

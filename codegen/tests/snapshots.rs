@@ -88,3 +88,20 @@ fn output_of_a_message_does_not_depend_on_the_others() {
     );
     assert_eq!(alone, with_more);
 }
+
+/// The api-key table and the dispatch enums of two api keys (SaslHandshake,
+/// SaslAuthenticate), with borrowed views: `ApiKey`, `RequestBody`,
+/// `ResponseBody` and their views non-exhaustive, `From` and `TryFrom`
+/// between each body type and its enum.
+#[test]
+fn api_keys_dispatch() {
+    let sources: Vec<_> =
+        ["SaslHandshakeRequest", "SaslHandshakeResponse", "SaslAuthenticateRequest", "SaslAuthenticateResponse"]
+            .iter()
+            .map(|name| schema(name))
+            .collect();
+    let extras = kafka_wire_codegen::Extras { views: true, ..Default::default() };
+    let out = kafka_wire_codegen::generate_with(&sources, "crate", extras).expect("compiles");
+    let file = out.files.iter().find(|f| f.name == "api_keys.rs").expect("api_keys.rs");
+    insta::assert_snapshot!("api_keys_dispatch", file.text);
+}

@@ -135,7 +135,7 @@ impl Controller {
                 .map_err(|_| ForwardError::Unavailable)?
                 .map_err(|_| ForwardError::Unavailable)?;
             let response = frame::decode_response(answer, 58, 0)?;
-            let ResponseBody::Envelope(envelope) = response.body else { return Err(ForwardError::Mismatch) };
+            let envelope = EnvelopeResponse::try_from(response.body).map_err(|_| ForwardError::Mismatch)?;
             if response.header.correlation_id != correlation_id {
                 return Err(ForwardError::Mismatch);
             }
@@ -177,10 +177,8 @@ impl Controller {
         let body = RequestBody::CreateTopics(CreateTopicsRequest { topics, ..Default::default() });
         let mut buf = BytesMut::new();
         frame::encode_request(&header, &body, &mut buf)?;
-        match self.forward(buf.freeze(), principal, client).await? {
-            ResponseBody::CreateTopics(response) => Ok(response),
-            _ => Err(ForwardError::Mismatch),
-        }
+        CreateTopicsResponse::try_from(self.forward(buf.freeze(), principal, client).await?)
+            .map_err(|_| ForwardError::Mismatch)
     }
 }
 

@@ -63,11 +63,15 @@ impl Versions {
             .filter_map(|&(api_key, min, max)| {
                 // Only api keys whose bodies this build compiles can be served.
                 let info = kafka_wire::api::api_info(api_key).filter(|info| info.compiled)?;
-                let known = info.valid_versions;
                 let cap = config.max_versions.get(&api_key).copied().unwrap_or(i16::MAX);
-                let max = max.min(known.max).min(cap);
-                let min = min.max(known.min);
-                (min <= max).then(|| ApiVersion { api_key, min_version: min, max_version: max, ..Default::default() })
+                let served =
+                    VersionRange::new(min, max).intersect(info.valid_versions).intersect(VersionRange::new(0, cap));
+                (!served.is_empty()).then(|| ApiVersion {
+                    api_key,
+                    min_version: served.min,
+                    max_version: served.max,
+                    ..Default::default()
+                })
             })
             .collect();
         apis.sort_by_key(|a| a.api_key);

@@ -50,6 +50,9 @@ use crate::primitives::Reader;
 ///
 /// Source: KIP-415 (`compatible`), KIP-507 (`sessioned`).
 ///
+/// Non-exhaustive: Kafka releases have added protocols (those two), so a
+/// `match` needs a `_` arm.
+///
 /// ```
 /// use kafka_wire::connect::protocol::ConnectProtocol;
 ///
@@ -58,6 +61,7 @@ use crate::primitives::Reader;
 /// assert_eq!(ConnectProtocol::Compatible.version(), 1);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum ConnectProtocol {
     /// `default`: eager rebalancing, header version 0, body layout 0.
     Eager,

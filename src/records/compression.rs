@@ -38,6 +38,9 @@ use super::error::{Location, RecordError};
 
 /// A compression codec: attributes bits 0-2 of a record batch.
 ///
+/// Non-exhaustive: ids 5 to 7 are free for codecs a Kafka release may add
+/// (zstd came with KIP-110), so a `match` needs a `_` arm.
+///
 /// # Example
 /// ```
 /// use kafka_wire::records::Compression;
@@ -47,6 +50,7 @@ use super::error::{Location, RecordError};
 /// assert_eq!(Compression::Gzip.to_string(), "gzip");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum Compression {
     /// 0: records stored as they are.
     #[default]

@@ -1,5 +1,6 @@
 //! Helpers shared by the integration tests.
 
+pub mod captures;
 pub mod oracle;
 
 use std::io::Write;

@@ -127,8 +127,12 @@ pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool, cx
     });
     quote! {
         /// Every api key of this message set, numbered as on the wire.
+        ///
+        /// Non-exhaustive: Kafka releases add api keys, so a `match` needs a
+        /// `_` arm (or use [`ApiKey::info`] and the api key's number).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[repr(i16)]
+        #[non_exhaustive]
         pub enum ApiKey {
             #(#variants)*
         }
@@ -204,17 +208,37 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
     let decodes_into = entries
         .iter()
         .map(|(v, _, key)| quote!((Self::#v(m), #key) => #rt::message::Message::decode_into_from(m, r, version),));
-    let froms = entries.iter().map(|(v, ty, _)| {
+    let link = |path: &str| format!("{}::{path}", runtime_path(rt));
+    let froms = entries.iter().map(|(v, ty, key)| {
+        let try_doc = format!(
+            " The body of api key {key}, or [`UnexpectedBody`]({}) giving back a body of another api key.",
+            link("error::UnexpectedBody")
+        );
         quote! {
             impl From<#ty> for #name {
                 fn from(m: #ty) -> Self {
                     Self::#v(m)
                 }
             }
+
+            #[doc = #try_doc]
+            impl TryFrom<#name> for #ty {
+                type Error = #rt::error::UnexpectedBody<#name>;
+
+                #[allow(unreachable_patterns)]
+                fn try_from(body: #name) -> Result<Self, Self::Error> {
+                    match body {
+                        #name::#v(m) => Ok(m),
+                        body => Err(#rt::error::UnexpectedBody { expected: #key, found: body.api_key(), body }),
+                    }
+                }
+            }
         }
     });
     let doc = format!(" A {what} body of any api key in this message set.");
-    let link = |path: &str| format!("{}::{path}", runtime_path(rt));
+    let non_exhaustive_doc = format!(
+        " Non-exhaustive: Kafka releases and the crate's features (`admin`, `controller`) add api keys, so a `match` needs a `_` arm; `TryFrom<{name}>` on each {what} type takes out one api key's body."
+    );
     let encode_errors = format!(" As [`Message::encode`]({}).", link("message::Message::encode"));
     let encode_to_doc =
         format!(" Writes the body encoded at `version` to a [`Writer`]({}),", link("primitives::Writer"));
@@ -288,7 +312,10 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
     });
     quote! {
         #[doc = #doc]
+        ///
+        #[doc = #non_exhaustive_doc]
         #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
         pub enum #name {
             #(#variants)*
         }
@@ -432,7 +459,10 @@ fn emit_view_enum(
     let unknown = unknown_api_key(cx);
     quote! {
         #[doc = #doc]
+        ///
+        /// Non-exhaustive, as the owned enum: a `match` needs a `_` arm.
         #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
         pub enum #name<'a> {
             #(#variants)*
         }

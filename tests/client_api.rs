@@ -1,0 +1,249 @@
+//! The client-side helpers against real frames: version negotiation
+//! (`api::negotiate`) on brokers' ApiVersions responses from the shared
+//! captures, `TryFrom<ResponseBody>` and `TryFrom<RequestBody>`, and (with
+//! the `tokio` feature) the `codec::Correlator` over pipelined captured
+//! requests and responses, acks=0 Produce and unknown correlation ids.
+
+mod common;
+
+use common::captures::{captures, Capture};
+
+use kafka_wire::api::{api_info, negotiate, ApiKey, Negotiated};
+use kafka_wire::error::UnexpectedBody;
+use kafka_wire::frame;
+use kafka_wire::message::VersionRange;
+use kafka_wire::messages::api_versions_response::ApiVersion;
+use kafka_wire::messages::{
+    ApiVersionsResponse, FetchRequest, MetadataRequest, MetadataResponse, ProduceResponse, RequestBody, ResponseBody,
+};
+
+/// The ApiVersions response body of the capture `file`, decoded at `version`.
+fn api_versions(captures: &[Capture], file: &str, version: i16) -> ApiVersionsResponse {
+    let c = captures.iter().find(|c| c.file == file).unwrap_or_else(|| panic!("capture {file}"));
+    let f = frame::decode_response_frame(c.bytes.clone(), 18, version).expect("decodes");
+    ApiVersionsResponse::try_from(f.body).expect("an ApiVersions body")
+}
+
+#[test]
+fn negotiates_with_tansu() {
+    let Some(captures) = captures() else { return };
+    let response = api_versions(&captures, "tansu/kcat-ApiVersions-v3-resp.hex", 3);
+    assert_eq!((response.error_code, response.api_keys.len()), (0, 36));
+    let negotiated = negotiate(&response);
+    // Core api keys, always compiled: the lower of tansu's and ours.
+    assert_eq!(negotiated.version(ApiKey::Produce.code()), Some(11)); // tansu 0-11, ours 0-13
+    assert_eq!(negotiated.range(0), Some(VersionRange::new(0, 11)));
+    assert_eq!(negotiated.version(1), Some(17)); // Fetch: tansu 0-17, ours 0-18
+    assert_eq!(negotiated.version(3), Some(12)); // Metadata: tansu 0-12, ours 0-13
+    assert_eq!(negotiated.version(18), Some(4)); // ApiVersions: tansu 0-4, ours 0-5
+    assert_eq!(negotiated.version(22), Some(5)); // InitProducerId: tansu 0-5
+    assert_eq!(negotiated.version(71), Some(0)); // GetTelemetrySubscriptions
+    assert_eq!(negotiated.version(68), None); // ConsumerGroupHeartbeat: tansu does not list it
+                                              // Admin api keys only with the `admin` feature.
+    assert_eq!(negotiated.version(19), cfg!(feature = "admin").then_some(7)); // CreateTopics 0-7 both
+    assert_eq!(negotiated.version(60), cfg!(feature = "admin").then_some(1)); // DescribeCluster: tansu 0-1
+                                                                              // Every api key tansu lists that this build compiles, and no other.
+    let listed: Vec<i16> = response.api_keys.iter().map(|k| k.api_key).collect();
+    for info in kafka_wire::api::API_INFO {
+        let expected = info.compiled && listed.contains(&info.api_key);
+        assert_eq!(negotiated.version(info.api_key).is_some(), expected, "{}", info.name);
+    }
+}
+
+#[test]
+fn negotiates_after_unsupported_version() {
+    let Some(captures) = captures() else { return };
+    // noida answers kafka-python's ApiVersions v4 with a v0 body: error 35
+    // and its ApiVersions range 0-3 alone (KIP-511).
+    let response = api_versions(&captures, "noida/kafka-python-ApiVersions-v4-resp-err35.hex", 4);
+    assert_eq!(response.error_code, 35);
+    let negotiated = negotiate(&response);
+    assert_eq!(negotiated.version(18), Some(3), "ask again at v3");
+    assert!(kafka_wire::api::API_INFO.iter().all(|i| i.api_key == 18 || negotiated.version(i.api_key).is_none()));
+}
+
+#[test]
+fn negotiation_edges() {
+    let listed =
+        |api_key, min_version, max_version| ApiVersion { api_key, min_version, max_version, ..Default::default() };
+    let response = ApiVersionsResponse {
+        api_keys: vec![
+            listed(0, 14, 20), // Produce: only newer than ours (0-13)
+            listed(3, 5, 3),   // Metadata: an empty range
+            listed(1, 4, 4),   // Fetch: one version
+            listed(1, 0, 18),  // listed twice: the first counts
+            listed(22, 0, 6),  // InitProducerId: ours is 0-6 with v6 unstable
+            listed(-1, 0, 3),  // unknown api keys
+            listed(i16::MAX, 0, 3),
+        ],
+        ..Default::default()
+    };
+    let negotiated = negotiate(&response);
+    assert_eq!(negotiated.version(0), None);
+    assert_eq!(negotiated.version(3), None);
+    assert_eq!(negotiated.range(1), Some(VersionRange::new(4, 4)));
+    assert!(api_info(22).unwrap().latest_version_unstable);
+    assert_eq!(negotiated.version(22), Some(5), "the unstable v6 is not used");
+    assert_eq!((negotiated.version(-1), negotiated.version(i16::MAX)), (None, None));
+    assert_eq!(negotiate(&ApiVersionsResponse::default()), Negotiated::default());
+}
+
+#[test]
+fn try_from_gives_back_the_body() {
+    let metadata = MetadataResponse { controller_id: 3, ..Default::default() };
+    let body = ResponseBody::from(metadata.clone());
+    assert_eq!(MetadataResponse::try_from(body.clone()), Ok(metadata));
+    let err = ProduceResponse::try_from(body.clone()).unwrap_err();
+    assert_eq!(err, UnexpectedBody { expected: 0, found: 3, body: body.clone() });
+    assert_eq!(err.to_string(), "expected a body of api key 0, got one of api key 3");
+    // The error boxes into std's error type with the body inside.
+    let boxed: Box<dyn std::error::Error + Send + Sync> = Box::new(err);
+    let back = boxed.downcast::<UnexpectedBody<ResponseBody>>().expect("UnexpectedBody");
+    assert_eq!(back.body, body);
+
+    let request = RequestBody::from(FetchRequest { max_wait_ms: 500, ..Default::default() });
+    let err = MetadataRequest::try_from(request.clone()).unwrap_err();
+    assert_eq!((err.expected, err.found, err.body), (3, 1, request.clone()));
+    assert_eq!(FetchRequest::try_from(request).map(|f| f.max_wait_ms), Ok(500));
+}
+
+#[cfg(feature = "tokio")]
+mod correlator {
+    use kafka_wire::codec::{CodecError, Correlated, Correlator};
+    use kafka_wire::frame;
+    use kafka_wire::message::Message;
+    use kafka_wire::messages::{MetadataRequest, ProduceRequest, RequestBody, RequestHeader};
+    use kafka_wire::{Bytes, BytesMut};
+
+    use super::captures;
+
+    /// A request frame without its size prefix.
+    fn request(header: &RequestHeader, body: impl Into<RequestBody>) -> Bytes {
+        let mut buf = BytesMut::new();
+        frame::encode_request(header, &body.into(), &mut buf).expect("encodes");
+        buf.freeze()
+    }
+
+    fn header(api_key: i16, api_version: i16, correlation_id: i32) -> RequestHeader {
+        RequestHeader {
+            request_api_key: api_key,
+            request_api_version: api_version,
+            correlation_id,
+            client_id: Some("a-client".into()),
+            ..Default::default()
+        }
+    }
+
+    /// Every captured request and its response, requests all sent first
+    /// (pipelined), then the responses in order: each is paired with its
+    /// request's api key and version, and decodes at them.
+    #[test]
+    fn pairs_pipelined_captured_frames() {
+        let Some(captures) = captures() else { return };
+        let pairs: Vec<_> = captures
+            .windows(2)
+            .filter(|w| {
+                let (q, a) = (&w[0], &w[1]);
+                q.request
+                    && !a.request
+                    && (q.client.as_str(), q.peer.as_str(), q.api_key, q.correlation_id)
+                        == (a.client.as_str(), a.peer.as_str(), a.api_key, a.correlation_id)
+            })
+            .map(|w| (&w[0], &w[1]))
+            .collect();
+        assert_eq!(pairs.len(), 55, "request-response pairs in captures/index.tsv");
+        let mut correlator = Correlator::new();
+        for (q, _) in &pairs {
+            assert_eq!(correlator.request(&q.bytes[4..]).map_err(|e| e.to_string()), Ok(true), "{}", q.file);
+        }
+        assert_eq!(correlator.in_flight(), pairs.len());
+        for (q, a) in &pairs {
+            let answered = correlator.response(&a.bytes[4..]).unwrap_or_else(|e| panic!("{}: {e}", a.file));
+            let expected =
+                Correlated { correlation_id: q.correlation_id, api_key: q.api_key, api_version: q.api_version };
+            assert_eq!(answered, expected, "{}", a.file);
+            frame::decode_response(a.bytes.slice(4..), answered.api_key, answered.api_version)
+                .unwrap_or_else(|e| panic!("{}: {e}", a.file));
+        }
+        assert_eq!(correlator.in_flight(), 0);
+    }
+
+    /// The captured Produce requests (v7, v9, v10 from four clients) expect
+    /// a response; the same requests with acks 0 expect none.
+    #[test]
+    fn acks_zero_produce_from_captured_requests() {
+        let Some(captures) = captures() else { return };
+        let mut seen = 0;
+        for c in captures.iter().filter(|c| c.request && c.api_key == 0) {
+            let f = frame::decode_request_frame(c.bytes.clone()).expect("decodes");
+            let RequestBody::Produce(mut produce) = f.body else { panic!("{}: a Produce body", c.file) };
+            assert_ne!(produce.acks, 0, "{}", c.file);
+            let mut correlator = Correlator::new();
+            assert!(correlator.request(&c.bytes[4..]).expect("reads"), "{}", c.file);
+            produce.acks = 0;
+            assert!(!correlator.request(&request(&f.header, produce)).expect("reads"), "{}", c.file);
+            assert_eq!(correlator.in_flight(), 1, "{}", c.file);
+            seen += 1;
+        }
+        assert!(seen >= 8, "{seen} captured Produce requests");
+    }
+
+    /// acks 0 at every Produce version, with a transactional id, a long
+    /// client id and (flexible versions) header tagged fields before it.
+    #[test]
+    fn acks_zero_at_every_version() {
+        for version in ProduceRequest::VERSIONS.min..=ProduceRequest::VERSIONS.max {
+            for acks in [0, 1, -1] {
+                let mut h = header(0, version, 40 + i32::from(version));
+                h.client_id = Some("c".repeat(300));
+                if version >= 9 {
+                    h.initial_principal_name = Some("User:alice".into());
+                }
+                let body = ProduceRequest {
+                    transactional_id: (version >= 3).then(|| "t".repeat(200)),
+                    acks,
+                    timeout_ms: 1000,
+                    ..Default::default()
+                };
+                let mut correlator = Correlator::new();
+                assert_eq!(correlator.request(&request(&h, body)).expect("reads"), acks != 0, "v{version} acks {acks}");
+                assert_eq!(correlator.in_flight(), usize::from(acks != 0));
+            }
+        }
+        // A Produce frame cut before its acks is an error, and records nothing.
+        let mut correlator = Correlator::new();
+        let whole = request(&header(0, 9, 1), ProduceRequest { acks: -1, ..Default::default() });
+        let cut = &whole[..8 + 2 + "a-client".len() + 1];
+        assert!(matches!(correlator.request(cut), Err(CodecError::Decode(_))));
+        assert_eq!(correlator.in_flight(), 0);
+    }
+
+    #[test]
+    fn pipelined_with_acks_zero_in_between_and_an_unknown_correlation_id() {
+        let mut correlator = Correlator::new();
+        assert!(correlator.request(&request(&header(3, 12, 1), MetadataRequest::default())).unwrap());
+        let fire_and_forget = ProduceRequest { acks: 0, ..Default::default() };
+        assert!(!correlator.request(&request(&header(0, 11, 2), fire_and_forget)).unwrap());
+        assert!(correlator.request(&request(&header(3, 4, 3), MetadataRequest::default())).unwrap());
+        assert_eq!(correlator.in_flight(), 2);
+
+        // An unknown correlation id (and one answered out of order): refused,
+        // nothing taken off.
+        for found in [2i32, 3, 99] {
+            let err = correlator.response(&found.to_be_bytes()).unwrap_err();
+            assert!(matches!(err, CodecError::UnexpectedCorrelationId { expected: Some(1), found: f } if f == found));
+        }
+        assert!(matches!(correlator.response(b"\x00\x00"), Err(CodecError::Truncated { expected: 4, received: 2 })));
+        assert_eq!(correlator.in_flight(), 2);
+
+        assert_eq!(
+            correlator.response(b"\x00\x00\x00\x01").unwrap(),
+            Correlated { correlation_id: 1, api_key: 3, api_version: 12 }
+        );
+        assert_eq!(correlator.response(b"\x00\x00\x00\x03\x00").unwrap().api_version, 4);
+        assert!(matches!(
+            correlator.response(b"\x00\x00\x00\x02"),
+            Err(CodecError::UnexpectedCorrelationId { expected: None, found: 2 })
+        ));
+    }
+}
