@@ -22,6 +22,10 @@
 #   KAFKA_CLUSTER_REAUTH_MS  connections.max.reauth.ms of the SASL listeners
 #                            (default 6000; KIP-368)
 #
+# `start` also compiles the Java programs of conformance/java/cluster/ (drivers
+# built on Kafka's own clients); `env` gives their classpath as
+# KAFKA_CLUSTER_CLASSPATH (tests/common/cluster.rs reads it).
+#
 # Ports, from the base B:
 #   B    broker PLAINTEXT          (no authentication; super user ANONYMOUS)
 #   B+1  broker SASL_PLAINTEXT     (PLAIN: admin/admin-secret is a super user,
@@ -93,6 +97,21 @@ classpath() {
         cp="${cp:+$cp:}$jar"
     done
     echo "$cp"
+}
+
+# The Java programs the tests drive the cluster with (conformance/java/cluster/,
+# Kafka's own clients), compiled against the release into
+# $CACHE/$VERSION/cluster-classes; recompiled when a source is newer.
+compile_drivers() {
+    local src="$ROOT/conformance/java/cluster" out="$CACHE/$VERSION/cluster-classes"
+    ls "$src"/*.java >/dev/null 2>&1 || return 0
+    if [ -f "$out/.stamp" ] && [ -z "$(find "$src" -name '*.java' -newer "$out/.stamp")" ]; then
+        return 0
+    fi
+    rm -rf "$out"
+    mkdir -p "$out"
+    javac -nowarn -d "$out" -cp "$(classpath)" "$src"/*.java || { echo "kafka-cluster: javac failed" >&2; exit 1; }
+    touch "$out/.stamp"
 }
 
 stop() {
@@ -209,11 +228,23 @@ appender.out.layout.pattern = [%d] %p %m (%c)%n
 rootLogger.level = INFO
 rootLogger.appenderRef.out.ref = out
 EOF
+    # For the drivers and tools: warnings only, on stderr (stdout is theirs).
+    cat > "$DIR/config/tools-log4j2.properties" <<EOF
+status = error
+appender.err.type = Console
+appender.err.name = err
+appender.err.target = SYSTEM_ERR
+appender.err.layout.type = PatternLayout
+appender.err.layout.pattern = [%d] %p %m (%c)%n
+rootLogger.level = WARN
+rootLogger.appenderRef.err.ref = err
+EOF
 }
 
 start() {
     command -v java >/dev/null || { echo "kafka-cluster: java not found" >&2; exit 1; }
     fetch
+    compile_drivers
     stop
     local port
     for port in "$BROKER_PORT" "$BROKER_SASL_PORT" "$CONTROLLER_PORT" "$CONTROLLER_SASL_PORT" "$RELAY_PORT"; do
@@ -265,13 +296,14 @@ KAFKA_CLUSTER_RELAY=$([ "${KAFKA_CLUSTER_RELAY:-0}" = 1 ] && echo "127.0.0.1:$RE
 KAFKA_CLUSTER_RELAY_FRAMES=$([ "${KAFKA_CLUSTER_RELAY:-0}" = 1 ] && echo "$DIR/logs/relay-frames.jsonl")
 KAFKA_CLUSTER_REAUTH_MS=$REAUTH_MS
 KAFKA_CLUSTER_DATA=$DIR/data
-KAFKA_CLUSTER_CLASSPATH=$cp
+KAFKA_CLUSTER_CLASSPATH=$CACHE/$VERSION/cluster-classes:$cp
+KAFKA_CLUSTER_LOG4J=$DIR/config/tools-log4j2.properties
 EOF
     echo "kafka-cluster: Kafka $VERSION up: broker 127.0.0.1:$BROKER_PORT (SASL $BROKER_SASL_PORT), controller 127.0.0.1:$CONTROLLER_PORT (SASL $CONTROLLER_SASL_PORT)$([ "${KAFKA_CLUSTER_RELAY:-0}" = 1 ] && echo ", relay 127.0.0.1:$RELAY_PORT")" >&2
 }
 
 case "$cmd" in
-    fetch) fetch ;;
+    fetch) fetch; compile_drivers ;;
     start) start ;;
     stop) stop ;;
     logs) logs ;;

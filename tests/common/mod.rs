@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests.
 
 pub mod captures;
+pub mod cluster;
 pub mod oracle;
 
 use std::io::Write;
