@@ -190,6 +190,9 @@ listener.name.controller_sasl.plain.sasl.jaas.config=$jaas
 authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer
 super.users=User:ANONYMOUS;User:admin
 log.dirs=$DIR/data/controller
+# A snapshot of the metadata log every few seconds (default: hourly), so that
+# tests find .checkpoint files to read.
+metadata.log.max.snapshot.interval.ms=5000
 EOF
     cat > "$DIR/config/broker.properties" <<EOF
 process.roles=broker
@@ -206,6 +209,7 @@ connections.max.reauth.ms=$REAUTH_MS
 authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer
 super.users=User:ANONYMOUS;User:admin
 log.dirs=$DIR/data/broker
+metadata.log.max.snapshot.interval.ms=5000
 num.partitions=1
 offsets.topic.replication.factor=1
 offsets.topic.num.partitions=3
