@@ -1,6 +1,6 @@
 //! Command-line settings of the example broker.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::net::IpAddr;
 use std::time::Duration;
 
@@ -11,7 +11,9 @@ kafka-wire example broker: one Kafka node in memory, on kafka-wire and tokio.
 usage: broker [options]
 
   --port N                 port to listen on (default: $KAFKA_WIRE_BROKER_PORT or 9092; 0 = any free port)
-  --host ADDR              address to listen on and advertise (default 127.0.0.1)
+  --host ADDR              address to listen on (and to advertise, without --advertise; default 127.0.0.1)
+  --advertise HOST:PORT    address to give clients in Metadata, FindCoordinator and DescribeCluster
+                           instead of the one listened on (a proxy's, a NAT's, a forwarder's)
   --node-id N              this node's id (default 1)
   --sasl-plain USER:PASS   require SASL/PLAIN and accept this user (repeatable)
   --reauth-ms N            KIP-368 connections.max.reauth.ms: session lifetime sent in
@@ -31,8 +33,11 @@ usage: broker [options]
 /// The broker's settings.
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// Address to listen on and to advertise in Metadata and FindCoordinator.
+    /// Address to listen on, and to advertise without `advertise`.
     pub host: IpAddr,
+    /// Host and port to advertise in Metadata, FindCoordinator and
+    /// DescribeCluster instead of the ones listened on.
+    pub advertise: Option<(String, u16)>,
     /// Port to listen on; 0 picks a free one.
     pub port: u16,
     /// This node's id.
@@ -57,6 +62,10 @@ pub struct Config {
     pub verbose: bool,
     /// The cluster id in Metadata responses.
     pub cluster_id: String,
+    /// The options given on the command line (`--port`, ...): their
+    /// settings are STATIC_BROKER_CONFIG in DescribeConfigs, the others
+    /// DEFAULT_CONFIG.
+    pub given: BTreeSet<String>,
 }
 
 /// A command line that cannot be used.
@@ -89,6 +98,7 @@ impl Config {
     pub fn parse(args: impl IntoIterator<Item = String>, env_port: Option<String>) -> Result<Self, ConfigError> {
         let mut config = Config {
             host: IpAddr::from([127, 0, 0, 1]),
+            advertise: None,
             port: 9092,
             node_id: 1,
             users: BTreeMap::new(),
@@ -101,12 +111,14 @@ impl Config {
             max_runtime: None,
             verbose: false,
             cluster_id: "kafka-wire-example".to_string(),
+            given: BTreeSet::new(),
         };
         if let Some(port) = env_port.filter(|p| !p.is_empty()) {
             config.port = parse_value("KAFKA_WIRE_BROKER_PORT", &port)?;
         }
         let mut args = args.into_iter();
         while let Some(option) = args.next() {
+            config.given.insert(option.clone());
             let mut value = || args.next().ok_or_else(|| ConfigError::MissingValue(option.clone()));
             match option.as_str() {
                 "-h" | "--help" => return Err(ConfigError::Help),
@@ -114,6 +126,20 @@ impl Config {
                 "--no-auto-create-topics" => config.auto_create_topics = false,
                 "--port" => config.port = parse_value(&option, &value()?)?,
                 "--host" => config.host = parse_value(&option, &value()?)?,
+                "--advertise" => {
+                    let value = value()?;
+                    let (host, port) = value
+                        .rsplit_once(':')
+                        .filter(|(h, _)| !h.is_empty())
+                        .ok_or_else(|| bad(&option, &value, "expected HOST:PORT"))?;
+                    let port: u16 = parse_value(&option, port)?;
+                    if port == 0 {
+                        return Err(bad(&option, &value, "the port must not be 0"));
+                    }
+                    // An IPv6 address may come in brackets, as in a URL.
+                    let host = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')).unwrap_or(host);
+                    config.advertise = Some((host.to_string(), port));
+                }
                 "--node-id" => config.node_id = parse_value(&option, &value()?)?,
                 "--reauth-ms" => config.reauth_ms = parse_value(&option, &value()?)?,
                 "--max-frame-size" => config.max_frame_size = parse_value(&option, &value()?)?,
@@ -149,6 +175,15 @@ impl Config {
             }
         }
         Ok(config)
+    }
+
+    /// The host and port clients are told to connect to, given the port
+    /// actually listened on.
+    pub fn advertised(&self, listening_port: u16) -> (String, u16) {
+        match &self.advertise {
+            Some((host, port)) => (host.clone(), *port),
+            None => (self.host.to_string(), listening_port),
+        }
     }
 
     /// True when clients must authenticate with SASL/PLAIN.
@@ -204,6 +239,11 @@ mod tests {
         assert_eq!(c.max_versions.get(&18), Some(&3));
         let c = Config::parse(Vec::new(), Some("19500".into())).unwrap();
         assert_eq!(c.port, 19500);
+        assert_eq!(c.advertised(19500), ("127.0.0.1".to_string(), 19500));
+        let c = parse(&["--port", "0", "--advertise", "kafka.example:9093"]).unwrap();
+        assert_eq!(c.advertised(40000), ("kafka.example".to_string(), 9093));
+        let c = parse(&["--advertise", "[::1]:9093"]).unwrap();
+        assert_eq!(c.advertised(9092), ("::1".to_string(), 9093));
     }
 
     #[test]
@@ -213,6 +253,9 @@ mod tests {
         assert!(matches!(parse(&["--sasl-plain", "alice"]), Err(ConfigError::BadValue { .. })));
         assert!(matches!(parse(&["--max-version", "Nope=1"]), Err(ConfigError::BadValue { .. })));
         assert!(matches!(parse(&["--frobnicate"]), Err(ConfigError::UnknownOption(_))));
+        assert!(matches!(parse(&["--advertise", "host"]), Err(ConfigError::BadValue { .. })));
+        assert!(matches!(parse(&["--advertise", ":9092"]), Err(ConfigError::BadValue { .. })));
+        assert!(matches!(parse(&["--advertise", "host:0"]), Err(ConfigError::BadValue { .. })));
         assert!(matches!(parse(&["--help"]), Err(ConfigError::Help)));
     }
 }

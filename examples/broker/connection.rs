@@ -17,7 +17,7 @@ use crate::groups::Client;
 use crate::sasl::{Gate, Session};
 use crate::state::{now_ms, Stats};
 use crate::versions::API_VERSIONS;
-use crate::{metadata, partitions, Broker};
+use crate::{configs, metadata, partitions, Broker};
 
 /// A connection with no request for this long is closed (Kafka's
 /// `connections.max.idle.ms` default).
@@ -288,12 +288,17 @@ async fn handle(cx: &mut Context, session: &mut Option<Session>, raw: RawRequest
             }
         }
         RequestBody::Metadata(request) => reply(metadata::handle(cx, &request, version).await.into()),
-        body @ (RequestBody::CreateTopics(_) | RequestBody::DeleteTopics(_)) => {
-            match forward(cx, raw.into_bytes(), &body, version).await {
-                Some(answer) => reply(answer),
-                None => Reply::Close,
-            }
+        RequestBody::DescribeCluster(request) => reply(metadata::describe_cluster(cx, &request).into()),
+        RequestBody::DescribeConfigs(request) => {
+            reply(configs::describe(&broker.cluster, &broker.config, broker.port, &request, version).into())
         }
+        body @ (RequestBody::CreateTopics(_)
+        | RequestBody::DeleteTopics(_)
+        | RequestBody::AlterConfigs(_)
+        | RequestBody::IncrementalAlterConfigs(_)) => match forward(cx, raw.into_bytes(), &body, version).await {
+            Some(answer) => reply(answer),
+            None => Reply::Close,
+        },
         RequestBody::Produce(request) => match partitions::produce(cx, &request) {
             Some(body) => reply(body.into()),
             None => Reply::Nothing,

@@ -1,5 +1,5 @@
 //! The controller: an in-process task that owns topic creation and
-//! deletion, reached the way a KRaft broker reaches its controller.
+//! deletion and topic configs, reached the way a KRaft broker reaches its controller.
 //!
 //! ```text
 //! connection task                                   controller task
@@ -12,8 +12,9 @@
 //!   └─ the client's CreateTopicsResponse
 //! ```
 //!
-//! Every CreateTopics, DeleteTopics and topic auto-creation (Metadata)
-//! takes this path, so the Envelope code runs on each of them.
+//! Every CreateTopics, DeleteTopics, AlterConfigs, IncrementalAlterConfigs
+//! and topic auto-creation (Metadata) takes this path, so the Envelope code
+//! runs on each of them.
 
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -29,7 +30,7 @@ use kafka_wire::forward::{
 };
 use kafka_wire::frame::{self, RequestFrame};
 use kafka_wire::messages::create_topics_request::CreatableTopic;
-use kafka_wire::messages::create_topics_response::{CreatableTopicConfigs, CreatableTopicResult};
+use kafka_wire::messages::create_topics_response::CreatableTopicResult;
 use kafka_wire::messages::delete_topics_response::DeletableTopicResult;
 use kafka_wire::messages::{
     CreateTopicsRequest, CreateTopicsResponse, DefaultPrincipalData, DeleteTopicsRequest, DeleteTopicsResponse,
@@ -38,6 +39,7 @@ use kafka_wire::messages::{
 use tokio::sync::{mpsc, oneshot};
 
 use crate::config::Config;
+use crate::configs;
 use crate::state::{valid_topic_name, Cluster};
 
 /// The CreateTopics version the broker uses for topic auto-creation.
@@ -219,6 +221,8 @@ fn answer(cluster: &Cluster, config: &Config, request: UnwrappedRequest) -> Enve
     let body: ResponseBody = match &request.body {
         RequestBody::CreateTopics(r) => create_topics(cluster, config, r, version, &who).into(),
         RequestBody::DeleteTopics(r) => delete_topics(cluster, r, version, &who).into(),
+        RequestBody::AlterConfigs(r) => configs::alter(cluster, r, &who).into(),
+        RequestBody::IncrementalAlterConfigs(r) => configs::incremental_alter(cluster, r, &who).into(),
         _ => return envelope_error(ErrorCode::InvalidRequest),
     };
     let header = ResponseHeader { correlation_id: request.header.correlation_id, ..Default::default() };
@@ -268,6 +272,14 @@ fn create_topics(
         } else {
             None
         };
+        // Unknown names and bad values are INVALID_CONFIG, as in Kafka.
+        let overrides =
+            configs::check_topic_configs(topic.configs.iter().map(|c| (c.name.as_str(), c.value.as_deref())));
+        let (error, overrides) = match (error, overrides) {
+            (Some(error), _) => (Some(error), Default::default()),
+            (None, Err(refusal)) => (Some((refusal.code, refusal.message)), Default::default()),
+            (None, Ok(overrides)) => (None, overrides),
+        };
         match error {
             Some((code, message)) => {
                 result.error_code = code.code();
@@ -276,20 +288,10 @@ fn create_topics(
             None => {
                 result.num_partitions = partitions;
                 result.replication_factor = 1;
-                result.configs = Some(
-                    topic
-                        .configs
-                        .iter()
-                        .map(|c| CreatableTopicConfigs {
-                            name: c.name.clone(),
-                            value: c.value.clone(),
-                            config_source: 1, // DYNAMIC_TOPIC_CONFIG
-                            ..Default::default()
-                        })
-                        .collect(),
-                );
+                // Every config of the new topic, with its source (v5+).
+                result.configs = (version >= 5).then(|| configs::created_topic_configs(&overrides));
                 if !request.validate_only {
-                    result.topic_id = topics.create(&topic.name, partitions);
+                    result.topic_id = topics.create(&topic.name, partitions, overrides);
                     log!("controller: created topic {} ({partitions} partitions) for {who}", topic.name);
                 }
             }

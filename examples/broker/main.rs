@@ -1,8 +1,10 @@
 //! An example Kafka broker on kafka-wire and tokio: one node, topics in
 //! memory, enough of the protocol for real clients (kcat/librdkafka,
 //! confluent-kafka, kafka-python, kafkajs) to create topics, produce,
-//! consume with consumer groups and commit, with or without SASL/PLAIN and
-//! KIP-368 re-authentication.
+//! consume with consumer groups and commit, describe and alter topic
+//! configs, with or without SASL/PLAIN and KIP-368 re-authentication.
+//! Kafka's Java producer, consumer (classic group protocol) and AdminClient
+//! work against it (tests/example_broker_java.rs).
 //!
 //! ```text
 //! cargo run --features tokio --example broker -- --port 19092
@@ -15,8 +17,9 @@
 //! | `connection` | one connection: frames ([`kafka_wire::codec::ServerCodec`]), SASL gate, dispatch |
 //! | `versions` | the apis served and ApiVersions (with the v0 UNSUPPORTED_VERSION answer) |
 //! | `sasl` | SASL/PLAIN and KIP-368 session lifetimes ([`kafka_wire::reauth`]) |
-//! | `metadata` | Metadata, topic auto-creation |
-//! | `controller` | CreateTopics and DeleteTopics, forwarded in Envelopes ([`kafka_wire::forward`]) |
+//! | `metadata` | Metadata, topic auto-creation, DescribeCluster (the advertised address: `--advertise`) |
+//! | `controller` | CreateTopics, DeleteTopics, AlterConfigs, IncrementalAlterConfigs, forwarded in Envelopes ([`kafka_wire::forward`]) |
+//! | `configs` | topic configs (kept per topic, checked, described) and broker configs (described) |
 //! | `partitions` | Produce, Fetch, ListOffsets, InitProducerId ([`kafka_wire::records`]) |
 //! | `groups` | the group coordinator and committed offsets |
 //! | `state` | topics and partition logs in memory |
@@ -39,6 +42,7 @@ macro_rules! log {
 }
 
 mod config;
+mod configs;
 mod connection;
 mod controller;
 mod groups;
@@ -114,7 +118,9 @@ async fn run(config: Config) -> std::io::Result<()> {
     let config = Arc::new(config);
     let cluster = Arc::new(Cluster::new());
     let controller = controller::spawn(Arc::clone(&cluster), Arc::clone(&config));
-    let groups = Arc::new(Coordinator::new(config.group_initial_delay, config.node_id, config.host.to_string(), port));
+    let (advertised_host, advertised_port) = config.advertised(port);
+    let groups =
+        Arc::new(Coordinator::new(config.group_initial_delay, config.node_id, advertised_host, advertised_port));
     let versions = Versions::new(&config);
     let broker = Arc::new(Broker {
         config: Arc::clone(&config),
@@ -138,8 +144,12 @@ async fn run(config: Config) -> std::io::Result<()> {
     };
 
     log!(
-        "listening on {}:{port}: node {}, {}, reauth {} ms, auto-create {}",
+        "listening on {}:{port}{}: node {}, {}, reauth {} ms, auto-create {}",
         config.host,
+        match &config.advertise {
+            Some((host, port)) => format!(" (advertised as {host}:{port})"),
+            None => String::new(),
+        },
         config.node_id,
         if config.sasl() { format!("SASL/PLAIN ({} users)", config.users.len()) } else { "no authentication".into() },
         config.reauth_ms,

@@ -1,11 +1,13 @@
 //! Metadata: this node, the controller (also this node), and the topics
 //! asked for, created first when they are unknown and auto-creation is on.
+//! DescribeCluster: this node. Both name the advertised address.
 
 use kafka_wire::error_code::ErrorCode;
+use kafka_wire::messages::describe_cluster_response::DescribeClusterBroker;
 use kafka_wire::messages::metadata_response::{
     MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic,
 };
-use kafka_wire::messages::{MetadataRequest, MetadataResponse};
+use kafka_wire::messages::{DescribeClusterRequest, DescribeClusterResponse, MetadataRequest, MetadataResponse};
 use kafka_wire::primitives::Uuid;
 
 use crate::connection::Context;
@@ -65,11 +67,12 @@ pub async fn handle(cx: &Context, request: &MetadataRequest, version: i16) -> Me
         None => topics.iter().map(|(name, topic)| describe(name, topic, config.node_id)).collect(),
         Some(wanted) => wanted.iter().map(|w| lookup(&topics, w, config.node_id)).collect(),
     };
+    let (host, port) = config.advertised(cx.broker.port);
     MetadataResponse {
         brokers: vec![MetadataResponseBroker {
             node_id: config.node_id,
-            host: config.host.to_string(),
-            port: i32::from(cx.broker.port),
+            host,
+            port: i32::from(port),
             rack: None,
             ..Default::default()
         }],
@@ -124,6 +127,42 @@ fn describe(name: &str, topic: &Topic, node: i32) -> MetadataResponseTopic {
         topic_id: topic.id,
         is_internal: false,
         partitions,
+        ..Default::default()
+    }
+}
+
+/// Answers DescribeCluster: this node, at its advertised address, also
+/// named as the controller (as Kafka's brokers name a broker there).
+pub fn describe_cluster(cx: &Context, request: &DescribeClusterRequest) -> DescribeClusterResponse {
+    let config = &cx.broker.config;
+    // Endpoint type 1 is brokers (the only one before v1), 2 controllers:
+    // a broker answers only the first, as Kafka's do.
+    if request.endpoint_type != 1 {
+        return DescribeClusterResponse {
+            error_code: ErrorCode::UnsupportedEndpointType.code(),
+            error_message: Some("this node serves the brokers endpoint type (1) only".into()),
+            endpoint_type: request.endpoint_type,
+            cluster_id: config.cluster_id.clone(),
+            controller_id: -1,
+            cluster_authorized_operations: i32::MIN,
+            ..Default::default()
+        };
+    }
+    let (host, port) = config.advertised(cx.broker.port);
+    DescribeClusterResponse {
+        endpoint_type: 1,
+        cluster_id: config.cluster_id.clone(),
+        controller_id: config.node_id,
+        brokers: vec![DescribeClusterBroker {
+            broker_id: config.node_id,
+            host,
+            port: i32::from(port),
+            rack: None,
+            is_fenced: false,
+            ..Default::default()
+        }],
+        // Not asked for, or no authorizer: Kafka's "omitted" value.
+        cluster_authorized_operations: i32::MIN,
         ..Default::default()
     }
 }

@@ -107,6 +107,9 @@ pub struct Topic {
     pub id: Uuid,
     /// Its partitions, by index.
     pub partitions: Vec<PartitionLog>,
+    /// Its config overrides (CreateTopics, AlterConfigs,
+    /// IncrementalAlterConfigs), by name; checked by `configs`.
+    pub configs: BTreeMap<String, String>,
 }
 
 impl Topics {
@@ -130,14 +133,15 @@ impl Topics {
         self.by_name.iter()
     }
 
-    /// Creates a topic with `partitions` empty partitions; returns its id.
-    pub fn create(&mut self, name: &str, partitions: i32) -> Uuid {
+    /// Creates a topic with `partitions` empty partitions and these config
+    /// overrides; returns its id.
+    pub fn create(&mut self, name: &str, partitions: i32, configs: BTreeMap<String, String>) -> Uuid {
         let mut id = random_uuid();
         while id.is_nil() || self.names_by_id.contains_key(&id) {
             id = random_uuid();
         }
         let count = usize::try_from(partitions).unwrap_or(0);
-        let topic = Topic { id, partitions: (0..count).map(|_| PartitionLog::default()).collect() };
+        let topic = Topic { id, partitions: (0..count).map(|_| PartitionLog::default()).collect(), configs };
         self.by_name.insert(name.to_string(), topic);
         self.names_by_id.insert(id, name.to_string());
         id

@@ -16,6 +16,7 @@ pub const API_VERSIONS: i16 = 18;
 /// record batches v2 (magic 2), which is all this broker stores (Kafka 4.0
 /// has the same floors). OffsetCommit starts at v2 and OffsetFetch at v1,
 /// the first versions stored by the broker rather than in ZooKeeper.
+/// DescribeConfigs starts at v1, as in Kafka 4.0 (KIP-896).
 const SERVED: &[(i16, i16, i16)] = &[
     (0, 3, 11), // Produce
     (1, 4, 17), // Fetch
@@ -34,6 +35,10 @@ const SERVED: &[(i16, i16, i16)] = &[
     (19, 0, 7), // CreateTopics
     (20, 0, 6), // DeleteTopics
     (22, 0, 5), // InitProducerId
+    (32, 1, 4), // DescribeConfigs
+    (33, 0, 2), // AlterConfigs
+    (44, 0, 1), // IncrementalAlterConfigs
+    (60, 0, 2), // DescribeCluster
 ];
 
 /// The SASL apis, served when the listener requires SASL. After
