@@ -108,10 +108,16 @@ compile_drivers() {
     if [ -f "$out/.stamp" ] && [ -z "$(find "$src" -name '*.java' -newer "$out/.stamp")" ]; then
         return 0
     fi
-    rm -rf "$out"
-    mkdir -p "$out"
-    javac -nowarn -d "$out" -cp "$(classpath)" "$src"/*.java || { echo "kafka-cluster: javac failed" >&2; exit 1; }
-    touch "$out/.stamp"
+    # Compiled beside, then swapped in: a test running now keeps whole classes.
+    local tmp="$out.tmp.$$"
+    rm -rf "$tmp"
+    mkdir -p "$tmp"
+    javac -nowarn -d "$tmp" -cp "$(classpath)" "$src"/*.java || { rm -rf "$tmp"; echo "kafka-cluster: javac failed" >&2; exit 1; }
+    touch "$tmp/.stamp"
+    rm -rf "$out.old.$$"
+    [ -d "$out" ] && mv "$out" "$out.old.$$"
+    mv "$tmp" "$out"
+    rm -rf "$out.old.$$"
 }
 
 stop() {
