@@ -4,13 +4,19 @@
 //! SASL/PLAIN, creates a topic, produces one record batch of three records
 //! (compressed with `--compression`) and fetches them back, decompressing
 //! them and checking each batch's codec. With `--fetch-only TOPIC` it only
-//! fetches: records another client wrote, checked the same way.
+//! fetches: records another client wrote, checked the same way. With
+//! `--produce-fetch-for SECONDS` it keeps producing and fetching on one
+//! connection for that long, re-authenticating (KIP-368: SaslHandshake and
+//! SaslAuthenticate again, on the same connection) when
+//! [`kafka_wire::reauth::reauthenticate_after`] says, within 85-95% of each
+//! session lifetime the broker sent in SaslAuthenticate v1+.
 //!
 //! ```text
 //! cargo run --features tokio --example client -- --bootstrap 127.0.0.1:9092
 //! cargo run --features tokio --example client -- --bootstrap 127.0.0.1:9092 --sasl-plain alice:alice-secret
 //! cargo run --features tokio --example client -- --bootstrap 127.0.0.1:9092 --compression zstd
 //! cargo run --features tokio --example client -- --bootstrap 127.0.0.1:9092 --fetch-only demo --expect 3 --compression lz4
+//! cargo run --features tokio --example client -- --bootstrap 127.0.0.1:9093 --sasl-plain admin:admin-secret --produce-fetch-for 20
 //! ```
 //!
 //! It prints one line per step and exits non-zero on the first failure.
@@ -35,6 +41,7 @@ use kafka_wire::messages::{
     SaslAuthenticateRequest, SaslHandshakeRequest,
 };
 use kafka_wire::primitives::Uuid;
+use kafka_wire::reauth::{reauthenticate_after, StdJitter};
 use kafka_wire::records::{Batch, Batches, Compression, DecodeOptions, Header, RecordBatchBuilder, XERIAL_HEADER};
 use kafka_wire::Bytes;
 use tokio::net::TcpStream;
@@ -46,6 +53,7 @@ kafka-wire example client: ApiVersions, (SASL/PLAIN,) CreateTopics, Produce, Fet
 
 usage: client [--bootstrap HOST:PORT] [--topic NAME] [--sasl-plain USER:PASS] [--timeout-secs N]
               [--compression CODEC] [--pad N] [--fetch-only TOPIC [--expect N]]
+              [--produce-fetch-for SECONDS]
 
   --bootstrap HOST:PORT   a broker (default 127.0.0.1:9092)
   --topic NAME            topic to create (default: kafka-wire-example-<random>)
@@ -57,6 +65,11 @@ usage: client [--bootstrap HOST:PORT] [--topic NAME] [--sasl-plain USER:PASS] [-
   --fetch-only TOPIC      create and produce nothing: fetch TOPIC partition 0 from offset 0 and
                           check its records (written by another client) as above
   --expect N              how many records --fetch-only expects (default 3)
+  --produce-fetch-for S   after creating the topic, produce and fetch back three records at a time
+                          for S seconds on one connection; with --sasl-plain, re-authenticate
+                          on that connection (SaslHandshake + SaslAuthenticate) when KIP-368's
+                          window (85-95% of the session lifetime) opens. Ends with a summary line
+                          `produce-fetch: rounds R, connections C, reauthentications N, ...`
 ";
 
 /// ApiVersions: the one api negotiated before knowing anything.
@@ -101,6 +114,7 @@ struct Args {
     pad: usize,
     fetch_only: Option<String>,
     expect: usize,
+    produce_fetch_for: Option<Duration>,
 }
 
 /// Record `i` as produced here and expected back: key, value, header h=v.
@@ -118,6 +132,7 @@ fn parse_args() -> Result<Option<Args>, ClientError> {
         pad: 0,
         fetch_only: None,
         expect: 3,
+        produce_fetch_for: None,
     };
     let number = |option: &str, v: String| -> Result<usize, ClientError> {
         v.parse().map_err(|_| ClientError::Usage(format!("bad {option} {v:?}")))
@@ -152,6 +167,10 @@ fn parse_args() -> Result<Option<Args>, ClientError> {
             "--pad" => args.pad = number("--pad", value()?)?,
             "--fetch-only" => args.fetch_only = Some(value()?),
             "--expect" => args.expect = number("--expect", value()?)?,
+            "--produce-fetch-for" => {
+                let secs = number("--produce-fetch-for", value()?)?;
+                args.produce_fetch_for = Some(Duration::from_secs(secs as u64));
+            }
             _ => return Err(ClientError::Usage(format!("unknown option {option:?} (see --help)"))),
         }
     }
@@ -166,6 +185,15 @@ struct Connection {
     /// The versions both sides support, per api key.
     negotiated: Negotiated,
     timeout: Duration,
+    /// The SASL/PLAIN credentials, kept to re-authenticate.
+    sasl: Option<(String, String)>,
+    /// When to re-authenticate (KIP-368), if the session expires.
+    reauthenticate_at: Option<Instant>,
+    /// Re-authentications done on this connection.
+    reauthentications: usize,
+    /// Every session lifetime the broker sent, ms (first authentication first).
+    session_lifetimes: Vec<i64>,
+    jitter: StdJitter,
 }
 
 impl Connection {
@@ -191,16 +219,37 @@ impl Connection {
             next_correlation_id: 1,
             negotiated: Negotiated::default(),
             timeout,
+            sasl: sasl.cloned(),
+            reauthenticate_at: None,
+            reauthentications: 0,
+            session_lifetimes: Vec::new(),
+            jitter: StdJitter::new(),
         };
         conn.negotiate().await?;
-        if let Some((user, password)) = sasl {
-            conn.authenticate(user, password).await?;
+        if conn.sasl.is_some() {
+            conn.authenticate().await?;
         }
         Ok(conn)
     }
 
-    /// Sends one request at `version` and waits for its typed answer.
+    /// Sends one request at `version` and waits for its typed answer,
+    /// re-authenticating first when the session is due for it (KIP-368).
     async fn send<R: Call>(&mut self, request: R, version: i16) -> Result<R::Response, ClientError> {
+        if self.reauthenticate_at.is_some_and(|at| Instant::now() >= at) {
+            let started = Instant::now();
+            self.authenticate().await?;
+            self.reauthentications += 1;
+            println!(
+                "  re-authenticated (#{}) on the same connection in {} ms",
+                self.reauthentications,
+                started.elapsed().as_millis()
+            );
+        }
+        self.send_now(request, version).await
+    }
+
+    /// Sends one request at `version` and waits for its typed answer.
+    async fn send_now<R: Call>(&mut self, request: R, version: i16) -> Result<R::Response, ClientError> {
         let frame = request.into_frame(version, self.next_correlation_id, Some("kafka-wire-example".into()));
         self.next_correlation_id = self.next_correlation_id.wrapping_add(1);
         self.framed.send(frame).await?;
@@ -222,14 +271,14 @@ impl Connection {
             ..Default::default()
         };
         let mut version = ours;
-        let mut body = self.send(request(), version).await?;
+        let mut body = self.send_now(request(), version).await?;
         if body.error_code == ErrorCode::UnsupportedVersion.code() {
             // The refusal lists the broker's ApiVersions versions (KIP-511).
             version = negotiate(&body)
                 .version(API_VERSIONS)
                 .ok_or(ClientError::NoCommonVersion { api: "ApiVersions", floor: 0 })?;
             println!("  ApiVersions v{ours}: broker answered UNSUPPORTED_VERSION; retrying at v{version}");
-            body = self.send(request(), version).await?;
+            body = self.send_now(request(), version).await?;
         }
         if body.error_code != 0 {
             return Err(kafka_error("ApiVersions", body.error_code));
@@ -249,21 +298,35 @@ impl Connection {
         }
     }
 
-    /// SaslHandshake (PLAIN) then SaslAuthenticate.
-    async fn authenticate(&mut self, user: &str, password: &str) -> Result<(), ClientError> {
+    /// SaslHandshake (PLAIN) then SaslAuthenticate, with the credentials
+    /// given at [`Connection::open`]: the first authentication, and each
+    /// KIP-368 re-authentication on the same connection (no ApiVersions
+    /// before it: on an expired session Kafka's broker would close the
+    /// connection). Sets when to re-authenticate next.
+    async fn authenticate(&mut self) -> Result<(), ClientError> {
+        let Some((user, password)) = self.sasl.clone() else { return Ok(()) };
         let version = self.version(17, 1)?;
-        let body = self.send(SaslHandshakeRequest { mechanism: "PLAIN".into() }, version).await?;
+        let body = self.send_now(SaslHandshakeRequest { mechanism: "PLAIN".into() }, version).await?;
         if body.error_code != 0 {
             return Err(kafka_error(format!("SaslHandshake (broker offers {:?})", body.mechanisms), body.error_code));
         }
         let version = self.version(36, 0)?;
         let message = Bytes::from(format!("\0{user}\0{password}"));
-        let body = self.send(SaslAuthenticateRequest { auth_bytes: message, ..Default::default() }, version).await?;
+        let body =
+            self.send_now(SaslAuthenticateRequest { auth_bytes: message, ..Default::default() }, version).await?;
         if body.error_code != 0 {
             let what = format!("SaslAuthenticate: {}", body.error_message.unwrap_or_default());
             return Err(kafka_error(what, body.error_code));
         }
-        println!("  SASL/PLAIN v{version}: authenticated as {user}, session lifetime {} ms", body.session_lifetime_ms);
+        let lifetime = body.session_lifetime_ms;
+        self.session_lifetimes.push(lifetime);
+        // The helper: None below SaslAuthenticate v1 or without a lifetime.
+        let after = reauthenticate_after(version, lifetime, &mut self.jitter);
+        self.reauthenticate_at = after.map(|after| Instant::now() + after);
+        let next = after.map_or_else(|| "never".to_string(), |after| format!("after {} ms", after.as_millis()));
+        println!(
+            "  SASL/PLAIN v{version}: authenticated as {user}, session lifetime {lifetime} ms, re-authenticate {next}"
+        );
         Ok(())
     }
 
@@ -349,8 +412,44 @@ impl Client {
         println!("create topic v{version}: {topic} (1 partition) on {controller}");
 
         let (leader, topic_id) = self.wait_for_leader(&bootstrap, &topic).await?;
-        let produced_offset = self.produce(&leader, &topic).await?;
+        if let Some(duration) = self.args.produce_fetch_for {
+            return self.produce_fetch_for(&leader, &topic, topic_id, duration).await;
+        }
+        let produced_offset = self.produce(&leader, &topic, topic_id).await?;
         self.fetch(&leader, &topic, topic_id, produced_offset, 3).await
+    }
+
+    /// `--produce-fetch-for`: rounds of Produce then Fetch of three records
+    /// on the leader's connection until `duration` has passed, every answer
+    /// checked; [`Connection::send`] re-authenticates when due. Fails if a
+    /// second connection had to be opened.
+    async fn produce_fetch_for(
+        &mut self,
+        leader: &str,
+        topic: &str,
+        topic_id: Uuid,
+        duration: Duration,
+    ) -> Result<(), ClientError> {
+        let started = Instant::now();
+        let mut rounds = 0usize;
+        while started.elapsed() < duration {
+            let offset = self.produce(leader, topic, topic_id).await?;
+            self.fetch(leader, topic, topic_id, offset, 3).await?;
+            rounds += 1;
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        let conn = self.connection(leader).await?;
+        let (reauthentications, lifetimes) = (conn.reauthentications, conn.session_lifetimes.clone());
+        let connections = self.connections.len();
+        println!(
+            "produce-fetch: rounds {rounds}, connections {connections}, reauthentications {reauthentications}, \
+             seconds {}, session lifetimes ms {lifetimes:?}",
+            started.elapsed().as_secs()
+        );
+        if connections != 1 {
+            return Err(ClientError::Check(format!("{connections} connections were opened, expected one")));
+        }
+        Ok(())
     }
 
     /// Waits until partition 0 of `topic` has a leader: its address and the
@@ -376,7 +475,7 @@ impl Client {
         Ok((leader, topic_id))
     }
 
-    async fn produce(&mut self, leader: &str, topic: &str) -> Result<i64, ClientError> {
+    async fn produce(&mut self, leader: &str, topic: &str, topic_id: Uuid) -> Result<i64, ClientError> {
         let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64);
         let compression = self.args.compression;
         let mut batch = RecordBatchBuilder::new(0);
@@ -388,25 +487,41 @@ impl Client {
         }
         let records = batch.build().map_err(|e| ClientError::Check(format!("cannot build the batch: {e}")))?;
         let size = records.len();
+        let deadline = Instant::now() + self.args.timeout;
         let conn = self.connection(leader).await?;
-        let version = conn.version(0, MIN_PRODUCE)?;
+        let mut version = conn.version(0, MIN_PRODUCE)?;
+        if topic_id.is_nil() && version >= 13 {
+            // Produce v13+ names topics by id (KIP-516), as Fetch v13+ does.
+            version = 12;
+        }
         let request = ProduceRequest {
             transactional_id: None,
             acks: -1,
             timeout_ms: 10_000,
             topic_data: vec![TopicProduceData {
-                name: topic.to_string(),
+                name: topic.to_string(), // v0-12
+                topic_id,                // v13+
                 partition_data: vec![PartitionProduceData { index: 0, records: Some(records), ..Default::default() }],
                 ..Default::default()
             }],
             ..Default::default()
         };
-        let body = conn.send(request, version).await?;
-        let partition = body
-            .responses
-            .first()
-            .and_then(|t| t.partition_responses.first())
-            .ok_or(ClientError::Unexpected("Produce"))?;
+        let partition = loop {
+            let body = conn.send(request.clone(), version).await?;
+            let partition = body
+                .responses
+                .into_iter()
+                .next()
+                .and_then(|t| t.partition_responses.into_iter().next())
+                .ok_or(ClientError::Unexpected("Produce"))?;
+            // A partition just created may not be led yet where Metadata says.
+            if retriable(partition.error_code) && Instant::now() < deadline {
+                println!("  Produce: error {} (retriable); retrying", partition.error_code);
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                continue;
+            }
+            break partition;
+        };
         if partition.error_code != 0 {
             return Err(kafka_error("Produce", partition.error_code));
         }
@@ -467,6 +582,12 @@ impl Client {
             }
             let partition =
                 body.responses.first().and_then(|t| t.partitions.first()).ok_or(ClientError::Unexpected("Fetch"))?;
+            if retriable(partition.error_code) {
+                // Until the deadline above, as for Produce.
+                println!("  Fetch: error {} (retriable); retrying", partition.error_code);
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                continue;
+            }
             if partition.error_code != 0 {
                 return Err(kafka_error("Fetch", partition.error_code));
             }
@@ -543,6 +664,13 @@ impl Client {
         println!("fetch v{version}: {} records, every batch {codec}: {shown:?}", got.len());
         Ok(())
     }
+}
+
+/// Partition errors of a topic that is still being set up (its leadership
+/// not yet known everywhere): worth a retry. UNKNOWN_TOPIC_OR_PARTITION (3),
+/// LEADER_NOT_AVAILABLE (5), NOT_LEADER_OR_FOLLOWER (6), UNKNOWN_TOPIC_ID (100).
+fn retriable(code: i16) -> bool {
+    matches!(code, 3 | 5 | 6 | 100)
 }
 
 fn random_u32() -> u32 {

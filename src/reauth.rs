@@ -16,10 +16,26 @@
 //! All times are milliseconds; instants are milliseconds since the Unix epoch
 //! (or any one clock, as long as the caller uses it consistently).
 //!
+//! # Kafka's broker, not KIP-368's text, on an expired session
+//!
+//! KIP-368's text lets a connection whose session expired still send
+//! ApiVersions, SaslHandshake and SaslAuthenticate. Apache Kafka's broker
+//! (checked against 4.4.0 by `tests/cluster_reauth.rs`) is stricter, and
+//! this module follows the broker: once the session has expired, only
+//! **SaslHandshake** (api key 17) is let through, because it starts a
+//! re-authentication; **every other request, ApiVersions (18) and a
+//! SaslAuthenticate (36) without a SaslHandshake before it included, closes
+//! the connection** without an answer. The SaslAuthenticate that follows an
+//! accepted SaslHandshake belongs to the re-authentication the handshake
+//! started: a broker routes it to its SASL exchange, not through
+//! [`SessionExpiry::decide`]. A re-authenticating client therefore sends
+//! SaslHandshake then SaslAuthenticate, and no ApiVersions, on the
+//! connection it keeps (Kafka's Java client does the same).
+//!
 //! ```
 //! use kafka_wire::reauth::{
 //!     reauthenticate_after, resolve_connections_max_reauth_ms, session_lifetime_ms,
-//!     RequestDecision, SessionExpiry, API_KEY_SASL_HANDSHAKE,
+//!     RequestDecision, SessionExpiry, API_KEY_API_VERSIONS, API_KEY_SASL_HANDSHAKE,
 //! };
 //! use std::collections::HashMap;
 //! use std::time::Duration;
@@ -41,6 +57,8 @@
 //! assert_eq!(expiry, SessionExpiry::new(now, lifetime));
 //! assert_eq!(expiry.decide(0, now + 600_001), RequestDecision::CloseConnection);
 //! assert_eq!(expiry.decide(API_KEY_SASL_HANDSHAKE, now + 600_001), RequestDecision::Allow);
+//! // Kafka's broker closes an expired connection on ApiVersions too.
+//! assert_eq!(expiry.decide(API_KEY_API_VERSIONS, now + 600_001), RequestDecision::CloseConnection);
 //!
 //! // Client: SaslAuthenticate v1+ and r = 0.5 → 90% of the lifetime.
 //! let after = reauthenticate_after(2, lifetime, &mut || 0.5);
@@ -63,21 +81,27 @@ use std::time::Duration;
 /// ```
 pub const CONNECTIONS_MAX_REAUTH_MS: &str = "connections.max.reauth.ms";
 
-/// API key of SaslHandshake (17), allowed on an expired session.
+/// API key of SaslHandshake (17): the one request allowed on an expired
+/// session, where it starts a re-authentication.
 ///
 /// ```
 /// assert_eq!(kafka_wire::reauth::API_KEY_SASL_HANDSHAKE, 17);
 /// ```
 pub const API_KEY_SASL_HANDSHAKE: i16 = 17;
 
-/// API key of ApiVersions (18), allowed on an expired session.
+/// API key of ApiVersions (18). KIP-368's text allows it on an expired
+/// session; Kafka's broker closes the connection instead, and so does
+/// [`SessionExpiry::decide`] (see the module docs).
 ///
 /// ```
 /// assert_eq!(kafka_wire::reauth::API_KEY_API_VERSIONS, 18);
 /// ```
 pub const API_KEY_API_VERSIONS: i16 = 18;
 
-/// API key of SaslAuthenticate (36), allowed on an expired session.
+/// API key of SaslAuthenticate (36). On an expired session it is only
+/// handled as the second step of a re-authentication that a SaslHandshake
+/// started; sent on its own, Kafka's broker closes the connection, and
+/// [`SessionExpiry::decide`] says so too (see the module docs).
 ///
 /// ```
 /// assert_eq!(kafka_wire::reauth::API_KEY_SASL_AUTHENTICATE, 36);
@@ -250,19 +274,26 @@ pub enum RequestDecision {
 }
 
 /// Whether a request with this API key may still be sent on a connection
-/// whose session expired: only ApiVersions (18), SaslHandshake (17) and
-/// SaslAuthenticate (36), the requests that re-authenticate.
+/// whose session expired: only SaslHandshake (17), which starts a
+/// re-authentication. The SaslAuthenticate that follows it is part of that
+/// re-authentication and not subject to this check.
 ///
-/// Source: KIP-368.
+/// Source: KIP-368 as Apache Kafka's broker enforces it. KIP-368's text
+/// also names ApiVersions (18) and SaslAuthenticate (36); Kafka's broker
+/// (4.4.0) closes the connection on both, and this function follows the
+/// broker (module docs; `tests/cluster_reauth.rs` checks it against a real
+/// broker).
 ///
 /// ```
 /// use kafka_wire::reauth::allowed_after_expiry;
 ///
-/// assert!(allowed_after_expiry(36));
+/// assert!(allowed_after_expiry(17)); // SaslHandshake
+/// assert!(!allowed_after_expiry(18)); // ApiVersions: Kafka closes
+/// assert!(!allowed_after_expiry(36)); // SaslAuthenticate without a handshake
 /// assert!(!allowed_after_expiry(0)); // Produce
 /// ```
 pub const fn allowed_after_expiry(api_key: i16) -> bool {
-    matches!(api_key, API_KEY_API_VERSIONS | API_KEY_SASL_HANDSHAKE | API_KEY_SASL_AUTHENTICATE)
+    api_key == API_KEY_SASL_HANDSHAKE
 }
 
 /// When a connection's authenticated session expires, and the per-request
@@ -281,7 +312,8 @@ pub const fn allowed_after_expiry(api_key: i16) -> bool {
 /// assert_eq!(expiry.expires_at_ms(), Some(15_000));
 /// assert_eq!(expiry.decide(3, 15_000), RequestDecision::Allow); // Metadata, at expiry
 /// assert_eq!(expiry.decide(3, 15_001), RequestDecision::CloseConnection);
-/// assert_eq!(expiry.decide(18, 15_001), RequestDecision::Allow); // ApiVersions
+/// assert_eq!(expiry.decide(17, 15_001), RequestDecision::Allow); // SaslHandshake
+/// assert_eq!(expiry.decide(18, 15_001), RequestDecision::CloseConnection); // ApiVersions
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SessionExpiry {
@@ -342,7 +374,7 @@ impl SessionExpiry {
     /// assert_eq!(session_lifetime_ms(60_000, Some(now - 1), now), 0); // what the client is told
     /// let expiry = SessionExpiry::for_credential(60_000, Some(now - 1), now);
     /// assert_eq!(expiry.decide(0, now), RequestDecision::CloseConnection); // Produce
-    /// assert_eq!(expiry.decide(36, now), RequestDecision::Allow); // SaslAuthenticate
+    /// assert_eq!(expiry.decide(17, now), RequestDecision::Allow); // SaslHandshake: re-authenticate
     /// ```
     pub fn for_credential(max_reauth_ms: u64, credential_expiry_ms: Option<i64>, authenticated_at_ms: i64) -> Self {
         let maximum = (max_reauth_ms > 0)
@@ -390,7 +422,8 @@ impl SessionExpiry {
     /// let expiry = SessionExpiry::new(0, 100);
     /// assert_eq!(expiry.decide(1, 50), RequestDecision::Allow); // Fetch, in time
     /// assert_eq!(expiry.decide(1, 150), RequestDecision::CloseConnection);
-    /// assert_eq!(expiry.decide(36, 150), RequestDecision::Allow); // SaslAuthenticate
+    /// assert_eq!(expiry.decide(17, 150), RequestDecision::Allow); // SaslHandshake
+    /// assert_eq!(expiry.decide(36, 150), RequestDecision::CloseConnection); // no handshake first
     /// ```
     pub const fn decide(&self, api_key: i16, now_ms: i64) -> RequestDecision {
         if !self.is_expired(now_ms) || allowed_after_expiry(api_key) {
@@ -629,7 +662,7 @@ mod tests {
                     // re-authentication may follow.
                     assert_eq!(expiry.expires_at_ms(), credential, "{case}");
                     assert_eq!(expiry.decide(3, now + 1), RequestDecision::CloseConnection, "{case}");
-                    assert_eq!(expiry.decide(API_KEY_SASL_AUTHENTICATE, now + 1), RequestDecision::Allow, "{case}");
+                    assert_eq!(expiry.decide(API_KEY_SASL_HANDSHAKE, now + 1), RequestDecision::Allow, "{case}");
                 }
             }
         }
@@ -656,11 +689,12 @@ mod tests {
             assert_eq!(expiry.decide(api_key, 1_000), RequestDecision::Allow);
             assert_eq!(expiry.decide(api_key, 1_500), RequestDecision::Allow);
         }
-        for api_key in [17, 18, 36] {
-            assert_eq!(expiry.decide(api_key, 1_501), RequestDecision::Allow);
-            assert_eq!(expiry.decide(api_key, i64::MAX), RequestDecision::Allow);
-        }
-        for api_key in [0, 1, 3, 16, 19, 35, 37, -1, i16::MAX] {
+        // Only SaslHandshake starts a re-authentication after expiry.
+        assert_eq!(expiry.decide(17, 1_501), RequestDecision::Allow);
+        assert_eq!(expiry.decide(17, i64::MAX), RequestDecision::Allow);
+        // Kafka's broker closes on ApiVersions and on a SaslAuthenticate
+        // without a handshake, although KIP-368's text allows both.
+        for api_key in [0, 1, 3, 16, 18, 19, 35, 36, 37, -1, i16::MAX] {
             assert_eq!(expiry.decide(api_key, 1_501), RequestDecision::CloseConnection);
         }
     }

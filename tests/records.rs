@@ -829,3 +829,75 @@ fn lz4_header_checksum_is_ignored_for_magic_0_only() {
     // And the plain decompression keeps checking it.
     assert!(kafka_wire::records::decompress(codec, &inner0, 1 << 20).is_err());
 }
+
+/// A commit marker batch as Apache Kafka 4.4.0's transaction coordinator
+/// wrote it (offset 17 of a partition, producer id 5, epoch 1 after the
+/// transactions-v2 epoch bump, coordinator epoch 0), copied from the log
+/// segment of the cluster of scripts/kafka-cluster.sh; the abort marker
+/// that followed it differs in offset (20), CRC, timestamps, epoch (2) and
+/// the key's type byte.
+const KAFKA_COMMIT_MARKER: [u8; 78] = [
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x11, 0x00, 0x00, 0x00, 0x42, 0x00, 0x00, 0x00, 0x00, 0x02, 0x77, 0x47,
+    0x27, 0xd5, 0x00, 0x30, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0xa2, 0x34, 0x08, 0x1f, 0xe8, 0x00, 0x00, 0x01,
+    0xa2, 0x34, 0x08, 0x1f, 0xe8, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x05, 0x00, 0x01, 0xff, 0xff, 0xff, 0xff,
+    0x00, 0x00, 0x00, 0x01, 0x20, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x01, 0x0c, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0x00, 0x00,
+];
+const KAFKA_ABORT_MARKER: [u8; 78] = [
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x14, 0x00, 0x00, 0x00, 0x42, 0x00, 0x00, 0x00, 0x00, 0x02, 0xe9, 0xd7,
+    0x9a, 0x3e, 0x00, 0x30, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0xa2, 0x34, 0x08, 0x20, 0x79, 0x00, 0x00, 0x01,
+    0xa2, 0x34, 0x08, 0x20, 0x79, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x05, 0x00, 0x02, 0xff, 0xff, 0xff, 0xff,
+    0x00, 0x00, 0x00, 0x01, 0x20, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x0c, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0x00, 0x00,
+];
+
+#[test]
+fn kafka_transaction_markers_decode_and_rebuild_byte_exact() {
+    use kafka_wire::records::{ControlRecord, ControlRecordKey, ControlRecordType, EndTxnMarker, NO_SEQUENCE};
+    for (bytes, offset, epoch, kind) in [
+        (&KAFKA_COMMIT_MARKER, 17, 1, ControlRecordType::Commit),
+        (&KAFKA_ABORT_MARKER, 20, 2, ControlRecordType::Abort),
+    ] {
+        let batch = single_batch(Bytes::copy_from_slice(bytes), options()).unwrap();
+        batch.verify_crc().unwrap();
+        let h = *batch.header();
+        assert_eq!((h.base_offset, h.last_offset_delta, h.record_count), (offset, 0, 1));
+        assert!(h.attributes.is_control() && h.attributes.is_transactional());
+        assert_eq!(h.attributes.compression(), Some(Compression::None));
+        assert_eq!((h.producer_id, h.producer_epoch, h.base_sequence), (5, epoch, NO_SEQUENCE));
+        assert_eq!(h.last_sequence(), NO_SEQUENCE);
+        let controls = batch.control_records(&options()).unwrap();
+        assert_eq!(
+            controls,
+            [ControlRecord {
+                key: ControlRecordKey { version: 0, record_type: kind },
+                marker: Some(EndTxnMarker::new(0))
+            }]
+        );
+        // Rebuilt from the typed key and value, the batch is Kafka's, byte for byte.
+        let mut builder = RecordBatchBuilder::from_header(&h);
+        builder.append(
+            h.base_timestamp,
+            Some(ControlRecordKey::new(kind).to_bytes()),
+            Some(EndTxnMarker::new(0).to_bytes()),
+            vec![],
+        );
+        assert_eq!(&builder.build().unwrap()[..], &bytes[..]);
+    }
+}
+
+#[test]
+fn last_sequence_wraps_in_a_built_batch() {
+    use kafka_wire::records::increment_sequence;
+    // The case: base sequence 2147483646, three records → last 0.
+    let mut builder = RecordBatchBuilder::new(0);
+    builder.producer(1000, 0, 2_147_483_646);
+    three_records(&mut builder, false);
+    let batch = single_batch(builder.build().unwrap(), options()).unwrap();
+    assert_eq!(batch.last_sequence(), 0);
+    assert_eq!(increment_sequence(batch.last_sequence(), 1), 1);
+    // last_offset_delta, not the record count, decides (a compacted batch).
+    builder.last_offset_delta(5);
+    let batch = single_batch(builder.build().unwrap(), options()).unwrap();
+    assert_eq!((batch.header().record_count, batch.last_sequence()), (3, 3));
+}

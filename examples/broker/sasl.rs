@@ -7,8 +7,10 @@
 //! ```
 //!
 //! Once authenticated, a connection whose session lifetime has passed may
-//! only send ApiVersions, SaslHandshake and SaslAuthenticate; anything else
-//! closes it ([`kafka_wire::reauth::SessionExpiry`]).
+//! only send SaslHandshake, which starts re-authentication (SaslAuthenticate
+//! then follows in the Authenticate phase); anything else, ApiVersions
+//! included, closes it, as Kafka's broker does
+//! ([`kafka_wire::reauth::SessionExpiry`]).
 
 use std::collections::BTreeMap;
 

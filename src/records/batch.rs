@@ -43,6 +43,32 @@ pub const MAGIC_OFFSET: usize = 16;
 /// Byte position where the CRC-32C coverage starts: the attributes.
 const CRC_START: usize = 21;
 
+/// `base_sequence` (and `producer_id`, `producer_epoch`) of a batch whose
+/// producer is not idempotent: -1.
+pub const NO_SEQUENCE: i32 = -1;
+
+/// `sequence` advanced by `increment` the way Kafka's producers and brokers
+/// count (KIP-98): sequence numbers are int32s that wrap from `i32::MAX` to
+/// 0, not to `i32::MIN`. Computed with 32-bit wrapping arithmetic, exactly
+/// as Kafka's `DefaultRecordBatch.incrementSequence`, so even out-of-range
+/// inputs (a negative increment from a corrupt batch) give Kafka's answer
+/// and never panic.
+///
+/// ```
+/// use kafka_wire::records::increment_sequence;
+/// assert_eq!(increment_sequence(5, 2), 7);
+/// assert_eq!(increment_sequence(i32::MAX, 1), 0);
+/// assert_eq!(increment_sequence(2_147_483_646, 2), 0);
+/// assert_eq!(increment_sequence(2_147_483_640, 10), 2);
+/// ```
+pub const fn increment_sequence(sequence: i32, increment: i32) -> i32 {
+    if sequence > i32::MAX.wrapping_sub(increment) {
+        increment.wrapping_sub(i32::MAX.wrapping_sub(sequence)).wrapping_sub(1)
+    } else {
+        sequence.wrapping_add(increment)
+    }
+}
+
 /// How a batch's timestamps were set: attributes bit 3.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum TimestampType {
@@ -291,6 +317,34 @@ impl BatchHeader {
         self.base_offset.wrapping_add(self.last_offset_delta as i64)
     }
 
+    /// Sequence number of the batch's last record, by the producer's
+    /// rule (KIP-98): `base_sequence + last_offset_delta`, wrapping to 0
+    /// after `i32::MAX` ([`increment_sequence`]); [`NO_SEQUENCE`] (-1) when
+    /// the batch has no base sequence (a producer that is not idempotent).
+    ///
+    /// The step is `last_offset_delta`, not `record_count - 1`: a batch
+    /// that compaction thinned keeps its delta and so its last sequence, as
+    /// in Kafka's `DefaultRecordBatch.lastSequence`.
+    ///
+    /// ```
+    /// use kafka_wire::records::{BatchHeader, RecordBatchBuilder, RecordBatch, NO_SEQUENCE};
+    /// let mut builder = RecordBatchBuilder::new(0);
+    /// builder.producer(1000, 0, 2_147_483_646);
+    /// for i in 0..3 {
+    ///     builder.append(1_700_000_000_000, None, Some(format!("v{i}").into()), vec![]);
+    /// }
+    /// let batch = RecordBatch::parse(builder.build().unwrap()).unwrap();
+    /// assert_eq!(batch.header().last_sequence(), 0); // 2147483646, 2147483647, 0
+    /// let plain = RecordBatch::parse(RecordBatchBuilder::new(0).build().unwrap()).unwrap();
+    /// assert_eq!(plain.header().last_sequence(), NO_SEQUENCE);
+    /// ```
+    pub fn last_sequence(&self) -> i32 {
+        if self.base_sequence == NO_SEQUENCE {
+            return NO_SEQUENCE;
+        }
+        increment_sequence(self.base_sequence, self.last_offset_delta)
+    }
+
     /// Absolute offset of `record` in this batch.
     pub fn offset_of(&self, record: &Record) -> i64 {
         self.base_offset.wrapping_add(record.offset_delta as i64)
@@ -360,6 +414,11 @@ impl RecordBatch {
     /// attributes say.
     pub fn records_bytes(&self) -> Bytes {
         self.bytes.slice(BatchHeader::SIZE..)
+    }
+
+    /// Sequence number of the last record: [`BatchHeader::last_sequence`].
+    pub fn last_sequence(&self) -> i32 {
+        self.header.last_sequence()
     }
 
     /// CRC-32C of the bytes from the attributes to the end.
@@ -472,3 +531,68 @@ impl Iterator for Records {
 }
 
 impl std::iter::FusedIterator for Records {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header(base_sequence: i32, last_offset_delta: i32) -> BatchHeader {
+        BatchHeader {
+            base_offset: 0,
+            batch_length: 49,
+            partition_leader_epoch: -1,
+            magic: MAGIC_V2,
+            crc: 0,
+            attributes: Attributes::new(),
+            last_offset_delta,
+            base_timestamp: 0,
+            max_timestamp: 0,
+            producer_id: 1000,
+            producer_epoch: 0,
+            base_sequence,
+            record_count: last_offset_delta.saturating_add(1),
+        }
+    }
+
+    #[test]
+    fn last_sequence_wraps_to_zero_after_i32_max() {
+        // The issue's case: base 2147483646, three records → 0.
+        assert_eq!(header(2_147_483_646, 2).last_sequence(), 0);
+        assert_eq!(header(i32::MAX, 0).last_sequence(), i32::MAX);
+        assert_eq!(header(i32::MAX, 1).last_sequence(), 0);
+        assert_eq!(header(i32::MAX - 4, 9).last_sequence(), 4);
+        assert_eq!(header(0, 0).last_sequence(), 0);
+        assert_eq!(header(42, 4).last_sequence(), 46);
+        assert_eq!(header(0, i32::MAX).last_sequence(), i32::MAX);
+        assert_eq!(header(1, i32::MAX).last_sequence(), 0);
+    }
+
+    #[test]
+    fn no_sequence_stays_no_sequence() {
+        assert_eq!(header(NO_SEQUENCE, 0).last_sequence(), NO_SEQUENCE);
+        assert_eq!(header(NO_SEQUENCE, 5).last_sequence(), NO_SEQUENCE);
+        // Other negative values are not special: Kafka adds the delta.
+        assert_eq!(header(-5, 2).last_sequence(), -3);
+    }
+
+    #[test]
+    fn increment_matches_kafkas_32_bit_arithmetic() {
+        // Expected values worked out with Java int arithmetic:
+        // `s > MAX - i ? i - (MAX - s) - 1 : s + i`, every step wrapping.
+        let cases = [
+            (0, 0, 0),
+            (7, 3, 10),
+            (2_147_483_646, 1, 2_147_483_647),
+            (2_147_483_646, 2, 0),
+            (2_147_483_647, 2_147_483_647, 2_147_483_646),
+            // A negative increment (a corrupt last_offset_delta): MAX - (-1)
+            // wraps to MIN, 5 > MIN, so -1 - (MAX - 5) - 1.
+            (5, -1, -2_147_483_644),
+            // MAX - MIN wraps to -1; MIN > -1 is false; MIN + MIN wraps to 0.
+            (i32::MIN, i32::MIN, 0),
+        ];
+        for (sequence, increment, expected) in cases {
+            assert_eq!(increment_sequence(sequence, increment), expected, "{sequence} + {increment}");
+        }
+    }
+}

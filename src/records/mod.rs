@@ -24,6 +24,8 @@
 //! | [`RecordBatch`], [`BatchHeader`], [`Attributes`] | one v2 batch: header read alone, CRC checked on demand |
 //! | [`Records`], [`Record`], [`Header`] | the records of a batch, zero-copy over the input or over one decompressed buffer |
 //! | [`RecordBatchBuilder`] | writes a batch: lengths, deltas, count and CRC computed |
+//! | [`ControlRecordKey`], [`ControlRecordType`], [`EndTxnMarker`], [`ControlRecord`] | control records typed: commit/abort markers and their coordinator epoch, KRaft control types kept by id |
+//! | [`BatchHeader::last_sequence`], [`increment_sequence`], [`NO_SEQUENCE`] | the producer's sequence rule: wraps to 0 after `i32::MAX` |
 //! | [`Compression`], [`compress`], [`decompress`] | gzip, snappy (xerial/raw), lz4 frame, zstd, each behind its cargo feature |
 //! | [`LegacyMessage`] | magic 0/1 messages, compressed wrappers unpacked |
 //! | [`DecodeOptions`] | CRC checks, decompression limit, partial-batch policy |
@@ -57,16 +59,22 @@ mod batch;
 mod batches;
 mod builder;
 mod compression;
+mod control;
 mod error;
 mod legacy;
 mod record;
 
 pub use self::batch::{
-    Attributes, BatchHeader, RecordBatch, Records, TimestampType, LOG_OVERHEAD, MAGIC_OFFSET, MAGIC_V2,
+    increment_sequence, Attributes, BatchHeader, RecordBatch, Records, TimestampType, LOG_OVERHEAD, MAGIC_OFFSET,
+    MAGIC_V2, NO_SEQUENCE,
 };
 pub use self::batches::{Batch, Batches, PartialBatch};
 pub use self::builder::RecordBatchBuilder;
 pub use self::compression::{compress, decompress, Compression, XERIAL_HEADER};
+pub use self::control::{
+    ControlRecord, ControlRecordKey, ControlRecordType, EndTxnMarker, CONTROL_RECORD_KEY_SIZE,
+    CONTROL_RECORD_KEY_VERSION, END_TXN_MARKER_SIZE, END_TXN_MARKER_VERSION,
+};
 pub use self::error::{Location, RecordError};
 pub use self::legacy::{LegacyMessage, MIN_MESSAGE_SIZE};
 pub use self::record::{Header, Record, MIN_RECORD_SIZE};
