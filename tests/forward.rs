@@ -132,26 +132,28 @@ fn wraps_a_captured_create_topics_v4_request_byte_for_byte() {
 ///   0001 63 client id "c" (int16 length even in header v2) | 00 no tagged fields |
 ///   00000005 broker id 5 | 00 no tagged fields
 ///
-/// The principal, DefaultPrincipalData v0 (flexible), 9 bytes:
+/// The principal as Kafka's principal serde writes it, 11 bytes: the int16
+/// version, then DefaultPrincipalData v0 (flexible):
+///   0000 version 0 |
 ///   05 55736572 type "User" (compact: length + 1) | 02 61 name "a" | 00 token_authenticated false | 00 no tags
 ///
 /// The envelope frame:
-///   00000037 size 55
+///   00000039 size 57
 ///   request header v2, 21 bytes:
 ///     003a api key 58 | 0000 version 0 | 00000064 correlation id 100 | 0002 6231 client id "b1" |
 ///     02 two tagged fields:
 ///       00 tag 0 InitialPrincipalName, 02 size 2, 02 61 compact string "a"
 ///       01 tag 1 InitialClientId,      02 size 2, 02 63 compact string "c" (the client's client id)
-///   EnvelopeRequest v0, 34 bytes:
+///   EnvelopeRequest v0, 36 bytes:
 ///     12 RequestData compact bytes, length 17 (+1), then the 17 client bytes
-///     0a RequestPrincipal compact nullable bytes, length 9 (+1), then the 9 principal bytes
+///     0c RequestPrincipal compact nullable bytes, length 11 (+1), then the 11 principal bytes
 ///     05 ClientHostAddress compact bytes, length 4 (+1), 0a000007 = 10.0.0.7
 ///     00 no tagged fields
 const CLIENT_REQUEST: &str = "0040 0000 00000001 000163 00 00000005 00";
-const GOLDEN_ENVELOPE_FRAME: &str = "00000037 \
+const GOLDEN_ENVELOPE_FRAME: &str = "00000039 \
     003a 0000 00000064 00026231 02 00 02 0261 01 02 0263 \
     12 0040000000000001000163000000000500 \
-    0a 055573657202610000 \
+    0c 0000055573657202610000 \
     05 0a000007 \
     00";
 
@@ -217,8 +219,10 @@ fn wrap_refusals() {
     assert_eq!(any(metadata), Err(WrapError::NotForwardable { api_key: 3 }));
     assert_eq!(any(hex("7fff 0000 00000001 ffff")), Err(WrapError::NotForwardable { api_key: 0x7fff }));
 
-    // CreateTopics has no version 99.
-    assert_eq!(any(hex("0013 0063 00000001 ffff")), Err(WrapError::UnsupportedVersion { api_key: 19, version: 99 }));
+    // CreateTopics has no version 99. The header is read first (header v2,
+    // as for every flexible version, with its tagged-field count).
+    assert_eq!(any(hex("0013 0063 00000001 ffff 00")), Err(WrapError::UnsupportedVersion { api_key: 19, version: 99 }));
+    assert!(matches!(any(hex("0013 0063 00000001 ffff")), Err(WrapError::Malformed(_))));
 
     // Truncated body; one byte too many.
     let (h, b) = create_topics_two();
@@ -260,6 +264,11 @@ fn refusal(envelope: &EnvelopeRequest) -> UnwrapError {
     err
 }
 
+/// The codes are those Apache Kafka 4.4.0's controller answers the same
+/// envelopes with (tests/cluster_envelope.rs sends them to it):
+/// UNSUPPORTED_VERSION for an embedded request that cannot be parsed
+/// (KAFKA-12168), INVALID_REQUEST for one that may not be forwarded or a bad
+/// address, PRINCIPAL_DESERIALIZATION_FAILURE for the principal.
 #[test]
 fn unwrap_refusals_with_their_error_codes() {
     // Envelope inside an envelope: INVALID_REQUEST.
@@ -269,10 +278,17 @@ fn unwrap_refusals_with_their_error_codes() {
     let err = refusal(&envelope_with(inner_bytes.freeze()));
     assert_eq!((err.clone(), err.error_code().code()), (UnwrapError::NestedEnvelope, 42));
 
-    // Not forwardable: INVALID_REQUEST.
+    // Not forwardable: INVALID_REQUEST, also at a version Metadata lacks
+    // (Kafka checks forwardability before the version).
     let metadata = request_bytes(&header(3, 12, 1), &MetadataRequest::default().into());
-    let err = refusal(&envelope_with(metadata));
+    let err = refusal(&envelope_with(metadata.clone()));
     assert_eq!((err.clone(), err.error_code().code()), (UnwrapError::NotForwardable { api_key: 3 }, 42));
+    let err = refusal(&envelope_with(hex("0003 0063 00000001 0001 63 00")));
+    assert_eq!((err.clone(), err.error_code().code()), (UnwrapError::NotForwardable { api_key: 3 }, 42));
+    // ... but its header is read first: cut inside it, UNSUPPORTED_VERSION.
+    let err = refusal(&envelope_with(metadata.slice(..9)));
+    assert!(matches!(err, UnwrapError::MalformedHeader(_)), "{err:?}");
+    assert_eq!(err.error_code(), ErrorCode::UnsupportedVersion);
 
     // A version CreateTopics does not have: UNSUPPORTED_VERSION.
     let err = refusal(&envelope_with(hex("0013 0008 00000001 ffff 00")));
@@ -281,40 +297,64 @@ fn unwrap_refusals_with_their_error_codes() {
         (UnwrapError::UnsupportedVersion { api_key: 19, version: 8 }, 35)
     );
 
-    // Not even an api key and version: INVALID_REQUEST.
-    let err = refusal(&envelope_with(hex("0013")));
-    assert!(matches!(err, UnwrapError::MalformedHeader(_)), "{err:?}");
-    assert_eq!(err.error_code(), ErrorCode::InvalidRequest);
+    // An api key that does not exist: its header cannot be read. UNSUPPORTED_VERSION.
+    let err = refusal(&envelope_with(hex("03e7 0000 00000007 0001 63 00")));
+    assert_eq!((err.clone(), err.error_code().code()), (UnwrapError::UnknownApiKey { api_key: 999 }, 35));
 
-    // A header cut inside its client id: INVALID_REQUEST.
-    let err = refusal(&envelope_with(hex("0013 0004 00000001 0005 6162")));
-    assert!(matches!(err, UnwrapError::MalformedHeader(_)), "{err:?}");
-    assert_eq!(err.error_code().code(), 42);
+    // Nothing, or not even an api key and version: UNSUPPORTED_VERSION.
+    for data in ["", "0013"] {
+        let err = refusal(&envelope_with(hex(data)));
+        assert!(matches!(err, UnwrapError::MalformedHeader(_)), "{data}: {err:?}");
+        assert_eq!(err.error_code(), ErrorCode::UnsupportedVersion, "{data}");
+    }
 
-    // A body cut short: INVALID_REQUEST.
+    // The issue's smallest case, AlterClientQuotas v1 cut inside the
+    // correlation id, and a header cut inside its client id: UNSUPPORTED_VERSION.
+    for data in ["0031 0001 00", "0013 0004 00000001 0005 6162"] {
+        let err = refusal(&envelope_with(hex(data)));
+        let UnwrapError::MalformedHeader(e) = &err else { panic!("{data}: {err:?}") };
+        assert!(matches!(e.kind(), DecodeErrorKind::NotEnoughBytes { .. }), "{data}: {e}");
+        assert_eq!(err.error_code().code(), 35, "{data}");
+    }
+
+    // A body cut short: UNSUPPORTED_VERSION.
     let (h, b) = create_topics_two();
     let good = request_bytes(&h, &b);
     let err = refusal(&envelope_with(good.slice(..good.len() - 2)));
     assert!(matches!(err, UnwrapError::MalformedBody(_)), "{err:?}");
-    assert_eq!(err.error_code().code(), 42);
+    assert_eq!(err.error_code().code(), 35);
 
-    // Bytes after the body: INVALID_REQUEST.
+    // Bytes after the body: ignored and counted, as Kafka's controller ignores them.
     let mut long = good.to_vec();
     long.extend_from_slice(&[1, 2, 3]);
-    let err = refusal(&envelope_with(long.into()));
-    assert_eq!((err.clone(), err.error_code().code()), (UnwrapError::TrailingBytes { count: 3 }, 42));
+    let unwrapped = unwrap_request(&envelope_with(long.into())).expect("trailing bytes are ignored");
+    assert_eq!((unwrapped.body, unwrapped.trailing_bytes), (b.clone(), 3));
 
-    // No principal, or one that does not decode or leaves bytes over: PRINCIPAL_DESERIALIZATION_FAILURE.
+    // No principal, or one that does not decode: PRINCIPAL_DESERIALIZATION_FAILURE.
     let mut envelope = wrapped_create_topics().envelope;
     envelope.request_principal = None;
     let err = refusal(&envelope);
     assert_eq!((err.clone(), err.error_code().code()), (UnwrapError::MissingPrincipal, 97));
-    for bad in ["", "05 5573", "05 55736572 02 61 00 00 ff", "05 ffffffff 02 61 00 00"] {
+    // The version prefix missing (the bare DefaultPrincipalData), cut, or a
+    // version that does not exist (Kafka's serde writes version 0 first).
+    for bad in [
+        "",
+        "00",
+        "05 55736572 02 61 00 00",
+        "0001 05 55736572 02 61 00 00",
+        "0000 05 5573",
+        "0000 05 ffffffff 02 61 00 00",
+    ] {
         envelope.request_principal = Some(hex(bad));
         let err = refusal(&envelope);
         assert!(matches!(err, UnwrapError::MalformedPrincipal(_)), "{bad}: {err:?}");
         assert_eq!(err.error_code(), ErrorCode::PrincipalDeserializationFailure, "{bad}");
     }
+
+    // Bytes after the principal are ignored, as Kafka's controller ignores them.
+    envelope.request_principal = Some(hex("0000 05 55736572 02 61 00 00 ff"));
+    let unwrapped = unwrap_request(&envelope).expect("a byte after the principal is ignored");
+    assert_eq!((unwrapped.principal.r#type.as_str(), unwrapped.principal.name.as_str()), ("User", "a"));
 
     // An address that is neither 4 nor 16 bytes: INVALID_REQUEST.
     for len in [0, 3, 5, 15, 17] {
@@ -323,6 +363,23 @@ fn unwrap_refusals_with_their_error_codes() {
         let err = refusal(&envelope);
         assert_eq!((err.clone(), err.error_code().code()), (UnwrapError::BadClientAddress { len }, 42));
     }
+}
+
+/// With several faults, the first in Kafka's order wins: principal, then
+/// client address, then the embedded request.
+#[test]
+fn unwrap_checks_in_kafkas_order() {
+    let bad_header = hex("0031 0001 00");
+    let mut envelope = envelope_with(bad_header.clone());
+    envelope.client_host_address = vec![127, 0, 0].into();
+    assert_eq!(refusal(&envelope), UnwrapError::BadClientAddress { len: 3 });
+    envelope.request_principal = None;
+    assert_eq!(refusal(&envelope), UnwrapError::MissingPrincipal);
+
+    let metadata = request_bytes(&header(3, 12, 1), &MetadataRequest::default().into());
+    let mut envelope = envelope_with(metadata);
+    envelope.request_principal = None;
+    assert_eq!(refusal(&envelope).error_code().code(), 97);
 }
 
 #[test]

@@ -8,7 +8,8 @@
 //! ```
 //!
 //! - Broker, out: [`wrap_request`] puts a client request, byte for byte,
-//!   with the client's principal ([`DefaultPrincipalData`] v0) and address,
+//!   with the client's principal (an int16 version 0, then
+//!   [`DefaultPrincipalData`] v0, as Kafka writes it) and address,
 //!   into an [`EnvelopeRequest`] and builds the envelope's request header.
 //! - Controller: after the CLUSTER_ACTION check on the envelope (failure:
 //!   [`cluster_authorization_failed`]), [`unwrap_request`] reads principal,

@@ -3,7 +3,7 @@
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
-use bytes::{Bytes, BytesMut};
+use bytes::{BufMut, Bytes, BytesMut};
 
 use crate::api::api_info;
 use crate::embedded::EmbeddedMessage;
@@ -24,7 +24,8 @@ pub const ENVELOPE_VERSION: i16 = 0;
 pub const ENVELOPE_HEADER_VERSION: i16 = 2;
 
 /// The version of [`DefaultPrincipalData`] in `RequestPrincipal` (0, its
-/// only version; flexible encoding).
+/// only version; flexible encoding), which [`encode_principal`] also writes
+/// in front of it as an int16.
 pub const PRINCIPAL_DATA_VERSION: i16 = 0;
 
 /// A client request as the forwarding broker received and decoded it: what
@@ -163,7 +164,7 @@ impl WrapError {
 /// let wrapped = wrap_request(request, &principal, address, 7, None)?;
 /// let unwrapped = unwrap_request(&wrapped.envelope)?;
 /// assert_eq!((unwrapped.principal, unwrapped.client_address), (principal, address));
-/// assert_eq!(unwrapped.header.correlation_id, 1);
+/// assert_eq!((unwrapped.header.correlation_id, unwrapped.trailing_bytes), (1, 0));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
@@ -176,10 +177,16 @@ pub struct UnwrappedRequest {
     pub principal: DefaultPrincipalData,
     /// The client's IP address.
     pub client_address: IpAddr,
+    /// Bytes of `RequestData` after the embedded body, which are ignored
+    /// (Kafka's controller ignores them too: checked against Apache Kafka
+    /// 4.4.0, which answers such a CreateTopics and creates the topic).
+    pub trailing_bytes: usize,
 }
 
 /// Why a controller refuses a forwarded request ([`unwrap_request`]); each
-/// maps to the error code of the error EnvelopeResponse it answers with.
+/// maps to the error code of the error EnvelopeResponse it answers with,
+/// the code Apache Kafka 4.4.0's controller answers the same envelope with
+/// (`tests/cluster_envelope.rs`).
 ///
 /// ```
 /// use kafka_wire::forward::UnwrapError;
@@ -194,9 +201,17 @@ pub enum UnwrapError {
     /// The embedded request is itself an Envelope. INVALID_REQUEST (42).
     #[error("the envelope holds another envelope")]
     NestedEnvelope,
-    /// The embedded api key is unknown or not forwardable. INVALID_REQUEST (42).
+    /// The embedded api key is known but not forwardable. INVALID_REQUEST (42).
     #[error("the envelope holds api key {api_key}, which is not forwardable")]
     NotForwardable {
+        /// The embedded api key.
+        api_key: i16,
+    },
+    /// The embedded api key is unknown, so its request header cannot be
+    /// read. UNSUPPORTED_VERSION (35), as for any embedded request that
+    /// cannot be parsed (KAFKA-12168).
+    #[error("the envelope holds api key {api_key}, which is unknown")]
+    UnknownApiKey {
         /// The embedded api key.
         api_key: i16,
     },
@@ -208,23 +223,20 @@ pub enum UnwrapError {
         /// The embedded version.
         version: i16,
     },
-    /// The embedded request header does not decode. INVALID_REQUEST (42).
+    /// The embedded request header does not decode. UNSUPPORTED_VERSION
+    /// (35) (KAFKA-12168).
     #[error("the embedded request header is malformed: {0}")]
     MalformedHeader(#[source] DecodeError),
-    /// The embedded request body does not decode. INVALID_REQUEST (42).
+    /// The embedded request body does not decode. UNSUPPORTED_VERSION (35)
+    /// (KAFKA-12168).
     #[error("the embedded request body is malformed: {0}")]
     MalformedBody(#[source] DecodeError),
-    /// Bytes left over after the embedded body. INVALID_REQUEST (42).
-    #[error("{count} bytes left over after the embedded request")]
-    TrailingBytes {
-        /// Bytes left over.
-        count: usize,
-    },
     /// `RequestPrincipal` is null. PRINCIPAL_DESERIALIZATION_FAILURE (97).
     #[error("the envelope has no principal")]
     MissingPrincipal,
-    /// `RequestPrincipal` is not a DefaultPrincipalData v0 filling its
-    /// bytes. PRINCIPAL_DESERIALIZATION_FAILURE (97).
+    /// `RequestPrincipal` is not an int16 version 0 followed by a
+    /// DefaultPrincipalData v0 ([`decode_principal`]).
+    /// PRINCIPAL_DESERIALIZATION_FAILURE (97).
     #[error("the envelope's principal is malformed: {0}")]
     MalformedPrincipal(#[source] DecodeError),
     /// `ClientHostAddress` is neither 4 nor 16 bytes. INVALID_REQUEST (42).
@@ -237,27 +249,38 @@ pub enum UnwrapError {
 
 impl UnwrapError {
     /// The error code a controller answers this refusal with, in the
-    /// EnvelopeResponse's `ErrorCode`: UNSUPPORTED_VERSION (35),
-    /// PRINCIPAL_DESERIALIZATION_FAILURE (97) or INVALID_REQUEST (42).
+    /// EnvelopeResponse's `ErrorCode`: PRINCIPAL_DESERIALIZATION_FAILURE
+    /// (97) for the principal; INVALID_REQUEST (42) for the client address,
+    /// a nested envelope or an api that is not forwardable;
+    /// UNSUPPORTED_VERSION (35) for an embedded request that cannot be
+    /// parsed: unknown api key, version the api lacks, malformed header or
+    /// body.
+    ///
+    /// KIP-590 does not list these codes; they are what Apache Kafka 4.4.0's
+    /// controller answers (`tests/cluster_envelope.rs`). UNSUPPORTED_VERSION
+    /// for what cannot be parsed comes from KAFKA-12168: it tells a broker
+    /// that the controller does not understand what the broker understood,
+    /// apart from faults of the envelope itself.
     ///
     /// ```
     /// use kafka_wire::error_code::ErrorCode;
     /// use kafka_wire::forward::UnwrapError;
     /// assert_eq!(UnwrapError::MissingPrincipal.error_code(), ErrorCode::PrincipalDeserializationFailure);
     /// assert_eq!(UnwrapError::NestedEnvelope.error_code(), ErrorCode::InvalidRequest);
+    /// assert_eq!(UnwrapError::UnknownApiKey { api_key: 999 }.error_code(), ErrorCode::UnsupportedVersion);
     /// ```
     pub fn error_code(&self) -> ErrorCode {
         match self {
-            UnwrapError::UnsupportedVersion { .. } => ErrorCode::UnsupportedVersion,
+            UnwrapError::UnsupportedVersion { .. }
+            | UnwrapError::UnknownApiKey { .. }
+            | UnwrapError::MalformedHeader(_)
+            | UnwrapError::MalformedBody(_) => ErrorCode::UnsupportedVersion,
             UnwrapError::MissingPrincipal | UnwrapError::MalformedPrincipal(_) => {
                 ErrorCode::PrincipalDeserializationFailure
             }
-            UnwrapError::NestedEnvelope
-            | UnwrapError::NotForwardable { .. }
-            | UnwrapError::MalformedHeader(_)
-            | UnwrapError::MalformedBody(_)
-            | UnwrapError::TrailingBytes { .. }
-            | UnwrapError::BadClientAddress { .. } => ErrorCode::InvalidRequest,
+            UnwrapError::NestedEnvelope | UnwrapError::NotForwardable { .. } | UnwrapError::BadClientAddress { .. } => {
+                ErrorCode::InvalidRequest
+            }
         }
     }
 
@@ -268,9 +291,16 @@ impl UnwrapError {
     }
 }
 
-/// Encodes a principal as `RequestPrincipal` holds it: DefaultPrincipalData
-/// v0 (compact strings `Type` and `Name`, bool `TokenAuthenticated`, tagged
-/// fields).
+/// Encodes a principal as `RequestPrincipal` holds it, the way Kafka's
+/// default principal serde (`DefaultKafkaPrincipalBuilder`) writes it: an
+/// int16 version ([`PRINCIPAL_DATA_VERSION`], 0), then DefaultPrincipalData
+/// at that version (compact strings `Type` and `Name`, bool
+/// `TokenAuthenticated`, tagged fields).
+///
+/// The version prefix is not part of the DefaultPrincipalData schema;
+/// KIP-590 leaves the principal's bytes to the principal builder, and Kafka's
+/// brokers and controllers (checked against Apache Kafka 4.4.0 in
+/// `tests/cluster_envelope.rs`) write and expect it.
 ///
 /// # Errors
 /// A string over 32767 bytes.
@@ -279,30 +309,43 @@ impl UnwrapError {
 /// use kafka_wire::forward::encode_principal;
 /// use kafka_wire::messages::DefaultPrincipalData;
 /// let principal = DefaultPrincipalData { r#type: "User".into(), name: "a".into(), ..Default::default() };
-/// // Compact strings carry length + 1; then false, then no tagged fields.
-/// assert_eq!(&encode_principal(&principal)?[..], b"\x05User\x02a\x00\x00");
+/// // Version 0, then compact strings (length + 1), false, no tagged fields.
+/// assert_eq!(&encode_principal(&principal)?[..], b"\x00\x00\x05User\x02a\x00\x00");
 /// # Ok::<(), kafka_wire::error::EncodeError>(())
 /// ```
 pub fn encode_principal(principal: &DefaultPrincipalData) -> Result<Bytes, EncodeError> {
-    principal.to_bytes(PRINCIPAL_DATA_VERSION)
+    let mut buf = BytesMut::with_capacity(2 + principal.encoded_size(PRINCIPAL_DATA_VERSION));
+    buf.put_i16(PRINCIPAL_DATA_VERSION);
+    principal.encode(&mut buf, PRINCIPAL_DATA_VERSION)?;
+    Ok(buf.freeze())
 }
 
-/// Decodes `RequestPrincipal`: a DefaultPrincipalData v0 that fills the
-/// bytes.
+/// Decodes `RequestPrincipal` as Kafka's default principal serde writes it
+/// ([`encode_principal`]): an int16 version, then a DefaultPrincipalData of
+/// that version. Bytes after it are ignored, as Kafka's controller ignores
+/// them (checked against Apache Kafka 4.4.0, which handles such an envelope).
 ///
 /// # Errors
-/// [`UnwrapError::MalformedPrincipal`] (code 97) for malformed bytes or
-/// bytes left over.
+/// [`UnwrapError::MalformedPrincipal`] (code 97) for a missing or unknown
+/// version (only 0 exists) or malformed bytes; the error's offset counts
+/// from the start of `RequestPrincipal`.
 ///
 /// ```
 /// use kafka_wire::forward::decode_principal;
-/// let principal = decode_principal(kafka_wire::Bytes::from_static(b"\x05User\x02a\x01\x00"))?;
+/// let principal = decode_principal(kafka_wire::Bytes::from_static(b"\x00\x00\x05User\x02a\x01\x00"))?;
 /// assert_eq!((principal.r#type.as_str(), principal.name.as_str(), principal.token_authenticated), ("User", "a", true));
-/// assert!(decode_principal(kafka_wire::Bytes::from_static(b"\x05Us")).is_err());
+/// // Without the version prefix, or at a version that does not exist.
+/// assert!(decode_principal(kafka_wire::Bytes::from_static(b"\x05User\x02a\x01\x00")).is_err());
+/// assert!(decode_principal(kafka_wire::Bytes::from_static(b"\x00\x01\x05User\x02a\x01\x00")).is_err());
 /// # Ok::<(), kafka_wire::forward::UnwrapError>(())
 /// ```
 pub fn decode_principal(bytes: Bytes) -> Result<DefaultPrincipalData, UnwrapError> {
-    DefaultPrincipalData::decode_exact(bytes, PRINCIPAL_DATA_VERSION).map_err(UnwrapError::MalformedPrincipal)
+    let mut r = Reader::new(bytes);
+    let version = r.read_i16().map_err(UnwrapError::MalformedPrincipal)?;
+    if version != PRINCIPAL_DATA_VERSION {
+        return Err(UnwrapError::MalformedPrincipal(DecodeError::new(DecodeErrorKind::UnsupportedVersion(version), 0)));
+    }
+    DefaultPrincipalData::decode_from(&mut r, version).map_err(UnwrapError::MalformedPrincipal)
 }
 
 /// `ClientHostAddress` for an address: its 4 (IPv4) or 16 (IPv6) bytes in
@@ -348,10 +391,10 @@ pub fn decode_client_address(bytes: &[u8]) -> Result<IpAddr, UnwrapError> {
 enum Refusal {
     Nested,
     NotForwardable(i16),
+    UnknownApiKey(i16),
     UnsupportedVersion(i16, i16),
     Header(DecodeError),
     Body(DecodeError),
-    Trailing { count: usize, offset: usize },
 }
 
 impl From<Refusal> for UnwrapError {
@@ -359,10 +402,10 @@ impl From<Refusal> for UnwrapError {
         match refusal {
             Refusal::Nested => UnwrapError::NestedEnvelope,
             Refusal::NotForwardable(api_key) => UnwrapError::NotForwardable { api_key },
+            Refusal::UnknownApiKey(api_key) => UnwrapError::UnknownApiKey { api_key },
             Refusal::UnsupportedVersion(api_key, version) => UnwrapError::UnsupportedVersion { api_key, version },
             Refusal::Header(e) => UnwrapError::MalformedHeader(e),
             Refusal::Body(e) => UnwrapError::MalformedBody(e),
-            Refusal::Trailing { count, .. } => UnwrapError::TrailingBytes { count },
         }
     }
 }
@@ -371,36 +414,45 @@ impl From<Refusal> for WrapError {
     fn from(refusal: Refusal) -> Self {
         match refusal {
             Refusal::Nested => WrapError::NestedEnvelope,
-            Refusal::NotForwardable(api_key) => WrapError::NotForwardable { api_key },
+            Refusal::NotForwardable(api_key) | Refusal::UnknownApiKey(api_key) => WrapError::NotForwardable { api_key },
             Refusal::UnsupportedVersion(api_key, version) => WrapError::UnsupportedVersion { api_key, version },
             Refusal::Header(e) | Refusal::Body(e) => WrapError::Malformed(e),
-            Refusal::Trailing { count, offset } => {
-                WrapError::Malformed(DecodeError::new(DecodeErrorKind::TrailingBytes(count), offset))
-            }
         }
     }
 }
 
-/// Reads and checks an embedded request: api key and version first (nested
-/// envelope, forwardable, version), then header, body and the end.
-fn read_embedded(bytes: &Bytes) -> Result<(RequestHeader, RequestBody), Refusal> {
+/// An embedded request read and checked by [`read_embedded`].
+struct Embedded {
+    header: RequestHeader,
+    body: RequestBody,
+    /// Bytes after the body.
+    trailing: usize,
+    /// Where they start.
+    end: usize,
+}
+
+/// Reads and checks an embedded request in the order Kafka's controller
+/// does (observed against Apache Kafka 4.4.0): the header (which needs a
+/// known api key for its version), then nesting and forwardability, then
+/// the version and the body. Bytes after the body are counted, not refused.
+fn read_embedded(bytes: &Bytes) -> Result<Embedded, Refusal> {
     let mut r = Reader::new(bytes.clone());
     let mut peek = r.clone();
     let api_key = peek.read_i16().map_err(Refusal::Header)?;
     let version = peek.read_i16().map_err(Refusal::Header)?;
+    let info = api_info(api_key).ok_or(Refusal::UnknownApiKey(api_key))?;
+    let header = RequestHeader::decode_from(&mut r, info.request_header_version(version)).map_err(Refusal::Header)?;
     if api_key == EnvelopeRequest::API_KEY {
         return Err(Refusal::Nested);
     }
-    let info = api_info(api_key).filter(|info| info.forwardable()).ok_or(Refusal::NotForwardable(api_key))?;
+    if !info.forwardable() {
+        return Err(Refusal::NotForwardable(api_key));
+    }
     if !info.valid_versions.contains(version) {
         return Err(Refusal::UnsupportedVersion(api_key, version));
     }
-    let header = RequestHeader::decode_from(&mut r, info.request_header_version(version)).map_err(Refusal::Header)?;
     let body = RequestBody::decode(api_key, &mut r, version).map_err(Refusal::Body)?;
-    match r.remaining() {
-        0 => Ok((header, body)),
-        count => Err(Refusal::Trailing { count, offset: r.offset() }),
-    }
+    Ok(Embedded { header, body, trailing: r.remaining(), end: r.offset() })
 }
 
 /// Wraps a client request, as received, for forwarding to the controller.
@@ -408,7 +460,8 @@ fn read_embedded(bytes: &Bytes) -> Result<(RequestHeader, RequestBody), Refusal>
 /// `request` is the client's request header and body exactly as read from
 /// the connection (the frame without its 4-byte size); it becomes the
 /// envelope's `RequestData` unchanged. The envelope carries `principal`
-/// encoded as DefaultPrincipalData v0 and `client_address` as 4 or 16 bytes.
+/// encoded as Kafka's brokers encode it ([`encode_principal`]: version 0,
+/// then DefaultPrincipalData v0) and `client_address` as 4 or 16 bytes.
 /// The envelope's own header is v2, api key 58 version 0, with the
 /// broker's `correlation_id` and `client_id`, `initial_principal_name` =
 /// the principal's name and `initial_client_id` = the client's client id.
@@ -418,7 +471,10 @@ fn read_embedded(bytes: &Bytes) -> Result<(RequestHeader, RequestBody), Refusal>
 /// [`WrapError::NotForwardable`] for an api that is unknown or not
 /// forwardable; [`WrapError::UnsupportedVersion`]; [`WrapError::Malformed`]
 /// when the header or body does not decode or bytes are left over;
-/// [`WrapError::Principal`] when the principal cannot be encoded.
+/// [`WrapError::Principal`] when the principal cannot be encoded. (Bytes
+/// after the body are refused here, where the controller's
+/// [`unwrap_request`] ignores them as Kafka's does: a broker on kafka-wire
+/// that accepts such requests from its clients forwards its own encoding.)
 ///
 /// ```
 /// use std::net::{IpAddr, Ipv4Addr};
@@ -436,7 +492,10 @@ pub fn wrap_request(
     correlation_id: i32,
     client_id: Option<&str>,
 ) -> Result<WrappedRequest, WrapError> {
-    let (client_header, body) = read_embedded(&request)?;
+    let Embedded { header: client_header, body, trailing, end } = read_embedded(&request)?;
+    if trailing > 0 {
+        return Err(WrapError::Malformed(DecodeError::new(DecodeErrorKind::TrailingBytes(trailing), end)));
+    }
     let principal_bytes = encode_principal(principal).map_err(WrapError::Principal)?;
     let header = RequestHeader {
         request_api_key: EnvelopeRequest::API_KEY,
@@ -459,23 +518,35 @@ pub fn wrap_request(
 /// Unwraps a forwarded request on the controller, after the envelope itself
 /// passed the CLUSTER_ACTION check.
 ///
-/// Checks, in order: the client address, the embedded request (not an
-/// Envelope, a forwardable api, a version the api has, header, body, no
-/// bytes left over), then the principal.
+/// Checks in the order Apache Kafka 4.4.0's controller does, so that an
+/// envelope with several faults is refused with the same code: the
+/// principal, the client address, then the embedded request (its header,
+/// not an Envelope, a forwardable api, a version the api has, its body).
+/// Bytes after the embedded body are ignored, as Kafka ignores them, and
+/// counted in [`UnwrappedRequest::trailing_bytes`].
 ///
 /// # Errors
 /// An [`UnwrapError`]; answer it with [`UnwrapError::envelope_response`].
 ///
 /// ```
-/// use kafka_wire::forward::{unwrap_request, UnwrapError};
-/// use kafka_wire::messages::EnvelopeRequest;
-/// let envelope = EnvelopeRequest { client_host_address: vec![10, 0, 0, 1].into(), request_principal: None, ..Default::default() };
-/// // Empty request data: not even an api key.
-/// assert!(matches!(unwrap_request(&envelope), Err(UnwrapError::MalformedHeader(_))));
+/// use kafka_wire::forward::{encode_principal, unwrap_request, UnwrapError};
+/// use kafka_wire::messages::{DefaultPrincipalData, EnvelopeRequest};
+/// let principal = encode_principal(&DefaultPrincipalData::default())?;
+/// // Embedded data 00 31 00 01 00: AlterClientQuotas v1, cut inside the correlation id.
+/// let envelope = EnvelopeRequest {
+///     request_data: kafka_wire::Bytes::from_static(&[0x00, 0x31, 0x00, 0x01, 0x00]).into(),
+///     request_principal: Some(principal),
+///     client_host_address: vec![10, 0, 0, 1].into(),
+///     ..Default::default()
+/// };
+/// let refusal = unwrap_request(&envelope).unwrap_err();
+/// assert!(matches!(refusal, UnwrapError::MalformedHeader(_)));
+/// assert_eq!(refusal.error_code().code(), 35); // UNSUPPORTED_VERSION, as Kafka's controller answers
+/// # Ok::<(), kafka_wire::error::EncodeError>(())
 /// ```
 pub fn unwrap_request(envelope: &EnvelopeRequest) -> Result<UnwrappedRequest, UnwrapError> {
-    let client_address = decode_client_address(&envelope.client_host_address)?;
-    let (header, body) = read_embedded(envelope.request_data.as_bytes())?;
     let principal = decode_principal(envelope.request_principal.clone().ok_or(UnwrapError::MissingPrincipal)?)?;
-    Ok(UnwrappedRequest { header, body, principal, client_address })
+    let client_address = decode_client_address(&envelope.client_host_address)?;
+    let Embedded { header, body, trailing, .. } = read_embedded(envelope.request_data.as_bytes())?;
+    Ok(UnwrappedRequest { header, body, principal, client_address, trailing_bytes: trailing })
 }

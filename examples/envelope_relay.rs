@@ -1,0 +1,423 @@
+//! A transparent Kafka relay on kafka-wire and tokio that decodes what it
+//! passes: put it between a Kafka client and a broker (or, as
+//! `scripts/kafka-cluster.sh` does with `KAFKA_CLUSTER_RELAY=1`, between a
+//! KRaft broker and its controller) and it logs every frame, one JSON line
+//! each, while the bytes go through unchanged.
+//!
+//! ```text
+//! cargo run --features tokio --example envelope_relay -- \
+//!     --listen 127.0.0.1:19096 --upstream 127.0.0.1:19094 --frames frames.jsonl
+//! ```
+//!
+//! For each accepted connection it connects to `--upstream` and copies
+//! bytes both ways as they arrive. Beside the copy it cuts the byte stream
+//! into frames ([`FrameCodec`]), decodes requests by their own header and
+//! responses by the request they answer (a [`Correlator`] per connection),
+//! and writes one line per frame:
+//!
+//! ```json
+//! {"conn":3,"dir":"request","api_key":58,"api_version":0,"correlation_id":17,"size":180,
+//!  "decoded":true,"reencoded_same":true,
+//!  "envelope":{"unwrapped":true,"principal_type":"User","principal_name":"ANONYMOUS",
+//!              "token_authenticated":false,"client_address":"127.0.0.1",
+//!              "inner_api_key":19,"inner_api_version":7,"inner_correlation_id":4,
+//!              "inner_decoded":true,"inner_reencoded_same":true}}
+//! ```
+//!
+//! - `decoded` is whether header and body decoded; `error` says why not
+//!   (and `correlator_error` when a request could not even be recorded).
+//! - `reencoded_same` is whether encoding the decoded header and body again
+//!   gives the frame's bytes exactly.
+//! - For an EnvelopeRequest (api key 58, KIP-590) `envelope` is what
+//!   [`forward::unwrap_request`] read: the client's principal and address and
+//!   the embedded request, whose re-encoding is compared with `RequestData`
+//!   (`inner_reencoded_same`); or, when it refuses the envelope, `error` and
+//!   the `refusal_error_code` a controller would answer with. For an
+//!   EnvelopeResponse it is what [`forward::unwrap_response`] made of the
+//!   controller's answer to that embedded request (`outcome`: `response`,
+//!   `retry_on_new_controller` or `error_to_client`, with the envelope's
+//!   `error_code`, and for a response `inner_reencoded_same` against
+//!   `ResponseData`).
+//! - A line with `dir` `"stream"` reports a byte stream that can no longer be
+//!   cut into frames (a negative or oversized size): decoding stops for that
+//!   direction of that connection, the bytes keep flowing.
+//!
+//! A bad frame never stops the relay: it is logged and passed on like any
+//! other. The relay does not follow SASL: after a SaslHandshake v0 the
+//! tokens travel without a request header and are logged as frames that do
+//! not decode.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{LineWriter, Write};
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+
+use kafka_wire::codec::{Correlated, Correlator, FrameCodec};
+use kafka_wire::forward::{self, ForwardOutcome, ForwardedRequest};
+use kafka_wire::frame::{self, RequestFrame, ResponseFrame};
+use kafka_wire::messages::{EnvelopeRequest, EnvelopeResponse, RequestBody, ResponseBody};
+use kafka_wire::{Bytes, BytesMut};
+use serde_json::{json, Map, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio_util::codec::Decoder;
+
+const USAGE: &str = "\
+kafka-wire envelope relay: passes Kafka connections through unchanged and logs every frame.
+
+usage: envelope_relay --listen HOST:PORT --upstream HOST:PORT [--frames FILE]
+
+  --listen HOST:PORT    address to accept connections on
+  --upstream HOST:PORT  the broker or controller to connect each of them to
+  --frames FILE         where to write one JSON line per frame (default: stdout)
+";
+
+/// Command-line settings.
+struct Args {
+    listen: String,
+    upstream: String,
+    frames: Option<String>,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut listen = None;
+    let mut upstream = None;
+    let mut frames = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().ok_or_else(|| format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--listen" => listen = Some(value()?),
+            "--upstream" => upstream = Some(value()?),
+            "--frames" => frames = Some(value()?),
+            "--help" | "-h" => return Err(String::new()),
+            other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    Ok(Args {
+        listen: listen.ok_or("--listen is required")?,
+        upstream: upstream.ok_or("--upstream is required")?,
+        frames,
+    })
+}
+
+/// Where the JSON lines go; shared by every connection, one line at a time.
+#[derive(Clone)]
+struct FrameLog(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl FrameLog {
+    fn write(&self, line: Value) {
+        // A poisoned lock only means another task panicked mid-line; keep logging.
+        let mut out = self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Err(e) = writeln!(out, "{line}") {
+            eprintln!("envelope_relay: cannot write a frame line: {e}");
+        }
+    }
+}
+
+/// What the two directions of one connection share: the requests in flight
+/// (to decode responses) and the client requests inside Envelopes, by the
+/// envelope's correlation id (to unwrap the EnvelopeResponses).
+#[derive(Default)]
+struct Pending {
+    correlator: Correlator,
+    envelopes: HashMap<i32, ForwardedRequest>,
+}
+
+type Shared = Arc<Mutex<Pending>>;
+
+fn lock(shared: &Shared) -> std::sync::MutexGuard<'_, Pending> {
+    shared.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    /// Client to upstream.
+    Request,
+    /// Upstream to client.
+    Response,
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(args) => args,
+        Err(message) => {
+            if !message.is_empty() {
+                eprintln!("envelope_relay: {message}");
+            }
+            eprint!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let out: Box<dyn Write + Send> = match &args.frames {
+        Some(path) => match File::create(path) {
+            Ok(file) => Box::new(LineWriter::new(file)),
+            Err(e) => {
+                eprintln!("envelope_relay: cannot create {path}: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
+        None => Box::new(LineWriter::new(std::io::stdout())),
+    };
+    let log = FrameLog(Arc::new(Mutex::new(out)));
+    let listener = match TcpListener::bind(&args.listen).await {
+        Ok(listener) => listener,
+        Err(e) => {
+            eprintln!("envelope_relay: cannot listen on {}: {e}", args.listen);
+            return ExitCode::FAILURE;
+        }
+    };
+    let bound = listener.local_addr().map_or_else(|_| args.listen.clone(), |a| a.to_string());
+    eprintln!("envelope_relay: listening on {bound}, relaying to {}", args.upstream);
+
+    let mut next_conn = 0u64;
+    loop {
+        let (client, peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            Err(e) => {
+                eprintln!("envelope_relay: accept failed: {e}");
+                continue;
+            }
+        };
+        next_conn += 1;
+        let conn = next_conn;
+        let upstream = args.upstream.clone();
+        let log = log.clone();
+        tokio::spawn(async move {
+            let server = match TcpStream::connect(&upstream).await {
+                Ok(server) => server,
+                Err(e) => {
+                    eprintln!("envelope_relay: conn {conn} from {peer}: cannot connect to {upstream}: {e}");
+                    return;
+                }
+            };
+            eprintln!("envelope_relay: conn {conn}: {peer} <-> {upstream}");
+            let _ = client.set_nodelay(true);
+            let _ = server.set_nodelay(true);
+            let (client_rx, client_tx) = client.into_split();
+            let (server_rx, server_tx) = server.into_split();
+            let shared = Shared::default();
+            let up = pump(conn, Direction::Request, client_rx, server_tx, shared.clone(), log.clone());
+            let down = pump(conn, Direction::Response, server_rx, client_tx, shared, log);
+            let (up, down) = tokio::join!(up, down);
+            eprintln!("envelope_relay: conn {conn} closed (client side: {up}; upstream side: {down})");
+        });
+    }
+}
+
+/// Copies one direction of a connection, `from` to `to`, decoding the
+/// frames as they complete. Returns how the copy ended.
+///
+/// Frames are recorded (requests in the correlator) *before* the bytes
+/// that complete them are written on, so a response can never overtake the
+/// record of its request.
+async fn pump(
+    conn: u64,
+    dir: Direction,
+    mut from: OwnedReadHalf,
+    mut to: OwnedWriteHalf,
+    shared: Shared,
+    log: FrameLog,
+) -> String {
+    let mut codec = Some(FrameCodec::new());
+    let mut pending = BytesMut::new();
+    let mut chunk = vec![0u8; 64 * 1024];
+    let ended = loop {
+        let n = match from.read(&mut chunk).await {
+            Ok(0) => break "end of stream".to_string(),
+            Ok(n) => n,
+            Err(e) => break format!("read error: {e}"),
+        };
+        if let Some(frames) = codec.as_mut() {
+            pending.extend_from_slice(&chunk[..n]);
+            loop {
+                match frames.decode(&mut pending) {
+                    Ok(Some(frame)) => log.write(describe(conn, dir, frame, &shared)),
+                    Ok(None) => break,
+                    Err(e) => {
+                        // Out of step for good: stop decoding, keep copying.
+                        log.write(json!({"conn": conn, "dir": "stream", "stream": dir.name(), "error": e.to_string()}));
+                        codec = None;
+                        pending = BytesMut::new();
+                        break;
+                    }
+                }
+            }
+        }
+        if let Err(e) = to.write_all(&chunk[..n]).await {
+            break format!("write error: {e}");
+        }
+    };
+    // Pass the end of stream on, so the other side sees the close.
+    let _ = to.shutdown().await;
+    ended
+}
+
+impl Direction {
+    fn name(self) -> &'static str {
+        match self {
+            Direction::Request => "request",
+            Direction::Response => "response",
+        }
+    }
+}
+
+/// One JSON line for one frame (without its size prefix).
+fn describe(conn: u64, dir: Direction, frame: Bytes, shared: &Shared) -> Value {
+    let mut line = Map::new();
+    line.insert("conn".into(), conn.into());
+    line.insert("dir".into(), dir.name().into());
+    line.insert("size".into(), frame.len().into());
+    match dir {
+        Direction::Request => describe_request(&mut line, frame, shared),
+        Direction::Response => describe_response(&mut line, frame, shared),
+    }
+    Value::Object(line)
+}
+
+fn describe_request(line: &mut Map<String, Value>, frame: Bytes, shared: &Shared) {
+    // Record first: even a request that does not decode gets a response.
+    let recorded = lock(shared).correlator.request(&frame);
+    if let Err(e) = &recorded {
+        line.insert("correlator_error".into(), e.to_string().into());
+    }
+    if let Some(head) = frame.first_chunk::<8>() {
+        line.insert("api_key".into(), i16::from_be_bytes([head[0], head[1]]).into());
+        line.insert("api_version".into(), i16::from_be_bytes([head[2], head[3]]).into());
+        line.insert("correlation_id".into(), i32::from_be_bytes([head[4], head[5], head[6], head[7]]).into());
+    }
+    let request = match frame::decode_request(frame.clone()) {
+        Ok(request) => request,
+        Err(e) => {
+            line.insert("decoded".into(), false.into());
+            line.insert("error".into(), format!("request: {e}").into());
+            return;
+        }
+    };
+    line.insert("decoded".into(), true.into());
+    line.insert("reencoded_same".into(), request_reencodes(&request, &frame).into());
+    if let RequestBody::Envelope(envelope) = &request.body {
+        let summary = unwrap_envelope_request(envelope, request.header.correlation_id, shared);
+        line.insert("envelope".into(), summary);
+    }
+}
+
+fn describe_response(line: &mut Map<String, Value>, frame: Bytes, shared: &Shared) {
+    let answered: Correlated = match lock(shared).correlator.response(&frame) {
+        Ok(answered) => answered,
+        Err(e) => {
+            if let Some(id) = frame.first_chunk::<4>() {
+                line.insert("correlation_id".into(), i32::from_be_bytes(*id).into());
+            }
+            line.insert("decoded".into(), false.into());
+            line.insert("error".into(), format!("response: no request to pair it with: {e}").into());
+            return;
+        }
+    };
+    line.insert("api_key".into(), answered.api_key.into());
+    line.insert("api_version".into(), answered.api_version.into());
+    line.insert("correlation_id".into(), answered.correlation_id.into());
+    let response = match frame::decode_response(frame.clone(), answered.api_key, answered.api_version) {
+        Ok(response) => response,
+        Err(e) => {
+            line.insert("decoded".into(), false.into());
+            line.insert("error".into(), format!("response: {e}").into());
+            return;
+        }
+    };
+    line.insert("decoded".into(), true.into());
+    line.insert("reencoded_same".into(), response_reencodes(&response, &frame).into());
+    if let ResponseBody::Envelope(envelope) = &response.body {
+        let forwarded = lock(shared).envelopes.remove(&answered.correlation_id);
+        let summary = match forwarded {
+            Some(forwarded) => unwrap_envelope_response(envelope, &forwarded),
+            None => {
+                json!({"unwrapped": false, "error": "the envelope request was not unwrapped, so its answer cannot be read"})
+            }
+        };
+        line.insert("envelope".into(), summary);
+    }
+}
+
+/// What [`forward::unwrap_request`] reads from an EnvelopeRequest; the
+/// embedded request is kept to read the EnvelopeResponse with.
+fn unwrap_envelope_request(envelope: &EnvelopeRequest, correlation_id: i32, shared: &Shared) -> Value {
+    let inner = envelope.request_data.as_bytes();
+    let mut summary = Map::new();
+    if let Some(head) = inner.first_chunk::<4>() {
+        summary.insert("inner_api_key".into(), i16::from_be_bytes([head[0], head[1]]).into());
+        summary.insert("inner_api_version".into(), i16::from_be_bytes([head[2], head[3]]).into());
+    }
+    match forward::unwrap_request(envelope) {
+        Ok(unwrapped) => {
+            summary.insert("unwrapped".into(), true.into());
+            summary.insert("principal_type".into(), unwrapped.principal.r#type.clone().into());
+            summary.insert("principal_name".into(), unwrapped.principal.name.clone().into());
+            summary.insert("token_authenticated".into(), unwrapped.principal.token_authenticated.into());
+            summary.insert("client_address".into(), unwrapped.client_address.to_string().into());
+            summary.insert("inner_correlation_id".into(), unwrapped.header.correlation_id.into());
+            summary.insert("inner_client_id".into(), unwrapped.header.client_id.clone().into());
+            summary.insert("inner_decoded".into(), true.into());
+            let forwarded = ForwardedRequest { header: unwrapped.header, body: unwrapped.body };
+            let same = request_reencodes(
+                &RequestFrame { header: forwarded.header.clone(), body: forwarded.body.clone() },
+                inner,
+            );
+            summary.insert("inner_reencoded_same".into(), same.into());
+            lock(shared).envelopes.insert(correlation_id, forwarded);
+        }
+        Err(e) => {
+            summary.insert("unwrapped".into(), false.into());
+            summary.insert("error".into(), format!("unwrap_request: {e}").into());
+            summary.insert("refusal_error_code".into(), e.error_code().code().into());
+        }
+    }
+    Value::Object(summary)
+}
+
+/// What [`forward::unwrap_response`] makes of an EnvelopeResponse.
+fn unwrap_envelope_response(envelope: &EnvelopeResponse, forwarded: &ForwardedRequest) -> Value {
+    let mut summary = Map::new();
+    summary.insert("inner_api_key".into(), forwarded.api_key().into());
+    summary.insert("inner_api_version".into(), forwarded.api_version().into());
+    summary.insert("error_code".into(), envelope.error_code.into());
+    match forward::unwrap_response(envelope, forwarded) {
+        Ok(ForwardOutcome::Response(header, body)) => {
+            summary.insert("unwrapped".into(), true.into());
+            summary.insert("outcome".into(), "response".into());
+            summary.insert("inner_correlation_id".into(), header.correlation_id.into());
+            summary.insert("inner_decoded".into(), true.into());
+            let inner = ResponseFrame { header, body, version: forwarded.api_version() };
+            let same = envelope.response_data.as_ref().is_some_and(|data| response_reencodes(&inner, data.as_bytes()));
+            summary.insert("inner_reencoded_same".into(), same.into());
+        }
+        Ok(ForwardOutcome::RetryOnNewController) => {
+            summary.insert("unwrapped".into(), true.into());
+            summary.insert("outcome".into(), "retry_on_new_controller".into());
+        }
+        Ok(ForwardOutcome::ErrorToClient(_)) => {
+            summary.insert("unwrapped".into(), true.into());
+            summary.insert("outcome".into(), "error_to_client".into());
+        }
+        Err(e) => {
+            summary.insert("unwrapped".into(), false.into());
+            summary.insert("error".into(), format!("unwrap_response: {e}").into());
+        }
+    }
+    Value::Object(summary)
+}
+
+/// Whether encoding a decoded request again gives `original` exactly.
+fn request_reencodes(request: &RequestFrame, original: &[u8]) -> bool {
+    let mut buf = BytesMut::with_capacity(original.len());
+    frame::encode_request(&request.header, &request.body, &mut buf).is_ok() && buf[..] == *original
+}
+
+/// Whether encoding a decoded response again gives `original` exactly.
+fn response_reencodes(response: &ResponseFrame, original: &[u8]) -> bool {
+    let mut buf = BytesMut::with_capacity(original.len());
+    frame::encode_response(&response.header, &response.body, response.version, &mut buf).is_ok() && buf[..] == *original
+}

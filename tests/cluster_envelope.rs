@@ -1,0 +1,619 @@
+//! KIP-590 Envelopes against a real Apache Kafka 4.4.0 cluster
+//! (`scripts/kafka-cluster.sh start`, one KRaft controller and one broker);
+//! issue 21, items 1 and 2.
+//!
+//! 1. **As Kafka sends them.** With `KAFKA_CLUSTER_RELAY=1` all broker ->
+//!    controller traffic goes through `examples/envelope_relay.rs`, which logs
+//!    every frame decoded and every Envelope unwrapped with
+//!    `forward::unwrap_request` / `forward::unwrap_response`. Kafka's
+//!    AdminClient (`conformance/java/cluster/AdminOps.java`) then makes the
+//!    broker forward admin writes, and [`kafka_forwards_admin_writes_in_envelopes`]
+//!    reads the relay's log.
+//! 2. **As kafka-wire sends them.** kafka-wire wraps client requests with
+//!    `forward::wrap_request` and sends them straight to the controller's
+//!    listeners, as a broker would.
+//!
+//! Every test uses `Cluster::find`, so it skips when no cluster runs (and
+//! fails in CI). Names carry a per-run suffix and everything created is
+//! removed, so the tests can share a cluster with others and run again.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::io::{self, Read, Write};
+use std::net::{IpAddr, Ipv4Addr, TcpStream};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use common::cluster::Cluster;
+use kafka_wire::error_code::ErrorCode;
+use kafka_wire::forward::{self, unwrap_request, unwrap_response, wrap_request, ForwardOutcome, WrappedRequest};
+use kafka_wire::frame::{self, ResponseFrame};
+use kafka_wire::message::{ApiMessage, Message};
+use kafka_wire::messages::alter_configs_request::{AlterConfigsResource, AlterableConfig};
+use kafka_wire::messages::create_partitions_request::CreatePartitionsTopic;
+use kafka_wire::messages::create_topics_request::CreatableTopic;
+use kafka_wire::messages::delete_topics_request::DeleteTopicState;
+use kafka_wire::messages::metadata_request::MetadataRequestTopic;
+use kafka_wire::messages::{
+    AlterConfigsRequest, CreatePartitionsRequest, CreateTopicsRequest, DefaultPrincipalData, DeleteTopicsRequest,
+    EnvelopeRequest, EnvelopeResponse, MetadataRequest, RequestBody, RequestHeader, ResponseBody,
+    SaslAuthenticateRequest, SaslHandshakeRequest,
+};
+use kafka_wire::{Bytes, BytesMut};
+use serde_json::Value;
+
+const CLIENT_ID: &str = "kw-envelope-test";
+const LOCALHOST: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);
+
+/// A name suffix unique to this run (time and process id).
+fn suffix() -> String {
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    format!("{}-{}", nanos % 1_000_000_000_000, std::process::id())
+}
+
+fn anonymous() -> DefaultPrincipalData {
+    DefaultPrincipalData { r#type: "User".into(), name: "ANONYMOUS".into(), ..Default::default() }
+}
+
+/// One blocking Kafka connection: frames out, frames in.
+struct Conn {
+    stream: TcpStream,
+    next_correlation_id: i32,
+    client_id: String,
+}
+
+impl Conn {
+    fn connect(addr: &str) -> Conn {
+        let stream = TcpStream::connect(addr).unwrap_or_else(|e| panic!("connect to {addr}: {e}"));
+        stream.set_read_timeout(Some(Duration::from_secs(30))).expect("read timeout");
+        stream.set_write_timeout(Some(Duration::from_secs(30))).expect("write timeout");
+        Conn { stream, next_correlation_id: 1, client_id: CLIENT_ID.into() }
+    }
+
+    fn correlation_id(&mut self) -> i32 {
+        self.next_correlation_id += 1;
+        self.next_correlation_id
+    }
+
+    /// Writes one frame (header and body, without the size) and reads the
+    /// answer's frame; an error when the peer closes instead.
+    fn round_trip(&mut self, request: &[u8]) -> io::Result<Bytes> {
+        let mut out = Vec::with_capacity(4 + request.len());
+        out.extend_from_slice(&u32::try_from(request.len()).expect("small frame").to_be_bytes());
+        out.extend_from_slice(request);
+        self.stream.write_all(&out)?;
+        let mut size = [0u8; 4];
+        self.stream.read_exact(&mut size)?;
+        let mut frame = vec![0u8; u32::from_be_bytes(size) as usize];
+        self.stream.read_exact(&mut frame)?;
+        Ok(frame.into())
+    }
+
+    /// Sends a typed request and decodes its answer.
+    fn call(&mut self, api_key: i16, api_version: i16, body: RequestBody) -> ResponseBody {
+        let header = RequestHeader {
+            request_api_key: api_key,
+            request_api_version: api_version,
+            correlation_id: self.correlation_id(),
+            client_id: Some(self.client_id.clone()),
+            ..Default::default()
+        };
+        let mut buf = BytesMut::new();
+        frame::encode_request(&header, &body, &mut buf).expect("request encodes");
+        let answer = self.round_trip(&buf).unwrap_or_else(|e| panic!("api key {api_key} v{api_version}: {e}"));
+        let response = frame::decode_response(answer, api_key, api_version).expect("response decodes");
+        assert_eq!(response.header.correlation_id, header.correlation_id);
+        response.body
+    }
+
+    /// Sends an Envelope (header v2 and body v0, as [`WrappedRequest::encode`]
+    /// writes them) and decodes the EnvelopeResponse.
+    fn envelope(&mut self, header: &RequestHeader, envelope: &EnvelopeRequest) -> io::Result<EnvelopeResponse> {
+        let mut buf = BytesMut::new();
+        header.encode(&mut buf, forward::ENVELOPE_HEADER_VERSION).expect("envelope header encodes");
+        envelope.encode(&mut buf, forward::ENVELOPE_VERSION).expect("envelope encodes");
+        let answer = self.round_trip(&buf)?;
+        let ResponseFrame { header: answer_header, body, .. } =
+            frame::decode_response(answer, EnvelopeRequest::API_KEY, forward::ENVELOPE_VERSION)
+                .expect("EnvelopeResponse decodes");
+        assert_eq!(answer_header.correlation_id, header.correlation_id);
+        let ResponseBody::Envelope(response) = body else { panic!("not an EnvelopeResponse: {body:?}") };
+        Ok(response)
+    }
+
+    /// SASL/PLAIN: SaslHandshake v1, then SaslAuthenticate v2.
+    fn sasl_plain(&mut self, user: &str, password: &str) {
+        let body = SaslHandshakeRequest { mechanism: "PLAIN".into() };
+        let ResponseBody::SaslHandshake(handshake) = self.call(17, 1, body.into()) else { panic!("not SaslHandshake") };
+        assert_eq!(handshake.error_code, 0, "SaslHandshake: {handshake:?}");
+        let token = format!("\0{user}\0{password}");
+        let body = SaslAuthenticateRequest { auth_bytes: Bytes::from(token.into_bytes()), ..Default::default() };
+        let ResponseBody::SaslAuthenticate(auth) = self.call(36, 2, body.into()) else {
+            panic!("not SaslAuthenticate")
+        };
+        assert_eq!(auth.error_code, 0, "SaslAuthenticate as {user}: {auth:?}");
+    }
+}
+
+/// A client request's bytes (header and body), as a broker receives them.
+fn client_request(api_key: i16, api_version: i16, correlation_id: i32, body: RequestBody) -> Bytes {
+    let header = RequestHeader {
+        request_api_key: api_key,
+        request_api_version: api_version,
+        correlation_id,
+        client_id: Some("kw-envelope-client".into()),
+        ..Default::default()
+    };
+    let mut buf = BytesMut::new();
+    frame::encode_request(&header, &body, &mut buf).expect("client request encodes");
+    buf.freeze()
+}
+
+fn create_topic(name: &str, partitions: i32) -> RequestBody {
+    CreateTopicsRequest {
+        topics: vec![CreatableTopic {
+            name: name.into(),
+            num_partitions: partitions,
+            replication_factor: 1,
+            ..Default::default()
+        }],
+        timeout_ms: 30_000,
+        ..Default::default()
+    }
+    .into()
+}
+
+fn delete_topic(name: &str) -> RequestBody {
+    DeleteTopicsRequest {
+        topics: vec![DeleteTopicState { name: Some(name.into()), ..Default::default() }],
+        timeout_ms: 30_000,
+        ..Default::default()
+    }
+    .into()
+}
+
+/// Polls Metadata v12 through the broker until `topic` has `partitions`
+/// partitions (metadata reaches the broker a moment after the controller
+/// commits it); panics after 30 s.
+fn wait_for_partitions(broker: &str, topic: &str, partitions: usize) {
+    let mut conn = Conn::connect(broker);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let request = MetadataRequest {
+            topics: Some(vec![MetadataRequestTopic { name: Some(topic.into()), ..Default::default() }]),
+            ..Default::default()
+        };
+        let ResponseBody::Metadata(metadata) = conn.call(3, 12, request.into()) else { panic!("not Metadata") };
+        let seen = metadata.topics.first().map(|t| (t.error_code, t.partitions.len()));
+        if seen == Some((0, partitions)) {
+            return;
+        }
+        assert!(Instant::now() < deadline, "{topic}: wanted {partitions} partitions, metadata says {seen:?}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// Polls Metadata v12 through the broker until `topic` is gone.
+fn wait_for_deletion(broker: &str, topic: &str) {
+    let mut conn = Conn::connect(broker);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let request = MetadataRequest {
+            topics: Some(vec![MetadataRequestTopic { name: Some(topic.into()), ..Default::default() }]),
+            ..Default::default()
+        };
+        let ResponseBody::Metadata(metadata) = conn.call(3, 12, request.into()) else { panic!("not Metadata") };
+        let code = metadata.topics.first().map(|t| t.error_code);
+        if code == Some(ErrorCode::UnknownTopicOrPartition.code()) {
+            return;
+        }
+        assert!(Instant::now() < deadline, "{topic} still there: error code {code:?}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// Wraps a client request as the broker does and sends it to the controller;
+/// returns the wrapped request and the controller's EnvelopeResponse.
+fn forward_to(conn: &mut Conn, principal: &DefaultPrincipalData, request: Bytes) -> (WrappedRequest, EnvelopeResponse) {
+    let correlation_id = conn.correlation_id();
+    let wrapped = wrap_request(request, principal, LOCALHOST, correlation_id, Some(CLIENT_ID)).expect("wraps");
+    let response = conn.envelope(&wrapped.header, &wrapped.envelope).expect("the controller answers");
+    (wrapped, response)
+}
+
+/// The controller's answer to a forwarded request, unwrapped: it must be a
+/// response (not an error envelope).
+fn unwrapped_response(wrapped: &WrappedRequest, response: &EnvelopeResponse) -> ResponseBody {
+    assert_eq!(response.error_code, 0, "EnvelopeResponse error code: {response:?}");
+    match unwrap_response(response, &wrapped.forwarded).expect("the answer unwraps") {
+        ForwardOutcome::Response(header, body) => {
+            assert_eq!(header.correlation_id, wrapped.forwarded.correlation_id());
+            body
+        }
+        other => panic!("not a response: {other:?}"),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Item 2: Envelopes as kafka-wire sends them.
+// ---------------------------------------------------------------------------
+
+/// CreateTopics, CreatePartitions and DeleteTopics wrapped by kafka-wire
+/// and sent to the controller's PLAINTEXT listener, as the broker sends
+/// them (principal User:ANONYMOUS, a super user, so CLUSTER_ACTION passes).
+#[test]
+fn kafka_wire_envelopes_accepted_by_the_controller() {
+    let Some(cluster) = Cluster::find("kafka-wire's Envelopes against Kafka's controller") else { return };
+    let controller = cluster.var("KAFKA_CLUSTER_CONTROLLER");
+    let topic = format!("kw-envelope-wrapped-{}", suffix());
+    let mut conn = Conn::connect(controller);
+
+    // CreateTopics v7 (the version Kafka 4.4's AdminClient sends).
+    let (wrapped, response) = forward_to(&mut conn, &anonymous(), client_request(19, 7, 41, create_topic(&topic, 1)));
+    let ResponseBody::CreateTopics(created) = unwrapped_response(&wrapped, &response) else {
+        panic!("not CreateTopics")
+    };
+    let results: Vec<_> = created.topics.iter().map(|t| (t.name.as_str(), t.error_code, t.num_partitions)).collect();
+    assert_eq!(results, [(topic.as_str(), 0, 1)], "{created:?}");
+    wait_for_partitions(cluster.broker(), &topic, 1);
+
+    // CreatePartitions v3: 1 -> 3 partitions.
+    let body = CreatePartitionsRequest {
+        topics: vec![CreatePartitionsTopic { name: topic.clone(), count: 3, assignments: None, ..Default::default() }],
+        timeout_ms: 30_000,
+        ..Default::default()
+    };
+    let (wrapped, response) = forward_to(&mut conn, &anonymous(), client_request(37, 3, 42, body.into()));
+    let ResponseBody::CreatePartitions(grown) = unwrapped_response(&wrapped, &response) else {
+        panic!("not CreatePartitions")
+    };
+    let results: Vec<_> = grown.results.iter().map(|r| (r.name.as_str(), r.error_code)).collect();
+    assert_eq!(results, [(topic.as_str(), 0)], "{grown:?}");
+    wait_for_partitions(cluster.broker(), &topic, 3);
+
+    // DeleteTopics v6, which also cleans up.
+    let (wrapped, response) = forward_to(&mut conn, &anonymous(), client_request(20, 6, 43, delete_topic(&topic)));
+    let ResponseBody::DeleteTopics(deleted) = unwrapped_response(&wrapped, &response) else {
+        panic!("not DeleteTopics")
+    };
+    let results: Vec<_> = deleted.responses.iter().map(|r| (r.name.as_deref(), r.error_code)).collect();
+    assert_eq!(results, [(Some(topic.as_str()), 0)], "{deleted:?}");
+    wait_for_deletion(cluster.broker(), &topic);
+}
+
+/// Over the controller's SASL_PLAINTEXT listener as alice, who has no
+/// CLUSTER_ACTION on the cluster: the controller refuses the Envelope itself
+/// with CLUSTER_AUTHORIZATION_FAILED (31), and `forward::unwrap_response`
+/// turns it into UNKNOWN_SERVER_ERROR (-1) on each of the client's topics
+/// (the client must not see the broker's own authorization failure).
+#[test]
+fn envelope_from_a_sender_without_cluster_action() {
+    let Some(cluster) = Cluster::find("an Envelope refused by Kafka's controller") else { return };
+    let topic = format!("kw-envelope-denied-{}", suffix());
+    let mut conn = Conn::connect(cluster.var("KAFKA_CLUSTER_CONTROLLER_SASL"));
+    conn.sasl_plain("alice", "alice-secret");
+
+    let principal = DefaultPrincipalData { r#type: "User".into(), name: "alice".into(), ..Default::default() };
+    let (wrapped, response) = forward_to(&mut conn, &principal, client_request(19, 7, 5, create_topic(&topic, 1)));
+    assert_eq!((response.error_code, &response.response_data), (ErrorCode::ClusterAuthorizationFailed.code(), &None));
+
+    let outcome = unwrap_response(&response, &wrapped.forwarded).expect("an error envelope unwraps");
+    let ForwardOutcome::ErrorToClient(ResponseBody::CreateTopics(answer)) = outcome else {
+        panic!("not a CreateTopics error for the client: {outcome:?}")
+    };
+    let results: Vec<_> = answer.topics.iter().map(|t| (t.name.as_str(), t.error_code)).collect();
+    assert_eq!(results, [(topic.as_str(), ErrorCode::UnknownServerError.code())]);
+}
+
+/// An envelope as the broker would send it (principal User:ANONYMOUS,
+/// address 127.0.0.1) around `request_data`.
+fn envelope_around(request_data: Bytes) -> EnvelopeRequest {
+    EnvelopeRequest {
+        request_data: request_data.into(),
+        request_principal: Some(forward::encode_principal(&anonymous()).expect("principal encodes")),
+        client_host_address: forward::client_address_bytes(LOCALHOST),
+        ..Default::default()
+    }
+}
+
+/// Sends `envelope` to the controller on a fresh connection; the
+/// controller's EnvelopeResponse, or the I/O error when it closes the
+/// connection instead of answering.
+fn send_envelope(controller: &str, envelope: &EnvelopeRequest) -> io::Result<EnvelopeResponse> {
+    let mut conn = Conn::connect(controller);
+    let header = RequestHeader {
+        request_api_key: EnvelopeRequest::API_KEY,
+        request_api_version: forward::ENVELOPE_VERSION,
+        correlation_id: 77,
+        client_id: Some(CLIENT_ID.into()),
+        initial_principal_name: Some("ANONYMOUS".into()),
+        ..Default::default()
+    };
+    conn.envelope(&header, envelope)
+}
+
+/// An envelope whose embedded request cannot be parsed, may not be
+/// forwarded, or whose principal or address is bad; Kafka's controller
+/// refuses each with an error code, and `forward::unwrap_request` must refuse
+/// it with the same code.
+///
+/// What Apache Kafka 4.4.0 answers (the issue expected UNSUPPORTED_VERSION
+/// for all the unparsable ones, per KAFKA-12168, and it is so):
+///
+/// | embedded request | code |
+/// |---|---|
+/// | `00 31 00 01 00` (AlterClientQuotas v1 cut inside the correlation id) | 35 UNSUPPORTED_VERSION |
+/// | CreateTopics v7 with its last 2 bytes cut off | 35 |
+/// | api key 999 | 35 |
+/// | nothing at all | 35 |
+/// | CreateTopics v99 | 35 |
+/// | Metadata v12 (not forwardable), and Metadata v99 | 42 INVALID_REQUEST |
+/// | Metadata v12 cut inside its header | 35 (the header is read first) |
+/// | an Envelope | 42 |
+/// | null principal, principal without its version prefix, principal version 1 | 97 PRINCIPAL_DESERIALIZATION_FAILURE |
+/// | client address of 3 bytes | 42 |
+/// | several faults | principal first, then address, then the request |
+///
+/// Bytes after a valid body or principal are not refused: see
+/// [`bytes_after_the_embedded_body_or_the_principal_are_ignored`].
+#[test]
+fn malformed_envelopes_refused_as_kafka_refuses_them() {
+    let Some(cluster) = Cluster::find("malformed Envelopes against Kafka's controller") else { return };
+    let controller = cluster.var("KAFKA_CLUSTER_CONTROLLER");
+    // Valid, but never created: every case below is refused.
+    let good = client_request(19, 7, 9, create_topic(&format!("kw-envelope-never-{}", suffix()), 1));
+    let metadata = client_request(3, 12, 8, MetadataRequest::default().into());
+    let bad_header = Bytes::from_static(&[0x00, 0x31, 0x00, 0x01, 0x00]);
+    let mut nested = BytesMut::new();
+    wrap_request(good.clone(), &anonymous(), LOCALHOST, 5, None).expect("wraps").encode(&mut nested).expect("encodes");
+    let with = |data: &Bytes, principal: Option<&'static [u8]>, address: Option<&'static [u8]>| {
+        let mut envelope = envelope_around(data.clone());
+        if let Some(p) = principal {
+            envelope.request_principal = (!p.is_empty()).then(|| Bytes::from_static(p));
+        }
+        if let Some(a) = address {
+            envelope.client_host_address = Bytes::from_static(a);
+        }
+        envelope
+    };
+    const NULL: &[u8] = b"";
+    const BARE: &[u8] = b"\x05User\x0aANONYMOUS\x00\x00";
+    const V1: &[u8] = b"\x00\x01\x05User\x0aANONYMOUS\x00\x00";
+    const SHORT: &[u8] = &[127, 0, 0];
+    let unknown_api_key = Bytes::from_static(b"\x03\xe7\x00\x00\x00\x00\x00\x07\x00\x01c\x00");
+    let create_topics_v99 = Bytes::from_static(b"\x00\x13\x00\x63\x00\x00\x00\x07\x00\x01c\x00");
+    let metadata_v99 = Bytes::from_static(b"\x00\x03\x00\x63\x00\x00\x00\x07\x00\x01c\x00");
+    let cases: Vec<(&str, EnvelopeRequest, i16)> = vec![
+        ("header cut short (00 31 00 01 00)", with(&bad_header, None, None), 35),
+        ("body cut short", with(&good.slice(..good.len() - 2), None, None), 35),
+        ("unknown api key 999", with(&unknown_api_key, None, None), 35),
+        ("no request data", with(&Bytes::new(), None, None), 35),
+        ("CreateTopics v99", with(&create_topics_v99, None, None), 35),
+        ("Metadata, not forwardable", with(&metadata, None, None), 42),
+        ("Metadata v99", with(&metadata_v99, None, None), 42),
+        ("Metadata cut inside its header", with(&metadata.slice(..9), None, None), 35),
+        ("an Envelope inside", with(&nested.freeze(), None, None), 42),
+        ("null principal", with(&good, Some(NULL), None), 97),
+        ("principal without its version", with(&good, Some(BARE), None), 97),
+        ("principal version 1", with(&good, Some(V1), None), 97),
+        ("client address of 3 bytes", with(&good, None, Some(SHORT)), 42),
+        ("bad address and bad header", with(&bad_header, None, Some(SHORT)), 42),
+        ("null principal and bad header", with(&bad_header, Some(NULL), None), 97),
+        ("null principal and bad address", with(&good, Some(NULL), Some(SHORT)), 97),
+        ("null principal and Metadata", with(&metadata, Some(NULL), None), 97),
+    ];
+    let mut table = Vec::new();
+    for (what, envelope, expected) in cases {
+        let answer =
+            send_envelope(controller, &envelope).unwrap_or_else(|e| panic!("{what}: the controller closed: {e}"));
+        assert_eq!((answer.error_code, &answer.response_data), (expected, &None), "{what}: Kafka's answer");
+        let refusal = unwrap_request(&envelope).expect_err(what);
+        assert_eq!(refusal.error_code().code(), answer.error_code, "{what}: kafka-wire refuses with {refusal}");
+        assert_eq!(refusal.envelope_response(), answer, "{what}");
+        table.push(format!("{what}: {} ({refusal})", answer.error_code));
+    }
+    eprintln!("Kafka's controller and forward::unwrap_request refuse:\n  {}", table.join("\n  "));
+}
+
+/// Sends `envelope` (embedding a CreateTopics of `topic` with correlation
+/// id 9) to the controller, which must create the topic, and checks that
+/// kafka-wire reads the answer.
+fn accepted_create_topics(controller: &str, envelope: &EnvelopeRequest, topic: &str) {
+    let unwrapped = unwrap_request(envelope).expect("kafka-wire accepts it");
+    let forwarded = forward::ForwardedRequest { header: unwrapped.header, body: unwrapped.body };
+    let answer = send_envelope(controller, envelope).expect("the controller answers");
+    assert_eq!(answer.error_code, 0, "{answer:?}");
+    let ForwardOutcome::Response(_, ResponseBody::CreateTopics(created)) =
+        unwrap_response(&answer, &forwarded).expect("the answer unwraps")
+    else {
+        panic!("not a CreateTopics response")
+    };
+    let results: Vec<_> = created.topics.iter().map(|t| (t.name.as_str(), t.error_code)).collect();
+    assert_eq!(results, [(topic, 0)]);
+}
+
+/// Bytes after a valid embedded body, or after the principal: Kafka's
+/// controller ignores them and handles the request (here it creates the
+/// topic), and so does `forward::unwrap_request` (counting those after the
+/// body in `trailing_bytes`).
+#[test]
+fn bytes_after_the_embedded_body_or_the_principal_are_ignored() {
+    let Some(cluster) = Cluster::find("trailing bytes in an Envelope against Kafka's controller") else { return };
+    let controller = cluster.var("KAFKA_CLUSTER_CONTROLLER");
+    let run = suffix();
+
+    let after_body = format!("kw-envelope-trailing-{run}");
+    let mut data = client_request(19, 7, 9, create_topic(&after_body, 1)).to_vec();
+    data.extend_from_slice(&[1, 2, 3]);
+    let envelope = envelope_around(data.into());
+    assert_eq!(unwrap_request(&envelope).map(|u| u.trailing_bytes), Ok(3));
+    accepted_create_topics(controller, &envelope, &after_body);
+
+    let after_principal = format!("kw-envelope-long-principal-{run}");
+    let mut envelope = envelope_around(client_request(19, 7, 9, create_topic(&after_principal, 1)));
+    envelope.request_principal = Some(Bytes::from_static(b"\x00\x00\x05User\x0aANONYMOUS\x00\x00\xff"));
+    assert_eq!(unwrap_request(&envelope).map(|u| u.principal), Ok(anonymous()));
+    accepted_create_topics(controller, &envelope, &after_principal);
+
+    // Clean up, through the controller too.
+    let mut conn = Conn::connect(controller);
+    for topic in [after_body, after_principal] {
+        let (wrapped, response) = forward_to(&mut conn, &anonymous(), client_request(20, 6, 10, delete_topic(&topic)));
+        let ResponseBody::DeleteTopics(deleted) = unwrapped_response(&wrapped, &response) else {
+            panic!("not DeleteTopics")
+        };
+        assert_eq!(deleted.responses.iter().map(|r| r.error_code).collect::<Vec<_>>(), [0], "{topic}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Item 1: Envelopes as Kafka sends them, seen by the relay.
+// ---------------------------------------------------------------------------
+
+/// The relay's frame log, one JSON value per line.
+fn relay_frames(cluster: &Cluster) -> Vec<Value> {
+    let path = cluster.var("KAFKA_CLUSTER_RELAY_FRAMES");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| serde_json::from_str(line).unwrap_or_else(|e| panic!("{path}:{}: {e}: {line}", i + 1)))
+        .collect()
+}
+
+/// The api keys Apache Kafka 4.4.0's broker forwards inside Envelopes for
+/// the admin writes of [`kafka_forwards_admin_writes_in_envelopes`]: all
+/// ten asked for. CreateAcls and DeleteAcls too: the broker's
+/// StandardAuthorizer does not write ACLs itself but forwards the client's
+/// request like the others.
+const FORWARDED: [i64; 10] = [
+    19, // CreateTopics
+    20, // DeleteTopics
+    30, // CreateAcls
+    31, // DeleteAcls
+    33, // AlterConfigs (sent by kafka-wire: Kafka 4's AdminClient has no alterConfigs)
+    37, // CreatePartitions
+    44, // IncrementalAlterConfigs
+    49, // AlterClientQuotas
+    51, // AlterUserScramCredentials
+    57, // UpdateFeatures
+];
+
+/// AlterConfigs v2 (resource type 2 = topic, 4 = broker) through the broker.
+fn alter_configs(conn: &mut Conn, resource_type: i8, name: &str, key: &str, value: &str, validate_only: bool) {
+    let body = AlterConfigsRequest {
+        resources: vec![AlterConfigsResource {
+            resource_type,
+            resource_name: name.into(),
+            configs: vec![AlterableConfig { name: key.into(), value: Some(value.into()), ..Default::default() }],
+            ..Default::default()
+        }],
+        validate_only,
+        ..Default::default()
+    };
+    let ResponseBody::AlterConfigs(altered) = conn.call(33, 2, body.into()) else { panic!("not AlterConfigs") };
+    let results: Vec<_> = altered.responses.iter().map(|r| (r.resource_name.as_str(), r.error_code)).collect();
+    assert_eq!(results, [(name, 0)], "AlterConfigs {name}: {altered:?}");
+}
+
+/// Admin writes through the broker, with Kafka's AdminClient
+/// (`AdminOps.java`: create and delete topics, create partitions,
+/// incrementally alter topic and broker configs, alter client quotas,
+/// create and delete ACLs, alter SCRAM credentials, update features) and
+/// with kafka-wire for AlterConfigs, which Kafka 4's AdminClient and tools no
+/// longer send. The relay between broker and controller must decode every
+/// frame, unwrap every Envelope (principal User:ANONYMOUS, address
+/// 127.0.0.1 for ours) and re-encode all of it, outer and inner, to the same
+/// bytes; the api keys seen inside this run's Envelopes are listed and must
+/// be [`FORWARDED`].
+#[test]
+fn kafka_forwards_admin_writes_in_envelopes() {
+    let Some(cluster) = Cluster::find("Kafka's Envelopes through the kafka-wire relay") else { return };
+    assert!(
+        !cluster.var("KAFKA_CLUSTER_RELAY_FRAMES").is_empty(),
+        "the cluster runs without the relay: start it with KAFKA_CLUSTER_RELAY=1"
+    );
+    let run = suffix();
+    let admin_client = format!("kw-envelope-admin-{run}");
+    let wire_client = format!("kw-envelope-wire-{run}");
+
+    let out = cluster.java("AdminOps", &[cluster.broker(), &run]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout.lines().filter(|l| l.starts_with("ok ")).count(), 9, "AdminOps:\n{stdout}");
+
+    // AlterConfigs, from kafka-wire through the broker: a topic config, and
+    // a broker config with validate_only (checked, not applied).
+    let topic = format!("kw-envelope-c-{run}");
+    let mut conn = Conn::connect(cluster.broker());
+    conn.client_id = wire_client.clone();
+    let ResponseBody::CreateTopics(created) = conn.call(19, 7, create_topic(&topic, 1)) else {
+        panic!("not CreateTopics")
+    };
+    assert_eq!(created.topics.iter().map(|t| t.error_code).collect::<Vec<_>>(), [0], "{created:?}");
+    alter_configs(&mut conn, 2, &topic, "retention.ms", "7200000", false);
+    let ResponseBody::Metadata(metadata) = conn.call(3, 12, MetadataRequest::default().into()) else {
+        panic!("not Metadata")
+    };
+    let broker_id = metadata.brokers.first().map(|b| b.node_id.to_string()).expect("one broker");
+    alter_configs(&mut conn, 4, &broker_id, "log.cleaner.threads", "1", true);
+    let ResponseBody::DeleteTopics(deleted) = conn.call(20, 6, delete_topic(&topic)) else {
+        panic!("not DeleteTopics")
+    };
+    assert_eq!(deleted.responses.iter().map(|r| r.error_code).collect::<Vec<_>>(), [0], "{deleted:?}");
+
+    // The relay logs a frame before passing its last byte on, so every
+    // frame of the requests above is in the log by now.
+    let frames = relay_frames(&cluster);
+    assert!(!frames.is_empty(), "the relay logged nothing");
+    let mut ours = std::collections::HashMap::new(); // (conn, envelope correlation id) -> inner api key
+    let mut inner_keys = BTreeSet::new();
+    let mut wire_keys = Vec::new();
+    let (mut requests, mut responses, mut envelopes) = (0, 0, 0);
+    for frame in &frames {
+        let dir = frame["dir"].as_str().unwrap_or("");
+        assert!(dir == "request" || dir == "response", "the relay lost track of a stream: {frame}");
+        assert_eq!(frame["decoded"], true, "a frame did not decode: {frame}");
+        assert_eq!(frame["reencoded_same"], true, "a frame re-encodes differently: {frame}");
+        assert!(frame.get("correlator_error").is_none(), "{frame}");
+        if dir == "request" {
+            requests += 1
+        } else {
+            responses += 1
+        }
+        if frame["api_key"] != 58 {
+            assert!(frame.get("envelope").is_none(), "{frame}");
+            continue;
+        }
+        let envelope = &frame["envelope"];
+        assert_eq!(envelope["unwrapped"], true, "an Envelope did not unwrap: {frame}");
+        assert_eq!(envelope["inner_decoded"], true, "{frame}");
+        let key = (frame["conn"].as_i64(), frame["correlation_id"].as_i64());
+        if dir == "request" {
+            envelopes += 1;
+            assert_eq!(envelope["inner_reencoded_same"], true, "an embedded request re-encodes differently: {frame}");
+            assert_eq!(envelope["client_address"], "127.0.0.1", "{frame}");
+            assert_eq!(envelope["principal_type"], "User", "{frame}");
+            let client = envelope["inner_client_id"].as_str().unwrap_or("");
+            if client == admin_client || client == wire_client {
+                assert_eq!(envelope["principal_name"], "ANONYMOUS", "{frame}");
+                assert_eq!(envelope["token_authenticated"], false, "{frame}");
+                let api_key = envelope["inner_api_key"].as_i64().expect("inner api key");
+                inner_keys.insert(api_key);
+                if client == wire_client {
+                    wire_keys.push(api_key);
+                }
+                ours.insert(key, api_key);
+            }
+        } else if let Some(api_key) = ours.remove(&key) {
+            assert_eq!(envelope["inner_api_key"], api_key, "{frame}");
+            assert_eq!((&envelope["error_code"], &envelope["outcome"]), (&0.into(), &"response".into()), "{frame}");
+            assert_eq!(envelope["inner_reencoded_same"], true, "an embedded response re-encodes differently: {frame}");
+        }
+    }
+    assert!(ours.is_empty(), "Envelopes without a logged answer: {ours:?}");
+    eprintln!("relay: {requests} requests and {responses} responses decoded, {envelopes} Envelopes unwrapped");
+    eprintln!("api keys seen inside this run's Envelopes: {inner_keys:?}");
+    // kafka-wire's CreateTopics, both AlterConfigs (the broker config too,
+    // although validate_only) and DeleteTopics are all forwarded.
+    assert_eq!(wire_keys, [19, 33, 33, 20], "kafka-wire's requests forwarded by the broker");
+    assert_eq!(inner_keys.into_iter().collect::<Vec<_>>(), FORWARDED);
+}
