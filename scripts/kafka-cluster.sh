@@ -14,7 +14,7 @@
 # Environment:
 #   KAFKA_CLUSTER_DIR        state directory (default .cache/cluster): configs,
 #                            data, logs, pids, and `env`, which the tests read
-#   KAFKA_CLUSTER_PORT_BASE  first of the six ports (default 19092)
+#   KAFKA_CLUSTER_PORT_BASE  first of the five ports (default 19700; 19092 is the example broker's)
 #   KAFKA_CLUSTER_RELAY=1    put examples/envelope_relay (built on kafka-wire)
 #                            between the broker and the controller: the broker's
 #                            controller address is the relay's, and the relay
@@ -47,7 +47,7 @@ CACHE="${KAFKA_WIRE_RELEASES:-$ROOT/.cache/kafka}"
 case "$CACHE" in /*) ;; *) CACHE="$ROOT/$CACHE" ;; esac
 DIR="${KAFKA_CLUSTER_DIR:-$ROOT/.cache/cluster}"
 case "$DIR" in /*) ;; *) DIR="$ROOT/$DIR" ;; esac
-BASE="${KAFKA_CLUSTER_PORT_BASE:-19092}"
+BASE="${KAFKA_CLUSTER_PORT_BASE:-19700}"
 REAUTH_MS="${KAFKA_CLUSTER_REAUTH_MS:-6000}"
 BROKER_PORT=$BASE
 BROKER_SASL_PORT=$((BASE + 1))
