@@ -137,6 +137,22 @@ impl crate::primitives::Decode for AddOffsetsToTxnRequest {
     }
 }
 impl crate::primitives::Struct for AddOffsetsToTxnRequest {}
+impl crate::entity::Entities for AddOffsetsToTxnRequest {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::transactional_id(&self.transactional_id, "TransactionalId", f);
+        crate::entity::producer_id(&self.producer_id, "ProducerId", f);
+        crate::entity::group_id(&self.group_id, "GroupId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::transactional_id_mut(
+            &mut self.transactional_id,
+            "TransactionalId",
+            f,
+        );
+        crate::entity::producer_id_mut(&mut self.producer_id, "ProducerId", f);
+        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+    }
+}
 impl crate::message::Message for AddOffsetsToTxnRequest {
     const NAME: &'static str = "AddOffsetsToTxnRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

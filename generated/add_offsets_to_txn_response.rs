@@ -89,6 +89,7 @@ impl crate::primitives::Decode for AddOffsetsToTxnResponse {
     }
 }
 impl crate::primitives::Struct for AddOffsetsToTxnResponse {}
+impl crate::entity::Entities for AddOffsetsToTxnResponse {}
 impl crate::message::Message for AddOffsetsToTxnResponse {
     const NAME: &'static str = "AddOffsetsToTxnResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -220,6 +220,64 @@ impl crate::primitives::Decode for AddPartitionsToTxnRequest {
     }
 }
 impl crate::primitives::Struct for AddPartitionsToTxnRequest {}
+impl crate::entity::Entities for AddPartitionsToTxnRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version >= 4 {
+            crate::entity::Entities::visit_entities(&self.transactions, version, f);
+        }
+        if version <= 3 {
+            crate::entity::transactional_id(
+                &self.v3_and_below_transactional_id,
+                "V3AndBelowTransactionalId",
+                f,
+            );
+        }
+        if version <= 3 {
+            crate::entity::producer_id(
+                &self.v3_and_below_producer_id,
+                "V3AndBelowProducerId",
+                f,
+            );
+        }
+        if version <= 3 {
+            crate::entity::Entities::visit_entities(
+                &self.v3_and_below_topics,
+                version,
+                f,
+            );
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version >= 4 {
+            crate::entity::Entities::rewrite_entities(
+                &mut self.transactions,
+                version,
+                f,
+            );
+        }
+        if version <= 3 {
+            crate::entity::transactional_id_mut(
+                &mut self.v3_and_below_transactional_id,
+                "V3AndBelowTransactionalId",
+                f,
+            );
+        }
+        if version <= 3 {
+            crate::entity::producer_id_mut(
+                &mut self.v3_and_below_producer_id,
+                "V3AndBelowProducerId",
+                f,
+            );
+        }
+        if version <= 3 {
+            crate::entity::Entities::rewrite_entities(
+                &mut self.v3_and_below_topics,
+                version,
+                f,
+            );
+        }
+    }
+}
 /// Versions 0-5; flexible 3-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AddPartitionsToTxnTopic {
@@ -322,6 +380,14 @@ impl crate::primitives::Decode for AddPartitionsToTxnTopic {
     }
 }
 impl crate::primitives::Struct for AddPartitionsToTxnTopic {}
+impl crate::entity::Entities for AddPartitionsToTxnTopic {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
 /// Versions 4-5; flexible 4-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AddPartitionsToTxnTransaction {
@@ -439,6 +505,22 @@ impl crate::primitives::Decode for AddPartitionsToTxnTransaction {
     }
 }
 impl crate::primitives::Struct for AddPartitionsToTxnTransaction {}
+impl crate::entity::Entities for AddPartitionsToTxnTransaction {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::transactional_id(&self.transactional_id, "TransactionalId", f);
+        crate::entity::producer_id(&self.producer_id, "ProducerId", f);
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::transactional_id_mut(
+            &mut self.transactional_id,
+            "TransactionalId",
+            f,
+        );
+        crate::entity::producer_id_mut(&mut self.producer_id, "ProducerId", f);
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 impl crate::message::Message for AddPartitionsToTxnRequest {
     const NAME: &'static str = "AddPartitionsToTxnRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -175,6 +175,40 @@ impl crate::primitives::Decode for AddPartitionsToTxnResponse {
     }
 }
 impl crate::primitives::Struct for AddPartitionsToTxnResponse {}
+impl crate::entity::Entities for AddPartitionsToTxnResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version >= 4 {
+            crate::entity::Entities::visit_entities(
+                &self.results_by_transaction,
+                version,
+                f,
+            );
+        }
+        if version <= 3 {
+            crate::entity::Entities::visit_entities(
+                &self.results_by_topic_v3_and_below,
+                version,
+                f,
+            );
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version >= 4 {
+            crate::entity::Entities::rewrite_entities(
+                &mut self.results_by_transaction,
+                version,
+                f,
+            );
+        }
+        if version <= 3 {
+            crate::entity::Entities::rewrite_entities(
+                &mut self.results_by_topic_v3_and_below,
+                version,
+                f,
+            );
+        }
+    }
+}
 /// Versions 0-5; flexible 3-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AddPartitionsToTxnTopicResult {
@@ -274,6 +308,14 @@ impl crate::primitives::Decode for AddPartitionsToTxnTopicResult {
     }
 }
 impl crate::primitives::Struct for AddPartitionsToTxnTopicResult {}
+impl crate::entity::Entities for AddPartitionsToTxnTopicResult {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
 /// Versions 0-5; flexible 3-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AddPartitionsToTxnPartitionResult {
@@ -453,6 +495,20 @@ impl crate::primitives::Decode for AddPartitionsToTxnResult {
     }
 }
 impl crate::primitives::Struct for AddPartitionsToTxnResult {}
+impl crate::entity::Entities for AddPartitionsToTxnResult {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::transactional_id(&self.transactional_id, "TransactionalId", f);
+        crate::entity::Entities::visit_entities(&self.topic_results, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::transactional_id_mut(
+            &mut self.transactional_id,
+            "TransactionalId",
+            f,
+        );
+        crate::entity::Entities::rewrite_entities(&mut self.topic_results, version, f);
+    }
+}
 impl crate::message::Message for AddPartitionsToTxnResponse {
     const NAME: &'static str = "AddPartitionsToTxnResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

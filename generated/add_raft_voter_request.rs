@@ -164,6 +164,7 @@ impl crate::primitives::Decode for AddRaftVoterRequest {
     }
 }
 impl crate::primitives::Struct for AddRaftVoterRequest {}
+impl crate::entity::Entities for AddRaftVoterRequest {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Listener {

@@ -102,6 +102,7 @@ impl crate::primitives::Decode for AddRaftVoterResponse {
     }
 }
 impl crate::primitives::Struct for AddRaftVoterResponse {}
+impl crate::entity::Entities for AddRaftVoterResponse {}
 impl crate::message::Message for AddRaftVoterResponse {
     const NAME: &'static str = "AddRaftVoterResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

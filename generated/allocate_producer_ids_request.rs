@@ -82,6 +82,14 @@ impl crate::primitives::Decode for AllocateProducerIdsRequest {
     }
 }
 impl crate::primitives::Struct for AllocateProducerIdsRequest {}
+impl crate::entity::Entities for AllocateProducerIdsRequest {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.broker_id, "BrokerId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.broker_id, "BrokerId", f);
+    }
+}
 impl crate::message::Message for AllocateProducerIdsRequest {
     const NAME: &'static str = "AllocateProducerIdsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

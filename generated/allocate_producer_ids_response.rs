@@ -94,6 +94,18 @@ impl crate::primitives::Decode for AllocateProducerIdsResponse {
     }
 }
 impl crate::primitives::Struct for AllocateProducerIdsResponse {}
+impl crate::entity::Entities for AllocateProducerIdsResponse {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::producer_id(&self.producer_id_start, "ProducerIdStart", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::producer_id_mut(
+            &mut self.producer_id_start,
+            "ProducerIdStart",
+            f,
+        );
+    }
+}
 impl crate::message::Message for AllocateProducerIdsResponse {
     const NAME: &'static str = "AllocateProducerIdsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

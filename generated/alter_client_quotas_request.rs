@@ -100,6 +100,7 @@ impl crate::primitives::Decode for AlterClientQuotasRequest {
     }
 }
 impl crate::primitives::Struct for AlterClientQuotasRequest {}
+impl crate::entity::Entities for AlterClientQuotasRequest {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct EntryData {

@@ -97,6 +97,7 @@ impl crate::primitives::Decode for AlterClientQuotasResponse {
     }
 }
 impl crate::primitives::Struct for AlterClientQuotasResponse {}
+impl crate::entity::Entities for AlterClientQuotasResponse {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EntryData {

@@ -104,6 +104,7 @@ impl crate::primitives::Decode for AlterConfigsRequest {
     }
 }
 impl crate::primitives::Struct for AlterConfigsRequest {}
+impl crate::entity::Entities for AlterConfigsRequest {}
 /// Versions 0-2; flexible 2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AlterConfigsResource {

@@ -101,6 +101,7 @@ impl crate::primitives::Decode for AlterConfigsResponse {
     }
 }
 impl crate::primitives::Struct for AlterConfigsResponse {}
+impl crate::entity::Entities for AlterConfigsResponse {}
 /// Versions 0-2; flexible 2.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AlterConfigsResourceResponse {

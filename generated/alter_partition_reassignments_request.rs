@@ -119,6 +119,14 @@ impl crate::primitives::Decode for AlterPartitionReassignmentsRequest {
     }
 }
 impl crate::primitives::Struct for AlterPartitionReassignmentsRequest {}
+impl crate::entity::Entities for AlterPartitionReassignmentsRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReassignableTopic {
@@ -195,6 +203,16 @@ impl crate::primitives::Decode for ReassignableTopic {
     }
 }
 impl crate::primitives::Struct for ReassignableTopic {}
+impl crate::entity::Entities for ReassignableTopic {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+        crate::entity::Entities::visit_entities(&self.partitions, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReassignablePartition {
@@ -271,6 +289,14 @@ impl crate::primitives::Decode for ReassignablePartition {
     }
 }
 impl crate::primitives::Struct for ReassignablePartition {}
+impl crate::entity::Entities for ReassignablePartition {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.replicas, "Replicas", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.replicas, "Replicas", f);
+    }
+}
 impl crate::message::Message for AlterPartitionReassignmentsRequest {
     const NAME: &'static str = "AlterPartitionReassignmentsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

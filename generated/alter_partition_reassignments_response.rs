@@ -154,6 +154,14 @@ impl crate::primitives::Decode for AlterPartitionReassignmentsResponse {
     }
 }
 impl crate::primitives::Struct for AlterPartitionReassignmentsResponse {}
+impl crate::entity::Entities for AlterPartitionReassignmentsResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.responses, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.responses, version, f);
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReassignableTopicResponse {
@@ -230,6 +238,14 @@ impl crate::primitives::Decode for ReassignableTopicResponse {
     }
 }
 impl crate::primitives::Struct for ReassignableTopicResponse {}
+impl crate::entity::Entities for ReassignableTopicResponse {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReassignablePartitionResponse {

@@ -97,6 +97,16 @@ impl crate::primitives::Decode for AlterPartitionRequest {
     }
 }
 impl crate::primitives::Struct for AlterPartitionRequest {}
+impl crate::entity::Entities for AlterPartitionRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.broker_id, "BrokerId", f);
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.broker_id, "BrokerId", f);
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0-3; flexible 0-3.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicData {
@@ -214,6 +224,20 @@ impl crate::primitives::Decode for TopicData {
     }
 }
 impl crate::primitives::Struct for TopicData {}
+impl crate::entity::Entities for TopicData {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version <= 1 {
+            crate::entity::topic_name(&self.topic_name, "TopicName", f);
+        }
+        crate::entity::Entities::visit_entities(&self.partitions, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version <= 1 {
+            crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+        }
+        crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
 /// Versions 0-3; flexible 0-3.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionData {
@@ -397,6 +421,32 @@ impl crate::primitives::Decode for PartitionData {
     }
 }
 impl crate::primitives::Struct for PartitionData {}
+impl crate::entity::Entities for PartitionData {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version <= 2 {
+            crate::entity::broker_id(&self.new_isr, "NewIsr", f);
+        }
+        if version >= 3 {
+            crate::entity::Entities::visit_entities(
+                &self.new_isr_with_epochs,
+                version,
+                f,
+            );
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version <= 2 {
+            crate::entity::broker_id_mut(&mut self.new_isr, "NewIsr", f);
+        }
+        if version >= 3 {
+            crate::entity::Entities::rewrite_entities(
+                &mut self.new_isr_with_epochs,
+                version,
+                f,
+            );
+        }
+    }
+}
 /// Versions 3; flexible 3.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BrokerState {
@@ -477,6 +527,14 @@ impl crate::primitives::Decode for BrokerState {
     }
 }
 impl crate::primitives::Struct for BrokerState {}
+impl crate::entity::Entities for BrokerState {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.broker_id, "BrokerId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.broker_id, "BrokerId", f);
+    }
+}
 impl crate::message::Message for AlterPartitionRequest {
     const NAME: &'static str = "AlterPartitionRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

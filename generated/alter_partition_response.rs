@@ -87,6 +87,14 @@ impl crate::primitives::Decode for AlterPartitionResponse {
     }
 }
 impl crate::primitives::Struct for AlterPartitionResponse {}
+impl crate::entity::Entities for AlterPartitionResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0-3; flexible 0-3.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicData {
@@ -204,6 +212,20 @@ impl crate::primitives::Decode for TopicData {
     }
 }
 impl crate::primitives::Struct for TopicData {}
+impl crate::entity::Entities for TopicData {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version <= 1 {
+            crate::entity::topic_name(&self.topic_name, "TopicName", f);
+        }
+        crate::entity::Entities::visit_entities(&self.partitions, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version <= 1 {
+            crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+        }
+        crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
 /// Versions 0-3; flexible 0-3.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionData {
@@ -345,6 +367,16 @@ impl crate::primitives::Decode for PartitionData {
     }
 }
 impl crate::primitives::Struct for PartitionData {}
+impl crate::entity::Entities for PartitionData {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.leader_id, "LeaderId", f);
+        crate::entity::broker_id(&self.isr, "Isr", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.leader_id, "LeaderId", f);
+        crate::entity::broker_id_mut(&mut self.isr, "Isr", f);
+    }
+}
 impl crate::message::Message for AlterPartitionResponse {
     const NAME: &'static str = "AlterPartitionResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

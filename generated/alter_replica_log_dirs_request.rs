@@ -74,6 +74,14 @@ impl crate::primitives::Decode for AlterReplicaLogDirsRequest {
     }
 }
 impl crate::primitives::Struct for AlterReplicaLogDirsRequest {}
+impl crate::entity::Entities for AlterReplicaLogDirsRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.dirs, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.dirs, version, f);
+    }
+}
 /// Versions 0-2; flexible 2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AlterReplicaLogDir {
@@ -168,6 +176,14 @@ impl crate::primitives::Decode for AlterReplicaLogDir {
     }
 }
 impl crate::primitives::Struct for AlterReplicaLogDir {}
+impl crate::entity::Entities for AlterReplicaLogDir {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0-2; flexible 2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AlterReplicaLogDirTopic {
@@ -270,6 +286,14 @@ impl crate::primitives::Decode for AlterReplicaLogDirTopic {
     }
 }
 impl crate::primitives::Struct for AlterReplicaLogDirTopic {}
+impl crate::entity::Entities for AlterReplicaLogDirTopic {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
 impl crate::message::Message for AlterReplicaLogDirsRequest {
     const NAME: &'static str = "AlterReplicaLogDirsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -97,6 +97,14 @@ impl crate::primitives::Decode for AlterReplicaLogDirsResponse {
     }
 }
 impl crate::primitives::Struct for AlterReplicaLogDirsResponse {}
+impl crate::entity::Entities for AlterReplicaLogDirsResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.results, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.results, version, f);
+    }
+}
 /// Versions 0-2; flexible 2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AlterReplicaLogDirTopicResult {
@@ -206,6 +214,14 @@ impl crate::primitives::Decode for AlterReplicaLogDirTopicResult {
     }
 }
 impl crate::primitives::Struct for AlterReplicaLogDirTopicResult {}
+impl crate::entity::Entities for AlterReplicaLogDirTopicResult {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+    }
+}
 /// Versions 0-2; flexible 2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AlterReplicaLogDirPartitionResult {

@@ -79,6 +79,16 @@ impl crate::primitives::Decode for AlterShareGroupOffsetsRequest {
     }
 }
 impl crate::primitives::Struct for AlterShareGroupOffsetsRequest {}
+impl crate::entity::Entities for AlterShareGroupOffsetsRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AlterShareGroupOffsetsRequestTopic {
@@ -161,6 +171,14 @@ impl crate::primitives::Decode for AlterShareGroupOffsetsRequestTopic {
     }
 }
 impl crate::primitives::Struct for AlterShareGroupOffsetsRequestTopic {}
+impl crate::entity::Entities for AlterShareGroupOffsetsRequestTopic {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AlterShareGroupOffsetsRequestPartition {

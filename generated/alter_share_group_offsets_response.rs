@@ -111,6 +111,14 @@ impl crate::primitives::Decode for AlterShareGroupOffsetsResponse {
     }
 }
 impl crate::primitives::Struct for AlterShareGroupOffsetsResponse {}
+impl crate::entity::Entities for AlterShareGroupOffsetsResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.responses, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.responses, version, f);
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AlterShareGroupOffsetsResponseTopic {
@@ -207,6 +215,14 @@ impl crate::primitives::Decode for AlterShareGroupOffsetsResponseTopic {
     }
 }
 impl crate::primitives::Struct for AlterShareGroupOffsetsResponseTopic {}
+impl crate::entity::Entities for AlterShareGroupOffsetsResponseTopic {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AlterShareGroupOffsetsResponsePartition {

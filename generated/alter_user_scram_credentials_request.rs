@@ -82,6 +82,7 @@ impl crate::primitives::Decode for AlterUserScramCredentialsRequest {
     }
 }
 impl crate::primitives::Struct for AlterUserScramCredentialsRequest {}
+impl crate::entity::Entities for AlterUserScramCredentialsRequest {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ScramCredentialDeletion {
@@ -154,7 +155,7 @@ impl crate::primitives::Decode for ScramCredentialDeletion {
 }
 impl crate::primitives::Struct for ScramCredentialDeletion {}
 /// Versions 0; flexible 0.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Clone, PartialEq, Default)]
 pub struct ScramCredentialUpsertion {
     /// User name.
     ///
@@ -171,13 +172,29 @@ pub struct ScramCredentialUpsertion {
     /// Random salt chosen by the client.
     ///
     /// Versions 0+.
+    ///
+    /// Sensitive: `Debug` shows `<redacted N bytes>` (`None` when null), and so does the JSON form unless `JsonOptions::unredacted`.
     pub salt: crate::Bytes,
     /// Password derived with Salt and Iterations (SCRAM's Hi function); the password itself is never sent.
     ///
     /// Versions 0+.
+    ///
+    /// Sensitive: `Debug` shows `<redacted N bytes>` (`None` when null), and so does the JSON form unless `JsonOptions::unredacted`.
     pub salted_password: crate::Bytes,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+}
+impl ::core::fmt::Debug for ScramCredentialUpsertion {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("ScramCredentialUpsertion")
+            .field("name", &self.name)
+            .field("mechanism", &self.mechanism)
+            .field("iterations", &self.iterations)
+            .field("salt", &crate::redact::Redacted(&self.salt))
+            .field("salted_password", &crate::redact::Redacted(&self.salted_password))
+            .field("unknown_tagged_fields", &self.unknown_tagged_fields)
+            .finish()
+    }
 }
 impl crate::primitives::Wire for ScramCredentialUpsertion {
     #[inline]

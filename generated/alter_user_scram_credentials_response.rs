@@ -84,6 +84,7 @@ impl crate::primitives::Decode for AlterUserScramCredentialsResponse {
     }
 }
 impl crate::primitives::Struct for AlterUserScramCredentialsResponse {}
+impl crate::entity::Entities for AlterUserScramCredentialsResponse {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AlterUserScramCredentialsResult {

@@ -5954,6 +5954,349 @@ for super::unregister_controller_request::UnregisterControllerRequest {
         }
     }
 }
+/// Delegates to the body (see the runtime's `entity` module).
+impl crate::entity::Entities for RequestBody {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        match self {
+            Self::Produce(m) => crate::entity::Entities::visit_entities(m, version, f),
+            Self::Fetch(m) => crate::entity::Entities::visit_entities(m, version, f),
+            Self::ListOffsets(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::Metadata(m) => crate::entity::Entities::visit_entities(m, version, f),
+            Self::LeaderAndIsr(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::StopReplica(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::UpdateMetadata(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::ControlledShutdown(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::OffsetCommit(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::OffsetFetch(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::JoinGroup(m) => crate::entity::Entities::visit_entities(m, version, f),
+            Self::Heartbeat(m) => crate::entity::Entities::visit_entities(m, version, f),
+            Self::LeaveGroup(m) => crate::entity::Entities::visit_entities(m, version, f),
+            Self::SyncGroup(m) => crate::entity::Entities::visit_entities(m, version, f),
+            Self::DescribeGroups(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::CreateTopics(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::DeleteTopics(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::DeleteRecords(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::InitProducerId(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::OffsetForLeaderEpoch(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::AddPartitionsToTxn(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::AddOffsetsToTxn(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::EndTxn(m) => crate::entity::Entities::visit_entities(m, version, f),
+            Self::WriteTxnMarkers(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::TxnOffsetCommit(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::AlterReplicaLogDirs(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::DescribeLogDirs(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::CreatePartitions(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::DeleteGroups(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::ElectLeaders(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::AlterPartitionReassignments(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::ListPartitionReassignments(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::OffsetDelete(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::Vote(m) => crate::entity::Entities::visit_entities(m, version, f),
+            Self::BeginQuorumEpoch(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::EndQuorumEpoch(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::DescribeQuorum(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::AlterPartition(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::FetchSnapshot(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::DescribeProducers(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::BrokerRegistration(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::BrokerHeartbeat(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::UnregisterBroker(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::DescribeTransactions(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::ListTransactions(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::AllocateProducerIds(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::ConsumerGroupHeartbeat(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::ConsumerGroupDescribe(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::AssignReplicasToDirs(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::DescribeTopicPartitions(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::ShareGroupHeartbeat(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::ShareGroupDescribe(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::ShareFetch(m) => crate::entity::Entities::visit_entities(m, version, f),
+            Self::ShareAcknowledge(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::StreamsGroupHeartbeat(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::StreamsGroupDescribe(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::DescribeShareGroupOffsets(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::AlterShareGroupOffsets(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::DeleteShareGroupOffsets(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::StreamsGroupTopologyDescriptionUpdate(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            _ => {}
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        match self {
+            Self::Produce(m) => crate::entity::Entities::rewrite_entities(m, version, f),
+            Self::Fetch(m) => crate::entity::Entities::rewrite_entities(m, version, f),
+            Self::ListOffsets(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::Metadata(m) => crate::entity::Entities::rewrite_entities(m, version, f),
+            Self::LeaderAndIsr(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::StopReplica(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::UpdateMetadata(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::ControlledShutdown(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::OffsetCommit(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::OffsetFetch(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::JoinGroup(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::Heartbeat(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::LeaveGroup(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::SyncGroup(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::DescribeGroups(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::CreateTopics(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::DeleteTopics(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::DeleteRecords(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::InitProducerId(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::OffsetForLeaderEpoch(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::AddPartitionsToTxn(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::AddOffsetsToTxn(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::EndTxn(m) => crate::entity::Entities::rewrite_entities(m, version, f),
+            Self::WriteTxnMarkers(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::TxnOffsetCommit(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::AlterReplicaLogDirs(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::DescribeLogDirs(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::CreatePartitions(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::DeleteGroups(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::ElectLeaders(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::AlterPartitionReassignments(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::ListPartitionReassignments(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::OffsetDelete(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::Vote(m) => crate::entity::Entities::rewrite_entities(m, version, f),
+            Self::BeginQuorumEpoch(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::EndQuorumEpoch(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::DescribeQuorum(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::AlterPartition(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::FetchSnapshot(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::DescribeProducers(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::BrokerRegistration(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::BrokerHeartbeat(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::UnregisterBroker(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::DescribeTransactions(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::ListTransactions(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::AllocateProducerIds(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::ConsumerGroupHeartbeat(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::ConsumerGroupDescribe(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::AssignReplicasToDirs(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::DescribeTopicPartitions(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::ShareGroupHeartbeat(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::ShareGroupDescribe(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::ShareFetch(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::ShareAcknowledge(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::StreamsGroupHeartbeat(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::StreamsGroupDescribe(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::DescribeShareGroupOffsets(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::AlterShareGroupOffsets(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::DeleteShareGroupOffsets(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::StreamsGroupTopologyDescriptionUpdate(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            _ => {}
+        }
+    }
+}
 /// A response body of any api key in this message set.
 ///
 /// Non-exhaustive: Kafka releases and the crate's features (`admin`, `controller`) add api keys, so a `match` needs a `_` arm; `TryFrom<ResponseBody>` on each response type takes out one api key's body.
@@ -9988,6 +10331,301 @@ for super::unregister_controller_response::UnregisterControllerResponse {
                     body,
                 })
             }
+        }
+    }
+}
+/// Delegates to the body (see the runtime's `entity` module).
+impl crate::entity::Entities for ResponseBody {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        match self {
+            Self::Produce(m) => crate::entity::Entities::visit_entities(m, version, f),
+            Self::Fetch(m) => crate::entity::Entities::visit_entities(m, version, f),
+            Self::ListOffsets(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::Metadata(m) => crate::entity::Entities::visit_entities(m, version, f),
+            Self::LeaderAndIsr(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::StopReplica(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::ControlledShutdown(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::OffsetCommit(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::OffsetFetch(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::FindCoordinator(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::DescribeGroups(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::ListGroups(m) => crate::entity::Entities::visit_entities(m, version, f),
+            Self::CreateTopics(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::DeleteTopics(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::DeleteRecords(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::InitProducerId(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::OffsetForLeaderEpoch(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::AddPartitionsToTxn(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::EndTxn(m) => crate::entity::Entities::visit_entities(m, version, f),
+            Self::WriteTxnMarkers(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::TxnOffsetCommit(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::AlterReplicaLogDirs(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::DescribeLogDirs(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::CreatePartitions(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::DeleteGroups(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::ElectLeaders(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::AlterPartitionReassignments(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::ListPartitionReassignments(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::OffsetDelete(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::Vote(m) => crate::entity::Entities::visit_entities(m, version, f),
+            Self::BeginQuorumEpoch(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::EndQuorumEpoch(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::DescribeQuorum(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::AlterPartition(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::FetchSnapshot(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::DescribeCluster(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::DescribeProducers(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::DescribeTransactions(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::ListTransactions(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::AllocateProducerIds(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::ConsumerGroupDescribe(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::DescribeTopicPartitions(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::ShareGroupDescribe(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::ShareFetch(m) => crate::entity::Entities::visit_entities(m, version, f),
+            Self::ShareAcknowledge(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::UpdateRaftVoter(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::StreamsGroupHeartbeat(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::StreamsGroupDescribe(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::DescribeShareGroupOffsets(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::AlterShareGroupOffsets(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            Self::DeleteShareGroupOffsets(m) => {
+                crate::entity::Entities::visit_entities(m, version, f)
+            }
+            _ => {}
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        match self {
+            Self::Produce(m) => crate::entity::Entities::rewrite_entities(m, version, f),
+            Self::Fetch(m) => crate::entity::Entities::rewrite_entities(m, version, f),
+            Self::ListOffsets(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::Metadata(m) => crate::entity::Entities::rewrite_entities(m, version, f),
+            Self::LeaderAndIsr(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::StopReplica(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::ControlledShutdown(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::OffsetCommit(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::OffsetFetch(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::FindCoordinator(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::DescribeGroups(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::ListGroups(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::CreateTopics(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::DeleteTopics(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::DeleteRecords(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::InitProducerId(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::OffsetForLeaderEpoch(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::AddPartitionsToTxn(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::EndTxn(m) => crate::entity::Entities::rewrite_entities(m, version, f),
+            Self::WriteTxnMarkers(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::TxnOffsetCommit(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::AlterReplicaLogDirs(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::DescribeLogDirs(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::CreatePartitions(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::DeleteGroups(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::ElectLeaders(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::AlterPartitionReassignments(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::ListPartitionReassignments(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::OffsetDelete(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::Vote(m) => crate::entity::Entities::rewrite_entities(m, version, f),
+            Self::BeginQuorumEpoch(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::EndQuorumEpoch(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::DescribeQuorum(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::AlterPartition(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::FetchSnapshot(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::DescribeCluster(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::DescribeProducers(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::DescribeTransactions(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::ListTransactions(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::AllocateProducerIds(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::ConsumerGroupDescribe(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::DescribeTopicPartitions(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::ShareGroupDescribe(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::ShareFetch(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::ShareAcknowledge(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::UpdateRaftVoter(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::StreamsGroupHeartbeat(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::StreamsGroupDescribe(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::DescribeShareGroupOffsets(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::AlterShareGroupOffsets(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            Self::DeleteShareGroupOffsets(m) => {
+                crate::entity::Entities::rewrite_entities(m, version, f)
+            }
+            _ => {}
         }
     }
 }

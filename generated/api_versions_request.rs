@@ -195,6 +195,7 @@ impl crate::primitives::Decode for ApiVersionsRequest {
     }
 }
 impl crate::primitives::Struct for ApiVersionsRequest {}
+impl crate::entity::Entities for ApiVersionsRequest {}
 impl crate::message::Message for ApiVersionsRequest {
     const NAME: &'static str = "ApiVersionsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

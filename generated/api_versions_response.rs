@@ -282,6 +282,7 @@ impl crate::primitives::Decode for ApiVersionsResponse {
     }
 }
 impl crate::primitives::Struct for ApiVersionsResponse {}
+impl crate::entity::Entities for ApiVersionsResponse {}
 /// Versions 0-5; flexible 3-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ApiVersion {

@@ -92,6 +92,7 @@ impl crate::primitives::Decode for AssignReplicasToDirsResponse {
     }
 }
 impl crate::primitives::Struct for AssignReplicasToDirsResponse {}
+impl crate::entity::Entities for AssignReplicasToDirsResponse {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DirectoryData {

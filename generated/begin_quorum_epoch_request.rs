@@ -172,6 +172,20 @@ impl crate::primitives::Decode for BeginQuorumEpochRequest {
     }
 }
 impl crate::primitives::Struct for BeginQuorumEpochRequest {}
+impl crate::entity::Entities for BeginQuorumEpochRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version >= 1 {
+            crate::entity::broker_id(&self.voter_id, "VoterId", f);
+        }
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version >= 1 {
+            crate::entity::broker_id_mut(&mut self.voter_id, "VoterId", f);
+        }
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicData {
@@ -281,6 +295,16 @@ impl crate::primitives::Decode for TopicData {
     }
 }
 impl crate::primitives::Struct for TopicData {}
+impl crate::entity::Entities for TopicData {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+        crate::entity::Entities::visit_entities(&self.partitions, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+        crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionData {
@@ -405,6 +429,14 @@ impl crate::primitives::Decode for PartitionData {
     }
 }
 impl crate::primitives::Struct for PartitionData {}
+impl crate::entity::Entities for PartitionData {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.leader_id, "LeaderId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.leader_id, "LeaderId", f);
+    }
+}
 /// Versions 1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LeaderEndpoint {

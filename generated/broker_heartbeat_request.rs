@@ -202,6 +202,14 @@ impl crate::primitives::Decode for BrokerHeartbeatRequest {
     }
 }
 impl crate::primitives::Struct for BrokerHeartbeatRequest {}
+impl crate::entity::Entities for BrokerHeartbeatRequest {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.broker_id, "BrokerId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.broker_id, "BrokerId", f);
+    }
+}
 impl crate::message::Message for BrokerHeartbeatRequest {
     const NAME: &'static str = "BrokerHeartbeatRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -115,6 +115,7 @@ impl crate::primitives::Decode for BrokerHeartbeatResponse {
     }
 }
 impl crate::primitives::Struct for BrokerHeartbeatResponse {}
+impl crate::entity::Entities for BrokerHeartbeatResponse {}
 impl crate::message::Message for BrokerHeartbeatResponse {
     const NAME: &'static str = "BrokerHeartbeatResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

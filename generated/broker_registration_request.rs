@@ -244,6 +244,14 @@ impl crate::primitives::Decode for BrokerRegistrationRequest {
     }
 }
 impl crate::primitives::Struct for BrokerRegistrationRequest {}
+impl crate::entity::Entities for BrokerRegistrationRequest {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.broker_id, "BrokerId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.broker_id, "BrokerId", f);
+    }
+}
 /// Versions 0-4; flexible 0-4.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Listener {

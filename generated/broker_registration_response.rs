@@ -91,6 +91,7 @@ impl crate::primitives::Decode for BrokerRegistrationResponse {
     }
 }
 impl crate::primitives::Struct for BrokerRegistrationResponse {}
+impl crate::entity::Entities for BrokerRegistrationResponse {}
 impl crate::message::Message for BrokerRegistrationResponse {
     const NAME: &'static str = "BrokerRegistrationResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -85,6 +85,14 @@ impl crate::primitives::Decode for ConsumerGroupDescribeRequest {
     }
 }
 impl crate::primitives::Struct for ConsumerGroupDescribeRequest {}
+impl crate::entity::Entities for ConsumerGroupDescribeRequest {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::group_id(&self.group_ids, "GroupIds", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::group_id_mut(&mut self.group_ids, "GroupIds", f);
+    }
+}
 impl crate::message::Message for ConsumerGroupDescribeRequest {
     const NAME: &'static str = "ConsumerGroupDescribeRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -271,6 +271,24 @@ impl crate::primitives::Decode for ConsumerGroupHeartbeatRequest {
     }
 }
 impl crate::primitives::Struct for ConsumerGroupHeartbeatRequest {}
+impl crate::entity::Entities for ConsumerGroupHeartbeatRequest {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::entity::topic_name(
+            &self.subscribed_topic_names,
+            "SubscribedTopicNames",
+            f,
+        );
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::entity::topic_name_mut(
+            &mut self.subscribed_topic_names,
+            "SubscribedTopicNames",
+            f,
+        );
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicPartitions {

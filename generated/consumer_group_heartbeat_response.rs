@@ -150,6 +150,7 @@ impl crate::primitives::Decode for ConsumerGroupHeartbeatResponse {
     }
 }
 impl crate::primitives::Struct for ConsumerGroupHeartbeatResponse {}
+impl crate::entity::Entities for ConsumerGroupHeartbeatResponse {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicPartitions {

@@ -80,6 +80,18 @@ impl crate::primitives::Decode for ConsumerProtocolAssignment {
     }
 }
 impl crate::primitives::Struct for ConsumerProtocolAssignment {}
+impl crate::entity::Entities for ConsumerProtocolAssignment {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.assigned_partitions, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(
+            &mut self.assigned_partitions,
+            version,
+            f,
+        );
+    }
+}
 /// Versions 0-3; flexible none.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicPartition {
@@ -149,6 +161,14 @@ impl crate::primitives::Decode for TopicPartition {
     }
 }
 impl crate::primitives::Struct for TopicPartition {}
+impl crate::entity::Entities for TopicPartition {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic, "Topic", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic, "Topic", f);
+    }
+}
 impl crate::message::Message for ConsumerProtocolAssignment {
     const NAME: &'static str = "ConsumerProtocolAssignment";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

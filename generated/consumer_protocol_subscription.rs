@@ -164,6 +164,22 @@ impl crate::primitives::Decode for ConsumerProtocolSubscription {
     }
 }
 impl crate::primitives::Struct for ConsumerProtocolSubscription {}
+impl crate::entity::Entities for ConsumerProtocolSubscription {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version >= 1 {
+            crate::entity::Entities::visit_entities(&self.owned_partitions, version, f);
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version >= 1 {
+            crate::entity::Entities::rewrite_entities(
+                &mut self.owned_partitions,
+                version,
+                f,
+            );
+        }
+    }
+}
 /// Versions 1-3; flexible none.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicPartition {
@@ -233,6 +249,14 @@ impl crate::primitives::Decode for TopicPartition {
     }
 }
 impl crate::primitives::Struct for TopicPartition {}
+impl crate::entity::Entities for TopicPartition {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic, "Topic", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic, "Topic", f);
+    }
+}
 impl crate::message::Message for ConsumerProtocolSubscription {
     const NAME: &'static str = "ConsumerProtocolSubscription";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

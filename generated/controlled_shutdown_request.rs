@@ -113,6 +113,14 @@ impl crate::primitives::Decode for ControlledShutdownRequest {
     }
 }
 impl crate::primitives::Struct for ControlledShutdownRequest {}
+impl crate::entity::Entities for ControlledShutdownRequest {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.broker_id, "BrokerId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.broker_id, "BrokerId", f);
+    }
+}
 impl crate::message::Message for ControlledShutdownRequest {
     const NAME: &'static str = "ControlledShutdownRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

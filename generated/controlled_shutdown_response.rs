@@ -101,6 +101,18 @@ impl crate::primitives::Decode for ControlledShutdownResponse {
     }
 }
 impl crate::primitives::Struct for ControlledShutdownResponse {}
+impl crate::entity::Entities for ControlledShutdownResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.remaining_partitions, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(
+            &mut self.remaining_partitions,
+            version,
+            f,
+        );
+    }
+}
 /// Versions 0-3; flexible 3.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RemainingPartition {
@@ -204,6 +216,14 @@ impl crate::primitives::Decode for RemainingPartition {
     }
 }
 impl crate::primitives::Struct for RemainingPartition {}
+impl crate::entity::Entities for RemainingPartition {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+    }
+}
 impl crate::message::Message for ControlledShutdownResponse {
     const NAME: &'static str = "ControlledShutdownResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -120,6 +120,7 @@ impl crate::primitives::Decode for ControllerRegistrationRequest {
     }
 }
 impl crate::primitives::Struct for ControllerRegistrationRequest {}
+impl crate::entity::Entities for ControllerRegistrationRequest {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Listener {

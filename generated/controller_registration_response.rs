@@ -102,6 +102,7 @@ impl crate::primitives::Decode for ControllerRegistrationResponse {
     }
 }
 impl crate::primitives::Struct for ControllerRegistrationResponse {}
+impl crate::entity::Entities for ControllerRegistrationResponse {}
 impl crate::message::Message for ControllerRegistrationResponse {
     const NAME: &'static str = "ControllerRegistrationResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

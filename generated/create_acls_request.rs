@@ -79,6 +79,7 @@ impl crate::primitives::Decode for CreateAclsRequest {
     }
 }
 impl crate::primitives::Struct for CreateAclsRequest {}
+impl crate::entity::Entities for CreateAclsRequest {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AclCreation {

@@ -97,6 +97,7 @@ impl crate::primitives::Decode for CreateAclsResponse {
     }
 }
 impl crate::primitives::Struct for CreateAclsResponse {}
+impl crate::entity::Entities for CreateAclsResponse {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AclCreationResult {

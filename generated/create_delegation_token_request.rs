@@ -201,6 +201,7 @@ impl crate::primitives::Decode for CreateDelegationTokenRequest {
     }
 }
 impl crate::primitives::Struct for CreateDelegationTokenRequest {}
+impl crate::entity::Entities for CreateDelegationTokenRequest {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CreatableRenewers {

@@ -3,7 +3,7 @@
 /// The CreateDelegationTokenResponse response (api key 38), from CreateDelegationTokenResponse.json.
 ///
 /// Versions 0-3; flexible 2-3.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Clone, PartialEq, Default)]
 pub struct CreateDelegationTokenResponse {
     /// 0 when the token was created, otherwise the error.
     ///
@@ -44,6 +44,8 @@ pub struct CreateDelegationTokenResponse {
     /// HMAC of the token: the secret used to authenticate with it.
     ///
     /// Versions 0+.
+    ///
+    /// Sensitive: `Debug` shows `<redacted N bytes>` (`None` when null), and so does the JSON form unless `JsonOptions::unredacted`.
     pub hmac: crate::Bytes,
     /// Time in ms the request was delayed by a quota; 0 when no quota was exceeded.
     ///
@@ -51,6 +53,30 @@ pub struct CreateDelegationTokenResponse {
     pub throttle_time_ms: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+}
+impl ::core::fmt::Debug for CreateDelegationTokenResponse {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("CreateDelegationTokenResponse")
+            .field("error_code", &self.error_code)
+            .field("principal_type", &self.principal_type)
+            .field("principal_name", &self.principal_name)
+            .field(
+                "token_requester_principal_type",
+                &self.token_requester_principal_type,
+            )
+            .field(
+                "token_requester_principal_name",
+                &self.token_requester_principal_name,
+            )
+            .field("issue_timestamp_ms", &self.issue_timestamp_ms)
+            .field("expiry_timestamp_ms", &self.expiry_timestamp_ms)
+            .field("max_timestamp_ms", &self.max_timestamp_ms)
+            .field("token_id", &self.token_id)
+            .field("hmac", &crate::redact::Redacted(&self.hmac))
+            .field("throttle_time_ms", &self.throttle_time_ms)
+            .field("unknown_tagged_fields", &self.unknown_tagged_fields)
+            .finish()
+    }
 }
 impl crate::primitives::Wire for CreateDelegationTokenResponse {
     #[inline]
@@ -302,6 +328,7 @@ impl crate::primitives::Decode for CreateDelegationTokenResponse {
     }
 }
 impl crate::primitives::Struct for CreateDelegationTokenResponse {}
+impl crate::entity::Entities for CreateDelegationTokenResponse {}
 impl crate::message::Message for CreateDelegationTokenResponse {
     const NAME: &'static str = "CreateDelegationTokenResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -107,6 +107,14 @@ impl crate::primitives::Decode for CreatePartitionsRequest {
     }
 }
 impl crate::primitives::Struct for CreatePartitionsRequest {}
+impl crate::entity::Entities for CreatePartitionsRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreatePartitionsTopic {
@@ -224,6 +232,16 @@ impl crate::primitives::Decode for CreatePartitionsTopic {
     }
 }
 impl crate::primitives::Struct for CreatePartitionsTopic {}
+impl crate::entity::Entities for CreatePartitionsTopic {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+        crate::entity::Entities::visit_entities(&self.assignments, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::entity::Entities::rewrite_entities(&mut self.assignments, version, f);
+    }
+}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CreatePartitionsAssignment {
@@ -312,6 +330,14 @@ impl crate::primitives::Decode for CreatePartitionsAssignment {
     }
 }
 impl crate::primitives::Struct for CreatePartitionsAssignment {}
+impl crate::entity::Entities for CreatePartitionsAssignment {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.broker_ids, "BrokerIds", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.broker_ids, "BrokerIds", f);
+    }
+}
 impl crate::message::Message for CreatePartitionsRequest {
     const NAME: &'static str = "CreatePartitionsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -97,6 +97,14 @@ impl crate::primitives::Decode for CreatePartitionsResponse {
     }
 }
 impl crate::primitives::Struct for CreatePartitionsResponse {}
+impl crate::entity::Entities for CreatePartitionsResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.results, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.results, version, f);
+    }
+}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CreatePartitionsTopicResult {
@@ -217,6 +225,14 @@ impl crate::primitives::Decode for CreatePartitionsTopicResult {
     }
 }
 impl crate::primitives::Struct for CreatePartitionsTopicResult {}
+impl crate::entity::Entities for CreatePartitionsTopicResult {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
 impl crate::message::Message for CreatePartitionsResponse {
     const NAME: &'static str = "CreatePartitionsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

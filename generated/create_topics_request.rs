@@ -135,6 +135,14 @@ impl crate::primitives::Decode for CreateTopicsRequest {
     }
 }
 impl crate::primitives::Struct for CreateTopicsRequest {}
+impl crate::entity::Entities for CreateTopicsRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0-7; flexible 5-7.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CreatableTopic {
@@ -277,6 +285,16 @@ impl crate::primitives::Decode for CreatableTopic {
     }
 }
 impl crate::primitives::Struct for CreatableTopic {}
+impl crate::entity::Entities for CreatableTopic {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+        crate::entity::Entities::visit_entities(&self.assignments, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::entity::Entities::rewrite_entities(&mut self.assignments, version, f);
+    }
+}
 /// Versions 0-7; flexible 5-7.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CreatableReplicaAssignment {
@@ -379,6 +397,14 @@ impl crate::primitives::Decode for CreatableReplicaAssignment {
     }
 }
 impl crate::primitives::Struct for CreatableReplicaAssignment {}
+impl crate::entity::Entities for CreatableReplicaAssignment {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.broker_ids, "BrokerIds", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.broker_ids, "BrokerIds", f);
+    }
+}
 /// Versions 0-7; flexible 5-7.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreatableTopicConfig {

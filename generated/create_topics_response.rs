@@ -104,6 +104,14 @@ impl crate::primitives::Decode for CreateTopicsResponse {
     }
 }
 impl crate::primitives::Struct for CreateTopicsResponse {}
+impl crate::entity::Entities for CreateTopicsResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0-7; flexible 5-7.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreatableTopicResult {
@@ -364,6 +372,14 @@ impl crate::primitives::Decode for CreatableTopicResult {
     }
 }
 impl crate::primitives::Struct for CreatableTopicResult {}
+impl crate::entity::Entities for CreatableTopicResult {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
 /// Versions 5-7; flexible 5-7.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreatableTopicConfigs {

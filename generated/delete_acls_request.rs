@@ -75,6 +75,7 @@ impl crate::primitives::Decode for DeleteAclsRequest {
     }
 }
 impl crate::primitives::Struct for DeleteAclsRequest {}
+impl crate::entity::Entities for DeleteAclsRequest {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeleteAclsFilter {

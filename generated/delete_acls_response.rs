@@ -101,6 +101,7 @@ impl crate::primitives::Decode for DeleteAclsResponse {
     }
 }
 impl crate::primitives::Struct for DeleteAclsResponse {}
+impl crate::entity::Entities for DeleteAclsResponse {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeleteAclsFilterResult {

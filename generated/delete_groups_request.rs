@@ -81,6 +81,14 @@ impl crate::primitives::Decode for DeleteGroupsRequest {
     }
 }
 impl crate::primitives::Struct for DeleteGroupsRequest {}
+impl crate::entity::Entities for DeleteGroupsRequest {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::group_id(&self.groups_names, "GroupsNames", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::group_id_mut(&mut self.groups_names, "GroupsNames", f);
+    }
+}
 impl crate::message::Message for DeleteGroupsRequest {
     const NAME: &'static str = "DeleteGroupsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

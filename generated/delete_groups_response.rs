@@ -97,6 +97,14 @@ impl crate::primitives::Decode for DeleteGroupsResponse {
     }
 }
 impl crate::primitives::Struct for DeleteGroupsResponse {}
+impl crate::entity::Entities for DeleteGroupsResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.results, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.results, version, f);
+    }
+}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DeletableGroupResult {
@@ -236,6 +244,14 @@ impl crate::primitives::Decode for DeletableGroupResult {
     }
 }
 impl crate::primitives::Struct for DeletableGroupResult {}
+impl crate::entity::Entities for DeletableGroupResult {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::group_id(&self.group_id, "GroupId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+    }
+}
 impl crate::message::Message for DeleteGroupsResponse {
     const NAME: &'static str = "DeleteGroupsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -99,6 +99,14 @@ impl crate::primitives::Decode for DeleteRecordsRequest {
     }
 }
 impl crate::primitives::Struct for DeleteRecordsRequest {}
+impl crate::entity::Entities for DeleteRecordsRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0-2; flexible 2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DeleteRecordsTopic {
@@ -198,6 +206,14 @@ impl crate::primitives::Decode for DeleteRecordsTopic {
     }
 }
 impl crate::primitives::Struct for DeleteRecordsTopic {}
+impl crate::entity::Entities for DeleteRecordsTopic {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
 /// Versions 0-2; flexible 2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DeleteRecordsPartition {

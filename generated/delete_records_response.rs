@@ -96,6 +96,14 @@ impl crate::primitives::Decode for DeleteRecordsResponse {
     }
 }
 impl crate::primitives::Struct for DeleteRecordsResponse {}
+impl crate::entity::Entities for DeleteRecordsResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0-2; flexible 2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DeleteRecordsTopicResult {
@@ -195,6 +203,14 @@ impl crate::primitives::Decode for DeleteRecordsTopicResult {
     }
 }
 impl crate::primitives::Struct for DeleteRecordsTopicResult {}
+impl crate::entity::Entities for DeleteRecordsTopicResult {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
 /// Versions 0-2; flexible 2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DeleteRecordsPartitionResult {

@@ -79,6 +79,16 @@ impl crate::primitives::Decode for DeleteShareGroupOffsetsRequest {
     }
 }
 impl crate::primitives::Struct for DeleteShareGroupOffsetsRequest {}
+impl crate::entity::Entities for DeleteShareGroupOffsetsRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DeleteShareGroupOffsetsRequestTopic {
@@ -142,6 +152,14 @@ impl crate::primitives::Decode for DeleteShareGroupOffsetsRequestTopic {
     }
 }
 impl crate::primitives::Struct for DeleteShareGroupOffsetsRequestTopic {}
+impl crate::entity::Entities for DeleteShareGroupOffsetsRequestTopic {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+    }
+}
 impl crate::message::Message for DeleteShareGroupOffsetsRequest {
     const NAME: &'static str = "DeleteShareGroupOffsetsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -111,6 +111,14 @@ impl crate::primitives::Decode for DeleteShareGroupOffsetsResponse {
     }
 }
 impl crate::primitives::Struct for DeleteShareGroupOffsetsResponse {}
+impl crate::entity::Entities for DeleteShareGroupOffsetsResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.responses, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.responses, version, f);
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DeleteShareGroupOffsetsResponseTopic {
@@ -219,6 +227,14 @@ impl crate::primitives::Decode for DeleteShareGroupOffsetsResponseTopic {
     }
 }
 impl crate::primitives::Struct for DeleteShareGroupOffsetsResponseTopic {}
+impl crate::entity::Entities for DeleteShareGroupOffsetsResponseTopic {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+    }
+}
 impl crate::message::Message for DeleteShareGroupOffsetsResponse {
     const NAME: &'static str = "DeleteShareGroupOffsetsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -79,6 +79,7 @@ impl crate::primitives::Decode for DeleteShareGroupStateRequest {
     }
 }
 impl crate::primitives::Struct for DeleteShareGroupStateRequest {}
+impl crate::entity::Entities for DeleteShareGroupStateRequest {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DeleteStateData {

@@ -56,6 +56,7 @@ impl crate::primitives::Decode for DeleteShareGroupStateResponse {
     }
 }
 impl crate::primitives::Struct for DeleteShareGroupStateResponse {}
+impl crate::entity::Entities for DeleteShareGroupStateResponse {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DeleteStateResult {

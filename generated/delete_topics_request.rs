@@ -143,6 +143,24 @@ impl crate::primitives::Decode for DeleteTopicsRequest {
     }
 }
 impl crate::primitives::Struct for DeleteTopicsRequest {}
+impl crate::entity::Entities for DeleteTopicsRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version >= 6 {
+            crate::entity::Entities::visit_entities(&self.topics, version, f);
+        }
+        if version <= 5 {
+            crate::entity::topic_name(&self.topic_names, "TopicNames", f);
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version >= 6 {
+            crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        }
+        if version <= 5 {
+            crate::entity::topic_name_mut(&mut self.topic_names, "TopicNames", f);
+        }
+    }
+}
 /// Versions 6; flexible 6.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DeleteTopicState {
@@ -219,6 +237,14 @@ impl crate::primitives::Decode for DeleteTopicState {
     }
 }
 impl crate::primitives::Struct for DeleteTopicState {}
+impl crate::entity::Entities for DeleteTopicState {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
 impl crate::message::Message for DeleteTopicsRequest {
     const NAME: &'static str = "DeleteTopicsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

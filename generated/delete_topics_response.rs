@@ -109,6 +109,14 @@ impl crate::primitives::Decode for DeleteTopicsResponse {
     }
 }
 impl crate::primitives::Struct for DeleteTopicsResponse {}
+impl crate::entity::Entities for DeleteTopicsResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.responses, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.responses, version, f);
+    }
+}
 /// Versions 0-6; flexible 4-6.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeletableTopicResult {
@@ -289,6 +297,14 @@ impl crate::primitives::Decode for DeletableTopicResult {
     }
 }
 impl crate::primitives::Struct for DeletableTopicResult {}
+impl crate::entity::Entities for DeletableTopicResult {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
 impl crate::message::Message for DeleteTopicsResponse {
     const NAME: &'static str = "DeleteTopicsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -219,6 +219,7 @@ impl crate::primitives::Decode for DescribeAclsRequest {
     }
 }
 impl crate::primitives::Struct for DescribeAclsRequest {}
+impl crate::entity::Entities for DescribeAclsRequest {}
 impl crate::message::Message for DescribeAclsRequest {
     const NAME: &'static str = "DescribeAclsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -144,6 +144,7 @@ impl crate::primitives::Decode for DescribeAclsResponse {
     }
 }
 impl crate::primitives::Struct for DescribeAclsResponse {}
+impl crate::entity::Entities for DescribeAclsResponse {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeAclsResource {

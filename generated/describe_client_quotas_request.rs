@@ -104,6 +104,7 @@ impl crate::primitives::Decode for DescribeClientQuotasRequest {
     }
 }
 impl crate::primitives::Struct for DescribeClientQuotasRequest {}
+impl crate::entity::Entities for DescribeClientQuotasRequest {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ComponentData {

@@ -134,6 +134,7 @@ impl crate::primitives::Decode for DescribeClientQuotasResponse {
     }
 }
 impl crate::primitives::Struct for DescribeClientQuotasResponse {}
+impl crate::entity::Entities for DescribeClientQuotasResponse {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct EntryData {

@@ -146,6 +146,7 @@ impl crate::primitives::Decode for DescribeClusterRequest {
     }
 }
 impl crate::primitives::Struct for DescribeClusterRequest {}
+impl crate::entity::Entities for DescribeClusterRequest {}
 impl crate::message::Message for DescribeClusterRequest {
     const NAME: &'static str = "DescribeClusterRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -204,6 +204,16 @@ impl crate::primitives::Decode for DescribeClusterResponse {
     }
 }
 impl crate::primitives::Struct for DescribeClusterResponse {}
+impl crate::entity::Entities for DescribeClusterResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.controller_id, "ControllerId", f);
+        crate::entity::Entities::visit_entities(&self.brokers, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.controller_id, "ControllerId", f);
+        crate::entity::Entities::rewrite_entities(&mut self.brokers, version, f);
+    }
+}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DescribeClusterBroker {
@@ -328,6 +338,14 @@ impl crate::primitives::Decode for DescribeClusterBroker {
     }
 }
 impl crate::primitives::Struct for DescribeClusterBroker {}
+impl crate::entity::Entities for DescribeClusterBroker {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.broker_id, "BrokerId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.broker_id, "BrokerId", f);
+    }
+}
 impl crate::message::Message for DescribeClusterResponse {
     const NAME: &'static str = "DescribeClusterResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

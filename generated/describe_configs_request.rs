@@ -140,6 +140,7 @@ impl crate::primitives::Decode for DescribeConfigsRequest {
     }
 }
 impl crate::primitives::Struct for DescribeConfigsRequest {}
+impl crate::entity::Entities for DescribeConfigsRequest {}
 /// Versions 0-4; flexible 4.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeConfigsResource {

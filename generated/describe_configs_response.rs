@@ -97,6 +97,7 @@ impl crate::primitives::Decode for DescribeConfigsResponse {
     }
 }
 impl crate::primitives::Struct for DescribeConfigsResponse {}
+impl crate::entity::Entities for DescribeConfigsResponse {}
 /// Versions 0-4; flexible 4.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeConfigsResult {

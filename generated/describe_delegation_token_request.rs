@@ -82,6 +82,7 @@ impl crate::primitives::Decode for DescribeDelegationTokenRequest {
     }
 }
 impl crate::primitives::Struct for DescribeDelegationTokenRequest {}
+impl crate::entity::Entities for DescribeDelegationTokenRequest {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DescribeDelegationTokenOwner {

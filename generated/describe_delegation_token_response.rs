@@ -121,8 +121,9 @@ impl crate::primitives::Decode for DescribeDelegationTokenResponse {
     }
 }
 impl crate::primitives::Struct for DescribeDelegationTokenResponse {}
+impl crate::entity::Entities for DescribeDelegationTokenResponse {}
 /// Versions 0-3; flexible 2-3.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Clone, PartialEq, Default)]
 pub struct DescribedDelegationToken {
     /// Owner's principal type.
     ///
@@ -159,6 +160,8 @@ pub struct DescribedDelegationToken {
     /// HMAC of the token.
     ///
     /// Versions 0+.
+    ///
+    /// Sensitive: `Debug` shows `<redacted N bytes>` (`None` when null), and so does the JSON form unless `JsonOptions::unredacted`.
     pub hmac: crate::Bytes,
     /// Principals allowed to renew the token.
     ///
@@ -166,6 +169,29 @@ pub struct DescribedDelegationToken {
     pub renewers: Vec<DescribedDelegationTokenRenewer>,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+}
+impl ::core::fmt::Debug for DescribedDelegationToken {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("DescribedDelegationToken")
+            .field("principal_type", &self.principal_type)
+            .field("principal_name", &self.principal_name)
+            .field(
+                "token_requester_principal_type",
+                &self.token_requester_principal_type,
+            )
+            .field(
+                "token_requester_principal_name",
+                &self.token_requester_principal_name,
+            )
+            .field("issue_timestamp", &self.issue_timestamp)
+            .field("expiry_timestamp", &self.expiry_timestamp)
+            .field("max_timestamp", &self.max_timestamp)
+            .field("token_id", &self.token_id)
+            .field("hmac", &crate::redact::Redacted(&self.hmac))
+            .field("renewers", &self.renewers)
+            .field("unknown_tagged_fields", &self.unknown_tagged_fields)
+            .finish()
+    }
 }
 impl crate::primitives::Wire for DescribedDelegationToken {
     fn encode_value(

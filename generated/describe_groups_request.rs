@@ -114,6 +114,14 @@ impl crate::primitives::Decode for DescribeGroupsRequest {
     }
 }
 impl crate::primitives::Struct for DescribeGroupsRequest {}
+impl crate::entity::Entities for DescribeGroupsRequest {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::group_id(&self.groups, "Groups", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::group_id_mut(&mut self.groups, "Groups", f);
+    }
+}
 impl crate::message::Message for DescribeGroupsRequest {
     const NAME: &'static str = "DescribeGroupsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

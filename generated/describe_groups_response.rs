@@ -104,6 +104,14 @@ impl crate::primitives::Decode for DescribeGroupsResponse {
     }
 }
 impl crate::primitives::Struct for DescribeGroupsResponse {}
+impl crate::entity::Entities for DescribeGroupsResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.groups, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.groups, version, f);
+    }
+}
 /// Versions 0-6; flexible 5-6.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribedGroup {
@@ -386,6 +394,14 @@ impl crate::primitives::Decode for DescribedGroup {
     }
 }
 impl crate::primitives::Struct for DescribedGroup {}
+impl crate::entity::Entities for DescribedGroup {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::group_id(&self.group_id, "GroupId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+    }
+}
 /// Versions 0-6; flexible 5-6.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DescribedGroupMember {

@@ -82,6 +82,14 @@ impl crate::primitives::Decode for DescribeLogDirsRequest {
     }
 }
 impl crate::primitives::Struct for DescribeLogDirsRequest {}
+impl crate::entity::Entities for DescribeLogDirsRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0-5; flexible 2-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DescribableLogDirTopic {
@@ -184,6 +192,14 @@ impl crate::primitives::Decode for DescribableLogDirTopic {
     }
 }
 impl crate::primitives::Struct for DescribableLogDirTopic {}
+impl crate::entity::Entities for DescribableLogDirTopic {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic, "Topic", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic, "Topic", f);
+    }
+}
 impl crate::message::Message for DescribeLogDirsRequest {
     const NAME: &'static str = "DescribeLogDirsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -120,6 +120,14 @@ impl crate::primitives::Decode for DescribeLogDirsResponse {
     }
 }
 impl crate::primitives::Struct for DescribeLogDirsResponse {}
+impl crate::entity::Entities for DescribeLogDirsResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.results, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.results, version, f);
+    }
+}
 /// Versions 0-5; flexible 2-5.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeLogDirsResult {
@@ -315,6 +323,14 @@ impl crate::primitives::Decode for DescribeLogDirsResult {
     }
 }
 impl crate::primitives::Struct for DescribeLogDirsResult {}
+impl crate::entity::Entities for DescribeLogDirsResult {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0-5; flexible 2-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DescribeLogDirsTopic {
@@ -414,6 +430,14 @@ impl crate::primitives::Decode for DescribeLogDirsTopic {
     }
 }
 impl crate::primitives::Struct for DescribeLogDirsTopic {}
+impl crate::entity::Entities for DescribeLogDirsTopic {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
 /// Versions 0-5; flexible 2-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DescribeLogDirsPartition {

@@ -56,6 +56,14 @@ impl crate::primitives::Decode for DescribeProducersRequest {
     }
 }
 impl crate::primitives::Struct for DescribeProducersRequest {}
+impl crate::entity::Entities for DescribeProducersRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicRequest {
@@ -136,6 +144,14 @@ impl crate::primitives::Decode for TopicRequest {
     }
 }
 impl crate::primitives::Struct for TopicRequest {}
+impl crate::entity::Entities for TopicRequest {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
 impl crate::message::Message for DescribeProducersRequest {
     const NAME: &'static str = "DescribeProducersRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

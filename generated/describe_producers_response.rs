@@ -79,6 +79,14 @@ impl crate::primitives::Decode for DescribeProducersResponse {
     }
 }
 impl crate::primitives::Struct for DescribeProducersResponse {}
+impl crate::entity::Entities for DescribeProducersResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicResponse {
@@ -155,6 +163,16 @@ impl crate::primitives::Decode for TopicResponse {
     }
 }
 impl crate::primitives::Struct for TopicResponse {}
+impl crate::entity::Entities for TopicResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+        crate::entity::Entities::visit_entities(&self.partitions, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionResponse {
@@ -269,6 +287,18 @@ impl crate::primitives::Decode for PartitionResponse {
     }
 }
 impl crate::primitives::Struct for PartitionResponse {}
+impl crate::entity::Entities for PartitionResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.active_producers, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(
+            &mut self.active_producers,
+            version,
+            f,
+        );
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProducerState {
@@ -394,6 +424,14 @@ impl crate::primitives::Decode for ProducerState {
     }
 }
 impl crate::primitives::Struct for ProducerState {}
+impl crate::entity::Entities for ProducerState {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::producer_id(&self.producer_id, "ProducerId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::producer_id_mut(&mut self.producer_id, "ProducerId", f);
+    }
+}
 impl crate::message::Message for DescribeProducersResponse {
     const NAME: &'static str = "DescribeProducersResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

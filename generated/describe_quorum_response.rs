@@ -147,6 +147,20 @@ impl crate::primitives::Decode for DescribeQuorumResponse {
     }
 }
 impl crate::primitives::Struct for DescribeQuorumResponse {}
+impl crate::entity::Entities for DescribeQuorumResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+        if version >= 2 {
+            crate::entity::Entities::visit_entities(&self.nodes, version, f);
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        if version >= 2 {
+            crate::entity::Entities::rewrite_entities(&mut self.nodes, version, f);
+        }
+    }
+}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReplicaState {
@@ -306,6 +320,14 @@ impl crate::primitives::Decode for ReplicaState {
     }
 }
 impl crate::primitives::Struct for ReplicaState {}
+impl crate::entity::Entities for ReplicaState {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.replica_id, "ReplicaId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
+    }
+}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicData {
@@ -388,6 +410,16 @@ impl crate::primitives::Decode for TopicData {
     }
 }
 impl crate::primitives::Struct for TopicData {}
+impl crate::entity::Entities for TopicData {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+        crate::entity::Entities::visit_entities(&self.partitions, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+        crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PartitionData {
@@ -575,6 +607,18 @@ impl crate::primitives::Decode for PartitionData {
     }
 }
 impl crate::primitives::Struct for PartitionData {}
+impl crate::entity::Entities for PartitionData {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.leader_id, "LeaderId", f);
+        crate::entity::Entities::visit_entities(&self.current_voters, version, f);
+        crate::entity::Entities::visit_entities(&self.observers, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.leader_id, "LeaderId", f);
+        crate::entity::Entities::rewrite_entities(&mut self.current_voters, version, f);
+        crate::entity::Entities::rewrite_entities(&mut self.observers, version, f);
+    }
+}
 /// Versions 2; flexible 2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Node {
@@ -657,6 +701,14 @@ impl crate::primitives::Decode for Node {
     }
 }
 impl crate::primitives::Struct for Node {}
+impl crate::entity::Entities for Node {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.node_id, "NodeId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.node_id, "NodeId", f);
+    }
+}
 /// Versions 2; flexible 2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Listener {

@@ -56,6 +56,14 @@ impl crate::primitives::Decode for DescribeShareGroupOffsetsRequest {
     }
 }
 impl crate::primitives::Struct for DescribeShareGroupOffsetsRequest {}
+impl crate::entity::Entities for DescribeShareGroupOffsetsRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.groups, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.groups, version, f);
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeShareGroupOffsetsRequestGroup {
@@ -135,6 +143,16 @@ impl crate::primitives::Decode for DescribeShareGroupOffsetsRequestGroup {
     }
 }
 impl crate::primitives::Struct for DescribeShareGroupOffsetsRequestGroup {}
+impl crate::entity::Entities for DescribeShareGroupOffsetsRequestGroup {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DescribeShareGroupOffsetsRequestTopic {
@@ -216,6 +234,14 @@ impl crate::primitives::Decode for DescribeShareGroupOffsetsRequestTopic {
     }
 }
 impl crate::primitives::Struct for DescribeShareGroupOffsetsRequestTopic {}
+impl crate::entity::Entities for DescribeShareGroupOffsetsRequestTopic {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+    }
+}
 impl crate::message::Message for DescribeShareGroupOffsetsRequest {
     const NAME: &'static str = "DescribeShareGroupOffsetsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

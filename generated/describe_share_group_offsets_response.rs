@@ -79,6 +79,14 @@ impl crate::primitives::Decode for DescribeShareGroupOffsetsResponse {
     }
 }
 impl crate::primitives::Struct for DescribeShareGroupOffsetsResponse {}
+impl crate::entity::Entities for DescribeShareGroupOffsetsResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.groups, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.groups, version, f);
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DescribeShareGroupOffsetsResponseGroup {
@@ -196,6 +204,16 @@ impl crate::primitives::Decode for DescribeShareGroupOffsetsResponseGroup {
     }
 }
 impl crate::primitives::Struct for DescribeShareGroupOffsetsResponseGroup {}
+impl crate::entity::Entities for DescribeShareGroupOffsetsResponseGroup {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DescribeShareGroupOffsetsResponseTopic {
@@ -292,6 +310,14 @@ impl crate::primitives::Decode for DescribeShareGroupOffsetsResponseTopic {
     }
 }
 impl crate::primitives::Struct for DescribeShareGroupOffsetsResponseTopic {}
+impl crate::entity::Entities for DescribeShareGroupOffsetsResponseTopic {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeShareGroupOffsetsResponsePartition {

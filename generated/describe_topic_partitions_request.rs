@@ -94,6 +94,16 @@ impl crate::primitives::Decode for DescribeTopicPartitionsRequest {
     }
 }
 impl crate::primitives::Struct for DescribeTopicPartitionsRequest {}
+impl crate::entity::Entities for DescribeTopicPartitionsRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+        crate::entity::Entities::visit_entities(&self.cursor, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        crate::entity::Entities::rewrite_entities(&mut self.cursor, version, f);
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicRequest {
@@ -151,6 +161,14 @@ impl crate::primitives::Decode for TopicRequest {
     }
 }
 impl crate::primitives::Struct for TopicRequest {}
+impl crate::entity::Entities for TopicRequest {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Cursor {
@@ -228,6 +246,14 @@ impl crate::primitives::Decode for Cursor {
     }
 }
 impl crate::primitives::Struct for Cursor {}
+impl crate::entity::Entities for Cursor {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+    }
+}
 impl crate::message::Message for DescribeTopicPartitionsRequest {
     const NAME: &'static str = "DescribeTopicPartitionsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -99,6 +99,16 @@ impl crate::primitives::Decode for DescribeTopicPartitionsResponse {
     }
 }
 impl crate::primitives::Struct for DescribeTopicPartitionsResponse {}
+impl crate::entity::Entities for DescribeTopicPartitionsResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+        crate::entity::Entities::visit_entities(&self.next_cursor, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        crate::entity::Entities::rewrite_entities(&mut self.next_cursor, version, f);
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeTopicPartitionsResponseTopic {
@@ -250,6 +260,16 @@ impl crate::primitives::Decode for DescribeTopicPartitionsResponseTopic {
     }
 }
 impl crate::primitives::Struct for DescribeTopicPartitionsResponseTopic {}
+impl crate::entity::Entities for DescribeTopicPartitionsResponseTopic {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+        crate::entity::Entities::visit_entities(&self.partitions, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeTopicPartitionsResponsePartition {
@@ -465,6 +485,32 @@ impl crate::primitives::Decode for DescribeTopicPartitionsResponsePartition {
     }
 }
 impl crate::primitives::Struct for DescribeTopicPartitionsResponsePartition {}
+impl crate::entity::Entities for DescribeTopicPartitionsResponsePartition {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.leader_id, "LeaderId", f);
+        crate::entity::broker_id(&self.replica_nodes, "ReplicaNodes", f);
+        crate::entity::broker_id(&self.isr_nodes, "IsrNodes", f);
+        crate::entity::broker_id(
+            &self.eligible_leader_replicas,
+            "EligibleLeaderReplicas",
+            f,
+        );
+        crate::entity::broker_id(&self.last_known_elr, "LastKnownElr", f);
+        crate::entity::broker_id(&self.offline_replicas, "OfflineReplicas", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.leader_id, "LeaderId", f);
+        crate::entity::broker_id_mut(&mut self.replica_nodes, "ReplicaNodes", f);
+        crate::entity::broker_id_mut(&mut self.isr_nodes, "IsrNodes", f);
+        crate::entity::broker_id_mut(
+            &mut self.eligible_leader_replicas,
+            "EligibleLeaderReplicas",
+            f,
+        );
+        crate::entity::broker_id_mut(&mut self.last_known_elr, "LastKnownElr", f);
+        crate::entity::broker_id_mut(&mut self.offline_replicas, "OfflineReplicas", f);
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Cursor {
@@ -542,6 +588,14 @@ impl crate::primitives::Decode for Cursor {
     }
 }
 impl crate::primitives::Struct for Cursor {}
+impl crate::entity::Entities for Cursor {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+    }
+}
 impl crate::message::Message for DescribeTopicPartitionsResponse {
     const NAME: &'static str = "DescribeTopicPartitionsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

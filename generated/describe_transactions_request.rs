@@ -69,6 +69,18 @@ impl crate::primitives::Decode for DescribeTransactionsRequest {
     }
 }
 impl crate::primitives::Struct for DescribeTransactionsRequest {}
+impl crate::entity::Entities for DescribeTransactionsRequest {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::transactional_id(&self.transactional_ids, "TransactionalIds", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::transactional_id_mut(
+            &mut self.transactional_ids,
+            "TransactionalIds",
+            f,
+        );
+    }
+}
 impl crate::message::Message for DescribeTransactionsRequest {
     const NAME: &'static str = "DescribeTransactionsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

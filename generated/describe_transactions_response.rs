@@ -89,6 +89,18 @@ impl crate::primitives::Decode for DescribeTransactionsResponse {
     }
 }
 impl crate::primitives::Struct for DescribeTransactionsResponse {}
+impl crate::entity::Entities for DescribeTransactionsResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.transaction_states, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(
+            &mut self.transaction_states,
+            version,
+            f,
+        );
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TransactionState {
@@ -260,6 +272,22 @@ impl crate::primitives::Decode for TransactionState {
     }
 }
 impl crate::primitives::Struct for TransactionState {}
+impl crate::entity::Entities for TransactionState {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::transactional_id(&self.transactional_id, "TransactionalId", f);
+        crate::entity::producer_id(&self.producer_id, "ProducerId", f);
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::transactional_id_mut(
+            &mut self.transactional_id,
+            "TransactionalId",
+            f,
+        );
+        crate::entity::producer_id_mut(&mut self.producer_id, "ProducerId", f);
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicData {
@@ -341,6 +369,14 @@ impl crate::primitives::Decode for TopicData {
     }
 }
 impl crate::primitives::Struct for TopicData {}
+impl crate::entity::Entities for TopicData {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic, "Topic", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic, "Topic", f);
+    }
+}
 impl crate::message::Message for DescribeTransactionsResponse {
     const NAME: &'static str = "DescribeTransactionsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

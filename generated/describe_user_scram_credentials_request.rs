@@ -64,6 +64,7 @@ impl crate::primitives::Decode for DescribeUserScramCredentialsRequest {
     }
 }
 impl crate::primitives::Struct for DescribeUserScramCredentialsRequest {}
+impl crate::entity::Entities for DescribeUserScramCredentialsRequest {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct UserName {

@@ -122,6 +122,7 @@ impl crate::primitives::Decode for DescribeUserScramCredentialsResponse {
     }
 }
 impl crate::primitives::Struct for DescribeUserScramCredentialsResponse {}
+impl crate::entity::Entities for DescribeUserScramCredentialsResponse {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeUserScramCredentialsResult {

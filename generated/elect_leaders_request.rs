@@ -139,6 +139,18 @@ impl crate::primitives::Decode for ElectLeadersRequest {
     }
 }
 impl crate::primitives::Struct for ElectLeadersRequest {}
+impl crate::entity::Entities for ElectLeadersRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.topic_partitions, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(
+            &mut self.topic_partitions,
+            version,
+            f,
+        );
+    }
+}
 /// Versions 0-2; flexible 2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicPartitions {
@@ -241,6 +253,14 @@ impl crate::primitives::Decode for TopicPartitions {
     }
 }
 impl crate::primitives::Struct for TopicPartitions {}
+impl crate::entity::Entities for TopicPartitions {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic, "Topic", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic, "Topic", f);
+    }
+}
 impl crate::message::Message for ElectLeadersRequest {
     const NAME: &'static str = "ElectLeadersRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -127,6 +127,22 @@ impl crate::primitives::Decode for ElectLeadersResponse {
     }
 }
 impl crate::primitives::Struct for ElectLeadersResponse {}
+impl crate::entity::Entities for ElectLeadersResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(
+            &self.replica_election_results,
+            version,
+            f,
+        );
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(
+            &mut self.replica_election_results,
+            version,
+            f,
+        );
+    }
+}
 /// Versions 0-2; flexible 2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReplicaElectionResult {
@@ -226,6 +242,14 @@ impl crate::primitives::Decode for ReplicaElectionResult {
     }
 }
 impl crate::primitives::Struct for ReplicaElectionResult {}
+impl crate::entity::Entities for ReplicaElectionResult {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic, "Topic", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic, "Topic", f);
+    }
+}
 /// Versions 0-2; flexible 2.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PartitionResult {

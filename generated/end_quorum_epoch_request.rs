@@ -139,6 +139,14 @@ impl crate::primitives::Decode for EndQuorumEpochRequest {
     }
 }
 impl crate::primitives::Struct for EndQuorumEpochRequest {}
+impl crate::entity::Entities for EndQuorumEpochRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicData {
@@ -248,6 +256,16 @@ impl crate::primitives::Decode for TopicData {
     }
 }
 impl crate::primitives::Struct for TopicData {}
+impl crate::entity::Entities for TopicData {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+        crate::entity::Entities::visit_entities(&self.partitions, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+        crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionData {
@@ -404,6 +422,28 @@ impl crate::primitives::Decode for PartitionData {
     }
 }
 impl crate::primitives::Struct for PartitionData {}
+impl crate::entity::Entities for PartitionData {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.leader_id, "LeaderId", f);
+        if version >= 1 {
+            crate::entity::Entities::visit_entities(
+                &self.preferred_candidates,
+                version,
+                f,
+            );
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.leader_id, "LeaderId", f);
+        if version >= 1 {
+            crate::entity::Entities::rewrite_entities(
+                &mut self.preferred_candidates,
+                version,
+                f,
+            );
+        }
+    }
+}
 /// Versions 1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReplicaInfo {
@@ -475,6 +515,14 @@ impl crate::primitives::Decode for ReplicaInfo {
     }
 }
 impl crate::primitives::Struct for ReplicaInfo {}
+impl crate::entity::Entities for ReplicaInfo {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.candidate_id, "CandidateId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.candidate_id, "CandidateId", f);
+    }
+}
 /// Versions 1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LeaderEndpoint {

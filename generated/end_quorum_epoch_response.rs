@@ -139,6 +139,24 @@ impl crate::primitives::Decode for EndQuorumEpochResponse {
     }
 }
 impl crate::primitives::Struct for EndQuorumEpochResponse {}
+impl crate::entity::Entities for EndQuorumEpochResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+        if version >= 1 {
+            crate::entity::Entities::visit_entities(&self.node_endpoints, version, f);
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        if version >= 1 {
+            crate::entity::Entities::rewrite_entities(
+                &mut self.node_endpoints,
+                version,
+                f,
+            );
+        }
+    }
+}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicData {
@@ -248,6 +266,16 @@ impl crate::primitives::Decode for TopicData {
     }
 }
 impl crate::primitives::Struct for TopicData {}
+impl crate::entity::Entities for TopicData {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+        crate::entity::Entities::visit_entities(&self.partitions, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+        crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionData {
@@ -356,6 +384,14 @@ impl crate::primitives::Decode for PartitionData {
     }
 }
 impl crate::primitives::Struct for PartitionData {}
+impl crate::entity::Entities for PartitionData {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.leader_id, "LeaderId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.leader_id, "LeaderId", f);
+    }
+}
 /// Versions 1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NodeEndpoint {
@@ -441,6 +477,14 @@ impl crate::primitives::Decode for NodeEndpoint {
     }
 }
 impl crate::primitives::Struct for NodeEndpoint {}
+impl crate::entity::Entities for NodeEndpoint {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.node_id, "NodeId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.node_id, "NodeId", f);
+    }
+}
 impl crate::message::Message for EndQuorumEpochResponse {
     const NAME: &'static str = "EndQuorumEpochResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

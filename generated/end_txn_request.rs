@@ -121,6 +121,20 @@ impl crate::primitives::Decode for EndTxnRequest {
     }
 }
 impl crate::primitives::Struct for EndTxnRequest {}
+impl crate::entity::Entities for EndTxnRequest {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::transactional_id(&self.transactional_id, "TransactionalId", f);
+        crate::entity::producer_id(&self.producer_id, "ProducerId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::transactional_id_mut(
+            &mut self.transactional_id,
+            "TransactionalId",
+            f,
+        );
+        crate::entity::producer_id_mut(&mut self.producer_id, "ProducerId", f);
+    }
+}
 impl crate::message::Message for EndTxnRequest {
     const NAME: &'static str = "EndTxnRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -143,6 +143,18 @@ impl crate::primitives::Decode for EndTxnResponse {
     }
 }
 impl crate::primitives::Struct for EndTxnResponse {}
+impl crate::entity::Entities for EndTxnResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version >= 5 {
+            crate::entity::producer_id(&self.producer_id, "ProducerId", f);
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version >= 5 {
+            crate::entity::producer_id_mut(&mut self.producer_id, "ProducerId", f);
+        }
+    }
+}
 impl crate::message::Message for EndTxnResponse {
     const NAME: &'static str = "EndTxnResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

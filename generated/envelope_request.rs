@@ -124,6 +124,7 @@ impl crate::primitives::Decode for EnvelopeRequest {
     }
 }
 impl crate::primitives::Struct for EnvelopeRequest {}
+impl crate::entity::Entities for EnvelopeRequest {}
 impl crate::message::Message for EnvelopeRequest {
     const NAME: &'static str = "EnvelopeRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

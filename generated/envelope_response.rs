@@ -85,6 +85,7 @@ impl crate::primitives::Decode for EnvelopeResponse {
     }
 }
 impl crate::primitives::Struct for EnvelopeResponse {}
+impl crate::entity::Entities for EnvelopeResponse {}
 impl crate::message::Message for EnvelopeResponse {
     const NAME: &'static str = "EnvelopeResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -3,11 +3,13 @@
 /// The ExpireDelegationTokenRequest request (api key 40), from ExpireDelegationTokenRequest.json.
 ///
 /// Versions 0-2; flexible 2.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Clone, PartialEq, Default)]
 pub struct ExpireDelegationTokenRequest {
     /// HMAC identifying the token.
     ///
     /// Versions 0+.
+    ///
+    /// Sensitive: `Debug` shows `<redacted N bytes>` (`None` when null), and so does the JSON form unless `JsonOptions::unredacted`.
     pub hmac: crate::Bytes,
     /// New lifetime in ms counted from now; negative to expire the token at once.
     ///
@@ -15,6 +17,15 @@ pub struct ExpireDelegationTokenRequest {
     pub expiry_time_period_ms: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+}
+impl ::core::fmt::Debug for ExpireDelegationTokenRequest {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("ExpireDelegationTokenRequest")
+            .field("hmac", &crate::redact::Redacted(&self.hmac))
+            .field("expiry_time_period_ms", &self.expiry_time_period_ms)
+            .field("unknown_tagged_fields", &self.unknown_tagged_fields)
+            .finish()
+    }
 }
 impl crate::primitives::Wire for ExpireDelegationTokenRequest {
     #[inline]
@@ -101,6 +112,7 @@ impl crate::primitives::Decode for ExpireDelegationTokenRequest {
     }
 }
 impl crate::primitives::Struct for ExpireDelegationTokenRequest {}
+impl crate::entity::Entities for ExpireDelegationTokenRequest {}
 impl crate::message::Message for ExpireDelegationTokenRequest {
     const NAME: &'static str = "ExpireDelegationTokenRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -97,6 +97,7 @@ impl crate::primitives::Decode for ExpireDelegationTokenResponse {
     }
 }
 impl crate::primitives::Struct for ExpireDelegationTokenResponse {}
+impl crate::entity::Entities for ExpireDelegationTokenResponse {}
 impl crate::message::Message for ExpireDelegationTokenResponse {
     const NAME: &'static str = "ExpireDelegationTokenResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

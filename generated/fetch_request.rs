@@ -409,6 +409,44 @@ impl crate::primitives::Decode for FetchRequest {
     }
 }
 impl crate::primitives::Struct for FetchRequest {}
+impl crate::entity::Entities for FetchRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version <= 14 {
+            crate::entity::broker_id(&self.replica_id, "ReplicaId", f);
+        }
+        if version >= 15 {
+            crate::entity::Entities::visit_entities(&self.replica_state, version, f);
+        }
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+        if version >= 7 {
+            crate::entity::Entities::visit_entities(
+                &self.forgotten_topics_data,
+                version,
+                f,
+            );
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version <= 14 {
+            crate::entity::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
+        }
+        if version >= 15 {
+            crate::entity::Entities::rewrite_entities(
+                &mut self.replica_state,
+                version,
+                f,
+            );
+        }
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        if version >= 7 {
+            crate::entity::Entities::rewrite_entities(
+                &mut self.forgotten_topics_data,
+                version,
+                f,
+            );
+        }
+    }
+}
 /// Versions 15-18; flexible 15-18.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReplicaState {
@@ -489,6 +527,14 @@ impl crate::primitives::Decode for ReplicaState {
     }
 }
 impl crate::primitives::Struct for ReplicaState {}
+impl crate::entity::Entities for ReplicaState {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.replica_id, "ReplicaId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
+    }
+}
 /// Versions 0-18; flexible 12-18.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FetchTopic {
@@ -628,6 +674,18 @@ impl crate::primitives::Decode for FetchTopic {
     }
 }
 impl crate::primitives::Struct for FetchTopic {}
+impl crate::entity::Entities for FetchTopic {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version <= 12 {
+            crate::entity::topic_name(&self.topic, "Topic", f);
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version <= 12 {
+            crate::entity::topic_name_mut(&mut self.topic, "Topic", f);
+        }
+    }
+}
 /// Versions 0-18; flexible 12-18.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FetchPartition {
@@ -1037,6 +1095,18 @@ impl crate::primitives::Decode for ForgottenTopic {
     }
 }
 impl crate::primitives::Struct for ForgottenTopic {}
+impl crate::entity::Entities for ForgottenTopic {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version <= 12 {
+            crate::entity::topic_name(&self.topic, "Topic", f);
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version <= 12 {
+            crate::entity::topic_name_mut(&mut self.topic, "Topic", f);
+        }
+    }
+}
 impl crate::message::Message for FetchRequest {
     const NAME: &'static str = "FetchRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -187,6 +187,24 @@ impl crate::primitives::Decode for FetchResponse {
     }
 }
 impl crate::primitives::Struct for FetchResponse {}
+impl crate::entity::Entities for FetchResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.responses, version, f);
+        if version >= 16 {
+            crate::entity::Entities::visit_entities(&self.node_endpoints, version, f);
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.responses, version, f);
+        if version >= 16 {
+            crate::entity::Entities::rewrite_entities(
+                &mut self.node_endpoints,
+                version,
+                f,
+            );
+        }
+    }
+}
 /// Versions 0-18; flexible 12-18.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FetchableTopicResponse {
@@ -326,6 +344,20 @@ impl crate::primitives::Decode for FetchableTopicResponse {
     }
 }
 impl crate::primitives::Struct for FetchableTopicResponse {}
+impl crate::entity::Entities for FetchableTopicResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version <= 12 {
+            crate::entity::topic_name(&self.topic, "Topic", f);
+        }
+        crate::entity::Entities::visit_entities(&self.partitions, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version <= 12 {
+            crate::entity::topic_name_mut(&mut self.topic, "Topic", f);
+        }
+        crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
 /// Versions 0-18; flexible 12-18.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PartitionData {
@@ -688,6 +720,50 @@ impl crate::primitives::Decode for PartitionData {
     }
 }
 impl crate::primitives::Struct for PartitionData {}
+impl crate::entity::Entities for PartitionData {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version >= 12 {
+            crate::entity::Entities::visit_entities(&self.current_leader, version, f);
+        }
+        if version >= 4 {
+            crate::entity::Entities::visit_entities(
+                &self.aborted_transactions,
+                version,
+                f,
+            );
+        }
+        if version >= 11 {
+            crate::entity::broker_id(
+                &self.preferred_read_replica,
+                "PreferredReadReplica",
+                f,
+            );
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version >= 12 {
+            crate::entity::Entities::rewrite_entities(
+                &mut self.current_leader,
+                version,
+                f,
+            );
+        }
+        if version >= 4 {
+            crate::entity::Entities::rewrite_entities(
+                &mut self.aborted_transactions,
+                version,
+                f,
+            );
+        }
+        if version >= 11 {
+            crate::entity::broker_id_mut(
+                &mut self.preferred_read_replica,
+                "PreferredReadReplica",
+                f,
+            );
+        }
+    }
+}
 /// Versions 12-18; flexible 12-18.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EpochEndOffset {
@@ -848,6 +924,14 @@ impl crate::primitives::Decode for LeaderIdAndEpoch {
     }
 }
 impl crate::primitives::Struct for LeaderIdAndEpoch {}
+impl crate::entity::Entities for LeaderIdAndEpoch {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.leader_id, "LeaderId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.leader_id, "LeaderId", f);
+    }
+}
 /// Versions 12-18; flexible 12-18.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SnapshotId {
@@ -1015,6 +1099,14 @@ impl crate::primitives::Decode for AbortedTransaction {
     }
 }
 impl crate::primitives::Struct for AbortedTransaction {}
+impl crate::entity::Entities for AbortedTransaction {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::producer_id(&self.producer_id, "ProducerId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::producer_id_mut(&mut self.producer_id, "ProducerId", f);
+    }
+}
 /// Versions 16-18; flexible 16-18.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NodeEndpoint {
@@ -1114,6 +1206,14 @@ impl crate::primitives::Decode for NodeEndpoint {
     }
 }
 impl crate::primitives::Struct for NodeEndpoint {}
+impl crate::entity::Entities for NodeEndpoint {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.node_id, "NodeId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.node_id, "NodeId", f);
+    }
+}
 impl crate::message::Message for FetchResponse {
     const NAME: &'static str = "FetchResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -142,6 +142,16 @@ impl crate::primitives::Decode for FetchSnapshotRequest {
     }
 }
 impl crate::primitives::Struct for FetchSnapshotRequest {}
+impl crate::entity::Entities for FetchSnapshotRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.replica_id, "ReplicaId", f);
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicSnapshot {
@@ -218,6 +228,14 @@ impl crate::primitives::Decode for TopicSnapshot {
     }
 }
 impl crate::primitives::Struct for TopicSnapshot {}
+impl crate::entity::Entities for TopicSnapshot {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionSnapshot {

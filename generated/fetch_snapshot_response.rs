@@ -134,6 +134,24 @@ impl crate::primitives::Decode for FetchSnapshotResponse {
     }
 }
 impl crate::primitives::Struct for FetchSnapshotResponse {}
+impl crate::entity::Entities for FetchSnapshotResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+        if version >= 1 {
+            crate::entity::Entities::visit_entities(&self.node_endpoints, version, f);
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        if version >= 1 {
+            crate::entity::Entities::rewrite_entities(
+                &mut self.node_endpoints,
+                version,
+                f,
+            );
+        }
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicSnapshot {
@@ -210,6 +228,16 @@ impl crate::primitives::Decode for TopicSnapshot {
     }
 }
 impl crate::primitives::Struct for TopicSnapshot {}
+impl crate::entity::Entities for TopicSnapshot {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+        crate::entity::Entities::visit_entities(&self.partitions, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionSnapshot {
@@ -383,6 +411,14 @@ impl crate::primitives::Decode for PartitionSnapshot {
     }
 }
 impl crate::primitives::Struct for PartitionSnapshot {}
+impl crate::entity::Entities for PartitionSnapshot {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.current_leader, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.current_leader, version, f);
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SnapshotId {
@@ -525,6 +561,14 @@ impl crate::primitives::Decode for LeaderIdAndEpoch {
     }
 }
 impl crate::primitives::Struct for LeaderIdAndEpoch {}
+impl crate::entity::Entities for LeaderIdAndEpoch {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.leader_id, "LeaderId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.leader_id, "LeaderId", f);
+    }
+}
 /// Versions 1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NodeEndpoint {
@@ -610,6 +654,14 @@ impl crate::primitives::Decode for NodeEndpoint {
     }
 }
 impl crate::primitives::Struct for NodeEndpoint {}
+impl crate::entity::Entities for NodeEndpoint {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.node_id, "NodeId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.node_id, "NodeId", f);
+    }
+}
 impl crate::message::Message for FetchSnapshotResponse {
     const NAME: &'static str = "FetchSnapshotResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -153,6 +153,7 @@ impl crate::primitives::Decode for FindCoordinatorRequest {
     }
 }
 impl crate::primitives::Struct for FindCoordinatorRequest {}
+impl crate::entity::Entities for FindCoordinatorRequest {}
 impl crate::message::Message for FindCoordinatorRequest {
     const NAME: &'static str = "FindCoordinatorRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -276,6 +276,28 @@ impl crate::primitives::Decode for FindCoordinatorResponse {
     }
 }
 impl crate::primitives::Struct for FindCoordinatorResponse {}
+impl crate::entity::Entities for FindCoordinatorResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version <= 3 {
+            crate::entity::broker_id(&self.node_id, "NodeId", f);
+        }
+        if version >= 4 {
+            crate::entity::Entities::visit_entities(&self.coordinators, version, f);
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version <= 3 {
+            crate::entity::broker_id_mut(&mut self.node_id, "NodeId", f);
+        }
+        if version >= 4 {
+            crate::entity::Entities::rewrite_entities(
+                &mut self.coordinators,
+                version,
+                f,
+            );
+        }
+    }
+}
 /// Versions 4-6; flexible 4-6.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Coordinator {
@@ -413,6 +435,14 @@ impl crate::primitives::Decode for Coordinator {
     }
 }
 impl crate::primitives::Struct for Coordinator {}
+impl crate::entity::Entities for Coordinator {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.node_id, "NodeId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.node_id, "NodeId", f);
+    }
+}
 impl crate::message::Message for FindCoordinatorResponse {
     const NAME: &'static str = "FindCoordinatorResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -65,6 +65,7 @@ impl crate::primitives::Decode for GetTelemetrySubscriptionsRequest {
     }
 }
 impl crate::primitives::Struct for GetTelemetrySubscriptionsRequest {}
+impl crate::entity::Entities for GetTelemetrySubscriptionsRequest {}
 impl crate::message::Message for GetTelemetrySubscriptionsRequest {
     const NAME: &'static str = "GetTelemetrySubscriptionsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -177,6 +177,7 @@ impl crate::primitives::Decode for GetTelemetrySubscriptionsResponse {
     }
 }
 impl crate::primitives::Struct for GetTelemetrySubscriptionsResponse {}
+impl crate::entity::Entities for GetTelemetrySubscriptionsResponse {}
 impl crate::message::Message for GetTelemetrySubscriptionsResponse {
     const NAME: &'static str = "GetTelemetrySubscriptionsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

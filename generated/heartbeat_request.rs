@@ -168,6 +168,14 @@ impl crate::primitives::Decode for HeartbeatRequest {
     }
 }
 impl crate::primitives::Struct for HeartbeatRequest {}
+impl crate::entity::Entities for HeartbeatRequest {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::group_id(&self.group_id, "GroupId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+    }
+}
 impl crate::message::Message for HeartbeatRequest {
     const NAME: &'static str = "HeartbeatRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

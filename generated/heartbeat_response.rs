@@ -103,6 +103,7 @@ impl crate::primitives::Decode for HeartbeatResponse {
     }
 }
 impl crate::primitives::Struct for HeartbeatResponse {}
+impl crate::entity::Entities for HeartbeatResponse {}
 impl crate::message::Message for HeartbeatResponse {
     const NAME: &'static str = "HeartbeatResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -104,6 +104,7 @@ impl crate::primitives::Decode for IncrementalAlterConfigsRequest {
     }
 }
 impl crate::primitives::Struct for IncrementalAlterConfigsRequest {}
+impl crate::entity::Entities for IncrementalAlterConfigsRequest {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AlterConfigsResource {

@@ -101,6 +101,7 @@ impl crate::primitives::Decode for IncrementalAlterConfigsResponse {
     }
 }
 impl crate::primitives::Struct for IncrementalAlterConfigsResponse {}
+impl crate::entity::Entities for IncrementalAlterConfigsResponse {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AlterConfigsResourceResponse {

@@ -219,6 +219,24 @@ impl crate::primitives::Decode for InitProducerIdRequest {
     }
 }
 impl crate::primitives::Struct for InitProducerIdRequest {}
+impl crate::entity::Entities for InitProducerIdRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::transactional_id(&self.transactional_id, "TransactionalId", f);
+        if version >= 3 {
+            crate::entity::producer_id(&self.producer_id, "ProducerId", f);
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::transactional_id_mut(
+            &mut self.transactional_id,
+            "TransactionalId",
+            f,
+        );
+        if version >= 3 {
+            crate::entity::producer_id_mut(&mut self.producer_id, "ProducerId", f);
+        }
+    }
+}
 impl crate::message::Message for InitProducerIdRequest {
     const NAME: &'static str = "InitProducerIdRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -184,6 +184,28 @@ impl crate::primitives::Decode for InitProducerIdResponse {
     }
 }
 impl crate::primitives::Struct for InitProducerIdResponse {}
+impl crate::entity::Entities for InitProducerIdResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::producer_id(&self.producer_id, "ProducerId", f);
+        if version >= 6 {
+            crate::entity::producer_id(
+                &self.ongoing_txn_producer_id,
+                "OngoingTxnProducerId",
+                f,
+            );
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::producer_id_mut(&mut self.producer_id, "ProducerId", f);
+        if version >= 6 {
+            crate::entity::producer_id_mut(
+                &mut self.ongoing_txn_producer_id,
+                "OngoingTxnProducerId",
+                f,
+            );
+        }
+    }
+}
 impl crate::message::Message for InitProducerIdResponse {
     const NAME: &'static str = "InitProducerIdResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

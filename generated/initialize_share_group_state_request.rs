@@ -79,6 +79,7 @@ impl crate::primitives::Decode for InitializeShareGroupStateRequest {
     }
 }
 impl crate::primitives::Struct for InitializeShareGroupStateRequest {}
+impl crate::entity::Entities for InitializeShareGroupStateRequest {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializeStateData {

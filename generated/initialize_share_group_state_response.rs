@@ -56,6 +56,7 @@ impl crate::primitives::Decode for InitializeShareGroupStateResponse {
     }
 }
 impl crate::primitives::Struct for InitializeShareGroupStateResponse {}
+impl crate::entity::Entities for InitializeShareGroupStateResponse {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializeStateResult {

@@ -289,6 +289,14 @@ impl crate::primitives::Decode for JoinGroupRequest {
     }
 }
 impl crate::primitives::Struct for JoinGroupRequest {}
+impl crate::entity::Entities for JoinGroupRequest {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::group_id(&self.group_id, "GroupId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+    }
+}
 /// Versions 0-9; flexible 6-9.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JoinGroupRequestProtocol {

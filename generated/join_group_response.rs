@@ -280,6 +280,7 @@ impl crate::primitives::Decode for JoinGroupResponse {
     }
 }
 impl crate::primitives::Struct for JoinGroupResponse {}
+impl crate::entity::Entities for JoinGroupResponse {}
 /// Versions 0-9; flexible 6-9.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JoinGroupResponseMember {

@@ -282,6 +282,40 @@ impl crate::primitives::Decode for LeaderAndIsrRequest {
     }
 }
 impl crate::primitives::Struct for LeaderAndIsrRequest {}
+impl crate::entity::Entities for LeaderAndIsrRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.controller_id, "ControllerId", f);
+        if version <= 1 {
+            crate::entity::Entities::visit_entities(
+                &self.ungrouped_partition_states,
+                version,
+                f,
+            );
+        }
+        if version >= 2 {
+            crate::entity::Entities::visit_entities(&self.topic_states, version, f);
+        }
+        crate::entity::Entities::visit_entities(&self.live_leaders, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.controller_id, "ControllerId", f);
+        if version <= 1 {
+            crate::entity::Entities::rewrite_entities(
+                &mut self.ungrouped_partition_states,
+                version,
+                f,
+            );
+        }
+        if version >= 2 {
+            crate::entity::Entities::rewrite_entities(
+                &mut self.topic_states,
+                version,
+                f,
+            );
+        }
+        crate::entity::Entities::rewrite_entities(&mut self.live_leaders, version, f);
+    }
+}
 /// Versions 0-7; flexible 4-7.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LeaderAndIsrPartitionState {
@@ -583,6 +617,40 @@ impl crate::primitives::Decode for LeaderAndIsrPartitionState {
     }
 }
 impl crate::primitives::Struct for LeaderAndIsrPartitionState {}
+impl crate::entity::Entities for LeaderAndIsrPartitionState {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version <= 1 {
+            crate::entity::topic_name(&self.topic_name, "TopicName", f);
+        }
+        crate::entity::broker_id(&self.leader, "Leader", f);
+        crate::entity::broker_id(&self.isr, "Isr", f);
+        crate::entity::broker_id(&self.replicas, "Replicas", f);
+        if version >= 3 {
+            crate::entity::broker_id(&self.adding_replicas, "AddingReplicas", f);
+        }
+        if version >= 3 {
+            crate::entity::broker_id(&self.removing_replicas, "RemovingReplicas", f);
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version <= 1 {
+            crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+        }
+        crate::entity::broker_id_mut(&mut self.leader, "Leader", f);
+        crate::entity::broker_id_mut(&mut self.isr, "Isr", f);
+        crate::entity::broker_id_mut(&mut self.replicas, "Replicas", f);
+        if version >= 3 {
+            crate::entity::broker_id_mut(&mut self.adding_replicas, "AddingReplicas", f);
+        }
+        if version >= 3 {
+            crate::entity::broker_id_mut(
+                &mut self.removing_replicas,
+                "RemovingReplicas",
+                f,
+            );
+        }
+    }
+}
 /// Versions 2-7; flexible 4-7.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LeaderAndIsrTopicState {
@@ -714,6 +782,20 @@ impl crate::primitives::Decode for LeaderAndIsrTopicState {
     }
 }
 impl crate::primitives::Struct for LeaderAndIsrTopicState {}
+impl crate::entity::Entities for LeaderAndIsrTopicState {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+        crate::entity::Entities::visit_entities(&self.partition_states, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+        crate::entity::Entities::rewrite_entities(
+            &mut self.partition_states,
+            version,
+            f,
+        );
+    }
+}
 /// Versions 0-7; flexible 4-7.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LeaderAndIsrLiveLeader {
@@ -831,6 +913,14 @@ impl crate::primitives::Decode for LeaderAndIsrLiveLeader {
     }
 }
 impl crate::primitives::Struct for LeaderAndIsrLiveLeader {}
+impl crate::entity::Entities for LeaderAndIsrLiveLeader {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.broker_id, "BrokerId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.broker_id, "BrokerId", f);
+    }
+}
 impl crate::message::Message for LeaderAndIsrRequest {
     const NAME: &'static str = "LeaderAndIsrRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -145,6 +145,28 @@ impl crate::primitives::Decode for LeaderAndIsrResponse {
     }
 }
 impl crate::primitives::Struct for LeaderAndIsrResponse {}
+impl crate::entity::Entities for LeaderAndIsrResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version <= 4 {
+            crate::entity::Entities::visit_entities(&self.partition_errors, version, f);
+        }
+        if version >= 5 {
+            crate::entity::Entities::visit_entities(&self.topics, version, f);
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version <= 4 {
+            crate::entity::Entities::rewrite_entities(
+                &mut self.partition_errors,
+                version,
+                f,
+            );
+        }
+        if version >= 5 {
+            crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        }
+    }
+}
 /// Versions 0-7; flexible 4-7.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LeaderAndIsrPartitionError {
@@ -264,6 +286,18 @@ impl crate::primitives::Decode for LeaderAndIsrPartitionError {
     }
 }
 impl crate::primitives::Struct for LeaderAndIsrPartitionError {}
+impl crate::entity::Entities for LeaderAndIsrPartitionError {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version <= 4 {
+            crate::entity::topic_name(&self.topic_name, "TopicName", f);
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version <= 4 {
+            crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+        }
+    }
+}
 /// Versions 5-7; flexible 5-7.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LeaderAndIsrTopicError {
@@ -351,6 +385,18 @@ impl crate::primitives::Decode for LeaderAndIsrTopicError {
     }
 }
 impl crate::primitives::Struct for LeaderAndIsrTopicError {}
+impl crate::entity::Entities for LeaderAndIsrTopicError {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.partition_errors, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(
+            &mut self.partition_errors,
+            version,
+            f,
+        );
+    }
+}
 impl crate::message::Message for LeaderAndIsrResponse {
     const NAME: &'static str = "LeaderAndIsrResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -108,6 +108,14 @@ impl crate::primitives::Decode for LeaderChangeMessage {
     }
 }
 impl crate::primitives::Struct for LeaderChangeMessage {}
+impl crate::entity::Entities for LeaderChangeMessage {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.leader_id, "LeaderId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.leader_id, "LeaderId", f);
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Voter {

@@ -154,6 +154,14 @@ impl crate::primitives::Decode for LeaveGroupRequest {
     }
 }
 impl crate::primitives::Struct for LeaveGroupRequest {}
+impl crate::entity::Entities for LeaveGroupRequest {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::group_id(&self.group_id, "GroupId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+    }
+}
 /// Versions 3-5; flexible 4-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MemberIdentity {

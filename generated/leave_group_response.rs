@@ -136,6 +136,7 @@ impl crate::primitives::Decode for LeaveGroupResponse {
     }
 }
 impl crate::primitives::Struct for LeaveGroupResponse {}
+impl crate::entity::Entities for LeaveGroupResponse {}
 /// Versions 3-5; flexible 4-5.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MemberResponse {

@@ -85,6 +85,7 @@ impl crate::primitives::Decode for ListConfigResourcesRequest {
     }
 }
 impl crate::primitives::Struct for ListConfigResourcesRequest {}
+impl crate::entity::Entities for ListConfigResourcesRequest {}
 impl crate::message::Message for ListConfigResourcesRequest {
     const NAME: &'static str = "ListConfigResourcesRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -97,6 +97,7 @@ impl crate::primitives::Decode for ListConfigResourcesResponse {
     }
 }
 impl crate::primitives::Struct for ListConfigResourcesResponse {}
+impl crate::entity::Entities for ListConfigResourcesResponse {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConfigResource {

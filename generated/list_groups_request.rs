@@ -128,6 +128,7 @@ impl crate::primitives::Decode for ListGroupsRequest {
     }
 }
 impl crate::primitives::Struct for ListGroupsRequest {}
+impl crate::entity::Entities for ListGroupsRequest {}
 impl crate::message::Message for ListGroupsRequest {
     const NAME: &'static str = "ListGroupsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

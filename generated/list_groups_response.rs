@@ -118,6 +118,14 @@ impl crate::primitives::Decode for ListGroupsResponse {
     }
 }
 impl crate::primitives::Struct for ListGroupsResponse {}
+impl crate::entity::Entities for ListGroupsResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.groups, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.groups, version, f);
+    }
+}
 /// Versions 0-5; flexible 3-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListedGroup {
@@ -290,6 +298,14 @@ impl crate::primitives::Decode for ListedGroup {
     }
 }
 impl crate::primitives::Struct for ListedGroup {}
+impl crate::entity::Entities for ListedGroup {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::group_id(&self.group_id, "GroupId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+    }
+}
 impl crate::message::Message for ListGroupsResponse {
     const NAME: &'static str = "ListGroupsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -155,6 +155,16 @@ impl crate::primitives::Decode for ListOffsetsRequest {
     }
 }
 impl crate::primitives::Struct for ListOffsetsRequest {}
+impl crate::entity::Entities for ListOffsetsRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.replica_id, "ReplicaId", f);
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0-11; flexible 6-11.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListOffsetsTopic {
@@ -254,6 +264,14 @@ impl crate::primitives::Decode for ListOffsetsTopic {
     }
 }
 impl crate::primitives::Struct for ListOffsetsTopic {}
+impl crate::entity::Entities for ListOffsetsTopic {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
 /// Versions 0-11; flexible 6-11.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListOffsetsPartition {

@@ -104,6 +104,14 @@ impl crate::primitives::Decode for ListOffsetsResponse {
     }
 }
 impl crate::primitives::Struct for ListOffsetsResponse {}
+impl crate::entity::Entities for ListOffsetsResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0-11; flexible 6-11.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListOffsetsTopicResponse {
@@ -203,6 +211,14 @@ impl crate::primitives::Decode for ListOffsetsTopicResponse {
     }
 }
 impl crate::primitives::Struct for ListOffsetsTopicResponse {}
+impl crate::entity::Entities for ListOffsetsTopicResponse {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
 /// Versions 0-11; flexible 6-11.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListOffsetsPartitionResponse {

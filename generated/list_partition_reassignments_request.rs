@@ -79,6 +79,14 @@ impl crate::primitives::Decode for ListPartitionReassignmentsRequest {
     }
 }
 impl crate::primitives::Struct for ListPartitionReassignmentsRequest {}
+impl crate::entity::Entities for ListPartitionReassignmentsRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListPartitionReassignmentsTopics {
@@ -159,6 +167,14 @@ impl crate::primitives::Decode for ListPartitionReassignmentsTopics {
     }
 }
 impl crate::primitives::Struct for ListPartitionReassignmentsTopics {}
+impl crate::entity::Entities for ListPartitionReassignmentsTopics {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
 impl crate::message::Message for ListPartitionReassignmentsRequest {
     const NAME: &'static str = "ListPartitionReassignmentsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

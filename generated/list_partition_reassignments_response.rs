@@ -117,6 +117,14 @@ impl crate::primitives::Decode for ListPartitionReassignmentsResponse {
     }
 }
 impl crate::primitives::Struct for ListPartitionReassignmentsResponse {}
+impl crate::entity::Entities for ListPartitionReassignmentsResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OngoingTopicReassignment {
@@ -193,6 +201,16 @@ impl crate::primitives::Decode for OngoingTopicReassignment {
     }
 }
 impl crate::primitives::Struct for OngoingTopicReassignment {}
+impl crate::entity::Entities for OngoingTopicReassignment {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+        crate::entity::Entities::visit_entities(&self.partitions, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OngoingPartitionReassignment {
@@ -320,6 +338,18 @@ impl crate::primitives::Decode for OngoingPartitionReassignment {
     }
 }
 impl crate::primitives::Struct for OngoingPartitionReassignment {}
+impl crate::entity::Entities for OngoingPartitionReassignment {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.replicas, "Replicas", f);
+        crate::entity::broker_id(&self.adding_replicas, "AddingReplicas", f);
+        crate::entity::broker_id(&self.removing_replicas, "RemovingReplicas", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.replicas, "Replicas", f);
+        crate::entity::broker_id_mut(&mut self.adding_replicas, "AddingReplicas", f);
+        crate::entity::broker_id_mut(&mut self.removing_replicas, "RemovingReplicas", f);
+    }
+}
 impl crate::message::Message for ListPartitionReassignmentsResponse {
     const NAME: &'static str = "ListPartitionReassignmentsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -171,6 +171,18 @@ impl crate::primitives::Decode for ListTransactionsRequest {
     }
 }
 impl crate::primitives::Struct for ListTransactionsRequest {}
+impl crate::entity::Entities for ListTransactionsRequest {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::producer_id(&self.producer_id_filters, "ProducerIdFilters", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::producer_id_mut(
+            &mut self.producer_id_filters,
+            "ProducerIdFilters",
+            f,
+        );
+    }
+}
 impl crate::message::Message for ListTransactionsRequest {
     const NAME: &'static str = "ListTransactionsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -122,6 +122,18 @@ impl crate::primitives::Decode for ListTransactionsResponse {
     }
 }
 impl crate::primitives::Struct for ListTransactionsResponse {}
+impl crate::entity::Entities for ListTransactionsResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.transaction_states, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(
+            &mut self.transaction_states,
+            version,
+            f,
+        );
+    }
+}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TransactionState {
@@ -234,6 +246,20 @@ impl crate::primitives::Decode for TransactionState {
     }
 }
 impl crate::primitives::Struct for TransactionState {}
+impl crate::entity::Entities for TransactionState {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::transactional_id(&self.transactional_id, "TransactionalId", f);
+        crate::entity::producer_id(&self.producer_id, "ProducerId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::transactional_id_mut(
+            &mut self.transactional_id,
+            "TransactionalId",
+            f,
+        );
+        crate::entity::producer_id_mut(&mut self.producer_id, "ProducerId", f);
+    }
+}
 impl crate::message::Message for ListTransactionsResponse {
     const NAME: &'static str = "ListTransactionsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

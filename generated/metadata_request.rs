@@ -204,6 +204,14 @@ impl crate::primitives::Decode for MetadataRequest {
     }
 }
 impl crate::primitives::Struct for MetadataRequest {}
+impl crate::entity::Entities for MetadataRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0-13; flexible 9-13.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MetadataRequestTopic {
@@ -332,6 +340,14 @@ impl crate::primitives::Decode for MetadataRequestTopic {
     }
 }
 impl crate::primitives::Struct for MetadataRequestTopic {}
+impl crate::entity::Entities for MetadataRequestTopic {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
 impl crate::message::Message for MetadataRequest {
     const NAME: &'static str = "MetadataRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -263,6 +263,22 @@ impl crate::primitives::Decode for MetadataResponse {
     }
 }
 impl crate::primitives::Struct for MetadataResponse {}
+impl crate::entity::Entities for MetadataResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.brokers, version, f);
+        if version >= 1 {
+            crate::entity::broker_id(&self.controller_id, "ControllerId", f);
+        }
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.brokers, version, f);
+        if version >= 1 {
+            crate::entity::broker_id_mut(&mut self.controller_id, "ControllerId", f);
+        }
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0-13; flexible 9-13.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MetadataResponseBroker {
@@ -403,6 +419,14 @@ impl crate::primitives::Decode for MetadataResponseBroker {
     }
 }
 impl crate::primitives::Struct for MetadataResponseBroker {}
+impl crate::entity::Entities for MetadataResponseBroker {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.node_id, "NodeId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.node_id, "NodeId", f);
+    }
+}
 /// Versions 0-13; flexible 9-13.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MetadataResponseTopic {
@@ -629,6 +653,16 @@ impl crate::primitives::Decode for MetadataResponseTopic {
     }
 }
 impl crate::primitives::Struct for MetadataResponseTopic {}
+impl crate::entity::Entities for MetadataResponseTopic {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+        crate::entity::Entities::visit_entities(&self.partitions, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
+    }
+}
 /// Versions 0-13; flexible 9-13.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MetadataResponsePartition {
@@ -853,6 +887,28 @@ impl crate::primitives::Decode for MetadataResponsePartition {
     }
 }
 impl crate::primitives::Struct for MetadataResponsePartition {}
+impl crate::entity::Entities for MetadataResponsePartition {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.leader_id, "LeaderId", f);
+        crate::entity::broker_id(&self.replica_nodes, "ReplicaNodes", f);
+        crate::entity::broker_id(&self.isr_nodes, "IsrNodes", f);
+        if version >= 5 {
+            crate::entity::broker_id(&self.offline_replicas, "OfflineReplicas", f);
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.leader_id, "LeaderId", f);
+        crate::entity::broker_id_mut(&mut self.replica_nodes, "ReplicaNodes", f);
+        crate::entity::broker_id_mut(&mut self.isr_nodes, "IsrNodes", f);
+        if version >= 5 {
+            crate::entity::broker_id_mut(
+                &mut self.offline_replicas,
+                "OfflineReplicas",
+                f,
+            );
+        }
+    }
+}
 impl crate::message::Message for MetadataResponse {
     const NAME: &'static str = "MetadataResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

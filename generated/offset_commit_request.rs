@@ -234,6 +234,16 @@ impl crate::primitives::Decode for OffsetCommitRequest {
     }
 }
 impl crate::primitives::Struct for OffsetCommitRequest {}
+impl crate::entity::Entities for OffsetCommitRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0-10; flexible 8-10.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetCommitRequestTopic {
@@ -368,6 +378,18 @@ impl crate::primitives::Decode for OffsetCommitRequestTopic {
     }
 }
 impl crate::primitives::Struct for OffsetCommitRequestTopic {}
+impl crate::entity::Entities for OffsetCommitRequestTopic {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version <= 9 {
+            crate::entity::topic_name(&self.name, "Name", f);
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version <= 9 {
+            crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        }
+    }
+}
 /// Versions 0-10; flexible 8-10.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OffsetCommitRequestPartition {

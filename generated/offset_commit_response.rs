@@ -104,6 +104,14 @@ impl crate::primitives::Decode for OffsetCommitResponse {
     }
 }
 impl crate::primitives::Struct for OffsetCommitResponse {}
+impl crate::entity::Entities for OffsetCommitResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0-10; flexible 8-10.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetCommitResponseTopic {
@@ -238,6 +246,18 @@ impl crate::primitives::Decode for OffsetCommitResponseTopic {
     }
 }
 impl crate::primitives::Struct for OffsetCommitResponseTopic {}
+impl crate::entity::Entities for OffsetCommitResponseTopic {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version <= 9 {
+            crate::entity::topic_name(&self.name, "Name", f);
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version <= 9 {
+            crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        }
+    }
+}
 /// Versions 0-10; flexible 8-10.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetCommitResponsePartition {

@@ -72,6 +72,16 @@ impl crate::primitives::Decode for OffsetDeleteRequest {
     }
 }
 impl crate::primitives::Struct for OffsetDeleteRequest {}
+impl crate::entity::Entities for OffsetDeleteRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0; flexible none.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetDeleteRequestTopic {
@@ -147,6 +157,14 @@ impl crate::primitives::Decode for OffsetDeleteRequestTopic {
     }
 }
 impl crate::primitives::Struct for OffsetDeleteRequestTopic {}
+impl crate::entity::Entities for OffsetDeleteRequestTopic {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
 /// Versions 0; flexible none.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetDeleteRequestPartition {

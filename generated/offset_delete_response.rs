@@ -80,6 +80,14 @@ impl crate::primitives::Decode for OffsetDeleteResponse {
     }
 }
 impl crate::primitives::Struct for OffsetDeleteResponse {}
+impl crate::entity::Entities for OffsetDeleteResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0; flexible none.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetDeleteResponseTopic {
@@ -155,6 +163,14 @@ impl crate::primitives::Decode for OffsetDeleteResponseTopic {
     }
 }
 impl crate::primitives::Struct for OffsetDeleteResponseTopic {}
+impl crate::entity::Entities for OffsetDeleteResponseTopic {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
 /// Versions 0; flexible none.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetDeleteResponsePartition {

@@ -218,6 +218,30 @@ impl crate::primitives::Decode for OffsetFetchRequest {
     }
 }
 impl crate::primitives::Struct for OffsetFetchRequest {}
+impl crate::entity::Entities for OffsetFetchRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version <= 7 {
+            crate::entity::group_id(&self.group_id, "GroupId", f);
+        }
+        if version <= 7 {
+            crate::entity::Entities::visit_entities(&self.topics, version, f);
+        }
+        if version >= 8 {
+            crate::entity::Entities::visit_entities(&self.groups, version, f);
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version <= 7 {
+            crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        }
+        if version <= 7 {
+            crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        }
+        if version >= 8 {
+            crate::entity::Entities::rewrite_entities(&mut self.groups, version, f);
+        }
+    }
+}
 /// Versions 0-7; flexible 6-7.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetFetchRequestTopic {
@@ -320,6 +344,14 @@ impl crate::primitives::Decode for OffsetFetchRequestTopic {
     }
 }
 impl crate::primitives::Struct for OffsetFetchRequestTopic {}
+impl crate::entity::Entities for OffsetFetchRequestTopic {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
 /// Versions 8-10; flexible 8-10.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OffsetFetchRequestGroup {
@@ -453,6 +485,16 @@ impl crate::primitives::Decode for OffsetFetchRequestGroup {
     }
 }
 impl crate::primitives::Struct for OffsetFetchRequestGroup {}
+impl crate::entity::Entities for OffsetFetchRequestGroup {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 8-10; flexible 8-10.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetFetchRequestTopics {
@@ -569,6 +611,18 @@ impl crate::primitives::Decode for OffsetFetchRequestTopics {
     }
 }
 impl crate::primitives::Struct for OffsetFetchRequestTopics {}
+impl crate::entity::Entities for OffsetFetchRequestTopics {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version <= 9 {
+            crate::entity::topic_name(&self.name, "Name", f);
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version <= 9 {
+            crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        }
+    }
+}
 impl crate::message::Message for OffsetFetchRequest {
     const NAME: &'static str = "OffsetFetchRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -185,6 +185,24 @@ impl crate::primitives::Decode for OffsetFetchResponse {
     }
 }
 impl crate::primitives::Struct for OffsetFetchResponse {}
+impl crate::entity::Entities for OffsetFetchResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version <= 7 {
+            crate::entity::Entities::visit_entities(&self.topics, version, f);
+        }
+        if version >= 8 {
+            crate::entity::Entities::visit_entities(&self.groups, version, f);
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version <= 7 {
+            crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        }
+        if version >= 8 {
+            crate::entity::Entities::rewrite_entities(&mut self.groups, version, f);
+        }
+    }
+}
 /// Versions 0-7; flexible 6-7.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetFetchResponseTopic {
@@ -284,6 +302,14 @@ impl crate::primitives::Decode for OffsetFetchResponseTopic {
     }
 }
 impl crate::primitives::Struct for OffsetFetchResponseTopic {}
+impl crate::entity::Entities for OffsetFetchResponseTopic {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
 /// Versions 0-7; flexible 6-7.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OffsetFetchResponsePartition {
@@ -552,6 +578,16 @@ impl crate::primitives::Decode for OffsetFetchResponseGroup {
     }
 }
 impl crate::primitives::Struct for OffsetFetchResponseGroup {}
+impl crate::entity::Entities for OffsetFetchResponseGroup {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 8-10; flexible 8-10.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetFetchResponseTopics {
@@ -664,6 +700,18 @@ impl crate::primitives::Decode for OffsetFetchResponseTopics {
     }
 }
 impl crate::primitives::Struct for OffsetFetchResponseTopics {}
+impl crate::entity::Entities for OffsetFetchResponseTopics {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version <= 9 {
+            crate::entity::topic_name(&self.name, "Name", f);
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version <= 9 {
+            crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        }
+    }
+}
 /// Versions 8-10; flexible 8-10.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OffsetFetchResponsePartitions {

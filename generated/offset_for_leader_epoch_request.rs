@@ -113,6 +113,20 @@ impl crate::primitives::Decode for OffsetForLeaderEpochRequest {
     }
 }
 impl crate::primitives::Struct for OffsetForLeaderEpochRequest {}
+impl crate::entity::Entities for OffsetForLeaderEpochRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version >= 3 {
+            crate::entity::broker_id(&self.replica_id, "ReplicaId", f);
+        }
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version >= 3 {
+            crate::entity::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
+        }
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0-4; flexible 4.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetForLeaderTopic {
@@ -212,6 +226,14 @@ impl crate::primitives::Decode for OffsetForLeaderTopic {
     }
 }
 impl crate::primitives::Struct for OffsetForLeaderTopic {}
+impl crate::entity::Entities for OffsetForLeaderTopic {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic, "Topic", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic, "Topic", f);
+    }
+}
 /// Versions 0-4; flexible 4.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OffsetForLeaderPartition {

@@ -104,6 +104,14 @@ impl crate::primitives::Decode for OffsetForLeaderEpochResponse {
     }
 }
 impl crate::primitives::Struct for OffsetForLeaderEpochResponse {}
+impl crate::entity::Entities for OffsetForLeaderEpochResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0-4; flexible 4.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetForLeaderTopicResult {
@@ -203,6 +211,14 @@ impl crate::primitives::Decode for OffsetForLeaderTopicResult {
     }
 }
 impl crate::primitives::Struct for OffsetForLeaderTopicResult {}
+impl crate::entity::Entities for OffsetForLeaderTopicResult {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic, "Topic", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic, "Topic", f);
+    }
+}
 /// Versions 0-4; flexible 4.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EpochEndOffset {

@@ -145,6 +145,28 @@ impl crate::primitives::Decode for ProduceRequest {
     }
 }
 impl crate::primitives::Struct for ProduceRequest {}
+impl crate::entity::Entities for ProduceRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version >= 3 {
+            crate::entity::transactional_id(
+                &self.transactional_id,
+                "TransactionalId",
+                f,
+            );
+        }
+        crate::entity::Entities::visit_entities(&self.topic_data, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version >= 3 {
+            crate::entity::transactional_id_mut(
+                &mut self.transactional_id,
+                "TransactionalId",
+                f,
+            );
+        }
+        crate::entity::Entities::rewrite_entities(&mut self.topic_data, version, f);
+    }
+}
 /// Versions 0-13; flexible 9-13.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicProduceData {
@@ -279,6 +301,18 @@ impl crate::primitives::Decode for TopicProduceData {
     }
 }
 impl crate::primitives::Struct for TopicProduceData {}
+impl crate::entity::Entities for TopicProduceData {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version <= 12 {
+            crate::entity::topic_name(&self.name, "Name", f);
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version <= 12 {
+            crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        }
+    }
+}
 /// Versions 0-13; flexible 9-13.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionProduceData {

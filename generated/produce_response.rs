@@ -152,6 +152,24 @@ impl crate::primitives::Decode for ProduceResponse {
     }
 }
 impl crate::primitives::Struct for ProduceResponse {}
+impl crate::entity::Entities for ProduceResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.responses, version, f);
+        if version >= 10 {
+            crate::entity::Entities::visit_entities(&self.node_endpoints, version, f);
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.responses, version, f);
+        if version >= 10 {
+            crate::entity::Entities::rewrite_entities(
+                &mut self.node_endpoints,
+                version,
+                f,
+            );
+        }
+    }
+}
 /// Versions 0-13; flexible 9-13.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicProduceResponse {
@@ -286,6 +304,24 @@ impl crate::primitives::Decode for TopicProduceResponse {
     }
 }
 impl crate::primitives::Struct for TopicProduceResponse {}
+impl crate::entity::Entities for TopicProduceResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version <= 12 {
+            crate::entity::topic_name(&self.name, "Name", f);
+        }
+        crate::entity::Entities::visit_entities(&self.partition_responses, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version <= 12 {
+            crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        }
+        crate::entity::Entities::rewrite_entities(
+            &mut self.partition_responses,
+            version,
+            f,
+        );
+    }
+}
 /// Versions 0-13; flexible 9-13.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PartitionProduceResponse {
@@ -579,6 +615,22 @@ impl crate::primitives::Decode for PartitionProduceResponse {
     }
 }
 impl crate::primitives::Struct for PartitionProduceResponse {}
+impl crate::entity::Entities for PartitionProduceResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version >= 10 {
+            crate::entity::Entities::visit_entities(&self.current_leader, version, f);
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version >= 10 {
+            crate::entity::Entities::rewrite_entities(
+                &mut self.current_leader,
+                version,
+                f,
+            );
+        }
+    }
+}
 /// Versions 8-13; flexible 9-13.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BatchIndexAndErrorMessage {
@@ -765,6 +817,14 @@ impl crate::primitives::Decode for LeaderIdAndEpoch {
     }
 }
 impl crate::primitives::Struct for LeaderIdAndEpoch {}
+impl crate::entity::Entities for LeaderIdAndEpoch {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.leader_id, "LeaderId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.leader_id, "LeaderId", f);
+    }
+}
 /// Versions 10-13; flexible 10-13.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NodeEndpoint {
@@ -864,6 +924,14 @@ impl crate::primitives::Decode for NodeEndpoint {
     }
 }
 impl crate::primitives::Struct for NodeEndpoint {}
+impl crate::entity::Entities for NodeEndpoint {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.node_id, "NodeId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.node_id, "NodeId", f);
+    }
+}
 impl crate::message::Message for ProduceResponse {
     const NAME: &'static str = "ProduceResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

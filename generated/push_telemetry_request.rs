@@ -101,6 +101,7 @@ impl crate::primitives::Decode for PushTelemetryRequest {
     }
 }
 impl crate::primitives::Struct for PushTelemetryRequest {}
+impl crate::entity::Entities for PushTelemetryRequest {}
 impl crate::message::Message for PushTelemetryRequest {
     const NAME: &'static str = "PushTelemetryRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

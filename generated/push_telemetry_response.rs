@@ -73,6 +73,7 @@ impl crate::primitives::Decode for PushTelemetryResponse {
     }
 }
 impl crate::primitives::Struct for PushTelemetryResponse {}
+impl crate::entity::Entities for PushTelemetryResponse {}
 impl crate::message::Message for PushTelemetryResponse {
     const NAME: &'static str = "PushTelemetryResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

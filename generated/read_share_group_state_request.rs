@@ -79,6 +79,7 @@ impl crate::primitives::Decode for ReadShareGroupStateRequest {
     }
 }
 impl crate::primitives::Struct for ReadShareGroupStateRequest {}
+impl crate::entity::Entities for ReadShareGroupStateRequest {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadStateData {

@@ -56,6 +56,7 @@ impl crate::primitives::Decode for ReadShareGroupStateResponse {
     }
 }
 impl crate::primitives::Struct for ReadShareGroupStateResponse {}
+impl crate::entity::Entities for ReadShareGroupStateResponse {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadStateResult {

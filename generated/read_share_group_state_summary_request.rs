@@ -79,6 +79,7 @@ impl crate::primitives::Decode for ReadShareGroupStateSummaryRequest {
     }
 }
 impl crate::primitives::Struct for ReadShareGroupStateSummaryRequest {}
+impl crate::entity::Entities for ReadShareGroupStateSummaryRequest {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadStateSummaryData {

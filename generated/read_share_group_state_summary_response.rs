@@ -56,6 +56,7 @@ impl crate::primitives::Decode for ReadShareGroupStateSummaryResponse {
     }
 }
 impl crate::primitives::Struct for ReadShareGroupStateSummaryResponse {}
+impl crate::entity::Entities for ReadShareGroupStateSummaryResponse {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadStateSummaryResult {

@@ -102,6 +102,7 @@ impl crate::primitives::Decode for RemoveRaftVoterRequest {
     }
 }
 impl crate::primitives::Struct for RemoveRaftVoterRequest {}
+impl crate::entity::Entities for RemoveRaftVoterRequest {}
 impl crate::message::Message for RemoveRaftVoterRequest {
     const NAME: &'static str = "RemoveRaftVoterRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -102,6 +102,7 @@ impl crate::primitives::Decode for RemoveRaftVoterResponse {
     }
 }
 impl crate::primitives::Struct for RemoveRaftVoterResponse {}
+impl crate::entity::Entities for RemoveRaftVoterResponse {}
 impl crate::message::Message for RemoveRaftVoterResponse {
     const NAME: &'static str = "RemoveRaftVoterResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -3,11 +3,13 @@
 /// The RenewDelegationTokenRequest request (api key 39), from RenewDelegationTokenRequest.json.
 ///
 /// Versions 0-2; flexible 2.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Clone, PartialEq, Default)]
 pub struct RenewDelegationTokenRequest {
     /// HMAC identifying the token to renew.
     ///
     /// Versions 0+.
+    ///
+    /// Sensitive: `Debug` shows `<redacted N bytes>` (`None` when null), and so does the JSON form unless `JsonOptions::unredacted`.
     pub hmac: crate::Bytes,
     /// Time in ms, counted from now, by which to extend the token's life (never past its max lifetime).
     ///
@@ -15,6 +17,15 @@ pub struct RenewDelegationTokenRequest {
     pub renew_period_ms: i64,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+}
+impl ::core::fmt::Debug for RenewDelegationTokenRequest {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("RenewDelegationTokenRequest")
+            .field("hmac", &crate::redact::Redacted(&self.hmac))
+            .field("renew_period_ms", &self.renew_period_ms)
+            .field("unknown_tagged_fields", &self.unknown_tagged_fields)
+            .finish()
+    }
 }
 impl crate::primitives::Wire for RenewDelegationTokenRequest {
     #[inline]
@@ -101,6 +112,7 @@ impl crate::primitives::Decode for RenewDelegationTokenRequest {
     }
 }
 impl crate::primitives::Struct for RenewDelegationTokenRequest {}
+impl crate::entity::Entities for RenewDelegationTokenRequest {}
 impl crate::message::Message for RenewDelegationTokenRequest {
     const NAME: &'static str = "RenewDelegationTokenRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -97,6 +97,7 @@ impl crate::primitives::Decode for RenewDelegationTokenResponse {
     }
 }
 impl crate::primitives::Struct for RenewDelegationTokenResponse {}
+impl crate::entity::Entities for RenewDelegationTokenResponse {}
 impl crate::message::Message for RenewDelegationTokenResponse {
     const NAME: &'static str = "RenewDelegationTokenResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -3,14 +3,24 @@
 /// The SaslAuthenticateRequest request (api key 36), from SaslAuthenticateRequest.json.
 ///
 /// Versions 0-2; flexible 2.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Clone, PartialEq, Default)]
 pub struct SaslAuthenticateRequest {
     /// Opaque client token for this step, in the mechanism's own format.
     ///
     /// Versions 0+.
+    ///
+    /// Sensitive: `Debug` shows `<redacted N bytes>` (`None` when null), and so does the JSON form unless `JsonOptions::unredacted`.
     pub auth_bytes: crate::Bytes,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+}
+impl ::core::fmt::Debug for SaslAuthenticateRequest {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("SaslAuthenticateRequest")
+            .field("auth_bytes", &crate::redact::Redacted(&self.auth_bytes))
+            .field("unknown_tagged_fields", &self.unknown_tagged_fields)
+            .finish()
+    }
 }
 impl crate::primitives::Wire for SaslAuthenticateRequest {
     #[inline]
@@ -81,6 +91,7 @@ impl crate::primitives::Decode for SaslAuthenticateRequest {
     }
 }
 impl crate::primitives::Struct for SaslAuthenticateRequest {}
+impl crate::entity::Entities for SaslAuthenticateRequest {}
 impl crate::message::Message for SaslAuthenticateRequest {
     const NAME: &'static str = "SaslAuthenticateRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -3,7 +3,7 @@
 /// The SaslAuthenticateResponse response (api key 36), from SaslAuthenticateResponse.json.
 ///
 /// Versions 0-2; flexible 2.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct SaslAuthenticateResponse {
     /// 0 on success, otherwise the authentication error.
     ///
@@ -16,6 +16,8 @@ pub struct SaslAuthenticateResponse {
     /// Opaque server token for this step, in the mechanism's own format.
     ///
     /// Versions 0+.
+    ///
+    /// Sensitive: `Debug` shows `<redacted N bytes>` (`None` when null), and so does the JSON form unless `JsonOptions::unredacted`.
     pub auth_bytes: crate::Bytes,
     /// Time in ms after which the session expires unless the client re-authenticates on this connection; 0 for no limit.
     ///
@@ -33,6 +35,17 @@ impl Default for SaslAuthenticateResponse {
             session_lifetime_ms: 0,
             unknown_tagged_fields: Vec::new(),
         }
+    }
+}
+impl ::core::fmt::Debug for SaslAuthenticateResponse {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("SaslAuthenticateResponse")
+            .field("error_code", &self.error_code)
+            .field("error_message", &self.error_message)
+            .field("auth_bytes", &crate::redact::Redacted(&self.auth_bytes))
+            .field("session_lifetime_ms", &self.session_lifetime_ms)
+            .field("unknown_tagged_fields", &self.unknown_tagged_fields)
+            .finish()
     }
 }
 impl crate::primitives::Wire for SaslAuthenticateResponse {
@@ -165,6 +178,7 @@ impl crate::primitives::Decode for SaslAuthenticateResponse {
     }
 }
 impl crate::primitives::Struct for SaslAuthenticateResponse {}
+impl crate::entity::Entities for SaslAuthenticateResponse {}
 impl crate::message::Message for SaslAuthenticateResponse {
     const NAME: &'static str = "SaslAuthenticateResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -53,6 +53,7 @@ impl crate::primitives::Decode for SaslHandshakeRequest {
     }
 }
 impl crate::primitives::Struct for SaslHandshakeRequest {}
+impl crate::entity::Entities for SaslHandshakeRequest {}
 impl crate::message::Message for SaslHandshakeRequest {
     const NAME: &'static str = "SaslHandshakeRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

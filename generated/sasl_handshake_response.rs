@@ -79,6 +79,7 @@ impl crate::primitives::Decode for SaslHandshakeResponse {
     }
 }
 impl crate::primitives::Struct for SaslHandshakeResponse {}
+impl crate::entity::Entities for SaslHandshakeResponse {}
 impl crate::message::Message for SaslHandshakeResponse {
     const NAME: &'static str = "SaslHandshakeResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -159,6 +159,14 @@ impl crate::primitives::Decode for ShareAcknowledgeRequest {
     }
 }
 impl crate::primitives::Struct for ShareAcknowledgeRequest {}
+impl crate::entity::Entities for ShareAcknowledgeRequest {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::group_id(&self.group_id, "GroupId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+    }
+}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AcknowledgeTopic {

@@ -153,6 +153,14 @@ impl crate::primitives::Decode for ShareAcknowledgeResponse {
     }
 }
 impl crate::primitives::Struct for ShareAcknowledgeResponse {}
+impl crate::entity::Entities for ShareAcknowledgeResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.node_endpoints, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.node_endpoints, version, f);
+    }
+}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ShareAcknowledgeTopicResponse {
@@ -509,6 +517,14 @@ impl crate::primitives::Decode for NodeEndpoint {
     }
 }
 impl crate::primitives::Struct for NodeEndpoint {}
+impl crate::entity::Entities for NodeEndpoint {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.node_id, "NodeId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.node_id, "NodeId", f);
+    }
+}
 impl crate::message::Message for ShareAcknowledgeResponse {
     const NAME: &'static str = "ShareAcknowledgeResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

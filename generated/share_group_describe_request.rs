@@ -85,6 +85,14 @@ impl crate::primitives::Decode for ShareGroupDescribeRequest {
     }
 }
 impl crate::primitives::Struct for ShareGroupDescribeRequest {}
+impl crate::entity::Entities for ShareGroupDescribeRequest {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::group_id(&self.group_ids, "GroupIds", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::group_id_mut(&mut self.group_ids, "GroupIds", f);
+    }
+}
 impl crate::message::Message for ShareGroupDescribeRequest {
     const NAME: &'static str = "ShareGroupDescribeRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

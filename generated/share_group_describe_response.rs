@@ -79,6 +79,14 @@ impl crate::primitives::Decode for ShareGroupDescribeResponse {
     }
 }
 impl crate::primitives::Struct for ShareGroupDescribeResponse {}
+impl crate::entity::Entities for ShareGroupDescribeResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.groups, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.groups, version, f);
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicPartitions {
@@ -174,6 +182,14 @@ impl crate::primitives::Decode for TopicPartitions {
     }
 }
 impl crate::primitives::Struct for TopicPartitions {}
+impl crate::entity::Entities for TopicPartitions {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Assignment {
@@ -239,6 +255,18 @@ impl crate::primitives::Decode for Assignment {
     }
 }
 impl crate::primitives::Struct for Assignment {}
+impl crate::entity::Entities for Assignment {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.topic_partitions, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(
+            &mut self.topic_partitions,
+            version,
+            f,
+        );
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribedGroup {
@@ -456,6 +484,16 @@ impl crate::primitives::Decode for DescribedGroup {
     }
 }
 impl crate::primitives::Struct for DescribedGroup {}
+impl crate::entity::Entities for DescribedGroup {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::entity::Entities::visit_entities(&self.members, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::entity::Entities::rewrite_entities(&mut self.members, version, f);
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Member {
@@ -633,6 +671,24 @@ impl crate::primitives::Decode for Member {
     }
 }
 impl crate::primitives::Struct for Member {}
+impl crate::entity::Entities for Member {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(
+            &self.subscribed_topic_names,
+            "SubscribedTopicNames",
+            f,
+        );
+        crate::entity::Entities::visit_entities(&self.assignment, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(
+            &mut self.subscribed_topic_names,
+            "SubscribedTopicNames",
+            f,
+        );
+        crate::entity::Entities::rewrite_entities(&mut self.assignment, version, f);
+    }
+}
 impl crate::message::Message for ShareGroupDescribeResponse {
     const NAME: &'static str = "ShareGroupDescribeResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -136,6 +136,24 @@ impl crate::primitives::Decode for ShareGroupHeartbeatRequest {
     }
 }
 impl crate::primitives::Struct for ShareGroupHeartbeatRequest {}
+impl crate::entity::Entities for ShareGroupHeartbeatRequest {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::entity::topic_name(
+            &self.subscribed_topic_names,
+            "SubscribedTopicNames",
+            f,
+        );
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::entity::topic_name_mut(
+            &mut self.subscribed_topic_names,
+            "SubscribedTopicNames",
+            f,
+        );
+    }
+}
 impl crate::message::Message for ShareGroupHeartbeatRequest {
     const NAME: &'static str = "ShareGroupHeartbeatRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

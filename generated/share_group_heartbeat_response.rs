@@ -150,6 +150,7 @@ impl crate::primitives::Decode for ShareGroupHeartbeatResponse {
     }
 }
 impl crate::primitives::Struct for ShareGroupHeartbeatResponse {}
+impl crate::entity::Entities for ShareGroupHeartbeatResponse {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicPartitions {

@@ -289,6 +289,44 @@ impl crate::primitives::Decode for StopReplicaRequest {
     }
 }
 impl crate::primitives::Struct for StopReplicaRequest {}
+impl crate::entity::Entities for StopReplicaRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.controller_id, "ControllerId", f);
+        if version <= 0 {
+            crate::entity::Entities::visit_entities(
+                &self.ungrouped_partitions,
+                version,
+                f,
+            );
+        }
+        if (1..=2).contains(&version) {
+            crate::entity::Entities::visit_entities(&self.topics, version, f);
+        }
+        if version >= 3 {
+            crate::entity::Entities::visit_entities(&self.topic_states, version, f);
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.controller_id, "ControllerId", f);
+        if version <= 0 {
+            crate::entity::Entities::rewrite_entities(
+                &mut self.ungrouped_partitions,
+                version,
+                f,
+            );
+        }
+        if (1..=2).contains(&version) {
+            crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+        }
+        if version >= 3 {
+            crate::entity::Entities::rewrite_entities(
+                &mut self.topic_states,
+                version,
+                f,
+            );
+        }
+    }
+}
 /// Versions 0; flexible none.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StopReplicaPartitionV0 {
@@ -359,6 +397,14 @@ impl crate::primitives::Decode for StopReplicaPartitionV0 {
     }
 }
 impl crate::primitives::Struct for StopReplicaPartitionV0 {}
+impl crate::entity::Entities for StopReplicaPartitionV0 {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+    }
+}
 /// Versions 1-2; flexible 2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StopReplicaTopicV1 {
@@ -461,6 +507,14 @@ impl crate::primitives::Decode for StopReplicaTopicV1 {
     }
 }
 impl crate::primitives::Struct for StopReplicaTopicV1 {}
+impl crate::entity::Entities for StopReplicaTopicV1 {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
 /// Versions 3-4; flexible 3-4.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StopReplicaTopicState {
@@ -548,6 +602,14 @@ impl crate::primitives::Decode for StopReplicaTopicState {
     }
 }
 impl crate::primitives::Struct for StopReplicaTopicState {}
+impl crate::entity::Entities for StopReplicaTopicState {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+    }
+}
 /// Versions 3-4; flexible 3-4.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StopReplicaPartitionState {

@@ -101,6 +101,18 @@ impl crate::primitives::Decode for StopReplicaResponse {
     }
 }
 impl crate::primitives::Struct for StopReplicaResponse {}
+impl crate::entity::Entities for StopReplicaResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.partition_errors, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(
+            &mut self.partition_errors,
+            version,
+            f,
+        );
+    }
+}
 /// Versions 0-4; flexible 2-4.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StopReplicaPartitionError {
@@ -212,6 +224,14 @@ impl crate::primitives::Decode for StopReplicaPartitionError {
     }
 }
 impl crate::primitives::Struct for StopReplicaPartitionError {}
+impl crate::entity::Entities for StopReplicaPartitionError {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+    }
+}
 impl crate::message::Message for StopReplicaResponse {
     const NAME: &'static str = "StopReplicaResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -122,6 +122,14 @@ impl crate::primitives::Decode for StreamsGroupDescribeRequest {
     }
 }
 impl crate::primitives::Struct for StreamsGroupDescribeRequest {}
+impl crate::entity::Entities for StreamsGroupDescribeRequest {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::group_id(&self.group_ids, "GroupIds", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::group_id_mut(&mut self.group_ids, "GroupIds", f);
+    }
+}
 impl crate::message::Message for StreamsGroupDescribeRequest {
     const NAME: &'static str = "StreamsGroupDescribeRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

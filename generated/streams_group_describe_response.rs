@@ -79,6 +79,14 @@ impl crate::primitives::Decode for StreamsGroupDescribeResponse {
     }
 }
 impl crate::primitives::Struct for StreamsGroupDescribeResponse {}
+impl crate::entity::Entities for StreamsGroupDescribeResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.groups, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.groups, version, f);
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Endpoint {
@@ -596,6 +604,14 @@ impl crate::primitives::Decode for TopicInfo {
     }
 }
 impl crate::primitives::Struct for TopicInfo {}
+impl crate::entity::Entities for TopicInfo {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
 /// Versions 1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopologyDescription {
@@ -676,6 +692,16 @@ impl crate::primitives::Decode for TopologyDescription {
     }
 }
 impl crate::primitives::Struct for TopologyDescription {}
+impl crate::entity::Entities for TopologyDescription {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.subtopologies, version, f);
+        crate::entity::Entities::visit_entities(&self.global_stores, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.subtopologies, version, f);
+        crate::entity::Entities::rewrite_entities(&mut self.global_stores, version, f);
+    }
+}
 /// Versions 1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopologyDescriptionSubtopology {
@@ -758,6 +784,14 @@ impl crate::primitives::Decode for TopologyDescriptionSubtopology {
     }
 }
 impl crate::primitives::Struct for TopologyDescriptionSubtopology {}
+impl crate::entity::Entities for TopologyDescriptionSubtopology {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.nodes, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.nodes, version, f);
+    }
+}
 /// Versions 1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopologyDescriptionNode {
@@ -912,6 +946,16 @@ impl crate::primitives::Decode for TopologyDescriptionNode {
     }
 }
 impl crate::primitives::Struct for TopologyDescriptionNode {}
+impl crate::entity::Entities for TopologyDescriptionNode {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.source_topics, "SourceTopics", f);
+        crate::entity::topic_name(&self.sink_topic, "SinkTopic", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.source_topics, "SourceTopics", f);
+        crate::entity::topic_name_mut(&mut self.sink_topic, "SinkTopic", f);
+    }
+}
 /// Versions 1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopologyDescriptionGlobalStore {
@@ -986,6 +1030,16 @@ impl crate::primitives::Decode for TopologyDescriptionGlobalStore {
     }
 }
 impl crate::primitives::Struct for TopologyDescriptionGlobalStore {}
+impl crate::entity::Entities for TopologyDescriptionGlobalStore {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.source, version, f);
+        crate::entity::Entities::visit_entities(&self.processor, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.source, version, f);
+        crate::entity::Entities::rewrite_entities(&mut self.processor, version, f);
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribedGroup {
@@ -1289,6 +1343,30 @@ impl crate::primitives::Decode for DescribedGroup {
     }
 }
 impl crate::primitives::Struct for DescribedGroup {}
+impl crate::entity::Entities for DescribedGroup {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::entity::Entities::visit_entities(&self.topology, version, f);
+        if version >= 1 {
+            crate::entity::Entities::visit_entities(
+                &self.topology_description,
+                version,
+                f,
+            );
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::entity::Entities::rewrite_entities(&mut self.topology, version, f);
+        if version >= 1 {
+            crate::entity::Entities::rewrite_entities(
+                &mut self.topology_description,
+                version,
+                f,
+            );
+        }
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Topology {
@@ -1363,6 +1441,14 @@ impl crate::primitives::Decode for Topology {
     }
 }
 impl crate::primitives::Struct for Topology {}
+impl crate::entity::Entities for Topology {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.subtopologies, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.subtopologies, version, f);
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Subtopology {
@@ -1525,6 +1611,44 @@ impl crate::primitives::Decode for Subtopology {
     }
 }
 impl crate::primitives::Struct for Subtopology {}
+impl crate::entity::Entities for Subtopology {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.source_topics, "SourceTopics", f);
+        crate::entity::topic_name(
+            &self.repartition_sink_topics,
+            "RepartitionSinkTopics",
+            f,
+        );
+        crate::entity::Entities::visit_entities(
+            &self.state_changelog_topics,
+            version,
+            f,
+        );
+        crate::entity::Entities::visit_entities(
+            &self.repartition_source_topics,
+            version,
+            f,
+        );
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.source_topics, "SourceTopics", f);
+        crate::entity::topic_name_mut(
+            &mut self.repartition_sink_topics,
+            "RepartitionSinkTopics",
+            f,
+        );
+        crate::entity::Entities::rewrite_entities(
+            &mut self.state_changelog_topics,
+            version,
+            f,
+        );
+        crate::entity::Entities::rewrite_entities(
+            &mut self.repartition_source_topics,
+            version,
+            f,
+        );
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Member {

@@ -384,6 +384,16 @@ impl crate::primitives::Decode for StreamsGroupHeartbeatRequest {
     }
 }
 impl crate::primitives::Struct for StreamsGroupHeartbeatRequest {}
+impl crate::entity::Entities for StreamsGroupHeartbeatRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::entity::Entities::visit_entities(&self.topology, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::entity::Entities::rewrite_entities(&mut self.topology, version, f);
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct KeyValue {
@@ -553,6 +563,14 @@ impl crate::primitives::Decode for TopicInfo {
     }
 }
 impl crate::primitives::Struct for TopicInfo {}
+impl crate::entity::Entities for TopicInfo {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Endpoint {
@@ -883,6 +901,14 @@ impl crate::primitives::Decode for Topology {
     }
 }
 impl crate::primitives::Struct for Topology {}
+impl crate::entity::Entities for Topology {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.subtopologies, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.subtopologies, version, f);
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Subtopology {
@@ -1095,6 +1121,44 @@ impl crate::primitives::Decode for Subtopology {
     }
 }
 impl crate::primitives::Struct for Subtopology {}
+impl crate::entity::Entities for Subtopology {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.source_topics, "SourceTopics", f);
+        crate::entity::Entities::visit_entities(
+            &self.state_changelog_topics,
+            version,
+            f,
+        );
+        crate::entity::topic_name(
+            &self.repartition_sink_topics,
+            "RepartitionSinkTopics",
+            f,
+        );
+        crate::entity::Entities::visit_entities(
+            &self.repartition_source_topics,
+            version,
+            f,
+        );
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.source_topics, "SourceTopics", f);
+        crate::entity::Entities::rewrite_entities(
+            &mut self.state_changelog_topics,
+            version,
+            f,
+        );
+        crate::entity::topic_name_mut(
+            &mut self.repartition_sink_topics,
+            "RepartitionSinkTopics",
+            f,
+        );
+        crate::entity::Entities::rewrite_entities(
+            &mut self.repartition_source_topics,
+            version,
+            f,
+        );
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CopartitionGroup {

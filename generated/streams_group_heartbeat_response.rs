@@ -376,6 +376,22 @@ impl crate::primitives::Decode for StreamsGroupHeartbeatResponse {
     }
 }
 impl crate::primitives::Struct for StreamsGroupHeartbeatResponse {}
+impl crate::entity::Entities for StreamsGroupHeartbeatResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(
+            &self.partitions_by_user_endpoint,
+            version,
+            f,
+        );
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(
+            &mut self.partitions_by_user_endpoint,
+            version,
+            f,
+        );
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Status {
@@ -539,6 +555,14 @@ impl crate::primitives::Decode for TopicPartition {
     }
 }
 impl crate::primitives::Struct for TopicPartition {}
+impl crate::entity::Entities for TopicPartition {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic, "Topic", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic, "Topic", f);
+    }
+}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TaskIds {
@@ -807,6 +831,24 @@ impl crate::primitives::Decode for EndpointToPartitions {
     }
 }
 impl crate::primitives::Struct for EndpointToPartitions {}
+impl crate::entity::Entities for EndpointToPartitions {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.active_partitions, version, f);
+        crate::entity::Entities::visit_entities(&self.standby_partitions, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(
+            &mut self.active_partitions,
+            version,
+            f,
+        );
+        crate::entity::Entities::rewrite_entities(
+            &mut self.standby_partitions,
+            version,
+            f,
+        );
+    }
+}
 impl crate::message::Message for StreamsGroupHeartbeatResponse {
     const NAME: &'static str = "StreamsGroupHeartbeatResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

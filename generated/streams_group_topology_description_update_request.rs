@@ -111,6 +111,20 @@ impl crate::primitives::Decode for StreamsGroupTopologyDescriptionUpdateRequest 
     }
 }
 impl crate::primitives::Struct for StreamsGroupTopologyDescriptionUpdateRequest {}
+impl crate::entity::Entities for StreamsGroupTopologyDescriptionUpdateRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::entity::Entities::visit_entities(&self.topology_description, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::entity::Entities::rewrite_entities(
+            &mut self.topology_description,
+            version,
+            f,
+        );
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopologyDescription {
@@ -191,6 +205,16 @@ impl crate::primitives::Decode for TopologyDescription {
     }
 }
 impl crate::primitives::Struct for TopologyDescription {}
+impl crate::entity::Entities for TopologyDescription {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.subtopologies, version, f);
+        crate::entity::Entities::visit_entities(&self.global_stores, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.subtopologies, version, f);
+        crate::entity::Entities::rewrite_entities(&mut self.global_stores, version, f);
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopologyDescriptionSubtopology {
@@ -273,6 +297,14 @@ impl crate::primitives::Decode for TopologyDescriptionSubtopology {
     }
 }
 impl crate::primitives::Struct for TopologyDescriptionSubtopology {}
+impl crate::entity::Entities for TopologyDescriptionSubtopology {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.nodes, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.nodes, version, f);
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopologyDescriptionNode {
@@ -427,6 +459,16 @@ impl crate::primitives::Decode for TopologyDescriptionNode {
     }
 }
 impl crate::primitives::Struct for TopologyDescriptionNode {}
+impl crate::entity::Entities for TopologyDescriptionNode {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.source_topics, "SourceTopics", f);
+        crate::entity::topic_name(&self.sink_topic, "SinkTopic", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.source_topics, "SourceTopics", f);
+        crate::entity::topic_name_mut(&mut self.sink_topic, "SinkTopic", f);
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopologyDescriptionGlobalStore {
@@ -501,6 +543,16 @@ impl crate::primitives::Decode for TopologyDescriptionGlobalStore {
     }
 }
 impl crate::primitives::Struct for TopologyDescriptionGlobalStore {}
+impl crate::entity::Entities for TopologyDescriptionGlobalStore {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.source, version, f);
+        crate::entity::Entities::visit_entities(&self.processor, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.source, version, f);
+        crate::entity::Entities::rewrite_entities(&mut self.processor, version, f);
+    }
+}
 impl crate::message::Message for StreamsGroupTopologyDescriptionUpdateRequest {
     const NAME: &'static str = "StreamsGroupTopologyDescriptionUpdateRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -92,6 +92,7 @@ impl crate::primitives::Decode for StreamsGroupTopologyDescriptionUpdateResponse
     }
 }
 impl crate::primitives::Struct for StreamsGroupTopologyDescriptionUpdateResponse {}
+impl crate::entity::Entities for StreamsGroupTopologyDescriptionUpdateResponse {}
 impl crate::message::Message for StreamsGroupTopologyDescriptionUpdateResponse {
     const NAME: &'static str = "StreamsGroupTopologyDescriptionUpdateResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -254,6 +254,14 @@ impl crate::primitives::Decode for SyncGroupRequest {
     }
 }
 impl crate::primitives::Struct for SyncGroupRequest {}
+impl crate::entity::Entities for SyncGroupRequest {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::group_id(&self.group_id, "GroupId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+    }
+}
 /// Versions 0-5; flexible 4-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SyncGroupRequestAssignment {

@@ -187,6 +187,7 @@ impl crate::primitives::Decode for SyncGroupResponse {
     }
 }
 impl crate::primitives::Struct for SyncGroupResponse {}
+impl crate::entity::Entities for SyncGroupResponse {}
 impl crate::message::Message for SyncGroupResponse {
     const NAME: &'static str = "SyncGroupResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

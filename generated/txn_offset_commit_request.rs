@@ -276,6 +276,24 @@ impl crate::primitives::Decode for TxnOffsetCommitRequest {
     }
 }
 impl crate::primitives::Struct for TxnOffsetCommitRequest {}
+impl crate::entity::Entities for TxnOffsetCommitRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::transactional_id(&self.transactional_id, "TransactionalId", f);
+        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::entity::producer_id(&self.producer_id, "ProducerId", f);
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::transactional_id_mut(
+            &mut self.transactional_id,
+            "TransactionalId",
+            f,
+        );
+        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::entity::producer_id_mut(&mut self.producer_id, "ProducerId", f);
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0-6; flexible 3-6.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TxnOffsetCommitRequestTopic {
@@ -410,6 +428,18 @@ impl crate::primitives::Decode for TxnOffsetCommitRequestTopic {
     }
 }
 impl crate::primitives::Struct for TxnOffsetCommitRequestTopic {}
+impl crate::entity::Entities for TxnOffsetCommitRequestTopic {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version <= 5 {
+            crate::entity::topic_name(&self.name, "Name", f);
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version <= 5 {
+            crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        }
+    }
+}
 /// Versions 0-6; flexible 3-6.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TxnOffsetCommitRequestPartition {

@@ -96,6 +96,14 @@ impl crate::primitives::Decode for TxnOffsetCommitResponse {
     }
 }
 impl crate::primitives::Struct for TxnOffsetCommitResponse {}
+impl crate::entity::Entities for TxnOffsetCommitResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0-6; flexible 3-6.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TxnOffsetCommitResponseTopic {
@@ -230,6 +238,18 @@ impl crate::primitives::Decode for TxnOffsetCommitResponseTopic {
     }
 }
 impl crate::primitives::Struct for TxnOffsetCommitResponseTopic {}
+impl crate::entity::Entities for TxnOffsetCommitResponseTopic {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version <= 5 {
+            crate::entity::topic_name(&self.name, "Name", f);
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version <= 5 {
+            crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        }
+    }
+}
 /// Versions 0-6; flexible 3-6.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TxnOffsetCommitResponsePartition {

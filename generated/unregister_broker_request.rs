@@ -65,6 +65,14 @@ impl crate::primitives::Decode for UnregisterBrokerRequest {
     }
 }
 impl crate::primitives::Struct for UnregisterBrokerRequest {}
+impl crate::entity::Entities for UnregisterBrokerRequest {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.broker_id, "BrokerId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.broker_id, "BrokerId", f);
+    }
+}
 impl crate::message::Message for UnregisterBrokerRequest {
     const NAME: &'static str = "UnregisterBrokerRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

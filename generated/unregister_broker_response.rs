@@ -102,6 +102,7 @@ impl crate::primitives::Decode for UnregisterBrokerResponse {
     }
 }
 impl crate::primitives::Struct for UnregisterBrokerResponse {}
+impl crate::entity::Entities for UnregisterBrokerResponse {}
 impl crate::message::Message for UnregisterBrokerResponse {
     const NAME: &'static str = "UnregisterBrokerResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

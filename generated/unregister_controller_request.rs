@@ -65,6 +65,7 @@ impl crate::primitives::Decode for UnregisterControllerRequest {
     }
 }
 impl crate::primitives::Struct for UnregisterControllerRequest {}
+impl crate::entity::Entities for UnregisterControllerRequest {}
 impl crate::message::Message for UnregisterControllerRequest {
     const NAME: &'static str = "UnregisterControllerRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -102,6 +102,7 @@ impl crate::primitives::Decode for UnregisterControllerResponse {
     }
 }
 impl crate::primitives::Struct for UnregisterControllerResponse {}
+impl crate::entity::Entities for UnregisterControllerResponse {}
 impl crate::message::Message for UnregisterControllerResponse {
     const NAME: &'static str = "UnregisterControllerResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -127,6 +127,7 @@ impl crate::primitives::Decode for UpdateFeaturesRequest {
     }
 }
 impl crate::primitives::Struct for UpdateFeaturesRequest {}
+impl crate::entity::Entities for UpdateFeaturesRequest {}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FeatureUpdateKey {

@@ -132,6 +132,7 @@ impl crate::primitives::Decode for UpdateFeaturesResponse {
     }
 }
 impl crate::primitives::Struct for UpdateFeaturesResponse {}
+impl crate::entity::Entities for UpdateFeaturesResponse {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UpdatableFeatureResult {

@@ -292,6 +292,40 @@ impl crate::primitives::Decode for UpdateMetadataRequest {
     }
 }
 impl crate::primitives::Struct for UpdateMetadataRequest {}
+impl crate::entity::Entities for UpdateMetadataRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.controller_id, "ControllerId", f);
+        if version <= 4 {
+            crate::entity::Entities::visit_entities(
+                &self.ungrouped_partition_states,
+                version,
+                f,
+            );
+        }
+        if version >= 5 {
+            crate::entity::Entities::visit_entities(&self.topic_states, version, f);
+        }
+        crate::entity::Entities::visit_entities(&self.live_brokers, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.controller_id, "ControllerId", f);
+        if version <= 4 {
+            crate::entity::Entities::rewrite_entities(
+                &mut self.ungrouped_partition_states,
+                version,
+                f,
+            );
+        }
+        if version >= 5 {
+            crate::entity::Entities::rewrite_entities(
+                &mut self.topic_states,
+                version,
+                f,
+            );
+        }
+        crate::entity::Entities::rewrite_entities(&mut self.live_brokers, version, f);
+    }
+}
 /// Versions 0-8; flexible 6-8.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct UpdateMetadataPartitionState {
@@ -518,6 +552,34 @@ impl crate::primitives::Decode for UpdateMetadataPartitionState {
     }
 }
 impl crate::primitives::Struct for UpdateMetadataPartitionState {}
+impl crate::entity::Entities for UpdateMetadataPartitionState {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        if version <= 4 {
+            crate::entity::topic_name(&self.topic_name, "TopicName", f);
+        }
+        crate::entity::broker_id(&self.leader, "Leader", f);
+        crate::entity::broker_id(&self.isr, "Isr", f);
+        crate::entity::broker_id(&self.replicas, "Replicas", f);
+        if version >= 4 {
+            crate::entity::broker_id(&self.offline_replicas, "OfflineReplicas", f);
+        }
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        if version <= 4 {
+            crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+        }
+        crate::entity::broker_id_mut(&mut self.leader, "Leader", f);
+        crate::entity::broker_id_mut(&mut self.isr, "Isr", f);
+        crate::entity::broker_id_mut(&mut self.replicas, "Replicas", f);
+        if version >= 4 {
+            crate::entity::broker_id_mut(
+                &mut self.offline_replicas,
+                "OfflineReplicas",
+                f,
+            );
+        }
+    }
+}
 /// Versions 5-8; flexible 6-8.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct UpdateMetadataTopicState {
@@ -649,6 +711,20 @@ impl crate::primitives::Decode for UpdateMetadataTopicState {
     }
 }
 impl crate::primitives::Struct for UpdateMetadataTopicState {}
+impl crate::entity::Entities for UpdateMetadataTopicState {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+        crate::entity::Entities::visit_entities(&self.partition_states, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+        crate::entity::Entities::rewrite_entities(
+            &mut self.partition_states,
+            version,
+            f,
+        );
+    }
+}
 /// Versions 0-8; flexible 6-8.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UpdateMetadataBroker {
@@ -851,6 +927,14 @@ impl crate::primitives::Decode for UpdateMetadataBroker {
     }
 }
 impl crate::primitives::Struct for UpdateMetadataBroker {}
+impl crate::entity::Entities for UpdateMetadataBroker {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.id, "Id", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.id, "Id", f);
+    }
+}
 /// Versions 1-8; flexible 6-8.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct UpdateMetadataEndpoint {

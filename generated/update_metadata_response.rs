@@ -81,6 +81,7 @@ impl crate::primitives::Decode for UpdateMetadataResponse {
     }
 }
 impl crate::primitives::Struct for UpdateMetadataResponse {}
+impl crate::entity::Entities for UpdateMetadataResponse {}
 impl crate::message::Message for UpdateMetadataResponse {
     const NAME: &'static str = "UpdateMetadataResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

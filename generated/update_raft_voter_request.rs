@@ -157,6 +157,7 @@ impl crate::primitives::Decode for UpdateRaftVoterRequest {
     }
 }
 impl crate::primitives::Struct for UpdateRaftVoterRequest {}
+impl crate::entity::Entities for UpdateRaftVoterRequest {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Listener {

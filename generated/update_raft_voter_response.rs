@@ -115,6 +115,14 @@ impl crate::primitives::Decode for UpdateRaftVoterResponse {
     }
 }
 impl crate::primitives::Struct for UpdateRaftVoterResponse {}
+impl crate::entity::Entities for UpdateRaftVoterResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.current_leader, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.current_leader, version, f);
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CurrentLeader {
@@ -219,6 +227,14 @@ impl crate::primitives::Decode for CurrentLeader {
     }
 }
 impl crate::primitives::Struct for CurrentLeader {}
+impl crate::entity::Entities for CurrentLeader {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.leader_id, "LeaderId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.leader_id, "LeaderId", f);
+    }
+}
 impl crate::message::Message for UpdateRaftVoterResponse {
     const NAME: &'static str = "UpdateRaftVoterResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

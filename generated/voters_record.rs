@@ -79,6 +79,14 @@ impl crate::primitives::Decode for VotersRecord {
     }
 }
 impl crate::primitives::Struct for VotersRecord {}
+impl crate::entity::Entities for VotersRecord {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.voters, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.voters, version, f);
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Voter {
@@ -194,6 +202,14 @@ impl crate::primitives::Decode for Voter {
     }
 }
 impl crate::primitives::Struct for Voter {}
+impl crate::entity::Entities for Voter {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::broker_id(&self.voter_id, "VoterId", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::broker_id_mut(&mut self.voter_id, "VoterId", f);
+    }
+}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Endpoint {

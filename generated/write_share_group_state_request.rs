@@ -79,6 +79,7 @@ impl crate::primitives::Decode for WriteShareGroupStateRequest {
     }
 }
 impl crate::primitives::Struct for WriteShareGroupStateRequest {}
+impl crate::entity::Entities for WriteShareGroupStateRequest {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WriteStateData {

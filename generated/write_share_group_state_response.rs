@@ -56,6 +56,7 @@ impl crate::primitives::Decode for WriteShareGroupStateResponse {
     }
 }
 impl crate::primitives::Struct for WriteShareGroupStateResponse {}
+impl crate::entity::Entities for WriteShareGroupStateResponse {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WriteStateResult {

@@ -75,6 +75,14 @@ impl crate::primitives::Decode for WriteTxnMarkersRequest {
     }
 }
 impl crate::primitives::Struct for WriteTxnMarkersRequest {}
+impl crate::entity::Entities for WriteTxnMarkersRequest {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.markers, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.markers, version, f);
+    }
+}
 /// Versions 0-2; flexible 1-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WritableTxnMarker {
@@ -233,6 +241,16 @@ impl crate::primitives::Decode for WritableTxnMarker {
     }
 }
 impl crate::primitives::Struct for WritableTxnMarker {}
+impl crate::entity::Entities for WritableTxnMarker {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::producer_id(&self.producer_id, "ProducerId", f);
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::producer_id_mut(&mut self.producer_id, "ProducerId", f);
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0-2; flexible 1-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WritableTxnMarkerTopic {
@@ -335,6 +353,14 @@ impl crate::primitives::Decode for WritableTxnMarkerTopic {
     }
 }
 impl crate::primitives::Struct for WritableTxnMarkerTopic {}
+impl crate::entity::Entities for WritableTxnMarkerTopic {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
 impl crate::message::Message for WriteTxnMarkersRequest {
     const NAME: &'static str = "WriteTxnMarkersRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

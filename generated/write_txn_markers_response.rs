@@ -75,6 +75,14 @@ impl crate::primitives::Decode for WriteTxnMarkersResponse {
     }
 }
 impl crate::primitives::Struct for WriteTxnMarkersResponse {}
+impl crate::entity::Entities for WriteTxnMarkersResponse {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::Entities::visit_entities(&self.markers, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::Entities::rewrite_entities(&mut self.markers, version, f);
+    }
+}
 /// Versions 0-2; flexible 1-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WritableTxnMarkerResult {
@@ -169,6 +177,16 @@ impl crate::primitives::Decode for WritableTxnMarkerResult {
     }
 }
 impl crate::primitives::Struct for WritableTxnMarkerResult {}
+impl crate::entity::Entities for WritableTxnMarkerResult {
+    fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::producer_id(&self.producer_id, "ProducerId", f);
+        crate::entity::Entities::visit_entities(&self.topics, version, f);
+    }
+    fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::producer_id_mut(&mut self.producer_id, "ProducerId", f);
+        crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
+    }
+}
 /// Versions 0-2; flexible 1-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WritableTxnMarkerTopicResult {
@@ -268,6 +286,14 @@ impl crate::primitives::Decode for WritableTxnMarkerTopicResult {
     }
 }
 impl crate::primitives::Struct for WritableTxnMarkerTopicResult {}
+impl crate::entity::Entities for WritableTxnMarkerTopicResult {
+    fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
+        crate::entity::topic_name(&self.name, "Name", f);
+    }
+    fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
+        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+    }
+}
 /// Versions 0-2; flexible 1-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct WritableTxnMarkerPartitionResult {

@@ -189,6 +189,9 @@ pub enum DecodeErrorKind {
     UnsupportedVersion(i16),
     /// An api key that this crate does not know.
     UnknownApiKey(i16),
+    /// A record type (the `apiKey` of a metadata or coordinator record
+    /// schema) that the record family being read does not have.
+    UnknownRecordType(i16),
     /// An api key of the api-key table whose request and response are not
     /// compiled into this build (kafka-wire: enable the `admin` or
     /// `controller` feature; see the crate docs).
@@ -222,6 +225,7 @@ impl fmt::Display for DecodeErrorKind {
             }
             Self::UnsupportedVersion(v) => write!(f, "version {v} is not supported"),
             Self::UnknownApiKey(k) => write!(f, "unknown api key {k}"),
+            Self::UnknownRecordType(t) => write!(f, "unknown record type {t}"),
             Self::ApiKeyNotCompiled(k) => write!(f, "api key {k} is not compiled into this build"),
             Self::TrailingBytes(n) => write!(f, "{n} bytes left over"),
             Self::Invalid(why) => f.write_str(why),

@@ -21,6 +21,13 @@
 //! - a `uuid` is Kafka's `Uuid.toString()`: URL-safe base64 without padding;
 //! - null is JSON `null`.
 //!
+//! One deliberate difference, on by default: fields that carry secrets
+//! (SASL auth bytes, SCRAM salts and salted passwords, delegation-token
+//! HMACs: the schema compiler's sensitive fields, see [`crate::redact`]) are
+//! written as the string `"<redacted N bytes>"`, so that JSON printed to a
+//! log holds no secret. [`ToJson::to_json_with`] with
+//! [`JsonOptions::unredacted`] writes them as Kafka does.
+//!
 //! Reading follows Kafka's reader: a field mandatory at the version (present
 //! and not tagged) must be there; a field given at a version that lacks it
 //! is still read (and then refused on writing, as Kafka does, when it is
@@ -62,25 +69,80 @@
 
 use std::fmt;
 
-use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
-use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use bytes::Bytes;
 
 use crate::embedded::{EmbeddedHeader, EmbeddedMessage};
 use crate::primitives::Uuid;
+use crate::redact::{redacted_text, Sensitive};
 
 pub use serde_json::{Map, Value};
 
 /// A value with Kafka's JSON form at a version.
 pub trait ToJson {
-    /// Kafka's JSON form of `self` at `version`.
+    /// Kafka's JSON form of `self` at `version`, with fields the compiler
+    /// marked sensitive redacted ([`JsonOptions::default`]).
     ///
     /// # Errors
     /// [`JsonErrorKind::NonDefaultField`] when a field that the version
     /// lacks, and that is not ignorable, holds a value other than its
     /// default (Kafka's converters refuse it the same way).
-    fn to_json(&self, version: i16) -> Result<Value, JsonError>;
+    fn to_json(&self, version: i16) -> Result<Value, JsonError> {
+        self.to_json_with(version, JsonOptions::default())
+    }
+
+    /// Kafka's JSON form of `self` at `version`, written as `options` say.
+    ///
+    /// # Errors
+    /// As [`ToJson::to_json`].
+    fn to_json_with(&self, version: i16, options: JsonOptions) -> Result<Value, JsonError>;
+}
+
+/// How [`ToJson`] writes.
+///
+/// Fields that carry secrets (marked by the schema compiler, see
+/// [`crate::redact`]: SASL auth bytes, SCRAM salts and salted passwords,
+/// delegation-token HMACs) are written by default as the string
+/// `"<redacted N bytes>"` (or `null` when null), so that JSON meant for
+/// logs holds no secret; such JSON does not read back into the value.
+/// Kafka's own converters write them as base64, which
+/// [`JsonOptions::unredacted`] does too, for a byte-for-byte match with
+/// Kafka's JSON or a lossless round trip.
+///
+/// # Example
+/// ```
+/// # #[cfg(feature = "json")] {
+/// use kafka_wire::json::{JsonOptions, ToJson};
+/// use kafka_wire::messages::SaslAuthenticateRequest;
+///
+/// let request = SaslAuthenticateRequest { auth_bytes: kafka_wire::Bytes::from_static(b"\0alice\0secret"), ..Default::default() };
+/// assert_eq!(request.to_json(2)?.to_string(), r#"{"authBytes":"<redacted 13 bytes>"}"#);
+/// let kafkas = request.to_json_with(2, JsonOptions::unredacted())?;
+/// assert_eq!(kafkas.to_string(), r#"{"authBytes":"AGFsaWNlAHNlY3JldA=="}"#);
+/// # }
+/// # Ok::<(), kafka_wire::json::JsonError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct JsonOptions {
+    /// Whether sensitive fields are written as `"<redacted N bytes>"`
+    /// (default `true`).
+    pub redact_sensitive: bool,
+}
+
+impl Default for JsonOptions {
+    fn default() -> Self {
+        JsonOptions { redact_sensitive: true }
+    }
+}
+
+impl JsonOptions {
+    /// Sensitive fields written as Kafka's converters write them (base64
+    /// of their bytes, or the string), not redacted.
+    pub fn unredacted() -> Self {
+        JsonOptions { redact_sensitive: false }
+    }
 }
 
 /// A value read from Kafka's JSON form at a version.
@@ -213,10 +275,37 @@ pub fn put<T: ToJson + ?Sized>(
     out: &mut Map<String, Value>,
     value: &T,
     version: i16,
+    options: JsonOptions,
     owner: &'static str,
     key: &str,
 ) -> Result<(), JsonError> {
-    let json = value.to_json(version).map_err(|e| e.within(owner, key))?;
+    let json = value.to_json_with(version, options).map_err(|e| e.within(owner, key))?;
+    out.insert(key.to_owned(), json);
+    Ok(())
+}
+
+/// As [`put`], for a field marked sensitive: unless `options` say
+/// otherwise, the string `"<redacted N bytes>"` (`null` when null) in
+/// place of its value.
+///
+/// # Errors
+/// As [`put`] (none when redacted).
+#[inline]
+pub fn put_sensitive<T: ToJson + Sensitive + ?Sized>(
+    out: &mut Map<String, Value>,
+    value: &T,
+    version: i16,
+    options: JsonOptions,
+    owner: &'static str,
+    key: &str,
+) -> Result<(), JsonError> {
+    if !options.redact_sensitive {
+        return put(out, value, version, options, owner, key);
+    }
+    let json = match value.redacted_len() {
+        Some(len) => Value::String(redacted_text(len)),
+        None => Value::Null,
+    };
     out.insert(key.to_owned(), json);
     Ok(())
 }
@@ -255,7 +344,7 @@ pub fn nullable_records(records: &Option<Bytes>) -> Value {
 // Primitives.
 
 impl ToJson for bool {
-    fn to_json(&self, _version: i16) -> Result<Value, JsonError> {
+    fn to_json_with(&self, _version: i16, _options: JsonOptions) -> Result<Value, JsonError> {
         Ok(Value::Bool(*self))
     }
 }
@@ -281,7 +370,7 @@ fn integer(json: &Value, lo: i64, hi: i64, version: i16) -> Result<i64, JsonErro
 macro_rules! integers {
     ($($t:ty),*) => {$(
         impl ToJson for $t {
-            fn to_json(&self, _version: i16) -> Result<Value, JsonError> {
+            fn to_json_with(&self, _version: i16, _options: JsonOptions) -> Result<Value, JsonError> {
                 Ok(Value::from(*self))
             }
         }
@@ -330,7 +419,7 @@ impl FromJson for i64 {
 }
 
 impl ToJson for f64 {
-    fn to_json(&self, _version: i16) -> Result<Value, JsonError> {
+    fn to_json_with(&self, _version: i16, _options: JsonOptions) -> Result<Value, JsonError> {
         Ok(match serde_json::Number::from_f64(*self) {
             Some(n) => Value::Number(n),
             // Jackson's default (QUOTE_NON_NUMERIC_NUMBERS).
@@ -354,7 +443,7 @@ impl FromJson for f64 {
 }
 
 impl ToJson for String {
-    fn to_json(&self, _version: i16) -> Result<Value, JsonError> {
+    fn to_json_with(&self, _version: i16, _options: JsonOptions) -> Result<Value, JsonError> {
         Ok(Value::String(self.clone()))
     }
 }
@@ -366,7 +455,7 @@ impl FromJson for String {
 }
 
 impl ToJson for Bytes {
-    fn to_json(&self, _version: i16) -> Result<Value, JsonError> {
+    fn to_json_with(&self, _version: i16, _options: JsonOptions) -> Result<Value, JsonError> {
         Ok(Value::String(STANDARD.encode(self)))
     }
 }
@@ -382,8 +471,8 @@ impl FromJson for Bytes {
 }
 
 impl ToJson for EmbeddedMessage {
-    fn to_json(&self, version: i16) -> Result<Value, JsonError> {
-        self.0.to_json(version)
+    fn to_json_with(&self, version: i16, options: JsonOptions) -> Result<Value, JsonError> {
+        self.0.to_json_with(version, options)
     }
 }
 
@@ -394,8 +483,8 @@ impl FromJson for EmbeddedMessage {
 }
 
 impl ToJson for EmbeddedHeader {
-    fn to_json(&self, version: i16) -> Result<Value, JsonError> {
-        self.0.to_json(version)
+    fn to_json_with(&self, version: i16, options: JsonOptions) -> Result<Value, JsonError> {
+        self.0.to_json_with(version, options)
     }
 }
 
@@ -405,35 +494,27 @@ impl FromJson for EmbeddedHeader {
     }
 }
 
-/// Kafka's `Uuid.fromString`: URL-safe base64, padding optional.
-const UUID_READER: GeneralPurpose = GeneralPurpose::new(
-    &base64::alphabet::URL_SAFE,
-    GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
-);
-
 impl ToJson for Uuid {
-    fn to_json(&self, _version: i16) -> Result<Value, JsonError> {
-        Ok(Value::String(URL_SAFE_NO_PAD.encode(self.0)))
+    fn to_json_with(&self, _version: i16, _options: JsonOptions) -> Result<Value, JsonError> {
+        Ok(Value::String(self.to_string()))
     }
 }
 
+/// As Kafka's `Uuid.fromString` (see [`Uuid::parse_base64`]).
 impl FromJson for Uuid {
     fn from_json(json: &Value, version: i16) -> Result<Self, JsonError> {
         let text = json.as_str().ok_or_else(|| expected("a uuid string", version))?;
-        let bad = || JsonError::new(JsonErrorKind::BadEncoding("a uuid (22 characters of URL-safe base64)"), version);
-        if text.len() > 24 {
-            return Err(bad());
-        }
-        let bytes = UUID_READER.decode(text).map_err(|_| bad())?;
-        <[u8; 16]>::try_from(bytes.as_slice()).map(Uuid).map_err(|_| bad())
+        Uuid::parse_base64(text).map_err(|_| {
+            JsonError::new(JsonErrorKind::BadEncoding("a uuid (22 characters of URL-safe base64)"), version)
+        })
     }
 }
 
 impl<T: ToJson> ToJson for Vec<T> {
-    fn to_json(&self, version: i16) -> Result<Value, JsonError> {
+    fn to_json_with(&self, version: i16, options: JsonOptions) -> Result<Value, JsonError> {
         self.iter()
             .enumerate()
-            .map(|(i, v)| v.to_json(version).map_err(|e| e.at(i)))
+            .map(|(i, v)| v.to_json_with(version, options).map_err(|e| e.at(i)))
             .collect::<Result<Vec<_>, _>>()
             .map(Value::Array)
     }
@@ -447,10 +528,10 @@ impl<T: FromJson> FromJson for Vec<T> {
 }
 
 impl<T: ToJson> ToJson for Option<T> {
-    fn to_json(&self, version: i16) -> Result<Value, JsonError> {
+    fn to_json_with(&self, version: i16, options: JsonOptions) -> Result<Value, JsonError> {
         match self {
             None => Ok(Value::Null),
-            Some(v) => v.to_json(version),
+            Some(v) => v.to_json_with(version, options),
         }
     }
 }
@@ -473,6 +554,8 @@ mod tests {
         assert_eq!(Uuid::from_u128(1).to_json(0).unwrap(), "AAAAAAAAAAAAAAAAAAAAAQ");
         assert_eq!(Uuid::from_json(&Value::from("AAAAAAAAAAAAAAAAAAAAAQ=="), 0).unwrap(), Uuid::from_u128(1));
         assert!(Uuid::from_json(&Value::from("AAAA"), 0).is_err());
+        // Kafka's Uuid.fromString ignores the 4 bits past the 16 bytes.
+        assert_eq!(Uuid::from_json(&Value::from("AAAAAAAAAAAAAAAAAAAAAB"), 0).unwrap(), Uuid::NIL);
         assert_eq!(Bytes::from_static(b"\0\x01").to_json(0).unwrap(), "AAE=");
         assert!(Bytes::from_json(&Value::from("AAE"), 0).is_err());
         assert_eq!(f64::NAN.to_json(0).unwrap(), "NaN");

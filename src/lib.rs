@@ -67,6 +67,10 @@ pub mod json;
 // Random values shaped to a version, for property tests.
 #[cfg(feature = "sample")]
 pub mod sample;
+// Fields that carry secrets (SASL auth bytes, SCRAM salted passwords, token HMACs), shown redacted.
+pub mod redact;
+// Entity accessors for proxies: visit and rewrite topic names, broker ids, group ids and the like.
+pub mod entity;
 // Kafka protocol error codes (-1..=128), names, retriability.
 pub mod error_code;
 // KIP-368 SASL re-authentication: reauth settings, session lifetime, expiry policy, client timing.
@@ -76,6 +80,9 @@ pub mod reauth;
 pub mod connect;
 // Record batches v2 and legacy message sets: the payload of Produce and Fetch.
 pub mod records;
+// Kafka's internal records: metadata log and snapshots, coordinator topics, raft and storage files (feature `internal-records`).
+#[cfg(feature = "internal-records")]
+pub mod internal;
 
 /// The README's examples, compiled and run as doctests (they use every
 /// api key, so they need the `admin` and `controller` features).

@@ -27,7 +27,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use kafka_wire::api::{api_info, API_INFO};
-use kafka_wire::json::{FromJson, ToJson, Value as Json};
+use kafka_wire::json::{FromJson, JsonOptions, ToJson, Value as Json};
 use kafka_wire::message::{Message, VersionRange};
 use kafka_wire::messages::{alter_client_quotas_request as acq, describe_client_quotas_response as dcq};
 use kafka_wire::messages::{
@@ -147,12 +147,16 @@ impl Value {
         r.map(|()| buf.freeze()).map_err(|e| e.to_string())
     }
 
+    /// kafka-wire's JSON form with sensitive fields unredacted, as Kafka's
+    /// converters write them (redaction, the default, is kafka-wire's own:
+    /// see `redacts_sensitive_fields_by_default` below).
     fn to_json(&self, version: i16) -> Result<Json, String> {
+        let unredacted = JsonOptions::unredacted();
         let r = match self {
-            Value::Request(v) => v.to_json(version),
-            Value::Response(v) => v.to_json(version),
-            Value::RequestHeader(v) => v.to_json(version),
-            Value::ResponseHeader(v) => v.to_json(version),
+            Value::Request(v) => v.to_json_with(version, unredacted),
+            Value::Response(v) => v.to_json_with(version, unredacted),
+            Value::RequestHeader(v) => v.to_json_with(version, unredacted),
+            Value::ResponseHeader(v) => v.to_json_with(version, unredacted),
         };
         r.map_err(|e| e.to_string())
     }
@@ -541,4 +545,20 @@ fn errors_name_message_version_and_path() {
     assert_eq!(e.to_string(), "CreateTopicsRequest v7 at timeoutMs: missing, and mandatory at this version");
     let e = RequestBody::from_json(-5, &json, 0).unwrap_err();
     assert_eq!(e.to_string(), "value v0: api key -5 is unknown or not compiled");
+}
+
+/// kafka-wire's default JSON form differs from Kafka's in one deliberate
+/// way: sensitive fields are redacted (`JsonOptions::unredacted` gives
+/// Kafka's form, which the oracle comparison above uses).
+#[test]
+fn redacts_sensitive_fields_by_default() {
+    use kafka_wire::messages::SaslAuthenticateResponse;
+    let response =
+        SaslAuthenticateResponse { auth_bytes: Bytes::from_static(b"v=server-signature"), ..Default::default() };
+    let body = ResponseBody::SaslAuthenticate(response);
+    let redacted = body.to_json(2).expect("json");
+    assert_eq!(redacted["authBytes"], "<redacted 18 bytes>");
+    let kafkas = body.to_json_with(2, JsonOptions::unredacted()).expect("json");
+    assert_eq!(kafkas["authBytes"], "dj1zZXJ2ZXItc2lnbmF0dXJl");
+    assert_eq!(ResponseBody::from_json(36, &kafkas, 2).expect("reads"), body);
 }

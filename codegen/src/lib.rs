@@ -102,6 +102,11 @@ pub enum Error {
         /// Every finding of the comparison.
         report: evolution::Report,
     },
+    /// Entries of [`Builder::sensitive_fields`] (`--sensitive-fields`) that
+    /// name no string or bytes field of a message in the inputs, one
+    /// problem per entry.
+    #[error("sensitive fields: {}", .0.join("; "))]
+    SensitiveFields(Vec<String>),
     /// The emitted code did not parse: a bug in the compiler, reported rather than panicking.
     #[error("internal error: {0}")]
     Internal(String),
@@ -222,7 +227,33 @@ pub struct Extras {
     /// requests nor responses (headers, records, embedded data) are always
     /// compiled.
     pub api_keys: Option<Vec<i16>>,
+    /// The fields that carry secrets, as `Message.Field` (Kafka's names;
+    /// every field of that name in the message's structs); `None` (the
+    /// default) for [`DEFAULT_SENSITIVE_FIELDS`], `Some(vec![])` for none.
+    /// The generated `Debug` shows such a field as `<redacted N bytes>`
+    /// (`None` when null), and the JSON form writes it the same way unless
+    /// the runtime's `JsonOptions::unredacted` asks otherwise. Only string
+    /// and bytes fields can be sensitive. An entry naming a message that is
+    /// not among the inputs is skipped (the default list names Kafka's);
+    /// one naming a field the message lacks, or a field of another type,
+    /// fails the run with [`Error::SensitiveFields`].
+    pub sensitive_fields: Option<Vec<String>>,
 }
+
+/// kafka-wire's sensitive fields ([`Extras::sensitive_fields`]): SASL
+/// authentication bytes both ways, the salt and salted password of a SCRAM
+/// credential upsert, and the HMAC of a delegation token, wherever a
+/// request or response carries one.
+pub const DEFAULT_SENSITIVE_FIELDS: &[&str] = &[
+    "SaslAuthenticateRequest.AuthBytes",
+    "SaslAuthenticateResponse.AuthBytes",
+    "AlterUserScramCredentialsRequest.Salt",
+    "AlterUserScramCredentialsRequest.SaltedPassword",
+    "CreateDelegationTokenResponse.Hmac",
+    "DescribeDelegationTokenResponse.Hmac",
+    "RenewDelegationTokenRequest.Hmac",
+    "ExpireDelegationTokenRequest.Hmac",
+];
 
 impl Extras {
     /// True when `spec` is to be compiled: not a request or response, or
@@ -243,8 +274,14 @@ impl Extras {
 pub fn generate_with(sources: &[(String, String)], runtime: &str, extras: Extras) -> Result<Generated, Error> {
     let runtime = naming::runtime_path(runtime)
         .map_err(|e| Error::RuntimePath { path: runtime.to_owned(), reason: e.to_string() })?;
-    let mut cx =
-        EmitContext { runtime, samples: extras.samples, views: extras.views, json: extras.json, partial: false };
+    let mut cx = EmitContext {
+        runtime,
+        samples: extras.samples,
+        views: extras.views,
+        json: extras.json,
+        partial: false,
+        sensitive: Default::default(),
+    };
     let mut diags = Diagnostics::default();
     let specs = lower_sources(sources, &mut diags);
     let checked: Vec<_> = specs.iter().map(|s| check::check(s, &mut diags)).collect();
@@ -266,6 +303,11 @@ pub fn generate_with(sources: &[(String, String)], runtime: &str, extras: Extras
         }
     }
     cx.partial = specs.iter().any(|s| !extras.compiles(s));
+    cx.sensitive = match &extras.sensitive_fields {
+        Some(entries) => emit::redact::resolve(entries, &checked),
+        None => emit::redact::resolve(DEFAULT_SENSITIVE_FIELDS, &checked),
+    }
+    .map_err(Error::SensitiveFields)?;
     let responses: BTreeMap<i16, String> = specs
         .iter()
         .filter(|s| s.spec_type == SpecType::Response && extras.compiles(s) && !s.is_removed())
@@ -634,6 +676,26 @@ impl Builder {
     /// ```
     pub fn api_keys(&mut self, keys: impl IntoIterator<Item = i16>) -> &mut Self {
         self.extras.api_keys = Some(keys.into_iter().collect());
+        self
+    }
+
+    /// Sets the fields that carry secrets, each `Message.Field` (default
+    /// [`DEFAULT_SENSITIVE_FIELDS`]; an empty list for none): their `Debug`
+    /// and JSON form show a length, not the content. See
+    /// [`Extras::sensitive_fields`].
+    ///
+    /// # Example
+    /// ```
+    /// let schema = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/RequestHeader.json");
+    /// let out = kafka_wire_codegen::Builder::new()
+    ///     .input(schema)
+    ///     .sensitive_fields(["RequestHeader.ClientId"])
+    ///     .generate()?;
+    /// assert!(out.files.iter().any(|f| f.text.contains("Redacted(&self.client_id)")));
+    /// # Ok::<(), kafka_wire_codegen::Error>(())
+    /// ```
+    pub fn sensitive_fields<S: Into<String>>(&mut self, fields: impl IntoIterator<Item = S>) -> &mut Self {
+        self.extras.sensitive_fields = Some(fields.into_iter().map(Into::into).collect());
         self
     }
 

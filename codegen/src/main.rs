@@ -4,7 +4,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 const USAGE: &str = "\
-usage: kafka-wire-codegen [--out DIR] [--runtime PATH] [--views] [--json] [--api-keys K,K...] [--quiet] SCHEMA...
+usage: kafka-wire-codegen [--out DIR] [--runtime PATH] [--views] [--json] [--api-keys K,K...]
+                          [--sensitive-fields M.F,M.F...] [--quiet] SCHEMA...
        kafka-wire-codegen diff [--breaking] OLD NEW
 
 Compiles Kafka JSON message schemas (files, or directories of *.json) into Rust.
@@ -15,6 +16,10 @@ Compiles Kafka JSON message schemas (files, or directories of *.json) into Rust.
   --json          also emit Kafka's JSON form (ToJson/FromJson impls, as Kafka's JSON converters)
   --api-keys LIST compile the requests and responses of these api keys only (e.g. 0,1,18);
                   the api-key table still lists every api key
+  --sensitive-fields LIST
+                  the fields that carry secrets, as Message.Field (e.g. SaslAuthenticateRequest.AuthBytes),
+                  shown as <redacted N bytes> by Debug and the JSON form; \"\" for none
+                  (default: kafka_wire_codegen::DEFAULT_SENSITIVE_FIELDS)
   --quiet         print only the total
 Exit status: 0 on success, 1 for invalid schemas (each error names file and JSON path),
 2 for bad arguments or I/O errors.
@@ -57,6 +62,12 @@ fn main() -> ExitCode {
                 }
                 Some(Err(_)) => return usage_error("--api-keys needs a comma-separated list of api keys (0 to 32767)"),
                 None => return usage_error("--api-keys needs a list of api keys"),
+            },
+            "--sensitive-fields" => match args.next() {
+                Some(list) => {
+                    builder.sensitive_fields(list.split(',').map(str::trim).filter(|f| !f.is_empty()));
+                }
+                None => return usage_error("--sensitive-fields needs a list of Message.Field (\"\" for none)"),
             },
             "--quiet" | "-q" => quiet = true,
             "--views" => {

@@ -22,6 +22,24 @@
 //     ok HEX SIZE
 //     Kafka reads JSON with its JSON converter and writes it at VERSION.
 //
+//   rdecode FAMILY KIND TYPE VERSION HEX
+//     as decode, for an internal record: FAMILY is metadata, group, share,
+//     transaction, storage or raft; KIND is record (metadata and storage
+//     records, and raft's and storage's data schemas, whose TYPE is then
+//     their name), key or value (coordinator records); TYPE the record type.
+//   rencode FAMILY KIND TYPE VERSION JSON
+//     as encode, for an internal record.
+//   rtypes FAMILY KIND
+//     ok TYPE:NAME:MIN-MAX ...   every record type of Kafka's record-type enum.
+//   mframe HEX
+//     ok TYPE VERSION HEX2       Kafka's metadata log serde (MetadataRecordSerde)
+//     reads the framed record HEX and writes it again (needs kafka-server-common).
+//
+// The internal records' classes come from the release's other jars (kafka-metadata,
+// kafka-group-coordinator, ...), found beside kafka-clients and loaded when first
+// needed; kafka-server-common and kafka-coordinator-common come from the Maven
+// cache (.cache/kafka/m2) when there.
+//
 // Any failure answers "error CLASS: MESSAGE" (one line) and the next line is
 // read as usual. An empty byte string is written "-". End of input ends.
 
@@ -33,6 +51,11 @@ import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.io.File;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.util.ArrayList;
+import java.util.List;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
@@ -86,6 +109,22 @@ public final class Oracle {
             case "encode":
                 need(w, 5, line);
                 return encode(blank(w[1], w[2]), Short.parseShort(w[3]), w[4]);
+            case "rdecode": {
+                String[] r = line.split(" ", 6);
+                need(r, 6, line);
+                return decode(internal(r[1], r[2], r[3]), Short.parseShort(r[4]), unhex(r[5]));
+            }
+            case "rencode": {
+                String[] r = line.split(" ", 6);
+                need(r, 6, line);
+                return encode(internal(r[1], r[2], r[3]), Short.parseShort(r[4]), r[5]);
+            }
+            case "rtypes":
+                need(w, 3, line);
+                return recordTypes(w[1], w[2]);
+            case "mframe":
+                need(w, 2, line);
+                return metadataFrame(unhex(w[1]));
             default:
                 throw new IllegalArgumentException("unknown command: " + w[0]);
         }
@@ -188,7 +227,127 @@ public final class Oracle {
     }
 
     private static Class<?> converterClass(Message message) throws ClassNotFoundException {
-        return Class.forName(message.getClass().getName() + "JsonConverter");
+        return Class.forName(message.getClass().getName() + "JsonConverter", true, message.getClass().getClassLoader());
+    }
+
+    // The internal records' jars, loaded once.
+    private static ClassLoader internalLoader;
+
+    private static ClassLoader internalLoader() throws Exception {
+        if (internalLoader == null) {
+            File clients = new File(ApiMessageType.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            File jars = clients.getParentFile();
+            File release = jars.getParentFile();
+            String version = release.getName();
+            List<URL> urls = new ArrayList<>();
+            File[] files = jars.listFiles();
+            if (files != null) {
+                for (File f : files) {
+                    if (f.getName().endsWith(".jar") && !f.equals(clients)) {
+                        urls.add(f.toURI().toURL());
+                    }
+                }
+            }
+            File m2 = new File(release.getParentFile(), "m2/org/apache/kafka");
+            for (String artifact : new String[] {"kafka-server-common", "kafka-coordinator-common"}) {
+                File jar = new File(m2, artifact + "/" + version + "/" + artifact + "-" + version + ".jar");
+                if (jar.isFile()) {
+                    urls.add(jar.toURI().toURL());
+                }
+            }
+            internalLoader = new URLClassLoader(urls.toArray(new URL[0]), Oracle.class.getClassLoader());
+        }
+        return internalLoader;
+    }
+
+    /** The record-type enum class of a family and kind. */
+    private static String typeEnum(String family, String kind) {
+        switch (family + " " + kind) {
+            case "metadata record":
+                return "org.apache.kafka.common.metadata.MetadataRecordType";
+            case "storage record":
+                return "org.apache.kafka.server.log.remote.metadata.storage.generated.MetadataRecordType";
+            case "group key":
+            case "group value":
+                return "org.apache.kafka.coordinator.group.generated.CoordinatorRecordType";
+            case "share key":
+            case "share value":
+                return "org.apache.kafka.coordinator.share.generated.CoordinatorRecordType";
+            case "transaction key":
+            case "transaction value":
+                return "org.apache.kafka.coordinator.transaction.generated.CoordinatorRecordType";
+            default:
+                throw new IllegalArgumentException("no record types for " + family + " " + kind);
+        }
+    }
+
+    /** A fresh internal record of a family, kind and record type (or name). */
+    private static Message internal(String family, String kind, String type) throws Exception {
+        ClassLoader loader = internalLoader();
+        if (family.equals("raft")) {
+            return (Message) Class.forName("org.apache.kafka.raft.generated." + type, true, loader)
+                .getDeclaredConstructor().newInstance();
+        }
+        if (family.equals("storage") && !type.matches("-?[0-9]+")) {
+            return (Message) Class.forName("org.apache.kafka.server.log.remote.metadata.storage.generated." + type, true, loader)
+                .getDeclaredConstructor().newInstance();
+        }
+        Class<?> types = Class.forName(typeEnum(family, kind), true, loader);
+        Object t = invokeStatic(types.getMethod("fromId", short.class), Short.parseShort(type));
+        String factory = kind.equals("key") ? "newRecordKey" : kind.equals("value") ? "newRecordValue" : "newMetadataRecord";
+        return (Message) types.getMethod(factory).invoke(t);
+    }
+
+    private static Object invokeStatic(Method method, Object arg) throws Exception {
+        try {
+            return method.invoke(null, arg);
+        } catch (InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof Exception) {
+                throw (Exception) cause;
+            }
+            throw e;
+        }
+    }
+
+    private static String recordTypes(String family, String kind) throws Exception {
+        Class<?> types = Class.forName(typeEnum(family, kind), true, internalLoader());
+        StringBuilder out = new StringBuilder("ok");
+        for (Object t : types.getEnumConstants()) {
+            Message m;
+            String factory = kind.equals("key") ? "newRecordKey" : kind.equals("value") ? "newRecordValue" : "newMetadataRecord";
+            m = (Message) types.getMethod(factory).invoke(t);
+            short id = (Short) types.getMethod("id").invoke(t);
+            out.append(' ').append(id).append(':').append(m.getClass().getSimpleName()).append(':')
+                .append(m.lowestSupportedVersion()).append('-').append(m.highestSupportedVersion());
+        }
+        return out.toString();
+    }
+
+    private static String metadataFrame(byte[] input) throws Exception {
+        ClassLoader loader = internalLoader();
+        Object serde = Class.forName("org.apache.kafka.metadata.MetadataRecordSerde", true, loader)
+            .getDeclaredConstructor().newInstance();
+        Class<?> readable = Class.forName("org.apache.kafka.common.protocol.Readable");
+        Class<?> writable = Class.forName("org.apache.kafka.common.protocol.Writable");
+        Object read;
+        try {
+            read = serde.getClass().getMethod("read", readable, int.class)
+                .invoke(serde, new ByteBufferAccessor(ByteBuffer.wrap(input)), input.length);
+        } catch (InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof Exception ? (Exception) cause : e;
+        }
+        Message message = (Message) read.getClass().getMethod("message").invoke(read);
+        short version = (Short) read.getClass().getMethod("version").invoke(read);
+        ObjectSerializationCache cache = new ObjectSerializationCache();
+        int size = (Integer) serde.getClass().getMethod("recordSize", Object.class, ObjectSerializationCache.class)
+            .invoke(serde, read, cache);
+        ByteBuffer out = ByteBuffer.allocate(size);
+        serde.getClass().getMethod("write", Object.class, ObjectSerializationCache.class, writable)
+            .invoke(serde, read, cache, new ByteBufferAccessor(out));
+        short type = (Short) message.getClass().getMethod("apiKey").invoke(message);
+        return "ok " + type + " " + version + " " + hex(out.array(), out.position());
     }
 
     private static Object invoke(Method method, Object first, short version) throws Exception {

@@ -32,7 +32,7 @@ pub use self::borrowed::{FixedArray, IntoOwned};
 pub use self::nullable::{DecodeNullable, Nullable};
 pub use self::reader::{Input, Reader};
 pub use self::segment::Segment;
-pub use self::uuid::Uuid;
+pub use self::uuid::{ParseUuidError, Uuid};
 pub use self::writer::Writer;
 
 use ::bytes::Bytes;

@@ -191,6 +191,12 @@ pub fn emit_dispatch(specs: &[&MessageSpec], cx: &EmitContext) -> TokenStream {
             specs.iter().copied().filter(|s| s.spec_type == spec_type && s.api_key.is_some()).collect();
         bodies.sort_by_key(|s| s.api_key);
         out.extend(emit_body_enum(&bodies, &format_ident!("{enum_name}"), what, cx));
+        let variants: Vec<_> = body_entries(&bodies, what, Form::Owned)
+            .into_iter()
+            .zip(&bodies)
+            .map(|((variant, _, _), spec)| (variant, super::entity::spec_has_entities(spec)))
+            .collect();
+        out.extend(super::entity::emit_dispatch_entities(&variants, &format_ident!("{enum_name}"), cx));
     }
     out
 }
@@ -269,16 +275,27 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
         }
     });
     let json = cx.json.then(|| {
-        let to = entries.iter().map(|(v, _, _)| quote!(Self::#v(m) => #rt::json::ToJson::to_json(m, version),));
+        let to = entries
+            .iter()
+            .map(|(v, _, _)| quote!(Self::#v(m) => #rt::json::ToJson::to_json_with(m, version, options),));
         let from = entries.iter().map(
             |(v, ty, key)| quote!(#key => <#ty as #rt::json::FromJson>::from_json(json, version).map(Self::#v),),
         );
         quote! {
-            /// Kafka's JSON form of the body at `version` (see the runtime's `json` module).
+            /// Kafka's JSON form of the body at `version` (see the runtime's
+            /// `json` module), sensitive fields redacted.
             ///
             /// # Errors
             /// As the body's `ToJson::to_json`.
             pub fn to_json(&self, version: i16) -> Result<#rt::json::Value, #rt::json::JsonError> {
+                self.to_json_with(version, #rt::json::JsonOptions::default())
+            }
+
+            /// Kafka's JSON form of the body at `version`, written as `options` say.
+            ///
+            /// # Errors
+            /// As the body's `ToJson::to_json_with`.
+            pub fn to_json_with(&self, version: i16, options: #rt::json::JsonOptions) -> Result<#rt::json::Value, #rt::json::JsonError> {
                 match self {
                     #(#to)*
                 }

@@ -172,7 +172,10 @@ fn emit_encode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
     }
     if view.has_tagged_section() {
         let section_versions = view.flexible;
-        let tagged: Vec<_> = view.fields.iter().filter(|f| !f.tagged.is_empty()).collect();
+        let mut tagged: Vec<_> = view.fields.iter().filter(|f| !f.tagged.is_empty()).collect();
+        // On the wire in ascending tag order, whatever the schema's field
+        // order (Kafka 4.4's PartitionChangeRecord declares tag 8 before 6).
+        tagged.sort_by_key(|f| f.field.tag);
         let known = Literal::u32_unsuffixed(view.known_tags);
         let flags = tagged_flags(&tagged, section_versions, rt);
         pending.push(section_piece(&tagged, flags, Cond::new(section_versions, within), known, rt));

@@ -60,6 +60,9 @@ pub struct FieldView<'a> {
     pub flexible: Versions,
     /// Whether its Rust type is an `Option`.
     pub option: bool,
+    /// Whether it carries a secret: `Debug` and the JSON form show its
+    /// length only ([`crate::Extras::sensitive_fields`]).
+    pub sensitive: bool,
 }
 
 impl<'a> FieldView<'a> {
@@ -81,6 +84,7 @@ impl<'a> FieldView<'a> {
             positional,
             flexible: field.flexible_versions.unwrap_or(message_flexible),
             option,
+            sensitive: false,
         }
     }
 
@@ -284,6 +288,13 @@ impl<'a> FieldView<'a> {
             docs.push(String::new());
         }
         docs.push(format!(" {}.", facts.join("; ")));
+        if self.sensitive {
+            docs.push(String::new());
+            docs.push(
+                " Sensitive: `Debug` shows `<redacted N bytes>` (`None` when null), and so does the JSON form unless `JsonOptions::unredacted`."
+                    .into(),
+            );
+        }
         docs
     }
 }

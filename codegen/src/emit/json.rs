@@ -23,13 +23,17 @@ pub fn json_key(name: &str) -> String {
 }
 
 /// The JSON value of field `f` of `self`: the runtime's `ToJson`, except
-/// `records`, which Kafka writes as `""`.
+/// `records`, which Kafka writes as `""`, and sensitive fields, redacted
+/// unless the options say otherwise.
 fn value_to_json(f: &FieldView<'_>, rt: &TokenStream, owner: &str, key: &str) -> TokenStream {
     let ident = &f.ident;
     match (&f.field.ty, f.option) {
         (FieldType::Records, false) => quote!(out.insert(#key.into(), #rt::json::records(&self.#ident));),
         (FieldType::Records, true) => quote!(out.insert(#key.into(), #rt::json::nullable_records(&self.#ident));),
-        _ => quote!(#rt::json::put(&mut out, &self.#ident, version, #owner, #key)?;),
+        _ if f.sensitive => {
+            quote!(#rt::json::put_sensitive(&mut out, &self.#ident, version, options, #owner, #key)?;)
+        }
+        _ => quote!(#rt::json::put(&mut out, &self.#ident, version, options, #owner, #key)?;),
     }
 }
 
@@ -86,13 +90,16 @@ pub fn emit_json_impls(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
     let empty = view.fields.is_empty();
     let (to_version, from_version) =
         if empty { (quote!(_version), quote!(version)) } else { (quote!(version), quote!(version)) };
+    // Records-only structs write no field through `put`, and use no options.
+    let uses_options = view.fields.iter().any(|f| f.field.ty != FieldType::Records);
+    let options = if uses_options { quote!(options) } else { quote!(_options) };
     let out_binding = if empty { quote!(let out) } else { quote!(let mut out) };
     let (object_binding, value_binding) =
         if empty { (quote!(let _object), quote!(let value)) } else { (quote!(let object), quote!(let mut value)) };
     quote! {
         impl #rt::json::ToJson for #ident {
             #[allow(unused_comparisons, clippy::nonminimal_bool)]
-            fn to_json(&self, #to_version: i16) -> Result<#rt::json::Value, #rt::json::JsonError> {
+            fn to_json_with(&self, #to_version: i16, #options: #rt::json::JsonOptions) -> Result<#rt::json::Value, #rt::json::JsonError> {
                 #checks
                 #out_binding = #rt::json::Map::new();
                 #writes

@@ -4,8 +4,10 @@
 pub mod api;
 pub mod codec;
 pub mod cond;
+pub mod entity;
 pub mod field;
 pub mod json;
+pub mod redact;
 pub mod sample;
 pub mod structs;
 
@@ -29,6 +31,9 @@ pub struct EmitContext {
     /// Whether only some api keys are compiled: the dispatch then tells an
     /// api key of the table that is not compiled from an unknown one.
     pub partial: bool,
+    /// The fields that carry secrets, as (message name, field name), Kafka's
+    /// names: their `Debug` and JSON form are redacted.
+    pub sensitive: std::collections::BTreeSet<(String, String)>,
 }
 
 /// One struct with the views of its fields.
@@ -65,10 +70,15 @@ pub fn emit_message(
 ) -> TokenStream {
     let spec = checked.spec;
     let mut out = TokenStream::new();
+    let entity_structs = entity::entity_structs(checked);
     for def in &checked.structs {
-        let view = StructView::new(def, spec.flexible_versions);
+        let mut view = StructView::new(def, spec.flexible_versions);
+        for f in &mut view.fields {
+            f.sensitive = cx.sensitive.contains(&(spec.name.clone(), f.field.name.clone()));
+        }
         out.extend(structs::emit_struct(&view, spec, cx, field::Form::Owned));
         out.extend(codec::emit_wire_impl(&view, cx));
+        out.extend(entity::emit_entities_impl(&view, spec, &entity_structs, cx));
         if cx.views {
             out.extend(structs::emit_struct(&view, spec, cx, field::Form::Borrowed));
             out.extend(codec::emit_view_impls(&view, cx));

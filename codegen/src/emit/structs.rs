@@ -53,6 +53,10 @@ pub fn emit_struct(view: &StructView<'_>, spec: &MessageSpec, cx: &EmitContext, 
         Form::Owned => (quote!(), None),
         Form::Borrowed => (quote!(<'a>), marker.as_ref().map(|_| quote!(input: ::core::marker::PhantomData,))),
     };
+    // With a field that carries a secret, a `Debug` that redacts it.
+    let sensitive = super::redact::has_sensitive(view);
+    let derive_debug = (!sensitive).then(|| quote!(Debug,));
+    let debug_impl = sensitive.then(|| super::redact::emit_debug(view, cx, form));
     let natural = view.fields.iter().all(|f| f.default_is_natural());
     let derive_default = natural.then(|| quote!(Default,));
     let default_impl = (!natural).then(|| {
@@ -71,13 +75,14 @@ pub fn emit_struct(view: &StructView<'_>, spec: &MessageSpec, cx: &EmitContext, 
     });
     quote! {
         #docs
-        #[derive(Debug, Clone, PartialEq, #derive_default)]
+        #[derive(#derive_debug Clone, PartialEq, #derive_default)]
         pub struct #ident #generics {
             #(#fields)*
             #unknown
             #marker
         }
         #default_impl
+        #debug_impl
     }
 }
 

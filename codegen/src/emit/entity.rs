@@ -1,0 +1,143 @@
+//! `impl Entities` (the runtime's `entity` module): for every struct that
+//! holds a field with an `entityType` (topic names, broker ids, group ids,
+//! transactional ids, producer ids), directly or in a nested struct,
+//! `visit_entities` and `rewrite_entities` over those fields, each guarded
+//! by the versions the field is present in. Requests and responses without
+//! such a field get an empty impl (the trait's no-op defaults), nested
+//! structs without one nothing; the dispatch enums delegate to the body.
+
+use std::collections::BTreeSet;
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+use super::cond::Cond;
+use super::{EmitContext, StructView};
+use crate::check::Checked;
+use crate::model::{EntityType, Field, MessageSpec, SpecType};
+use crate::naming;
+
+/// The structs of a message that hold an entity field, directly or through
+/// a nested struct (to any depth).
+pub fn entity_structs<'a>(checked: &Checked<'a>) -> BTreeSet<&'a str> {
+    let mut with: BTreeSet<&'a str> = BTreeSet::new();
+    loop {
+        let before = with.len();
+        for s in &checked.structs {
+            let holds = s
+                .fields
+                .iter()
+                .any(|f| f.entity_type != EntityType::Unknown || f.ty.struct_name().is_some_and(|n| with.contains(n)));
+            if holds {
+                with.insert(s.name);
+            }
+        }
+        if with.len() == before {
+            return with;
+        }
+    }
+}
+
+/// True when some field of the message, at any depth, has an entity type.
+pub fn spec_has_entities(spec: &MessageSpec) -> bool {
+    fn any(fields: &[Field]) -> bool {
+        fields.iter().any(|f| f.entity_type != EntityType::Unknown || any(&f.fields))
+    }
+    any(&spec.fields) || spec.common_structs.iter().any(|c| any(&c.fields))
+}
+
+/// The runtime's helpers for an entity type: visit and rewrite.
+fn entity_helpers(entity: EntityType) -> Option<(Ident, Ident)> {
+    let name = match entity {
+        EntityType::Unknown => return None,
+        EntityType::TopicName => "topic_name",
+        EntityType::BrokerId => "broker_id",
+        EntityType::GroupId => "group_id",
+        EntityType::TransactionalId => "transactional_id",
+        EntityType::ProducerId => "producer_id",
+    };
+    Some((format_ident!("{name}"), format_ident!("{name}_mut")))
+}
+
+/// The impl for one struct: with bodies when it is in `with`, empty for a
+/// request or response body without entities, nothing otherwise.
+pub fn emit_entities_impl(
+    view: &StructView<'_>,
+    spec: &MessageSpec,
+    with: &BTreeSet<&str>,
+    cx: &EmitContext,
+) -> TokenStream {
+    let rt = &cx.runtime;
+    let ident = naming::type_ident(view.def.name);
+    if !with.contains(view.def.name) {
+        let api = matches!(spec.spec_type, SpecType::Request | SpecType::Response);
+        return if view.def.is_message && api {
+            quote!(impl #rt::entity::Entities for #ident {})
+        } else {
+            TokenStream::new()
+        };
+    }
+    let mut visits = TokenStream::new();
+    let mut rewrites = TokenStream::new();
+    // Whether the bodies read `version` (a guard, or a nested struct).
+    let mut versioned = false;
+    for f in &view.fields {
+        let field = &f.ident;
+        let present = Cond::new(f.present, view.def.versions);
+        if let Some((visit, rewrite)) = entity_helpers(f.field.entity_type) {
+            versioned |= matches!(present, Cond::When(..));
+            let name = &f.field.name;
+            visits.extend(present.guard(quote!(#rt::entity::#visit(&self.#field, #name, f);)));
+            rewrites.extend(present.guard(quote!(#rt::entity::#rewrite(&mut self.#field, #name, f);)));
+        } else if f.field.ty.struct_name().is_some_and(|n| with.contains(n)) {
+            versioned = true;
+            visits.extend(present.guard(quote!(#rt::entity::Entities::visit_entities(&self.#field, version, f);)));
+            rewrites
+                .extend(present.guard(quote!(#rt::entity::Entities::rewrite_entities(&mut self.#field, version, f);)));
+        }
+    }
+    let version = if versioned { quote!(version) } else { quote!(_version) };
+    quote! {
+        impl #rt::entity::Entities for #ident {
+            fn visit_entities(&self, #version: i16, f: &mut #rt::entity::Visit<'_>) {
+                #visits
+            }
+
+            fn rewrite_entities(&mut self, #version: i16, f: &mut #rt::entity::Rewrite<'_>) {
+                #rewrites
+            }
+        }
+    }
+}
+
+/// `impl Entities` for a dispatch enum: the bodies with entity fields
+/// delegate, the others do nothing.
+pub fn emit_dispatch_entities(variants: &[(Ident, bool)], name: &Ident, cx: &EmitContext) -> TokenStream {
+    let rt = &cx.runtime;
+    let with: Vec<&Ident> = variants.iter().filter(|(_, e)| *e).map(|(v, _)| v).collect();
+    if with.is_empty() {
+        return quote! {
+            /// No body here has entity fields: the trait's no-op methods.
+            impl #rt::entity::Entities for #name {}
+        };
+    }
+    let rest = (with.len() < variants.len()).then(|| quote!(_ => {}));
+    quote! {
+        /// Delegates to the body (see the runtime's `entity` module).
+        impl #rt::entity::Entities for #name {
+            fn visit_entities(&self, version: i16, f: &mut #rt::entity::Visit<'_>) {
+                match self {
+                    #(Self::#with(m) => #rt::entity::Entities::visit_entities(m, version, f),)*
+                    #rest
+                }
+            }
+
+            fn rewrite_entities(&mut self, version: i16, f: &mut #rt::entity::Rewrite<'_>) {
+                match self {
+                    #(Self::#with(m) => #rt::entity::Entities::rewrite_entities(m, version, f),)*
+                    #rest
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! No secrets in logs (issue 24, point 5): the fields that carry secrets
+//! (kafka_wire_codegen::DEFAULT_SENSITIVE_FIELDS) print as
+//! `<redacted N bytes>` in `Debug`, of the message, of the dispatch enum and
+//! of the borrowed view, and in the JSON form unless asked otherwise.
+
+use kafka_wire::message::Message;
+use kafka_wire::messages::{RequestBody, SaslAuthenticateRequest, SaslAuthenticateResponse};
+use kafka_wire::primitives::Reader;
+use kafka_wire::{Bytes, BytesMut};
+
+const PLAIN: &[u8] = b"\0alice\0secret";
+
+/// `value` encoded at `version` and decoded again, as a proxy or broker would see it.
+fn decoded<M: Message>(value: &M, version: i16) -> M {
+    let mut buf = BytesMut::new();
+    value.encode(&mut buf, version).expect("encodes");
+    M::decode(&mut buf.freeze(), version).expect("decodes")
+}
+
+#[test]
+fn sasl_authenticate_request_debug_hides_the_password() {
+    let sent = SaslAuthenticateRequest { auth_bytes: Bytes::from_static(PLAIN), ..Default::default() };
+    for version in 0..=2 {
+        let request = decoded(&sent, version);
+        assert_eq!(request.auth_bytes, PLAIN, "the value itself is intact");
+        let shown = format!("{request:?}");
+        assert_eq!(shown, "SaslAuthenticateRequest { auth_bytes: <redacted 13 bytes>, unknown_tagged_fields: [] }");
+        assert!(!shown.contains("secret") && !shown.contains("alice"), "{shown}");
+        let pretty = format!("{request:#?}");
+        assert!(!pretty.contains("secret") && pretty.contains("<redacted 13 bytes>"), "{pretty}");
+    }
+    // Through the dispatch enum, decoded from a frame body by api key.
+    let mut buf = BytesMut::new();
+    sent.encode(&mut buf, 2).expect("encodes");
+    let body = RequestBody::decode(36, &mut Reader::new(buf.freeze()), 2).expect("decodes");
+    let shown = format!("{body:?}");
+    assert!(shown.contains("<redacted 13 bytes>") && !shown.contains("secret"), "{shown}");
+}
+
+#[test]
+fn sasl_authenticate_response_debug_hides_the_server_message() {
+    let response = SaslAuthenticateResponse {
+        error_message: Some("bad password".into()),
+        auth_bytes: Bytes::from_static(b"v=rmF9pqV8S7suAoZWja4dJRkFsKQ="),
+        session_lifetime_ms: 1000,
+        ..Default::default()
+    };
+    let shown = format!("{:?}", decoded(&response, 2));
+    assert!(shown.contains("auth_bytes: <redacted 30 bytes>"), "{shown}");
+    assert!(!shown.contains("rmF9pqV8"), "{shown}");
+    // Other fields print as before.
+    assert!(
+        shown.contains("error_message: Some(\"bad password\")") && shown.contains("session_lifetime_ms: 1000"),
+        "{shown}"
+    );
+}
+
+#[cfg(feature = "admin")]
+#[test]
+fn scram_salted_password_and_salt_are_redacted() {
+    use kafka_wire::messages::alter_user_scram_credentials_request::ScramCredentialUpsertion;
+    use kafka_wire::messages::AlterUserScramCredentialsRequest;
+
+    let request = AlterUserScramCredentialsRequest {
+        upsertions: vec![ScramCredentialUpsertion {
+            name: "alice".into(),
+            mechanism: 2,
+            iterations: 8192,
+            salt: Bytes::from_static(b"salt-secret"),
+            salted_password: Bytes::from_static(b"salted-password-secret-32-bytes!"),
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let shown = format!("{:?}", decoded(&request, 0));
+    assert!(!shown.contains("secret"), "{shown}");
+    assert!(shown.contains("salt: <redacted 11 bytes>"), "{shown}");
+    assert!(shown.contains("salted_password: <redacted 32 bytes>"), "{shown}");
+    // The user name and iterations are not secrets.
+    assert!(shown.contains("name: \"alice\"") && shown.contains("iterations: 8192"), "{shown}");
+}
+
+#[cfg(feature = "admin")]
+#[test]
+fn delegation_token_hmacs_are_redacted() {
+    use kafka_wire::messages::describe_delegation_token_response::DescribedDelegationToken;
+    use kafka_wire::messages::{
+        CreateDelegationTokenResponse, DescribeDelegationTokenResponse, ExpireDelegationTokenRequest,
+        RenewDelegationTokenRequest,
+    };
+    let hmac = Bytes::from_static(b"hmac-secret");
+    let shown = [
+        format!(
+            "{:?}",
+            CreateDelegationTokenResponse { token_id: "tok".into(), hmac: hmac.clone(), ..Default::default() }
+        ),
+        format!(
+            "{:?}",
+            DescribeDelegationTokenResponse {
+                tokens: vec![DescribedDelegationToken {
+                    token_id: "tok".into(),
+                    hmac: hmac.clone(),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }
+        ),
+        format!("{:?}", RenewDelegationTokenRequest { hmac: hmac.clone(), ..Default::default() }),
+        format!("{:?}", ExpireDelegationTokenRequest { hmac, ..Default::default() }),
+    ];
+    for s in shown {
+        assert!(s.contains("hmac: <redacted 11 bytes>") && !s.contains("secret"), "{s}");
+    }
+}
+
+#[cfg(feature = "borrowed")]
+#[test]
+fn borrowed_views_redact_too() {
+    use kafka_wire::message::MessageView;
+    use kafka_wire::messages::sasl_authenticate_request::SaslAuthenticateRequestRef;
+    let mut buf = BytesMut::new();
+    SaslAuthenticateRequest { auth_bytes: Bytes::from_static(PLAIN), ..Default::default() }
+        .encode(&mut buf, 1)
+        .expect("encodes");
+    let bytes = buf.freeze();
+    let view = SaslAuthenticateRequestRef::decode(&mut &bytes[..], 1).expect("decodes");
+    let shown = format!("{view:?}");
+    assert_eq!(shown, "SaslAuthenticateRequestRef { auth_bytes: <redacted 13 bytes>, unknown_tagged_fields: [] }");
+}
+
+#[cfg(feature = "json")]
+#[test]
+fn json_redacts_unless_asked() {
+    use kafka_wire::json::{FromJson, JsonOptions, ToJson};
+    let request = SaslAuthenticateRequest { auth_bytes: Bytes::from_static(PLAIN), ..Default::default() };
+    let redacted = request.to_json(2).expect("json");
+    assert_eq!(redacted.to_string(), r#"{"authBytes":"<redacted 13 bytes>"}"#);
+    // Kafka's converters write base64: the unredacted form, which reads back.
+    let kafkas = request.to_json_with(2, JsonOptions::unredacted()).expect("json");
+    assert_eq!(kafkas.to_string(), r#"{"authBytes":"AGFsaWNlAHNlY3JldA=="}"#);
+    assert_eq!(SaslAuthenticateRequest::from_json(&kafkas, 2).expect("reads"), request);
+    // The dispatch enum's form too.
+    let body = RequestBody::SaslAuthenticate(request);
+    assert_eq!(body.to_json(2).expect("json"), redacted);
+    assert_eq!(body.to_json_with(2, JsonOptions::unredacted()).expect("json"), kafkas);
+}
