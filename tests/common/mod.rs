@@ -2,6 +2,7 @@
 
 pub mod captures;
 pub mod cluster;
+pub mod fetch;
 pub mod oracle;
 
 use std::io::Write;
