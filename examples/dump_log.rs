@@ -19,7 +19,8 @@
 //! ```
 //!
 //! A tombstone's value is `null`. The first error ends the dump with a
-//! message naming the record's offset, key or value, and field.
+//! message naming the record's offset, key or value, and field. A batch
+//! cut short at the end of the file is not read, and said so on stderr.
 
 use std::process::ExitCode;
 
@@ -29,6 +30,7 @@ use kafka_wire::internal::{
     RecordData,
 };
 use kafka_wire::json::Value;
+use kafka_wire::records::PartialBatch;
 use kafka_wire::Bytes;
 use serde_json::json;
 
@@ -75,18 +77,27 @@ fn line<R: Dump>(entry: &LogEntry<R>) -> Result<Value, String> {
     Ok(out)
 }
 
-fn dump<R: Dump>(bytes: Bytes) -> Result<usize, String> {
+/// What a dump read: the records printed, and the batch cut short at the
+/// end of the file that was not read (kafka-dump-log's "invalid bytes at
+/// the end").
+struct Dumped {
+    count: usize,
+    partial: Option<PartialBatch>,
+}
+
+fn dump<R: Dump>(bytes: Bytes) -> Result<Dumped, String> {
     let mut count = 0;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    for entry in read_log::<R>(bytes) {
+    let mut entries = read_log::<R>(bytes);
+    for entry in entries.by_ref() {
         let entry = entry.map_err(|e| e.to_string())?;
         let json = line(&entry).map_err(|e| format!("record at offset {}: {e}", entry.offset))?;
         std::io::Write::write_fmt(&mut out, format_args!("{json}\n")).map_err(|e| e.to_string())?;
         count += 1;
     }
     std::io::Write::flush(&mut out).map_err(|e| e.to_string())?;
-    Ok(count)
+    Ok(Dumped { count, partial: entries.batches().partial_batch().copied() })
 }
 
 const USAGE: &str =
@@ -125,7 +136,15 @@ fn main() -> ExitCode {
         }
     };
     match result {
-        Ok(count) => {
+        Ok(Dumped { count, partial }) => {
+            // A batch cut short at the end (a segment being written, or a
+            // truncated copy) is not read: said, not passed over in silence.
+            if let Some(p) = partial {
+                eprintln!(
+                    "{file}: {} bytes at the end (from byte {}) are a partial batch of {} bytes, not read",
+                    p.available, p.position, p.needed
+                );
+            }
             eprintln!("{file}: {count} records");
             ExitCode::SUCCESS
         }

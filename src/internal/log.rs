@@ -141,7 +141,7 @@ impl ControlValue {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ControlRecord {
     /// The version of the key (0 from every Kafka release; Kafka reads the
-    /// type of higher versions the same way).
+    /// type of higher versions the same way, and refuses negative ones).
     pub key_version: i16,
     /// The value, typed by the key's control type.
     pub value: ControlValue,
@@ -157,8 +157,9 @@ impl ControlRecord {
     ///
     /// # Errors
     /// [`RecordDecodeError`] naming the key (shorter than 4 bytes, longer,
-    /// or of an unknown control type) or the value (missing, or not
-    /// decoding as its type at version 0, bytes left over included).
+    /// of a negative version, or of an unknown control type) or the value
+    /// (missing, or not decoding as its type at version 0, bytes left over
+    /// included).
     pub fn decode(key: Option<Bytes>, value: Option<Bytes>) -> Result<Self, RecordDecodeError> {
         let key_error = |source| RecordDecodeError { part: super::RecordPart::Key, source };
         let value_error = |source| RecordDecodeError { part: super::RecordPart::Value, source };
@@ -167,6 +168,11 @@ impl ControlRecord {
         };
         let mut r = Reader::new(key);
         let key_version = r.read_i16().map_err(|e| key_error(e.in_field("version")))?;
+        if key_version < 0 {
+            // Kafka's ControlRecordType.parse refuses it, as records::ControlRecordKey does.
+            let e = DecodeError::new(DecodeErrorKind::UnsupportedVersion(key_version), 0).in_field("version");
+            return Err(key_error(e));
+        }
         let at = r.offset();
         let control_type = r.read_i16().map_err(|e| key_error(e.in_field("type")))?;
         r.finish().map_err(key_error)?;
