@@ -83,7 +83,7 @@ pub fn read_schemas(dir: &std::path::Path) -> Result<Vec<Schema>, String> {
     let mut out = Vec::new();
     for file in files {
         let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-        let json = kafka_wire_codegen::load::parse(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+        let json = kafka_wire_codegen::parse_schema(&text).map_err(|e| format!("{}: {e}", file.display()))?;
         let string = |key: &str| json.get(key).and_then(|v| v.as_str()).unwrap_or_default().to_owned();
         let versions = parse_versions(&string("validVersions"))
             .ok_or_else(|| format!("{}: unreadable validVersions", file.display()))?;

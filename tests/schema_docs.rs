@@ -37,7 +37,7 @@ fn check_schema(text: &str) -> Vec<String> {
     if !first.trim_start().starts_with("//") {
         problems.push("first line is not a `//` comment".to_string());
     }
-    let schema = match kafka_wire_codegen::load::parse(text) {
+    let schema = match kafka_wire_codegen::parse_schema(text) {
         Ok(schema) => schema,
         Err(e) => {
             problems.push(format!("does not parse: {e}"));

@@ -4,14 +4,9 @@
 
 use std::fmt;
 
-/// A location inside a schema file, e.g. `fields[2] (Topics).fields[0] (Name).versions`.
-///
-/// # Example
-/// ```
-/// use kafka_wire_codegen::diag::JsonPath;
-/// let p = JsonPath::root().index("fields", 2, Some("Topics")).key("versions");
-/// assert_eq!(p.to_string(), "fields[2] (Topics).versions");
-/// ```
+/// A location inside a schema file, e.g. `fields[2] (Topics).fields[0] (Name).versions`
+/// (its `Display`; `(root)` for the root object). Paths order as their
+/// places in the file do.
 #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct JsonPath(Vec<Step>);
 
@@ -27,7 +22,7 @@ struct Step {
 
 impl JsonPath {
     /// The path as key and index parts, as [`crate::lines`] records them.
-    pub fn parts(&self) -> Vec<crate::lines::Part> {
+    pub(crate) fn parts(&self) -> Vec<crate::lines::Part> {
         let mut parts = Vec::new();
         for step in &self.0 {
             parts.push(crate::lines::Part::Key(step.key.clone()));
@@ -39,13 +34,13 @@ impl JsonPath {
     }
 
     /// The root object.
-    pub fn root() -> Self {
+    pub(crate) fn root() -> Self {
         Self(Vec::new())
     }
 
     /// A key of the object at this path.
     #[must_use]
-    pub fn key(&self, key: &str) -> Self {
+    pub(crate) fn key(&self, key: &str) -> Self {
         let mut p = self.clone();
         p.0.push(Step { key: key.to_string(), index: None, name: None });
         p
@@ -53,7 +48,7 @@ impl JsonPath {
 
     /// Element `i` of the list under `key`, named by `name` where known.
     #[must_use]
-    pub fn index(&self, key: &str, i: usize, name: Option<&str>) -> Self {
+    pub(crate) fn index(&self, key: &str, i: usize, name: Option<&str>) -> Self {
         let mut p = self.clone();
         p.0.push(Step { key: key.to_string(), index: Some(i), name: name.map(str::to_string) });
         p
@@ -117,12 +112,12 @@ pub struct Diagnostics(pub Vec<Diagnostic>);
 
 impl Diagnostics {
     /// Records an error at `path` in `file`.
-    pub fn error(&mut self, file: &str, path: &JsonPath, message: impl Into<String>) {
+    pub(crate) fn error(&mut self, file: &str, path: &JsonPath, message: impl Into<String>) {
         self.0.push(Diagnostic { file: file.to_string(), path: path.clone(), message: message.into(), line: None });
     }
 
     /// True when nothing was recorded.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
@@ -130,7 +125,7 @@ impl Diagnostics {
     ///
     /// # Errors
     /// [`crate::Error::Schema`] holding every diagnostic.
-    pub fn into_result(mut self) -> Result<(), crate::Error> {
+    pub(crate) fn into_result(mut self) -> Result<(), crate::Error> {
         if self.0.is_empty() {
             return Ok(());
         }
@@ -149,5 +144,17 @@ impl fmt::Display for Diagnostics {
             write!(f, "{d}")?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_print_keys_indexes_and_names() {
+        let p = JsonPath::root().index("fields", 2, Some("Topics")).key("versions");
+        assert_eq!(p.to_string(), "fields[2] (Topics).versions");
+        assert_eq!(JsonPath::root().to_string(), "(root)");
     }
 }

@@ -11,7 +11,7 @@
 //! Names, about texts and the keys with no wire effect (`mapKey`,
 //! `entityType`, `ignorable`, `zeroCopy`) are not part of it.
 //!
-//! Each [`Finding`] names the file, the JSON path, the versions affected and
+//! Each [`Finding`] names the file, the JSON path, the [`Versions`] affected and
 //! its [`Rule`]; [`Rule::is_breaking`] tells which ones break peers that
 //! already run the old schema. Messages are matched by name, and requests
 //! and responses that were renamed by their api key.
@@ -40,7 +40,7 @@ use std::fmt;
 
 use crate::diag::JsonPath;
 use crate::model::{DefaultValue, Field, FieldType, MessageSpec, SpecType};
-use crate::versions::Versions;
+pub use crate::versions::{ParseVersionsError, Versions};
 
 /// What kind of change a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -179,7 +179,7 @@ impl fmt::Display for Report {
 }
 
 /// Compares two schema sets already loaded and checked.
-pub fn compare(old: &[MessageSpec], new: &[MessageSpec]) -> Report {
+pub(crate) fn compare(old: &[MessageSpec], new: &[MessageSpec]) -> Report {
     let mut raw = Vec::new();
     let mut matched = vec![false; new.len()];
     for o in old {

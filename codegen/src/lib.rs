@@ -2,7 +2,7 @@
 //! JSON schema language into Rust: one struct per message and per nested
 //! struct, with encode, decode and size for every version.
 //!
-//! The flow, one module per step:
+//! Inside, the flow is one private module per step:
 //!
 //! ```text
 //! schema text ─load─▶ JSON ─lower─▶ model ─check─▶ registry ─emit─▶ tokens ─write─▶ formatted Rust
@@ -15,7 +15,12 @@
 //!
 //! Use it from a build script through [`Builder`], from the command line
 //! (`kafka-wire-codegen --out OUT_DIR SCHEMA_DIR`), or as a library call,
-//! [`generate`], that returns the source text.
+//! [`generate`] (or [`generate_with`] and its [`Extras`]), that returns the
+//! source text as [`Generated`] files. A run fails with an [`Error`]; invalid
+//! schemas with [`Diagnostics`], each [`Diagnostic`] naming its file, line
+//! and [`JsonPath`]. [`diff`] compares two schema sets version by version
+//! (see [`evolution`]), and [`parse_schema`] reads one schema file's JSON,
+//! comments and all, for tools of your own. That is the whole public API.
 //!
 //! ```
 //! let schema = r#"{
@@ -28,35 +33,41 @@
 
 #![warn(missing_docs)]
 
+// The public door is this file: `Builder`, `generate`, `diff`, their
+// inputs, outputs and errors, and the `evolution` module of `diff`'s
+// report. Everything else is private: the flow below.
+
 // Schema text to JSON, comments blanked.
-pub mod load;
+mod load;
 // Located diagnostics: file, JSON path, fact.
-pub mod diag;
+mod diag;
 // The line of each JSON path, for diagnostics.
-pub mod lines;
+mod lines;
 // Version ranges and their algebra.
-pub mod versions;
+mod versions;
 // The typed model of a schema.
-pub mod model;
+mod model;
 // JSON to model, with Kafka's coercions and per-object checks.
-pub mod lower;
+mod lower;
 // Cross-field rules and the struct registry.
-pub mod check;
+mod check;
 // Rust names for Kafka names.
-pub mod naming;
+mod naming;
 // Model to tokens.
-pub mod emit;
+mod emit;
 // Tokens to formatted files on disk.
-pub mod write;
+mod write;
 // What an edit of a schema set does to each version's bytes.
 pub mod evolution;
+
+pub use diag::{Diagnostic, Diagnostics, JsonPath};
+pub use load::LoadError;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use quote::{format_ident, quote};
 
-use crate::diag::{Diagnostics, JsonPath};
 use crate::emit::EmitContext;
 use crate::model::{MessageSpec, SpecType};
 
@@ -515,6 +526,27 @@ pub fn diff(old: impl AsRef<Path>, new: impl AsRef<Path>) -> Result<evolution::R
         builder.read_sources()
     };
     diff_sources(&read(old.as_ref())?, &read(new.as_ref())?)
+}
+
+/// Reads a schema file's text as the compiler does, without compiling it:
+/// JSON with `//` and `/* */` comments (Kafka's schema files open with a
+/// licence comment), a leading byte-order mark skipped, nothing after the
+/// root value, duplicate keys keeping the last value as Kafka's parser does.
+/// For tools that read a schema's own keys (`name`, `apiKey`,
+/// `validVersions`, `about`, …).
+///
+/// ```
+/// let json = kafka_wire_codegen::parse_schema("// licence\n{\"name\": \"X\", \"apiKey\": 18}").unwrap();
+/// assert_eq!(json["name"], "X");
+/// assert_eq!(json["apiKey"], 18);
+/// let err = kafka_wire_codegen::parse_schema("{}\n{}").unwrap_err();
+/// assert_eq!(err.to_string(), "line 2, column 1: trailing characters");
+/// ```
+///
+/// # Errors
+/// [`LoadError`] with the line and column of the first problem.
+pub fn parse_schema(text: &str) -> Result<serde_json::Value, LoadError> {
+    load::parse(text)
 }
 
 /// [`diff`] of two sets already read: each set's diagnostics and findings

@@ -4,8 +4,9 @@
 
 use serde_json::Value;
 
-/// Why a schema file could not be read as JSON.
+/// Why a schema file could not be read as JSON ([`parse_schema`](crate::parse_schema)).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum LoadError {
     /// A `/*` comment that is never closed.
     #[error("line {line}, column {column}: unterminated /* comment")]
@@ -15,8 +16,7 @@ pub enum LoadError {
         /// 1-based column of the opening `/*`.
         column: usize,
     },
-    /// Malformed JSON, trailing content after the root value, or a root
-    /// that is not an object.
+    /// Malformed JSON, or content after the root value.
     #[error("line {line}, column {column}: {message}")]
     Syntax {
         /// 1-based line reported by the JSON parser.
@@ -33,13 +33,6 @@ pub enum LoadError {
 ///
 /// # Errors
 /// [`LoadError::UnterminatedComment`] when a block comment never ends.
-///
-/// # Example
-/// ```
-/// let text = "{ // note\n \"a\": /* x */ 1 }";
-/// let clean = kafka_wire_codegen::load::blank_comments(text).unwrap();
-/// assert_eq!(clean, "{        \n \"a\":         1 }");
-/// ```
 pub fn blank_comments(text: &str) -> Result<String, LoadError> {
     let bytes = text.as_bytes();
     let mut out = bytes.to_vec();
@@ -95,13 +88,6 @@ pub fn blank_comments(text: &str) -> Result<String, LoadError> {
 ///
 /// # Errors
 /// [`LoadError`] with the line and column of the first problem.
-///
-/// # Example
-/// ```
-/// let v = kafka_wire_codegen::load::parse("// licence\n{\"name\": \"X\"}").unwrap();
-/// assert_eq!(v["name"], "X");
-/// assert!(kafka_wire_codegen::load::parse("{} {}").is_err());
-/// ```
 pub fn parse(text: &str) -> Result<Value, LoadError> {
     // A UTF-8 byte-order mark is not part of the JSON (Jackson skips it too).
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -123,11 +109,6 @@ pub fn parse(text: &str) -> Result<Value, LoadError> {
 /// # Errors
 /// [`LoadError`] with the line and column of the first problem within the
 /// first value.
-///
-/// ```
-/// let v = kafka_wire_codegen::load::parse_first("{\"name\": \"X\"}\n]}").unwrap();
-/// assert_eq!(v["name"], "X");
-/// ```
 pub fn parse_first(text: &str) -> Result<Value, LoadError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let clean = blank_comments(text)?;
@@ -200,5 +181,18 @@ mod tests {
     #[test]
     fn duplicate_keys_keep_last() {
         assert_eq!(parse(r#"{"a": 1, "a": 2}"#).unwrap()["a"], 2);
+    }
+
+    #[test]
+    fn comments_become_spaces() {
+        let text = "{ // note\n \"a\": /* x */ 1 }";
+        assert_eq!(blank_comments(text).unwrap(), "{        \n \"a\":         1 }");
+        assert_eq!(parse("// licence\n{\"name\": \"X\"}").unwrap()["name"], "X");
+        assert!(parse("{} {}").is_err());
+    }
+
+    #[test]
+    fn parse_first_ignores_what_follows_the_root() {
+        assert_eq!(parse_first("{\"name\": \"X\"}\n]}").unwrap()["name"], "X");
     }
 }

@@ -493,7 +493,6 @@ impl Lower<'_> {
             default,
             map_key,
             entity_type,
-            zero_copy,
             flexible_versions,
             about,
             fields,

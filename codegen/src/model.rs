@@ -122,11 +122,6 @@ impl FieldType {
         )
     }
 
-    /// True for types carried as length-prefixed bytes.
-    pub fn is_bytes_like(&self) -> bool {
-        matches!(self, Self::Bytes | Self::Records | Self::ApiMessage | Self::Header)
-    }
-
     /// The struct this type names, directly or as array element.
     pub fn struct_name(&self) -> Option<&str> {
         match self {
@@ -203,8 +198,6 @@ pub struct Field {
     pub map_key: bool,
     /// The `entityType` (no wire effect).
     pub entity_type: EntityType,
-    /// The `zeroCopy` flag (no wire effect; bytes always decode without copying).
-    pub zero_copy: bool,
     /// A per-field `flexibleVersions` override (strings and bytes only).
     pub flexible_versions: Option<Versions>,
     /// Documentation.

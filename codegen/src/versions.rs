@@ -6,33 +6,33 @@ use std::fmt;
 /// Highest version: an open range `N+` ends here.
 pub const MAX_VERSION: i16 = i16::MAX;
 
-/// An inclusive range of versions; empty when `lo > hi`.
+/// An inclusive range of versions; empty when `lo > hi`. It parses from
+/// and prints as the schema language writes ranges: `none`, `3`, `1-4`, `2+`.
 ///
 /// # Example
 /// ```
-/// use kafka_wire_codegen::versions::Versions;
-/// let all: Versions = "0+".parse().unwrap();
+/// use kafka_wire_codegen::evolution::Versions;
 /// let some: Versions = "3-5".parse().unwrap();
-/// assert_eq!(all.intersect(some), some);
-/// assert!(all.contains_range(some) && !some.contains(6));
+/// assert!(some.contains(4) && !some.contains(6) && !some.is_open());
 /// assert_eq!(some.to_string(), "3-5");
+/// let open: Versions = "2+".parse().unwrap();
+/// assert!(open.is_open() && open.contains(i16::MAX));
+/// assert!("none".parse::<Versions>().unwrap().is_empty());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Versions {
     /// Lowest version.
     pub lo: i16,
-    /// Highest version; [`MAX_VERSION`] for an open range.
+    /// Highest version; `i16::MAX` for an open range (`N+`).
     pub hi: i16,
 }
 
 impl Versions {
     /// The empty range.
-    pub const NONE: Versions = Versions { lo: 0, hi: -1 };
-    /// Every version.
-    pub const ALL: Versions = Versions { lo: 0, hi: MAX_VERSION };
+    pub(crate) const NONE: Versions = Versions { lo: 0, hi: -1 };
 
     /// The range `lo..=hi`.
-    pub const fn new(lo: i16, hi: i16) -> Self {
+    pub(crate) const fn new(lo: i16, hi: i16) -> Self {
         Self { lo, hi }
     }
 
@@ -41,7 +41,7 @@ impl Versions {
         self.lo > self.hi
     }
 
-    /// True when the range ends at [`MAX_VERSION`] (written `N+`).
+    /// True when the range ends at `i16::MAX`, the highest version (written `N+`).
     pub const fn is_open(self) -> bool {
         !self.is_empty() && self.hi == MAX_VERSION
     }
@@ -52,13 +52,13 @@ impl Versions {
     }
 
     /// True when every version of `other` is in `self` (always for an empty `other`).
-    pub const fn contains_range(self, other: Versions) -> bool {
+    pub(crate) const fn contains_range(self, other: Versions) -> bool {
         other.is_empty() || (self.lo <= other.lo && other.hi <= self.hi)
     }
 
     /// The versions in both ranges.
     #[must_use]
-    pub fn intersect(self, other: Versions) -> Versions {
+    pub(crate) fn intersect(self, other: Versions) -> Versions {
         let r = Versions::new(self.lo.max(other.lo), self.hi.min(other.hi));
         if r.is_empty() {
             Versions::NONE
@@ -69,7 +69,7 @@ impl Versions {
 
     /// The versions of `self` not in `other`, when that is one range;
     /// `None` when `other` lies strictly inside `self` (two pieces).
-    pub fn subtract(self, other: Versions) -> Option<Versions> {
+    pub(crate) fn subtract(self, other: Versions) -> Option<Versions> {
         if self.is_empty() || other.is_empty() || other.hi < self.lo || other.lo > self.hi {
             return Some(self);
         }
@@ -82,7 +82,7 @@ impl Versions {
     }
 }
 
-/// Why a version string could not be parsed.
+/// Why a version string could not be parsed: the string.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseVersionsError(pub String);
 

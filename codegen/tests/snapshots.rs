@@ -27,7 +27,8 @@ fn generated_with(message: &str, companions: &[&str], extras: kafka_wire_codegen
     let mut sources = vec![schema(message)];
     sources.extend(companions.iter().map(|c| schema(c)));
     let out = kafka_wire_codegen::generate_with(&sources, "crate", extras).unwrap_or_else(|e| panic!("{message}: {e}"));
-    let file = format!("{}.rs", kafka_wire_codegen::naming::module_name(message));
+    // The file of a message is its name in snake_case.
+    let file = format!("{}.rs", heck::ToSnakeCase::to_snake_case(message));
     out.files
         .iter()
         .find(|f| f.name == file)

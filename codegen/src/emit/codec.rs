@@ -47,7 +47,7 @@ pub fn emit_view_impls(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
     let (owned, path) = (Form::Owned.type_path(view.def.name), Form::Borrowed.type_path(view.def.name));
     let decode = emit_decode_impl(view, cx, Form::Borrowed);
     let fields = view.fields.iter().map(|f| {
-        let (ident, value) = (&f.ident, f.into_owned(rt));
+        let (ident, value) = (&f.ident, f.owned_value(rt));
         quote!(#ident: #value,)
     });
     let unknown = view

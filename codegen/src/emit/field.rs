@@ -47,9 +47,6 @@ pub struct FieldView<'a> {
     pub ident: Ident,
     /// Its Rust name as text, for error paths.
     pub name: String,
-    /// The local variable that holds it while a struct is decoded: its
-    /// name, unless that would hide a name the decoder itself uses.
-    pub local: Ident,
     /// Versions of the struct in which the field exists.
     pub present: Versions,
     /// Versions in which it travels in the tagged-field section.
@@ -78,7 +75,6 @@ impl<'a> FieldView<'a> {
             field,
             ident: naming::field_ident(&field.name),
             name: naming::field_name(&field.name),
-            local: naming::local_ident(&field.name),
             present,
             tagged,
             positional,
@@ -127,18 +123,13 @@ impl<'a> FieldView<'a> {
         }
     }
 
-    /// The Rust type without `Option`.
-    pub fn base_type(&self, rt: &TokenStream) -> TokenStream {
-        base_type(&self.field.ty, rt, Form::Owned)
-    }
-
     /// True when the field's view type borrows the input.
     pub fn borrows(&self) -> bool {
         !is_fixed(&self.field.ty)
     }
 
-    /// The owned value of the view's field `self.x`.
-    pub fn into_owned(&self, rt: &TokenStream) -> TokenStream {
+    /// The owned value of the view's field `self.x` (what `IntoOwned::into_owned` makes of it).
+    pub fn owned_value(&self, rt: &TokenStream) -> TokenStream {
         let ident = &self.ident;
         if self.is_fixed() {
             return quote!(self.#ident);
