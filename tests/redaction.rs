@@ -144,3 +144,26 @@ fn json_redacts_unless_asked() {
     assert_eq!(body.to_json(2).expect("json"), redacted);
     assert_eq!(body.to_json_with(2, JsonOptions::unredacted()).expect("json"), kafkas);
 }
+
+/// The KRaft metadata log holds SCRAM credentials too: their salt, stored key
+/// and server key print redacted, as Kafka's own metadata tools redact them.
+#[cfg(feature = "internal-records")]
+#[test]
+fn scram_credential_record_debug_hides_its_keys() {
+    use kafka_wire::internal::metadata::UserScramCredentialRecord;
+    let record = UserScramCredentialRecord {
+        name: "alice".into(),
+        mechanism: 1,
+        salt: Bytes::from_static(b"salt-secret"),
+        stored_key: Bytes::from_static(b"stored-secret"),
+        server_key: Bytes::from_static(b"server-secret"),
+        iterations: 4096,
+        ..Default::default()
+    };
+    let shown = format!("{:?}", decoded(&record, 0));
+    assert!(!shown.contains("secret"), "{shown}");
+    assert!(shown.contains("salt: <redacted 11 bytes>"), "{shown}");
+    assert!(shown.contains("stored_key: <redacted 13 bytes>"), "{shown}");
+    assert!(shown.contains("server_key: <redacted 13 bytes>"), "{shown}");
+    assert!(shown.contains("\"alice\"") && shown.contains("iterations: 4096"), "{shown}");
+}

@@ -254,12 +254,18 @@ pub struct Extras {
 /// kafka-wire's sensitive fields ([`Extras::sensitive_fields`]): SASL
 /// authentication bytes both ways, the salt and salted password of a SCRAM
 /// credential upsert, and the HMAC of a delegation token, wherever a
-/// request or response carries one.
+/// request or response carries one; in the KRaft metadata log, a SCRAM
+/// credential's salt, stored key and server key (`UserScramCredentialRecord`).
+/// Config values (AlterConfigs, `ConfigRecord`) are not in the list: whether
+/// one is a secret depends on its config name, not on the field.
 pub const DEFAULT_SENSITIVE_FIELDS: &[&str] = &[
     "SaslAuthenticateRequest.AuthBytes",
     "SaslAuthenticateResponse.AuthBytes",
     "AlterUserScramCredentialsRequest.Salt",
     "AlterUserScramCredentialsRequest.SaltedPassword",
+    "UserScramCredentialRecord.Salt",
+    "UserScramCredentialRecord.StoredKey",
+    "UserScramCredentialRecord.ServerKey",
     "CreateDelegationTokenResponse.Hmac",
     "DescribeDelegationTokenResponse.Hmac",
     "RenewDelegationTokenRequest.Hmac",

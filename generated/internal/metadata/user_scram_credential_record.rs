@@ -3,22 +3,41 @@
 /// The UserScramCredentialRecord metadata record (api key 11), from UserScramCredentialRecord.json.
 ///
 /// Versions 0; flexible 0.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Clone, PartialEq, Default)]
 pub struct UserScramCredentialRecord {
     /// Versions 0+.
     pub name: String,
     /// Versions 0+.
     pub mechanism: i8,
     /// Versions 0+.
+    ///
+    /// Sensitive: `Debug` shows `<redacted N bytes>` (`None` when null), and so does the JSON form unless `JsonOptions::unredacted`.
     pub salt: crate::Bytes,
     /// Versions 0+.
+    ///
+    /// Sensitive: `Debug` shows `<redacted N bytes>` (`None` when null), and so does the JSON form unless `JsonOptions::unredacted`.
     pub stored_key: crate::Bytes,
     /// Versions 0+.
+    ///
+    /// Sensitive: `Debug` shows `<redacted N bytes>` (`None` when null), and so does the JSON form unless `JsonOptions::unredacted`.
     pub server_key: crate::Bytes,
     /// Versions 0+.
     pub iterations: i32,
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
+}
+impl ::core::fmt::Debug for UserScramCredentialRecord {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("UserScramCredentialRecord")
+            .field("name", &self.name)
+            .field("mechanism", &self.mechanism)
+            .field("salt", &crate::redact::Redacted(&self.salt))
+            .field("stored_key", &crate::redact::Redacted(&self.stored_key))
+            .field("server_key", &crate::redact::Redacted(&self.server_key))
+            .field("iterations", &self.iterations)
+            .field("unknown_tagged_fields", &self.unknown_tagged_fields)
+            .finish()
+    }
 }
 impl crate::primitives::Wire for UserScramCredentialRecord {
     #[inline]
