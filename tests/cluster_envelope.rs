@@ -20,24 +20,26 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::io::{self, Read, Write};
-use std::net::{IpAddr, Ipv4Addr, TcpStream};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::fmt::Debug;
+use std::io;
+use std::net::{IpAddr, Ipv4Addr};
+use std::time::{Duration, Instant};
 
-use common::cluster::Cluster;
+use common::cluster::{suffix, unique, Cluster};
+use common::conn::Conn;
 use kafka_wire::error_code::ErrorCode;
 use kafka_wire::forward::{self, unwrap_request, unwrap_response, wrap_request, ForwardOutcome, WrappedRequest};
 use kafka_wire::frame::{self, ResponseFrame};
-use kafka_wire::message::{ApiMessage, Message};
+use kafka_wire::message::{ApiMessage, Message, Request};
 use kafka_wire::messages::alter_configs_request::{AlterConfigsResource, AlterableConfig};
 use kafka_wire::messages::create_partitions_request::CreatePartitionsTopic;
 use kafka_wire::messages::create_topics_request::CreatableTopic;
 use kafka_wire::messages::delete_topics_request::DeleteTopicState;
 use kafka_wire::messages::metadata_request::MetadataRequestTopic;
+use kafka_wire::messages::metadata_response::MetadataResponseTopic;
 use kafka_wire::messages::{
     AlterConfigsRequest, CreatePartitionsRequest, CreateTopicsRequest, DefaultPrincipalData, DeleteTopicsRequest,
     EnvelopeRequest, EnvelopeResponse, MetadataRequest, RequestBody, RequestHeader, ResponseBody,
-    SaslAuthenticateRequest, SaslHandshakeRequest,
 };
 use kafka_wire::{Bytes, BytesMut};
 use serde_json::Value;
@@ -45,111 +47,45 @@ use serde_json::Value;
 const CLIENT_ID: &str = "kw-envelope-test";
 const LOCALHOST: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);
 
-/// A name suffix unique to this run (time and process id).
-fn suffix() -> String {
-    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-    format!("{}-{}", nanos % 1_000_000_000_000, std::process::id())
-}
-
 fn anonymous() -> DefaultPrincipalData {
     DefaultPrincipalData { r#type: "User".into(), name: "ANONYMOUS".into(), ..Default::default() }
 }
 
-/// One blocking Kafka connection: frames out, frames in.
-struct Conn {
-    stream: TcpStream,
-    next_correlation_id: i32,
-    client_id: String,
-}
-
-impl Conn {
-    fn connect(addr: &str) -> Conn {
-        let stream = TcpStream::connect(addr).unwrap_or_else(|e| panic!("connect to {addr}: {e}"));
-        stream.set_read_timeout(Some(Duration::from_secs(30))).expect("read timeout");
-        stream.set_write_timeout(Some(Duration::from_secs(30))).expect("write timeout");
-        Conn { stream, next_correlation_id: 1, client_id: CLIENT_ID.into() }
-    }
-
-    fn correlation_id(&mut self) -> i32 {
-        self.next_correlation_id += 1;
-        self.next_correlation_id
-    }
-
-    /// Writes one frame (header and body, without the size) and reads the
-    /// answer's frame; an error when the peer closes instead.
-    fn round_trip(&mut self, request: &[u8]) -> io::Result<Bytes> {
-        let mut out = Vec::with_capacity(4 + request.len());
-        out.extend_from_slice(&u32::try_from(request.len()).expect("small frame").to_be_bytes());
-        out.extend_from_slice(request);
-        self.stream.write_all(&out)?;
-        let mut size = [0u8; 4];
-        self.stream.read_exact(&mut size)?;
-        let mut frame = vec![0u8; u32::from_be_bytes(size) as usize];
-        self.stream.read_exact(&mut frame)?;
-        Ok(frame.into())
-    }
-
-    /// Sends a typed request and decodes its answer.
-    fn call(&mut self, api_key: i16, api_version: i16, body: RequestBody) -> ResponseBody {
-        let header = RequestHeader {
-            request_api_key: api_key,
-            request_api_version: api_version,
-            correlation_id: self.correlation_id(),
-            client_id: Some(self.client_id.clone()),
-            ..Default::default()
-        };
-        let mut buf = BytesMut::new();
-        frame::encode_request(&header, &body, &mut buf).expect("request encodes");
-        let answer = self.round_trip(&buf).unwrap_or_else(|e| panic!("api key {api_key} v{api_version}: {e}"));
-        let response = frame::decode_response(answer, api_key, api_version).expect("response decodes");
-        assert_eq!(response.header.correlation_id, header.correlation_id);
-        response.body
-    }
-
-    /// Sends an Envelope (header v2 and body v0, as [`WrappedRequest::encode`]
-    /// writes them) and decodes the EnvelopeResponse.
-    fn envelope(&mut self, header: &RequestHeader, envelope: &EnvelopeRequest) -> io::Result<EnvelopeResponse> {
-        let mut buf = BytesMut::new();
-        header.encode(&mut buf, forward::ENVELOPE_HEADER_VERSION).expect("envelope header encodes");
-        envelope.encode(&mut buf, forward::ENVELOPE_VERSION).expect("envelope encodes");
-        let answer = self.round_trip(&buf)?;
-        let ResponseFrame { header: answer_header, body, .. } =
-            frame::decode_response(answer, EnvelopeRequest::API_KEY, forward::ENVELOPE_VERSION)
-                .expect("EnvelopeResponse decodes");
-        assert_eq!(answer_header.correlation_id, header.correlation_id);
-        let ResponseBody::Envelope(response) = body else { panic!("not an EnvelopeResponse: {body:?}") };
-        Ok(response)
-    }
-
-    /// SASL/PLAIN: SaslHandshake v1, then SaslAuthenticate v2.
-    fn sasl_plain(&mut self, user: &str, password: &str) {
-        let body = SaslHandshakeRequest { mechanism: "PLAIN".into() };
-        let ResponseBody::SaslHandshake(handshake) = self.call(17, 1, body.into()) else { panic!("not SaslHandshake") };
-        assert_eq!(handshake.error_code, 0, "SaslHandshake: {handshake:?}");
-        let token = format!("\0{user}\0{password}");
-        let body = SaslAuthenticateRequest { auth_bytes: Bytes::from(token.into_bytes()), ..Default::default() };
-        let ResponseBody::SaslAuthenticate(auth) = self.call(36, 2, body.into()) else {
-            panic!("not SaslAuthenticate")
-        };
-        assert_eq!(auth.error_code, 0, "SaslAuthenticate as {user}: {auth:?}");
-    }
+/// Sends an Envelope (header v2 and body v0, as [`WrappedRequest::encode`]
+/// writes them) on `conn` and decodes the EnvelopeResponse; the I/O error
+/// when the peer closes the connection instead of answering.
+fn send_envelope_on(
+    conn: &mut Conn,
+    header: &RequestHeader,
+    envelope: &EnvelopeRequest,
+) -> io::Result<EnvelopeResponse> {
+    let mut buf = BytesMut::new();
+    header.encode(&mut buf, forward::ENVELOPE_HEADER_VERSION).expect("envelope header encodes");
+    envelope.encode(&mut buf, forward::ENVELOPE_VERSION).expect("envelope encodes");
+    let answer = conn.round_trip(&buf)?;
+    let ResponseFrame { header: answer_header, body, .. } =
+        frame::decode_response(answer, EnvelopeRequest::API_KEY, forward::ENVELOPE_VERSION)
+            .expect("EnvelopeResponse decodes");
+    assert_eq!(answer_header.correlation_id, header.correlation_id);
+    let ResponseBody::Envelope(response) = body else { panic!("not an EnvelopeResponse: {body:?}") };
+    Ok(response)
 }
 
 /// A client request's bytes (header and body), as a broker receives them.
-fn client_request(api_key: i16, api_version: i16, correlation_id: i32, body: RequestBody) -> Bytes {
+fn client_request<R: Request + Into<RequestBody>>(request: R, api_version: i16, correlation_id: i32) -> Bytes {
     let header = RequestHeader {
-        request_api_key: api_key,
+        request_api_key: R::API_KEY,
         request_api_version: api_version,
         correlation_id,
         client_id: Some("kw-envelope-client".into()),
         ..Default::default()
     };
     let mut buf = BytesMut::new();
-    frame::encode_request(&header, &body, &mut buf).expect("client request encodes");
+    frame::encode_request(&header, &request.into(), &mut buf).expect("client request encodes");
     buf.freeze()
 }
 
-fn create_topic(name: &str, partitions: i32) -> RequestBody {
+fn create_topic(name: &str, partitions: i32) -> CreateTopicsRequest {
     CreateTopicsRequest {
         topics: vec![CreatableTopic {
             name: name.into(),
@@ -160,56 +96,50 @@ fn create_topic(name: &str, partitions: i32) -> RequestBody {
         timeout_ms: 30_000,
         ..Default::default()
     }
-    .into()
 }
 
-fn delete_topic(name: &str) -> RequestBody {
+fn delete_topic(name: &str) -> DeleteTopicsRequest {
     DeleteTopicsRequest {
         topics: vec![DeleteTopicState { name: Some(name.into()), ..Default::default() }],
         timeout_ms: 30_000,
         ..Default::default()
     }
-    .into()
 }
 
-/// Polls Metadata v12 through the broker until `topic` has `partitions`
-/// partitions (metadata reaches the broker a moment after the controller
+/// Polls Metadata v12 through the broker until what `seen` says of `topic`
+/// is `wanted` (metadata reaches the broker a moment after the controller
 /// commits it); panics after 30 s.
-fn wait_for_partitions(broker: &str, topic: &str, partitions: usize) {
-    let mut conn = Conn::connect(broker);
+fn wait_for_metadata<T: PartialEq + Debug>(
+    broker: &str,
+    topic: &str,
+    seen: impl Fn(&MetadataResponseTopic) -> T,
+    wanted: T,
+) {
+    let mut conn = Conn::open(broker, CLIENT_ID);
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let request = MetadataRequest {
             topics: Some(vec![MetadataRequestTopic { name: Some(topic.into()), ..Default::default() }]),
             ..Default::default()
         };
-        let ResponseBody::Metadata(metadata) = conn.call(3, 12, request.into()) else { panic!("not Metadata") };
-        let seen = metadata.topics.first().map(|t| (t.error_code, t.partitions.len()));
-        if seen == Some((0, partitions)) {
+        let metadata = conn.call_at(request, 12);
+        let seen = metadata.topics.first().map(&seen);
+        if seen.as_ref() == Some(&wanted) {
             return;
         }
-        assert!(Instant::now() < deadline, "{topic}: wanted {partitions} partitions, metadata says {seen:?}");
+        assert!(Instant::now() < deadline, "{topic}: wanted {wanted:?}, metadata says {seen:?}");
         std::thread::sleep(Duration::from_millis(200));
     }
 }
 
-/// Polls Metadata v12 through the broker until `topic` is gone.
+/// Waits until `topic` has `partitions` partitions, as the broker sees it.
+fn wait_for_partitions(broker: &str, topic: &str, partitions: usize) {
+    wait_for_metadata(broker, topic, |t| (t.error_code, t.partitions.len()), (0, partitions));
+}
+
+/// Waits until `topic` is gone, as the broker sees it.
 fn wait_for_deletion(broker: &str, topic: &str) {
-    let mut conn = Conn::connect(broker);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let request = MetadataRequest {
-            topics: Some(vec![MetadataRequestTopic { name: Some(topic.into()), ..Default::default() }]),
-            ..Default::default()
-        };
-        let ResponseBody::Metadata(metadata) = conn.call(3, 12, request.into()) else { panic!("not Metadata") };
-        let code = metadata.topics.first().map(|t| t.error_code);
-        if code == Some(ErrorCode::UnknownTopicOrPartition.code()) {
-            return;
-        }
-        assert!(Instant::now() < deadline, "{topic} still there: error code {code:?}");
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    wait_for_metadata(broker, topic, |t| t.error_code, ErrorCode::UnknownTopicOrPartition.code());
 }
 
 /// Wraps a client request as the broker does and sends it to the controller;
@@ -217,7 +147,7 @@ fn wait_for_deletion(broker: &str, topic: &str) {
 fn forward_to(conn: &mut Conn, principal: &DefaultPrincipalData, request: Bytes) -> (WrappedRequest, EnvelopeResponse) {
     let correlation_id = conn.correlation_id();
     let wrapped = wrap_request(request, principal, LOCALHOST, correlation_id, Some(CLIENT_ID)).expect("wraps");
-    let response = conn.envelope(&wrapped.header, &wrapped.envelope).expect("the controller answers");
+    let response = send_envelope_on(conn, &wrapped.header, &wrapped.envelope).expect("the controller answers");
     (wrapped, response)
 }
 
@@ -245,11 +175,11 @@ fn unwrapped_response(wrapped: &WrappedRequest, response: &EnvelopeResponse) -> 
 fn kafka_wire_envelopes_accepted_by_the_controller() {
     let Some(cluster) = Cluster::find("kafka-wire's Envelopes against Kafka's controller") else { return };
     let controller = cluster.var("KAFKA_CLUSTER_CONTROLLER");
-    let topic = format!("kw-envelope-wrapped-{}", suffix());
-    let mut conn = Conn::connect(controller);
+    let topic = unique("kw-envelope-wrapped");
+    let mut conn = Conn::open(controller, CLIENT_ID);
 
     // CreateTopics v7 (the version Kafka 4.4's AdminClient sends).
-    let (wrapped, response) = forward_to(&mut conn, &anonymous(), client_request(19, 7, 41, create_topic(&topic, 1)));
+    let (wrapped, response) = forward_to(&mut conn, &anonymous(), client_request(create_topic(&topic, 1), 7, 41));
     let ResponseBody::CreateTopics(created) = unwrapped_response(&wrapped, &response) else {
         panic!("not CreateTopics")
     };
@@ -263,7 +193,7 @@ fn kafka_wire_envelopes_accepted_by_the_controller() {
         timeout_ms: 30_000,
         ..Default::default()
     };
-    let (wrapped, response) = forward_to(&mut conn, &anonymous(), client_request(37, 3, 42, body.into()));
+    let (wrapped, response) = forward_to(&mut conn, &anonymous(), client_request(body, 3, 42));
     let ResponseBody::CreatePartitions(grown) = unwrapped_response(&wrapped, &response) else {
         panic!("not CreatePartitions")
     };
@@ -272,7 +202,7 @@ fn kafka_wire_envelopes_accepted_by_the_controller() {
     wait_for_partitions(cluster.broker(), &topic, 3);
 
     // DeleteTopics v6, which also cleans up.
-    let (wrapped, response) = forward_to(&mut conn, &anonymous(), client_request(20, 6, 43, delete_topic(&topic)));
+    let (wrapped, response) = forward_to(&mut conn, &anonymous(), client_request(delete_topic(&topic), 6, 43));
     let ResponseBody::DeleteTopics(deleted) = unwrapped_response(&wrapped, &response) else {
         panic!("not DeleteTopics")
     };
@@ -289,12 +219,12 @@ fn kafka_wire_envelopes_accepted_by_the_controller() {
 #[test]
 fn envelope_from_a_sender_without_cluster_action() {
     let Some(cluster) = Cluster::find("an Envelope refused by Kafka's controller") else { return };
-    let topic = format!("kw-envelope-denied-{}", suffix());
-    let mut conn = Conn::connect(cluster.var("KAFKA_CLUSTER_CONTROLLER_SASL"));
+    let topic = unique("kw-envelope-denied");
+    let mut conn = Conn::open(cluster.var("KAFKA_CLUSTER_CONTROLLER_SASL"), CLIENT_ID);
     conn.sasl_plain("alice", "alice-secret");
 
     let principal = DefaultPrincipalData { r#type: "User".into(), name: "alice".into(), ..Default::default() };
-    let (wrapped, response) = forward_to(&mut conn, &principal, client_request(19, 7, 5, create_topic(&topic, 1)));
+    let (wrapped, response) = forward_to(&mut conn, &principal, client_request(create_topic(&topic, 1), 7, 5));
     assert_eq!((response.error_code, &response.response_data), (ErrorCode::ClusterAuthorizationFailed.code(), &None));
 
     let outcome = unwrap_response(&response, &wrapped.forwarded).expect("an error envelope unwraps");
@@ -320,7 +250,7 @@ fn envelope_around(request_data: Bytes) -> EnvelopeRequest {
 /// controller's EnvelopeResponse, or the I/O error when it closes the
 /// connection instead of answering.
 fn send_envelope(controller: &str, envelope: &EnvelopeRequest) -> io::Result<EnvelopeResponse> {
-    let mut conn = Conn::connect(controller);
+    let mut conn = Conn::open(controller, CLIENT_ID);
     let header = RequestHeader {
         request_api_key: EnvelopeRequest::API_KEY,
         request_api_version: forward::ENVELOPE_VERSION,
@@ -329,7 +259,7 @@ fn send_envelope(controller: &str, envelope: &EnvelopeRequest) -> io::Result<Env
         initial_principal_name: Some("ANONYMOUS".into()),
         ..Default::default()
     };
-    conn.envelope(&header, envelope)
+    send_envelope_on(&mut conn, &header, envelope)
 }
 
 /// An envelope whose embedded request cannot be parsed, may not be
@@ -361,8 +291,8 @@ fn malformed_envelopes_refused_as_kafka_refuses_them() {
     let Some(cluster) = Cluster::find("malformed Envelopes against Kafka's controller") else { return };
     let controller = cluster.var("KAFKA_CLUSTER_CONTROLLER");
     // Valid, but never created: every case below is refused.
-    let good = client_request(19, 7, 9, create_topic(&format!("kw-envelope-never-{}", suffix()), 1));
-    let metadata = client_request(3, 12, 8, MetadataRequest::default().into());
+    let good = client_request(create_topic(&unique("kw-envelope-never"), 1), 7, 9);
+    let metadata = client_request(MetadataRequest::default(), 12, 8);
     let bad_header = Bytes::from_static(&[0x00, 0x31, 0x00, 0x01, 0x00]);
     let mut nested = BytesMut::new();
     wrap_request(good.clone(), &anonymous(), LOCALHOST, 5, None).expect("wraps").encode(&mut nested).expect("encodes");
@@ -443,22 +373,22 @@ fn bytes_after_the_embedded_body_or_the_principal_are_ignored() {
     let run = suffix();
 
     let after_body = format!("kw-envelope-trailing-{run}");
-    let mut data = client_request(19, 7, 9, create_topic(&after_body, 1)).to_vec();
+    let mut data = client_request(create_topic(&after_body, 1), 7, 9).to_vec();
     data.extend_from_slice(&[1, 2, 3]);
     let envelope = envelope_around(data.into());
     assert_eq!(unwrap_request(&envelope).map(|u| u.trailing_bytes), Ok(3));
     accepted_create_topics(controller, &envelope, &after_body);
 
     let after_principal = format!("kw-envelope-long-principal-{run}");
-    let mut envelope = envelope_around(client_request(19, 7, 9, create_topic(&after_principal, 1)));
+    let mut envelope = envelope_around(client_request(create_topic(&after_principal, 1), 7, 9));
     envelope.request_principal = Some(Bytes::from_static(b"\x00\x00\x05User\x0aANONYMOUS\x00\x00\xff"));
     assert_eq!(unwrap_request(&envelope).map(|u| u.principal), Ok(anonymous()));
     accepted_create_topics(controller, &envelope, &after_principal);
 
     // Clean up, through the controller too.
-    let mut conn = Conn::connect(controller);
+    let mut conn = Conn::open(controller, CLIENT_ID);
     for topic in [after_body, after_principal] {
-        let (wrapped, response) = forward_to(&mut conn, &anonymous(), client_request(20, 6, 10, delete_topic(&topic)));
+        let (wrapped, response) = forward_to(&mut conn, &anonymous(), client_request(delete_topic(&topic), 6, 10));
         let ResponseBody::DeleteTopics(deleted) = unwrapped_response(&wrapped, &response) else {
             panic!("not DeleteTopics")
         };
@@ -510,7 +440,7 @@ fn alter_configs(conn: &mut Conn, resource_type: i8, name: &str, key: &str, valu
         validate_only,
         ..Default::default()
     };
-    let ResponseBody::AlterConfigs(altered) = conn.call(33, 2, body.into()) else { panic!("not AlterConfigs") };
+    let altered = conn.call_at(body, 2);
     let results: Vec<_> = altered.responses.iter().map(|r| (r.resource_name.as_str(), r.error_code)).collect();
     assert_eq!(results, [(name, 0)], "AlterConfigs {name}: {altered:?}");
 }
@@ -543,21 +473,14 @@ fn kafka_forwards_admin_writes_in_envelopes() {
     // AlterConfigs, from kafka-wire through the broker: a topic config, and
     // a broker config with validate_only (checked, not applied).
     let topic = format!("kw-envelope-c-{run}");
-    let mut conn = Conn::connect(cluster.broker());
-    conn.client_id = wire_client.clone();
-    let ResponseBody::CreateTopics(created) = conn.call(19, 7, create_topic(&topic, 1)) else {
-        panic!("not CreateTopics")
-    };
+    let mut conn = Conn::open(cluster.broker(), &wire_client);
+    let created = conn.call_at(create_topic(&topic, 1), 7);
     assert_eq!(created.topics.iter().map(|t| t.error_code).collect::<Vec<_>>(), [0], "{created:?}");
     alter_configs(&mut conn, 2, &topic, "retention.ms", "7200000", false);
-    let ResponseBody::Metadata(metadata) = conn.call(3, 12, MetadataRequest::default().into()) else {
-        panic!("not Metadata")
-    };
+    let metadata = conn.call_at(MetadataRequest::default(), 12);
     let broker_id = metadata.brokers.first().map(|b| b.node_id.to_string()).expect("one broker");
     alter_configs(&mut conn, 4, &broker_id, "log.cleaner.threads", "1", true);
-    let ResponseBody::DeleteTopics(deleted) = conn.call(20, 6, delete_topic(&topic)) else {
-        panic!("not DeleteTopics")
-    };
+    let deleted = conn.call_at(delete_topic(&topic), 6);
     assert_eq!(deleted.responses.iter().map(|r| r.error_code).collect::<Vec<_>>(), [0], "{deleted:?}");
 
     // The relay logs a frame before passing its last byte on, so every

@@ -54,12 +54,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use bytes::{Bytes, BytesMut};
-use common::cluster::Cluster;
-use common::fetch::Client;
-use common::oracle::{hex_word, Oracle};
+use common::cluster::{unique, Cluster};
+use common::conn::Conn;
+use common::oracle::{check_rdecode, hex_word, Oracle};
 use kafka_wire::internal::group_coordinator::{
     CoordinatorRecordKey as GroupKey, CoordinatorRecordValue as GroupValue, GroupCoordinatorRecord,
 };
@@ -86,11 +86,6 @@ const COMPLETE_ABORT: i8 = 5;
 fn say(text: &str) {
     // The harness captures `eprintln!`; the tables are for the run's log.
     let _ = writeln!(std::io::stderr(), "{text}");
-}
-
-fn unique(prefix: &str) -> String {
-    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).expect("clock").as_nanos();
-    format!("{prefix}-{nanos:x}-{}", std::process::id())
 }
 
 // ---- the clients' work, done once per test run ----
@@ -137,7 +132,7 @@ fn scenario(cluster: &Cluster) -> &'static Scenario {
         assert!(committed.iter().all(|(_, _, o)| *o == 3), "3 records per partition:\n{stdout}");
         assert_eq!(outcomes, ["committed", "aborted"], "{stdout}");
         assert_eq!(acknowledged, Some(6), "{stdout}");
-        let mut client = Client::connect(cluster.broker(), "kafka-wire-internal-records");
+        let mut client = Conn::connect(cluster.broker(), "kafka-wire-internal-records");
         let (topic_id, partitions) = client.partitions(&topic);
         assert_eq!(partitions, [0, 1]);
         Scenario { topic, topic_id, classic_group, consumer_group, share_group, txn_id, committed }
@@ -298,30 +293,13 @@ fn kafka_agrees(seen: &Seen, what: &str) {
     let mut again = Vec::new();
     for (((place, s), answer), question) in places.iter().zip(&answers).zip(&questions) {
         let ours = hex_word(&s.bytes);
-        let Some(rest) = answer.strip_prefix("ok ") else {
-            failures.push(format!("{place}: Kafka refuses {ours}: {answer}"));
-            continue;
-        };
-        let words: Vec<&str> = rest.splitn(4, ' ').collect();
-        if words[0] != ours || words[1] != s.bytes.len().to_string() || words[2] != "0" {
-            failures.push(format!(
-                "{place}: Kafka wrote {} (size {}, left {}), the real bytes are {ours}",
-                words[0], words[1], words[2]
-            ));
-            continue;
-        }
-        let json_text = answer.split_once(" json ").map(|(_, j)| j).unwrap_or_default();
-        let theirs: Json = match serde_json::from_str(json_text) {
-            Ok(j) => j,
+        let theirs = match check_rdecode(answer, &s.bytes, &s.json) {
+            Ok(theirs) => theirs,
             Err(e) => {
-                failures.push(format!("{place}: no JSON from Kafka ({e}): {answer}"));
+                failures.push(format!("{place}: {e}"));
                 continue;
             }
         };
-        if theirs != s.json {
-            failures.push(format!("{place}: JSON differs:\n  Kafka {theirs}\n  ours  {}", s.json));
-            continue;
-        }
         let (_, rest) = question.split_once(' ').expect("words");
         let mut w = rest.splitn(5, ' ');
         let (family, kind, id, version) = (w.next().unwrap(), w.next().unwrap(), w.next().unwrap(), w.next().unwrap());
@@ -572,7 +550,7 @@ fn metadata_log_and_snapshots_read_and_write_back() {
 /// Every record of every partition of `topic`, fetched and read as `R`,
 /// each checked to write back; the typed records.
 fn fetch_topic<K: RecordData, V: RecordData>(
-    client: &mut Client,
+    client: &mut Conn,
     topic: &str,
     family: &'static str,
     seen: &mut Seen,
@@ -598,33 +576,53 @@ fn fetch_topic<K: RecordData, V: RecordData>(
     out
 }
 
+/// Reads with `read` every 500 ms until `done` says the records are all
+/// there, or for 30 s (the assertions after say what is missing): what the
+/// last reading saw, and its records.
+fn read_until<T>(
+    client: &mut Conn,
+    mut read: impl FnMut(&mut Conn, &mut Seen) -> T,
+    done: impl Fn(&T) -> bool,
+) -> (Seen, T) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let mut seen = Seen::default();
+        let records = read(client, &mut seen);
+        if done(&records) || Instant::now() > deadline {
+            return (seen, records);
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}
+
 #[test]
 fn coordinator_topics_read_and_write_back() {
     let Some(cluster) = Cluster::find("__consumer_offsets and __transaction_state of a real cluster") else { return };
     let s = scenario(&cluster);
-    let mut client = Client::connect(cluster.broker(), "kafka-wire-internal-records");
+    let mut client = Conn::connect(cluster.broker(), "kafka-wire-internal-records");
     // The offsets are written before commitSync returns; the transaction's
     // completion after its markers, a moment after commitTransaction and
     // abortTransaction return: read again until both are there.
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let (seen, offsets, txns) = loop {
-        let mut seen = Seen::default();
-        let offsets: Vec<GroupCoordinatorRecord> = fetch_topic(&mut client, "__consumer_offsets", "group", &mut seen);
-        let txns: Vec<TransactionCoordinatorRecord> =
-            fetch_topic(&mut client, "__transaction_state", "transaction", &mut seen);
-        let statuses: BTreeSet<i8> = txns
-            .iter()
-            .filter(|r| matches!(&r.key, TxnKey::TransactionLogKey(k) if k.transactional_id == s.txn_id))
-            .filter_map(|r| match r.value.as_ref().map(|v| &v.message) {
-                Some(TxnValue::TransactionLogValue(v)) => Some(v.transaction_status),
-                _ => None,
-            })
-            .collect();
-        if (statuses.contains(&COMPLETE_COMMIT) && statuses.contains(&COMPLETE_ABORT)) || Instant::now() > deadline {
-            break (seen, offsets, txns);
-        }
-        std::thread::sleep(Duration::from_millis(500));
-    };
+    let (seen, (offsets, txns)) = read_until(
+        &mut client,
+        |client, seen| {
+            let offsets: Vec<GroupCoordinatorRecord> = fetch_topic(client, "__consumer_offsets", "group", seen);
+            let txns: Vec<TransactionCoordinatorRecord> =
+                fetch_topic(client, "__transaction_state", "transaction", seen);
+            (offsets, txns)
+        },
+        |(_, txns)| {
+            let statuses: BTreeSet<i8> = txns
+                .iter()
+                .filter(|r| matches!(&r.key, TxnKey::TransactionLogKey(k) if k.transactional_id == s.txn_id))
+                .filter_map(|r| match r.value.as_ref().map(|v| &v.message) {
+                    Some(TxnValue::TransactionLogValue(v)) => Some(v.transaction_status),
+                    _ => None,
+                })
+                .collect();
+            statuses.contains(&COMPLETE_COMMIT) && statuses.contains(&COMPLETE_ABORT)
+        },
+    );
 
     // The committed offsets, as the groups committed them.
     for (group, partition, offset) in &s.committed {
@@ -705,19 +703,14 @@ fn coordinator_topics_read_and_write_back() {
 fn share_group_state_reads_and_writes_back() {
     let Some(cluster) = Cluster::find("__share_group_state of a real cluster") else { return };
     let s = scenario(&cluster);
-    let mut client = Client::connect(cluster.broker(), "kafka-wire-internal-records");
+    let mut client = Conn::connect(cluster.broker(), "kafka-wire-internal-records");
     // The share coordinator writes the state as the acknowledgements come:
     // read until every record of both partitions is done with.
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let (seen, records) = loop {
-        let mut seen = Seen::default();
-        let records: Vec<ShareCoordinatorRecord> = fetch_topic(&mut client, "__share_group_state", "share", &mut seen);
-        let done = (0..2).all(|p| share_acknowledged(&records, s, p));
-        if done || Instant::now() > deadline {
-            break (seen, records);
-        }
-        std::thread::sleep(Duration::from_millis(500));
-    };
+    let (seen, records) = read_until(
+        &mut client,
+        |client, seen| -> Vec<ShareCoordinatorRecord> { fetch_topic(client, "__share_group_state", "share", seen) },
+        |records| (0..2).all(|p| share_acknowledged(records, s, p)),
+    );
     let ours: Vec<_> = records
         .iter()
         .filter(|r| share_key(r).is_some_and(|(g, t, _)| g == s.share_group && t == s.topic_id))
@@ -784,50 +777,9 @@ fn share_acknowledged(records: &[ShareCoordinatorRecord], s: &Scenario, partitio
 
 // ---- the dump tool ----
 
-/// examples/dump_log, built with the features this test was built with.
-fn dump_log() -> String {
-    let features: Vec<(&str, bool)> = vec![
-        ("admin", cfg!(feature = "admin")),
-        ("controller", cfg!(feature = "controller")),
-        ("gzip", cfg!(feature = "gzip")),
-        ("snappy", cfg!(feature = "snappy")),
-        ("lz4", cfg!(feature = "lz4")),
-        ("zstd", cfg!(feature = "zstd")),
-        ("connect", cfg!(feature = "connect")),
-        ("sample", cfg!(feature = "sample")),
-        ("borrowed", cfg!(feature = "borrowed")),
-        ("json", cfg!(feature = "json")),
-        ("uuid", cfg!(feature = "uuid")),
-        ("tokio", cfg!(feature = "tokio")),
-        ("internal-records", cfg!(feature = "internal-records")),
-    ];
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let mut command = Command::new(cargo);
-    command.current_dir(env!("CARGO_MANIFEST_DIR")).args([
-        "build",
-        "--example",
-        "dump_log",
-        "--message-format=json-render-diagnostics",
-    ]);
-    if features.iter().all(|(_, on)| *on) {
-        command.arg("--all-features");
-    } else {
-        let on: Vec<&str> = features.iter().filter(|(_, on)| *on).map(|(name, _)| *name).collect();
-        command.arg("--no-default-features").arg("--features").arg(on.join(","));
-    }
-    let out = command.output().expect("cargo runs");
-    assert!(out.status.success(), "building examples/dump_log failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|line| serde_json::from_str::<Json>(line).ok())
-        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "dump_log")
-        .find_map(|m| m["executable"].as_str().map(str::to_string))
-        .expect("the example's executable")
-}
-
 /// Runs the dump tool on a copy of `bytes` (Kafka may append to the
 /// original meanwhile): its JSON lines.
-fn dump(tool: &str, option: &str, bytes: &Bytes, name: &str) -> Vec<Json> {
+fn dump(tool: &Path, option: &str, bytes: &Bytes, name: &str) -> Vec<Json> {
     let dir = std::env::temp_dir().join(unique("dump-log"));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let file = dir.join(name);
@@ -858,7 +810,7 @@ fn offsets_printed(lines: &[Json]) -> Vec<i64> {
 fn dump_log_prints_real_segments() {
     let Some(cluster) = Cluster::find("examples/dump_log on a real cluster's logs") else { return };
     let s = scenario(&cluster);
-    let tool = dump_log();
+    let tool = common::examples::example("dump_log");
     let data = PathBuf::from(cluster.var("KAFKA_CLUSTER_DATA"));
     let dir = data.join("controller/__cluster_metadata-0");
 

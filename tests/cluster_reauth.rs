@@ -22,19 +22,13 @@
 
 mod common;
 
-use std::io::{ErrorKind, Read, Write};
-use std::net::TcpStream;
 use std::process::Command;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use bytes::{Bytes, BytesMut};
 use common::cluster::Cluster;
-use kafka_wire::frame;
+use common::conn::{api_versions, plain_authenticate, Conn};
 use kafka_wire::message::Request;
-use kafka_wire::messages::{
-    ApiVersionsRequest, FetchRequest, MetadataRequest, RequestBody, RequestHeader, ResponseBody,
-    SaslAuthenticateRequest, SaslHandshakeRequest,
-};
+use kafka_wire::messages::{FetchRequest, MetadataRequest, RequestBody, ResponseBody, SaslHandshakeRequest};
 use kafka_wire::reauth::{RequestDecision, SessionExpiry};
 
 const USER: &str = "admin";
@@ -42,49 +36,6 @@ const PASSWORD: &str = "admin-secret";
 
 fn now_ms() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).expect("clock").as_millis() as i64
-}
-
-/// The example client, built with the features this test was built with
-/// (`cargo test` already built it, so normally nothing is compiled; with
-/// every feature on, as in CI, `--all-features` keeps cargo's fingerprint).
-fn example_client() -> String {
-    let features: Vec<(&str, bool)> = vec![
-        ("admin", cfg!(feature = "admin")),
-        ("controller", cfg!(feature = "controller")),
-        ("gzip", cfg!(feature = "gzip")),
-        ("snappy", cfg!(feature = "snappy")),
-        ("lz4", cfg!(feature = "lz4")),
-        ("zstd", cfg!(feature = "zstd")),
-        ("connect", cfg!(feature = "connect")),
-        ("sample", cfg!(feature = "sample")),
-        ("borrowed", cfg!(feature = "borrowed")),
-        ("json", cfg!(feature = "json")),
-        ("uuid", cfg!(feature = "uuid")),
-        ("tokio", cfg!(feature = "tokio")),
-        ("internal-records", cfg!(feature = "internal-records")),
-    ];
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let mut command = Command::new(cargo);
-    command.current_dir(env!("CARGO_MANIFEST_DIR")).args([
-        "build",
-        "--example",
-        "client",
-        "--message-format=json-render-diagnostics",
-    ]);
-    if features.iter().all(|(_, on)| *on) {
-        command.arg("--all-features");
-    } else {
-        let on: Vec<&str> = features.iter().filter(|(_, on)| *on).map(|(name, _)| *name).collect();
-        command.arg("--no-default-features").arg("--features").arg(on.join(","));
-    }
-    let out = command.output().expect("cargo runs");
-    assert!(out.status.success(), "building examples/client failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
-        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "client")
-        .find_map(|m| m["executable"].as_str().map(str::to_string))
-        .expect("the example's executable")
 }
 
 #[test]
@@ -95,7 +46,7 @@ fn example_client_reauthenticates_on_one_connection() {
     // Three and a half lifetimes: the third re-authentication comes by
     // 3 × 95% of a lifetime at the latest.
     let seconds = (lifetime_ms * 7).div_ceil(2_000);
-    let client = example_client();
+    let client = common::examples::example("client");
     let out = Command::new(&client)
         .args(["--bootstrap", cluster.var("KAFKA_CLUSTER_BROKER_SASL")])
         .args(["--sasl-plain", &format!("{USER}:{PASSWORD}")])
@@ -132,12 +83,6 @@ fn example_client_reauthenticates_on_one_connection() {
     assert_eq!(reauth_lines, reauthentications);
 }
 
-/// A blocking SASL connection built on kafka-wire's frames.
-struct Conn {
-    stream: TcpStream,
-    next_correlation_id: i32,
-}
-
 /// What Kafka did with a request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Outcome {
@@ -145,98 +90,34 @@ enum Outcome {
     Closed,
 }
 
-impl Conn {
-    fn open(addr: &str) -> Conn {
-        let stream = TcpStream::connect(addr).unwrap_or_else(|e| panic!("connect {addr}: {e}"));
-        stream.set_read_timeout(Some(Duration::from_secs(15))).expect("read timeout");
-        stream.set_nodelay(true).expect("nodelay");
-        Conn { stream, next_correlation_id: 1 }
-    }
-
-    /// Sends `request` at `version`; the decoded answer, or `Err(Closed)`
-    /// when Kafka closed the connection instead of answering.
-    fn call<R>(&mut self, request: R, version: i16) -> Result<R::Response, Outcome>
-    where
-        R: Request + Into<RequestBody>,
-        R::Response: TryFrom<ResponseBody>,
-    {
-        let header = RequestHeader {
-            request_api_key: R::API_KEY,
-            request_api_version: version,
-            correlation_id: self.next_correlation_id,
-            client_id: Some("kafka-wire-cluster-reauth".into()),
-            ..Default::default()
-        };
-        self.next_correlation_id += 1;
-        let mut buf = BytesMut::new();
-        frame::encode_request(&header, &request.into(), &mut buf).expect("encode request");
-        let mut wire = (buf.len() as u32).to_be_bytes().to_vec();
-        wire.extend_from_slice(&buf);
-        if self.stream.write_all(&wire).is_err() {
-            return Err(Outcome::Closed);
-        }
-        let mut size = [0u8; 4];
-        match self.stream.read_exact(&mut size) {
-            Ok(()) => {}
-            Err(e) if matches!(e.kind(), ErrorKind::UnexpectedEof | ErrorKind::ConnectionReset) => {
-                return Err(Outcome::Closed)
-            }
-            Err(e) => panic!("api key {}: neither an answer nor a close: {e}", R::API_KEY),
-        }
-        let size = u32::from_be_bytes(size) as usize;
-        assert!(size < 16 << 20, "response of {size} bytes");
-        let mut body = vec![0u8; size];
-        self.stream.read_exact(&mut body).expect("response body");
-        let response = frame::decode_response(Bytes::from(body), R::API_KEY, version).expect("decode response");
-        assert_eq!(response.header.correlation_id, header.correlation_id);
-        Ok(R::Response::try_from(response.body).unwrap_or_else(|_| panic!("api key {}: another body", R::API_KEY)))
-    }
-
-    /// SaslHandshake v1 (PLAIN) and SaslAuthenticate v2: the session
-    /// lifetime Kafka sent, and when (local ms) the answer came.
-    fn authenticate(&mut self) -> (i64, i64) {
-        let handshake = self.call(SaslHandshakeRequest { mechanism: "PLAIN".into() }, 1).expect("SaslHandshake");
-        assert_eq!(handshake.error_code, 0, "SaslHandshake: {:?}", handshake.mechanisms);
-        let auth = self
-            .call(
-                SaslAuthenticateRequest {
-                    auth_bytes: Bytes::from(format!("\0{USER}\0{PASSWORD}")),
-                    ..Default::default()
-                },
-                2,
-            )
-            .expect("SaslAuthenticate");
-        assert_eq!(auth.error_code, 0, "SaslAuthenticate: {:?}", auth.error_message);
-        (auth.session_lifetime_ms, now_ms())
+/// Sends `request` at `version` on `conn`: whether Kafka answered or closed
+/// the connection instead.
+fn outcome<R>(conn: &mut Conn, request: R, version: i16) -> Outcome
+where
+    R: Request + Into<RequestBody>,
+    R::Response: TryFrom<ResponseBody>,
+{
+    match conn.call_or_closed(request, version) {
+        Some(_) => Outcome::Answered,
+        None => Outcome::Closed,
     }
 }
 
-fn api_versions() -> ApiVersionsRequest {
-    ApiVersionsRequest {
-        client_software_name: "kafka-wire-cluster-reauth".into(),
-        client_software_version: "0".into(),
-        ..Default::default()
-    }
+/// SaslHandshake v1 (PLAIN) and SaslAuthenticate v2: the session lifetime
+/// Kafka sent, and when (local ms) the answer came.
+fn authenticate(conn: &mut Conn) -> (i64, i64) {
+    let auth = conn.sasl_plain(USER, PASSWORD);
+    (auth.session_lifetime_ms, now_ms())
 }
 
 /// Sends the probe with api key `api_key` on `conn`.
 fn probe(conn: &mut Conn, api_key: i16) -> Outcome {
-    let outcome = |r: Result<(), Outcome>| r.err().unwrap_or(Outcome::Answered);
     match api_key {
-        18 => outcome(conn.call(api_versions(), 3).map(drop)),
-        3 => outcome(conn.call(MetadataRequest { topics: Some(vec![]), ..Default::default() }, 12).map(drop)),
-        1 => outcome(conn.call(FetchRequest { max_wait_ms: 0, ..Default::default() }, 12).map(drop)),
-        17 => outcome(conn.call(SaslHandshakeRequest { mechanism: "PLAIN".into() }, 1).map(drop)),
-        36 => outcome(
-            conn.call(
-                SaslAuthenticateRequest {
-                    auth_bytes: Bytes::from(format!("\0{USER}\0{PASSWORD}")),
-                    ..Default::default()
-                },
-                2,
-            )
-            .map(drop),
-        ),
+        18 => outcome(conn, api_versions(), 3),
+        3 => outcome(conn, MetadataRequest { topics: Some(vec![]), ..Default::default() }, 12),
+        1 => outcome(conn, FetchRequest { max_wait_ms: 0, ..Default::default() }, 12),
+        17 => outcome(conn, SaslHandshakeRequest { mechanism: "PLAIN".into() }, 1),
+        36 => outcome(conn, plain_authenticate(USER, PASSWORD), 2),
         other => panic!("no probe for api key {other}"),
     }
 }
@@ -255,9 +136,9 @@ fn expired_sessions_kafka_and_kafka_wire_agree() {
         .map(|(api_key, name)| {
             let addr = addr.clone();
             std::thread::spawn(move || {
-                let mut conn = Conn::open(&addr);
-                conn.call(api_versions(), 3).expect("ApiVersions before authenticating");
-                let (lifetime, authenticated_at) = conn.authenticate();
+                // ApiVersions before authenticating.
+                let mut conn = Conn::connect(&addr, "kafka-wire-cluster-reauth");
+                let (lifetime, authenticated_at) = authenticate(&mut conn);
                 assert_eq!(lifetime, lifetime_ms, "SessionLifetimeMs = connections.max.reauth.ms");
                 // In time, the session serves requests.
                 let before = probe(&mut conn, 3);
@@ -272,13 +153,7 @@ fn expired_sessions_kafka_and_kafka_wire_agree() {
                 // be completed, and the connection serves requests again.
                 let after = (outcome == Outcome::Answered && api_key == 17).then(|| {
                     let auth = conn
-                        .call(
-                            SaslAuthenticateRequest {
-                                auth_bytes: Bytes::from(format!("\0{USER}\0{PASSWORD}")),
-                                ..Default::default()
-                            },
-                            2,
-                        )
+                        .call_or_closed(plain_authenticate(USER, PASSWORD), 2)
                         .expect("SaslAuthenticate completing the re-authentication");
                     (auth.error_code, auth.session_lifetime_ms, probe(&mut conn, 3))
                 });

@@ -24,178 +24,70 @@
 
 mod common;
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use bytes::{Bytes, BytesMut};
-use common::cluster::Cluster;
-use kafka_wire::api::{negotiate, Negotiated};
-use kafka_wire::frame;
-use kafka_wire::message::Request;
+use bytes::Bytes;
+use common::cluster::{unique, Cluster};
+use common::conn::Conn;
+use common::fetch::retriable;
 use kafka_wire::messages::create_topics_request::CreatableTopic;
-use kafka_wire::messages::fetch_request::{FetchPartition, FetchTopic};
-use kafka_wire::messages::metadata_request::MetadataRequestTopic;
 use kafka_wire::messages::produce_request::{PartitionProduceData, TopicProduceData};
-use kafka_wire::messages::{
-    ApiVersionsRequest, CreateTopicsRequest, FetchRequest, InitProducerIdRequest, MetadataRequest, ProduceRequest,
-    RequestBody, RequestHeader, ResponseBody,
-};
+use kafka_wire::messages::{CreateTopicsRequest, InitProducerIdRequest, ProduceRequest};
 use kafka_wire::primitives::Uuid;
 use kafka_wire::records::{
-    increment_sequence, Batch, Batches, Compression, ControlRecordKey, ControlRecordType, DecodeOptions, EndTxnMarker,
-    Header, RecordBatch, RecordBatchBuilder, NO_SEQUENCE,
+    increment_sequence, Compression, ControlRecordKey, ControlRecordType, DecodeOptions, EndTxnMarker, Header,
+    RecordBatch, RecordBatchBuilder, NO_SEQUENCE,
 };
 
-/// A blocking connection that speaks kafka-wire's frames: ApiVersions
-/// negotiated at open, one request at a time.
-struct Conn {
-    stream: TcpStream,
-    next_correlation_id: i32,
-    negotiated: Negotiated,
+/// Creates `topic` (one partition) and waits for its leader; its id.
+fn create_topic(conn: &mut Conn, topic: &str) -> Uuid {
+    let created = conn.call(CreateTopicsRequest {
+        topics: vec![CreatableTopic {
+            name: topic.into(),
+            num_partitions: 1,
+            replication_factor: 1,
+            ..Default::default()
+        }],
+        timeout_ms: 30_000,
+        ..Default::default()
+    });
+    assert_eq!(created.topics[0].error_code, 0, "CreateTopics {topic}: {:?}", created.topics[0].error_message);
+    let (topic_id, partitions) = conn.partitions(topic);
+    assert_eq!(partitions, [0], "{topic}");
+    assert!(!topic_id.is_nil());
+    topic_id
 }
 
-impl Conn {
-    fn open(addr: &str) -> Conn {
-        let stream = TcpStream::connect(addr).unwrap_or_else(|e| panic!("connect {addr}: {e}"));
-        stream.set_read_timeout(Some(Duration::from_secs(30))).expect("read timeout");
-        stream.set_nodelay(true).expect("nodelay");
-        let mut conn = Conn { stream, next_correlation_id: 1, negotiated: Negotiated::default() };
-        let versions = conn.call_at(
-            ApiVersionsRequest {
-                client_software_name: "kafka-wire-cluster-records".into(),
-                client_software_version: "0".into(),
-                ..Default::default()
-            },
-            3,
-        );
-        assert_eq!(versions.error_code, 0, "ApiVersions");
-        conn.negotiated = negotiate(&versions);
-        conn
-    }
+/// Every batch of `topic`'s partition 0, from offset 0 up to the high
+/// watermark, fetched at `read_uncommitted` (aborted data and markers
+/// included), CRCs checked.
+fn fetch_all(conn: &mut Conn, topic: &str, topic_id: Uuid) -> Vec<RecordBatch> {
+    let fetched = conn.fetch_all(topic, topic_id, 0);
+    assert_eq!(fetched.start_offset, 0, "{topic}: nothing deleted");
+    fetched.batches
+}
 
-    fn version<R: Request>(&self) -> i16 {
-        self.negotiated.version(R::API_KEY).unwrap_or_else(|| panic!("no common version of api key {}", R::API_KEY))
-    }
-
-    /// Sends `request` at the highest common version.
-    fn call<R>(&mut self, request: R) -> R::Response
-    where
-        R: Request + Into<RequestBody>,
-        R::Response: TryFrom<ResponseBody>,
-    {
-        let version = self.version::<R>();
-        self.call_at(request, version)
-    }
-
-    fn call_at<R>(&mut self, request: R, version: i16) -> R::Response
-    where
-        R: Request + Into<RequestBody>,
-        R::Response: TryFrom<ResponseBody>,
-    {
-        let header = RequestHeader {
-            request_api_key: R::API_KEY,
-            request_api_version: version,
-            correlation_id: self.next_correlation_id,
-            client_id: Some("kafka-wire-cluster-records".into()),
-            ..Default::default()
-        };
-        self.next_correlation_id += 1;
-        let mut buf = BytesMut::new();
-        frame::encode_request(&header, &request.into(), &mut buf).expect("encode request");
-        let mut wire = (buf.len() as u32).to_be_bytes().to_vec();
-        wire.extend_from_slice(&buf);
-        self.stream.write_all(&wire).expect("send request");
-        let mut size = [0u8; 4];
-        self.stream.read_exact(&mut size).unwrap_or_else(|e| panic!("api key {}: no response: {e}", R::API_KEY));
-        let size = u32::from_be_bytes(size) as usize;
-        assert!(size < 64 << 20, "response of {size} bytes");
-        let mut body = vec![0u8; size];
-        self.stream.read_exact(&mut body).expect("response body");
-        let response = frame::decode_response(Bytes::from(body), R::API_KEY, version).expect("decode response");
-        assert_eq!(response.header.correlation_id, header.correlation_id);
-        R::Response::try_from(response.body).unwrap_or_else(|_| panic!("api key {}: another body", R::API_KEY))
-    }
-
-    /// Creates `topic` (one partition) and waits for its leader; its id.
-    fn create_topic(&mut self, topic: &str) -> Uuid {
-        let created = self.call(CreateTopicsRequest {
-            topics: vec![CreatableTopic {
-                name: topic.into(),
-                num_partitions: 1,
-                replication_factor: 1,
-                ..Default::default()
-            }],
-            timeout_ms: 30_000,
+/// A new idempotent producer: InitProducerId without a transactional id;
+/// its id and epoch. On a fresh cluster the first one may find
+/// `__transaction_state` still being created (COORDINATOR_LOAD_IN_PROGRESS,
+/// COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR): waited out for 30 s.
+fn init_producer(conn: &mut Conn) -> (i64, i16) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let init = conn.call(InitProducerIdRequest {
+            transactional_id: None,
+            transaction_timeout_ms: 60_000,
+            producer_id: -1,
+            producer_epoch: -1,
             ..Default::default()
         });
-        assert_eq!(created.topics[0].error_code, 0, "CreateTopics {topic}: {:?}", created.topics[0].error_message);
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            let metadata = self.call(MetadataRequest {
-                topics: Some(vec![MetadataRequestTopic { name: Some(topic.into()), ..Default::default() }]),
-                ..Default::default()
-            });
-            let t = &metadata.topics[0];
-            if t.error_code == 0 && t.partitions.first().is_some_and(|p| p.error_code == 0 && p.leader_id >= 0) {
-                assert!(!t.topic_id.is_nil());
-                return t.topic_id;
-            }
-            assert!(Instant::now() < deadline, "{topic} has no leader: {t:?}");
+        if matches!(init.error_code, 14..=16) && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(200));
+            continue;
         }
+        assert_eq!(init.error_code, 0, "InitProducerId");
+        return (init.producer_id, init.producer_epoch);
     }
-
-    /// Every batch of partition 0 up to the high watermark, fetched at
-    /// `read_uncommitted` (aborted data and markers included).
-    fn fetch_all(&mut self, topic: &str, topic_id: Uuid) -> Vec<RecordBatch> {
-        let mut batches: Vec<RecordBatch> = Vec::new();
-        let mut offset = 0;
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            let response = self.call(FetchRequest {
-                max_wait_ms: 200,
-                min_bytes: 1,
-                isolation_level: 0, // read_uncommitted
-                topics: vec![FetchTopic {
-                    topic: topic.into(),
-                    topic_id,
-                    partitions: vec![FetchPartition {
-                        partition: 0,
-                        fetch_offset: offset,
-                        partition_max_bytes: 1 << 20,
-                        ..Default::default()
-                    }],
-                    ..Default::default()
-                }],
-                ..Default::default()
-            });
-            assert_eq!(response.error_code, 0, "Fetch");
-            let partition = &response.responses[0].partitions[0];
-            if retriable(partition.error_code) && Instant::now() < deadline {
-                std::thread::sleep(Duration::from_millis(200));
-                continue;
-            }
-            assert_eq!(partition.error_code, 0, "Fetch {topic}");
-            for entry in Batches::new(partition.records.clone().unwrap_or_default()) {
-                let Batch::V2(batch) = entry.expect("a valid entry (CRC checked)") else { panic!("legacy entry") };
-                if batch.header().last_offset() < offset {
-                    continue;
-                }
-                offset = batch.header().last_offset() + 1;
-                batches.push(batch);
-            }
-            if offset >= partition.high_watermark {
-                return batches;
-            }
-            assert!(Instant::now() < deadline, "fetched to {offset}, high watermark {}", partition.high_watermark);
-        }
-    }
-}
-
-fn unique(prefix: &str) -> String {
-    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).expect("clock").as_nanos();
-    format!("{prefix}-{nanos:x}-{}", std::process::id())
 }
 
 fn codec(name: &str) -> Compression {
@@ -229,8 +121,8 @@ fn records(batch: &RecordBatch) -> Vec<(Option<String>, Option<String>, Headers)
 fn kafka_java_batches_read_by_kafka_wire() {
     let Some(cluster) = Cluster::find("records written by Kafka's Java producer") else { return };
     let topic = unique("kw-records-java");
-    let mut conn = Conn::open(cluster.broker());
-    let topic_id = conn.create_topic(&topic);
+    let mut conn = Conn::connect(cluster.broker(), "kafka-wire-cluster-records");
+    let topic_id = create_topic(&mut conn, &topic);
 
     let out = cluster.java("RecordsDriver", &["write", cluster.broker(), &topic]);
     let stdout = String::from_utf8(out.stdout).expect("UTF-8");
@@ -244,7 +136,7 @@ fn kafka_java_batches_read_by_kafka_wire() {
         .collect();
     assert!(stdout.lines().any(|l| l == "done"), "{stdout}");
 
-    let batches = conn.fetch_all(&topic, topic_id);
+    let batches = fetch_all(&mut conn, &topic, topic_id);
     let summary: Vec<String> = batches
         .iter()
         .map(|b| {
@@ -400,13 +292,6 @@ fn kafka_wire_batch(
     RecordBatch::parse(builder.build().expect("build")).expect("parse")
 }
 
-/// Partition errors of a topic whose leadership is still spreading:
-/// UNKNOWN_TOPIC_OR_PARTITION, LEADER_NOT_AVAILABLE, NOT_LEADER_OR_FOLLOWER,
-/// UNKNOWN_TOPIC_ID.
-fn retriable(code: i16) -> bool {
-    matches!(code, 3 | 5 | 6 | 100)
-}
-
 /// Produces `batch` to partition 0 (retrying while the new topic's
 /// leadership spreads): error code and base offset.
 fn produce(conn: &mut Conn, topic: &str, topic_id: Uuid, batch: &RecordBatch) -> (i16, i64) {
@@ -448,20 +333,12 @@ fn hex(b: &[u8]) -> String {
 fn kafka_wire_batches_read_by_kafka_java() {
     let Some(cluster) = Cluster::find("records written by kafka-wire for Kafka's Java consumer") else { return };
     let topic = unique("kw-records-wire");
-    let mut conn = Conn::open(cluster.broker());
-    let topic_id = conn.create_topic(&topic);
+    let mut conn = Conn::connect(cluster.broker(), "kafka-wire-cluster-records");
+    let topic_id = create_topic(&mut conn, &topic);
     let now = SystemTime::now().duration_since(UNIX_EPOCH).expect("clock").as_millis() as i64;
 
     // An idempotent producer id for kafka-wire.
-    let init = conn.call(InitProducerIdRequest {
-        transactional_id: None,
-        transaction_timeout_ms: 60_000,
-        producer_id: -1,
-        producer_epoch: -1,
-        ..Default::default()
-    });
-    assert_eq!(init.error_code, 0, "InitProducerId");
-    let producer = (init.producer_id, init.producer_epoch);
+    let producer = init_producer(&mut conn);
 
     // One batch per codec, sequences continuing by the last-sequence rule.
     let mut expected = Vec::new(); // (offset, timestamp, key, value, codec)
@@ -485,15 +362,7 @@ fn kafka_wire_batches_read_by_kafka_java() {
 
     // Sequences wrap: a new producer starting at 2147483646 with three
     // records ends at 0, and Kafka takes 1 as the next sequence.
-    let init = conn.call(InitProducerIdRequest {
-        transactional_id: None,
-        transaction_timeout_ms: 60_000,
-        producer_id: -1,
-        producer_epoch: -1,
-        ..Default::default()
-    });
-    assert_eq!(init.error_code, 0, "InitProducerId");
-    let wrapping = (init.producer_id, init.producer_epoch);
+    let wrapping = init_producer(&mut conn);
     let first = kafka_wire_batch("kw-wrap", Compression::Lz4, wrapping, 2_147_483_646, now + 100, 3);
     assert_eq!(first.last_sequence(), 0);
     assert_eq!(produce(&mut conn, &topic, topic_id, &first), (0, offset), "base sequence 2147483646");
@@ -524,7 +393,7 @@ fn kafka_wire_batches_read_by_kafka_java() {
     assert_eq!(lines, wanted, "Kafka's consumer read:\n{stdout}");
 
     // And the broker kept each batch's codec and producer fields as sent.
-    let batches = conn.fetch_all(&topic, topic_id);
+    let batches = fetch_all(&mut conn, &topic, topic_id);
     let stored: Vec<_> = batches
         .iter()
         .map(|b| {

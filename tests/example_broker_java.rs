@@ -11,6 +11,8 @@
 //! fetch` puts them in `$KAFKA_WIRE_RELEASES/4.4.0` (default `.cache/kafka`).
 //! Without them the tests print `skipped: ...` and pass, unless `CI` is set.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -29,10 +31,7 @@ struct Java {
 
 fn java() -> Option<Java> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let releases = match std::env::var_os("KAFKA_WIRE_RELEASES") {
-        Some(dir) if !dir.is_empty() => root.join(dir),
-        _ => root.join(".cache/kafka"),
-    };
+    let releases = common::releases_dir();
     let jars = releases.join(KAFKA).join("server-jars");
     let classes = releases.join(KAFKA).join("cluster-classes");
     let source = root.join("conformance/java/cluster").join(format!("{DRIVER}.java"));
@@ -49,12 +48,9 @@ fn java() -> Option<Java> {
         None
     };
     if let Some(problem) = problem {
-        let message = format!("skipped: Kafka's Java clients against the example broker: {problem} (run bash scripts/kafka-cluster.sh fetch)");
-        if std::env::var_os("CI").is_some_and(|ci| !ci.is_empty()) {
-            panic!("{message}");
-        }
-        let _ = writeln!(std::io::stderr(), "{message}");
-        return None;
+        return common::skip(&format!(
+            "skipped: Kafka's Java clients against the example broker: {problem} (run bash scripts/kafka-cluster.sh fetch)"
+        ));
     }
     Some(Java { classpath: format!("{}:{}/*", classes.display(), jars.display()) })
 }
@@ -107,30 +103,6 @@ rootLogger.appenderRef.err.ref = err
     .clone()
 }
 
-/// The example broker's executable, built once per test run.
-fn broker_executable() -> PathBuf {
-    static BUILT: OnceLock<PathBuf> = OnceLock::new();
-    BUILT
-        .get_or_init(|| {
-            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-            let out = Command::new(cargo)
-                .current_dir(env!("CARGO_MANIFEST_DIR"))
-                .args(["build", "--example", "broker", "--features", "tokio,admin,controller"])
-                .args(["--message-format", "json-render-diagnostics"])
-                .stderr(Stdio::inherit())
-                .output()
-                .expect("cargo runs");
-            assert!(out.status.success(), "cargo build --example broker failed");
-            String::from_utf8_lossy(&out.stdout)
-                .lines()
-                .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
-                .filter(|m| m["target"]["name"] == "broker" && m["target"]["kind"][0] == "example")
-                .find_map(|m| m["executable"].as_str().map(PathBuf::from))
-                .expect("cargo names the broker's executable")
-        })
-        .clone()
-}
-
 /// A running example broker, killed when dropped.
 struct Broker {
     child: Child,
@@ -142,7 +114,7 @@ impl Broker {
     /// Starts the broker on a free port with `args` and waits until it
     /// listens.
     fn start(args: &[&str]) -> Broker {
-        let mut child = Command::new(broker_executable())
+        let mut child = Command::new(common::examples::example("broker"))
             .args(["--port", "0"])
             .args(args)
             .stdin(Stdio::null())

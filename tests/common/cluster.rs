@@ -3,9 +3,23 @@
 //! (`$KAFKA_CLUSTER_DIR`, default `.cache/cluster`).
 
 use std::collections::HashMap;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// A suffix unique to this call: the time in ns (hex) and the process id.
+/// Names made with it let tests share a cluster, however long it has run.
+#[allow(dead_code)]
+pub fn suffix() -> String {
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).expect("clock").as_nanos();
+    format!("{nanos:x}-{}", std::process::id())
+}
+
+/// `prefix`, a dash and a [`suffix`].
+#[allow(dead_code)]
+pub fn unique(prefix: &str) -> String {
+    format!("{prefix}-{}", suffix())
+}
 
 /// A running cluster: its addresses and the classpath of Kafka's jars plus
 /// the compiled drivers of `conformance/java/cluster/`.
@@ -24,10 +38,7 @@ impl Cluster {
     /// # Panics
     /// Instead of skipping, when `CI` is set to a non-empty value.
     pub fn find(what: &str) -> Option<Cluster> {
-        let dir = match std::env::var_os("KAFKA_CLUSTER_DIR") {
-            Some(dir) if !dir.is_empty() => Path::new(env!("CARGO_MANIFEST_DIR")).join(dir),
-            _ => Path::new(env!("CARGO_MANIFEST_DIR")).join(".cache/cluster"),
-        };
+        let dir = super::env_dir("KAFKA_CLUSTER_DIR", ".cache/cluster");
         let env = dir.join("env");
         let running = std::fs::read_to_string(dir.join("pids")).is_ok_and(|p| !p.trim().is_empty());
         match std::fs::read_to_string(&env) {
@@ -39,17 +50,10 @@ impl Cluster {
                     .collect();
                 Some(Cluster { vars, dir })
             }
-            _ => {
-                let message = format!(
-                    "skipped: {what} needs a running Kafka cluster in {} (run scripts/kafka-cluster.sh start)",
-                    dir.display()
-                );
-                if std::env::var_os("CI").is_some_and(|ci| !ci.is_empty()) {
-                    panic!("{message}");
-                }
-                let _ = writeln!(std::io::stderr(), "{message}");
-                None
-            }
+            _ => super::skip(&format!(
+                "skipped: {what} needs a running Kafka cluster in {} (run scripts/kafka-cluster.sh start)",
+                dir.display()
+            )),
         }
     }
 

@@ -1,26 +1,21 @@
-//! A small blocking Kafka client built on kafka-wire, for the tests that read
-//! from the real cluster of `scripts/kafka-cluster.sh`: ApiVersions
-//! negotiated when it connects, then one request at a time. Only core api
-//! keys (ApiVersions, Metadata, ListOffsets, Fetch), so that it builds with
-//! every feature set the tests are built with.
+//! Reading partitions with the blocking connection of tests/common/conn.rs
+//! ([`Conn::connect`]), for the tests that read from the real cluster of
+//! `scripts/kafka-cluster.sh`: a topic's partitions, a log start offset,
+//! every batch of a partition. Only core api keys (Metadata, ListOffsets,
+//! Fetch), so that it builds with every feature set the tests are built with.
 #![allow(dead_code)]
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use kafka_wire::api::{negotiate, Negotiated};
-use kafka_wire::frame;
-use kafka_wire::message::Request;
 use kafka_wire::messages::fetch_request::{FetchPartition, FetchTopic};
 use kafka_wire::messages::list_offsets_request::{ListOffsetsPartition, ListOffsetsTopic};
 use kafka_wire::messages::metadata_request::MetadataRequestTopic;
-use kafka_wire::messages::{
-    ApiVersionsRequest, FetchRequest, ListOffsetsRequest, MetadataRequest, RequestBody, RequestHeader, ResponseBody,
-};
+use kafka_wire::messages::{FetchRequest, ListOffsetsRequest, MetadataRequest};
 use kafka_wire::primitives::Uuid;
-use kafka_wire::records::{Batch, Batches};
+use kafka_wire::records::{Batch, Batches, RecordBatch};
 use kafka_wire::{Bytes, BytesMut};
+
+use super::conn::Conn;
 
 /// Error codes a client waits out (a new topic's leadership spreading, a
 /// coordinator loading): UNKNOWN_TOPIC_OR_PARTITION, LEADER_NOT_AVAILABLE,
@@ -34,99 +29,22 @@ pub fn retriable(code: i16) -> bool {
 /// coordinator, which deletes the records a newer snapshot replaces).
 pub const OFFSET_OUT_OF_RANGE: i16 = 1;
 
-/// A blocking connection to one broker.
-pub struct Client {
-    stream: TcpStream,
-    client_id: String,
-    next_correlation_id: i32,
-    negotiated: Negotiated,
-}
-
-/// What [`Client::fetch_all`] read from one partition.
+/// What [`Conn::fetch_all`] read from one partition.
 #[derive(Debug, Clone)]
 pub struct Fetched {
     /// Every complete batch from the log start to the high watermark, back
     /// to back, as the broker sent them (a partial batch at the end of a
     /// response is fetched again whole by the next request).
     pub records: Bytes,
-    /// Number of batches in `records`.
-    pub batches: usize,
+    /// The batches of `records`, in order.
+    pub batches: Vec<RecordBatch>,
     /// The offset the reading started at: the log start offset.
     pub start_offset: i64,
     /// The high watermark when the reading ended.
     pub high_watermark: i64,
 }
 
-impl Client {
-    /// Connects to `addr` and negotiates versions with ApiVersions v3.
-    pub fn connect(addr: &str, client_id: &str) -> Client {
-        let stream = TcpStream::connect(addr).unwrap_or_else(|e| panic!("connect {addr}: {e}"));
-        stream.set_read_timeout(Some(Duration::from_secs(30))).expect("read timeout");
-        stream.set_nodelay(true).expect("nodelay");
-        let mut client = Client {
-            stream,
-            client_id: client_id.to_string(),
-            next_correlation_id: 1,
-            negotiated: Negotiated::default(),
-        };
-        let versions = client.call_at(
-            ApiVersionsRequest {
-                client_software_name: "kafka-wire-tests".into(),
-                client_software_version: "0".into(),
-                ..Default::default()
-            },
-            3,
-        );
-        assert_eq!(versions.error_code, 0, "ApiVersions");
-        client.negotiated = negotiate(&versions);
-        client
-    }
-
-    /// The highest version of `R` both sides speak.
-    pub fn version<R: Request>(&self) -> i16 {
-        self.negotiated.version(R::API_KEY).unwrap_or_else(|| panic!("no common version of api key {}", R::API_KEY))
-    }
-
-    /// Sends `request` at the highest common version; the response.
-    pub fn call<R>(&mut self, request: R) -> R::Response
-    where
-        R: Request + Into<RequestBody>,
-        R::Response: TryFrom<ResponseBody>,
-    {
-        let version = self.version::<R>();
-        self.call_at(request, version)
-    }
-
-    /// Sends `request` at `version`; the response.
-    pub fn call_at<R>(&mut self, request: R, version: i16) -> R::Response
-    where
-        R: Request + Into<RequestBody>,
-        R::Response: TryFrom<ResponseBody>,
-    {
-        let header = RequestHeader {
-            request_api_key: R::API_KEY,
-            request_api_version: version,
-            correlation_id: self.next_correlation_id,
-            client_id: Some(self.client_id.clone()),
-            ..Default::default()
-        };
-        self.next_correlation_id += 1;
-        let mut buf = BytesMut::new();
-        frame::encode_request(&header, &request.into(), &mut buf).expect("encode request");
-        let mut wire = (buf.len() as u32).to_be_bytes().to_vec();
-        wire.extend_from_slice(&buf);
-        self.stream.write_all(&wire).expect("send request");
-        let mut size = [0u8; 4];
-        self.stream.read_exact(&mut size).unwrap_or_else(|e| panic!("api key {}: no response: {e}", R::API_KEY));
-        let size = u32::from_be_bytes(size) as usize;
-        assert!(size < 64 << 20, "response of {size} bytes");
-        let mut body = vec![0u8; size];
-        self.stream.read_exact(&mut body).expect("response body");
-        let response = frame::decode_response(Bytes::from(body), R::API_KEY, version).expect("decode response");
-        assert_eq!(response.header.correlation_id, header.correlation_id);
-        R::Response::try_from(response.body).unwrap_or_else(|_| panic!("api key {}: another body", R::API_KEY))
-    }
-
+impl Conn {
     /// The id and partition indexes of `topic` (internal topics included),
     /// waiting up to 30 s for it to exist and every partition to have a leader.
     pub fn partitions(&mut self, topic: &str) -> (Uuid, Vec<i32>) {
@@ -198,7 +116,7 @@ impl Client {
     /// (magic 0 or 1) entry, or a batch failing its checks (CRC included).
     pub fn fetch_all(&mut self, topic: &str, topic_id: Uuid, partition: i32) -> Fetched {
         let mut out = BytesMut::new();
-        let mut batches = 0;
+        let mut batches = Vec::new();
         let mut offset = self.log_start_offset(topic, partition);
         let start_offset = offset;
         let deadline = Instant::now() + Duration::from_secs(30);
@@ -243,7 +161,7 @@ impl Client {
                 }
                 offset = batch.header().last_offset() + 1;
                 out.extend_from_slice(batch.as_bytes());
-                batches += 1;
+                batches.push(batch);
             }
             if offset >= p.high_watermark {
                 return Fetched { records: out.freeze(), batches, start_offset, high_watermark: p.high_watermark };

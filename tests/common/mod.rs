@@ -2,11 +2,50 @@
 
 pub mod captures;
 pub mod cluster;
+pub mod conn;
+pub mod examples;
 pub mod fetch;
 pub mod oracle;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
+/// Skips a check whose prerequisite is missing: prints `message` (`skipped:
+/// <what> needs ...`) to stderr and returns `None`.
+///
+/// # Panics
+/// With `message` instead, when the environment variable `CI` is set to a
+/// non-empty value: in CI a missing prerequisite must fail the run rather
+/// than silently skip it.
+#[allow(dead_code)]
+pub fn skip<T>(message: &str) -> Option<T> {
+    if std::env::var_os("CI").is_some_and(|ci| !ci.is_empty()) {
+        panic!("{message}");
+    }
+    // Written to stderr directly: the test harness captures `eprintln!`.
+    let _ = writeln!(std::io::stderr(), "{message}");
+    None
+}
+
+/// The directory named by the environment variable `var` when it is set
+/// and not empty, otherwise `default`; a relative path is taken from the
+/// crate root (`CARGO_MANIFEST_DIR`), whichever crate runs the test.
+#[allow(dead_code)]
+pub fn env_dir(var: &str, default: &str) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    match std::env::var_os(var) {
+        Some(dir) if !dir.is_empty() => root.join(dir),
+        _ => root.join(default),
+    }
+}
+
+/// Where the scripts put Kafka's releases (`scripts/kafka-release.sh`,
+/// `kafka-oracle.sh`, `kafka-cluster.sh fetch`): `$KAFKA_WIRE_RELEASES`,
+/// default `.cache/kafka`.
+#[allow(dead_code)]
+pub fn releases_dir() -> PathBuf {
+    env_dir("KAFKA_WIRE_RELEASES", ".cache/kafka")
+}
 
 /// Finds the shared reference directory that some tests compare against
 /// (it holds `kafka-messages/`, Kafka's own schemas, plus captures and docs).
@@ -33,21 +72,11 @@ use std::path::{Path, PathBuf};
 /// ```
 #[allow(dead_code)]
 pub fn shared_dir(what: &str) -> Option<PathBuf> {
-    let dir = match std::env::var_os("KAFKA_WIRE_SHARED") {
-        // A relative path is taken from the workspace root, whichever crate runs the test.
-        Some(dir) if !dir.is_empty() => Path::new(env!("CARGO_MANIFEST_DIR")).join(dir),
-        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-    };
+    let dir = env_dir("KAFKA_WIRE_SHARED", "../shared");
     if dir.is_dir() {
         return Some(dir);
     }
-    let message = format!("skipped: {what} needs {} (set KAFKA_WIRE_SHARED)", dir.display());
-    if std::env::var_os("CI").is_some_and(|ci| !ci.is_empty()) {
-        panic!("{message}");
-    }
-    // Written to stderr directly: the test harness captures `eprintln!`.
-    let _ = writeln!(std::io::stderr(), "{message}");
-    None
+    skip(&format!("skipped: {what} needs {} (set KAFKA_WIRE_SHARED)", dir.display()))
 }
 
 /// The schemas of one schema `family` (`messages`, `metadata`, ...) of the
@@ -62,23 +91,14 @@ pub fn shared_dir(what: &str) -> Option<PathBuf> {
 /// With that message instead, when `CI` is set to a non-empty value.
 #[allow(dead_code)]
 pub fn release_schemas(release: &str, family: &str) -> Option<PathBuf> {
-    let root = match std::env::var_os("KAFKA_WIRE_RELEASES") {
-        Some(dir) if !dir.is_empty() => Path::new(env!("CARGO_MANIFEST_DIR")).join(dir),
-        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join(".cache/kafka"),
-    };
-    let dir = root.join(release).join("schemas").join(family);
+    let dir = releases_dir().join(release).join("schemas").join(family);
     if dir.is_dir() {
         return Some(dir);
     }
-    let message = format!(
+    skip(&format!(
         "skipped: Kafka {release}'s {family} schemas are not in {} (run scripts/kafka-release.sh {release})",
         dir.display()
-    );
-    if std::env::var_os("CI").is_some_and(|ci| !ci.is_empty()) {
-        panic!("{message}");
-    }
-    let _ = writeln!(std::io::stderr(), "{message}");
-    None
+    ))
 }
 
 /// The launcher of the Kafka oracle for `release` (`conformance/java/Oracle.java`
@@ -93,11 +113,7 @@ pub fn release_schemas(release: &str, family: &str) -> Option<PathBuf> {
 /// With that message instead, when `CI` is set to a non-empty value.
 #[allow(dead_code)]
 pub fn kafka_oracle(release: &str) -> Option<PathBuf> {
-    let root = match std::env::var_os("KAFKA_WIRE_RELEASES") {
-        Some(dir) if !dir.is_empty() => Path::new(env!("CARGO_MANIFEST_DIR")).join(dir),
-        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join(".cache/kafka"),
-    };
-    let launcher = root.join(release).join("oracle").join("run");
+    let launcher = releases_dir().join(release).join("oracle").join("run");
     let java = std::process::Command::new("java")
         .arg("-version")
         .stdout(std::process::Stdio::null())
@@ -114,11 +130,7 @@ pub fn kafka_oracle(release: &str) -> Option<PathBuf> {
     } else {
         return Some(launcher);
     };
-    if std::env::var_os("CI").is_some_and(|ci| !ci.is_empty()) {
-        panic!("{message}");
-    }
-    let _ = writeln!(std::io::stderr(), "{message}");
-    None
+    skip(&message)
 }
 
 /// A list of versions written compactly, as the tests' tables print them:

@@ -117,3 +117,26 @@ pub fn hex_word(bytes: &[u8]) -> String {
         hex::encode(bytes)
     }
 }
+
+/// Checks the oracle's answer to `rdecode FAMILY KIND TYPE VERSION HEX`
+/// about `bytes`, whose JSON form kafka-wire writes as `json`: Kafka must
+/// read them, write the same bytes again (the same size, nothing left over)
+/// and write the same JSON. Kafka's JSON, or what went wrong.
+pub fn check_rdecode(answer: &str, bytes: &[u8], json: &serde_json::Value) -> Result<serde_json::Value, String> {
+    let ours = hex_word(bytes);
+    let Some(rest) = answer.strip_prefix("ok ") else {
+        return Err(format!("Kafka refuses {ours}: {answer}"));
+    };
+    let words: Vec<&str> = rest.splitn(4, ' ').collect();
+    let word = |i: usize| words.get(i).copied().unwrap_or("?");
+    if word(0) != ours || word(1) != bytes.len().to_string() || word(2) != "0" {
+        return Err(format!("Kafka wrote {} (size {}, left {}), the bytes are {ours}", word(0), word(1), word(2)));
+    }
+    let json_text = answer.split_once(" json ").map(|(_, j)| j).unwrap_or_default();
+    let theirs: serde_json::Value =
+        serde_json::from_str(json_text).map_err(|e| format!("no JSON from Kafka ({e}): {answer}"))?;
+    if theirs != *json {
+        return Err(format!("JSON differs:\n  Kafka {theirs}\n  ours  {json}"));
+    }
+    Ok(theirs)
+}
