@@ -202,10 +202,16 @@ impl SessionKey {
     /// assert_eq!(key.to_json(), r#"{"key":"AAE=","algorithm":"HmacSHA256","creation-timestamp":5}"#);
     /// ```
     pub fn to_json(&self) -> String {
-        // Two strings and an integer always serialize; nothing here depends
-        // on the key's content.
-        serde_json::to_string(&SessionKeyRecord::from(self.clone()))
-            .expect("a record of two strings and an i64 serializes")
+        // Written by hand rather than through serde_json, so that nothing
+        // here can fail: base64 and the JCA names hold no character JSON
+        // escapes. The same bytes as Kafka's JSON converter writes (checked
+        // against a real worker by tests/cluster_connect.rs).
+        format!(
+            r#"{{"key":"{}","algorithm":"{}","creation-timestamp":{}}}"#,
+            BASE64.encode(&self.key),
+            self.algorithm.jca_name(),
+            self.creation_timestamp_ms
+        )
     }
 
     /// When the next key is due (ms since the Unix epoch):
