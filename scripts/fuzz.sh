@@ -11,7 +11,7 @@ shared="${KAFKA_WIRE_SHARED:-$root/../shared}"
 seconds="${1:-600}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(request_frame response record_batch schema)
+[ ${#targets[@]} -gt 0 ] || targets=(request_frame response record_batch schema internal_records)
 export RUSTC_BOOTSTRAP=1
 
 seed() {
@@ -45,7 +45,7 @@ PY
 
 seed
 # Seeds from encoded round-trip values: every api key and version.
-FUZZ_SEEDS_DIR="$root/fuzz/corpus" cargo test -q --features sample --test fuzz_seeds > /dev/null
+FUZZ_SEEDS_DIR="$root/fuzz/corpus" cargo test -q --features sample,internal-records --test fuzz_seeds > /dev/null
 for t in "${targets[@]}"; do
     echo "== $t for ${seconds}s"
     log="fuzz/$t.log"
