@@ -42,6 +42,24 @@
 //!   cut into frames (a negative or oversized size): decoding stops for that
 //!   direction of that connection, the bytes keep flowing.
 //!
+//! - For a JoinGroup or SyncGroup of a Kafka Connect group (protocol type
+//!   `connect`; built with the `connect` feature) `connect` holds the
+//!   Connect blobs decoded with kafka-wire's Connect schemas: each offered
+//!   protocol's worker metadata (JoinGroup request), each member's metadata
+//!   (JoinGroup response, for the leader), each member's assignment
+//!   (SyncGroup request, from the leader) and the member's own assignment
+//!   (SyncGroup response). A metadata summary reads
+//!   `{"decoded":true,"version":2,"url":...,"config_offset":...,
+//!   "allocation":{...}|null,"reencoded_same":true}`, an assignment summary
+//!   `{"decoded":true,"version":2,"error":0,"leader":...,"leader_url":...,
+//!   "config_offset":...,"assignment_null":false,"connectors":1,"tasks":2,
+//!   "revoked_connectors":0,"revoked_tasks":0,"delay":0,"reencoded_same":true}`;
+//!   `reencoded_same` is whether encoding the decoded body again, at the
+//!   decoded version, gives the blob exactly. An empty blob (the assignment
+//!   of a failed SyncGroup) is `{"empty":true}`. Responses of JoinGroup
+//!   before v7 and SyncGroup before v5 name no protocol type: the relay goes
+//!   by the group's JoinGroup request seen earlier on the same connection.
+//!
 //! A bad frame never stops the relay: it is logged and passed on like any
 //! other. The relay does not follow SASL: after a SaslHandshake v0 the
 //! tokens travel without a request header and are logged as frames that do
@@ -124,6 +142,12 @@ impl FrameLog {
 struct Pending {
     correlator: Correlator,
     envelopes: HashMap<i32, ForwardedRequest>,
+    /// JoinGroup and SyncGroup requests in flight: correlation id to group id.
+    #[cfg(feature = "connect")]
+    group_requests: HashMap<i32, String>,
+    /// Protocol type of each group, as its JoinGroup requests named it.
+    #[cfg(feature = "connect")]
+    group_types: HashMap<String, String>,
 }
 
 type Shared = Arc<Mutex<Pending>>;
@@ -303,6 +327,10 @@ fn describe_request(line: &mut Map<String, Value>, frame: Bytes, shared: &Shared
         let summary = unwrap_envelope_request(envelope, request.header.correlation_id, shared);
         line.insert("envelope".into(), summary);
     }
+    #[cfg(feature = "connect")]
+    if let Some(summary) = connect::request(&request.body, request.header.correlation_id, shared) {
+        line.insert("connect".into(), summary);
+    }
 }
 
 fn describe_response(line: &mut Map<String, Value>, frame: Bytes, shared: &Shared) {
@@ -339,6 +367,10 @@ fn describe_response(line: &mut Map<String, Value>, frame: Bytes, shared: &Share
             }
         };
         line.insert("envelope".into(), summary);
+    }
+    #[cfg(feature = "connect")]
+    if let Some(summary) = connect::response(&response.body, answered.correlation_id, shared) {
+        line.insert("connect".into(), summary);
     }
 }
 
@@ -420,4 +452,178 @@ fn request_reencodes(request: &RequestFrame, original: &[u8]) -> bool {
 fn response_reencodes(response: &ResponseFrame, original: &[u8]) -> bool {
     let mut buf = BytesMut::with_capacity(original.len());
     frame::encode_response(&response.header, &response.body, response.version, &mut buf).is_ok() && buf[..] == *original
+}
+
+/// The Connect group protocol blobs of JoinGroup and SyncGroup (KIP-415,
+/// KIP-507), decoded with kafka-wire's Connect schemas.
+#[cfg(feature = "connect")]
+mod connect {
+    use super::{lock, Shared};
+    use kafka_wire::connect::protocol::{
+        decode_allocation, decode_assignment, decode_worker_metadata, encode_assignment, encode_worker_metadata,
+    };
+    use kafka_wire::messages::{ConnectAssignment, RequestBody, ResponseBody};
+    use kafka_wire::Bytes;
+    use serde_json::{json, Map, Value};
+
+    const CONNECT: &str = "connect";
+
+    /// Remembers the group of a JoinGroup or SyncGroup request (and the
+    /// protocol type a JoinGroup names); for a Connect group, the summary.
+    pub(super) fn request(body: &RequestBody, correlation_id: i32, shared: &Shared) -> Option<Value> {
+        match body {
+            RequestBody::JoinGroup(join) => {
+                {
+                    let mut pending = lock(shared);
+                    pending.group_requests.insert(correlation_id, join.group_id.clone());
+                    pending.group_types.insert(join.group_id.clone(), join.protocol_type.clone());
+                }
+                if join.protocol_type != CONNECT {
+                    return None;
+                }
+                let protocols: Vec<Value> =
+                    join.protocols.iter().map(|p| json!({"name": p.name, "metadata": metadata(&p.metadata)})).collect();
+                Some(json!({
+                    "group_id": join.group_id,
+                    "member_id": join.member_id,
+                    "protocol_type": join.protocol_type,
+                    "protocols": protocols,
+                }))
+            }
+            RequestBody::SyncGroup(sync) => {
+                let is_connect = {
+                    let mut pending = lock(shared);
+                    pending.group_requests.insert(correlation_id, sync.group_id.clone());
+                    match &sync.protocol_type {
+                        Some(t) => t == CONNECT,
+                        None => pending.group_types.get(&sync.group_id).is_some_and(|t| t == CONNECT),
+                    }
+                };
+                if !is_connect {
+                    return None;
+                }
+                let assignments: Vec<Value> = sync
+                    .assignments
+                    .iter()
+                    .map(|a| json!({"member_id": a.member_id, "assignment": assignment(&a.assignment)}))
+                    .collect();
+                Some(json!({
+                    "group_id": sync.group_id,
+                    "member_id": sync.member_id,
+                    "generation_id": sync.generation_id,
+                    "protocol_name": sync.protocol_name,
+                    "assignments": assignments,
+                }))
+            }
+            _ => None,
+        }
+    }
+
+    /// For the answer to a Connect group's JoinGroup or SyncGroup, the summary.
+    pub(super) fn response(body: &ResponseBody, correlation_id: i32, shared: &Shared) -> Option<Value> {
+        let named = match body {
+            ResponseBody::JoinGroup(join) => join.protocol_type.clone(),
+            ResponseBody::SyncGroup(sync) => sync.protocol_type.clone(),
+            _ => return None,
+        };
+        let group_id = {
+            let mut pending = lock(shared);
+            let group_id = pending.group_requests.remove(&correlation_id);
+            let remembered = group_id.as_ref().and_then(|g| pending.group_types.get(g)).cloned();
+            if named.or(remembered).as_deref() != Some(CONNECT) {
+                return None;
+            }
+            group_id
+        };
+        match body {
+            ResponseBody::JoinGroup(join) => {
+                let members: Vec<Value> = join
+                    .members
+                    .iter()
+                    .map(|m| json!({"member_id": m.member_id, "metadata": metadata(&m.metadata)}))
+                    .collect();
+                Some(json!({
+                    "group_id": group_id,
+                    "error_code": join.error_code,
+                    "generation_id": join.generation_id,
+                    "protocol_name": join.protocol_name,
+                    "leader": join.leader,
+                    "member_id": join.member_id,
+                    "members": members,
+                }))
+            }
+            ResponseBody::SyncGroup(sync) => Some(json!({
+                "group_id": group_id,
+                "error_code": sync.error_code,
+                "protocol_name": sync.protocol_name,
+                "assignment": assignment(&sync.assignment),
+            })),
+            _ => None,
+        }
+    }
+
+    /// A worker metadata blob (JoinGroup), decoded, with its allocation.
+    fn metadata(blob: &Bytes) -> Value {
+        if blob.is_empty() {
+            return json!({"empty": true});
+        }
+        match decode_worker_metadata(blob.clone()) {
+            Ok(decoded) => {
+                let same = encode_worker_metadata(decoded.version, &decoded.body).is_ok_and(|b| b == *blob);
+                let allocation = match decode_allocation(&decoded.body) {
+                    Ok(Some(allocation)) => {
+                        let raw = decoded.body.allocation.clone().unwrap_or_default();
+                        summarize(allocation.version, &allocation.body, &raw)
+                    }
+                    Ok(None) => Value::Null,
+                    Err(e) => json!({"decoded": false, "error": e.to_string()}),
+                };
+                json!({
+                    "decoded": true,
+                    "version": decoded.version,
+                    "url": decoded.body.url,
+                    "config_offset": decoded.body.config_offset,
+                    "allocation": allocation,
+                    "reencoded_same": same,
+                })
+            }
+            Err(e) => json!({"decoded": false, "error": e.to_string()}),
+        }
+    }
+
+    /// An assignment blob (SyncGroup), decoded.
+    fn assignment(blob: &Bytes) -> Value {
+        if blob.is_empty() {
+            return json!({"empty": true});
+        }
+        match decode_assignment(blob.clone()) {
+            Ok(decoded) => summarize(decoded.version, &decoded.body, blob),
+            Err(e) => json!({"decoded": false, "error": e.to_string()}),
+        }
+    }
+
+    fn summarize(version: i16, body: &ConnectAssignment, blob: &Bytes) -> Value {
+        let count = |list: &Option<Vec<kafka_wire::messages::connect_assignment::ConnectorAssignment>>| {
+            let list = list.as_deref().unwrap_or_default();
+            (list.len(), list.iter().map(|c| c.tasks.len()).sum::<usize>())
+        };
+        let (connectors, tasks) = count(&body.assignment);
+        let (revoked_connectors, revoked_tasks) = count(&body.revoked);
+        let same = encode_assignment(version, body).is_ok_and(|b| b == *blob);
+        let mut summary = Map::new();
+        summary.insert("decoded".into(), true.into());
+        summary.insert("version".into(), version.into());
+        summary.insert("error".into(), body.error.into());
+        summary.insert("leader".into(), body.leader.clone().into());
+        summary.insert("leader_url".into(), body.leader_url.clone().into());
+        summary.insert("config_offset".into(), body.config_offset.into());
+        summary.insert("assignment_null".into(), body.assignment.is_none().into());
+        summary.insert("connectors".into(), connectors.into());
+        summary.insert("tasks".into(), tasks.into());
+        summary.insert("revoked_connectors".into(), revoked_connectors.into());
+        summary.insert("revoked_tasks".into(), revoked_tasks.into());
+        summary.insert("delay".into(), body.delay.into());
+        summary.insert("reencoded_same".into(), same.into());
+        Value::Object(summary)
+    }
 }

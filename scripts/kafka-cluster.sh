@@ -14,11 +14,18 @@
 # Environment:
 #   KAFKA_CLUSTER_DIR        state directory (default .cache/cluster): configs,
 #                            data, logs, pids, and `env`, which the tests read
-#   KAFKA_CLUSTER_PORT_BASE  first of the five ports (default 19700; 19092 is the example broker's)
+#   KAFKA_CLUSTER_PORT_BASE  first of the seven ports B..B+6 (default 19700; 19092
+#                            is the example broker's)
 #   KAFKA_CLUSTER_RELAY=1    put examples/envelope_relay (built on kafka-wire)
 #                            between the broker and the controller: the broker's
 #                            controller address is the relay's, and the relay
-#                            logs every frame it passes, one JSON line each
+#                            logs every frame it passes, one JSON line each;
+#                            and a second relay before the broker's
+#                            CONNECT_RELAYED listener, which advertises the
+#                            relay's address, so that clients bootstrapping
+#                            there (the tests' Connect workers) reach the
+#                            broker only through it, group coordinator
+#                            included (frames: logs/relay-clients-frames.jsonl)
 #   KAFKA_CLUSTER_REAUTH_MS  connections.max.reauth.ms of the SASL listeners
 #                            (default 6000; KIP-368)
 #
@@ -33,7 +40,10 @@
 #   B+2  controller CONTROLLER     (PLAINTEXT; what the broker uses)
 #   B+3  controller SASL_PLAINTEXT (PLAIN, same users: alice has no
 #                                   CLUSTER_ACTION, so her Envelopes are refused)
-#   B+4  the relay (with KAFKA_CLUSTER_RELAY=1)
+#   B+4  the relay before the controller (with KAFKA_CLUSTER_RELAY=1)
+#   B+5  broker CONNECT_RELAYED    (PLAINTEXT; with KAFKA_CLUSTER_RELAY=1;
+#                                   advertised as B+6)
+#   B+6  the relay before B+5      (with KAFKA_CLUSTER_RELAY=1)
 #
 # Both processes run StandardAuthorizer with super.users User:ANONYMOUS and
 # User:admin, so PLAINTEXT clients may do anything. Every process started is
@@ -54,6 +64,8 @@ BROKER_SASL_PORT=$((BASE + 1))
 CONTROLLER_PORT=$((BASE + 2))
 CONTROLLER_SASL_PORT=$((BASE + 3))
 RELAY_PORT=$((BASE + 4))
+RELAYED_PORT=$((BASE + 5))
+CLIENT_RELAY_PORT=$((BASE + 6))
 # The SLF4J binding Kafka's release tarball ships beside its jars.
 LOG4J="2.25.5"
 
@@ -123,7 +135,7 @@ compile_drivers() {
 stop() {
     if [ -f "$DIR/pids" ]; then
         local name pid
-        # Newest first: the broker before the relay before the controller.
+        # Newest first: the clients' relay, the broker, the relay, the controller.
         tac "$DIR/pids" | while read -r name pid; do
             if kill -0 "$pid" 2>/dev/null; then
                 kill "$pid" 2>/dev/null || true
@@ -180,8 +192,12 @@ fail() {
 
 write_configs() {
     local voters_port="$CONTROLLER_PORT"
+    local listeners="PLAINTEXT://127.0.0.1:$BROKER_PORT,SASL_PLAINTEXT://127.0.0.1:$BROKER_SASL_PORT"
+    local advertised="$listeners"
     if [ "${KAFKA_CLUSTER_RELAY:-0}" = 1 ]; then
         voters_port="$RELAY_PORT"
+        listeners="$listeners,CONNECT_RELAYED://127.0.0.1:$RELAYED_PORT"
+        advertised="$advertised,CONNECT_RELAYED://127.0.0.1:$CLIENT_RELAY_PORT"
     fi
     local jaas='org.apache.kafka.common.security.plain.PlainLoginModule required username="admin" password="admin-secret" user_admin="admin-secret" user_alice="alice-secret";'
     cat > "$DIR/config/controller.properties" <<EOF
@@ -205,10 +221,10 @@ process.roles=broker
 node.id=2
 controller.quorum.voters=1@127.0.0.1:$voters_port
 controller.listener.names=CONTROLLER
-listeners=PLAINTEXT://127.0.0.1:$BROKER_PORT,SASL_PLAINTEXT://127.0.0.1:$BROKER_SASL_PORT
-advertised.listeners=PLAINTEXT://127.0.0.1:$BROKER_PORT,SASL_PLAINTEXT://127.0.0.1:$BROKER_SASL_PORT
+listeners=$listeners
+advertised.listeners=$advertised
 inter.broker.listener.name=PLAINTEXT
-listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONNECT_RELAYED:PLAINTEXT
 sasl.enabled.mechanisms=PLAIN
 listener.name.sasl_plaintext.plain.sasl.jaas.config=$jaas
 connections.max.reauth.ms=$REAUTH_MS
@@ -257,7 +273,8 @@ start() {
     compile_drivers
     stop
     local port
-    for port in "$BROKER_PORT" "$BROKER_SASL_PORT" "$CONTROLLER_PORT" "$CONTROLLER_SASL_PORT" "$RELAY_PORT"; do
+    for port in "$BROKER_PORT" "$BROKER_SASL_PORT" "$CONTROLLER_PORT" "$CONTROLLER_SASL_PORT" "$RELAY_PORT" \
+        "$RELAYED_PORT" "$CLIENT_RELAY_PORT"; do
         port_free "$port" || { echo "kafka-cluster: port $port is in use (set KAFKA_CLUSTER_PORT_BASE)" >&2; exit 1; }
     done
     rm -rf "$DIR/data" "$DIR/logs" "$DIR/config"
@@ -296,6 +313,15 @@ start() {
     echo "broker $!" >> "$DIR/pids"
     wait_for broker "$!" "$DIR/logs/broker.log" "Kafka Server started" 180 || fail broker
 
+    if [ "${KAFKA_CLUSTER_RELAY:-0}" = 1 ]; then
+        # Started after the broker, so stopped before it (pids, newest first).
+        "$ROOT/target/debug/examples/envelope_relay" --listen "127.0.0.1:$CLIENT_RELAY_PORT" \
+            --upstream "127.0.0.1:$RELAYED_PORT" --frames "$DIR/logs/relay-clients-frames.jsonl" \
+            >"$DIR/logs/relay-clients.log" 2>&1 &
+        echo "relay-clients $!" >> "$DIR/pids"
+        wait_for relay-clients "$!" "$DIR/logs/relay-clients.log" "listening" 30 || fail relay-clients
+    fi
+
     cat > "$DIR/env" <<EOF
 KAFKA_CLUSTER_VERSION=$VERSION
 KAFKA_CLUSTER_BROKER=127.0.0.1:$BROKER_PORT
@@ -304,12 +330,14 @@ KAFKA_CLUSTER_CONTROLLER=127.0.0.1:$CONTROLLER_PORT
 KAFKA_CLUSTER_CONTROLLER_SASL=127.0.0.1:$CONTROLLER_SASL_PORT
 KAFKA_CLUSTER_RELAY=$([ "${KAFKA_CLUSTER_RELAY:-0}" = 1 ] && echo "127.0.0.1:$RELAY_PORT")
 KAFKA_CLUSTER_RELAY_FRAMES=$([ "${KAFKA_CLUSTER_RELAY:-0}" = 1 ] && echo "$DIR/logs/relay-frames.jsonl")
+KAFKA_CLUSTER_BROKER_RELAYED=$([ "${KAFKA_CLUSTER_RELAY:-0}" = 1 ] && echo "127.0.0.1:$CLIENT_RELAY_PORT")
+KAFKA_CLUSTER_RELAYED_FRAMES=$([ "${KAFKA_CLUSTER_RELAY:-0}" = 1 ] && echo "$DIR/logs/relay-clients-frames.jsonl")
 KAFKA_CLUSTER_REAUTH_MS=$REAUTH_MS
 KAFKA_CLUSTER_DATA=$DIR/data
 KAFKA_CLUSTER_CLASSPATH=$CACHE/$VERSION/cluster-classes:$cp
 KAFKA_CLUSTER_LOG4J=$DIR/config/tools-log4j2.properties
 EOF
-    echo "kafka-cluster: Kafka $VERSION up: broker 127.0.0.1:$BROKER_PORT (SASL $BROKER_SASL_PORT), controller 127.0.0.1:$CONTROLLER_PORT (SASL $CONTROLLER_SASL_PORT)$([ "${KAFKA_CLUSTER_RELAY:-0}" = 1 ] && echo ", relay 127.0.0.1:$RELAY_PORT")" >&2
+    echo "kafka-cluster: Kafka $VERSION up: broker 127.0.0.1:$BROKER_PORT (SASL $BROKER_SASL_PORT), controller 127.0.0.1:$CONTROLLER_PORT (SASL $CONTROLLER_SASL_PORT)$([ "${KAFKA_CLUSTER_RELAY:-0}" = 1 ] && echo ", relay 127.0.0.1:$RELAY_PORT, clients' relay 127.0.0.1:$CLIENT_RELAY_PORT")" >&2
 }
 
 case "$cmd" in

@@ -5,6 +5,12 @@
 //! the key rotate, and joins the worker's group with the Connect group
 //! protocol (`sessioned`).
 //!
+//! The last test runs two workers of one group behind the relay of
+//! `scripts/kafka-cluster.sh` (`KAFKA_CLUSTER_RELAY=1`, which logs every
+//! frame between the workers and the broker) and checks the JoinGroup and
+//! SyncGroup blobs Kafka's workers exchanged, as the relay decoded them with
+//! kafka-wire's Connect schemas.
+//!
 //! Each test starts its own worker (`ConnectDistributed`, from the cluster's
 //! classpath) on a free REST port with a unique group id and unique storage
 //! topics, so that it can share a long-running cluster; the worker is killed
@@ -77,18 +83,24 @@ struct Worker {
 
 impl Worker {
     /// Starts a worker against `cluster` with the common settings plus
-    /// `extra` (which may override them).
+    /// `extra` (which may override them), in a group of its own.
     fn start(cluster: &Cluster, name: &str, extra: &[(&str, &str)]) -> Worker {
+        Worker::start_in(cluster, name, &unique(&format!("kw-{name}")), cluster.broker(), extra)
+    }
+
+    /// Starts a worker of group `group` (whose storage topics are named
+    /// after it) bootstrapping at `bootstrap`.
+    fn start_in(cluster: &Cluster, name: &str, group: &str, bootstrap: &str, extra: &[(&str, &str)]) -> Worker {
         let dir = std::env::temp_dir().join(unique(&format!("kafka-wire-{name}")));
         fs::create_dir_all(&dir).expect("worker dir");
         let port = free_port();
-        let group = unique(&format!("kw-{name}"));
+        let group = group.to_string();
         let config_topic = format!("{group}-configs");
         let mut settings = BTreeMap::new();
         let mut set = |k: &str, v: &str| {
             settings.insert(k.to_string(), v.to_string());
         };
-        set("bootstrap.servers", cluster.broker());
+        set("bootstrap.servers", bootstrap);
         set("group.id", &group);
         set("config.storage.topic", &config_topic);
         set("offset.storage.topic", &format!("{group}-offsets"));
@@ -146,6 +158,13 @@ impl Worker {
 
     fn url(&self) -> String {
         format!("http://127.0.0.1:{}/", self.port)
+    }
+
+    /// Panics when the worker's JVM has exited.
+    fn assert_running(&mut self) {
+        if let Some(status) = self.child.try_wait().expect("try_wait") {
+            panic!("the worker on port {} exited ({status})", self.port);
+        }
     }
 
     /// The worker's `inter.worker.*` settings as kafka-wire reads them.
@@ -581,4 +600,204 @@ fn connect_group_protocol_with_a_real_leader() {
     });
     assert_eq!(left.error_code, 0, "LeaveGroup: {left:?}");
     assert!(left.members.iter().all(|m| m.error_code == 0), "LeaveGroup: {left:?}");
+}
+
+/// Every relayed frame line of `path` so far whose `connect` summary is of
+/// group `group`: (the line, its `connect` object).
+fn connect_frames(path: &str, group: &str) -> Vec<serde_json::Value> {
+    let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["connect"]["group_id"].as_str() == Some(group))
+        .collect()
+}
+
+/// Every JSON object under `value` that has a `decoded` key: the decoded
+/// Connect blobs (and undecodable ones) of a relay summary.
+fn blob_summaries<'a>(value: &'a serde_json::Value, out: &mut Vec<&'a serde_json::Value>) {
+    match value {
+        serde_json::Value::Object(map) => {
+            if map.contains_key("decoded") {
+                out.push(value);
+            }
+            map.values().for_each(|v| blob_summaries(v, out));
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|v| blob_summaries(v, out)),
+        _ => {}
+    }
+}
+
+/// What the leader's JoinGroup response (both members) and its SyncGroup
+/// request (both assignments) said, once the relay has logged both.
+struct Rebalance {
+    join_requests: Vec<serde_json::Value>,
+    leader_join: serde_json::Value,
+    leader_sync: serde_json::Value,
+    sync_responses: Vec<serde_json::Value>,
+    all: Vec<serde_json::Value>,
+}
+
+fn find_rebalance(frames: Vec<serde_json::Value>) -> Option<Rebalance> {
+    let of = |key: i64, dir: &str| -> Vec<serde_json::Value> {
+        frames.iter().filter(|f| f["api_key"] == key && f["dir"] == dir).cloned().collect()
+    };
+    let leader_join = of(11, "response")
+        .into_iter()
+        .rev()
+        .find(|f| f["connect"]["members"].as_array().is_some_and(|m| m.len() == 2))?;
+    let generation = leader_join["connect"]["generation_id"].clone();
+    let leader = leader_join["connect"]["leader"].clone();
+    let leader_sync = of(14, "request").into_iter().find(|f| {
+        f["connect"]["member_id"] == leader
+            && f["connect"]["generation_id"] == generation
+            && f["connect"]["assignments"].as_array().is_some_and(|a| a.len() == 2)
+    })?;
+    let sync_responses: Vec<serde_json::Value> = of(14, "response")
+        .into_iter()
+        .filter(|f| f["connect"]["assignment"]["leader"] == leader && f["connect"]["error_code"] == 0)
+        .collect();
+    if sync_responses.len() < 2 {
+        return None;
+    }
+    Some(Rebalance { join_requests: of(11, "request"), leader_join, leader_sync, sync_responses, all: frames })
+}
+
+#[test]
+fn two_sessioned_workers_through_the_relay() {
+    let Some(cluster) = Cluster::find("two Connect workers behind kafka-wire's relay") else { return };
+    let relayed = cluster.var("KAFKA_CLUSTER_BROKER_RELAYED").to_string();
+    let frames_path = cluster.var("KAFKA_CLUSTER_RELAYED_FRAMES").to_string();
+    if relayed.is_empty() || frames_path.is_empty() {
+        common::skip::<()>(
+            "skipped: two Connect workers behind kafka-wire's relay need the cluster started with \
+             KAFKA_CLUSTER_RELAY=1 (no KAFKA_CLUSTER_BROKER_RELAYED in its env)",
+        );
+        return;
+    }
+    let _one = ONE_WORKER.lock().unwrap_or_else(|e| e.into_inner());
+    let group = unique("kw-connect-pair");
+    let mut first = Worker::start_in(&cluster, "connect-pair-a", &group, &relayed, &[]);
+    let mut second = Worker::start_in(&cluster, "connect-pair-b", &group, &relayed, &[]);
+    let urls: std::collections::BTreeSet<String> = [first.url(), second.url()].into();
+
+    // Both in the group: the coordinator describes two members, stable.
+    let mut conn = Conn::connect(cluster.broker(), "kafka-wire-connect-pair");
+    let deadline = Instant::now() + Duration::from_secs(180);
+    loop {
+        first.assert_running();
+        second.assert_running();
+        let described = conn.call(DescribeGroupsRequest { groups: vec![group.clone()], ..Default::default() });
+        let g = &described.groups[0];
+        if g.error_code == 0 && g.group_state == "Stable" && g.members.len() == 2 {
+            assert_eq!((g.protocol_type.as_str(), g.protocol_data.as_str()), ("connect", "sessioned"), "{g:?}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "the two workers were not in a stable group within 180 s: {g:?}");
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    // And both serving (a worker answers GET /connectors once it has joined).
+    for worker in [&first, &second] {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            match http(worker.port, "GET", "/connectors", &[], b"") {
+                Ok((200, body)) => {
+                    assert_eq!(body.trim(), "[]", "GET /connectors on {}", worker.url());
+                    break;
+                }
+                other => assert!(Instant::now() < deadline, "GET /connectors on {}: {other:?}", worker.url()),
+            }
+            std::thread::sleep(Duration::from_millis(500));
+        }
+    }
+
+    // The relay writes a frame's line before passing it on: by now the
+    // rebalance that made the group stable is in the file.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let rebalance = loop {
+        if let Some(found) = find_rebalance(connect_frames(&frames_path, &group)) {
+            break found;
+        }
+        assert!(Instant::now() < deadline, "no complete two-member rebalance of {group} in {frames_path}");
+        std::thread::sleep(Duration::from_millis(500));
+    };
+
+    // JoinGroup requests from both workers: sessioned first, version-2
+    // metadata with the worker's REST url.
+    let mut requested = std::collections::BTreeSet::new();
+    for frame in &rebalance.join_requests {
+        let connect = &frame["connect"];
+        assert_eq!(connect["protocol_type"], "connect", "{frame}");
+        let protocols = connect["protocols"].as_array().expect("protocols");
+        assert_eq!(protocols[0]["name"], "sessioned", "{frame}");
+        let metadata = &protocols[0]["metadata"];
+        assert_eq!((metadata["decoded"].as_bool(), metadata["version"].as_i64()), (Some(true), Some(2)), "{frame}");
+        requested.insert(metadata["url"].as_str().expect("url").to_string());
+    }
+    assert_eq!(requested, urls, "JoinGroup requests came from both workers");
+
+    // The leader's JoinGroup response: both members' sessioned metadata.
+    let join = &rebalance.leader_join["connect"];
+    assert_eq!((join["error_code"].as_i64(), join["protocol_name"].as_str()), (Some(0), Some("sessioned")), "{join}");
+    assert_eq!(join["leader"], join["member_id"], "the response listing the members goes to the leader: {join}");
+    let members = join["members"].as_array().expect("members");
+    let mut member_urls = std::collections::BTreeSet::new();
+    let mut url_of = BTreeMap::new();
+    for member in members {
+        let metadata = &member["metadata"];
+        assert_eq!((metadata["decoded"].as_bool(), metadata["version"].as_i64()), (Some(true), Some(2)), "{member}");
+        let url = metadata["url"].as_str().expect("url").to_string();
+        url_of.insert(member["member_id"].as_str().expect("member id").to_string(), url.clone());
+        member_urls.insert(url);
+    }
+    assert_eq!(member_urls, urls, "the leader sees both workers: {join}");
+    let leader_id = join["leader"].as_str().expect("leader").to_string();
+    let leader_url = url_of[&leader_id].clone();
+
+    // The leader's SyncGroup request: a version-2 assignment for each member,
+    // naming the leader and its url.
+    let sync = &rebalance.leader_sync["connect"];
+    assert_eq!(sync["protocol_name"], "sessioned", "{sync}");
+    let assignments = sync["assignments"].as_array().expect("assignments");
+    let assigned: std::collections::BTreeSet<String> =
+        assignments.iter().map(|a| a["member_id"].as_str().expect("member id").to_string()).collect();
+    let member_ids: std::collections::BTreeSet<String> = url_of.keys().cloned().collect();
+    assert_eq!(assigned, member_ids, "{sync}");
+    for entry in assignments {
+        let a = &entry["assignment"];
+        assert_eq!(
+            (a["decoded"].as_bool(), a["version"].as_i64(), a["error"].as_i64()),
+            (Some(true), Some(2), Some(0)),
+            "{a}"
+        );
+        assert_eq!(
+            (a["leader"].as_str(), a["leader_url"].as_str()),
+            (Some(leader_id.as_str()), Some(leader_url.as_str())),
+            "{a}"
+        );
+        assert_eq!(a["connectors"], 0, "no connectors in this group: {a}");
+    }
+    // ... and each member received one.
+    for frame in &rebalance.sync_responses {
+        let a = &frame["connect"]["assignment"];
+        assert_eq!((a["decoded"].as_bool(), a["version"].as_i64()), (Some(true), Some(2)), "{frame}");
+        assert_eq!(a["leader_url"].as_str(), Some(leader_url.as_str()), "{frame}");
+    }
+
+    // Every frame of the group decoded and re-encoded to its bytes, and so
+    // did every Connect blob in it (allocations included).
+    let mut blobs = Vec::new();
+    for frame in &rebalance.all {
+        assert_eq!(
+            (frame["decoded"].as_bool(), frame["reencoded_same"].as_bool()),
+            (Some(true), Some(true)),
+            "{frame}"
+        );
+        blob_summaries(&frame["connect"], &mut blobs);
+    }
+    // At least: a metadata per JoinGroup request, two per leader response,
+    // two assignments in the leader's SyncGroup, one per SyncGroup response.
+    assert!(blobs.len() >= rebalance.join_requests.len() + 2 + 2 + 2, "{} blobs", blobs.len());
+    for blob in blobs {
+        assert_eq!((blob["decoded"].as_bool(), blob["reencoded_same"].as_bool()), (Some(true), Some(true)), "{blob}");
+    }
 }
