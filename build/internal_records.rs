@@ -197,9 +197,9 @@ fn enum_source(name: &str, doc: &str, schemas: &[&Schema], suffix: &str, kind: &
     s.push_str(&arms(&|x| format!("            Self::{}(m) => {rt}::message::Message::encoded_size(m, version),\n", x.name)));
     s.push_str("        }\n    }\n");
     s.push_str(&format!(
-        "    #[cfg(feature = \"json\")]\n    fn to_json(&self, version: i16) -> Result<{rt}::json::Value, {rt}::json::JsonError> {{\n        match self {{\n"
+        "    #[cfg(feature = \"json\")]\n    fn to_json_with(&self, version: i16, options: {rt}::json::JsonOptions) -> Result<{rt}::json::Value, {rt}::json::JsonError> {{\n        match self {{\n"
     ));
-    s.push_str(&arms(&|x| format!("            Self::{}(m) => {rt}::json::ToJson::to_json(m, version),\n", x.name)));
+    s.push_str(&arms(&|x| format!("            Self::{}(m) => {rt}::json::ToJson::to_json_with(m, version, options),\n", x.name)));
     s.push_str("        }\n    }\n");
     s.push_str(&format!(
         "    #[cfg(feature = \"json\")]\n    fn from_json(record_type: i16, json: &{rt}::json::Value, version: i16) -> Result<Self, {rt}::json::JsonError> {{\n        match record_type {{\n"

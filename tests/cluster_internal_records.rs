@@ -72,7 +72,7 @@ use kafka_wire::internal::transaction_coordinator::{
     CoordinatorRecordKey as TxnKey, CoordinatorRecordValue as TxnValue, TransactionCoordinatorRecord,
 };
 use kafka_wire::internal::{CoordinatorRecord, RecordData};
-use kafka_wire::json::Value as Json;
+use kafka_wire::json::{JsonOptions, Value as Json};
 use kafka_wire::primitives::{Uuid, Writer};
 
 /// Real records sent to the oracle per (family, kind, record type, version).
@@ -192,7 +192,7 @@ impl Seen {
         if list.len() >= PER_VERSION || list.iter().any(|s| s.bytes == bytes) {
             return;
         }
-        let json = message.to_json(version).expect("to_json");
+        let json = message.to_json_with(version, JsonOptions::unredacted()).expect("to_json");
         list.push(Sample { bytes, json, framed: framed.then(|| part.clone()), from_json: from_json_of::<T> });
     }
 

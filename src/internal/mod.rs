@@ -149,12 +149,29 @@ pub trait RecordData: Sized + Clone + fmt::Debug + PartialEq {
     /// Bytes [`RecordData::encode_to`] writes at `version`.
     fn encoded_size(&self, version: i16) -> usize;
 
-    /// Kafka's JSON form of the struct at `version` (feature `json`).
+    /// Kafka's JSON form of the struct at `version` (feature `json`), with
+    /// secrets redacted as [`JsonOptions::default`](crate::json::JsonOptions)
+    /// has it.
     ///
     /// # Errors
     /// As [`ToJson::to_json`](crate::json::ToJson::to_json).
     #[cfg(feature = "json")]
-    fn to_json(&self, version: i16) -> Result<crate::json::Value, crate::json::JsonError>;
+    fn to_json(&self, version: i16) -> Result<crate::json::Value, crate::json::JsonError> {
+        self.to_json_with(version, crate::json::JsonOptions::default())
+    }
+
+    /// Kafka's JSON form of the struct at `version` with `options`
+    /// (feature `json`); [`JsonOptions::unredacted`](crate::json::JsonOptions::unredacted)
+    /// writes what Kafka's converters write.
+    ///
+    /// # Errors
+    /// As [`ToJson::to_json_with`](crate::json::ToJson::to_json_with).
+    #[cfg(feature = "json")]
+    fn to_json_with(
+        &self,
+        version: i16,
+        options: crate::json::JsonOptions,
+    ) -> Result<crate::json::Value, crate::json::JsonError>;
 
     /// Reads Kafka's JSON form of the struct of `record_type` at `version` (feature `json`).
     ///

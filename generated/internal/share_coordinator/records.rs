@@ -51,10 +51,10 @@ impl crate::internal::RecordData for CoordinatorRecordKey {
         }
     }
     #[cfg(feature = "json")]
-    fn to_json(&self, version: i16) -> Result<crate::json::Value, crate::json::JsonError> {
+    fn to_json_with(&self, version: i16, options: crate::json::JsonOptions) -> Result<crate::json::Value, crate::json::JsonError> {
         match self {
-            Self::ShareSnapshotKey(m) => crate::json::ToJson::to_json(m, version),
-            Self::ShareUpdateKey(m) => crate::json::ToJson::to_json(m, version),
+            Self::ShareSnapshotKey(m) => crate::json::ToJson::to_json_with(m, version, options),
+            Self::ShareUpdateKey(m) => crate::json::ToJson::to_json_with(m, version, options),
         }
     }
     #[cfg(feature = "json")]
@@ -126,10 +126,10 @@ impl crate::internal::RecordData for CoordinatorRecordValue {
         }
     }
     #[cfg(feature = "json")]
-    fn to_json(&self, version: i16) -> Result<crate::json::Value, crate::json::JsonError> {
+    fn to_json_with(&self, version: i16, options: crate::json::JsonOptions) -> Result<crate::json::Value, crate::json::JsonError> {
         match self {
-            Self::ShareSnapshotValue(m) => crate::json::ToJson::to_json(m, version),
-            Self::ShareUpdateValue(m) => crate::json::ToJson::to_json(m, version),
+            Self::ShareSnapshotValue(m) => crate::json::ToJson::to_json_with(m, version, options),
+            Self::ShareUpdateValue(m) => crate::json::ToJson::to_json_with(m, version, options),
         }
     }
     #[cfg(feature = "json")]

@@ -75,12 +75,12 @@ impl crate::internal::RecordData for RemoteLogMetadataRecord {
         }
     }
     #[cfg(feature = "json")]
-    fn to_json(&self, version: i16) -> Result<crate::json::Value, crate::json::JsonError> {
+    fn to_json_with(&self, version: i16, options: crate::json::JsonOptions) -> Result<crate::json::Value, crate::json::JsonError> {
         match self {
-            Self::RemoteLogSegmentMetadataRecord(m) => crate::json::ToJson::to_json(m, version),
-            Self::RemoteLogSegmentMetadataUpdateRecord(m) => crate::json::ToJson::to_json(m, version),
-            Self::RemotePartitionDeleteMetadataRecord(m) => crate::json::ToJson::to_json(m, version),
-            Self::RemoteLogSegmentMetadataSnapshotRecord(m) => crate::json::ToJson::to_json(m, version),
+            Self::RemoteLogSegmentMetadataRecord(m) => crate::json::ToJson::to_json_with(m, version, options),
+            Self::RemoteLogSegmentMetadataUpdateRecord(m) => crate::json::ToJson::to_json_with(m, version, options),
+            Self::RemotePartitionDeleteMetadataRecord(m) => crate::json::ToJson::to_json_with(m, version, options),
+            Self::RemoteLogSegmentMetadataSnapshotRecord(m) => crate::json::ToJson::to_json_with(m, version, options),
         }
     }
     #[cfg(feature = "json")]

@@ -39,9 +39,9 @@ impl crate::internal::RecordData for CoordinatorRecordKey {
         }
     }
     #[cfg(feature = "json")]
-    fn to_json(&self, version: i16) -> Result<crate::json::Value, crate::json::JsonError> {
+    fn to_json_with(&self, version: i16, options: crate::json::JsonOptions) -> Result<crate::json::Value, crate::json::JsonError> {
         match self {
-            Self::TransactionLogKey(m) => crate::json::ToJson::to_json(m, version),
+            Self::TransactionLogKey(m) => crate::json::ToJson::to_json_with(m, version, options),
         }
     }
     #[cfg(feature = "json")]
@@ -99,9 +99,9 @@ impl crate::internal::RecordData for CoordinatorRecordValue {
         }
     }
     #[cfg(feature = "json")]
-    fn to_json(&self, version: i16) -> Result<crate::json::Value, crate::json::JsonError> {
+    fn to_json_with(&self, version: i16, options: crate::json::JsonOptions) -> Result<crate::json::Value, crate::json::JsonError> {
         match self {
-            Self::TransactionLogValue(m) => crate::json::ToJson::to_json(m, version),
+            Self::TransactionLogValue(m) => crate::json::ToJson::to_json_with(m, version, options),
         }
     }
     #[cfg(feature = "json")]
