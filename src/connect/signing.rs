@@ -253,20 +253,22 @@ impl SignatureAlgorithm {
     }
 }
 
-fn keyed<M: Mac + KeyInit>(key: &[u8], body: &[u8]) -> M {
-    // HMAC accepts keys of every length (long keys are hashed, short ones
-    // padded), so this cannot fail whatever the input.
-    let mut mac = <M as KeyInit>::new_from_slice(key).expect("HMAC takes keys of any length");
+/// The MAC of `body` under `key`. HMAC accepts keys of every length (long
+/// keys are hashed, short ones padded), so `new_from_slice` never refuses
+/// one; were it ever to, both callers fail closed: signing yields an empty
+/// signature, which no verifier accepts, and verification says no.
+fn keyed<M: Mac + KeyInit>(key: &[u8], body: &[u8]) -> Option<M> {
+    let mut mac = <M as KeyInit>::new_from_slice(key).ok()?;
     mac.update(body);
-    mac
+    Some(mac)
 }
 
 fn mac<M: Mac + KeyInit>(key: &[u8], body: &[u8]) -> Vec<u8> {
-    keyed::<M>(key, body).finalize().into_bytes().to_vec()
+    keyed::<M>(key, body).map(|m| m.finalize().into_bytes().to_vec()).unwrap_or_default()
 }
 
 fn verify_mac<M: Mac + KeyInit>(key: &[u8], body: &[u8], signature: &[u8]) -> bool {
-    keyed::<M>(key, body).verify_slice(signature).is_ok()
+    keyed::<M>(key, body).is_some_and(|m| m.verify_slice(signature).is_ok())
 }
 
 impl fmt::Display for SignatureAlgorithm {
