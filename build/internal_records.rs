@@ -188,19 +188,27 @@ fn enum_source(name: &str, doc: &str, schemas: &[&Schema], suffix: &str, kind: &
     s.push_str(&format!(
         "            _ => Err(r.error({rt}::error::DecodeErrorKind::UnknownRecordType(record_type))),\n        }}\n    }}\n"
     ));
-    s.push_str(&format!(
-        "    fn encode_to(&self, w: &mut {rt}::primitives::Writer<'_>, version: i16) -> Result<(), {rt}::error::EncodeError> {{\n        match self {{\n"
-    ));
-    s.push_str(&arms(&|x| format!("            Self::{}(m) => {rt}::message::Message::encode_to(m, w, version),\n", x.name)));
-    s.push_str("        }\n    }\n");
-    s.push_str("    fn encoded_size(&self, version: i16) -> usize {\n        match self {\n");
-    s.push_str(&arms(&|x| format!("            Self::{}(m) => {rt}::message::Message::encoded_size(m, version),\n", x.name)));
-    s.push_str("        }\n    }\n");
-    s.push_str(&format!(
-        "    #[cfg(feature = \"json\")]\n    fn to_json_with(&self, version: i16, options: {rt}::json::JsonOptions) -> Result<{rt}::json::Value, {rt}::json::JsonError> {{\n        match self {{\n"
-    ));
-    s.push_str(&arms(&|x| format!("            Self::{}(m) => {rt}::json::ToJson::to_json_with(m, version, options),\n", x.name)));
-    s.push_str("        }\n    }\n");
+    // A method that hands every variant's message `m` to the same call.
+    let delegate = |s: &mut String, signature: String, call: String| {
+        s.push_str(&format!("    {signature} {{\n        match self {{\n"));
+        s.push_str(&arms(&|x| format!("            Self::{}(m) => {call},\n", x.name)));
+        s.push_str("        }\n    }\n");
+    };
+    delegate(
+        &mut s,
+        format!("fn encode_to(&self, w: &mut {rt}::primitives::Writer<'_>, version: i16) -> Result<(), {rt}::error::EncodeError>"),
+        format!("{rt}::message::Message::encode_to(m, w, version)"),
+    );
+    delegate(
+        &mut s,
+        "fn encoded_size(&self, version: i16) -> usize".to_string(),
+        format!("{rt}::message::Message::encoded_size(m, version)"),
+    );
+    delegate(
+        &mut s,
+        format!("#[cfg(feature = \"json\")]\n    fn to_json_with(&self, version: i16, options: {rt}::json::JsonOptions) -> Result<{rt}::json::Value, {rt}::json::JsonError>"),
+        format!("{rt}::json::ToJson::to_json_with(m, version, options)"),
+    );
     s.push_str(&format!(
         "    #[cfg(feature = \"json\")]\n    fn from_json(record_type: i16, json: &{rt}::json::Value, version: i16) -> Result<Self, {rt}::json::JsonError> {{\n        match record_type {{\n"
     ));
