@@ -8,7 +8,7 @@
 //! `--produce-fetch-for SECONDS` it keeps producing and fetching on one
 //! connection for that long, re-authenticating (KIP-368: SaslHandshake and
 //! SaslAuthenticate again, on the same connection) when
-//! [`kafka_wire::reauth::reauthenticate_after`] says, within 85-95% of each
+//! [`kafka_wire_broker::reauth::reauthenticate_after`] says, within 85-95% of each
 //! session lifetime the broker sent in SaslAuthenticate v1+.
 //!
 //! ```text
@@ -41,7 +41,7 @@ use kafka_wire::messages::{
     SaslAuthenticateRequest, SaslHandshakeRequest,
 };
 use kafka_wire::primitives::Uuid;
-use kafka_wire::reauth::{reauthenticate_after, StdJitter};
+use kafka_wire_broker::reauth::{reauthenticate_after, StdJitter};
 use kafka_wire::records::{Batch, Batches, Compression, DecodeOptions, Header, RecordBatchBuilder, XERIAL_HEADER};
 use kafka_wire::Bytes;
 use tokio::net::TcpStream;

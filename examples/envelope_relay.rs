@@ -72,7 +72,7 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
 use kafka_wire::codec::{Correlated, Correlator, FrameCodec};
-use kafka_wire::forward::{self, ForwardOutcome, ForwardedRequest};
+use kafka_wire_broker::forward::{self, ForwardOutcome, ForwardedRequest};
 use kafka_wire::frame::{self, RequestFrame, ResponseFrame};
 use kafka_wire::messages::{EnvelopeRequest, EnvelopeResponse, RequestBody, ResponseBody};
 use kafka_wire::{Bytes, BytesMut};
@@ -143,10 +143,8 @@ struct Pending {
     correlator: Correlator,
     envelopes: HashMap<i32, ForwardedRequest>,
     /// JoinGroup and SyncGroup requests in flight: correlation id to group id.
-    #[cfg(feature = "connect")]
     group_requests: HashMap<i32, String>,
     /// Protocol type of each group, as its JoinGroup requests named it.
-    #[cfg(feature = "connect")]
     group_types: HashMap<String, String>,
 }
 
@@ -327,7 +325,6 @@ fn describe_request(line: &mut Map<String, Value>, frame: Bytes, shared: &Shared
         let summary = unwrap_envelope_request(envelope, request.header.correlation_id, shared);
         line.insert("envelope".into(), summary);
     }
-    #[cfg(feature = "connect")]
     if let Some(summary) = connect::request(&request.body, request.header.correlation_id, shared) {
         line.insert("connect".into(), summary);
     }
@@ -368,7 +365,6 @@ fn describe_response(line: &mut Map<String, Value>, frame: Bytes, shared: &Share
         };
         line.insert("envelope".into(), summary);
     }
-    #[cfg(feature = "connect")]
     if let Some(summary) = connect::response(&response.body, answered.correlation_id, shared) {
         line.insert("connect".into(), summary);
     }
@@ -456,10 +452,9 @@ fn response_reencodes(response: &ResponseFrame, original: &[u8]) -> bool {
 
 /// The Connect group protocol blobs of JoinGroup and SyncGroup (KIP-415,
 /// KIP-507), decoded with kafka-wire's Connect schemas.
-#[cfg(feature = "connect")]
 mod connect {
     use super::{lock, Shared};
-    use kafka_wire::connect::protocol::{
+    use kafka_wire_connect::protocol::{
         decode_allocation, decode_assignment, decode_worker_metadata, encode_assignment, encode_worker_metadata,
     };
     use kafka_wire::messages::{ConnectAssignment, RequestBody, ResponseBody};

@@ -26,8 +26,13 @@
 //!   [`messages::RequestBody`] and [`messages::ResponseBody`] by api key.
 //! - [`frame`]: whole frames, header version chosen from api key and version.
 //! - [`api`]: the api-key table; [`error_code`]: Kafka's error codes.
-//! - [`embedded`] for KIP-590 forwarding, [`reauth`] for
-//!   KIP-368, `connect` for KIP-507 (feature `connect`), [`records`] for record batches.
+//! - [`embedded`]: the embedded messages and headers of KIP-590 forwarding;
+//!   [`records`]: record batches.
+//!
+//! Policy built on the wire lives in sibling crates: `kafka-wire-broker`
+//! (KIP-590 forwarding decisions, KIP-368 re-authentication timing) and
+//! `kafka-wire-connect` (KIP-507 signed Connect requests, the worker group
+//! protocol).
 //!
 //! Every decode error names the message, version, field path and byte
 //! offset; decoding never panics and never allocates more than the input
@@ -58,9 +63,6 @@ pub mod frame;
 pub mod codec;
 // Embedded messages and headers (KIP-590 `ApiMessage` and `Header`).
 pub mod embedded;
-// KIP-590 forwarding to the controller: wrap in and unwrap from Envelope, the broker's decision on the answer (features `admin` and `controller`).
-#[cfg(all(feature = "admin", feature = "controller"))]
-pub mod forward;
 // Kafka's JSON form of every message, as Kafka's JSON converters (feature `json`).
 #[cfg(feature = "json")]
 pub mod json;
@@ -73,11 +75,6 @@ pub mod redact;
 pub mod entity;
 // Kafka protocol error codes (-1..=128), names, retriability.
 pub mod error_code;
-// KIP-368 SASL re-authentication: reauth settings, session lifetime, expiry policy, client timing.
-pub mod reauth;
-// KIP-507 signed internal Connect REST requests: signing, session key, worker settings (feature `connect`).
-#[cfg(feature = "connect")]
-pub mod connect;
 // Record batches v2 and legacy message sets: the payload of Produce and Fetch.
 pub mod records;
 // Kafka's internal records: metadata log and snapshots, coordinator topics, raft and storage files (feature `internal-records`).

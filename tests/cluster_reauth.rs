@@ -6,7 +6,7 @@
 //! - `example_client_reauthenticates_on_one_connection`: examples/client.rs
 //!   with `--produce-fetch-for` keeps one connection producing and fetching
 //!   across more than three session lifetimes, re-authenticating when
-//!   [`kafka_wire::reauth::reauthenticate_after`] says; every round must
+//!   [`kafka_wire_broker::reauth::reauthenticate_after`] says; every round must
 //!   succeed and it must re-authenticate at least three times.
 //! - `expired_sessions_kafka_and_kafka_wire_agree`: connections that do not
 //!   re-authenticate send one request each after their session expired.
@@ -29,7 +29,7 @@ use common::cluster::Cluster;
 use common::conn::{api_versions, plain_authenticate, Conn};
 use kafka_wire::message::Request;
 use kafka_wire::messages::{FetchRequest, MetadataRequest, RequestBody, ResponseBody, SaslHandshakeRequest};
-use kafka_wire::reauth::{RequestDecision, SessionExpiry};
+use kafka_wire_broker::reauth::{RequestDecision, SessionExpiry};
 
 const USER: &str = "admin";
 const PASSWORD: &str = "admin-secret";

@@ -17,7 +17,7 @@ use proptest::prelude::*;
 use kafka_wire::api::API_INFO;
 use kafka_wire::entity::{Entities, EntityValueMut};
 use kafka_wire::error::{DecodeErrorKind, EncodeErrorKind};
-use kafka_wire::forward::{decode_client_address, decode_principal, unwrap_request, wrap_request, UnwrapError};
+use kafka_wire_broker::forward::{decode_client_address, decode_principal, unwrap_request, wrap_request, UnwrapError};
 use kafka_wire::frame;
 use kafka_wire::internal::log::{
     read_log, read_log_with, read_snapshot, ControlRecord as LogControlRecord, ControlValue, Entry, LogEntry, LogError,

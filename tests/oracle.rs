@@ -85,7 +85,7 @@ use std::time::Instant;
 use kafka_wire::api::{api_info, API_INFO};
 use kafka_wire::embedded::EmbeddedMessage;
 use kafka_wire::error_code::ErrorCode;
-use kafka_wire::forward::{
+use kafka_wire_broker::forward::{
     envelope_error, unwrap_request, unwrap_response, wrap_request, wrap_response, ForwardOutcome, ForwardedRequest,
     WrappedRequest,
 };

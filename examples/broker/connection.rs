@@ -343,7 +343,7 @@ async fn forward(cx: &Context, request: Bytes, body: &RequestBody, version: i16)
         Ok(answer) => Some(answer),
         Err(e) => {
             log!("forward: failed: {e}");
-            kafka_wire::forward::error_response(body, version, e.error_code()).ok()
+            kafka_wire_broker::forward::error_response(body, version, e.error_code()).ok()
         }
     }
 }

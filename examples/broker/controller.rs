@@ -24,7 +24,7 @@ use std::time::Duration;
 use bytes::{Bytes, BytesMut};
 use kafka_wire::error::{DecodeError, EncodeError};
 use kafka_wire::error_code::ErrorCode;
-use kafka_wire::forward::{
+use kafka_wire_broker::forward::{
     cluster_authorization_failed, envelope_error, unwrap_request, unwrap_response, wrap_request, wrap_response,
     ForwardOutcome, ResponseError, UnwrappedRequest, WrapError,
 };

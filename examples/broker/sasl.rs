@@ -10,7 +10,7 @@
 //! only send SaslHandshake, which starts re-authentication (SaslAuthenticate
 //! then follows in the Authenticate phase); anything else, ApiVersions
 //! included, closes it, as Kafka's broker does
-//! ([`kafka_wire::reauth::SessionExpiry`]).
+//! ([`kafka_wire_broker::reauth::SessionExpiry`]).
 
 use std::collections::BTreeMap;
 
@@ -18,7 +18,7 @@ use kafka_wire::error_code::ErrorCode;
 use kafka_wire::messages::{
     SaslAuthenticateRequest, SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse,
 };
-use kafka_wire::reauth::{session_lifetime_ms, RequestDecision, SessionExpiry};
+use kafka_wire_broker::reauth::{session_lifetime_ms, RequestDecision, SessionExpiry};
 use kafka_wire::Bytes;
 use subtle::ConstantTimeEq;
 

@@ -11,7 +11,7 @@ use std::process::Command;
 use std::sync::Mutex;
 
 /// Every feature of the crate, and whether this test was built with it.
-fn features() -> [(&'static str, bool); 13] {
+fn features() -> [(&'static str, bool); 12] {
     [
         ("admin", cfg!(feature = "admin")),
         ("controller", cfg!(feature = "controller")),
@@ -19,7 +19,6 @@ fn features() -> [(&'static str, bool); 13] {
         ("snappy", cfg!(feature = "snappy")),
         ("lz4", cfg!(feature = "lz4")),
         ("zstd", cfg!(feature = "zstd")),
-        ("connect", cfg!(feature = "connect")),
         ("sample", cfg!(feature = "sample")),
         ("borrowed", cfg!(feature = "borrowed")),
         ("json", cfg!(feature = "json")),

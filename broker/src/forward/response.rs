@@ -3,25 +3,25 @@
 
 use bytes::BytesMut;
 
-use crate::embedded::EmbeddedMessage;
-use crate::error::{DecodeError, EncodeError};
-use crate::error_code::ErrorCode;
-use crate::frame;
-use crate::messages::{EnvelopeResponse, ResponseBody, ResponseHeader};
+use kafka_wire::embedded::EmbeddedMessage;
+use kafka_wire::error::{DecodeError, EncodeError};
+use kafka_wire::error_code::ErrorCode;
+use kafka_wire::frame;
+use kafka_wire::messages::{EnvelopeResponse, ResponseBody, ResponseHeader};
 
 use super::error_response::{error_response, NotForwardable};
 use super::request::ForwardedRequest;
 
 /// Wraps the controller's answer to a forwarded request: `header` and
 /// `body` encoded at `api_version` (the embedded request's version; the
-/// header version from [`crate::api::ApiInfo::response_header_version`])
+/// header version from [`kafka_wire::api::ApiInfo::response_header_version`])
 /// become `ResponseData`; `ErrorCode` is 0.
 ///
 /// # Errors
 /// An unknown api key, or a header or body that `api_version` cannot carry.
 ///
 /// ```
-/// use kafka_wire::forward::wrap_response;
+/// use kafka_wire_broker::forward::wrap_response;
 /// use kafka_wire::messages::{ResponseHeader, UnregisterBrokerResponse};
 /// let header = ResponseHeader { correlation_id: 1, ..Default::default() };
 /// let body = UnregisterBrokerResponse { error_message: None, ..Default::default() };
@@ -50,7 +50,7 @@ pub fn wrap_response(
 ///
 /// ```
 /// use kafka_wire::error_code::ErrorCode;
-/// let envelope = kafka_wire::forward::envelope_error(ErrorCode::NotController);
+/// let envelope = kafka_wire_broker::forward::envelope_error(ErrorCode::NotController);
 /// assert_eq!((envelope.response_data, envelope.error_code), (None, 41));
 /// ```
 pub fn envelope_error(code: ErrorCode) -> EnvelopeResponse {
@@ -62,7 +62,7 @@ pub fn envelope_error(code: ErrorCode) -> EnvelopeResponse {
 /// with CLUSTER_AUTHORIZATION_FAILED (31).
 ///
 /// ```
-/// assert_eq!(kafka_wire::forward::cluster_authorization_failed().error_code, 31);
+/// assert_eq!(kafka_wire_broker::forward::cluster_authorization_failed().error_code, 31);
 /// ```
 pub fn cluster_authorization_failed() -> EnvelopeResponse {
     envelope_error(ErrorCode::ClusterAuthorizationFailed)
@@ -72,7 +72,7 @@ pub fn cluster_authorization_failed() -> EnvelopeResponse {
 /// ([`unwrap_response`]).
 ///
 /// ```
-/// use kafka_wire::forward::ForwardOutcome;
+/// use kafka_wire_broker::forward::ForwardOutcome;
 /// let outcome = ForwardOutcome::RetryOnNewController;
 /// assert!(matches!(outcome, ForwardOutcome::RetryOnNewController));
 /// ```
@@ -95,7 +95,7 @@ pub enum ForwardOutcome {
 /// ([`unwrap_response`]).
 ///
 /// ```
-/// use kafka_wire::forward::ResponseError;
+/// use kafka_wire_broker::forward::ResponseError;
 /// let err = ResponseError::CorrelationIdMismatch { expected: 3, found: 4 };
 /// assert_eq!(err.to_string(), "the embedded response answers correlation id 4, not the forwarded 3");
 /// ```
@@ -143,13 +143,13 @@ pub enum ResponseError {
 ///
 /// ```
 /// use kafka_wire::error_code::ErrorCode;
-/// use kafka_wire::forward::{envelope_error, unwrap_response, ForwardOutcome, ForwardedRequest};
+/// use kafka_wire_broker::forward::{envelope_error, unwrap_response, ForwardOutcome, ForwardedRequest};
 /// use kafka_wire::messages::{RequestHeader, UnregisterBrokerRequest};
 /// let header = RequestHeader { request_api_key: 64, correlation_id: 1, ..Default::default() };
 /// let forwarded = ForwardedRequest { header, body: UnregisterBrokerRequest::default().into() };
 /// let outcome = unwrap_response(&envelope_error(ErrorCode::NotController), &forwarded)?;
 /// assert_eq!(outcome, ForwardOutcome::RetryOnNewController);
-/// # Ok::<(), kafka_wire::forward::ResponseError>(())
+/// # Ok::<(), kafka_wire_broker::forward::ResponseError>(())
 /// ```
 pub fn unwrap_response(
     response: &EnvelopeResponse,

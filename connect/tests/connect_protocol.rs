@@ -1,13 +1,13 @@
 //! The Connect worker group protocol (KIP-415, KIP-507): worker metadata and
 //! assignment blobs byte for byte, with golden bytes derived by hand from
-//! the layouts in the module docs of `kafka_wire::connect::protocol`, and the
+//! the layouts in the module docs of `kafka_wire_connect::protocol`, and the
 //! choice of protocol from what the members offer.
 //!
 //! Encodings are classic: int16/int32/int64 big-endian, strings with an
 //! int16 length, bytes and arrays with an int32 length, -1 (`ffff` /
 //! `ffffffff`) for null.
 
-use kafka_wire::connect::protocol::{
+use kafka_wire_connect::protocol::{
     body_version, choose_protocol, decode_allocation, decode_assignment, decode_worker_metadata, encode_assignment,
     encode_worker_metadata, ConnectProtocol, ConnectProtocolError, Versioned,
 };

@@ -29,7 +29,7 @@
 //! ```
 //! use std::net::{IpAddr, Ipv4Addr};
 //! use kafka_wire::error_code::ErrorCode;
-//! use kafka_wire::forward::{envelope_error, unwrap_request, unwrap_response, wrap_request, ForwardOutcome};
+//! use kafka_wire_broker::forward::{envelope_error, unwrap_request, unwrap_response, wrap_request, ForwardOutcome};
 //! use kafka_wire::messages::{DefaultPrincipalData, RequestBody, ResponseBody};
 //! use kafka_wire::Bytes;
 //!
@@ -56,9 +56,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! [`DefaultPrincipalData`]: crate::messages::DefaultPrincipalData
-//! [`EnvelopeRequest`]: crate::messages::EnvelopeRequest
-//! [`ApiInfo::forwardable`]: crate::api::ApiInfo::forwardable
+//! [`DefaultPrincipalData`]: kafka_wire::messages::DefaultPrincipalData
+//! [`EnvelopeRequest`]: kafka_wire::messages::EnvelopeRequest
+//! [`ApiInfo::forwardable`]: kafka_wire::api::ApiInfo::forwardable
 
 mod error_response;
 mod request;
@@ -74,13 +74,13 @@ pub use response::{
     cluster_authorization_failed, envelope_error, unwrap_response, wrap_response, ForwardOutcome, ResponseError,
 };
 
-use crate::api::{ApiInfo, API_INFO};
+use kafka_wire::api::{ApiInfo, API_INFO};
 
 /// The apis a broker may forward to the controller, in api-key order: those
 /// of the api-key table whose [`ApiInfo::forwardable`] is true.
 ///
 /// ```
-/// let keys: Vec<i16> = kafka_wire::forward::forwardable_apis().map(|info| info.api_key).collect();
+/// let keys: Vec<i16> = kafka_wire_broker::forward::forwardable_apis().map(|info| info.api_key).collect();
 /// assert_eq!(keys.len(), 22);
 /// assert_eq!(keys[..3], [19, 20, 30]); // CreateTopics, DeleteTopics, CreateAcls
 /// ```

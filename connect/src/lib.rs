@@ -1,4 +1,5 @@
-//! Kafka Connect internal request signing (KIP-507).
+//! kafka-wire-connect: Kafka Connect on top of [`kafka_wire`]: internal
+//! request signing (KIP-507) and the worker group protocol.
 //!
 //! Connect workers in a distributed cluster forward some REST requests to
 //! each other (for example task configurations sent to the leader). KIP-507
@@ -14,7 +15,7 @@
 //!   `sessioned`): worker metadata and assignment blobs, protocol choice.
 //!
 //! ```
-//! use kafka_wire::connect::{verify, InterWorkerConfig, SessionKey, SignatureAlgorithm};
+//! use kafka_wire_connect::{verify, InterWorkerConfig, SessionKey, SignatureAlgorithm};
 //!
 //! let config = InterWorkerConfig::default();
 //! let key = SessionKey::new(vec![0x5a; config.key_size_bytes()], config.key_generation_algorithm, 0);
@@ -33,8 +34,10 @@
 //!     &config.verification_algorithms,
 //! )?;
 //! assert_eq!(headers.signature_algorithm, SignatureAlgorithm::HmacSHA256.jca_name());
-//! # Ok::<(), kafka_wire::connect::SignatureError>(())
+//! # Ok::<(), kafka_wire_connect::SignatureError>(())
 //! ```
+
+#![warn(missing_docs)]
 
 pub mod config;
 pub mod protocol;

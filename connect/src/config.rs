@@ -13,8 +13,8 @@
 //! would refuse its own requests.
 //!
 //! ```
-//! use kafka_wire::connect::config::InterWorkerConfig;
-//! use kafka_wire::connect::signing::SignatureAlgorithm;
+//! use kafka_wire_connect::config::InterWorkerConfig;
+//! use kafka_wire_connect::signing::SignatureAlgorithm;
 //! use std::collections::HashMap;
 //!
 //! let settings = HashMap::from([
@@ -28,7 +28,7 @@
 //! assert_eq!(config.signature_algorithm, SignatureAlgorithm::HmacSHA512);
 //! assert_eq!(config.key_ttl_ms, 3_600_000);
 //! assert_eq!(config.effective_key_size_bits(), 256);
-//! # Ok::<(), kafka_wire::connect::config::ConfigError>(())
+//! # Ok::<(), kafka_wire_connect::config::ConfigError>(())
 //! ```
 
 use super::signing::{SignatureAlgorithm, UnknownAlgorithm};
@@ -37,7 +37,7 @@ use super::signing::{SignatureAlgorithm, UnknownAlgorithm};
 /// keys are generated for. Default `HmacSHA256`.
 ///
 /// ```
-/// use kafka_wire::connect::config::INTER_WORKER_KEY_GENERATION_ALGORITHM;
+/// use kafka_wire_connect::config::INTER_WORKER_KEY_GENERATION_ALGORITHM;
 /// assert_eq!(INTER_WORKER_KEY_GENERATION_ALGORITHM, "inter.worker.key.generation.algorithm");
 /// ```
 pub const INTER_WORKER_KEY_GENERATION_ALGORITHM: &str = "inter.worker.key.generation.algorithm";
@@ -47,7 +47,7 @@ pub const INTER_WORKER_KEY_GENERATION_ALGORITHM: &str = "inter.worker.key.genera
 /// algorithm.
 ///
 /// ```
-/// use kafka_wire::connect::config::INTER_WORKER_KEY_SIZE;
+/// use kafka_wire_connect::config::INTER_WORKER_KEY_SIZE;
 /// assert_eq!(INTER_WORKER_KEY_SIZE, "inter.worker.key.size");
 /// ```
 pub const INTER_WORKER_KEY_SIZE: &str = "inter.worker.key.size";
@@ -57,7 +57,7 @@ pub const INTER_WORKER_KEY_SIZE: &str = "inter.worker.key.size";
 /// [`DEFAULT_INTER_WORKER_KEY_TTL_MS`].
 ///
 /// ```
-/// use kafka_wire::connect::config::INTER_WORKER_KEY_TTL_MS;
+/// use kafka_wire_connect::config::INTER_WORKER_KEY_TTL_MS;
 /// assert_eq!(INTER_WORKER_KEY_TTL_MS, "inter.worker.key.ttl.ms");
 /// ```
 pub const INTER_WORKER_KEY_TTL_MS: &str = "inter.worker.key.ttl.ms";
@@ -66,7 +66,7 @@ pub const INTER_WORKER_KEY_TTL_MS: &str = "inter.worker.key.ttl.ms";
 /// internal requests with. Default `HmacSHA256`.
 ///
 /// ```
-/// use kafka_wire::connect::config::INTER_WORKER_SIGNATURE_ALGORITHM;
+/// use kafka_wire_connect::config::INTER_WORKER_SIGNATURE_ALGORITHM;
 /// assert_eq!(INTER_WORKER_SIGNATURE_ALGORITHM, "inter.worker.signature.algorithm");
 /// ```
 pub const INTER_WORKER_SIGNATURE_ALGORITHM: &str = "inter.worker.signature.algorithm";
@@ -75,7 +75,7 @@ pub const INTER_WORKER_SIGNATURE_ALGORITHM: &str = "inter.worker.signature.algor
 /// worker accepts on internal requests. Default `HmacSHA256`.
 ///
 /// ```
-/// use kafka_wire::connect::config::INTER_WORKER_VERIFICATION_ALGORITHMS;
+/// use kafka_wire_connect::config::INTER_WORKER_VERIFICATION_ALGORITHMS;
 /// assert_eq!(INTER_WORKER_VERIFICATION_ALGORITHMS, "inter.worker.verification.algorithms");
 /// ```
 pub const INTER_WORKER_VERIFICATION_ALGORITHMS: &str = "inter.worker.verification.algorithms";
@@ -83,14 +83,14 @@ pub const INTER_WORKER_VERIFICATION_ALGORITHMS: &str = "inter.worker.verificatio
 /// Default of `inter.worker.key.ttl.ms`: 3,600,000 ms (one hour).
 ///
 /// ```
-/// assert_eq!(kafka_wire::connect::config::DEFAULT_INTER_WORKER_KEY_TTL_MS, 60 * 60 * 1000);
+/// assert_eq!(kafka_wire_connect::config::DEFAULT_INTER_WORKER_KEY_TTL_MS, 60 * 60 * 1000);
 /// ```
 pub const DEFAULT_INTER_WORKER_KEY_TTL_MS: u64 = 3_600_000;
 
 /// A signing setting that cannot be used.
 ///
 /// ```
-/// use kafka_wire::connect::config::{ConfigError, InterWorkerConfig};
+/// use kafka_wire_connect::config::{ConfigError, InterWorkerConfig};
 ///
 /// let err = InterWorkerConfig::from_settings(|key: &str| {
 ///     (key == "inter.worker.key.ttl.ms").then_some("soon")
@@ -141,8 +141,8 @@ pub enum ConfigError {
 /// [`InterWorkerConfig::validate`].
 ///
 /// ```
-/// use kafka_wire::connect::config::InterWorkerConfig;
-/// use kafka_wire::connect::signing::SignatureAlgorithm;
+/// use kafka_wire_connect::config::InterWorkerConfig;
+/// use kafka_wire_connect::signing::SignatureAlgorithm;
 ///
 /// let config = InterWorkerConfig::default();
 /// assert_eq!(config.key_generation_algorithm, SignatureAlgorithm::HmacSHA256);
@@ -197,8 +197,8 @@ impl InterWorkerConfig {
     /// [`InterWorkerConfig::validate`].
     ///
     /// ```
-    /// use kafka_wire::connect::config::{ConfigError, InterWorkerConfig};
-    /// use kafka_wire::connect::signing::SignatureAlgorithm;
+    /// use kafka_wire_connect::config::{ConfigError, InterWorkerConfig};
+    /// use kafka_wire_connect::signing::SignatureAlgorithm;
     ///
     /// let config = InterWorkerConfig::from_settings(|key: &str| match key {
     ///     "inter.worker.key.generation.algorithm" => Some("HmacSHA1"),
@@ -289,8 +289,8 @@ impl InterWorkerConfig {
     /// [`ConfigError::InvalidValue`] for a key size of 0.
     ///
     /// ```
-    /// use kafka_wire::connect::config::{ConfigError, InterWorkerConfig};
-    /// use kafka_wire::connect::signing::SignatureAlgorithm;
+    /// use kafka_wire_connect::config::{ConfigError, InterWorkerConfig};
+    /// use kafka_wire_connect::signing::SignatureAlgorithm;
     ///
     /// let config = InterWorkerConfig {
     ///     verification_algorithms: vec![SignatureAlgorithm::HmacSHA512],
@@ -326,7 +326,7 @@ impl InterWorkerConfig {
     /// generation algorithm (256 for `HmacSHA256`).
     ///
     /// ```
-    /// use kafka_wire::connect::config::InterWorkerConfig;
+    /// use kafka_wire_connect::config::InterWorkerConfig;
     ///
     /// assert_eq!(InterWorkerConfig::default().effective_key_size_bits(), 256);
     /// let config = InterWorkerConfig { key_size_bits: Some(384), ..Default::default() };
@@ -341,7 +341,7 @@ impl InterWorkerConfig {
     /// rounded up to whole bytes.
     ///
     /// ```
-    /// use kafka_wire::connect::config::InterWorkerConfig;
+    /// use kafka_wire_connect::config::InterWorkerConfig;
     ///
     /// assert_eq!(InterWorkerConfig::default().key_size_bytes(), 32);
     /// let config = InterWorkerConfig { key_size_bits: Some(100), ..Default::default() };

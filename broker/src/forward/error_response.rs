@@ -2,9 +2,9 @@
 //! failed: the client's own response type, every item the request named
 //! carrying the error, and the top-level error where the response has one.
 
-use crate::api::api_info;
-use crate::error_code::ErrorCode;
-use crate::messages::{
+use kafka_wire::api::api_info;
+use kafka_wire::error_code::ErrorCode;
+use kafka_wire::messages::{
     add_raft_voter_response, allocate_producer_ids_response, alter_client_quotas_response, alter_configs_response,
     alter_partition_reassignments_response, alter_user_scram_credentials_response, create_acls_response,
     create_delegation_token_response, create_partitions_response, create_topics_response, delete_acls_response,
@@ -15,10 +15,10 @@ use crate::messages::{
 };
 
 /// [`error_response`] was given a request of an api that is not
-/// forwardable ([`crate::api::ApiInfo::forwardable`]).
+/// forwardable ([`kafka_wire::api::ApiInfo::forwardable`]).
 ///
 /// ```
-/// use kafka_wire::forward::NotForwardable;
+/// use kafka_wire_broker::forward::NotForwardable;
 /// assert_eq!(NotForwardable { api_key: 3 }.to_string(), "api key 3 is not forwardable");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -52,7 +52,7 @@ pub struct NotForwardable {
 ///
 /// ```
 /// use kafka_wire::error_code::ErrorCode;
-/// use kafka_wire::forward::error_response;
+/// use kafka_wire_broker::forward::error_response;
 /// use kafka_wire::messages::create_partitions_request::CreatePartitionsTopic;
 /// use kafka_wire::messages::{CreatePartitionsRequest, ResponseBody};
 /// let request = CreatePartitionsRequest {
@@ -63,7 +63,7 @@ pub struct NotForwardable {
 ///     unreachable!()
 /// };
 /// assert_eq!((response.results[0].name.as_str(), response.results[0].error_code), ("a", 44));
-/// # Ok::<(), kafka_wire::forward::NotForwardable>(())
+/// # Ok::<(), kafka_wire_broker::forward::NotForwardable>(())
 /// ```
 pub fn error_response(request: &RequestBody, version: i16, code: ErrorCode) -> Result<ResponseBody, NotForwardable> {
     let api_key = request.api_key();

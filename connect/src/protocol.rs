@@ -24,7 +24,7 @@
 //! assignment as a complete assignment blob; [`decode_allocation`] reads it.
 //!
 //! ```
-//! use kafka_wire::connect::protocol::{decode_worker_metadata, encode_worker_metadata, ConnectProtocol};
+//! use kafka_wire_connect::protocol::{decode_worker_metadata, encode_worker_metadata, ConnectProtocol};
 //! use kafka_wire::messages::ConnectWorkerMetadata;
 //!
 //! let metadata = ConnectWorkerMetadata { url: "http://w1:8083/".into(), config_offset: 12, ..Default::default() };
@@ -32,7 +32,7 @@
 //! assert_eq!(&blob[..2], [0, 2]); // the header: version 2
 //! let decoded = decode_worker_metadata(blob)?;
 //! assert_eq!((decoded.version, decoded.body), (2, metadata));
-//! # Ok::<(), kafka_wire::connect::protocol::ConnectProtocolError>(())
+//! # Ok::<(), kafka_wire_connect::protocol::ConnectProtocolError>(())
 //! ```
 
 use std::fmt;
@@ -40,10 +40,10 @@ use std::str::FromStr;
 
 use bytes::{BufMut, Bytes, BytesMut};
 
-use crate::error::{DecodeError, EncodeError};
-use crate::message::Message;
-use crate::messages::{ConnectAssignment, ConnectWorkerMetadata};
-use crate::primitives::Reader;
+use kafka_wire::error::{DecodeError, EncodeError};
+use kafka_wire::message::Message;
+use kafka_wire::messages::{ConnectAssignment, ConnectWorkerMetadata};
+use kafka_wire::primitives::Reader;
 
 /// A Connect worker group protocol, as offered in JoinGroup
 /// (`ProtocolType` `connect`), most preferred last in declaration order.
@@ -54,7 +54,7 @@ use crate::primitives::Reader;
 /// `match` needs a `_` arm.
 ///
 /// ```
-/// use kafka_wire::connect::protocol::ConnectProtocol;
+/// use kafka_wire_connect::protocol::ConnectProtocol;
 ///
 /// assert_eq!(ConnectProtocol::Eager.name(), "default");
 /// assert_eq!("sessioned".parse::<ConnectProtocol>(), Ok(ConnectProtocol::Sessioned));
@@ -79,7 +79,7 @@ impl ConnectProtocol {
     /// `default`.
     ///
     /// ```
-    /// use kafka_wire::connect::protocol::ConnectProtocol;
+    /// use kafka_wire_connect::protocol::ConnectProtocol;
     /// let names: Vec<_> = ConnectProtocol::PREFERENCE.iter().map(|p| p.name()).collect();
     /// assert_eq!(names, ["sessioned", "compatible", "default"]);
     /// ```
@@ -90,7 +90,7 @@ impl ConnectProtocol {
     /// `sessioned`.
     ///
     /// ```
-    /// use kafka_wire::connect::protocol::ConnectProtocol;
+    /// use kafka_wire_connect::protocol::ConnectProtocol;
     /// assert_eq!(ConnectProtocol::Compatible.name(), "compatible");
     /// ```
     pub const fn name(self) -> &'static str {
@@ -104,7 +104,7 @@ impl ConnectProtocol {
     /// The protocol named `name` (exact, lower case), if any.
     ///
     /// ```
-    /// use kafka_wire::connect::protocol::ConnectProtocol;
+    /// use kafka_wire_connect::protocol::ConnectProtocol;
     /// assert_eq!(ConnectProtocol::from_name("default"), Some(ConnectProtocol::Eager));
     /// assert_eq!(ConnectProtocol::from_name("eager"), None);
     /// ```
@@ -115,7 +115,7 @@ impl ConnectProtocol {
     /// The version its blobs carry in their `int16` header: 0, 1 or 2.
     ///
     /// ```
-    /// use kafka_wire::connect::protocol::ConnectProtocol;
+    /// use kafka_wire_connect::protocol::ConnectProtocol;
     /// assert_eq!(ConnectProtocol::Sessioned.version(), 2);
     /// ```
     pub const fn version(self) -> i16 {
@@ -129,7 +129,7 @@ impl ConnectProtocol {
     /// The protocol whose header version is `version`, for 0, 1 and 2.
     ///
     /// ```
-    /// use kafka_wire::connect::protocol::ConnectProtocol;
+    /// use kafka_wire_connect::protocol::ConnectProtocol;
     /// assert_eq!(ConnectProtocol::from_version(1), Some(ConnectProtocol::Compatible));
     /// assert_eq!(ConnectProtocol::from_version(3), None);
     /// ```
@@ -152,7 +152,7 @@ impl fmt::Display for ConnectProtocol {
 /// A name that is not `default`, `compatible` or `sessioned`.
 ///
 /// ```
-/// use kafka_wire::connect::protocol::{ConnectProtocol, UnknownProtocol};
+/// use kafka_wire_connect::protocol::{ConnectProtocol, UnknownProtocol};
 /// assert_eq!("range".parse::<ConnectProtocol>(), Err(UnknownProtocol("range".into())));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -171,7 +171,7 @@ impl FromStr for ConnectProtocol {
 /// `version`: `min(version, 1)`, or `None` for a negative version.
 ///
 /// ```
-/// use kafka_wire::connect::protocol::body_version;
+/// use kafka_wire_connect::protocol::body_version;
 /// assert_eq!([0, 1, 2, 7].map(body_version), [Some(0), Some(1), Some(1), Some(1)]);
 /// assert_eq!(body_version(-1), None);
 /// ```
@@ -194,11 +194,11 @@ pub const HIGHEST_KNOWN_VERSION: i16 = 2;
 /// [`body_version`] of it.
 ///
 /// ```
-/// use kafka_wire::connect::protocol::{decode_assignment, Versioned};
+/// use kafka_wire_connect::protocol::{decode_assignment, Versioned};
 /// let blob = kafka_wire::Bytes::from_static(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
 /// let Versioned { version, body } = decode_assignment(blob)?;
 /// assert_eq!((version, body.assignment), (0, Some(vec![])));
-/// # Ok::<(), kafka_wire::connect::protocol::ConnectProtocolError>(())
+/// # Ok::<(), kafka_wire_connect::protocol::ConnectProtocolError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Versioned<T> {
@@ -213,7 +213,7 @@ pub struct Versioned<T> {
 /// assignment inside worker metadata).
 ///
 /// ```
-/// use kafka_wire::connect::protocol::{decode_assignment, ConnectProtocolError};
+/// use kafka_wire_connect::protocol::{decode_assignment, ConnectProtocolError};
 /// let err = decode_assignment(kafka_wire::Bytes::from_static(&[0xff, 0xfe])).unwrap_err();
 /// assert_eq!(err, ConnectProtocolError::NegativeVersion { what: "assignment", version: -2 });
 /// ```
@@ -242,7 +242,7 @@ pub enum ConnectProtocolError {
     },
     /// Malformed bytes: a short header (`version` is `None`), a malformed
     /// body, or bytes left over after a body of a known version
-    /// ([`DecodeErrorKind::TrailingBytes`](crate::error::DecodeErrorKind::TrailingBytes)).
+    /// ([`DecodeErrorKind::TrailingBytes`](kafka_wire::error::DecodeErrorKind::TrailingBytes)).
     #[error("Connect {what}{}: {source}", version.map(|v| format!(" version {v}")).unwrap_or_default())]
     Decode {
         /// The blob.
@@ -291,12 +291,12 @@ fn decode_blob<M: Message>(what: &'static str, blob: Bytes) -> Result<Versioned<
 /// cannot carry (an allocation) or a string over 32767 bytes.
 ///
 /// ```
-/// use kafka_wire::connect::protocol::encode_worker_metadata;
+/// use kafka_wire_connect::protocol::encode_worker_metadata;
 /// use kafka_wire::messages::ConnectWorkerMetadata;
 /// let metadata = ConnectWorkerMetadata { url: "u".into(), config_offset: 1, allocation: None };
 /// let blob = encode_worker_metadata(1, &metadata)?;
 /// assert_eq!(&blob[..], [0, 1, 0, 1, b'u', 0, 0, 0, 0, 0, 0, 0, 1, 0xff, 0xff, 0xff, 0xff]);
-/// # Ok::<(), kafka_wire::connect::protocol::ConnectProtocolError>(())
+/// # Ok::<(), kafka_wire_connect::protocol::ConnectProtocolError>(())
 /// ```
 pub fn encode_worker_metadata(version: i16, metadata: &ConnectWorkerMetadata) -> Result<Bytes, ConnectProtocolError> {
     encode_blob(METADATA, version, metadata)
@@ -312,11 +312,11 @@ pub fn encode_worker_metadata(version: i16, metadata: &ConnectWorkerMetadata) ->
 /// ignored, as fields a newer worker appended).
 ///
 /// ```
-/// use kafka_wire::connect::protocol::decode_worker_metadata;
+/// use kafka_wire_connect::protocol::decode_worker_metadata;
 /// let blob = kafka_wire::Bytes::from_static(&[0, 0, 0, 1, b'u', 0, 0, 0, 0, 0, 0, 0, 9]);
 /// let decoded = decode_worker_metadata(blob)?;
 /// assert_eq!((decoded.version, decoded.body.url.as_str(), decoded.body.config_offset), (0, "u", 9));
-/// # Ok::<(), kafka_wire::connect::protocol::ConnectProtocolError>(())
+/// # Ok::<(), kafka_wire_connect::protocol::ConnectProtocolError>(())
 /// ```
 pub fn decode_worker_metadata(blob: Bytes) -> Result<Versioned<ConnectWorkerMetadata>, ConnectProtocolError> {
     decode_blob(METADATA, blob)
@@ -337,11 +337,11 @@ pub fn decode_worker_metadata(blob: Bytes) -> Result<Versioned<ConnectWorkerMeta
 /// 32767 bytes.
 ///
 /// ```
-/// use kafka_wire::connect::protocol::encode_assignment;
+/// use kafka_wire_connect::protocol::encode_assignment;
 /// use kafka_wire::messages::ConnectAssignment;
 /// let blob = encode_assignment(2, &ConnectAssignment { assignment: None, revoked: None, ..Default::default() })?;
 /// assert_eq!(blob.len(), 2 + 2 + 2 + 2 + 8 + 4 + 4 + 4);
-/// # Ok::<(), kafka_wire::connect::protocol::ConnectProtocolError>(())
+/// # Ok::<(), kafka_wire_connect::protocol::ConnectProtocolError>(())
 /// ```
 pub fn encode_assignment(version: i16, assignment: &ConnectAssignment) -> Result<Bytes, ConnectProtocolError> {
     encode_blob(ASSIGNMENT, version, assignment)
@@ -354,14 +354,14 @@ pub fn encode_assignment(version: i16, assignment: &ConnectAssignment) -> Result
 /// As [`decode_worker_metadata`].
 ///
 /// ```
-/// use kafka_wire::connect::protocol::decode_assignment;
+/// use kafka_wire_connect::protocol::decode_assignment;
 /// // Version 3, read with the version-1 layout; the trailing 0xaa is a field from the future.
 /// let blob = kafka_wire::Bytes::from_static(&[
 ///     0, 3, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 5, 0xaa,
 /// ]);
 /// let decoded = decode_assignment(blob)?;
 /// assert_eq!((decoded.version, decoded.body.error, decoded.body.delay), (3, 1, 5));
-/// # Ok::<(), kafka_wire::connect::protocol::ConnectProtocolError>(())
+/// # Ok::<(), kafka_wire_connect::protocol::ConnectProtocolError>(())
 /// ```
 pub fn decode_assignment(blob: Bytes) -> Result<Versioned<ConnectAssignment>, ConnectProtocolError> {
     decode_blob(ASSIGNMENT, blob)
@@ -375,13 +375,13 @@ pub fn decode_assignment(blob: Bytes) -> Result<Versioned<ConnectAssignment>, Co
 /// As [`decode_assignment`], with `what` = `"allocation"`.
 ///
 /// ```
-/// use kafka_wire::connect::protocol::{decode_allocation, encode_assignment};
+/// use kafka_wire_connect::protocol::{decode_allocation, encode_assignment};
 /// use kafka_wire::messages::{ConnectAssignment, ConnectWorkerMetadata};
 /// let current = ConnectAssignment { leader: "w1".into(), ..Default::default() };
 /// let metadata = ConnectWorkerMetadata { allocation: Some(encode_assignment(1, &current)?), ..Default::default() };
 /// assert_eq!(decode_allocation(&metadata)?.map(|a| a.body), Some(current));
 /// assert_eq!(decode_allocation(&ConnectWorkerMetadata::default())?, None);
-/// # Ok::<(), kafka_wire::connect::protocol::ConnectProtocolError>(())
+/// # Ok::<(), kafka_wire_connect::protocol::ConnectProtocolError>(())
 /// ```
 pub fn decode_allocation(
     metadata: &ConnectWorkerMetadata,
@@ -399,7 +399,7 @@ pub fn decode_allocation(
 /// protocol in common.
 ///
 /// ```
-/// use kafka_wire::connect::protocol::{choose_protocol, ConnectProtocol};
+/// use kafka_wire_connect::protocol::{choose_protocol, ConnectProtocol};
 /// let members = [vec!["sessioned", "compatible", "default"], vec!["compatible", "default"]];
 /// assert_eq!(choose_protocol(&members, true), Some(ConnectProtocol::Compatible));
 /// assert_eq!(choose_protocol(&[vec!["sessioned", "compatible"]], false), Some(ConnectProtocol::Compatible));

@@ -5,14 +5,13 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use bytes::{BufMut, Bytes, BytesMut};
 
-use crate::api::api_info;
-use crate::embedded::EmbeddedMessage;
-use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
-use crate::error_code::ErrorCode;
-use crate::message::{ApiMessage, Message};
-use crate::messages::{DefaultPrincipalData, EnvelopeRequest, EnvelopeResponse, RequestBody, RequestHeader};
-use crate::primitives::writer::all_or_nothing;
-use crate::primitives::Reader;
+use kafka_wire::api::api_info;
+use kafka_wire::embedded::EmbeddedMessage;
+use kafka_wire::error::{DecodeError, DecodeErrorKind, EncodeError};
+use kafka_wire::error_code::ErrorCode;
+use kafka_wire::message::{ApiMessage, Message};
+use kafka_wire::messages::{DefaultPrincipalData, EnvelopeRequest, EnvelopeResponse, RequestBody, RequestHeader};
+use kafka_wire::primitives::Reader;
 
 use super::response::envelope_error;
 
@@ -32,7 +31,7 @@ pub const PRINCIPAL_DATA_VERSION: i16 = 0;
 /// the broker keeps to read the controller's answer ([`super::unwrap_response`]).
 ///
 /// ```
-/// use kafka_wire::forward::ForwardedRequest;
+/// use kafka_wire_broker::forward::ForwardedRequest;
 /// use kafka_wire::messages::{CreateTopicsRequest, RequestHeader};
 /// let header = RequestHeader { request_api_key: 19, request_api_version: 4, correlation_id: 3, ..Default::default() };
 /// let forwarded = ForwardedRequest { header, body: CreateTopicsRequest::default().into() };
@@ -68,7 +67,7 @@ impl ForwardedRequest {
 ///
 /// ```
 /// use std::net::{IpAddr, Ipv6Addr};
-/// use kafka_wire::forward::wrap_request;
+/// use kafka_wire_broker::forward::wrap_request;
 /// use kafka_wire::messages::DefaultPrincipalData;
 /// // UnregisterBroker v0 (header v2): correlation id 1, client id "c", no tags; broker id 5, no tags.
 /// let request = kafka_wire::Bytes::from_static(b"\x00\x40\x00\x00\x00\x00\x00\x01\x00\x01c\x00\x00\x00\x00\x05\x00");
@@ -91,23 +90,25 @@ pub struct WrappedRequest {
 
 impl WrappedRequest {
     /// Appends the envelope request, header (v2) then body (v0), without
-    /// the 4-byte size (see [`crate::frame::write_frame`]).
+    /// the 4-byte size (see [`kafka_wire::frame::write_frame`]).
     ///
     /// # Errors
     /// An encode error of the header or body (for example a client id over
     /// 32767 bytes). After an error `buf` holds what it held before.
     pub fn encode(&self, buf: &mut BytesMut) -> Result<(), EncodeError> {
-        all_or_nothing(buf, |buf| {
-            self.header.encode(buf, ENVELOPE_HEADER_VERSION)?;
-            self.envelope.encode(buf, ENVELOPE_VERSION)
-        })
+        let start = buf.len();
+        let written = self.header.encode(buf, ENVELOPE_HEADER_VERSION).and_then(|()| self.envelope.encode(buf, ENVELOPE_VERSION));
+        if written.is_err() {
+            buf.truncate(start);
+        }
+        written
     }
 }
 
 /// Why a broker will not forward a client request ([`wrap_request`]).
 ///
 /// ```
-/// use kafka_wire::forward::WrapError;
+/// use kafka_wire_broker::forward::WrapError;
 /// use kafka_wire::error_code::ErrorCode;
 /// assert_eq!(WrapError::NotForwardable { api_key: 3 }.error_code(), ErrorCode::InvalidRequest);
 /// ```
@@ -117,7 +118,7 @@ pub enum WrapError {
     /// The request is itself an Envelope.
     #[error("an Envelope request cannot be forwarded inside another envelope")]
     NestedEnvelope,
-    /// The api is unknown or not forwardable ([`crate::api::ApiInfo::forwardable`]).
+    /// The api is unknown or not forwardable ([`kafka_wire::api::ApiInfo::forwardable`]).
     #[error("api key {api_key} is not forwardable")]
     NotForwardable {
         /// The request's api key.
@@ -156,7 +157,7 @@ impl WrapError {
 ///
 /// ```
 /// use std::net::{IpAddr, Ipv4Addr};
-/// use kafka_wire::forward::{unwrap_request, wrap_request};
+/// use kafka_wire_broker::forward::{unwrap_request, wrap_request};
 /// use kafka_wire::messages::DefaultPrincipalData;
 /// let request = kafka_wire::Bytes::from_static(b"\x00\x40\x00\x00\x00\x00\x00\x01\x00\x01c\x00\x00\x00\x00\x05\x00");
 /// let principal = DefaultPrincipalData { r#type: "User".into(), name: "bob".into(), token_authenticated: true, ..Default::default() };
@@ -189,7 +190,7 @@ pub struct UnwrappedRequest {
 /// (`tests/cluster_envelope.rs`).
 ///
 /// ```
-/// use kafka_wire::forward::UnwrapError;
+/// use kafka_wire_broker::forward::UnwrapError;
 /// let refusal = UnwrapError::UnsupportedVersion { api_key: 19, version: 99 };
 /// assert_eq!(refusal.error_code().code(), 35);
 /// assert_eq!(refusal.envelope_response().error_code, 35);
@@ -264,7 +265,7 @@ impl UnwrapError {
     ///
     /// ```
     /// use kafka_wire::error_code::ErrorCode;
-    /// use kafka_wire::forward::UnwrapError;
+    /// use kafka_wire_broker::forward::UnwrapError;
     /// assert_eq!(UnwrapError::MissingPrincipal.error_code(), ErrorCode::PrincipalDeserializationFailure);
     /// assert_eq!(UnwrapError::NestedEnvelope.error_code(), ErrorCode::InvalidRequest);
     /// assert_eq!(UnwrapError::UnknownApiKey { api_key: 999 }.error_code(), ErrorCode::UnsupportedVersion);
@@ -306,7 +307,7 @@ impl UnwrapError {
 /// A string over 32767 bytes.
 ///
 /// ```
-/// use kafka_wire::forward::encode_principal;
+/// use kafka_wire_broker::forward::encode_principal;
 /// use kafka_wire::messages::DefaultPrincipalData;
 /// let principal = DefaultPrincipalData { r#type: "User".into(), name: "a".into(), ..Default::default() };
 /// // Version 0, then compact strings (length + 1), false, no tagged fields.
@@ -331,13 +332,13 @@ pub fn encode_principal(principal: &DefaultPrincipalData) -> Result<Bytes, Encod
 /// from the start of `RequestPrincipal`.
 ///
 /// ```
-/// use kafka_wire::forward::decode_principal;
+/// use kafka_wire_broker::forward::decode_principal;
 /// let principal = decode_principal(kafka_wire::Bytes::from_static(b"\x00\x00\x05User\x02a\x01\x00"))?;
 /// assert_eq!((principal.r#type.as_str(), principal.name.as_str(), principal.token_authenticated), ("User", "a", true));
 /// // Without the version prefix, or at a version that does not exist.
 /// assert!(decode_principal(kafka_wire::Bytes::from_static(b"\x05User\x02a\x01\x00")).is_err());
 /// assert!(decode_principal(kafka_wire::Bytes::from_static(b"\x00\x01\x05User\x02a\x01\x00")).is_err());
-/// # Ok::<(), kafka_wire::forward::UnwrapError>(())
+/// # Ok::<(), kafka_wire_broker::forward::UnwrapError>(())
 /// ```
 pub fn decode_principal(bytes: Bytes) -> Result<DefaultPrincipalData, UnwrapError> {
     let mut r = Reader::new(bytes);
@@ -353,7 +354,7 @@ pub fn decode_principal(bytes: Bytes) -> Result<DefaultPrincipalData, UnwrapErro
 ///
 /// ```
 /// use std::net::{IpAddr, Ipv4Addr};
-/// let bytes = kafka_wire::forward::client_address_bytes(IpAddr::V4(Ipv4Addr::new(10, 1, 2, 3)));
+/// let bytes = kafka_wire_broker::forward::client_address_bytes(IpAddr::V4(Ipv4Addr::new(10, 1, 2, 3)));
 /// assert_eq!(&bytes[..], [10, 1, 2, 3]);
 /// ```
 pub fn client_address_bytes(address: IpAddr) -> Bytes {
@@ -370,7 +371,7 @@ pub fn client_address_bytes(address: IpAddr) -> Bytes {
 ///
 /// ```
 /// use std::net::{IpAddr, Ipv6Addr};
-/// use kafka_wire::forward::decode_client_address;
+/// use kafka_wire_broker::forward::decode_client_address;
 /// let mut v6 = [0u8; 16];
 /// v6[15] = 1;
 /// assert_eq!(decode_client_address(&v6), Ok(IpAddr::V6(Ipv6Addr::LOCALHOST)));
@@ -478,7 +479,7 @@ fn read_embedded(bytes: &Bytes) -> Result<Embedded, Refusal> {
 ///
 /// ```
 /// use std::net::{IpAddr, Ipv4Addr};
-/// use kafka_wire::forward::{wrap_request, WrapError};
+/// use kafka_wire_broker::forward::{wrap_request, WrapError};
 /// use kafka_wire::messages::DefaultPrincipalData;
 /// // Metadata v0 (header v1), correlation id 1, no client id (null), all topics (empty array).
 /// let metadata = kafka_wire::Bytes::from_static(b"\x00\x03\x00\x00\x00\x00\x00\x01\xff\xff\x00\x00\x00\x00");
@@ -529,7 +530,7 @@ pub fn wrap_request(
 /// An [`UnwrapError`]; answer it with [`UnwrapError::envelope_response`].
 ///
 /// ```
-/// use kafka_wire::forward::{encode_principal, unwrap_request, UnwrapError};
+/// use kafka_wire_broker::forward::{encode_principal, unwrap_request, UnwrapError};
 /// use kafka_wire::messages::{DefaultPrincipalData, EnvelopeRequest};
 /// let principal = encode_principal(&DefaultPrincipalData::default())?;
 /// // Embedded data 00 31 00 01 00: AlterClientQuotas v1, cut inside the correlation id.

@@ -33,7 +33,7 @@
 //! connection it keeps (Kafka's Java client does the same).
 //!
 //! ```
-//! use kafka_wire::reauth::{
+//! use kafka_wire_broker::reauth::{
 //!     reauthenticate_after, resolve_connections_max_reauth_ms, session_lifetime_ms,
 //!     RequestDecision, SessionExpiry, API_KEY_API_VERSIONS, API_KEY_SASL_HANDSHAKE,
 //! };
@@ -63,7 +63,7 @@
 //! // Client: SaslAuthenticate v1+ and r = 0.5 → 90% of the lifetime.
 //! let after = reauthenticate_after(2, lifetime, &mut || 0.5);
 //! assert_eq!(after, Some(Duration::from_millis(540_000)));
-//! # Ok::<(), kafka_wire::reauth::ReauthConfigError>(())
+//! # Ok::<(), kafka_wire_broker::reauth::ReauthConfigError>(())
 //! ```
 
 use std::collections::hash_map::RandomState;
@@ -77,7 +77,7 @@ use std::time::Duration;
 /// per listener and per mechanism; see [`connections_max_reauth_ms_keys`].
 ///
 /// ```
-/// assert_eq!(kafka_wire::reauth::CONNECTIONS_MAX_REAUTH_MS, "connections.max.reauth.ms");
+/// assert_eq!(kafka_wire_broker::reauth::CONNECTIONS_MAX_REAUTH_MS, "connections.max.reauth.ms");
 /// ```
 pub const CONNECTIONS_MAX_REAUTH_MS: &str = "connections.max.reauth.ms";
 
@@ -85,7 +85,7 @@ pub const CONNECTIONS_MAX_REAUTH_MS: &str = "connections.max.reauth.ms";
 /// session, where it starts a re-authentication.
 ///
 /// ```
-/// assert_eq!(kafka_wire::reauth::API_KEY_SASL_HANDSHAKE, 17);
+/// assert_eq!(kafka_wire_broker::reauth::API_KEY_SASL_HANDSHAKE, 17);
 /// ```
 pub const API_KEY_SASL_HANDSHAKE: i16 = 17;
 
@@ -94,7 +94,7 @@ pub const API_KEY_SASL_HANDSHAKE: i16 = 17;
 /// [`SessionExpiry::decide`] (see the module docs).
 ///
 /// ```
-/// assert_eq!(kafka_wire::reauth::API_KEY_API_VERSIONS, 18);
+/// assert_eq!(kafka_wire_broker::reauth::API_KEY_API_VERSIONS, 18);
 /// ```
 pub const API_KEY_API_VERSIONS: i16 = 18;
 
@@ -104,7 +104,7 @@ pub const API_KEY_API_VERSIONS: i16 = 18;
 /// [`SessionExpiry::decide`] says so too (see the module docs).
 ///
 /// ```
-/// assert_eq!(kafka_wire::reauth::API_KEY_SASL_AUTHENTICATE, 36);
+/// assert_eq!(kafka_wire_broker::reauth::API_KEY_SASL_AUTHENTICATE, 36);
 /// ```
 pub const API_KEY_SASL_AUTHENTICATE: i16 = 36;
 
@@ -113,7 +113,7 @@ pub const API_KEY_SASL_AUTHENTICATE: i16 = 36;
 /// Both variants name the exact setting key that held the bad value.
 ///
 /// ```
-/// use kafka_wire::reauth::{resolve_connections_max_reauth_ms, ReauthConfigError};
+/// use kafka_wire_broker::reauth::{resolve_connections_max_reauth_ms, ReauthConfigError};
 ///
 /// let err = resolve_connections_max_reauth_ms("PLAIN", "PLAIN", |key: &str| {
 ///     (key == "connections.max.reauth.ms").then_some("-5")
@@ -154,7 +154,7 @@ pub enum ReauthConfigError {
 /// Listener and mechanism names are lower-cased, as Kafka does.
 ///
 /// ```
-/// let keys = kafka_wire::reauth::connections_max_reauth_ms_keys("SASL_SSL", "SCRAM-SHA-256");
+/// let keys = kafka_wire_broker::reauth::connections_max_reauth_ms_keys("SASL_SSL", "SCRAM-SHA-256");
 /// assert_eq!(keys[0], "listener.name.sasl_ssl.scram-sha-256.connections.max.reauth.ms");
 /// assert_eq!(keys[1], "listener.name.sasl_ssl.connections.max.reauth.ms");
 /// assert_eq!(keys[2], "connections.max.reauth.ms");
@@ -186,7 +186,7 @@ pub fn connections_max_reauth_ms_keys(listener: &str, mechanism: &str) -> [Strin
 /// the deciding key's value.
 ///
 /// ```
-/// use kafka_wire::reauth::resolve_connections_max_reauth_ms;
+/// use kafka_wire_broker::reauth::resolve_connections_max_reauth_ms;
 /// use std::collections::HashMap;
 ///
 /// let settings = HashMap::from([
@@ -196,7 +196,7 @@ pub fn connections_max_reauth_ms_keys(listener: &str, mechanism: &str) -> [Strin
 /// let lookup = |key: &str| settings.get(key);
 /// assert_eq!(resolve_connections_max_reauth_ms("EXTERNAL", "PLAIN", lookup)?, 600_000);
 /// assert_eq!(resolve_connections_max_reauth_ms("INTERNAL", "PLAIN", lookup)?, 0);
-/// # Ok::<(), kafka_wire::reauth::ReauthConfigError>(())
+/// # Ok::<(), kafka_wire_broker::reauth::ReauthConfigError>(())
 /// ```
 pub fn resolve_connections_max_reauth_ms<F, S>(
     listener: &str,
@@ -236,7 +236,7 @@ where
 /// value: [`SessionExpiry::for_credential`] expires such a session at once.
 ///
 /// ```
-/// use kafka_wire::reauth::session_lifetime_ms;
+/// use kafka_wire_broker::reauth::session_lifetime_ms;
 ///
 /// let now = 1_000_000;
 /// assert_eq!(session_lifetime_ms(60_000, None, now), 60_000);
@@ -260,7 +260,7 @@ pub fn session_lifetime_ms(max_reauth_ms: u64, credential_expiry_ms: Option<i64>
 /// What a broker does with a request on an authenticated connection.
 ///
 /// ```
-/// use kafka_wire::reauth::{RequestDecision, SessionExpiry};
+/// use kafka_wire_broker::reauth::{RequestDecision, SessionExpiry};
 ///
 /// assert_eq!(SessionExpiry::NEVER.decide(0, i64::MAX), RequestDecision::Allow);
 /// ```
@@ -285,7 +285,7 @@ pub enum RequestDecision {
 /// broker).
 ///
 /// ```
-/// use kafka_wire::reauth::allowed_after_expiry;
+/// use kafka_wire_broker::reauth::allowed_after_expiry;
 ///
 /// assert!(allowed_after_expiry(17)); // SaslHandshake
 /// assert!(!allowed_after_expiry(18)); // ApiVersions: Kafka closes
@@ -306,7 +306,7 @@ pub const fn allowed_after_expiry(api_key: i16) -> bool {
 /// never closed by it.
 ///
 /// ```
-/// use kafka_wire::reauth::{RequestDecision, SessionExpiry};
+/// use kafka_wire_broker::reauth::{RequestDecision, SessionExpiry};
 ///
 /// let expiry = SessionExpiry::new(10_000, 5_000);
 /// assert_eq!(expiry.expires_at_ms(), Some(15_000));
@@ -324,7 +324,7 @@ impl SessionExpiry {
     /// A session that never expires (session lifetime 0).
     ///
     /// ```
-    /// use kafka_wire::reauth::SessionExpiry;
+    /// use kafka_wire_broker::reauth::SessionExpiry;
     ///
     /// assert_eq!(SessionExpiry::NEVER.expires_at_ms(), None);
     /// assert_eq!(SessionExpiry::new(5, 0), SessionExpiry::NEVER);
@@ -338,7 +338,7 @@ impl SessionExpiry {
     /// credential that had already expired.
     ///
     /// ```
-    /// use kafka_wire::reauth::SessionExpiry;
+    /// use kafka_wire_broker::reauth::SessionExpiry;
     ///
     /// assert_eq!(SessionExpiry::new(1_000, 250).expires_at_ms(), Some(1_250));
     /// ```
@@ -363,7 +363,7 @@ impl SessionExpiry {
     /// connection (KIP-368; Kafka's broker does the same).
     ///
     /// ```
-    /// use kafka_wire::reauth::{session_lifetime_ms, RequestDecision, SessionExpiry};
+    /// use kafka_wire_broker::reauth::{session_lifetime_ms, RequestDecision, SessionExpiry};
     ///
     /// let now = 1_000_000;
     /// assert_eq!(SessionExpiry::for_credential(60_000, None, now).expires_at_ms(), Some(now + 60_000));
@@ -389,7 +389,7 @@ impl SessionExpiry {
     /// The instant (ms) the session expires, or `None` if it never does.
     ///
     /// ```
-    /// use kafka_wire::reauth::SessionExpiry;
+    /// use kafka_wire_broker::reauth::SessionExpiry;
     ///
     /// assert_eq!(SessionExpiry::new(0, 1).expires_at_ms(), Some(1));
     /// ```
@@ -401,7 +401,7 @@ impl SessionExpiry {
     /// expiry instant.
     ///
     /// ```
-    /// use kafka_wire::reauth::SessionExpiry;
+    /// use kafka_wire_broker::reauth::SessionExpiry;
     ///
     /// let expiry = SessionExpiry::new(0, 100);
     /// assert!(!expiry.is_expired(100));
@@ -417,7 +417,7 @@ impl SessionExpiry {
     /// The decision for a request with `api_key` arriving at `now_ms`.
     ///
     /// ```
-    /// use kafka_wire::reauth::{RequestDecision, SessionExpiry};
+    /// use kafka_wire_broker::reauth::{RequestDecision, SessionExpiry};
     ///
     /// let expiry = SessionExpiry::new(0, 100);
     /// assert_eq!(expiry.decide(1, 50), RequestDecision::Allow); // Fetch, in time
@@ -441,7 +441,7 @@ impl SessionExpiry {
 /// [`StdJitter`] draws real random numbers.
 ///
 /// ```
-/// use kafka_wire::reauth::JitterSource;
+/// use kafka_wire_broker::reauth::JitterSource;
 ///
 /// let mut fixed = || 0.25;
 /// assert_eq!(fixed.next_unit(), 0.25);
@@ -462,7 +462,7 @@ impl<F: FnMut() -> f64> JitterSource for F {
 /// no extra dependency. Not for cryptographic use.
 ///
 /// ```
-/// use kafka_wire::reauth::{JitterSource, StdJitter};
+/// use kafka_wire_broker::reauth::{JitterSource, StdJitter};
 ///
 /// let mut jitter = StdJitter::new();
 /// let r = jitter.next_unit();
@@ -478,7 +478,7 @@ impl StdJitter {
     /// A new source with fresh random keys.
     ///
     /// ```
-    /// let _jitter = kafka_wire::reauth::StdJitter::new();
+    /// let _jitter = kafka_wire_broker::reauth::StdJitter::new();
     /// ```
     pub fn new() -> Self {
         Self::default()
@@ -499,7 +499,7 @@ impl JitterSource for StdJitter {
 /// lifetime (85%, KIP-368).
 ///
 /// ```
-/// assert_eq!(kafka_wire::reauth::REAUTH_WINDOW_START_PERCENT, 85);
+/// assert_eq!(kafka_wire_broker::reauth::REAUTH_WINDOW_START_PERCENT, 85);
 /// ```
 pub const REAUTH_WINDOW_START_PERCENT: u8 = 85;
 
@@ -507,7 +507,7 @@ pub const REAUTH_WINDOW_START_PERCENT: u8 = 85;
 /// lifetime (10%, so the window ends at 95%; KIP-368).
 ///
 /// ```
-/// assert_eq!(kafka_wire::reauth::REAUTH_WINDOW_WIDTH_PERCENT, 10);
+/// assert_eq!(kafka_wire_broker::reauth::REAUTH_WINDOW_WIDTH_PERCENT, 10);
 /// ```
 pub const REAUTH_WINDOW_WIDTH_PERCENT: u8 = 10;
 
@@ -529,7 +529,7 @@ pub const REAUTH_WINDOW_WIDTH_PERCENT: u8 = 10;
 /// Source: KIP-368.
 ///
 /// ```
-/// use kafka_wire::reauth::reauthenticate_after;
+/// use kafka_wire_broker::reauth::reauthenticate_after;
 /// use std::time::Duration;
 ///
 /// assert_eq!(reauthenticate_after(1, 10_000, &mut || 0.0), Some(Duration::from_millis(8_500)));

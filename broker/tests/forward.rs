@@ -1,15 +1,13 @@
-//! KIP-590 forwarding (`kafka_wire::forward`): wrapping real and hand-built
+//! KIP-590 forwarding (`kafka_wire_broker::forward`): wrapping real and hand-built
 //! client requests into Envelope, golden bytes, the controller's unwrap and
 //! its refusals, and the broker's decision on the EnvelopeResponse.
-
-mod common;
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use kafka_wire::api::{api_info, API_INFO};
 use kafka_wire::error::DecodeErrorKind;
 use kafka_wire::error_code::ErrorCode;
-use kafka_wire::forward::{
+use kafka_wire_broker::forward::{
     cluster_authorization_failed, envelope_error, error_response, forwardable_apis, unwrap_request, unwrap_response,
     wrap_request, wrap_response, ForwardOutcome, ForwardedRequest, NotForwardable, ResponseError, UnwrapError,
     WrapError, WrappedRequest,
@@ -84,7 +82,7 @@ fn wrapped_create_topics() -> WrappedRequest {
 
 #[test]
 fn wraps_a_captured_create_topics_v4_request_byte_for_byte() {
-    let Some(shared) = common::shared_dir("forward: CreateTopics v4 capture") else {
+    let Some(shared) = kafka_wire_testkit::shared_dir("forward: CreateTopics v4 capture") else {
         return;
     };
     let text = std::fs::read_to_string(shared.join("captures/tansu/confluent-kafka-CreateTopics-v4-req.hex"))
@@ -419,7 +417,7 @@ fn a_successful_answer_reaches_the_client() {
 
 #[test]
 fn a_captured_create_topics_response_unwraps() {
-    let Some(shared) = common::shared_dir("forward: CreateTopics v4 response capture") else {
+    let Some(shared) = kafka_wire_testkit::shared_dir("forward: CreateTopics v4 response capture") else {
         return;
     };
     let text = std::fs::read_to_string(shared.join("captures/tansu/confluent-kafka-CreateTopics-v4-resp.hex"))
@@ -607,7 +605,7 @@ fn error_responses_name_every_item() {
 /// Every forwardable api has an error response, at every version, for
 /// random requests: it is the api's response, encodes at that version, and
 /// carries the code.
-#[cfg(feature = "sample")]
+
 #[test]
 fn every_forwardable_api_has_an_error_response_at_every_version() {
     use kafka_wire::sample::SampleGen;
