@@ -222,7 +222,7 @@ fn enum_source(name: &str, doc: &str, schemas: &[&Schema], suffix: &str, kind: &
         )
     }));
     s.push_str(&format!(
-        "            _ => Err({rt}::json::unknown_api_key(record_type, version)),\n        }}\n    }}\n"
+        "            _ => Err({rt}::encoding::json::unknown_api_key(record_type, version)),\n        }}\n    }}\n"
     ));
     s.push_str(&format!(
         "    #[cfg(feature = \"sample\")]\n    fn sample(record_type: i16, g: &mut {rt}::sample::SampleGen, version: i16) -> Option<Self> {{\n        match record_type {{\n"

@@ -22,7 +22,7 @@ pub struct AbortedTxn {
     /// Versions 0+.
     pub last_stable_offset: i64,
 }
-impl crate::primitives::Wire for AbortedTxn {
+impl crate::encoding::Wire for AbortedTxn {
     #[inline]
     fn encode_value(
         &self,
@@ -48,7 +48,7 @@ impl crate::primitives::Wire for AbortedTxn {
         size
     }
 }
-impl crate::primitives::Decode for AbortedTxn {
+impl crate::encoding::Decode for AbortedTxn {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -56,7 +56,7 @@ impl crate::primitives::Decode for AbortedTxn {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 32] = crate::primitives::field::read_run(
+        let run: [u8; 32] = crate::encoding::field::read_run(
             r,
             &[
                 ("producer_id", 8),
@@ -65,10 +65,10 @@ impl crate::primitives::Decode for AbortedTxn {
                 ("last_stable_offset", 8),
             ],
         )?;
-        self.producer_id = crate::primitives::Fixed::from_chunk(&run[0..8]);
-        self.first_offset = crate::primitives::Fixed::from_chunk(&run[8..16]);
-        self.last_offset = crate::primitives::Fixed::from_chunk(&run[16..24]);
-        self.last_stable_offset = crate::primitives::Fixed::from_chunk(&run[24..32]);
+        self.producer_id = crate::encoding::Fixed::from_chunk(&run[0..8]);
+        self.first_offset = crate::encoding::Fixed::from_chunk(&run[8..16]);
+        self.last_offset = crate::encoding::Fixed::from_chunk(&run[16..24]);
+        self.last_stable_offset = crate::encoding::Fixed::from_chunk(&run[24..32]);
         Ok(())
     }
     #[inline]
@@ -79,7 +79,7 @@ impl crate::primitives::Decode for AbortedTxn {
         self.last_stable_offset = 0;
     }
 }
-impl crate::primitives::Struct for AbortedTxn {}
+impl crate::encoding::Struct for AbortedTxn {}
 impl crate::message::Message for AbortedTxn {
     const NAME: &'static str = "AbortedTxn";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

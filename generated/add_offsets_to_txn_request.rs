@@ -24,7 +24,7 @@ pub struct AddOffsetsToTxnRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AddOffsetsToTxnRequest {
+impl crate::encoding::Wire for AddOffsetsToTxnRequest {
     #[inline]
     fn encode_value(
         &self,
@@ -33,7 +33,7 @@ impl crate::primitives::Wire for AddOffsetsToTxnRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(21 + self.transactional_id.len() + self.group_id.len());
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.transactional_id,
             version >= 3,
@@ -43,7 +43,7 @@ impl crate::primitives::Wire for AddOffsetsToTxnRequest {
         run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
         run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.group_id,
             version >= 3,
@@ -55,14 +55,14 @@ impl crate::primitives::Wire for AddOffsetsToTxnRequest {
         s.finish();
         if version >= 3 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -70,26 +70,24 @@ impl crate::primitives::Wire for AddOffsetsToTxnRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.transactional_id,
                 version,
                 version >= 3,
             );
         size += 8;
         size += 2;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.group_id,
-                version,
-                version >= 3,
-            );
+        size += crate::encoding::Wire::value_size(&self.group_id, version, version >= 3);
         if version >= 3 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for AddOffsetsToTxnRequest {
+impl crate::encoding::Decode for AddOffsetsToTxnRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -97,20 +95,20 @@ impl crate::primitives::Decode for AddOffsetsToTxnRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.transactional_id,
             r,
             version,
             version >= 3,
             "transactional_id",
         )?;
-        let run: [u8; 10] = crate::primitives::field::read_run(
+        let run: [u8; 10] = crate::encoding::field::read_run(
             r,
             &[("producer_id", 8), ("producer_epoch", 2)],
         )?;
-        self.producer_id = crate::primitives::Fixed::from_chunk(&run[0..8]);
-        self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[8..10]);
-        crate::primitives::field::decode_into(
+        self.producer_id = crate::encoding::Fixed::from_chunk(&run[0..8]);
+        self.producer_epoch = crate::encoding::Fixed::from_chunk(&run[8..10]);
+        crate::encoding::field::decode_into(
             &mut self.group_id,
             r,
             version,
@@ -119,7 +117,7 @@ impl crate::primitives::Decode for AddOffsetsToTxnRequest {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -136,21 +134,21 @@ impl crate::primitives::Decode for AddOffsetsToTxnRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AddOffsetsToTxnRequest {}
+impl crate::encoding::Struct for AddOffsetsToTxnRequest {}
 impl crate::entity::Entities for AddOffsetsToTxnRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::transactional_id(&self.transactional_id, "TransactionalId", f);
-        crate::entity::producer_id(&self.producer_id, "ProducerId", f);
-        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::encoding::transactional_id(&self.transactional_id, "TransactionalId", f);
+        crate::encoding::producer_id(&self.producer_id, "ProducerId", f);
+        crate::encoding::group_id(&self.group_id, "GroupId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::transactional_id_mut(
+        crate::encoding::transactional_id_mut(
             &mut self.transactional_id,
             "TransactionalId",
             f,
         );
-        crate::entity::producer_id_mut(&mut self.producer_id, "ProducerId", f);
-        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::encoding::producer_id_mut(&mut self.producer_id, "ProducerId", f);
+        crate::encoding::group_id_mut(&mut self.group_id, "GroupId", f);
     }
 }
 impl crate::message::Message for AddOffsetsToTxnRequest {

@@ -16,7 +16,7 @@ pub struct AddOffsetsToTxnResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AddOffsetsToTxnResponse {
+impl crate::encoding::Wire for AddOffsetsToTxnResponse {
     #[inline]
     fn encode_value(
         &self,
@@ -35,14 +35,14 @@ impl crate::primitives::Wire for AddOffsetsToTxnResponse {
         s.finish();
         if version >= 3 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -52,12 +52,15 @@ impl crate::primitives::Wire for AddOffsetsToTxnResponse {
         size += 4;
         size += 2;
         if version >= 3 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for AddOffsetsToTxnResponse {
+impl crate::encoding::Decode for AddOffsetsToTxnResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -65,15 +68,15 @@ impl crate::primitives::Decode for AddOffsetsToTxnResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
         )?;
-        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+        self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -88,7 +91,7 @@ impl crate::primitives::Decode for AddOffsetsToTxnResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AddOffsetsToTxnResponse {}
+impl crate::encoding::Struct for AddOffsetsToTxnResponse {}
 impl crate::entity::Entities for AddOffsetsToTxnResponse {}
 impl crate::message::Message for AddOffsetsToTxnResponse {
     const NAME: &'static str = "AddOffsetsToTxnResponse";

@@ -28,7 +28,7 @@ pub struct AddPartitionsToTxnRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AddPartitionsToTxnRequest {
+impl crate::encoding::Wire for AddPartitionsToTxnRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -36,28 +36,26 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 4 && !self.transactions.is_empty() {
-            return Err(crate::primitives::field::non_default("transactions"));
+            return Err(crate::encoding::field::non_default("transactions"));
         }
         if version > 3 && !self.v3_and_below_transactional_id.is_empty() {
             return Err(
-                crate::primitives::field::non_default("v3_and_below_transactional_id"),
+                crate::encoding::field::non_default("v3_and_below_transactional_id"),
             );
         }
         if version > 3 && self.v3_and_below_producer_id != 0 {
-            return Err(
-                crate::primitives::field::non_default("v3_and_below_producer_id"),
-            );
+            return Err(crate::encoding::field::non_default("v3_and_below_producer_id"));
         }
         if version > 3 && self.v3_and_below_producer_epoch != 0 {
             return Err(
-                crate::primitives::field::non_default("v3_and_below_producer_epoch"),
+                crate::encoding::field::non_default("v3_and_below_producer_epoch"),
             );
         }
         if version > 3 && !self.v3_and_below_topics.is_empty() {
-            return Err(crate::primitives::field::non_default("v3_and_below_topics"));
+            return Err(crate::encoding::field::non_default("v3_and_below_topics"));
         }
         if version >= 4 {
-            crate::primitives::field::encode(
+            crate::encoding::field::encode(
                 &self.transactions,
                 buf,
                 version,
@@ -67,7 +65,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
         }
         let mut s = buf.segment(20 + self.v3_and_below_transactional_id.len());
         if version <= 3 {
-            crate::primitives::field::put_str(
+            crate::encoding::field::put_str(
                 &mut s,
                 &self.v3_and_below_transactional_id,
                 version >= 3,
@@ -81,7 +79,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
             s.put_slice(&run)?;
         }
         if version <= 3 {
-            crate::primitives::field::put_count(
+            crate::encoding::field::put_count(
                 &mut s,
                 self.v3_and_below_topics.len(),
                 version >= 3,
@@ -90,7 +88,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
         }
         s.finish();
         if version <= 3 {
-            crate::primitives::field::encode_elements(
+            crate::encoding::field::encode_elements(
                 &self.v3_and_below_topics,
                 buf,
                 version,
@@ -99,9 +97,13 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
             )?;
         }
         if version >= 3 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -109,16 +111,11 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 4 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.transactions,
-                    version,
-                    true,
-                );
+            size += crate::encoding::Wire::value_size(&self.transactions, version, true);
         }
         if version <= 3 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.v3_and_below_transactional_id,
                     version,
                     version >= 3,
@@ -132,19 +129,22 @@ impl crate::primitives::Wire for AddPartitionsToTxnRequest {
         }
         if version <= 3 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.v3_and_below_topics,
                     version,
                     version >= 3,
                 );
         }
         if version >= 3 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for AddPartitionsToTxnRequest {
+impl crate::encoding::Decode for AddPartitionsToTxnRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -152,7 +152,7 @@ impl crate::primitives::Decode for AddPartitionsToTxnRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 4 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.transactions,
                 r,
                 version,
@@ -163,7 +163,7 @@ impl crate::primitives::Decode for AddPartitionsToTxnRequest {
             self.transactions.clear();
         }
         if version <= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.v3_and_below_transactional_id,
                 r,
                 version,
@@ -174,14 +174,14 @@ impl crate::primitives::Decode for AddPartitionsToTxnRequest {
             self.v3_and_below_transactional_id.clear();
         }
         if version <= 3 {
-            let run: [u8; 10] = crate::primitives::field::read_run(
+            let run: [u8; 10] = crate::encoding::field::read_run(
                 r,
                 &[("v3_and_below_producer_id", 8), ("v3_and_below_producer_epoch", 2)],
             )?;
-            self.v3_and_below_producer_id = crate::primitives::Fixed::from_chunk(
+            self.v3_and_below_producer_id = crate::encoding::Fixed::from_chunk(
                 &run[0..8],
             );
-            self.v3_and_below_producer_epoch = crate::primitives::Fixed::from_chunk(
+            self.v3_and_below_producer_epoch = crate::encoding::Fixed::from_chunk(
                 &run[8..10],
             );
         } else {
@@ -189,7 +189,7 @@ impl crate::primitives::Decode for AddPartitionsToTxnRequest {
             self.v3_and_below_producer_epoch = 0;
         }
         if version <= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.v3_and_below_topics,
                 r,
                 version,
@@ -201,7 +201,7 @@ impl crate::primitives::Decode for AddPartitionsToTxnRequest {
         }
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -219,21 +219,21 @@ impl crate::primitives::Decode for AddPartitionsToTxnRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AddPartitionsToTxnRequest {}
+impl crate::encoding::Struct for AddPartitionsToTxnRequest {}
 impl crate::entity::Entities for AddPartitionsToTxnRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version >= 4 {
             crate::entity::Entities::visit_entities(&self.transactions, version, f);
         }
         if version <= 3 {
-            crate::entity::transactional_id(
+            crate::encoding::transactional_id(
                 &self.v3_and_below_transactional_id,
                 "V3AndBelowTransactionalId",
                 f,
             );
         }
         if version <= 3 {
-            crate::entity::producer_id(
+            crate::encoding::producer_id(
                 &self.v3_and_below_producer_id,
                 "V3AndBelowProducerId",
                 f,
@@ -256,14 +256,14 @@ impl crate::entity::Entities for AddPartitionsToTxnRequest {
             );
         }
         if version <= 3 {
-            crate::entity::transactional_id_mut(
+            crate::encoding::transactional_id_mut(
                 &mut self.v3_and_below_transactional_id,
                 "V3AndBelowTransactionalId",
                 f,
             );
         }
         if version <= 3 {
-            crate::entity::producer_id_mut(
+            crate::encoding::producer_id_mut(
                 &mut self.v3_and_below_producer_id,
                 "V3AndBelowProducerId",
                 f,
@@ -292,7 +292,7 @@ pub struct AddPartitionsToTxnTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AddPartitionsToTxnTopic {
+impl crate::encoding::Wire for AddPartitionsToTxnTopic {
     #[inline]
     fn encode_value(
         &self,
@@ -301,8 +301,8 @@ impl crate::primitives::Wire for AddPartitionsToTxnTopic {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(11 + self.name.len() + self.partitions.len() * 4);
-        crate::primitives::field::put_str(&mut s, &self.name, version >= 3, "name")?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_str(&mut s, &self.name, version >= 3, "name")?;
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.partitions,
             version >= 3,
@@ -314,34 +314,37 @@ impl crate::primitives::Wire for AddPartitionsToTxnTopic {
         s.finish();
         if version >= 3 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 3);
+        size += crate::encoding::Wire::value_size(&self.name, version, version >= 3);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partitions,
                 version,
                 version >= 3,
             );
         if version >= 3 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for AddPartitionsToTxnTopic {
+impl crate::encoding::Decode for AddPartitionsToTxnTopic {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -349,14 +352,14 @@ impl crate::primitives::Decode for AddPartitionsToTxnTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.name,
             r,
             version,
             version >= 3,
             "name",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
             version >= 3,
@@ -364,7 +367,7 @@ impl crate::primitives::Decode for AddPartitionsToTxnTopic {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -379,13 +382,13 @@ impl crate::primitives::Decode for AddPartitionsToTxnTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AddPartitionsToTxnTopic {}
+impl crate::encoding::Struct for AddPartitionsToTxnTopic {}
 impl crate::entity::Entities for AddPartitionsToTxnTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
     }
 }
 /// Versions 4-5; flexible 4-5.
@@ -414,7 +417,7 @@ pub struct AddPartitionsToTxnTransaction {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AddPartitionsToTxnTransaction {
+impl crate::encoding::Wire for AddPartitionsToTxnTransaction {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -422,7 +425,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnTransaction {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(21 + self.transactional_id.len());
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.transactional_id,
             true,
@@ -433,57 +436,59 @@ impl crate::primitives::Wire for AddPartitionsToTxnTransaction {
         run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
         run[10..11].copy_from_slice(&[u8::from(self.verify_only)]);
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
+        crate::encoding::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
             true,
             "topics",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.transactional_id,
-                version,
-                true,
-            );
+        size += crate::encoding::Wire::value_size(&self.transactional_id, version, true);
         size += 8;
         size += 2;
         size += 1;
-        size += crate::primitives::Wire::value_size(&self.topics, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.topics, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for AddPartitionsToTxnTransaction {
+impl crate::encoding::Decode for AddPartitionsToTxnTransaction {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.transactional_id,
             r,
             version,
             true,
             "transactional_id",
         )?;
-        let run: [u8; 11] = crate::primitives::field::read_run(
+        let run: [u8; 11] = crate::encoding::field::read_run(
             r,
             &[("producer_id", 8), ("producer_epoch", 2), ("verify_only", 1)],
         )?;
-        self.producer_id = crate::primitives::Fixed::from_chunk(&run[0..8]);
-        self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[8..10]);
-        self.verify_only = crate::primitives::Fixed::from_chunk(&run[10..11]);
-        crate::primitives::field::decode_into(
+        self.producer_id = crate::encoding::Fixed::from_chunk(&run[0..8]);
+        self.producer_epoch = crate::encoding::Fixed::from_chunk(&run[8..10]);
+        self.verify_only = crate::encoding::Fixed::from_chunk(&run[10..11]);
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -491,7 +496,11 @@ impl crate::primitives::Decode for AddPartitionsToTxnTransaction {
             "topics",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -504,20 +513,20 @@ impl crate::primitives::Decode for AddPartitionsToTxnTransaction {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AddPartitionsToTxnTransaction {}
+impl crate::encoding::Struct for AddPartitionsToTxnTransaction {}
 impl crate::entity::Entities for AddPartitionsToTxnTransaction {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::transactional_id(&self.transactional_id, "TransactionalId", f);
-        crate::entity::producer_id(&self.producer_id, "ProducerId", f);
+        crate::encoding::transactional_id(&self.transactional_id, "TransactionalId", f);
+        crate::encoding::producer_id(&self.producer_id, "ProducerId", f);
         crate::entity::Entities::visit_entities(&self.topics, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::transactional_id_mut(
+        crate::encoding::transactional_id_mut(
             &mut self.transactional_id,
             "TransactionalId",
             f,
         );
-        crate::entity::producer_id_mut(&mut self.producer_id, "ProducerId", f);
+        crate::encoding::producer_id_mut(&mut self.producer_id, "ProducerId", f);
         crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }

@@ -24,7 +24,7 @@ pub struct AddPartitionsToTxnResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AddPartitionsToTxnResponse {
+impl crate::encoding::Wire for AddPartitionsToTxnResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -32,11 +32,11 @@ impl crate::primitives::Wire for AddPartitionsToTxnResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 4 && !self.results_by_transaction.is_empty() {
-            return Err(crate::primitives::field::non_default("results_by_transaction"));
+            return Err(crate::encoding::field::non_default("results_by_transaction"));
         }
         if version > 3 && !self.results_by_topic_v3_and_below.is_empty() {
             return Err(
-                crate::primitives::field::non_default("results_by_topic_v3_and_below"),
+                crate::encoding::field::non_default("results_by_topic_v3_and_below"),
             );
         }
         let mut s = buf.segment(11);
@@ -49,7 +49,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnResponse {
             s.put_fixed(self.throttle_time_ms)?;
         }
         if version >= 4 {
-            crate::primitives::field::put_count(
+            crate::encoding::field::put_count(
                 &mut s,
                 self.results_by_transaction.len(),
                 true,
@@ -58,7 +58,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnResponse {
         }
         s.finish();
         if version >= 4 {
-            crate::primitives::field::encode_elements(
+            crate::encoding::field::encode_elements(
                 &self.results_by_transaction,
                 buf,
                 version,
@@ -67,7 +67,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnResponse {
             )?;
         }
         if version <= 3 {
-            crate::primitives::field::encode(
+            crate::encoding::field::encode(
                 &self.results_by_topic_v3_and_below,
                 buf,
                 version,
@@ -76,9 +76,13 @@ impl crate::primitives::Wire for AddPartitionsToTxnResponse {
             )?;
         }
         if version >= 3 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -91,7 +95,7 @@ impl crate::primitives::Wire for AddPartitionsToTxnResponse {
         }
         if version >= 4 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.results_by_transaction,
                     version,
                     true,
@@ -99,19 +103,22 @@ impl crate::primitives::Wire for AddPartitionsToTxnResponse {
         }
         if version <= 3 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.results_by_topic_v3_and_below,
                     version,
                     version >= 3,
                 );
         }
         if version >= 3 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for AddPartitionsToTxnResponse {
+impl crate::encoding::Decode for AddPartitionsToTxnResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -119,22 +126,22 @@ impl crate::primitives::Decode for AddPartitionsToTxnResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 4 {
-            let run: [u8; 6] = crate::primitives::field::read_run(
+            let run: [u8; 6] = crate::encoding::field::read_run(
                 r,
                 &[("throttle_time_ms", 4), ("error_code", 2)],
             )?;
-            self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+            self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
         } else {
-            let run: [u8; 4] = crate::primitives::field::read_run(
+            let run: [u8; 4] = crate::encoding::field::read_run(
                 r,
                 &[("throttle_time_ms", 4)],
             )?;
-            self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
             self.error_code = 0;
         }
         if version >= 4 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.results_by_transaction,
                 r,
                 version,
@@ -145,7 +152,7 @@ impl crate::primitives::Decode for AddPartitionsToTxnResponse {
             self.results_by_transaction.clear();
         }
         if version <= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.results_by_topic_v3_and_below,
                 r,
                 version,
@@ -157,7 +164,7 @@ impl crate::primitives::Decode for AddPartitionsToTxnResponse {
         }
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -174,7 +181,7 @@ impl crate::primitives::Decode for AddPartitionsToTxnResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AddPartitionsToTxnResponse {}
+impl crate::encoding::Struct for AddPartitionsToTxnResponse {}
 impl crate::entity::Entities for AddPartitionsToTxnResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version >= 4 {
@@ -223,7 +230,7 @@ pub struct AddPartitionsToTxnTopicResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AddPartitionsToTxnTopicResult {
+impl crate::encoding::Wire for AddPartitionsToTxnTopicResult {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -231,15 +238,15 @@ impl crate::primitives::Wire for AddPartitionsToTxnTopicResult {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, version >= 3, "name")?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_str(&mut s, &self.name, version >= 3, "name")?;
+        crate::encoding::field::put_count(
             &mut s,
             self.results_by_partition.len(),
             version >= 3,
             "results_by_partition",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.results_by_partition,
             buf,
             version,
@@ -247,43 +254,50 @@ impl crate::primitives::Wire for AddPartitionsToTxnTopicResult {
             "results_by_partition",
         )?;
         if version >= 3 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 3);
+        size += crate::encoding::Wire::value_size(&self.name, version, version >= 3);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.results_by_partition,
                 version,
                 version >= 3,
             );
         if version >= 3 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for AddPartitionsToTxnTopicResult {
+impl crate::encoding::Decode for AddPartitionsToTxnTopicResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.name,
             r,
             version,
             version >= 3,
             "name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.results_by_partition,
             r,
             version,
@@ -292,7 +306,7 @@ impl crate::primitives::Decode for AddPartitionsToTxnTopicResult {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -307,13 +321,13 @@ impl crate::primitives::Decode for AddPartitionsToTxnTopicResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AddPartitionsToTxnTopicResult {}
+impl crate::encoding::Struct for AddPartitionsToTxnTopicResult {}
 impl crate::entity::Entities for AddPartitionsToTxnTopicResult {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
     }
 }
 /// Versions 0-5; flexible 3-5.
@@ -330,7 +344,7 @@ pub struct AddPartitionsToTxnPartitionResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AddPartitionsToTxnPartitionResult {
+impl crate::encoding::Wire for AddPartitionsToTxnPartitionResult {
     #[inline]
     fn encode_value(
         &self,
@@ -349,14 +363,14 @@ impl crate::primitives::Wire for AddPartitionsToTxnPartitionResult {
         s.finish();
         if version >= 3 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -366,12 +380,15 @@ impl crate::primitives::Wire for AddPartitionsToTxnPartitionResult {
         size += 4;
         size += 2;
         if version >= 3 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for AddPartitionsToTxnPartitionResult {
+impl crate::encoding::Decode for AddPartitionsToTxnPartitionResult {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -379,15 +396,15 @@ impl crate::primitives::Decode for AddPartitionsToTxnPartitionResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("partition_index", 4), ("partition_error_code", 2)],
         )?;
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.partition_error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+        self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.partition_error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -402,7 +419,7 @@ impl crate::primitives::Decode for AddPartitionsToTxnPartitionResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AddPartitionsToTxnPartitionResult {}
+impl crate::encoding::Struct for AddPartitionsToTxnPartitionResult {}
 /// Versions 4-5; flexible 4-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AddPartitionsToTxnResult {
@@ -417,7 +434,7 @@ pub struct AddPartitionsToTxnResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AddPartitionsToTxnResult {
+impl crate::encoding::Wire for AddPartitionsToTxnResult {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -425,58 +442,60 @@ impl crate::primitives::Wire for AddPartitionsToTxnResult {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.transactional_id.len());
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.transactional_id,
             true,
             "transactional_id",
         )?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.topic_results.len(),
             true,
             "topic_results",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topic_results,
             buf,
             version,
             true,
             "topic_results",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
+        size += crate::encoding::Wire::value_size(&self.transactional_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.topic_results, version, true);
         size
-            += crate::primitives::Wire::value_size(
-                &self.transactional_id,
-                version,
-                true,
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
             );
-        size += crate::primitives::Wire::value_size(&self.topic_results, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl crate::primitives::Decode for AddPartitionsToTxnResult {
+impl crate::encoding::Decode for AddPartitionsToTxnResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.transactional_id,
             r,
             version,
             true,
             "transactional_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_results,
             r,
             version,
@@ -484,7 +503,11 @@ impl crate::primitives::Decode for AddPartitionsToTxnResult {
             "topic_results",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -494,14 +517,14 @@ impl crate::primitives::Decode for AddPartitionsToTxnResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AddPartitionsToTxnResult {}
+impl crate::encoding::Struct for AddPartitionsToTxnResult {}
 impl crate::entity::Entities for AddPartitionsToTxnResult {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::transactional_id(&self.transactional_id, "TransactionalId", f);
+        crate::encoding::transactional_id(&self.transactional_id, "TransactionalId", f);
         crate::entity::Entities::visit_entities(&self.topic_results, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::transactional_id_mut(
+        crate::encoding::transactional_id_mut(
             &mut self.transactional_id,
             "TransactionalId",
             f,

@@ -45,7 +45,7 @@ impl Default for AddRaftVoterRequest {
         }
     }
 }
-impl crate::primitives::Wire for AddRaftVoterRequest {
+impl crate::encoding::Wire for AddRaftVoterRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -53,10 +53,10 @@ impl crate::primitives::Wire for AddRaftVoterRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && !self.ack_when_committed {
-            return Err(crate::primitives::field::non_default("ack_when_committed"));
+            return Err(crate::encoding::field::non_default("ack_when_committed"));
         }
         let mut s = buf.segment(34 + self.cluster_id.as_ref().map_or(0, String::len));
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.cluster_id.as_deref(),
             true,
@@ -67,14 +67,14 @@ impl crate::primitives::Wire for AddRaftVoterRequest {
         run[4..8].copy_from_slice(&self.voter_id.to_be_bytes());
         run[8..24].copy_from_slice(&self.voter_directory_id.0);
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.listeners.len(),
             true,
             "listeners",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.listeners,
             buf,
             version,
@@ -90,47 +90,54 @@ impl crate::primitives::Wire for AddRaftVoterRequest {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.cluster_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.cluster_id, version, true);
         size += 4;
         size += 4;
         size += 16;
-        size += crate::primitives::Wire::value_size(&self.listeners, version, true);
+        size += crate::encoding::Wire::value_size(&self.listeners, version, true);
         if version >= 1 {
             size += 1;
         }
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for AddRaftVoterRequest {
+impl crate::encoding::Decode for AddRaftVoterRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.cluster_id,
             r,
             version,
             true,
             "cluster_id",
         )?;
-        let run: [u8; 24] = crate::primitives::field::read_run(
+        let run: [u8; 24] = crate::encoding::field::read_run(
             r,
             &[("timeout_ms", 4), ("voter_id", 4), ("voter_directory_id", 16)],
         )?;
-        self.timeout_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.voter_id = crate::primitives::Fixed::from_chunk(&run[4..8]);
-        self.voter_directory_id = crate::primitives::Fixed::from_chunk(&run[8..24]);
-        crate::primitives::field::decode_into(
+        self.timeout_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.voter_id = crate::encoding::Fixed::from_chunk(&run[4..8]);
+        self.voter_directory_id = crate::encoding::Fixed::from_chunk(&run[8..24]);
+        crate::encoding::field::decode_into(
             &mut self.listeners,
             r,
             version,
@@ -138,7 +145,7 @@ impl crate::primitives::Decode for AddRaftVoterRequest {
             "listeners",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.ack_when_committed,
                 r,
                 version,
@@ -149,7 +156,11 @@ impl crate::primitives::Decode for AddRaftVoterRequest {
             self.ack_when_committed = true;
         }
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -163,7 +174,7 @@ impl crate::primitives::Decode for AddRaftVoterRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AddRaftVoterRequest {}
+impl crate::encoding::Struct for AddRaftVoterRequest {}
 impl crate::entity::Entities for AddRaftVoterRequest {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -183,7 +194,7 @@ pub struct Listener {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for Listener {
+impl crate::encoding::Wire for Listener {
     #[inline]
     fn encode_value(
         &self,
@@ -192,29 +203,36 @@ impl crate::primitives::Wire for Listener {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(13 + self.name.len() + self.host.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
-        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.host, true, "host")?;
         s.put_fixed(self.port)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size += crate::primitives::Wire::value_size(&self.host, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.host, version, true);
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for Listener {
+impl crate::encoding::Decode for Listener {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -222,17 +240,15 @@ impl crate::primitives::Decode for Listener {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
-        crate::primitives::field::decode_into(
-            &mut self.port,
-            r,
-            version,
-            false,
-            "port",
-        )?;
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::encoding::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::encoding::field::decode_into(&mut self.port, r, version, false, "port")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -243,7 +259,7 @@ impl crate::primitives::Decode for Listener {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Listener {}
+impl crate::encoding::Struct for Listener {}
 impl crate::message::Message for AddRaftVoterRequest {
     const NAME: &'static str = "AddRaftVoterRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

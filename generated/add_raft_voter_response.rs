@@ -30,7 +30,7 @@ impl Default for AddRaftVoterResponse {
         }
     }
 }
-impl crate::primitives::Wire for AddRaftVoterResponse {
+impl crate::encoding::Wire for AddRaftVoterResponse {
     #[inline]
     fn encode_value(
         &self,
@@ -43,7 +43,7 @@ impl crate::primitives::Wire for AddRaftVoterResponse {
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             true,
@@ -54,7 +54,11 @@ impl crate::primitives::Wire for AddRaftVoterResponse {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -63,12 +67,15 @@ impl crate::primitives::Wire for AddRaftVoterResponse {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.error_message, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.error_message, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for AddRaftVoterResponse {
+impl crate::encoding::Decode for AddRaftVoterResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -76,13 +83,13 @@ impl crate::primitives::Decode for AddRaftVoterResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
         )?;
-        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::field::decode_into(
+        self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
@@ -90,7 +97,11 @@ impl crate::primitives::Decode for AddRaftVoterResponse {
             "error_message",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -101,7 +112,7 @@ impl crate::primitives::Decode for AddRaftVoterResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AddRaftVoterResponse {}
+impl crate::encoding::Struct for AddRaftVoterResponse {}
 impl crate::entity::Entities for AddRaftVoterResponse {}
 impl crate::message::Message for AddRaftVoterResponse {
     const NAME: &'static str = "AddRaftVoterResponse";

@@ -24,7 +24,7 @@ pub struct AllocateProducerIdsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AllocateProducerIdsResponse {
+impl crate::encoding::Wire for AllocateProducerIdsResponse {
     #[inline]
     fn encode_value(
         &self,
@@ -44,7 +44,11 @@ impl crate::primitives::Wire for AllocateProducerIdsResponse {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -55,11 +59,14 @@ impl crate::primitives::Wire for AllocateProducerIdsResponse {
         size += 2;
         size += 8;
         size += 4;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for AllocateProducerIdsResponse {
+impl crate::encoding::Decode for AllocateProducerIdsResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -67,7 +74,7 @@ impl crate::primitives::Decode for AllocateProducerIdsResponse {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 18] = crate::primitives::field::read_run(
+        let run: [u8; 18] = crate::encoding::field::read_run(
             r,
             &[
                 ("throttle_time_ms", 4),
@@ -76,12 +83,16 @@ impl crate::primitives::Decode for AllocateProducerIdsResponse {
                 ("producer_id_len", 4),
             ],
         )?;
-        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        self.producer_id_start = crate::primitives::Fixed::from_chunk(&run[6..14]);
-        self.producer_id_len = crate::primitives::Fixed::from_chunk(&run[14..18]);
+        self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        self.producer_id_start = crate::encoding::Fixed::from_chunk(&run[6..14]);
+        self.producer_id_len = crate::encoding::Fixed::from_chunk(&run[14..18]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -93,13 +104,13 @@ impl crate::primitives::Decode for AllocateProducerIdsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AllocateProducerIdsResponse {}
+impl crate::encoding::Struct for AllocateProducerIdsResponse {}
 impl crate::entity::Entities for AllocateProducerIdsResponse {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::producer_id(&self.producer_id_start, "ProducerIdStart", f);
+        crate::encoding::producer_id(&self.producer_id_start, "ProducerIdStart", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::producer_id_mut(
+        crate::encoding::producer_id_mut(
             &mut self.producer_id_start,
             "ProducerIdStart",
             f,

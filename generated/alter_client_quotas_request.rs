@@ -16,14 +16,14 @@ pub struct AlterClientQuotasRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AlterClientQuotasRequest {
+impl crate::encoding::Wire for AlterClientQuotasRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.entries,
             buf,
             version,
@@ -38,44 +38,46 @@ impl crate::primitives::Wire for AlterClientQuotasRequest {
         s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(&self.entries, version, version >= 1);
+        size += crate::encoding::Wire::value_size(&self.entries, version, version >= 1);
         size += 1;
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for AlterClientQuotasRequest {
+impl crate::encoding::Decode for AlterClientQuotasRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.entries,
             r,
             version,
             version >= 1,
             "entries",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.validate_only,
             r,
             version,
@@ -84,7 +86,7 @@ impl crate::primitives::Decode for AlterClientQuotasRequest {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -99,7 +101,7 @@ impl crate::primitives::Decode for AlterClientQuotasRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AlterClientQuotasRequest {}
+impl crate::encoding::Struct for AlterClientQuotasRequest {}
 impl crate::entity::Entities for AlterClientQuotasRequest {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -115,54 +117,61 @@ pub struct EntryData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for EntryData {
+impl crate::encoding::Wire for EntryData {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.entity,
             buf,
             version,
             version >= 1,
             "entity",
         )?;
-        crate::primitives::field::encode(&self.ops, buf, version, version >= 1, "ops")?;
+        crate::encoding::field::encode(&self.ops, buf, version, version >= 1, "ops")?;
         if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.entity, version, version >= 1);
-        size += crate::primitives::Wire::value_size(&self.ops, version, version >= 1);
+        size += crate::encoding::Wire::value_size(&self.entity, version, version >= 1);
+        size += crate::encoding::Wire::value_size(&self.ops, version, version >= 1);
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for EntryData {
+impl crate::encoding::Decode for EntryData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.entity,
             r,
             version,
             version >= 1,
             "entity",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.ops,
             r,
             version,
@@ -171,7 +180,7 @@ impl crate::primitives::Decode for EntryData {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -186,7 +195,7 @@ impl crate::primitives::Decode for EntryData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for EntryData {}
+impl crate::encoding::Struct for EntryData {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EntityData {
@@ -210,7 +219,7 @@ impl Default for EntityData {
         }
     }
 }
-impl crate::primitives::Wire for EntityData {
+impl crate::encoding::Wire for EntityData {
     #[inline]
     fn encode_value(
         &self,
@@ -223,13 +232,13 @@ impl crate::primitives::Wire for EntityData {
                 11 + self.entity_type.len()
                     + self.entity_name.as_ref().map_or(0, String::len),
             );
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.entity_type,
             version >= 1,
             "entity_type",
         )?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.entity_name.as_deref(),
             version >= 1,
@@ -241,14 +250,14 @@ impl crate::primitives::Wire for EntityData {
         s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -256,24 +265,27 @@ impl crate::primitives::Wire for EntityData {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.entity_type,
                 version,
                 version >= 1,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.entity_name,
                 version,
                 version >= 1,
             );
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for EntityData {
+impl crate::encoding::Decode for EntityData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -281,14 +293,14 @@ impl crate::primitives::Decode for EntityData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.entity_type,
             r,
             version,
             version >= 1,
             "entity_type",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.entity_name,
             r,
             version,
@@ -297,7 +309,7 @@ impl crate::primitives::Decode for EntityData {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -312,7 +324,7 @@ impl crate::primitives::Decode for EntityData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for EntityData {}
+impl crate::encoding::Struct for EntityData {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OpData {
@@ -331,7 +343,7 @@ pub struct OpData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for OpData {
+impl crate::encoding::Wire for OpData {
     #[inline]
     fn encode_value(
         &self,
@@ -340,7 +352,7 @@ impl crate::primitives::Wire for OpData {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(15 + self.key.len());
-        crate::primitives::field::put_str(&mut s, &self.key, version >= 1, "key")?;
+        crate::encoding::field::put_str(&mut s, &self.key, version >= 1, "key")?;
         let mut run = [0u8; 9];
         run[0..8].copy_from_slice(&self.value.to_be_bytes());
         run[8..9].copy_from_slice(&[u8::from(self.remove)]);
@@ -351,30 +363,33 @@ impl crate::primitives::Wire for OpData {
         s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.key, version, version >= 1);
+        size += crate::encoding::Wire::value_size(&self.key, version, version >= 1);
         size += 8;
         size += 1;
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for OpData {
+impl crate::encoding::Decode for OpData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -382,22 +397,22 @@ impl crate::primitives::Decode for OpData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.key,
             r,
             version,
             version >= 1,
             "key",
         )?;
-        let run: [u8; 9] = crate::primitives::field::read_run(
+        let run: [u8; 9] = crate::encoding::field::read_run(
             r,
             &[("value", 8), ("remove", 1)],
         )?;
-        self.value = crate::primitives::Fixed::from_chunk(&run[0..8]);
-        self.remove = crate::primitives::Fixed::from_chunk(&run[8..9]);
+        self.value = crate::encoding::Fixed::from_chunk(&run[0..8]);
+        self.remove = crate::encoding::Fixed::from_chunk(&run[8..9]);
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -413,7 +428,7 @@ impl crate::primitives::Decode for OpData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for OpData {}
+impl crate::encoding::Struct for OpData {}
 impl crate::message::Message for AlterClientQuotasRequest {
     const NAME: &'static str = "AlterClientQuotasRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

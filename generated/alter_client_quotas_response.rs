@@ -16,7 +16,7 @@ pub struct AlterClientQuotasResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AlterClientQuotasResponse {
+impl crate::encoding::Wire for AlterClientQuotasResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -25,14 +25,14 @@ impl crate::primitives::Wire for AlterClientQuotasResponse {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.entries.len(),
             version >= 1,
             "entries",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.entries,
             buf,
             version,
@@ -40,9 +40,13 @@ impl crate::primitives::Wire for AlterClientQuotasResponse {
             "entries",
         )?;
         if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -50,29 +54,31 @@ impl crate::primitives::Wire for AlterClientQuotasResponse {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size
-            += crate::primitives::Wire::value_size(&self.entries, version, version >= 1);
+        size += crate::encoding::Wire::value_size(&self.entries, version, version >= 1);
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for AlterClientQuotasResponse {
+impl crate::encoding::Decode for AlterClientQuotasResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.entries,
             r,
             version,
@@ -81,7 +87,7 @@ impl crate::primitives::Decode for AlterClientQuotasResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -96,7 +102,7 @@ impl crate::primitives::Decode for AlterClientQuotasResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AlterClientQuotasResponse {}
+impl crate::encoding::Struct for AlterClientQuotasResponse {}
 impl crate::entity::Entities for AlterClientQuotasResponse {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq)]
@@ -126,7 +132,7 @@ impl Default for EntryData {
         }
     }
 }
-impl crate::primitives::Wire for EntryData {
+impl crate::encoding::Wire for EntryData {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -135,20 +141,20 @@ impl crate::primitives::Wire for EntryData {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(12 + self.error_message.as_ref().map_or(0, String::len));
         s.put_fixed(self.error_code)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             version >= 1,
             "error_message",
         )?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.entity.len(),
             version >= 1,
             "entity",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.entity,
             buf,
             version,
@@ -156,9 +162,13 @@ impl crate::primitives::Wire for EntryData {
             "entity",
         )?;
         if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -167,40 +177,43 @@ impl crate::primitives::Wire for EntryData {
         let mut size = 0;
         size += 2;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.error_message,
                 version,
                 version >= 1,
             );
-        size += crate::primitives::Wire::value_size(&self.entity, version, version >= 1);
+        size += crate::encoding::Wire::value_size(&self.entity, version, version >= 1);
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for EntryData {
+impl crate::encoding::Decode for EntryData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
             version >= 1,
             "error_message",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.entity,
             r,
             version,
@@ -209,7 +222,7 @@ impl crate::primitives::Decode for EntryData {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -225,7 +238,7 @@ impl crate::primitives::Decode for EntryData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for EntryData {}
+impl crate::encoding::Struct for EntryData {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EntityData {
@@ -249,7 +262,7 @@ impl Default for EntityData {
         }
     }
 }
-impl crate::primitives::Wire for EntityData {
+impl crate::encoding::Wire for EntityData {
     #[inline]
     fn encode_value(
         &self,
@@ -262,13 +275,13 @@ impl crate::primitives::Wire for EntityData {
                 11 + self.entity_type.len()
                     + self.entity_name.as_ref().map_or(0, String::len),
             );
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.entity_type,
             version >= 1,
             "entity_type",
         )?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.entity_name.as_deref(),
             version >= 1,
@@ -280,14 +293,14 @@ impl crate::primitives::Wire for EntityData {
         s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -295,24 +308,27 @@ impl crate::primitives::Wire for EntityData {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.entity_type,
                 version,
                 version >= 1,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.entity_name,
                 version,
                 version >= 1,
             );
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for EntityData {
+impl crate::encoding::Decode for EntityData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -320,14 +336,14 @@ impl crate::primitives::Decode for EntityData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.entity_type,
             r,
             version,
             version >= 1,
             "entity_type",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.entity_name,
             r,
             version,
@@ -336,7 +352,7 @@ impl crate::primitives::Decode for EntityData {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -351,7 +367,7 @@ impl crate::primitives::Decode for EntityData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for EntityData {}
+impl crate::encoding::Struct for EntityData {}
 impl crate::message::Message for AlterClientQuotasResponse {
     const NAME: &'static str = "AlterClientQuotasResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -30,7 +30,7 @@ impl Default for AlterPartitionReassignmentsRequest {
         }
     }
 }
-impl crate::primitives::Wire for AlterPartitionReassignmentsRequest {
+impl crate::encoding::Wire for AlterPartitionReassignmentsRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -39,7 +39,7 @@ impl crate::primitives::Wire for AlterPartitionReassignmentsRequest {
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && !self.allow_replication_factor_change {
             return Err(
-                crate::primitives::field::non_default("allow_replication_factor_change"),
+                crate::encoding::field::non_default("allow_replication_factor_change"),
             );
         }
         let mut s = buf.segment(10);
@@ -51,16 +51,20 @@ impl crate::primitives::Wire for AlterPartitionReassignmentsRequest {
         } else {
             s.put_fixed(self.timeout_ms)?;
         }
-        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
+        crate::encoding::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
             true,
             "topics",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -70,12 +74,15 @@ impl crate::primitives::Wire for AlterPartitionReassignmentsRequest {
         if version >= 1 {
             size += 1;
         }
-        size += crate::primitives::Wire::value_size(&self.topics, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.topics, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for AlterPartitionReassignmentsRequest {
+impl crate::encoding::Decode for AlterPartitionReassignmentsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -83,23 +90,23 @@ impl crate::primitives::Decode for AlterPartitionReassignmentsRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
-            let run: [u8; 5] = crate::primitives::field::read_run(
+            let run: [u8; 5] = crate::encoding::field::read_run(
                 r,
                 &[("timeout_ms", 4), ("allow_replication_factor_change", 1)],
             )?;
-            self.timeout_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.allow_replication_factor_change = crate::primitives::Fixed::from_chunk(
+            self.timeout_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.allow_replication_factor_change = crate::encoding::Fixed::from_chunk(
                 &run[4..5],
             );
         } else {
-            let run: [u8; 4] = crate::primitives::field::read_run(
+            let run: [u8; 4] = crate::encoding::field::read_run(
                 r,
                 &[("timeout_ms", 4)],
             )?;
-            self.timeout_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.timeout_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
             self.allow_replication_factor_change = true;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -107,7 +114,11 @@ impl crate::primitives::Decode for AlterPartitionReassignmentsRequest {
             "topics",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -118,7 +129,7 @@ impl crate::primitives::Decode for AlterPartitionReassignmentsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AlterPartitionReassignmentsRequest {}
+impl crate::encoding::Struct for AlterPartitionReassignmentsRequest {}
 impl crate::entity::Entities for AlterPartitionReassignmentsRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -141,7 +152,7 @@ pub struct ReassignableTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ReassignableTopic {
+impl crate::encoding::Wire for ReassignableTopic {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -149,42 +160,49 @@ impl crate::primitives::Wire for ReassignableTopic {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             true,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
             true,
             "partitions",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ReassignableTopic {
+impl crate::encoding::Decode for ReassignableTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -192,7 +210,11 @@ impl crate::primitives::Decode for ReassignableTopic {
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -202,14 +224,14 @@ impl crate::primitives::Decode for ReassignableTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ReassignableTopic {}
+impl crate::encoding::Struct for ReassignableTopic {}
 impl crate::entity::Entities for ReassignableTopic {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
         crate::entity::Entities::visit_entities(&self.partitions, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
         crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
     }
 }
@@ -227,7 +249,7 @@ pub struct ReassignablePartition {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ReassignablePartition {
+impl crate::encoding::Wire for ReassignablePartition {
     #[inline]
     fn encode_value(
         &self,
@@ -235,27 +257,28 @@ impl crate::primitives::Wire for ReassignablePartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition_index, buf);
-        crate::primitives::field::encode(
-            &self.replicas,
+        crate::encoding::Fixed::put(self.partition_index, buf);
+        crate::encoding::field::encode(&self.replicas, buf, version, true, "replicas")?;
+        crate::encoding::tagged::encode_unknown_section(
             buf,
-            version,
-            true,
-            "replicas",
+            &self.unknown_tagged_fields,
+            0,
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.replicas, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.replicas, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ReassignablePartition {
+impl crate::encoding::Decode for ReassignablePartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -263,14 +286,14 @@ impl crate::primitives::Decode for ReassignablePartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.replicas,
             r,
             version,
@@ -278,7 +301,11 @@ impl crate::primitives::Decode for ReassignablePartition {
             "replicas",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -288,13 +315,13 @@ impl crate::primitives::Decode for ReassignablePartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ReassignablePartition {}
+impl crate::encoding::Struct for ReassignablePartition {}
 impl crate::entity::Entities for ReassignablePartition {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.replicas, "Replicas", f);
+        crate::encoding::broker_id(&self.replicas, "Replicas", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.replicas, "Replicas", f);
+        crate::encoding::broker_id_mut(&mut self.replicas, "Replicas", f);
     }
 }
 impl crate::message::Message for AlterPartitionReassignmentsRequest {

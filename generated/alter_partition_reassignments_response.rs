@@ -40,7 +40,7 @@ impl Default for AlterPartitionReassignmentsResponse {
         }
     }
 }
-impl crate::primitives::Wire for AlterPartitionReassignmentsResponse {
+impl crate::encoding::Wire for AlterPartitionReassignmentsResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -57,27 +57,31 @@ impl crate::primitives::Wire for AlterPartitionReassignmentsResponse {
             s.put_fixed(self.throttle_time_ms)?;
         }
         s.put_fixed(self.error_code)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             true,
             "error_message",
         )?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.responses.len(),
             true,
             "responses",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.responses,
             buf,
             version,
             true,
             "responses",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -88,13 +92,16 @@ impl crate::primitives::Wire for AlterPartitionReassignmentsResponse {
             size += 1;
         }
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.error_message, version, true);
-        size += crate::primitives::Wire::value_size(&self.responses, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.error_message, version, true);
+        size += crate::encoding::Wire::value_size(&self.responses, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for AlterPartitionReassignmentsResponse {
+impl crate::encoding::Decode for AlterPartitionReassignmentsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -102,37 +109,37 @@ impl crate::primitives::Decode for AlterPartitionReassignmentsResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
-            let run: [u8; 5] = crate::primitives::field::read_run(
+            let run: [u8; 5] = crate::encoding::field::read_run(
                 r,
                 &[("throttle_time_ms", 4), ("allow_replication_factor_change", 1)],
             )?;
-            self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.allow_replication_factor_change = crate::primitives::Fixed::from_chunk(
+            self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.allow_replication_factor_change = crate::encoding::Fixed::from_chunk(
                 &run[4..5],
             );
         } else {
-            let run: [u8; 4] = crate::primitives::field::read_run(
+            let run: [u8; 4] = crate::encoding::field::read_run(
                 r,
                 &[("throttle_time_ms", 4)],
             )?;
-            self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
             self.allow_replication_factor_change = true;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
             true,
             "error_message",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.responses,
             r,
             version,
@@ -140,7 +147,11 @@ impl crate::primitives::Decode for AlterPartitionReassignmentsResponse {
             "responses",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -153,7 +164,7 @@ impl crate::primitives::Decode for AlterPartitionReassignmentsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AlterPartitionReassignmentsResponse {}
+impl crate::encoding::Struct for AlterPartitionReassignmentsResponse {}
 impl crate::entity::Entities for AlterPartitionReassignmentsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.responses, version, f);
@@ -176,7 +187,7 @@ pub struct ReassignableTopicResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ReassignableTopicResponse {
+impl crate::encoding::Wire for ReassignableTopicResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -184,42 +195,49 @@ impl crate::primitives::Wire for ReassignableTopicResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             true,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
             true,
             "partitions",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ReassignableTopicResponse {
+impl crate::encoding::Decode for ReassignableTopicResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -227,7 +245,11 @@ impl crate::primitives::Decode for ReassignableTopicResponse {
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -237,13 +259,13 @@ impl crate::primitives::Decode for ReassignableTopicResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ReassignableTopicResponse {}
+impl crate::encoding::Struct for ReassignableTopicResponse {}
 impl crate::entity::Entities for ReassignableTopicResponse {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -274,7 +296,7 @@ impl Default for ReassignablePartitionResponse {
         }
     }
 }
-impl crate::primitives::Wire for ReassignablePartitionResponse {
+impl crate::encoding::Wire for ReassignablePartitionResponse {
     #[inline]
     fn encode_value(
         &self,
@@ -287,7 +309,7 @@ impl crate::primitives::Wire for ReassignablePartitionResponse {
         run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             true,
@@ -298,7 +320,11 @@ impl crate::primitives::Wire for ReassignablePartitionResponse {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -307,12 +333,15 @@ impl crate::primitives::Wire for ReassignablePartitionResponse {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.error_message, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.error_message, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ReassignablePartitionResponse {
+impl crate::encoding::Decode for ReassignablePartitionResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -320,13 +349,13 @@ impl crate::primitives::Decode for ReassignablePartitionResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("partition_index", 4), ("error_code", 2)],
         )?;
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::field::decode_into(
+        self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
@@ -334,7 +363,11 @@ impl crate::primitives::Decode for ReassignablePartitionResponse {
             "error_message",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -345,7 +378,7 @@ impl crate::primitives::Decode for ReassignablePartitionResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ReassignablePartitionResponse {}
+impl crate::encoding::Struct for ReassignablePartitionResponse {}
 impl crate::message::Message for AlterPartitionReassignmentsResponse {
     const NAME: &'static str = "AlterPartitionReassignmentsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

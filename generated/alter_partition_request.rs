@@ -30,7 +30,7 @@ impl Default for AlterPartitionRequest {
         }
     }
 }
-impl crate::primitives::Wire for AlterPartitionRequest {
+impl crate::encoding::Wire for AlterPartitionRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -42,16 +42,20 @@ impl crate::primitives::Wire for AlterPartitionRequest {
         run[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
         run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
+        crate::encoding::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
             true,
             "topics",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -59,25 +63,28 @@ impl crate::primitives::Wire for AlterPartitionRequest {
         let mut size = 0;
         size += 4;
         size += 8;
-        size += crate::primitives::Wire::value_size(&self.topics, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.topics, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for AlterPartitionRequest {
+impl crate::encoding::Decode for AlterPartitionRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 12] = crate::primitives::field::read_run(
+        let run: [u8; 12] = crate::encoding::field::read_run(
             r,
             &[("broker_id", 4), ("broker_epoch", 8)],
         )?;
-        self.broker_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.broker_epoch = crate::primitives::Fixed::from_chunk(&run[4..12]);
-        crate::primitives::field::decode_into(
+        self.broker_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.broker_epoch = crate::encoding::Fixed::from_chunk(&run[4..12]);
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -85,7 +92,11 @@ impl crate::primitives::Decode for AlterPartitionRequest {
             "topics",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -96,14 +107,14 @@ impl crate::primitives::Decode for AlterPartitionRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AlterPartitionRequest {}
+impl crate::encoding::Struct for AlterPartitionRequest {}
 impl crate::entity::Entities for AlterPartitionRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.broker_id, "BrokerId", f);
+        crate::encoding::broker_id(&self.broker_id, "BrokerId", f);
         crate::entity::Entities::visit_entities(&self.topics, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.broker_id, "BrokerId", f);
+        crate::encoding::broker_id_mut(&mut self.broker_id, "BrokerId", f);
         crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
@@ -125,7 +136,7 @@ pub struct TopicData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopicData {
+impl crate::encoding::Wire for TopicData {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -134,7 +145,7 @@ impl crate::primitives::Wire for TopicData {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(26 + self.topic_name.len());
         if version <= 1 {
-            crate::primitives::field::put_str(
+            crate::encoding::field::put_str(
                 &mut s,
                 &self.topic_name,
                 true,
@@ -144,38 +155,45 @@ impl crate::primitives::Wire for TopicData {
         if version >= 2 {
             s.put_fixed(self.topic_id)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             true,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
             true,
             "partitions",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version <= 1 {
-            size += crate::primitives::Wire::value_size(&self.topic_name, version, true);
+            size += crate::encoding::Wire::value_size(&self.topic_name, version, true);
         }
         if version >= 2 {
             size += 16;
         }
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopicData {
+impl crate::encoding::Decode for TopicData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -183,7 +201,7 @@ impl crate::primitives::Decode for TopicData {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_name,
                 r,
                 version,
@@ -194,7 +212,7 @@ impl crate::primitives::Decode for TopicData {
             self.topic_name.clear();
         }
         if version >= 2 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_id,
                 r,
                 version,
@@ -204,7 +222,7 @@ impl crate::primitives::Decode for TopicData {
         } else {
             self.topic_id = crate::primitives::Uuid::NIL;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -212,7 +230,11 @@ impl crate::primitives::Decode for TopicData {
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -223,17 +245,17 @@ impl crate::primitives::Decode for TopicData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicData {}
+impl crate::encoding::Struct for TopicData {}
 impl crate::entity::Entities for TopicData {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 1 {
-            crate::entity::topic_name(&self.topic_name, "TopicName", f);
+            crate::encoding::topic_name(&self.topic_name, "TopicName", f);
         }
         crate::entity::Entities::visit_entities(&self.partitions, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
         if version <= 1 {
-            crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+            crate::encoding::topic_name_mut(&mut self.topic_name, "TopicName", f);
         }
         crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
     }
@@ -268,7 +290,7 @@ pub struct PartitionData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for PartitionData {
+impl crate::encoding::Wire for PartitionData {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -276,13 +298,13 @@ impl crate::primitives::Wire for PartitionData {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 2 && !self.new_isr.is_empty() {
-            return Err(crate::primitives::field::non_default("new_isr"));
+            return Err(crate::encoding::field::non_default("new_isr"));
         }
         if version < 3 && !self.new_isr_with_epochs.is_empty() {
-            return Err(crate::primitives::field::non_default("new_isr_with_epochs"));
+            return Err(crate::encoding::field::non_default("new_isr_with_epochs"));
         }
         if version < 1 && self.leader_recovery_state != 0 {
-            return Err(crate::primitives::field::non_default("leader_recovery_state"));
+            return Err(crate::encoding::field::non_default("leader_recovery_state"));
         }
         let mut s = buf.segment(18 + self.new_isr.len() * 4);
         let mut run = [0u8; 8];
@@ -290,7 +312,7 @@ impl crate::primitives::Wire for PartitionData {
         run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
         s.put_slice(&run)?;
         if version <= 2 {
-            crate::primitives::field::put_fixed_array(
+            crate::encoding::field::put_fixed_array(
                 &mut s,
                 &self.new_isr,
                 true,
@@ -298,7 +320,7 @@ impl crate::primitives::Wire for PartitionData {
             )?;
         }
         if version >= 3 {
-            crate::primitives::field::put_count(
+            crate::encoding::field::put_count(
                 &mut s,
                 self.new_isr_with_epochs.len(),
                 true,
@@ -307,7 +329,7 @@ impl crate::primitives::Wire for PartitionData {
         }
         s.finish();
         if version >= 3 {
-            crate::primitives::field::encode_elements(
+            crate::encoding::field::encode_elements(
                 &self.new_isr_with_epochs,
                 buf,
                 version,
@@ -325,7 +347,11 @@ impl crate::primitives::Wire for PartitionData {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -335,11 +361,11 @@ impl crate::primitives::Wire for PartitionData {
         size += 4;
         size += 4;
         if version <= 2 {
-            size += crate::primitives::Wire::value_size(&self.new_isr, version, true);
+            size += crate::encoding::Wire::value_size(&self.new_isr, version, true);
         }
         if version >= 3 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.new_isr_with_epochs,
                     version,
                     true,
@@ -349,25 +375,28 @@ impl crate::primitives::Wire for PartitionData {
             size += 1;
         }
         size += 4;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for PartitionData {
+impl crate::encoding::Decode for PartitionData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 8] = crate::primitives::field::read_run(
+        let run: [u8; 8] = crate::encoding::field::read_run(
             r,
             &[("partition_index", 4), ("leader_epoch", 4)],
         )?;
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
+        self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
         if version <= 2 {
-            crate::primitives::field::decode_fixed_array_into(
+            crate::encoding::field::decode_fixed_array_into(
                 &mut self.new_isr,
                 r,
                 true,
@@ -377,7 +406,7 @@ impl crate::primitives::Decode for PartitionData {
             self.new_isr.clear();
         }
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.new_isr_with_epochs,
                 r,
                 version,
@@ -388,7 +417,7 @@ impl crate::primitives::Decode for PartitionData {
             self.new_isr_with_epochs.clear();
         }
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.leader_recovery_state,
                 r,
                 version,
@@ -398,7 +427,7 @@ impl crate::primitives::Decode for PartitionData {
         } else {
             self.leader_recovery_state = 0;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partition_epoch,
             r,
             version,
@@ -406,7 +435,11 @@ impl crate::primitives::Decode for PartitionData {
             "partition_epoch",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -420,11 +453,11 @@ impl crate::primitives::Decode for PartitionData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for PartitionData {}
+impl crate::encoding::Struct for PartitionData {}
 impl crate::entity::Entities for PartitionData {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 2 {
-            crate::entity::broker_id(&self.new_isr, "NewIsr", f);
+            crate::encoding::broker_id(&self.new_isr, "NewIsr", f);
         }
         if version >= 3 {
             crate::entity::Entities::visit_entities(
@@ -436,7 +469,7 @@ impl crate::entity::Entities for PartitionData {
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
         if version <= 2 {
-            crate::entity::broker_id_mut(&mut self.new_isr, "NewIsr", f);
+            crate::encoding::broker_id_mut(&mut self.new_isr, "NewIsr", f);
         }
         if version >= 3 {
             crate::entity::Entities::rewrite_entities(
@@ -470,7 +503,7 @@ impl Default for BrokerState {
         }
     }
 }
-impl crate::primitives::Wire for BrokerState {
+impl crate::encoding::Wire for BrokerState {
     #[inline]
     fn encode_value(
         &self,
@@ -488,7 +521,11 @@ impl crate::primitives::Wire for BrokerState {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -497,11 +534,14 @@ impl crate::primitives::Wire for BrokerState {
         let mut size = 0;
         size += 4;
         size += 8;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for BrokerState {
+impl crate::encoding::Decode for BrokerState {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -509,14 +549,18 @@ impl crate::primitives::Decode for BrokerState {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 12] = crate::primitives::field::read_run(
+        let run: [u8; 12] = crate::encoding::field::read_run(
             r,
             &[("broker_id", 4), ("broker_epoch", 8)],
         )?;
-        self.broker_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.broker_epoch = crate::primitives::Fixed::from_chunk(&run[4..12]);
+        self.broker_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.broker_epoch = crate::encoding::Fixed::from_chunk(&run[4..12]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -526,13 +570,13 @@ impl crate::primitives::Decode for BrokerState {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for BrokerState {}
+impl crate::encoding::Struct for BrokerState {}
 impl crate::entity::Entities for BrokerState {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.broker_id, "BrokerId", f);
+        crate::encoding::broker_id(&self.broker_id, "BrokerId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.broker_id, "BrokerId", f);
+        crate::encoding::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
 impl crate::message::Message for AlterPartitionRequest {

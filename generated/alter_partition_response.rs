@@ -20,7 +20,7 @@ pub struct AlterPartitionResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AlterPartitionResponse {
+impl crate::encoding::Wire for AlterPartitionResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -32,16 +32,20 @@ impl crate::primitives::Wire for AlterPartitionResponse {
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
+        crate::encoding::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
             true,
             "topics",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -49,25 +53,28 @@ impl crate::primitives::Wire for AlterPartitionResponse {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.topics, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.topics, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for AlterPartitionResponse {
+impl crate::encoding::Decode for AlterPartitionResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
         )?;
-        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::field::decode_into(
+        self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -75,7 +82,11 @@ impl crate::primitives::Decode for AlterPartitionResponse {
             "topics",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -86,7 +97,7 @@ impl crate::primitives::Decode for AlterPartitionResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AlterPartitionResponse {}
+impl crate::encoding::Struct for AlterPartitionResponse {}
 impl crate::entity::Entities for AlterPartitionResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -113,7 +124,7 @@ pub struct TopicData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopicData {
+impl crate::encoding::Wire for TopicData {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -122,7 +133,7 @@ impl crate::primitives::Wire for TopicData {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(26 + self.topic_name.len());
         if version <= 1 {
-            crate::primitives::field::put_str(
+            crate::encoding::field::put_str(
                 &mut s,
                 &self.topic_name,
                 true,
@@ -132,38 +143,45 @@ impl crate::primitives::Wire for TopicData {
         if version >= 2 {
             s.put_fixed(self.topic_id)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             true,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
             true,
             "partitions",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version <= 1 {
-            size += crate::primitives::Wire::value_size(&self.topic_name, version, true);
+            size += crate::encoding::Wire::value_size(&self.topic_name, version, true);
         }
         if version >= 2 {
             size += 16;
         }
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopicData {
+impl crate::encoding::Decode for TopicData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -171,7 +189,7 @@ impl crate::primitives::Decode for TopicData {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_name,
                 r,
                 version,
@@ -182,7 +200,7 @@ impl crate::primitives::Decode for TopicData {
             self.topic_name.clear();
         }
         if version >= 2 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_id,
                 r,
                 version,
@@ -192,7 +210,7 @@ impl crate::primitives::Decode for TopicData {
         } else {
             self.topic_id = crate::primitives::Uuid::NIL;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -200,7 +218,11 @@ impl crate::primitives::Decode for TopicData {
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -211,17 +233,17 @@ impl crate::primitives::Decode for TopicData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicData {}
+impl crate::encoding::Struct for TopicData {}
 impl crate::entity::Entities for TopicData {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 1 {
-            crate::entity::topic_name(&self.topic_name, "TopicName", f);
+            crate::encoding::topic_name(&self.topic_name, "TopicName", f);
         }
         crate::entity::Entities::visit_entities(&self.partitions, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
         if version <= 1 {
-            crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+            crate::encoding::topic_name_mut(&mut self.topic_name, "TopicName", f);
         }
         crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
     }
@@ -260,7 +282,7 @@ pub struct PartitionData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for PartitionData {
+impl crate::encoding::Wire for PartitionData {
     #[inline]
     fn encode_value(
         &self,
@@ -275,7 +297,7 @@ impl crate::primitives::Wire for PartitionData {
         run[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
         run[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_fixed_array(&mut s, &self.isr, true, "isr")?;
+        crate::encoding::field::put_fixed_array(&mut s, &self.isr, true, "isr")?;
         if version >= 1 {
             s.put_fixed(self.leader_recovery_state)?;
         }
@@ -285,7 +307,11 @@ impl crate::primitives::Wire for PartitionData {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -296,16 +322,19 @@ impl crate::primitives::Wire for PartitionData {
         size += 2;
         size += 4;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.isr, version, true);
+        size += crate::encoding::Wire::value_size(&self.isr, version, true);
         if version >= 1 {
             size += 1;
         }
         size += 4;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for PartitionData {
+impl crate::encoding::Decode for PartitionData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -313,7 +342,7 @@ impl crate::primitives::Decode for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 14] = crate::primitives::field::read_run(
+        let run: [u8; 14] = crate::encoding::field::read_run(
             r,
             &[
                 ("partition_index", 4),
@@ -322,18 +351,13 @@ impl crate::primitives::Decode for PartitionData {
                 ("leader_epoch", 4),
             ],
         )?;
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        self.leader_id = crate::primitives::Fixed::from_chunk(&run[6..10]);
-        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[10..14]);
-        crate::primitives::field::decode_fixed_array_into(
-            &mut self.isr,
-            r,
-            true,
-            "isr",
-        )?;
+        self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        self.leader_id = crate::encoding::Fixed::from_chunk(&run[6..10]);
+        self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[10..14]);
+        crate::encoding::field::decode_fixed_array_into(&mut self.isr, r, true, "isr")?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.leader_recovery_state,
                 r,
                 version,
@@ -343,7 +367,7 @@ impl crate::primitives::Decode for PartitionData {
         } else {
             self.leader_recovery_state = 0;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partition_epoch,
             r,
             version,
@@ -351,7 +375,11 @@ impl crate::primitives::Decode for PartitionData {
             "partition_epoch",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -366,15 +394,15 @@ impl crate::primitives::Decode for PartitionData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for PartitionData {}
+impl crate::encoding::Struct for PartitionData {}
 impl crate::entity::Entities for PartitionData {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.leader_id, "LeaderId", f);
-        crate::entity::broker_id(&self.isr, "Isr", f);
+        crate::encoding::broker_id(&self.leader_id, "LeaderId", f);
+        crate::encoding::broker_id(&self.isr, "Isr", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.leader_id, "LeaderId", f);
-        crate::entity::broker_id_mut(&mut self.isr, "Isr", f);
+        crate::encoding::broker_id_mut(&mut self.leader_id, "LeaderId", f);
+        crate::encoding::broker_id_mut(&mut self.isr, "Isr", f);
     }
 }
 impl crate::message::Message for AlterPartitionResponse {

@@ -12,45 +12,46 @@ pub struct AlterReplicaLogDirsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AlterReplicaLogDirsRequest {
+impl crate::encoding::Wire for AlterReplicaLogDirsRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.dirs,
-            buf,
-            version,
-            version >= 2,
-            "dirs",
-        )?;
+        crate::encoding::field::encode(&self.dirs, buf, version, version >= 2, "dirs")?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.dirs, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.dirs, version, version >= 2);
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for AlterReplicaLogDirsRequest {
+impl crate::encoding::Decode for AlterReplicaLogDirsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.dirs,
             r,
             version,
@@ -59,7 +60,7 @@ impl crate::primitives::Decode for AlterReplicaLogDirsRequest {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -73,7 +74,7 @@ impl crate::primitives::Decode for AlterReplicaLogDirsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AlterReplicaLogDirsRequest {}
+impl crate::encoding::Struct for AlterReplicaLogDirsRequest {}
 impl crate::entity::Entities for AlterReplicaLogDirsRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.dirs, version, f);
@@ -96,7 +97,7 @@ pub struct AlterReplicaLogDir {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AlterReplicaLogDir {
+impl crate::encoding::Wire for AlterReplicaLogDir {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -104,15 +105,15 @@ impl crate::primitives::Wire for AlterReplicaLogDir {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.path.len());
-        crate::primitives::field::put_str(&mut s, &self.path, version >= 2, "path")?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_str(&mut s, &self.path, version >= 2, "path")?;
+        crate::encoding::field::put_count(
             &mut s,
             self.topics.len(),
             version >= 2,
             "topics",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -120,38 +121,45 @@ impl crate::primitives::Wire for AlterReplicaLogDir {
             "topics",
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.path, version, version >= 2);
-        size += crate::primitives::Wire::value_size(&self.topics, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.path, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.topics, version, version >= 2);
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for AlterReplicaLogDir {
+impl crate::encoding::Decode for AlterReplicaLogDir {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.path,
             r,
             version,
             version >= 2,
             "path",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -160,7 +168,7 @@ impl crate::primitives::Decode for AlterReplicaLogDir {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -175,7 +183,7 @@ impl crate::primitives::Decode for AlterReplicaLogDir {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AlterReplicaLogDir {}
+impl crate::encoding::Struct for AlterReplicaLogDir {}
 impl crate::entity::Entities for AlterReplicaLogDir {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -198,7 +206,7 @@ pub struct AlterReplicaLogDirTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AlterReplicaLogDirTopic {
+impl crate::encoding::Wire for AlterReplicaLogDirTopic {
     #[inline]
     fn encode_value(
         &self,
@@ -207,8 +215,8 @@ impl crate::primitives::Wire for AlterReplicaLogDirTopic {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(11 + self.name.len() + self.partitions.len() * 4);
-        crate::primitives::field::put_str(&mut s, &self.name, version >= 2, "name")?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_str(&mut s, &self.name, version >= 2, "name")?;
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.partitions,
             version >= 2,
@@ -220,34 +228,37 @@ impl crate::primitives::Wire for AlterReplicaLogDirTopic {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.name, version, version >= 2);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partitions,
                 version,
                 version >= 2,
             );
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for AlterReplicaLogDirTopic {
+impl crate::encoding::Decode for AlterReplicaLogDirTopic {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -255,14 +266,14 @@ impl crate::primitives::Decode for AlterReplicaLogDirTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.name,
             r,
             version,
             version >= 2,
             "name",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
             version >= 2,
@@ -270,7 +281,7 @@ impl crate::primitives::Decode for AlterReplicaLogDirTopic {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -285,13 +296,13 @@ impl crate::primitives::Decode for AlterReplicaLogDirTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AlterReplicaLogDirTopic {}
+impl crate::encoding::Struct for AlterReplicaLogDirTopic {}
 impl crate::entity::Entities for AlterReplicaLogDirTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
     }
 }
 impl crate::message::Message for AlterReplicaLogDirsRequest {

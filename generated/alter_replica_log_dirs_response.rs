@@ -16,7 +16,7 @@ pub struct AlterReplicaLogDirsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AlterReplicaLogDirsResponse {
+impl crate::encoding::Wire for AlterReplicaLogDirsResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -25,14 +25,14 @@ impl crate::primitives::Wire for AlterReplicaLogDirsResponse {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.results.len(),
             version >= 2,
             "results",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.results,
             buf,
             version,
@@ -40,9 +40,13 @@ impl crate::primitives::Wire for AlterReplicaLogDirsResponse {
             "results",
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -50,29 +54,31 @@ impl crate::primitives::Wire for AlterReplicaLogDirsResponse {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size
-            += crate::primitives::Wire::value_size(&self.results, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.results, version, version >= 2);
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for AlterReplicaLogDirsResponse {
+impl crate::encoding::Decode for AlterReplicaLogDirsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.results,
             r,
             version,
@@ -81,7 +87,7 @@ impl crate::primitives::Decode for AlterReplicaLogDirsResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -96,7 +102,7 @@ impl crate::primitives::Decode for AlterReplicaLogDirsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AlterReplicaLogDirsResponse {}
+impl crate::encoding::Struct for AlterReplicaLogDirsResponse {}
 impl crate::entity::Entities for AlterReplicaLogDirsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.results, version, f);
@@ -119,7 +125,7 @@ pub struct AlterReplicaLogDirTopicResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AlterReplicaLogDirTopicResult {
+impl crate::encoding::Wire for AlterReplicaLogDirTopicResult {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -127,20 +133,20 @@ impl crate::primitives::Wire for AlterReplicaLogDirTopicResult {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.topic_name.len());
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.topic_name,
             version >= 2,
             "topic_name",
         )?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             version >= 2,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -148,9 +154,13 @@ impl crate::primitives::Wire for AlterReplicaLogDirTopicResult {
             "partitions",
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -158,38 +168,41 @@ impl crate::primitives::Wire for AlterReplicaLogDirTopicResult {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.topic_name,
                 version,
                 version >= 2,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partitions,
                 version,
                 version >= 2,
             );
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for AlterReplicaLogDirTopicResult {
+impl crate::encoding::Decode for AlterReplicaLogDirTopicResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_name,
             r,
             version,
             version >= 2,
             "topic_name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -198,7 +211,7 @@ impl crate::primitives::Decode for AlterReplicaLogDirTopicResult {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -213,13 +226,13 @@ impl crate::primitives::Decode for AlterReplicaLogDirTopicResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AlterReplicaLogDirTopicResult {}
+impl crate::encoding::Struct for AlterReplicaLogDirTopicResult {}
 impl crate::entity::Entities for AlterReplicaLogDirTopicResult {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+        crate::encoding::topic_name(&self.topic_name, "TopicName", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+        crate::encoding::topic_name_mut(&mut self.topic_name, "TopicName", f);
     }
 }
 /// Versions 0-2; flexible 2.
@@ -236,7 +249,7 @@ pub struct AlterReplicaLogDirPartitionResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AlterReplicaLogDirPartitionResult {
+impl crate::encoding::Wire for AlterReplicaLogDirPartitionResult {
     #[inline]
     fn encode_value(
         &self,
@@ -255,14 +268,14 @@ impl crate::primitives::Wire for AlterReplicaLogDirPartitionResult {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -272,12 +285,15 @@ impl crate::primitives::Wire for AlterReplicaLogDirPartitionResult {
         size += 4;
         size += 2;
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for AlterReplicaLogDirPartitionResult {
+impl crate::encoding::Decode for AlterReplicaLogDirPartitionResult {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -285,15 +301,15 @@ impl crate::primitives::Decode for AlterReplicaLogDirPartitionResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("partition_index", 4), ("error_code", 2)],
         )?;
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+        self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -308,7 +324,7 @@ impl crate::primitives::Decode for AlterReplicaLogDirPartitionResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AlterReplicaLogDirPartitionResult {}
+impl crate::encoding::Struct for AlterReplicaLogDirPartitionResult {}
 impl crate::message::Message for AlterReplicaLogDirsResponse {
     const NAME: &'static str = "AlterReplicaLogDirsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -16,7 +16,7 @@ pub struct AlterShareGroupOffsetsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AlterShareGroupOffsetsRequest {
+impl crate::encoding::Wire for AlterShareGroupOffsetsRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -24,43 +24,50 @@ impl crate::primitives::Wire for AlterShareGroupOffsetsRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.group_id.len());
-        crate::primitives::field::put_str(&mut s, &self.group_id, true, "group_id")?;
-        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
+        crate::encoding::field::put_str(&mut s, &self.group_id, true, "group_id")?;
+        crate::encoding::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
             true,
             "topics",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.group_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.topics, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.group_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.topics, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for AlterShareGroupOffsetsRequest {
+impl crate::encoding::Decode for AlterShareGroupOffsetsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_id,
             r,
             version,
             true,
             "group_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -68,7 +75,11 @@ impl crate::primitives::Decode for AlterShareGroupOffsetsRequest {
             "topics",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -78,14 +89,14 @@ impl crate::primitives::Decode for AlterShareGroupOffsetsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AlterShareGroupOffsetsRequest {}
+impl crate::encoding::Struct for AlterShareGroupOffsetsRequest {}
 impl crate::entity::Entities for AlterShareGroupOffsetsRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::encoding::group_id(&self.group_id, "GroupId", f);
         crate::entity::Entities::visit_entities(&self.topics, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::encoding::group_id_mut(&mut self.group_id, "GroupId", f);
         crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
@@ -103,7 +114,7 @@ pub struct AlterShareGroupOffsetsRequestTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AlterShareGroupOffsetsRequestTopic {
+impl crate::encoding::Wire for AlterShareGroupOffsetsRequestTopic {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -111,48 +122,55 @@ impl crate::primitives::Wire for AlterShareGroupOffsetsRequestTopic {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.topic_name.len());
-        crate::primitives::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             true,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
             true,
             "partitions",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic_name, version, true);
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.topic_name, version, true);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for AlterShareGroupOffsetsRequestTopic {
+impl crate::encoding::Decode for AlterShareGroupOffsetsRequestTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_name,
             r,
             version,
             true,
             "topic_name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -160,7 +178,11 @@ impl crate::primitives::Decode for AlterShareGroupOffsetsRequestTopic {
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -170,13 +192,13 @@ impl crate::primitives::Decode for AlterShareGroupOffsetsRequestTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AlterShareGroupOffsetsRequestTopic {}
+impl crate::encoding::Struct for AlterShareGroupOffsetsRequestTopic {}
 impl crate::entity::Entities for AlterShareGroupOffsetsRequestTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+        crate::encoding::topic_name(&self.topic_name, "TopicName", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+        crate::encoding::topic_name_mut(&mut self.topic_name, "TopicName", f);
     }
 }
 /// Versions 0; flexible 0.
@@ -193,7 +215,7 @@ pub struct AlterShareGroupOffsetsRequestPartition {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AlterShareGroupOffsetsRequestPartition {
+impl crate::encoding::Wire for AlterShareGroupOffsetsRequestPartition {
     #[inline]
     fn encode_value(
         &self,
@@ -211,7 +233,11 @@ impl crate::primitives::Wire for AlterShareGroupOffsetsRequestPartition {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -220,11 +246,14 @@ impl crate::primitives::Wire for AlterShareGroupOffsetsRequestPartition {
         let mut size = 0;
         size += 4;
         size += 8;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for AlterShareGroupOffsetsRequestPartition {
+impl crate::encoding::Decode for AlterShareGroupOffsetsRequestPartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -232,14 +261,18 @@ impl crate::primitives::Decode for AlterShareGroupOffsetsRequestPartition {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 12] = crate::primitives::field::read_run(
+        let run: [u8; 12] = crate::encoding::field::read_run(
             r,
             &[("partition_index", 4), ("start_offset", 8)],
         )?;
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.start_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
+        self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.start_offset = crate::encoding::Fixed::from_chunk(&run[4..12]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -249,7 +282,7 @@ impl crate::primitives::Decode for AlterShareGroupOffsetsRequestPartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AlterShareGroupOffsetsRequestPartition {}
+impl crate::encoding::Struct for AlterShareGroupOffsetsRequestPartition {}
 impl crate::message::Message for AlterShareGroupOffsetsRequest {
     const NAME: &'static str = "AlterShareGroupOffsetsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

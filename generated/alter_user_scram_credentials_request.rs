@@ -16,54 +16,61 @@ pub struct AlterUserScramCredentialsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AlterUserScramCredentialsRequest {
+impl crate::encoding::Wire for AlterUserScramCredentialsRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.deletions,
             buf,
             version,
             true,
             "deletions",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.upsertions,
             buf,
             version,
             true,
             "upsertions",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.deletions, version, true);
-        size += crate::primitives::Wire::value_size(&self.upsertions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.deletions, version, true);
+        size += crate::encoding::Wire::value_size(&self.upsertions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for AlterUserScramCredentialsRequest {
+impl crate::encoding::Decode for AlterUserScramCredentialsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.deletions,
             r,
             version,
             true,
             "deletions",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.upsertions,
             r,
             version,
@@ -71,7 +78,11 @@ impl crate::primitives::Decode for AlterUserScramCredentialsRequest {
             "upsertions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -81,7 +92,7 @@ impl crate::primitives::Decode for AlterUserScramCredentialsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AlterUserScramCredentialsRequest {}
+impl crate::encoding::Struct for AlterUserScramCredentialsRequest {}
 impl crate::entity::Entities for AlterUserScramCredentialsRequest {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -97,7 +108,7 @@ pub struct ScramCredentialDeletion {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ScramCredentialDeletion {
+impl crate::encoding::Wire for ScramCredentialDeletion {
     #[inline]
     fn encode_value(
         &self,
@@ -106,27 +117,34 @@ impl crate::primitives::Wire for ScramCredentialDeletion {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(7 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
         s.put_fixed(self.mechanism)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
         size += 1;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ScramCredentialDeletion {
+impl crate::encoding::Decode for ScramCredentialDeletion {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -134,8 +152,8 @@ impl crate::primitives::Decode for ScramCredentialDeletion {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::encoding::field::decode_into(
             &mut self.mechanism,
             r,
             version,
@@ -143,7 +161,11 @@ impl crate::primitives::Decode for ScramCredentialDeletion {
             "mechanism",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -153,7 +175,7 @@ impl crate::primitives::Decode for ScramCredentialDeletion {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ScramCredentialDeletion {}
+impl crate::encoding::Struct for ScramCredentialDeletion {}
 /// Versions 0; flexible 0.
 #[derive(Clone, PartialEq, Default)]
 pub struct ScramCredentialUpsertion {
@@ -196,7 +218,7 @@ impl ::core::fmt::Debug for ScramCredentialUpsertion {
             .finish()
     }
 }
-impl crate::primitives::Wire for ScramCredentialUpsertion {
+impl crate::encoding::Wire for ScramCredentialUpsertion {
     #[inline]
     fn encode_value(
         &self,
@@ -205,37 +227,43 @@ impl crate::primitives::Wire for ScramCredentialUpsertion {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
         let mut run = [0u8; 5];
         run[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
         run[1..5].copy_from_slice(&self.iterations.to_be_bytes());
         s.put_slice(&run)?;
         s.finish();
-        crate::primitives::field::encode(&self.salt, buf, version, true, "salt")?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(&self.salt, buf, version, true, "salt")?;
+        crate::encoding::field::encode(
             &self.salted_password,
             buf,
             version,
             true,
             "salted_password",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
         size += 1;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.salt, version, true);
+        size += crate::encoding::Wire::value_size(&self.salt, version, true);
+        size += crate::encoding::Wire::value_size(&self.salted_password, version, true);
         size
-            += crate::primitives::Wire::value_size(&self.salted_password, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ScramCredentialUpsertion {
+impl crate::encoding::Decode for ScramCredentialUpsertion {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -243,15 +271,15 @@ impl crate::primitives::Decode for ScramCredentialUpsertion {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        let run: [u8; 5] = crate::primitives::field::read_run(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        let run: [u8; 5] = crate::encoding::field::read_run(
             r,
             &[("mechanism", 1), ("iterations", 4)],
         )?;
-        self.mechanism = crate::primitives::Fixed::from_chunk(&run[0..1]);
-        self.iterations = crate::primitives::Fixed::from_chunk(&run[1..5]);
-        crate::primitives::field::decode_into(&mut self.salt, r, version, true, "salt")?;
-        crate::primitives::field::decode_into(
+        self.mechanism = crate::encoding::Fixed::from_chunk(&run[0..1]);
+        self.iterations = crate::encoding::Fixed::from_chunk(&run[1..5]);
+        crate::encoding::field::decode_into(&mut self.salt, r, version, true, "salt")?;
+        crate::encoding::field::decode_into(
             &mut self.salted_password,
             r,
             version,
@@ -259,7 +287,11 @@ impl crate::primitives::Decode for ScramCredentialUpsertion {
             "salted_password",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -272,7 +304,7 @@ impl crate::primitives::Decode for ScramCredentialUpsertion {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ScramCredentialUpsertion {}
+impl crate::encoding::Struct for ScramCredentialUpsertion {}
 impl crate::message::Message for AlterUserScramCredentialsRequest {
     const NAME: &'static str = "AlterUserScramCredentialsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -16,7 +16,7 @@ pub struct AlterUserScramCredentialsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AlterUserScramCredentialsResponse {
+impl crate::encoding::Wire for AlterUserScramCredentialsResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -25,47 +25,49 @@ impl crate::primitives::Wire for AlterUserScramCredentialsResponse {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
-        crate::primitives::field::put_count(
-            &mut s,
-            self.results.len(),
-            true,
-            "results",
-        )?;
+        crate::encoding::field::put_count(&mut s, self.results.len(), true, "results")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.results,
             buf,
             version,
             true,
             "results",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.results, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.results, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for AlterUserScramCredentialsResponse {
+impl crate::encoding::Decode for AlterUserScramCredentialsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.results,
             r,
             version,
@@ -73,7 +75,11 @@ impl crate::primitives::Decode for AlterUserScramCredentialsResponse {
             "results",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -83,7 +89,7 @@ impl crate::primitives::Decode for AlterUserScramCredentialsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AlterUserScramCredentialsResponse {}
+impl crate::encoding::Struct for AlterUserScramCredentialsResponse {}
 impl crate::entity::Entities for AlterUserScramCredentialsResponse {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq)]
@@ -113,7 +119,7 @@ impl Default for AlterUserScramCredentialsResult {
         }
     }
 }
-impl crate::primitives::Wire for AlterUserScramCredentialsResult {
+impl crate::encoding::Wire for AlterUserScramCredentialsResult {
     #[inline]
     fn encode_value(
         &self,
@@ -125,9 +131,9 @@ impl crate::primitives::Wire for AlterUserScramCredentialsResult {
             .segment(
                 13 + self.user.len() + self.error_message.as_ref().map_or(0, String::len),
             );
-        crate::primitives::field::put_str(&mut s, &self.user, true, "user")?;
+        crate::encoding::field::put_str(&mut s, &self.user, true, "user")?;
         s.put_fixed(self.error_code)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             true,
@@ -138,21 +144,28 @@ impl crate::primitives::Wire for AlterUserScramCredentialsResult {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.user, version, true);
+        size += crate::encoding::Wire::value_size(&self.user, version, true);
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.error_message, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.error_message, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for AlterUserScramCredentialsResult {
+impl crate::encoding::Decode for AlterUserScramCredentialsResult {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -160,15 +173,15 @@ impl crate::primitives::Decode for AlterUserScramCredentialsResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.user, r, version, true, "user")?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(&mut self.user, r, version, true, "user")?;
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
@@ -176,7 +189,11 @@ impl crate::primitives::Decode for AlterUserScramCredentialsResult {
             "error_message",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -187,7 +204,7 @@ impl crate::primitives::Decode for AlterUserScramCredentialsResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AlterUserScramCredentialsResult {}
+impl crate::encoding::Struct for AlterUserScramCredentialsResult {}
 impl crate::message::Message for AlterUserScramCredentialsResponse {
     const NAME: &'static str = "AlterUserScramCredentialsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -2327,7 +2327,7 @@ impl RequestBody {
         buf: &mut crate::BytesMut,
         version: i16,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::writer::all_or_nothing(
+        crate::encoding::all_or_nothing(
             buf,
             |buf| self.encode_to(&mut crate::primitives::Writer::new(buf), version),
         )
@@ -6681,7 +6681,7 @@ impl ResponseBody {
         buf: &mut crate::BytesMut,
         version: i16,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::writer::all_or_nothing(
+        crate::encoding::all_or_nothing(
             buf,
             |buf| self.encode_to(&mut crate::primitives::Writer::new(buf), version),
         )

@@ -35,7 +35,7 @@ impl Default for ApiVersionsRequest {
         }
     }
 }
-impl crate::primitives::Wire for ApiVersionsRequest {
+impl crate::encoding::Wire for ApiVersionsRequest {
     #[inline]
     fn encode_value(
         &self,
@@ -49,7 +49,7 @@ impl crate::primitives::Wire for ApiVersionsRequest {
                     + self.cluster_id.as_ref().map_or(0, String::len),
             );
         if version >= 3 {
-            crate::primitives::field::put_str(
+            crate::encoding::field::put_str(
                 &mut s,
                 &self.client_software_name,
                 true,
@@ -57,7 +57,7 @@ impl crate::primitives::Wire for ApiVersionsRequest {
             )?;
         }
         if version >= 3 {
-            crate::primitives::field::put_str(
+            crate::encoding::field::put_str(
                 &mut s,
                 &self.client_software_version,
                 true,
@@ -65,7 +65,7 @@ impl crate::primitives::Wire for ApiVersionsRequest {
             )?;
         }
         if version >= 5 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.cluster_id.as_deref(),
                 true,
@@ -81,14 +81,14 @@ impl crate::primitives::Wire for ApiVersionsRequest {
         s.finish();
         if version >= 3 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -97,7 +97,7 @@ impl crate::primitives::Wire for ApiVersionsRequest {
         let mut size = 0;
         if version >= 3 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.client_software_name,
                     version,
                     true,
@@ -105,25 +105,28 @@ impl crate::primitives::Wire for ApiVersionsRequest {
         }
         if version >= 3 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.client_software_version,
                     version,
                     true,
                 );
         }
         if version >= 5 {
-            size += crate::primitives::Wire::value_size(&self.cluster_id, version, true);
+            size += crate::encoding::Wire::value_size(&self.cluster_id, version, true);
         }
         if version >= 5 {
             size += 4;
         }
         if version >= 3 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for ApiVersionsRequest {
+impl crate::encoding::Decode for ApiVersionsRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -132,7 +135,7 @@ impl crate::primitives::Decode for ApiVersionsRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.client_software_name,
                 r,
                 version,
@@ -143,7 +146,7 @@ impl crate::primitives::Decode for ApiVersionsRequest {
             self.client_software_name.clear();
         }
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.client_software_version,
                 r,
                 version,
@@ -154,7 +157,7 @@ impl crate::primitives::Decode for ApiVersionsRequest {
             self.client_software_version.clear();
         }
         if version >= 5 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.cluster_id,
                 r,
                 version,
@@ -165,7 +168,7 @@ impl crate::primitives::Decode for ApiVersionsRequest {
             self.cluster_id = None;
         }
         if version >= 5 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.node_id,
                 r,
                 version,
@@ -177,7 +180,7 @@ impl crate::primitives::Decode for ApiVersionsRequest {
         }
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -194,7 +197,7 @@ impl crate::primitives::Decode for ApiVersionsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ApiVersionsRequest {}
+impl crate::encoding::Struct for ApiVersionsRequest {}
 impl crate::entity::Entities for ApiVersionsRequest {}
 impl crate::message::Message for ApiVersionsRequest {
     const NAME: &'static str = "ApiVersionsRequest";

@@ -50,7 +50,7 @@ impl Default for ApiVersionsResponse {
         }
     }
 }
-impl crate::primitives::Wire for ApiVersionsResponse {
+impl crate::encoding::Wire for ApiVersionsResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -59,14 +59,14 @@ impl crate::primitives::Wire for ApiVersionsResponse {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(7);
         s.put_fixed(self.error_code)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.api_keys.len(),
             version >= 3,
             "api_keys",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.api_keys,
             buf,
             version,
@@ -98,9 +98,9 @@ impl crate::primitives::Wire for ApiVersionsResponse {
                 count += usize::from(write_finalized_features_epoch);
                 count += usize::from(write_finalized_features);
                 count += usize::from(write_zk_migration_ready);
-                crate::primitives::varint::put_uvarint(buf, count as u32);
+                crate::encoding::put_uvarint(buf, count as u32);
                 if write_supported_features {
-                    crate::tagged::encode_field(
+                    crate::encoding::tagged::encode_field(
                         buf,
                         0,
                         &self.supported_features,
@@ -109,7 +109,7 @@ impl crate::primitives::Wire for ApiVersionsResponse {
                     )?;
                 }
                 if write_finalized_features_epoch {
-                    crate::tagged::encode_field(
+                    crate::encoding::tagged::encode_field(
                         buf,
                         1,
                         &self.finalized_features_epoch,
@@ -118,7 +118,7 @@ impl crate::primitives::Wire for ApiVersionsResponse {
                     )?;
                 }
                 if write_finalized_features {
-                    crate::tagged::encode_field(
+                    crate::encoding::tagged::encode_field(
                         buf,
                         2,
                         &self.finalized_features,
@@ -127,7 +127,7 @@ impl crate::primitives::Wire for ApiVersionsResponse {
                     )?;
                 }
                 if write_zk_migration_ready {
-                    crate::tagged::encode_field(
+                    crate::encoding::tagged::encode_field(
                         buf,
                         3,
                         &self.zk_migration_ready,
@@ -135,10 +135,14 @@ impl crate::primitives::Wire for ApiVersionsResponse {
                         "zk_migration_ready",
                     )?;
                 }
-                crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 4)?;
+                crate::encoding::tagged::encode_unknown(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    4,
+                )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -146,12 +150,7 @@ impl crate::primitives::Wire for ApiVersionsResponse {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.api_keys,
-                version,
-                version >= 3,
-            );
+        size += crate::encoding::Wire::value_size(&self.api_keys, version, version >= 3);
         if version >= 1 {
             size += 4;
         }
@@ -166,44 +165,59 @@ impl crate::primitives::Wire for ApiVersionsResponse {
             count += usize::from(write_finalized_features);
             count += usize::from(write_zk_migration_ready);
             size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+                += crate::encoding::uvarint_len(count as u32)
+                    + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
             if write_supported_features {
-                size += crate::tagged::field_size(0, &self.supported_features, version);
+                size
+                    += crate::encoding::tagged::field_size(
+                        0,
+                        &self.supported_features,
+                        version,
+                    );
             }
             if write_finalized_features_epoch {
                 size
-                    += crate::tagged::field_size(
+                    += crate::encoding::tagged::field_size(
                         1,
                         &self.finalized_features_epoch,
                         version,
                     );
             }
             if write_finalized_features {
-                size += crate::tagged::field_size(2, &self.finalized_features, version);
+                size
+                    += crate::encoding::tagged::field_size(
+                        2,
+                        &self.finalized_features,
+                        version,
+                    );
             }
             if write_zk_migration_ready {
-                size += crate::tagged::field_size(3, &self.zk_migration_ready, version);
+                size
+                    += crate::encoding::tagged::field_size(
+                        3,
+                        &self.zk_migration_ready,
+                        version,
+                    );
             }
         }
         size
     }
 }
-impl crate::primitives::Decode for ApiVersionsResponse {
+impl crate::encoding::Decode for ApiVersionsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.api_keys,
             r,
             version,
@@ -211,7 +225,7 @@ impl crate::primitives::Decode for ApiVersionsResponse {
             "api_keys",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.throttle_time_ms,
                 r,
                 version,
@@ -227,35 +241,35 @@ impl crate::primitives::Decode for ApiVersionsResponse {
         self.zk_migration_ready = false;
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_section(
+            crate::encoding::tagged::decode_section(
                 r,
                 4,
                 &mut self.unknown_tagged_fields,
                 |tag, r| {
                     match tag {
                         0 => {
-                            self.supported_features = crate::primitives::field::decode_tagged(
+                            self.supported_features = crate::encoding::field::decode_tagged(
                                 r,
                                 version,
                                 "supported_features",
                             )?;
                         }
                         1 => {
-                            self.finalized_features_epoch = crate::primitives::field::decode_tagged(
+                            self.finalized_features_epoch = crate::encoding::field::decode_tagged(
                                 r,
                                 version,
                                 "finalized_features_epoch",
                             )?;
                         }
                         2 => {
-                            self.finalized_features = crate::primitives::field::decode_tagged(
+                            self.finalized_features = crate::encoding::field::decode_tagged(
                                 r,
                                 version,
                                 "finalized_features",
                             )?;
                         }
                         3 => {
-                            self.zk_migration_ready = crate::primitives::field::decode_tagged(
+                            self.zk_migration_ready = crate::encoding::field::decode_tagged(
                                 r,
                                 version,
                                 "zk_migration_ready",
@@ -281,7 +295,7 @@ impl crate::primitives::Decode for ApiVersionsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ApiVersionsResponse {}
+impl crate::encoding::Struct for ApiVersionsResponse {}
 impl crate::entity::Entities for ApiVersionsResponse {}
 /// Versions 0-5; flexible 3-5.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -301,7 +315,7 @@ pub struct ApiVersion {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ApiVersion {
+impl crate::encoding::Wire for ApiVersion {
     #[inline]
     fn encode_value(
         &self,
@@ -321,14 +335,14 @@ impl crate::primitives::Wire for ApiVersion {
         s.finish();
         if version >= 3 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -339,12 +353,15 @@ impl crate::primitives::Wire for ApiVersion {
         size += 2;
         size += 2;
         if version >= 3 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for ApiVersion {
+impl crate::encoding::Decode for ApiVersion {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -352,16 +369,16 @@ impl crate::primitives::Decode for ApiVersion {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("api_key", 2), ("min_version", 2), ("max_version", 2)],
         )?;
-        self.api_key = crate::primitives::Fixed::from_chunk(&run[0..2]);
-        self.min_version = crate::primitives::Fixed::from_chunk(&run[2..4]);
-        self.max_version = crate::primitives::Fixed::from_chunk(&run[4..6]);
+        self.api_key = crate::encoding::Fixed::from_chunk(&run[0..2]);
+        self.min_version = crate::encoding::Fixed::from_chunk(&run[2..4]);
+        self.max_version = crate::encoding::Fixed::from_chunk(&run[4..6]);
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -377,7 +394,7 @@ impl crate::primitives::Decode for ApiVersion {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ApiVersion {}
+impl crate::encoding::Struct for ApiVersion {}
 /// Versions 3-5; flexible 3-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SupportedFeatureKey {
@@ -396,7 +413,7 @@ pub struct SupportedFeatureKey {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for SupportedFeatureKey {
+impl crate::encoding::Wire for SupportedFeatureKey {
     #[inline]
     fn encode_value(
         &self,
@@ -405,7 +422,7 @@ impl crate::primitives::Wire for SupportedFeatureKey {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
         let mut run = [0u8; 4];
         run[0..2].copy_from_slice(&self.min_version.to_be_bytes());
         run[2..4].copy_from_slice(&self.max_version.to_be_bytes());
@@ -415,21 +432,28 @@ impl crate::primitives::Wire for SupportedFeatureKey {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
         size += 2;
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for SupportedFeatureKey {
+impl crate::encoding::Decode for SupportedFeatureKey {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -437,15 +461,19 @@ impl crate::primitives::Decode for SupportedFeatureKey {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        let run: [u8; 4] = crate::primitives::field::read_run(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        let run: [u8; 4] = crate::encoding::field::read_run(
             r,
             &[("min_version", 2), ("max_version", 2)],
         )?;
-        self.min_version = crate::primitives::Fixed::from_chunk(&run[0..2]);
-        self.max_version = crate::primitives::Fixed::from_chunk(&run[2..4]);
+        self.min_version = crate::encoding::Fixed::from_chunk(&run[0..2]);
+        self.max_version = crate::encoding::Fixed::from_chunk(&run[2..4]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -456,7 +484,7 @@ impl crate::primitives::Decode for SupportedFeatureKey {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for SupportedFeatureKey {}
+impl crate::encoding::Struct for SupportedFeatureKey {}
 /// Versions 3-5; flexible 3-5.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FinalizedFeatureKey {
@@ -475,7 +503,7 @@ pub struct FinalizedFeatureKey {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for FinalizedFeatureKey {
+impl crate::encoding::Wire for FinalizedFeatureKey {
     #[inline]
     fn encode_value(
         &self,
@@ -484,7 +512,7 @@ impl crate::primitives::Wire for FinalizedFeatureKey {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
         let mut run = [0u8; 4];
         run[0..2].copy_from_slice(&self.max_version_level.to_be_bytes());
         run[2..4].copy_from_slice(&self.min_version_level.to_be_bytes());
@@ -494,21 +522,28 @@ impl crate::primitives::Wire for FinalizedFeatureKey {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
         size += 2;
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for FinalizedFeatureKey {
+impl crate::encoding::Decode for FinalizedFeatureKey {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -516,15 +551,19 @@ impl crate::primitives::Decode for FinalizedFeatureKey {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        let run: [u8; 4] = crate::primitives::field::read_run(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        let run: [u8; 4] = crate::encoding::field::read_run(
             r,
             &[("max_version_level", 2), ("min_version_level", 2)],
         )?;
-        self.max_version_level = crate::primitives::Fixed::from_chunk(&run[0..2]);
-        self.min_version_level = crate::primitives::Fixed::from_chunk(&run[2..4]);
+        self.max_version_level = crate::encoding::Fixed::from_chunk(&run[0..2]);
+        self.min_version_level = crate::encoding::Fixed::from_chunk(&run[2..4]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -535,7 +574,7 @@ impl crate::primitives::Decode for FinalizedFeatureKey {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for FinalizedFeatureKey {}
+impl crate::encoding::Struct for FinalizedFeatureKey {}
 impl crate::message::Message for ApiVersionsResponse {
     const NAME: &'static str = "ApiVersionsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -30,7 +30,7 @@ impl Default for AssignReplicasToDirsRequest {
         }
     }
 }
-impl crate::primitives::Wire for AssignReplicasToDirsRequest {
+impl crate::encoding::Wire for AssignReplicasToDirsRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -42,21 +42,25 @@ impl crate::primitives::Wire for AssignReplicasToDirsRequest {
         run[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
         run[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.directories.len(),
             true,
             "directories",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.directories,
             buf,
             version,
             true,
             "directories",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -64,25 +68,28 @@ impl crate::primitives::Wire for AssignReplicasToDirsRequest {
         let mut size = 0;
         size += 4;
         size += 8;
-        size += crate::primitives::Wire::value_size(&self.directories, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.directories, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for AssignReplicasToDirsRequest {
+impl crate::encoding::Decode for AssignReplicasToDirsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 12] = crate::primitives::field::read_run(
+        let run: [u8; 12] = crate::encoding::field::read_run(
             r,
             &[("broker_id", 4), ("broker_epoch", 8)],
         )?;
-        self.broker_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.broker_epoch = crate::primitives::Fixed::from_chunk(&run[4..12]);
-        crate::primitives::field::decode_into(
+        self.broker_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.broker_epoch = crate::encoding::Fixed::from_chunk(&run[4..12]);
+        crate::encoding::field::decode_into(
             &mut self.directories,
             r,
             version,
@@ -90,7 +97,11 @@ impl crate::primitives::Decode for AssignReplicasToDirsRequest {
             "directories",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -101,13 +112,13 @@ impl crate::primitives::Decode for AssignReplicasToDirsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AssignReplicasToDirsRequest {}
+impl crate::encoding::Struct for AssignReplicasToDirsRequest {}
 impl crate::entity::Entities for AssignReplicasToDirsRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.broker_id, "BrokerId", f);
+        crate::encoding::broker_id(&self.broker_id, "BrokerId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.broker_id, "BrokerId", f);
+        crate::encoding::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
 /// Versions 0; flexible 0.
@@ -124,7 +135,7 @@ pub struct DirectoryData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DirectoryData {
+impl crate::encoding::Wire for DirectoryData {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -133,36 +144,43 @@ impl crate::primitives::Wire for DirectoryData {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(21);
         s.put_fixed(self.id)?;
-        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
+        crate::encoding::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
             true,
             "topics",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 16;
-        size += crate::primitives::Wire::value_size(&self.topics, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.topics, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for DirectoryData {
+impl crate::encoding::Decode for DirectoryData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.id, r, version, false, "id")?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(&mut self.id, r, version, false, "id")?;
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -170,7 +188,11 @@ impl crate::primitives::Decode for DirectoryData {
             "topics",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -180,7 +202,7 @@ impl crate::primitives::Decode for DirectoryData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DirectoryData {}
+impl crate::encoding::Struct for DirectoryData {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicData {
@@ -195,7 +217,7 @@ pub struct TopicData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopicData {
+impl crate::encoding::Wire for TopicData {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -204,47 +226,54 @@ impl crate::primitives::Wire for TopicData {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(21);
         s.put_fixed(self.topic_id)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             true,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
             true,
             "partitions",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 16;
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopicData {
+impl crate::encoding::Decode for TopicData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_id,
             r,
             version,
             false,
             "topic_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -252,7 +281,11 @@ impl crate::primitives::Decode for TopicData {
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -262,7 +295,7 @@ impl crate::primitives::Decode for TopicData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicData {}
+impl crate::encoding::Struct for TopicData {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionData {
@@ -273,7 +306,7 @@ pub struct PartitionData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for PartitionData {
+impl crate::encoding::Wire for PartitionData {
     #[inline]
     fn encode_value(
         &self,
@@ -288,7 +321,11 @@ impl crate::primitives::Wire for PartitionData {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -296,11 +333,14 @@ impl crate::primitives::Wire for PartitionData {
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for PartitionData {
+impl crate::encoding::Decode for PartitionData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -308,7 +348,7 @@ impl crate::primitives::Decode for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partition_index,
             r,
             version,
@@ -316,7 +356,11 @@ impl crate::primitives::Decode for PartitionData {
             "partition_index",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -325,7 +369,7 @@ impl crate::primitives::Decode for PartitionData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for PartitionData {}
+impl crate::encoding::Struct for PartitionData {}
 impl crate::message::Message for AssignReplicasToDirsRequest {
     const NAME: &'static str = "AssignReplicasToDirsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

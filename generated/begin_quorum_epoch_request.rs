@@ -35,7 +35,7 @@ impl Default for BeginQuorumEpochRequest {
         }
     }
 }
-impl crate::primitives::Wire for BeginQuorumEpochRequest {
+impl crate::encoding::Wire for BeginQuorumEpochRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -43,7 +43,7 @@ impl crate::primitives::Wire for BeginQuorumEpochRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(14 + self.cluster_id.as_ref().map_or(0, String::len));
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.cluster_id.as_deref(),
             version >= 1,
@@ -52,14 +52,14 @@ impl crate::primitives::Wire for BeginQuorumEpochRequest {
         if version >= 1 {
             s.put_fixed(self.voter_id)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.topics.len(),
             version >= 1,
             "topics",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -67,7 +67,7 @@ impl crate::primitives::Wire for BeginQuorumEpochRequest {
             "topics",
         )?;
         if version >= 1 {
-            crate::primitives::field::encode(
+            crate::encoding::field::encode(
                 &self.leader_endpoints,
                 buf,
                 version,
@@ -76,9 +76,13 @@ impl crate::primitives::Wire for BeginQuorumEpochRequest {
             )?;
         }
         if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -86,7 +90,7 @@ impl crate::primitives::Wire for BeginQuorumEpochRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.cluster_id,
                 version,
                 version >= 1,
@@ -94,29 +98,32 @@ impl crate::primitives::Wire for BeginQuorumEpochRequest {
         if version >= 1 {
             size += 4;
         }
-        size += crate::primitives::Wire::value_size(&self.topics, version, version >= 1);
+        size += crate::encoding::Wire::value_size(&self.topics, version, version >= 1);
         if version >= 1 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.leader_endpoints,
                     version,
                     true,
                 );
         }
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for BeginQuorumEpochRequest {
+impl crate::encoding::Decode for BeginQuorumEpochRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.cluster_id,
             r,
             version,
@@ -124,7 +131,7 @@ impl crate::primitives::Decode for BeginQuorumEpochRequest {
             "cluster_id",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.voter_id,
                 r,
                 version,
@@ -134,7 +141,7 @@ impl crate::primitives::Decode for BeginQuorumEpochRequest {
         } else {
             self.voter_id = -1;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -142,7 +149,7 @@ impl crate::primitives::Decode for BeginQuorumEpochRequest {
             "topics",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.leader_endpoints,
                 r,
                 version,
@@ -154,7 +161,7 @@ impl crate::primitives::Decode for BeginQuorumEpochRequest {
         }
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -171,17 +178,17 @@ impl crate::primitives::Decode for BeginQuorumEpochRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for BeginQuorumEpochRequest {}
+impl crate::encoding::Struct for BeginQuorumEpochRequest {}
 impl crate::entity::Entities for BeginQuorumEpochRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version >= 1 {
-            crate::entity::broker_id(&self.voter_id, "VoterId", f);
+            crate::encoding::broker_id(&self.voter_id, "VoterId", f);
         }
         crate::entity::Entities::visit_entities(&self.topics, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
         if version >= 1 {
-            crate::entity::broker_id_mut(&mut self.voter_id, "VoterId", f);
+            crate::encoding::broker_id_mut(&mut self.voter_id, "VoterId", f);
         }
         crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
     }
@@ -200,7 +207,7 @@ pub struct TopicData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopicData {
+impl crate::encoding::Wire for TopicData {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -208,20 +215,20 @@ impl crate::primitives::Wire for TopicData {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.topic_name.len());
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.topic_name,
             version >= 1,
             "topic_name",
         )?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             version >= 1,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -229,9 +236,13 @@ impl crate::primitives::Wire for TopicData {
             "partitions",
         )?;
         if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -239,38 +250,41 @@ impl crate::primitives::Wire for TopicData {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.topic_name,
                 version,
                 version >= 1,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partitions,
                 version,
                 version >= 1,
             );
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for TopicData {
+impl crate::encoding::Decode for TopicData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_name,
             r,
             version,
             version >= 1,
             "topic_name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -279,7 +293,7 @@ impl crate::primitives::Decode for TopicData {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -294,14 +308,14 @@ impl crate::primitives::Decode for TopicData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicData {}
+impl crate::encoding::Struct for TopicData {}
 impl crate::entity::Entities for TopicData {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+        crate::encoding::topic_name(&self.topic_name, "TopicName", f);
         crate::entity::Entities::visit_entities(&self.partitions, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+        crate::encoding::topic_name_mut(&mut self.topic_name, "TopicName", f);
         crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
     }
 }
@@ -327,7 +341,7 @@ pub struct PartitionData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for PartitionData {
+impl crate::encoding::Wire for PartitionData {
     #[inline]
     fn encode_value(
         &self,
@@ -354,14 +368,14 @@ impl crate::primitives::Wire for PartitionData {
         s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -375,12 +389,15 @@ impl crate::primitives::Wire for PartitionData {
         size += 4;
         size += 4;
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for PartitionData {
+impl crate::encoding::Decode for PartitionData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -389,29 +406,29 @@ impl crate::primitives::Decode for PartitionData {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
-            let run: [u8; 20] = crate::primitives::field::read_run(
+            let run: [u8; 20] = crate::encoding::field::read_run(
                 r,
                 &[("partition_index", 4), ("voter_directory_id", 16)],
             )?;
-            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.voter_directory_id = crate::primitives::Fixed::from_chunk(&run[4..20]);
+            self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.voter_directory_id = crate::encoding::Fixed::from_chunk(&run[4..20]);
         } else {
-            let run: [u8; 4] = crate::primitives::field::read_run(
+            let run: [u8; 4] = crate::encoding::field::read_run(
                 r,
                 &[("partition_index", 4)],
             )?;
-            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
             self.voter_directory_id = crate::primitives::Uuid::NIL;
         }
-        let run: [u8; 8] = crate::primitives::field::read_run(
+        let run: [u8; 8] = crate::encoding::field::read_run(
             r,
             &[("leader_id", 4), ("leader_epoch", 4)],
         )?;
-        self.leader_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
+        self.leader_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -428,13 +445,13 @@ impl crate::primitives::Decode for PartitionData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for PartitionData {}
+impl crate::encoding::Struct for PartitionData {}
 impl crate::entity::Entities for PartitionData {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.leader_id, "LeaderId", f);
+        crate::encoding::broker_id(&self.leader_id, "LeaderId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.leader_id, "LeaderId", f);
+        crate::encoding::broker_id_mut(&mut self.leader_id, "LeaderId", f);
     }
 }
 /// Versions 1; flexible 1.
@@ -455,7 +472,7 @@ pub struct LeaderEndpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for LeaderEndpoint {
+impl crate::encoding::Wire for LeaderEndpoint {
     #[inline]
     fn encode_value(
         &self,
@@ -464,29 +481,36 @@ impl crate::primitives::Wire for LeaderEndpoint {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(13 + self.name.len() + self.host.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
-        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.host, true, "host")?;
         s.put_fixed(self.port)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size += crate::primitives::Wire::value_size(&self.host, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.host, version, true);
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for LeaderEndpoint {
+impl crate::encoding::Decode for LeaderEndpoint {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -494,17 +518,15 @@ impl crate::primitives::Decode for LeaderEndpoint {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
-        crate::primitives::field::decode_into(
-            &mut self.port,
-            r,
-            version,
-            false,
-            "port",
-        )?;
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::encoding::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::encoding::field::decode_into(&mut self.port, r, version, false, "port")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -515,7 +537,7 @@ impl crate::primitives::Decode for LeaderEndpoint {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for LeaderEndpoint {}
+impl crate::encoding::Struct for LeaderEndpoint {}
 impl crate::message::Message for BeginQuorumEpochRequest {
     const NAME: &'static str = "BeginQuorumEpochRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

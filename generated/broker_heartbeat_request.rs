@@ -50,7 +50,7 @@ impl Default for BrokerHeartbeatRequest {
         }
     }
 }
-impl crate::primitives::Wire for BrokerHeartbeatRequest {
+impl crate::encoding::Wire for BrokerHeartbeatRequest {
     #[inline]
     fn encode_value(
         &self,
@@ -59,10 +59,10 @@ impl crate::primitives::Wire for BrokerHeartbeatRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && !self.offline_log_dirs.is_empty() {
-            return Err(crate::primitives::field::non_default("offline_log_dirs"));
+            return Err(crate::encoding::field::non_default("offline_log_dirs"));
         }
         if version < 2 && self.cordoned_log_dirs.is_some() {
-            return Err(crate::primitives::field::non_default("cordoned_log_dirs"));
+            return Err(crate::encoding::field::non_default("cordoned_log_dirs"));
         }
         let write_offline_log_dirs = version >= 1 && !self.offline_log_dirs.is_empty();
         let write_cordoned_log_dirs = version >= 2 && self.cordoned_log_dirs.is_some();
@@ -86,9 +86,9 @@ impl crate::primitives::Wire for BrokerHeartbeatRequest {
             let mut count = self.unknown_tagged_fields.len();
             count += usize::from(write_offline_log_dirs);
             count += usize::from(write_cordoned_log_dirs);
-            crate::primitives::varint::put_uvarint(buf, count as u32);
+            crate::encoding::put_uvarint(buf, count as u32);
             if write_offline_log_dirs {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     0,
                     &self.offline_log_dirs,
@@ -97,7 +97,7 @@ impl crate::primitives::Wire for BrokerHeartbeatRequest {
                 )?;
             }
             if write_cordoned_log_dirs {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     1,
                     &self.cordoned_log_dirs,
@@ -105,7 +105,11 @@ impl crate::primitives::Wire for BrokerHeartbeatRequest {
                     "cordoned_log_dirs",
                 )?;
             }
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 2)?;
+            crate::encoding::tagged::encode_unknown(
+                buf,
+                &self.unknown_tagged_fields,
+                2,
+            )?;
         }
         Ok(())
     }
@@ -123,18 +127,28 @@ impl crate::primitives::Wire for BrokerHeartbeatRequest {
         count += usize::from(write_offline_log_dirs);
         count += usize::from(write_cordoned_log_dirs);
         size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            += crate::encoding::uvarint_len(count as u32)
+                + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
         if write_offline_log_dirs {
-            size += crate::tagged::field_size(0, &self.offline_log_dirs, version);
+            size
+                += crate::encoding::tagged::field_size(
+                    0,
+                    &self.offline_log_dirs,
+                    version,
+                );
         }
         if write_cordoned_log_dirs {
-            size += crate::tagged::field_size(1, &self.cordoned_log_dirs, version);
+            size
+                += crate::encoding::tagged::field_size(
+                    1,
+                    &self.cordoned_log_dirs,
+                    version,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for BrokerHeartbeatRequest {
+impl crate::encoding::Decode for BrokerHeartbeatRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -142,7 +156,7 @@ impl crate::primitives::Decode for BrokerHeartbeatRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 22] = crate::primitives::field::read_run(
+        let run: [u8; 22] = crate::encoding::field::read_run(
             r,
             &[
                 ("broker_id", 4),
@@ -152,31 +166,29 @@ impl crate::primitives::Decode for BrokerHeartbeatRequest {
                 ("want_shut_down", 1),
             ],
         )?;
-        self.broker_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.broker_epoch = crate::primitives::Fixed::from_chunk(&run[4..12]);
-        self.current_metadata_offset = crate::primitives::Fixed::from_chunk(
-            &run[12..20],
-        );
-        self.want_fence = crate::primitives::Fixed::from_chunk(&run[20..21]);
-        self.want_shut_down = crate::primitives::Fixed::from_chunk(&run[21..22]);
+        self.broker_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.broker_epoch = crate::encoding::Fixed::from_chunk(&run[4..12]);
+        self.current_metadata_offset = crate::encoding::Fixed::from_chunk(&run[12..20]);
+        self.want_fence = crate::encoding::Fixed::from_chunk(&run[20..21]);
+        self.want_shut_down = crate::encoding::Fixed::from_chunk(&run[21..22]);
         self.offline_log_dirs.clear();
         self.cordoned_log_dirs = None;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
+        crate::encoding::tagged::decode_section(
             r,
             2,
             &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
                     0 if version >= 1 => {
-                        self.offline_log_dirs = crate::primitives::field::decode_tagged(
+                        self.offline_log_dirs = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "offline_log_dirs",
                         )?;
                     }
                     1 if version >= 2 => {
-                        self.cordoned_log_dirs = crate::primitives::field::decode_tagged(
+                        self.cordoned_log_dirs = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "cordoned_log_dirs",
@@ -201,13 +213,13 @@ impl crate::primitives::Decode for BrokerHeartbeatRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for BrokerHeartbeatRequest {}
+impl crate::encoding::Struct for BrokerHeartbeatRequest {}
 impl crate::entity::Entities for BrokerHeartbeatRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.broker_id, "BrokerId", f);
+        crate::encoding::broker_id(&self.broker_id, "BrokerId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.broker_id, "BrokerId", f);
+        crate::encoding::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
 impl crate::message::Message for BrokerHeartbeatRequest {

@@ -40,7 +40,7 @@ impl Default for BrokerHeartbeatResponse {
         }
     }
 }
-impl crate::primitives::Wire for BrokerHeartbeatResponse {
+impl crate::encoding::Wire for BrokerHeartbeatResponse {
     #[inline]
     fn encode_value(
         &self,
@@ -61,7 +61,11 @@ impl crate::primitives::Wire for BrokerHeartbeatResponse {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -73,11 +77,14 @@ impl crate::primitives::Wire for BrokerHeartbeatResponse {
         size += 1;
         size += 1;
         size += 1;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for BrokerHeartbeatResponse {
+impl crate::encoding::Decode for BrokerHeartbeatResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -85,7 +92,7 @@ impl crate::primitives::Decode for BrokerHeartbeatResponse {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 9] = crate::primitives::field::read_run(
+        let run: [u8; 9] = crate::encoding::field::read_run(
             r,
             &[
                 ("throttle_time_ms", 4),
@@ -95,13 +102,17 @@ impl crate::primitives::Decode for BrokerHeartbeatResponse {
                 ("should_shut_down", 1),
             ],
         )?;
-        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        self.is_caught_up = crate::primitives::Fixed::from_chunk(&run[6..7]);
-        self.is_fenced = crate::primitives::Fixed::from_chunk(&run[7..8]);
-        self.should_shut_down = crate::primitives::Fixed::from_chunk(&run[8..9]);
+        self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        self.is_caught_up = crate::encoding::Fixed::from_chunk(&run[6..7]);
+        self.is_fenced = crate::encoding::Fixed::from_chunk(&run[7..8]);
+        self.should_shut_down = crate::encoding::Fixed::from_chunk(&run[8..9]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -114,7 +125,7 @@ impl crate::primitives::Decode for BrokerHeartbeatResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for BrokerHeartbeatResponse {}
+impl crate::encoding::Struct for BrokerHeartbeatResponse {}
 impl crate::entity::Entities for BrokerHeartbeatResponse {}
 impl crate::message::Message for BrokerHeartbeatResponse {
     const NAME: &'static str = "BrokerHeartbeatResponse";

@@ -60,7 +60,7 @@ impl Default for BrokerRegistrationRequest {
         }
     }
 }
-impl crate::primitives::Wire for BrokerRegistrationRequest {
+impl crate::encoding::Wire for BrokerRegistrationRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -68,38 +68,32 @@ impl crate::primitives::Wire for BrokerRegistrationRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.is_migrating_zk_broker {
-            return Err(crate::primitives::field::non_default("is_migrating_zk_broker"));
+            return Err(crate::encoding::field::non_default("is_migrating_zk_broker"));
         }
         let mut s = buf.segment(30 + self.cluster_id.len());
         s.put_fixed(self.broker_id)?;
-        crate::primitives::field::put_str(&mut s, &self.cluster_id, true, "cluster_id")?;
+        crate::encoding::field::put_str(&mut s, &self.cluster_id, true, "cluster_id")?;
         s.put_fixed(self.incarnation_id)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.listeners.len(),
             true,
             "listeners",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.listeners,
             buf,
             version,
             true,
             "listeners",
         )?;
-        crate::primitives::field::encode(
-            &self.features,
-            buf,
-            version,
-            true,
-            "features",
-        )?;
+        crate::encoding::field::encode(&self.features, buf, version, true, "features")?;
         let mut s = buf
             .segment(
                 20 + self.rack.as_ref().map_or(0, String::len) + self.log_dirs.len() * 16,
             );
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.rack.as_deref(),
             true,
@@ -109,7 +103,7 @@ impl crate::primitives::Wire for BrokerRegistrationRequest {
             s.put_fixed(self.is_migrating_zk_broker)?;
         }
         if version >= 2 {
-            crate::primitives::field::put_fixed_array(
+            crate::encoding::field::put_fixed_array(
                 &mut s,
                 &self.log_dirs,
                 true,
@@ -124,7 +118,11 @@ impl crate::primitives::Wire for BrokerRegistrationRequest {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -132,69 +130,72 @@ impl crate::primitives::Wire for BrokerRegistrationRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.cluster_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.cluster_id, version, true);
         size += 16;
-        size += crate::primitives::Wire::value_size(&self.listeners, version, true);
-        size += crate::primitives::Wire::value_size(&self.features, version, true);
-        size += crate::primitives::Wire::value_size(&self.rack, version, true);
+        size += crate::encoding::Wire::value_size(&self.listeners, version, true);
+        size += crate::encoding::Wire::value_size(&self.features, version, true);
+        size += crate::encoding::Wire::value_size(&self.rack, version, true);
         if version >= 1 {
             size += 1;
         }
         if version >= 2 {
-            size += crate::primitives::Wire::value_size(&self.log_dirs, version, true);
+            size += crate::encoding::Wire::value_size(&self.log_dirs, version, true);
         }
         if version >= 3 {
             size += 8;
         }
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for BrokerRegistrationRequest {
+impl crate::encoding::Decode for BrokerRegistrationRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.broker_id,
             r,
             version,
             false,
             "broker_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.cluster_id,
             r,
             version,
             true,
             "cluster_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.incarnation_id,
             r,
             version,
             false,
             "incarnation_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.listeners,
             r,
             version,
             true,
             "listeners",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.features,
             r,
             version,
             true,
             "features",
         )?;
-        crate::primitives::field::decode_into(&mut self.rack, r, version, true, "rack")?;
+        crate::encoding::field::decode_into(&mut self.rack, r, version, true, "rack")?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.is_migrating_zk_broker,
                 r,
                 version,
@@ -205,7 +206,7 @@ impl crate::primitives::Decode for BrokerRegistrationRequest {
             self.is_migrating_zk_broker = false;
         }
         if version >= 2 {
-            crate::primitives::field::decode_fixed_array_into(
+            crate::encoding::field::decode_fixed_array_into(
                 &mut self.log_dirs,
                 r,
                 true,
@@ -215,7 +216,7 @@ impl crate::primitives::Decode for BrokerRegistrationRequest {
             self.log_dirs.clear();
         }
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.previous_broker_epoch,
                 r,
                 version,
@@ -226,7 +227,11 @@ impl crate::primitives::Decode for BrokerRegistrationRequest {
             self.previous_broker_epoch = -1;
         }
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -243,13 +248,13 @@ impl crate::primitives::Decode for BrokerRegistrationRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for BrokerRegistrationRequest {}
+impl crate::encoding::Struct for BrokerRegistrationRequest {}
 impl crate::entity::Entities for BrokerRegistrationRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.broker_id, "BrokerId", f);
+        crate::encoding::broker_id(&self.broker_id, "BrokerId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.broker_id, "BrokerId", f);
+        crate::encoding::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
 /// Versions 0-4; flexible 0-4.
@@ -274,7 +279,7 @@ pub struct Listener {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for Listener {
+impl crate::encoding::Wire for Listener {
     #[inline]
     fn encode_value(
         &self,
@@ -283,8 +288,8 @@ impl crate::primitives::Wire for Listener {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(15 + self.name.len() + self.host.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
-        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.host, true, "host")?;
         let mut run = [0u8; 4];
         run[0..2].copy_from_slice(&self.port.to_be_bytes());
         run[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
@@ -294,22 +299,29 @@ impl crate::primitives::Wire for Listener {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size += crate::primitives::Wire::value_size(&self.host, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.host, version, true);
         size += 2;
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for Listener {
+impl crate::encoding::Decode for Listener {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -317,16 +329,20 @@ impl crate::primitives::Decode for Listener {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
-        let run: [u8; 4] = crate::primitives::field::read_run(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::encoding::field::decode_into(&mut self.host, r, version, true, "host")?;
+        let run: [u8; 4] = crate::encoding::field::read_run(
             r,
             &[("port", 2), ("security_protocol", 2)],
         )?;
-        self.port = crate::primitives::Fixed::from_chunk(&run[0..2]);
-        self.security_protocol = crate::primitives::Fixed::from_chunk(&run[2..4]);
+        self.port = crate::encoding::Fixed::from_chunk(&run[0..2]);
+        self.security_protocol = crate::encoding::Fixed::from_chunk(&run[2..4]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -338,7 +354,7 @@ impl crate::primitives::Decode for Listener {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Listener {}
+impl crate::encoding::Struct for Listener {}
 /// Versions 0-4; flexible 0-4.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Feature {
@@ -357,7 +373,7 @@ pub struct Feature {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for Feature {
+impl crate::encoding::Wire for Feature {
     #[inline]
     fn encode_value(
         &self,
@@ -366,7 +382,7 @@ impl crate::primitives::Wire for Feature {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
         let mut run = [0u8; 4];
         run[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
         run[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
@@ -376,21 +392,28 @@ impl crate::primitives::Wire for Feature {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
         size += 2;
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for Feature {
+impl crate::encoding::Decode for Feature {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -398,15 +421,19 @@ impl crate::primitives::Decode for Feature {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        let run: [u8; 4] = crate::primitives::field::read_run(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        let run: [u8; 4] = crate::encoding::field::read_run(
             r,
             &[("min_supported_version", 2), ("max_supported_version", 2)],
         )?;
-        self.min_supported_version = crate::primitives::Fixed::from_chunk(&run[0..2]);
-        self.max_supported_version = crate::primitives::Fixed::from_chunk(&run[2..4]);
+        self.min_supported_version = crate::encoding::Fixed::from_chunk(&run[0..2]);
+        self.max_supported_version = crate::encoding::Fixed::from_chunk(&run[2..4]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -417,7 +444,7 @@ impl crate::primitives::Decode for Feature {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Feature {}
+impl crate::encoding::Struct for Feature {}
 impl crate::message::Message for BrokerRegistrationRequest {
     const NAME: &'static str = "BrokerRegistrationRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

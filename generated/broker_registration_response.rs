@@ -30,7 +30,7 @@ impl Default for BrokerRegistrationResponse {
         }
     }
 }
-impl crate::primitives::Wire for BrokerRegistrationResponse {
+impl crate::encoding::Wire for BrokerRegistrationResponse {
     #[inline]
     fn encode_value(
         &self,
@@ -49,7 +49,11 @@ impl crate::primitives::Wire for BrokerRegistrationResponse {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -59,11 +63,14 @@ impl crate::primitives::Wire for BrokerRegistrationResponse {
         size += 4;
         size += 2;
         size += 8;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for BrokerRegistrationResponse {
+impl crate::encoding::Decode for BrokerRegistrationResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -71,15 +78,19 @@ impl crate::primitives::Decode for BrokerRegistrationResponse {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 14] = crate::primitives::field::read_run(
+        let run: [u8; 14] = crate::encoding::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2), ("broker_epoch", 8)],
         )?;
-        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        self.broker_epoch = crate::primitives::Fixed::from_chunk(&run[6..14]);
+        self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        self.broker_epoch = crate::encoding::Fixed::from_chunk(&run[6..14]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -90,7 +101,7 @@ impl crate::primitives::Decode for BrokerRegistrationResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for BrokerRegistrationResponse {}
+impl crate::encoding::Struct for BrokerRegistrationResponse {}
 impl crate::entity::Entities for BrokerRegistrationResponse {}
 impl crate::message::Message for BrokerRegistrationResponse {
     const NAME: &'static str = "BrokerRegistrationResponse";

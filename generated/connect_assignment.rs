@@ -47,7 +47,7 @@ impl Default for ConnectAssignment {
         }
     }
 }
-impl crate::primitives::Wire for ConnectAssignment {
+impl crate::encoding::Wire for ConnectAssignment {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -55,26 +55,21 @@ impl crate::primitives::Wire for ConnectAssignment {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.revoked.as_ref().is_none_or(|v| !v.is_empty()) {
-            return Err(crate::primitives::field::non_default("revoked"));
+            return Err(crate::encoding::field::non_default("revoked"));
         }
         if version < 1 && self.delay != 0 {
-            return Err(crate::primitives::field::non_default("delay"));
+            return Err(crate::encoding::field::non_default("delay"));
         }
         let mut s = buf.segment(20 + self.leader.len() + self.leader_url.len());
         s.put_fixed(self.error)?;
-        crate::primitives::field::put_str(&mut s, &self.leader, false, "leader")?;
-        crate::primitives::field::put_str(
-            &mut s,
-            &self.leader_url,
-            false,
-            "leader_url",
-        )?;
+        crate::encoding::field::put_str(&mut s, &self.leader, false, "leader")?;
+        crate::encoding::field::put_str(&mut s, &self.leader_url, false, "leader_url")?;
         s.put_fixed(self.config_offset)?;
         s.finish();
         if version < 1 && self.assignment.is_none() {
-            return Err(crate::primitives::field::null_not_allowed("assignment"));
+            return Err(crate::encoding::field::null_not_allowed("assignment"));
         }
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.assignment,
             buf,
             version,
@@ -82,7 +77,7 @@ impl crate::primitives::Wire for ConnectAssignment {
             "assignment",
         )?;
         if version >= 1 {
-            crate::primitives::field::encode(
+            crate::encoding::field::encode(
                 &self.revoked,
                 buf,
                 version,
@@ -91,7 +86,7 @@ impl crate::primitives::Wire for ConnectAssignment {
             )?;
         }
         if version >= 1 {
-            crate::primitives::Fixed::put(self.delay, buf);
+            crate::encoding::Fixed::put(self.delay, buf);
         }
         Ok(())
     }
@@ -99,12 +94,12 @@ impl crate::primitives::Wire for ConnectAssignment {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.leader, version, false);
-        size += crate::primitives::Wire::value_size(&self.leader_url, version, false);
+        size += crate::encoding::Wire::value_size(&self.leader, version, false);
+        size += crate::encoding::Wire::value_size(&self.leader_url, version, false);
         size += 8;
-        size += crate::primitives::Wire::value_size(&self.assignment, version, false);
+        size += crate::encoding::Wire::value_size(&self.assignment, version, false);
         if version >= 1 {
-            size += crate::primitives::Wire::value_size(&self.revoked, version, false);
+            size += crate::encoding::Wire::value_size(&self.revoked, version, false);
         }
         if version >= 1 {
             size += 4;
@@ -112,35 +107,35 @@ impl crate::primitives::Wire for ConnectAssignment {
         size
     }
 }
-impl crate::primitives::Decode for ConnectAssignment {
+impl crate::encoding::Decode for ConnectAssignment {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error,
             r,
             version,
             false,
             "error",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.leader,
             r,
             version,
             false,
             "leader",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.leader_url,
             r,
             version,
             false,
             "leader_url",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.config_offset,
             r,
             version,
@@ -148,7 +143,7 @@ impl crate::primitives::Decode for ConnectAssignment {
             "config_offset",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.assignment,
                 r,
                 version,
@@ -156,7 +151,7 @@ impl crate::primitives::Decode for ConnectAssignment {
                 "assignment",
             )?;
         } else {
-            crate::primitives::field::decode_required_into(
+            crate::encoding::field::decode_required_into(
                 &mut self.assignment,
                 r,
                 version,
@@ -165,7 +160,7 @@ impl crate::primitives::Decode for ConnectAssignment {
             )?;
         }
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.revoked,
                 r,
                 version,
@@ -176,7 +171,7 @@ impl crate::primitives::Decode for ConnectAssignment {
             self.revoked = Some(Vec::new());
         }
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.delay,
                 r,
                 version,
@@ -199,7 +194,7 @@ impl crate::primitives::Decode for ConnectAssignment {
         self.delay = 0;
     }
 }
-impl crate::primitives::Struct for ConnectAssignment {}
+impl crate::encoding::Struct for ConnectAssignment {}
 /// Versions 0-1; flexible none.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ConnectorAssignment {
@@ -212,7 +207,7 @@ pub struct ConnectorAssignment {
     /// Versions 0+.
     pub tasks: Vec<i32>,
 }
-impl crate::primitives::Wire for ConnectorAssignment {
+impl crate::encoding::Wire for ConnectorAssignment {
     #[inline]
     fn encode_value(
         &self,
@@ -221,20 +216,20 @@ impl crate::primitives::Wire for ConnectorAssignment {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.connector.len() + self.tasks.len() * 4);
-        crate::primitives::field::put_str(&mut s, &self.connector, false, "connector")?;
-        crate::primitives::field::put_fixed_array(&mut s, &self.tasks, false, "tasks")?;
+        crate::encoding::field::put_str(&mut s, &self.connector, false, "connector")?;
+        crate::encoding::field::put_fixed_array(&mut s, &self.tasks, false, "tasks")?;
         s.finish();
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.connector, version, false);
-        size += crate::primitives::Wire::value_size(&self.tasks, version, false);
+        size += crate::encoding::Wire::value_size(&self.connector, version, false);
+        size += crate::encoding::Wire::value_size(&self.tasks, version, false);
         size
     }
 }
-impl crate::primitives::Decode for ConnectorAssignment {
+impl crate::encoding::Decode for ConnectorAssignment {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -242,14 +237,14 @@ impl crate::primitives::Decode for ConnectorAssignment {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.connector,
             r,
             version,
             false,
             "connector",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.tasks,
             r,
             false,
@@ -263,7 +258,7 @@ impl crate::primitives::Decode for ConnectorAssignment {
         self.tasks.clear();
     }
 }
-impl crate::primitives::Struct for ConnectorAssignment {}
+impl crate::encoding::Struct for ConnectorAssignment {}
 impl crate::message::Message for ConnectAssignment {
     const NAME: &'static str = "ConnectAssignment";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -18,7 +18,7 @@ pub struct ConnectWorkerMetadata {
     /// Versions 1+; nullable 1+; default null.
     pub allocation: Option<crate::Bytes>,
 }
-impl crate::primitives::Wire for ConnectWorkerMetadata {
+impl crate::encoding::Wire for ConnectWorkerMetadata {
     #[inline]
     fn encode_value(
         &self,
@@ -27,14 +27,14 @@ impl crate::primitives::Wire for ConnectWorkerMetadata {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.allocation.is_some() {
-            return Err(crate::primitives::field::non_default("allocation"));
+            return Err(crate::encoding::field::non_default("allocation"));
         }
         let mut s = buf.segment(13 + self.url.len());
-        crate::primitives::field::put_str(&mut s, &self.url, false, "url")?;
+        crate::encoding::field::put_str(&mut s, &self.url, false, "url")?;
         s.put_fixed(self.config_offset)?;
         s.finish();
         if version >= 1 {
-            crate::primitives::field::encode(
+            crate::encoding::field::encode(
                 &self.allocation,
                 buf,
                 version,
@@ -47,16 +47,15 @@ impl crate::primitives::Wire for ConnectWorkerMetadata {
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.url, version, false);
+        size += crate::encoding::Wire::value_size(&self.url, version, false);
         size += 8;
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(&self.allocation, version, false);
+            size += crate::encoding::Wire::value_size(&self.allocation, version, false);
         }
         size
     }
 }
-impl crate::primitives::Decode for ConnectWorkerMetadata {
+impl crate::encoding::Decode for ConnectWorkerMetadata {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -64,8 +63,8 @@ impl crate::primitives::Decode for ConnectWorkerMetadata {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.url, r, version, false, "url")?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(&mut self.url, r, version, false, "url")?;
+        crate::encoding::field::decode_into(
             &mut self.config_offset,
             r,
             version,
@@ -73,7 +72,7 @@ impl crate::primitives::Decode for ConnectWorkerMetadata {
             "config_offset",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.allocation,
                 r,
                 version,
@@ -92,7 +91,7 @@ impl crate::primitives::Decode for ConnectWorkerMetadata {
         self.allocation = None;
     }
 }
-impl crate::primitives::Struct for ConnectWorkerMetadata {}
+impl crate::encoding::Struct for ConnectWorkerMetadata {}
 impl crate::message::Message for ConnectWorkerMetadata {
     const NAME: &'static str = "ConnectWorkerMetadata";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

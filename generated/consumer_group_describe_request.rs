@@ -16,7 +16,7 @@ pub struct ConsumerGroupDescribeRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ConsumerGroupDescribeRequest {
+impl crate::encoding::Wire for ConsumerGroupDescribeRequest {
     #[inline]
     fn encode_value(
         &self,
@@ -24,7 +24,7 @@ impl crate::primitives::Wire for ConsumerGroupDescribeRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.group_ids,
             buf,
             version,
@@ -38,20 +38,27 @@ impl crate::primitives::Wire for ConsumerGroupDescribeRequest {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.group_ids, version, true);
+        size += crate::encoding::Wire::value_size(&self.group_ids, version, true);
         size += 1;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ConsumerGroupDescribeRequest {
+impl crate::encoding::Decode for ConsumerGroupDescribeRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -59,14 +66,14 @@ impl crate::primitives::Decode for ConsumerGroupDescribeRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_ids,
             r,
             version,
             true,
             "group_ids",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.include_authorized_operations,
             r,
             version,
@@ -74,7 +81,11 @@ impl crate::primitives::Decode for ConsumerGroupDescribeRequest {
             "include_authorized_operations",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -84,13 +95,13 @@ impl crate::primitives::Decode for ConsumerGroupDescribeRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ConsumerGroupDescribeRequest {}
+impl crate::encoding::Struct for ConsumerGroupDescribeRequest {}
 impl crate::entity::Entities for ConsumerGroupDescribeRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::group_id(&self.group_ids, "GroupIds", f);
+        crate::encoding::group_id(&self.group_ids, "GroupIds", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::group_id_mut(&mut self.group_ids, "GroupIds", f);
+        crate::encoding::group_id_mut(&mut self.group_ids, "GroupIds", f);
     }
 }
 impl crate::message::Message for ConsumerGroupDescribeRequest {

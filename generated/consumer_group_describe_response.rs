@@ -16,7 +16,7 @@ pub struct ConsumerGroupDescribeResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ConsumerGroupDescribeResponse {
+impl crate::encoding::Wire for ConsumerGroupDescribeResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -25,42 +25,49 @@ impl crate::primitives::Wire for ConsumerGroupDescribeResponse {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
-        crate::primitives::field::put_count(&mut s, self.groups.len(), true, "groups")?;
+        crate::encoding::field::put_count(&mut s, self.groups.len(), true, "groups")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.groups,
             buf,
             version,
             true,
             "groups",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.groups, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.groups, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ConsumerGroupDescribeResponse {
+impl crate::encoding::Decode for ConsumerGroupDescribeResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.groups,
             r,
             version,
@@ -68,7 +75,11 @@ impl crate::primitives::Decode for ConsumerGroupDescribeResponse {
             "groups",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -78,7 +89,7 @@ impl crate::primitives::Decode for ConsumerGroupDescribeResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ConsumerGroupDescribeResponse {}
+impl crate::encoding::Struct for ConsumerGroupDescribeResponse {}
 impl crate::entity::Entities for ConsumerGroupDescribeResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.groups, version, f);
@@ -105,7 +116,7 @@ pub struct TopicPartitions {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopicPartitions {
+impl crate::encoding::Wire for TopicPartitions {
     #[inline]
     fn encode_value(
         &self,
@@ -115,8 +126,8 @@ impl crate::primitives::Wire for TopicPartitions {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(27 + self.topic_name.len() + self.partitions.len() * 4);
         s.put_fixed(self.topic_id)?;
-        crate::primitives::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.partitions,
             true,
@@ -127,7 +138,11 @@ impl crate::primitives::Wire for TopicPartitions {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -135,13 +150,16 @@ impl crate::primitives::Wire for TopicPartitions {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 16;
-        size += crate::primitives::Wire::value_size(&self.topic_name, version, true);
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.topic_name, version, true);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopicPartitions {
+impl crate::encoding::Decode for TopicPartitions {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -149,28 +167,32 @@ impl crate::primitives::Decode for TopicPartitions {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_id,
             r,
             version,
             false,
             "topic_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_name,
             r,
             version,
             true,
             "topic_name",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
             true,
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -181,13 +203,13 @@ impl crate::primitives::Decode for TopicPartitions {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicPartitions {}
+impl crate::encoding::Struct for TopicPartitions {}
 impl crate::entity::Entities for TopicPartitions {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+        crate::encoding::topic_name(&self.topic_name, "TopicName", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+        crate::encoding::topic_name_mut(&mut self.topic_name, "TopicName", f);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -200,44 +222,46 @@ pub struct Assignment {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for Assignment {
+impl crate::encoding::Wire for Assignment {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.topic_partitions,
             buf,
             version,
             true,
             "topic_partitions",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
+        size += crate::encoding::Wire::value_size(&self.topic_partitions, version, true);
         size
-            += crate::primitives::Wire::value_size(
-                &self.topic_partitions,
-                version,
-                true,
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl crate::primitives::Decode for Assignment {
+impl crate::encoding::Decode for Assignment {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_partitions,
             r,
             version,
@@ -245,7 +269,11 @@ impl crate::primitives::Decode for Assignment {
             "topic_partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -254,7 +282,7 @@ impl crate::primitives::Decode for Assignment {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Assignment {}
+impl crate::encoding::Struct for Assignment {}
 impl crate::entity::Entities for Assignment {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topic_partitions, version, f);
@@ -325,7 +353,7 @@ impl Default for DescribedGroup {
         }
     }
 }
-impl crate::primitives::Wire for DescribedGroup {
+impl crate::encoding::Wire for DescribedGroup {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -339,37 +367,27 @@ impl crate::primitives::Wire for DescribedGroup {
                     + self.assignor_name.len(),
             );
         s.put_fixed(self.error_code)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             true,
             "error_message",
         )?;
-        crate::primitives::field::put_str(&mut s, &self.group_id, true, "group_id")?;
-        crate::primitives::field::put_str(
-            &mut s,
-            &self.group_state,
-            true,
-            "group_state",
-        )?;
+        crate::encoding::field::put_str(&mut s, &self.group_id, true, "group_id")?;
+        crate::encoding::field::put_str(&mut s, &self.group_state, true, "group_state")?;
         let mut run = [0u8; 8];
         run[0..4].copy_from_slice(&self.group_epoch.to_be_bytes());
         run[4..8].copy_from_slice(&self.assignment_epoch.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.assignor_name,
             true,
             "assignor_name",
         )?;
-        crate::primitives::field::put_count(
-            &mut s,
-            self.members.len(),
-            true,
-            "members",
-        )?;
+        crate::encoding::field::put_count(&mut s, self.members.len(), true, "members")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.members,
             buf,
             version,
@@ -383,7 +401,11 @@ impl crate::primitives::Wire for DescribedGroup {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -391,74 +413,77 @@ impl crate::primitives::Wire for DescribedGroup {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.error_message, version, true);
-        size += crate::primitives::Wire::value_size(&self.group_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.group_state, version, true);
+        size += crate::encoding::Wire::value_size(&self.error_message, version, true);
+        size += crate::encoding::Wire::value_size(&self.group_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.group_state, version, true);
         size += 4;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.assignor_name, version, true);
-        size += crate::primitives::Wire::value_size(&self.members, version, true);
+        size += crate::encoding::Wire::value_size(&self.assignor_name, version, true);
+        size += crate::encoding::Wire::value_size(&self.members, version, true);
         size += 4;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for DescribedGroup {
+impl crate::encoding::Decode for DescribedGroup {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
             true,
             "error_message",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_id,
             r,
             version,
             true,
             "group_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_state,
             r,
             version,
             true,
             "group_state",
         )?;
-        let run: [u8; 8] = crate::primitives::field::read_run(
+        let run: [u8; 8] = crate::encoding::field::read_run(
             r,
             &[("group_epoch", 4), ("assignment_epoch", 4)],
         )?;
-        self.group_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.assignment_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
-        crate::primitives::field::decode_into(
+        self.group_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.assignment_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
+        crate::encoding::field::decode_into(
             &mut self.assignor_name,
             r,
             version,
             true,
             "assignor_name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.members,
             r,
             version,
             true,
             "members",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.authorized_operations,
             r,
             version,
@@ -466,7 +491,11 @@ impl crate::primitives::Decode for DescribedGroup {
             "authorized_operations",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -483,14 +512,14 @@ impl crate::primitives::Decode for DescribedGroup {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribedGroup {}
+impl crate::encoding::Struct for DescribedGroup {}
 impl crate::entity::Entities for DescribedGroup {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::encoding::group_id(&self.group_id, "GroupId", f);
         crate::entity::Entities::visit_entities(&self.members, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::encoding::group_id_mut(&mut self.group_id, "GroupId", f);
         crate::entity::Entities::rewrite_entities(&mut self.members, version, f);
     }
 }
@@ -562,7 +591,7 @@ impl Default for Member {
         }
     }
 }
-impl crate::primitives::Wire for Member {
+impl crate::encoding::Wire for Member {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -576,35 +605,30 @@ impl crate::primitives::Wire for Member {
                     + self.rack_id.as_ref().map_or(0, String::len) + self.client_id.len()
                     + self.client_host.len(),
             );
-        crate::primitives::field::put_str(&mut s, &self.member_id, true, "member_id")?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_str(&mut s, &self.member_id, true, "member_id")?;
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.instance_id.as_deref(),
             true,
             "instance_id",
         )?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.rack_id.as_deref(),
             true,
             "rack_id",
         )?;
         s.put_fixed(self.member_epoch)?;
-        crate::primitives::field::put_str(&mut s, &self.client_id, true, "client_id")?;
-        crate::primitives::field::put_str(
-            &mut s,
-            &self.client_host,
-            true,
-            "client_host",
-        )?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_str(&mut s, &self.client_id, true, "client_id")?;
+        crate::encoding::field::put_str(&mut s, &self.client_host, true, "client_host")?;
+        crate::encoding::field::put_count(
             &mut s,
             self.subscribed_topic_names.len(),
             true,
             "subscribed_topic_names",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.subscribed_topic_names,
             buf,
             version,
@@ -613,21 +637,21 @@ impl crate::primitives::Wire for Member {
         )?;
         let mut s = buf
             .segment(5 + self.subscribed_topic_regex.as_ref().map_or(0, String::len));
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.subscribed_topic_regex.as_deref(),
             true,
             "subscribed_topic_regex",
         )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.assignment,
             buf,
             version,
             false,
             "assignment",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.target_assignment,
             buf,
             version,
@@ -643,34 +667,38 @@ impl crate::primitives::Wire for Member {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.member_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.instance_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.rack_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.member_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.instance_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.rack_id, version, true);
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.client_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.client_host, version, true);
+        size += crate::encoding::Wire::value_size(&self.client_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.client_host, version, true);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.subscribed_topic_names,
                 version,
                 true,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.subscribed_topic_regex,
                 version,
                 true,
             );
-        size += crate::primitives::Wire::value_size(&self.assignment, version, false);
+        size += crate::encoding::Wire::value_size(&self.assignment, version, false);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.target_assignment,
                 version,
                 false,
@@ -678,81 +706,84 @@ impl crate::primitives::Wire for Member {
         if version >= 1 {
             size += 1;
         }
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for Member {
+impl crate::encoding::Decode for Member {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.member_id,
             r,
             version,
             true,
             "member_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.instance_id,
             r,
             version,
             true,
             "instance_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.rack_id,
             r,
             version,
             true,
             "rack_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.member_epoch,
             r,
             version,
             false,
             "member_epoch",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.client_id,
             r,
             version,
             true,
             "client_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.client_host,
             r,
             version,
             true,
             "client_host",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.subscribed_topic_names,
             r,
             version,
             true,
             "subscribed_topic_names",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.subscribed_topic_regex,
             r,
             version,
             true,
             "subscribed_topic_regex",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.assignment,
             r,
             version,
             false,
             "assignment",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.target_assignment,
             r,
             version,
@@ -760,7 +791,7 @@ impl crate::primitives::Decode for Member {
             "target_assignment",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.member_type,
                 r,
                 version,
@@ -771,7 +802,11 @@ impl crate::primitives::Decode for Member {
             self.member_type = -1;
         }
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -784,16 +819,16 @@ impl crate::primitives::Decode for Member {
         self.client_host.clear();
         self.subscribed_topic_names.clear();
         self.subscribed_topic_regex = None;
-        crate::primitives::Decode::reset_value(&mut self.assignment);
-        crate::primitives::Decode::reset_value(&mut self.target_assignment);
+        crate::encoding::Decode::reset_value(&mut self.assignment);
+        crate::encoding::Decode::reset_value(&mut self.target_assignment);
         self.member_type = -1;
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Member {}
+impl crate::encoding::Struct for Member {}
 impl crate::entity::Entities for Member {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(
+        crate::encoding::topic_name(
             &self.subscribed_topic_names,
             "SubscribedTopicNames",
             f,
@@ -802,7 +837,7 @@ impl crate::entity::Entities for Member {
         crate::entity::Entities::visit_entities(&self.target_assignment, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(
+        crate::encoding::topic_name_mut(
             &mut self.subscribed_topic_names,
             "SubscribedTopicNames",
             f,

@@ -65,7 +65,7 @@ impl Default for ConsumerGroupHeartbeatRequest {
         }
     }
 }
-impl crate::primitives::Wire for ConsumerGroupHeartbeatRequest {
+impl crate::encoding::Wire for ConsumerGroupHeartbeatRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -73,7 +73,7 @@ impl crate::primitives::Wire for ConsumerGroupHeartbeatRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.subscribed_topic_regex.is_some() {
-            return Err(crate::primitives::field::non_default("subscribed_topic_regex"));
+            return Err(crate::encoding::field::non_default("subscribed_topic_regex"));
         }
         let mut s = buf
             .segment(
@@ -81,16 +81,16 @@ impl crate::primitives::Wire for ConsumerGroupHeartbeatRequest {
                     + self.instance_id.as_ref().map_or(0, String::len)
                     + self.rack_id.as_ref().map_or(0, String::len),
             );
-        crate::primitives::field::put_str(&mut s, &self.group_id, true, "group_id")?;
-        crate::primitives::field::put_str(&mut s, &self.member_id, true, "member_id")?;
+        crate::encoding::field::put_str(&mut s, &self.group_id, true, "group_id")?;
+        crate::encoding::field::put_str(&mut s, &self.member_id, true, "member_id")?;
         s.put_fixed(self.member_epoch)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.instance_id.as_deref(),
             true,
             "instance_id",
         )?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.rack_id.as_deref(),
             true,
@@ -98,7 +98,7 @@ impl crate::primitives::Wire for ConsumerGroupHeartbeatRequest {
         )?;
         s.put_fixed(self.rebalance_timeout_ms)?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.subscribed_topic_names,
             buf,
             version,
@@ -111,115 +111,116 @@ impl crate::primitives::Wire for ConsumerGroupHeartbeatRequest {
                     + self.server_assignor.as_ref().map_or(0, String::len),
             );
         if version >= 1 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.subscribed_topic_regex.as_deref(),
                 true,
                 "subscribed_topic_regex",
             )?;
         }
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.server_assignor.as_deref(),
             true,
             "server_assignor",
         )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.topic_partitions,
             buf,
             version,
             true,
             "topic_partitions",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.group_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.member_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.group_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.member_id, version, true);
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.instance_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.rack_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.instance_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.rack_id, version, true);
         size += 4;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.subscribed_topic_names,
                 version,
                 true,
             );
         if version >= 1 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.subscribed_topic_regex,
                     version,
                     true,
                 );
         }
+        size += crate::encoding::Wire::value_size(&self.server_assignor, version, true);
+        size += crate::encoding::Wire::value_size(&self.topic_partitions, version, true);
         size
-            += crate::primitives::Wire::value_size(&self.server_assignor, version, true);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.topic_partitions,
-                version,
-                true,
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl crate::primitives::Decode for ConsumerGroupHeartbeatRequest {
+impl crate::encoding::Decode for ConsumerGroupHeartbeatRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_id,
             r,
             version,
             true,
             "group_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.member_id,
             r,
             version,
             true,
             "member_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.member_epoch,
             r,
             version,
             false,
             "member_epoch",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.instance_id,
             r,
             version,
             true,
             "instance_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.rack_id,
             r,
             version,
             true,
             "rack_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.rebalance_timeout_ms,
             r,
             version,
             false,
             "rebalance_timeout_ms",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.subscribed_topic_names,
             r,
             version,
@@ -227,7 +228,7 @@ impl crate::primitives::Decode for ConsumerGroupHeartbeatRequest {
             "subscribed_topic_names",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.subscribed_topic_regex,
                 r,
                 version,
@@ -237,14 +238,14 @@ impl crate::primitives::Decode for ConsumerGroupHeartbeatRequest {
         } else {
             self.subscribed_topic_regex = None;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.server_assignor,
             r,
             version,
             true,
             "server_assignor",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_partitions,
             r,
             version,
@@ -252,7 +253,11 @@ impl crate::primitives::Decode for ConsumerGroupHeartbeatRequest {
             "topic_partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -270,19 +275,19 @@ impl crate::primitives::Decode for ConsumerGroupHeartbeatRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ConsumerGroupHeartbeatRequest {}
+impl crate::encoding::Struct for ConsumerGroupHeartbeatRequest {}
 impl crate::entity::Entities for ConsumerGroupHeartbeatRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::group_id(&self.group_id, "GroupId", f);
-        crate::entity::topic_name(
+        crate::encoding::group_id(&self.group_id, "GroupId", f);
+        crate::encoding::topic_name(
             &self.subscribed_topic_names,
             "SubscribedTopicNames",
             f,
         );
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
-        crate::entity::topic_name_mut(
+        crate::encoding::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::encoding::topic_name_mut(
             &mut self.subscribed_topic_names,
             "SubscribedTopicNames",
             f,
@@ -303,7 +308,7 @@ pub struct TopicPartitions {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopicPartitions {
+impl crate::encoding::Wire for TopicPartitions {
     #[inline]
     fn encode_value(
         &self,
@@ -313,7 +318,7 @@ impl crate::primitives::Wire for TopicPartitions {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(22 + self.partitions.len() * 4);
         s.put_fixed(self.topic_id)?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.partitions,
             true,
@@ -324,7 +329,11 @@ impl crate::primitives::Wire for TopicPartitions {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -332,12 +341,15 @@ impl crate::primitives::Wire for TopicPartitions {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 16;
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopicPartitions {
+impl crate::encoding::Decode for TopicPartitions {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -345,21 +357,25 @@ impl crate::primitives::Decode for TopicPartitions {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_id,
             r,
             version,
             false,
             "topic_id",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
             true,
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -369,7 +385,7 @@ impl crate::primitives::Decode for TopicPartitions {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicPartitions {}
+impl crate::encoding::Struct for TopicPartitions {}
 impl crate::message::Message for ConsumerGroupHeartbeatRequest {
     const NAME: &'static str = "ConsumerGroupHeartbeatRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -14,21 +14,21 @@ pub struct ConsumerProtocolAssignment {
     /// Versions 0+; nullable 0+; default null.
     pub user_data: Option<crate::Bytes>,
 }
-impl crate::primitives::Wire for ConsumerProtocolAssignment {
+impl crate::encoding::Wire for ConsumerProtocolAssignment {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.assigned_partitions,
             buf,
             version,
             false,
             "assigned_partitions",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.user_data,
             buf,
             version,
@@ -41,30 +41,30 @@ impl crate::primitives::Wire for ConsumerProtocolAssignment {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.assigned_partitions,
                 version,
                 false,
             );
-        size += crate::primitives::Wire::value_size(&self.user_data, version, false);
+        size += crate::encoding::Wire::value_size(&self.user_data, version, false);
         size
     }
 }
-impl crate::primitives::Decode for ConsumerProtocolAssignment {
+impl crate::encoding::Decode for ConsumerProtocolAssignment {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.assigned_partitions,
             r,
             version,
             false,
             "assigned_partitions",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.user_data,
             r,
             version,
@@ -79,7 +79,7 @@ impl crate::primitives::Decode for ConsumerProtocolAssignment {
         self.user_data = None;
     }
 }
-impl crate::primitives::Struct for ConsumerProtocolAssignment {}
+impl crate::encoding::Struct for ConsumerProtocolAssignment {}
 impl crate::entity::Entities for ConsumerProtocolAssignment {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.assigned_partitions, version, f);
@@ -104,7 +104,7 @@ pub struct TopicPartition {
     /// Versions 0+.
     pub partitions: Vec<i32>,
 }
-impl crate::primitives::Wire for TopicPartition {
+impl crate::encoding::Wire for TopicPartition {
     #[inline]
     fn encode_value(
         &self,
@@ -113,8 +113,8 @@ impl crate::primitives::Wire for TopicPartition {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.topic.len() + self.partitions.len() * 4);
-        crate::primitives::field::put_str(&mut s, &self.topic, false, "topic")?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_str(&mut s, &self.topic, false, "topic")?;
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.partitions,
             false,
@@ -126,12 +126,12 @@ impl crate::primitives::Wire for TopicPartition {
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic, version, false);
-        size += crate::primitives::Wire::value_size(&self.partitions, version, false);
+        size += crate::encoding::Wire::value_size(&self.topic, version, false);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, false);
         size
     }
 }
-impl crate::primitives::Decode for TopicPartition {
+impl crate::encoding::Decode for TopicPartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -139,14 +139,14 @@ impl crate::primitives::Decode for TopicPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic,
             r,
             version,
             false,
             "topic",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
             false,
@@ -160,13 +160,13 @@ impl crate::primitives::Decode for TopicPartition {
         self.partitions.clear();
     }
 }
-impl crate::primitives::Struct for TopicPartition {}
+impl crate::encoding::Struct for TopicPartition {}
 impl crate::entity::Entities for TopicPartition {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.topic, "Topic", f);
+        crate::encoding::topic_name(&self.topic, "Topic", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.topic, "Topic", f);
+        crate::encoding::topic_name_mut(&mut self.topic, "Topic", f);
     }
 }
 impl crate::message::Message for ConsumerProtocolAssignment {

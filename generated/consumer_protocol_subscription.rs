@@ -37,15 +37,15 @@ impl Default for ConsumerProtocolSubscription {
         }
     }
 }
-impl crate::primitives::Wire for ConsumerProtocolSubscription {
+impl crate::encoding::Wire for ConsumerProtocolSubscription {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.topics, buf, version, false, "topics")?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(&self.topics, buf, version, false, "topics")?;
+        crate::encoding::field::encode(
             &self.user_data,
             buf,
             version,
@@ -53,7 +53,7 @@ impl crate::primitives::Wire for ConsumerProtocolSubscription {
             "user_data",
         )?;
         if version >= 1 {
-            crate::primitives::field::encode(
+            crate::encoding::field::encode(
                 &self.owned_partitions,
                 buf,
                 version,
@@ -66,7 +66,7 @@ impl crate::primitives::Wire for ConsumerProtocolSubscription {
             s.put_fixed(self.generation_id)?;
         }
         if version >= 3 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.rack_id.as_deref(),
                 false,
@@ -79,11 +79,11 @@ impl crate::primitives::Wire for ConsumerProtocolSubscription {
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topics, version, false);
-        size += crate::primitives::Wire::value_size(&self.user_data, version, false);
+        size += crate::encoding::Wire::value_size(&self.topics, version, false);
+        size += crate::encoding::Wire::value_size(&self.user_data, version, false);
         if version >= 1 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.owned_partitions,
                     version,
                     false,
@@ -93,26 +93,26 @@ impl crate::primitives::Wire for ConsumerProtocolSubscription {
             size += 4;
         }
         if version >= 3 {
-            size += crate::primitives::Wire::value_size(&self.rack_id, version, false);
+            size += crate::encoding::Wire::value_size(&self.rack_id, version, false);
         }
         size
     }
 }
-impl crate::primitives::Decode for ConsumerProtocolSubscription {
+impl crate::encoding::Decode for ConsumerProtocolSubscription {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
             false,
             "topics",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.user_data,
             r,
             version,
@@ -120,7 +120,7 @@ impl crate::primitives::Decode for ConsumerProtocolSubscription {
             "user_data",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.owned_partitions,
                 r,
                 version,
@@ -131,7 +131,7 @@ impl crate::primitives::Decode for ConsumerProtocolSubscription {
             self.owned_partitions.clear();
         }
         if version >= 2 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.generation_id,
                 r,
                 version,
@@ -142,7 +142,7 @@ impl crate::primitives::Decode for ConsumerProtocolSubscription {
             self.generation_id = -1;
         }
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.rack_id,
                 r,
                 version,
@@ -163,7 +163,7 @@ impl crate::primitives::Decode for ConsumerProtocolSubscription {
         self.rack_id = None;
     }
 }
-impl crate::primitives::Struct for ConsumerProtocolSubscription {}
+impl crate::encoding::Struct for ConsumerProtocolSubscription {}
 impl crate::entity::Entities for ConsumerProtocolSubscription {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version >= 1 {
@@ -192,7 +192,7 @@ pub struct TopicPartition {
     /// Versions 1+.
     pub partitions: Vec<i32>,
 }
-impl crate::primitives::Wire for TopicPartition {
+impl crate::encoding::Wire for TopicPartition {
     #[inline]
     fn encode_value(
         &self,
@@ -201,8 +201,8 @@ impl crate::primitives::Wire for TopicPartition {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.topic.len() + self.partitions.len() * 4);
-        crate::primitives::field::put_str(&mut s, &self.topic, false, "topic")?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_str(&mut s, &self.topic, false, "topic")?;
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.partitions,
             false,
@@ -214,12 +214,12 @@ impl crate::primitives::Wire for TopicPartition {
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic, version, false);
-        size += crate::primitives::Wire::value_size(&self.partitions, version, false);
+        size += crate::encoding::Wire::value_size(&self.topic, version, false);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, false);
         size
     }
 }
-impl crate::primitives::Decode for TopicPartition {
+impl crate::encoding::Decode for TopicPartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -227,14 +227,14 @@ impl crate::primitives::Decode for TopicPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic,
             r,
             version,
             false,
             "topic",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
             false,
@@ -248,13 +248,13 @@ impl crate::primitives::Decode for TopicPartition {
         self.partitions.clear();
     }
 }
-impl crate::primitives::Struct for TopicPartition {}
+impl crate::encoding::Struct for TopicPartition {}
 impl crate::entity::Entities for TopicPartition {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.topic, "Topic", f);
+        crate::encoding::topic_name(&self.topic, "Topic", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.topic, "Topic", f);
+        crate::encoding::topic_name_mut(&mut self.topic, "Topic", f);
     }
 }
 impl crate::message::Message for ConsumerProtocolSubscription {

@@ -10,7 +10,7 @@ pub struct ControlRecordTypeSchema {
     /// Versions 0+.
     pub r#type: i16,
 }
-impl crate::primitives::Wire for ControlRecordTypeSchema {
+impl crate::encoding::Wire for ControlRecordTypeSchema {
     #[inline]
     fn encode_value(
         &self,
@@ -18,7 +18,7 @@ impl crate::primitives::Wire for ControlRecordTypeSchema {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.r#type, buf);
+        crate::encoding::Fixed::put(self.r#type, buf);
         Ok(())
     }
     #[inline]
@@ -28,7 +28,7 @@ impl crate::primitives::Wire for ControlRecordTypeSchema {
         size
     }
 }
-impl crate::primitives::Decode for ControlRecordTypeSchema {
+impl crate::encoding::Decode for ControlRecordTypeSchema {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -36,7 +36,7 @@ impl crate::primitives::Decode for ControlRecordTypeSchema {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.r#type,
             r,
             version,
@@ -50,7 +50,7 @@ impl crate::primitives::Decode for ControlRecordTypeSchema {
         self.r#type = 0;
     }
 }
-impl crate::primitives::Struct for ControlRecordTypeSchema {}
+impl crate::encoding::Struct for ControlRecordTypeSchema {}
 impl crate::message::Message for ControlRecordTypeSchema {
     const NAME: &'static str = "ControlRecordTypeSchema";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

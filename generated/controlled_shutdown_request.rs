@@ -25,7 +25,7 @@ impl Default for ControlledShutdownRequest {
         }
     }
 }
-impl crate::primitives::Wire for ControlledShutdownRequest {
+impl crate::encoding::Wire for ControlledShutdownRequest {
     #[inline]
     fn encode_value(
         &self,
@@ -48,14 +48,14 @@ impl crate::primitives::Wire for ControlledShutdownRequest {
         s.finish();
         if version >= 3 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -67,12 +67,15 @@ impl crate::primitives::Wire for ControlledShutdownRequest {
             size += 8;
         }
         if version >= 3 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for ControlledShutdownRequest {
+impl crate::encoding::Decode for ControlledShutdownRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -81,23 +84,20 @@ impl crate::primitives::Decode for ControlledShutdownRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 2 {
-            let run: [u8; 12] = crate::primitives::field::read_run(
+            let run: [u8; 12] = crate::encoding::field::read_run(
                 r,
                 &[("broker_id", 4), ("broker_epoch", 8)],
             )?;
-            self.broker_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.broker_epoch = crate::primitives::Fixed::from_chunk(&run[4..12]);
+            self.broker_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.broker_epoch = crate::encoding::Fixed::from_chunk(&run[4..12]);
         } else {
-            let run: [u8; 4] = crate::primitives::field::read_run(
-                r,
-                &[("broker_id", 4)],
-            )?;
-            self.broker_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            let run: [u8; 4] = crate::encoding::field::read_run(r, &[("broker_id", 4)])?;
+            self.broker_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
             self.broker_epoch = -1;
         }
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -112,13 +112,13 @@ impl crate::primitives::Decode for ControlledShutdownRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ControlledShutdownRequest {}
+impl crate::encoding::Struct for ControlledShutdownRequest {}
 impl crate::entity::Entities for ControlledShutdownRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.broker_id, "BrokerId", f);
+        crate::encoding::broker_id(&self.broker_id, "BrokerId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.broker_id, "BrokerId", f);
+        crate::encoding::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
 impl crate::message::Message for ControlledShutdownRequest {

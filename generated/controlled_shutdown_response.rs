@@ -16,7 +16,7 @@ pub struct ControlledShutdownResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ControlledShutdownResponse {
+impl crate::encoding::Wire for ControlledShutdownResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -25,14 +25,14 @@ impl crate::primitives::Wire for ControlledShutdownResponse {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(7);
         s.put_fixed(self.error_code)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.remaining_partitions.len(),
             version >= 3,
             "remaining_partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.remaining_partitions,
             buf,
             version,
@@ -40,9 +40,13 @@ impl crate::primitives::Wire for ControlledShutdownResponse {
             "remaining_partitions",
         )?;
         if version >= 3 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -51,32 +55,35 @@ impl crate::primitives::Wire for ControlledShutdownResponse {
         let mut size = 0;
         size += 2;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.remaining_partitions,
                 version,
                 version >= 3,
             );
         if version >= 3 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for ControlledShutdownResponse {
+impl crate::encoding::Decode for ControlledShutdownResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.remaining_partitions,
             r,
             version,
@@ -85,7 +92,7 @@ impl crate::primitives::Decode for ControlledShutdownResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -100,7 +107,7 @@ impl crate::primitives::Decode for ControlledShutdownResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ControlledShutdownResponse {}
+impl crate::encoding::Struct for ControlledShutdownResponse {}
 impl crate::entity::Entities for ControlledShutdownResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.remaining_partitions, version, f);
@@ -127,7 +134,7 @@ pub struct RemainingPartition {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for RemainingPartition {
+impl crate::encoding::Wire for RemainingPartition {
     #[inline]
     fn encode_value(
         &self,
@@ -136,7 +143,7 @@ impl crate::primitives::Wire for RemainingPartition {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.topic_name.len());
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.topic_name,
             version >= 3,
@@ -149,14 +156,14 @@ impl crate::primitives::Wire for RemainingPartition {
         s.finish();
         if version >= 3 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -164,19 +171,22 @@ impl crate::primitives::Wire for RemainingPartition {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.topic_name,
                 version,
                 version >= 3,
             );
         size += 4;
         if version >= 3 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for RemainingPartition {
+impl crate::encoding::Decode for RemainingPartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -184,14 +194,14 @@ impl crate::primitives::Decode for RemainingPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_name,
             r,
             version,
             version >= 3,
             "topic_name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partition_index,
             r,
             version,
@@ -200,7 +210,7 @@ impl crate::primitives::Decode for RemainingPartition {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -215,13 +225,13 @@ impl crate::primitives::Decode for RemainingPartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for RemainingPartition {}
+impl crate::encoding::Struct for RemainingPartition {}
 impl crate::entity::Entities for RemainingPartition {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+        crate::encoding::topic_name(&self.topic_name, "TopicName", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+        crate::encoding::topic_name_mut(&mut self.topic_name, "TopicName", f);
     }
 }
 impl crate::message::Message for ControlledShutdownResponse {

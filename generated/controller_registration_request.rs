@@ -28,7 +28,7 @@ pub struct ControllerRegistrationRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ControllerRegistrationRequest {
+impl crate::encoding::Wire for ControllerRegistrationRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -41,28 +41,26 @@ impl crate::primitives::Wire for ControllerRegistrationRequest {
         run[4..20].copy_from_slice(&self.incarnation_id.0);
         run[20..21].copy_from_slice(&[u8::from(self.zk_migration_ready)]);
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.listeners.len(),
             true,
             "listeners",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.listeners,
             buf,
             version,
             true,
             "listeners",
         )?;
-        crate::primitives::field::encode(
-            &self.features,
+        crate::encoding::field::encode(&self.features, buf, version, true, "features")?;
+        crate::encoding::tagged::encode_unknown_section(
             buf,
-            version,
-            true,
-            "features",
+            &self.unknown_tagged_fields,
+            0,
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     #[inline]
@@ -71,34 +69,37 @@ impl crate::primitives::Wire for ControllerRegistrationRequest {
         size += 4;
         size += 16;
         size += 1;
-        size += crate::primitives::Wire::value_size(&self.listeners, version, true);
-        size += crate::primitives::Wire::value_size(&self.features, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.listeners, version, true);
+        size += crate::encoding::Wire::value_size(&self.features, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ControllerRegistrationRequest {
+impl crate::encoding::Decode for ControllerRegistrationRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 21] = crate::primitives::field::read_run(
+        let run: [u8; 21] = crate::encoding::field::read_run(
             r,
             &[("controller_id", 4), ("incarnation_id", 16), ("zk_migration_ready", 1)],
         )?;
-        self.controller_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.incarnation_id = crate::primitives::Fixed::from_chunk(&run[4..20]);
-        self.zk_migration_ready = crate::primitives::Fixed::from_chunk(&run[20..21]);
-        crate::primitives::field::decode_into(
+        self.controller_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.incarnation_id = crate::encoding::Fixed::from_chunk(&run[4..20]);
+        self.zk_migration_ready = crate::encoding::Fixed::from_chunk(&run[20..21]);
+        crate::encoding::field::decode_into(
             &mut self.listeners,
             r,
             version,
             true,
             "listeners",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.features,
             r,
             version,
@@ -106,7 +107,11 @@ impl crate::primitives::Decode for ControllerRegistrationRequest {
             "features",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -119,7 +124,7 @@ impl crate::primitives::Decode for ControllerRegistrationRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ControllerRegistrationRequest {}
+impl crate::encoding::Struct for ControllerRegistrationRequest {}
 impl crate::entity::Entities for ControllerRegistrationRequest {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -143,7 +148,7 @@ pub struct Listener {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for Listener {
+impl crate::encoding::Wire for Listener {
     #[inline]
     fn encode_value(
         &self,
@@ -152,8 +157,8 @@ impl crate::primitives::Wire for Listener {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(15 + self.name.len() + self.host.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
-        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.host, true, "host")?;
         let mut run = [0u8; 4];
         run[0..2].copy_from_slice(&self.port.to_be_bytes());
         run[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
@@ -163,22 +168,29 @@ impl crate::primitives::Wire for Listener {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size += crate::primitives::Wire::value_size(&self.host, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.host, version, true);
         size += 2;
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for Listener {
+impl crate::encoding::Decode for Listener {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -186,16 +198,20 @@ impl crate::primitives::Decode for Listener {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
-        let run: [u8; 4] = crate::primitives::field::read_run(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::encoding::field::decode_into(&mut self.host, r, version, true, "host")?;
+        let run: [u8; 4] = crate::encoding::field::read_run(
             r,
             &[("port", 2), ("security_protocol", 2)],
         )?;
-        self.port = crate::primitives::Fixed::from_chunk(&run[0..2]);
-        self.security_protocol = crate::primitives::Fixed::from_chunk(&run[2..4]);
+        self.port = crate::encoding::Fixed::from_chunk(&run[0..2]);
+        self.security_protocol = crate::encoding::Fixed::from_chunk(&run[2..4]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -207,7 +223,7 @@ impl crate::primitives::Decode for Listener {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Listener {}
+impl crate::encoding::Struct for Listener {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Feature {
@@ -226,7 +242,7 @@ pub struct Feature {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for Feature {
+impl crate::encoding::Wire for Feature {
     #[inline]
     fn encode_value(
         &self,
@@ -235,7 +251,7 @@ impl crate::primitives::Wire for Feature {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
         let mut run = [0u8; 4];
         run[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
         run[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
@@ -245,21 +261,28 @@ impl crate::primitives::Wire for Feature {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
         size += 2;
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for Feature {
+impl crate::encoding::Decode for Feature {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -267,15 +290,19 @@ impl crate::primitives::Decode for Feature {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        let run: [u8; 4] = crate::primitives::field::read_run(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        let run: [u8; 4] = crate::encoding::field::read_run(
             r,
             &[("min_supported_version", 2), ("max_supported_version", 2)],
         )?;
-        self.min_supported_version = crate::primitives::Fixed::from_chunk(&run[0..2]);
-        self.max_supported_version = crate::primitives::Fixed::from_chunk(&run[2..4]);
+        self.min_supported_version = crate::encoding::Fixed::from_chunk(&run[0..2]);
+        self.max_supported_version = crate::encoding::Fixed::from_chunk(&run[2..4]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -286,7 +313,7 @@ impl crate::primitives::Decode for Feature {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Feature {}
+impl crate::encoding::Struct for Feature {}
 impl crate::message::Message for ControllerRegistrationRequest {
     const NAME: &'static str = "ControllerRegistrationRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -12,14 +12,14 @@ pub struct CreateAclsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for CreateAclsRequest {
+impl crate::encoding::Wire for CreateAclsRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.creations,
             buf,
             version,
@@ -27,9 +27,13 @@ impl crate::primitives::Wire for CreateAclsRequest {
             "creations",
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -37,25 +41,24 @@ impl crate::primitives::Wire for CreateAclsRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
-                &self.creations,
-                version,
-                version >= 2,
-            );
+            += crate::encoding::Wire::value_size(&self.creations, version, version >= 2);
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for CreateAclsRequest {
+impl crate::encoding::Decode for CreateAclsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.creations,
             r,
             version,
@@ -64,7 +67,7 @@ impl crate::primitives::Decode for CreateAclsRequest {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -78,7 +81,7 @@ impl crate::primitives::Decode for CreateAclsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for CreateAclsRequest {}
+impl crate::encoding::Struct for CreateAclsRequest {}
 impl crate::entity::Entities for CreateAclsRequest {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq)]
@@ -128,7 +131,7 @@ impl Default for AclCreation {
         }
     }
 }
-impl crate::primitives::Wire for AclCreation {
+impl crate::encoding::Wire for AclCreation {
     #[inline]
     fn encode_value(
         &self,
@@ -137,14 +140,14 @@ impl crate::primitives::Wire for AclCreation {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.resource_pattern_type != 3 {
-            return Err(crate::primitives::field::non_default("resource_pattern_type"));
+            return Err(crate::encoding::field::non_default("resource_pattern_type"));
         }
         let mut s = buf
             .segment(
                 20 + self.resource_name.len() + self.principal.len() + self.host.len(),
             );
         s.put_fixed(self.resource_type)?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.resource_name,
             version >= 2,
@@ -153,13 +156,13 @@ impl crate::primitives::Wire for AclCreation {
         if version >= 1 {
             s.put_fixed(self.resource_pattern_type)?;
         }
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.principal,
             version >= 2,
             "principal",
         )?;
-        crate::primitives::field::put_str(&mut s, &self.host, version >= 2, "host")?;
+        crate::encoding::field::put_str(&mut s, &self.host, version >= 2, "host")?;
         let mut run = [0u8; 2];
         run[0..1].copy_from_slice(&self.operation.to_be_bytes());
         run[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
@@ -170,14 +173,14 @@ impl crate::primitives::Wire for AclCreation {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -186,7 +189,7 @@ impl crate::primitives::Wire for AclCreation {
         let mut size = 0;
         size += 1;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.resource_name,
                 version,
                 version >= 2,
@@ -195,21 +198,20 @@ impl crate::primitives::Wire for AclCreation {
             size += 1;
         }
         size
-            += crate::primitives::Wire::value_size(
-                &self.principal,
-                version,
-                version >= 2,
-            );
-        size += crate::primitives::Wire::value_size(&self.host, version, version >= 2);
+            += crate::encoding::Wire::value_size(&self.principal, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.host, version, version >= 2);
         size += 1;
         size += 1;
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for AclCreation {
+impl crate::encoding::Decode for AclCreation {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -217,14 +219,14 @@ impl crate::primitives::Decode for AclCreation {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.resource_type,
             r,
             version,
             false,
             "resource_type",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.resource_name,
             r,
             version,
@@ -232,7 +234,7 @@ impl crate::primitives::Decode for AclCreation {
             "resource_name",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.resource_pattern_type,
                 r,
                 version,
@@ -242,29 +244,29 @@ impl crate::primitives::Decode for AclCreation {
         } else {
             self.resource_pattern_type = 3;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.principal,
             r,
             version,
             version >= 2,
             "principal",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.host,
             r,
             version,
             version >= 2,
             "host",
         )?;
-        let run: [u8; 2] = crate::primitives::field::read_run(
+        let run: [u8; 2] = crate::encoding::field::read_run(
             r,
             &[("operation", 1), ("permission_type", 1)],
         )?;
-        self.operation = crate::primitives::Fixed::from_chunk(&run[0..1]);
-        self.permission_type = crate::primitives::Fixed::from_chunk(&run[1..2]);
+        self.operation = crate::encoding::Fixed::from_chunk(&run[0..1]);
+        self.permission_type = crate::encoding::Fixed::from_chunk(&run[1..2]);
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -284,7 +286,7 @@ impl crate::primitives::Decode for AclCreation {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AclCreation {}
+impl crate::encoding::Struct for AclCreation {}
 impl crate::message::Message for CreateAclsRequest {
     const NAME: &'static str = "CreateAclsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

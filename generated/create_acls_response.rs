@@ -16,7 +16,7 @@ pub struct CreateAclsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for CreateAclsResponse {
+impl crate::encoding::Wire for CreateAclsResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -25,14 +25,14 @@ impl crate::primitives::Wire for CreateAclsResponse {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.results.len(),
             version >= 2,
             "results",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.results,
             buf,
             version,
@@ -40,9 +40,13 @@ impl crate::primitives::Wire for CreateAclsResponse {
             "results",
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -50,29 +54,31 @@ impl crate::primitives::Wire for CreateAclsResponse {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size
-            += crate::primitives::Wire::value_size(&self.results, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.results, version, version >= 2);
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for CreateAclsResponse {
+impl crate::encoding::Decode for CreateAclsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.results,
             r,
             version,
@@ -81,7 +87,7 @@ impl crate::primitives::Decode for CreateAclsResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -96,7 +102,7 @@ impl crate::primitives::Decode for CreateAclsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for CreateAclsResponse {}
+impl crate::encoding::Struct for CreateAclsResponse {}
 impl crate::entity::Entities for CreateAclsResponse {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq)]
@@ -121,7 +127,7 @@ impl Default for AclCreationResult {
         }
     }
 }
-impl crate::primitives::Wire for AclCreationResult {
+impl crate::encoding::Wire for AclCreationResult {
     #[inline]
     fn encode_value(
         &self,
@@ -131,7 +137,7 @@ impl crate::primitives::Wire for AclCreationResult {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(8 + self.error_message.as_ref().map_or(0, String::len));
         s.put_fixed(self.error_code)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             version >= 2,
@@ -143,14 +149,14 @@ impl crate::primitives::Wire for AclCreationResult {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -159,18 +165,21 @@ impl crate::primitives::Wire for AclCreationResult {
         let mut size = 0;
         size += 2;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.error_message,
                 version,
                 version >= 2,
             );
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for AclCreationResult {
+impl crate::encoding::Decode for AclCreationResult {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -178,14 +187,14 @@ impl crate::primitives::Decode for AclCreationResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
@@ -194,7 +203,7 @@ impl crate::primitives::Decode for AclCreationResult {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -209,7 +218,7 @@ impl crate::primitives::Decode for AclCreationResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AclCreationResult {}
+impl crate::encoding::Struct for AclCreationResult {}
 impl crate::message::Message for CreateAclsResponse {
     const NAME: &'static str = "CreateAclsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -35,7 +35,7 @@ impl Default for CreateDelegationTokenRequest {
         }
     }
 }
-impl crate::primitives::Wire for CreateDelegationTokenRequest {
+impl crate::encoding::Wire for CreateDelegationTokenRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -45,12 +45,12 @@ impl crate::primitives::Wire for CreateDelegationTokenRequest {
         if version < 3
             && self.owner_principal_type.as_ref().is_none_or(|v| !v.is_empty())
         {
-            return Err(crate::primitives::field::non_default("owner_principal_type"));
+            return Err(crate::encoding::field::non_default("owner_principal_type"));
         }
         if version < 3
             && self.owner_principal_name.as_ref().is_none_or(|v| !v.is_empty())
         {
-            return Err(crate::primitives::field::non_default("owner_principal_name"));
+            return Err(crate::encoding::field::non_default("owner_principal_name"));
         }
         let mut s = buf
             .segment(
@@ -58,7 +58,7 @@ impl crate::primitives::Wire for CreateDelegationTokenRequest {
                     + self.owner_principal_name.as_ref().map_or(0, String::len),
             );
         if version >= 3 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.owner_principal_type.as_deref(),
                 true,
@@ -66,21 +66,21 @@ impl crate::primitives::Wire for CreateDelegationTokenRequest {
             )?;
         }
         if version >= 3 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.owner_principal_name.as_deref(),
                 true,
                 "owner_principal_name",
             )?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.renewers.len(),
             version >= 2,
             "renewers",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.renewers,
             buf,
             version,
@@ -95,14 +95,14 @@ impl crate::primitives::Wire for CreateDelegationTokenRequest {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -111,7 +111,7 @@ impl crate::primitives::Wire for CreateDelegationTokenRequest {
         let mut size = 0;
         if version >= 3 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.owner_principal_type,
                     version,
                     true,
@@ -119,26 +119,24 @@ impl crate::primitives::Wire for CreateDelegationTokenRequest {
         }
         if version >= 3 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.owner_principal_name,
                     version,
                     true,
                 );
         }
-        size
-            += crate::primitives::Wire::value_size(
-                &self.renewers,
-                version,
-                version >= 2,
-            );
+        size += crate::encoding::Wire::value_size(&self.renewers, version, version >= 2);
         size += 8;
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for CreateDelegationTokenRequest {
+impl crate::encoding::Decode for CreateDelegationTokenRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -146,7 +144,7 @@ impl crate::primitives::Decode for CreateDelegationTokenRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.owner_principal_type,
                 r,
                 version,
@@ -157,7 +155,7 @@ impl crate::primitives::Decode for CreateDelegationTokenRequest {
             self.owner_principal_type = Some(String::new());
         }
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.owner_principal_name,
                 r,
                 version,
@@ -167,14 +165,14 @@ impl crate::primitives::Decode for CreateDelegationTokenRequest {
         } else {
             self.owner_principal_name = Some(String::new());
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.renewers,
             r,
             version,
             version >= 2,
             "renewers",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.max_lifetime_ms,
             r,
             version,
@@ -183,7 +181,7 @@ impl crate::primitives::Decode for CreateDelegationTokenRequest {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -200,7 +198,7 @@ impl crate::primitives::Decode for CreateDelegationTokenRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for CreateDelegationTokenRequest {}
+impl crate::encoding::Struct for CreateDelegationTokenRequest {}
 impl crate::entity::Entities for CreateDelegationTokenRequest {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -216,7 +214,7 @@ pub struct CreatableRenewers {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for CreatableRenewers {
+impl crate::encoding::Wire for CreatableRenewers {
     #[inline]
     fn encode_value(
         &self,
@@ -226,13 +224,13 @@ impl crate::primitives::Wire for CreatableRenewers {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf
             .segment(11 + self.principal_type.len() + self.principal_name.len());
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.principal_type,
             version >= 2,
             "principal_type",
         )?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.principal_name,
             version >= 2,
@@ -244,14 +242,14 @@ impl crate::primitives::Wire for CreatableRenewers {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -259,24 +257,27 @@ impl crate::primitives::Wire for CreatableRenewers {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.principal_type,
                 version,
                 version >= 2,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.principal_name,
                 version,
                 version >= 2,
             );
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for CreatableRenewers {
+impl crate::encoding::Decode for CreatableRenewers {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -284,14 +285,14 @@ impl crate::primitives::Decode for CreatableRenewers {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.principal_type,
             r,
             version,
             version >= 2,
             "principal_type",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.principal_name,
             r,
             version,
@@ -300,7 +301,7 @@ impl crate::primitives::Decode for CreatableRenewers {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -315,7 +316,7 @@ impl crate::primitives::Decode for CreatableRenewers {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for CreatableRenewers {}
+impl crate::encoding::Struct for CreatableRenewers {}
 impl crate::message::Message for CreateDelegationTokenRequest {
     const NAME: &'static str = "CreateDelegationTokenRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -78,7 +78,7 @@ impl ::core::fmt::Debug for CreateDelegationTokenResponse {
             .finish()
     }
 }
-impl crate::primitives::Wire for CreateDelegationTokenResponse {
+impl crate::encoding::Wire for CreateDelegationTokenResponse {
     #[inline]
     fn encode_value(
         &self,
@@ -88,12 +88,12 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
     ) -> Result<(), crate::error::EncodeError> {
         if version < 3 && !self.token_requester_principal_type.is_empty() {
             return Err(
-                crate::primitives::field::non_default("token_requester_principal_type"),
+                crate::encoding::field::non_default("token_requester_principal_type"),
             );
         }
         if version < 3 && !self.token_requester_principal_name.is_empty() {
             return Err(
-                crate::primitives::field::non_default("token_requester_principal_name"),
+                crate::encoding::field::non_default("token_requester_principal_name"),
             );
         }
         let mut s = buf
@@ -103,20 +103,20 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
                     + self.token_requester_principal_name.len() + self.token_id.len(),
             );
         s.put_fixed(self.error_code)?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.principal_type,
             version >= 2,
             "principal_type",
         )?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.principal_name,
             version >= 2,
             "principal_name",
         )?;
         if version >= 3 {
-            crate::primitives::field::put_str(
+            crate::encoding::field::put_str(
                 &mut s,
                 &self.token_requester_principal_type,
                 true,
@@ -124,7 +124,7 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
             )?;
         }
         if version >= 3 {
-            crate::primitives::field::put_str(
+            crate::encoding::field::put_str(
                 &mut s,
                 &self.token_requester_principal_name,
                 true,
@@ -136,20 +136,14 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
         run[8..16].copy_from_slice(&self.expiry_timestamp_ms.to_be_bytes());
         run[16..24].copy_from_slice(&self.max_timestamp_ms.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.token_id,
             version >= 2,
             "token_id",
         )?;
         s.finish();
-        crate::primitives::field::encode(
-            &self.hmac,
-            buf,
-            version,
-            version >= 2,
-            "hmac",
-        )?;
+        crate::encoding::field::encode(&self.hmac, buf, version, version >= 2, "hmac")?;
         let mut s = buf.segment(5);
         s.put_fixed(self.throttle_time_ms)?;
         if version >= 2 && self.unknown_tagged_fields.is_empty() {
@@ -158,14 +152,14 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -174,20 +168,20 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
         let mut size = 0;
         size += 2;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.principal_type,
                 version,
                 version >= 2,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.principal_name,
                 version,
                 version >= 2,
             );
         if version >= 3 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.token_requester_principal_type,
                     version,
                     true,
@@ -195,7 +189,7 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
         }
         if version >= 3 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.token_requester_principal_name,
                     version,
                     true,
@@ -204,21 +198,19 @@ impl crate::primitives::Wire for CreateDelegationTokenResponse {
         size += 8;
         size += 8;
         size += 8;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.token_id,
-                version,
-                version >= 2,
-            );
-        size += crate::primitives::Wire::value_size(&self.hmac, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.token_id, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.hmac, version, version >= 2);
         size += 4;
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for CreateDelegationTokenResponse {
+impl crate::encoding::Decode for CreateDelegationTokenResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -226,21 +218,21 @@ impl crate::primitives::Decode for CreateDelegationTokenResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.principal_type,
             r,
             version,
             version >= 2,
             "principal_type",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.principal_name,
             r,
             version,
@@ -248,7 +240,7 @@ impl crate::primitives::Decode for CreateDelegationTokenResponse {
             "principal_name",
         )?;
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.token_requester_principal_type,
                 r,
                 version,
@@ -259,7 +251,7 @@ impl crate::primitives::Decode for CreateDelegationTokenResponse {
             self.token_requester_principal_type.clear();
         }
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.token_requester_principal_name,
                 r,
                 version,
@@ -269,7 +261,7 @@ impl crate::primitives::Decode for CreateDelegationTokenResponse {
         } else {
             self.token_requester_principal_name.clear();
         }
-        let run: [u8; 24] = crate::primitives::field::read_run(
+        let run: [u8; 24] = crate::encoding::field::read_run(
             r,
             &[
                 ("issue_timestamp_ms", 8),
@@ -277,24 +269,24 @@ impl crate::primitives::Decode for CreateDelegationTokenResponse {
                 ("max_timestamp_ms", 8),
             ],
         )?;
-        self.issue_timestamp_ms = crate::primitives::Fixed::from_chunk(&run[0..8]);
-        self.expiry_timestamp_ms = crate::primitives::Fixed::from_chunk(&run[8..16]);
-        self.max_timestamp_ms = crate::primitives::Fixed::from_chunk(&run[16..24]);
-        crate::primitives::field::decode_into(
+        self.issue_timestamp_ms = crate::encoding::Fixed::from_chunk(&run[0..8]);
+        self.expiry_timestamp_ms = crate::encoding::Fixed::from_chunk(&run[8..16]);
+        self.max_timestamp_ms = crate::encoding::Fixed::from_chunk(&run[16..24]);
+        crate::encoding::field::decode_into(
             &mut self.token_id,
             r,
             version,
             version >= 2,
             "token_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.hmac,
             r,
             version,
             version >= 2,
             "hmac",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.throttle_time_ms,
             r,
             version,
@@ -303,7 +295,7 @@ impl crate::primitives::Decode for CreateDelegationTokenResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -327,7 +319,7 @@ impl crate::primitives::Decode for CreateDelegationTokenResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for CreateDelegationTokenResponse {}
+impl crate::encoding::Struct for CreateDelegationTokenResponse {}
 impl crate::entity::Entities for CreateDelegationTokenResponse {}
 impl crate::message::Message for CreateDelegationTokenResponse {
     const NAME: &'static str = "CreateDelegationTokenResponse";

@@ -20,14 +20,14 @@ pub struct CreatePartitionsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for CreatePartitionsRequest {
+impl crate::encoding::Wire for CreatePartitionsRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.topics,
             buf,
             version,
@@ -45,52 +45,55 @@ impl crate::primitives::Wire for CreatePartitionsRequest {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topics, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.topics, version, version >= 2);
         size += 4;
         size += 1;
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for CreatePartitionsRequest {
+impl crate::encoding::Decode for CreatePartitionsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
             version >= 2,
             "topics",
         )?;
-        let run: [u8; 5] = crate::primitives::field::read_run(
+        let run: [u8; 5] = crate::encoding::field::read_run(
             r,
             &[("timeout_ms", 4), ("validate_only", 1)],
         )?;
-        self.timeout_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.validate_only = crate::primitives::Fixed::from_chunk(&run[4..5]);
+        self.timeout_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.validate_only = crate::encoding::Fixed::from_chunk(&run[4..5]);
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -106,7 +109,7 @@ impl crate::primitives::Decode for CreatePartitionsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for CreatePartitionsRequest {}
+impl crate::encoding::Struct for CreatePartitionsRequest {}
 impl crate::entity::Entities for CreatePartitionsRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -143,7 +146,7 @@ impl Default for CreatePartitionsTopic {
         }
     }
 }
-impl crate::primitives::Wire for CreatePartitionsTopic {
+impl crate::encoding::Wire for CreatePartitionsTopic {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -151,10 +154,10 @@ impl crate::primitives::Wire for CreatePartitionsTopic {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, version >= 2, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.name, version >= 2, "name")?;
         s.put_fixed(self.count)?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.assignments,
             buf,
             version,
@@ -162,51 +165,58 @@ impl crate::primitives::Wire for CreatePartitionsTopic {
             "assignments",
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.name, version, version >= 2);
         size += 4;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.assignments,
                 version,
                 version >= 2,
             );
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for CreatePartitionsTopic {
+impl crate::encoding::Decode for CreatePartitionsTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.name,
             r,
             version,
             version >= 2,
             "name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.count,
             r,
             version,
             false,
             "count",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.assignments,
             r,
             version,
@@ -215,7 +225,7 @@ impl crate::primitives::Decode for CreatePartitionsTopic {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -231,14 +241,14 @@ impl crate::primitives::Decode for CreatePartitionsTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for CreatePartitionsTopic {}
+impl crate::encoding::Struct for CreatePartitionsTopic {}
 impl crate::entity::Entities for CreatePartitionsTopic {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
         crate::entity::Entities::visit_entities(&self.assignments, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
         crate::entity::Entities::rewrite_entities(&mut self.assignments, version, f);
     }
 }
@@ -252,7 +262,7 @@ pub struct CreatePartitionsAssignment {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for CreatePartitionsAssignment {
+impl crate::encoding::Wire for CreatePartitionsAssignment {
     #[inline]
     fn encode_value(
         &self,
@@ -261,7 +271,7 @@ impl crate::primitives::Wire for CreatePartitionsAssignment {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(6 + self.broker_ids.len() * 4);
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.broker_ids,
             version >= 2,
@@ -273,14 +283,14 @@ impl crate::primitives::Wire for CreatePartitionsAssignment {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -288,18 +298,21 @@ impl crate::primitives::Wire for CreatePartitionsAssignment {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.broker_ids,
                 version,
                 version >= 2,
             );
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for CreatePartitionsAssignment {
+impl crate::encoding::Decode for CreatePartitionsAssignment {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -307,7 +320,7 @@ impl crate::primitives::Decode for CreatePartitionsAssignment {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.broker_ids,
             r,
             version >= 2,
@@ -315,7 +328,7 @@ impl crate::primitives::Decode for CreatePartitionsAssignment {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -329,13 +342,13 @@ impl crate::primitives::Decode for CreatePartitionsAssignment {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for CreatePartitionsAssignment {}
+impl crate::encoding::Struct for CreatePartitionsAssignment {}
 impl crate::entity::Entities for CreatePartitionsAssignment {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.broker_ids, "BrokerIds", f);
+        crate::encoding::broker_id(&self.broker_ids, "BrokerIds", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.broker_ids, "BrokerIds", f);
+        crate::encoding::broker_id_mut(&mut self.broker_ids, "BrokerIds", f);
     }
 }
 impl crate::message::Message for CreatePartitionsRequest {

@@ -30,7 +30,7 @@ impl Default for CreateTopicsRequest {
         }
     }
 }
-impl crate::primitives::Wire for CreateTopicsRequest {
+impl crate::encoding::Wire for CreateTopicsRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -38,9 +38,9 @@ impl crate::primitives::Wire for CreateTopicsRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.validate_only {
-            return Err(crate::primitives::field::non_default("validate_only"));
+            return Err(crate::encoding::field::non_default("validate_only"));
         }
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.topics,
             buf,
             version,
@@ -62,39 +62,42 @@ impl crate::primitives::Wire for CreateTopicsRequest {
         s.finish();
         if version >= 5 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topics, version, version >= 5);
+        size += crate::encoding::Wire::value_size(&self.topics, version, version >= 5);
         size += 4;
         if version >= 1 {
             size += 1;
         }
         if version >= 5 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for CreateTopicsRequest {
+impl crate::encoding::Decode for CreateTopicsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -102,23 +105,23 @@ impl crate::primitives::Decode for CreateTopicsRequest {
             "topics",
         )?;
         if version >= 1 {
-            let run: [u8; 5] = crate::primitives::field::read_run(
+            let run: [u8; 5] = crate::encoding::field::read_run(
                 r,
                 &[("timeout_ms", 4), ("validate_only", 1)],
             )?;
-            self.timeout_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.validate_only = crate::primitives::Fixed::from_chunk(&run[4..5]);
+            self.timeout_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.validate_only = crate::encoding::Fixed::from_chunk(&run[4..5]);
         } else {
-            let run: [u8; 4] = crate::primitives::field::read_run(
+            let run: [u8; 4] = crate::encoding::field::read_run(
                 r,
                 &[("timeout_ms", 4)],
             )?;
-            self.timeout_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.timeout_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
             self.validate_only = false;
         }
         self.unknown_tagged_fields.clear();
         if version >= 5 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -134,7 +137,7 @@ impl crate::primitives::Decode for CreateTopicsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for CreateTopicsRequest {}
+impl crate::encoding::Struct for CreateTopicsRequest {}
 impl crate::entity::Entities for CreateTopicsRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -169,7 +172,7 @@ pub struct CreatableTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for CreatableTopic {
+impl crate::encoding::Wire for CreatableTopic {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -177,26 +180,26 @@ impl crate::primitives::Wire for CreatableTopic {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(16 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, version >= 5, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.name, version >= 5, "name")?;
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.num_partitions.to_be_bytes());
         run[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.assignments.len(),
             version >= 5,
             "assignments",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.assignments,
             buf,
             version,
             version >= 5,
             "assignments",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.configs,
             buf,
             version,
@@ -204,60 +207,66 @@ impl crate::primitives::Wire for CreatableTopic {
             "configs",
         )?;
         if version >= 5 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 5);
+        size += crate::encoding::Wire::value_size(&self.name, version, version >= 5);
         size += 4;
         size += 2;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.assignments,
                 version,
                 version >= 5,
             );
-        size
-            += crate::primitives::Wire::value_size(&self.configs, version, version >= 5);
+        size += crate::encoding::Wire::value_size(&self.configs, version, version >= 5);
         if version >= 5 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for CreatableTopic {
+impl crate::encoding::Decode for CreatableTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.name,
             r,
             version,
             version >= 5,
             "name",
         )?;
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("num_partitions", 4), ("replication_factor", 2)],
         )?;
-        self.num_partitions = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.replication_factor = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::field::decode_into(
+        self.num_partitions = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.replication_factor = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        crate::encoding::field::decode_into(
             &mut self.assignments,
             r,
             version,
             version >= 5,
             "assignments",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.configs,
             r,
             version,
@@ -266,7 +275,7 @@ impl crate::primitives::Decode for CreatableTopic {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 5 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -284,14 +293,14 @@ impl crate::primitives::Decode for CreatableTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for CreatableTopic {}
+impl crate::encoding::Struct for CreatableTopic {}
 impl crate::entity::Entities for CreatableTopic {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
         crate::entity::Entities::visit_entities(&self.assignments, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
         crate::entity::Entities::rewrite_entities(&mut self.assignments, version, f);
     }
 }
@@ -309,7 +318,7 @@ pub struct CreatableReplicaAssignment {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for CreatableReplicaAssignment {
+impl crate::encoding::Wire for CreatableReplicaAssignment {
     #[inline]
     fn encode_value(
         &self,
@@ -319,7 +328,7 @@ impl crate::primitives::Wire for CreatableReplicaAssignment {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.broker_ids.len() * 4);
         s.put_fixed(self.partition_index)?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.broker_ids,
             version >= 5,
@@ -331,14 +340,14 @@ impl crate::primitives::Wire for CreatableReplicaAssignment {
         s.finish();
         if version >= 5 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -347,18 +356,21 @@ impl crate::primitives::Wire for CreatableReplicaAssignment {
         let mut size = 0;
         size += 4;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.broker_ids,
                 version,
                 version >= 5,
             );
         if version >= 5 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for CreatableReplicaAssignment {
+impl crate::encoding::Decode for CreatableReplicaAssignment {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -366,14 +378,14 @@ impl crate::primitives::Decode for CreatableReplicaAssignment {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.broker_ids,
             r,
             version >= 5,
@@ -381,7 +393,7 @@ impl crate::primitives::Decode for CreatableReplicaAssignment {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 5 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -396,13 +408,13 @@ impl crate::primitives::Decode for CreatableReplicaAssignment {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for CreatableReplicaAssignment {}
+impl crate::encoding::Struct for CreatableReplicaAssignment {}
 impl crate::entity::Entities for CreatableReplicaAssignment {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.broker_ids, "BrokerIds", f);
+        crate::encoding::broker_id(&self.broker_ids, "BrokerIds", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.broker_ids, "BrokerIds", f);
+        crate::encoding::broker_id_mut(&mut self.broker_ids, "BrokerIds", f);
     }
 }
 /// Versions 0-7; flexible 5-7.
@@ -428,7 +440,7 @@ impl Default for CreatableTopicConfig {
         }
     }
 }
-impl crate::primitives::Wire for CreatableTopicConfig {
+impl crate::encoding::Wire for CreatableTopicConfig {
     #[inline]
     fn encode_value(
         &self,
@@ -438,8 +450,8 @@ impl crate::primitives::Wire for CreatableTopicConfig {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf
             .segment(11 + self.name.len() + self.value.as_ref().map_or(0, String::len));
-        crate::primitives::field::put_str(&mut s, &self.name, version >= 5, "name")?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_str(&mut s, &self.name, version >= 5, "name")?;
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.value.as_deref(),
             version >= 5,
@@ -451,29 +463,32 @@ impl crate::primitives::Wire for CreatableTopicConfig {
         s.finish();
         if version >= 5 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 5);
-        size += crate::primitives::Wire::value_size(&self.value, version, version >= 5);
+        size += crate::encoding::Wire::value_size(&self.name, version, version >= 5);
+        size += crate::encoding::Wire::value_size(&self.value, version, version >= 5);
         if version >= 5 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for CreatableTopicConfig {
+impl crate::encoding::Decode for CreatableTopicConfig {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -481,14 +496,14 @@ impl crate::primitives::Decode for CreatableTopicConfig {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.name,
             r,
             version,
             version >= 5,
             "name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.value,
             r,
             version,
@@ -497,7 +512,7 @@ impl crate::primitives::Decode for CreatableTopicConfig {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 5 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -512,7 +527,7 @@ impl crate::primitives::Decode for CreatableTopicConfig {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for CreatableTopicConfig {}
+impl crate::encoding::Struct for CreatableTopicConfig {}
 impl crate::message::Message for CreateTopicsRequest {
     const NAME: &'static str = "CreateTopicsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

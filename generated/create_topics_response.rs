@@ -16,7 +16,7 @@ pub struct CreateTopicsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for CreateTopicsResponse {
+impl crate::encoding::Wire for CreateTopicsResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -27,14 +27,14 @@ impl crate::primitives::Wire for CreateTopicsResponse {
         if version >= 2 {
             s.put_fixed(self.throttle_time_ms)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.topics.len(),
             version >= 5,
             "topics",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -42,9 +42,13 @@ impl crate::primitives::Wire for CreateTopicsResponse {
             "topics",
         )?;
         if version >= 5 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -54,14 +58,17 @@ impl crate::primitives::Wire for CreateTopicsResponse {
         if version >= 2 {
             size += 4;
         }
-        size += crate::primitives::Wire::value_size(&self.topics, version, version >= 5);
+        size += crate::encoding::Wire::value_size(&self.topics, version, version >= 5);
         if version >= 5 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for CreateTopicsResponse {
+impl crate::encoding::Decode for CreateTopicsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -69,7 +76,7 @@ impl crate::primitives::Decode for CreateTopicsResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 2 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.throttle_time_ms,
                 r,
                 version,
@@ -79,7 +86,7 @@ impl crate::primitives::Decode for CreateTopicsResponse {
         } else {
             self.throttle_time_ms = 0;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -88,7 +95,7 @@ impl crate::primitives::Decode for CreateTopicsResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 5 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -103,7 +110,7 @@ impl crate::primitives::Decode for CreateTopicsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for CreateTopicsResponse {}
+impl crate::encoding::Struct for CreateTopicsResponse {}
 impl crate::entity::Entities for CreateTopicsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -165,7 +172,7 @@ impl Default for CreatableTopicResult {
         }
     }
 }
-impl crate::primitives::Wire for CreatableTopicResult {
+impl crate::encoding::Wire for CreatableTopicResult {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -176,13 +183,13 @@ impl crate::primitives::Wire for CreatableTopicResult {
             .segment(
                 34 + self.name.len() + self.error_message.as_ref().map_or(0, String::len),
             );
-        crate::primitives::field::put_str(&mut s, &self.name, version >= 5, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.name, version >= 5, "name")?;
         if version >= 7 {
             s.put_fixed(self.topic_id)?;
         }
         s.put_fixed(self.error_code)?;
         if version >= 1 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.error_message.as_deref(),
                 version >= 5,
@@ -197,7 +204,7 @@ impl crate::primitives::Wire for CreatableTopicResult {
         }
         s.finish();
         if version >= 5 {
-            crate::primitives::field::encode(
+            crate::encoding::field::encode(
                 &self.configs,
                 buf,
                 version,
@@ -209,9 +216,9 @@ impl crate::primitives::Wire for CreatableTopicResult {
             let write_topic_config_error_code = self.topic_config_error_code != 0;
             let mut count = self.unknown_tagged_fields.len();
             count += usize::from(write_topic_config_error_code);
-            crate::primitives::varint::put_uvarint(buf, count as u32);
+            crate::encoding::put_uvarint(buf, count as u32);
             if write_topic_config_error_code {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     0,
                     &self.topic_config_error_code,
@@ -219,23 +226,27 @@ impl crate::primitives::Wire for CreatableTopicResult {
                     "topic_config_error_code",
                 )?;
             }
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+            crate::encoding::tagged::encode_unknown(
+                buf,
+                &self.unknown_tagged_fields,
+                1,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 5);
+        size += crate::encoding::Wire::value_size(&self.name, version, version >= 5);
         if version >= 7 {
             size += 16;
         }
         size += 2;
         if version >= 1 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.error_message,
                     version,
                     version >= 5,
@@ -248,18 +259,18 @@ impl crate::primitives::Wire for CreatableTopicResult {
             size += 2;
         }
         if version >= 5 {
-            size += crate::primitives::Wire::value_size(&self.configs, version, true);
+            size += crate::encoding::Wire::value_size(&self.configs, version, true);
         }
         if version >= 5 {
             let write_topic_config_error_code = self.topic_config_error_code != 0;
             let mut count = self.unknown_tagged_fields.len();
             count += usize::from(write_topic_config_error_code);
             size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+                += crate::encoding::uvarint_len(count as u32)
+                    + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
             if write_topic_config_error_code {
                 size
-                    += crate::tagged::field_size(
+                    += crate::encoding::tagged::field_size(
                         0,
                         &self.topic_config_error_code,
                         version,
@@ -269,14 +280,14 @@ impl crate::primitives::Wire for CreatableTopicResult {
         size
     }
 }
-impl crate::primitives::Decode for CreatableTopicResult {
+impl crate::encoding::Decode for CreatableTopicResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.name,
             r,
             version,
@@ -284,7 +295,7 @@ impl crate::primitives::Decode for CreatableTopicResult {
             "name",
         )?;
         if version >= 7 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_id,
                 r,
                 version,
@@ -294,7 +305,7 @@ impl crate::primitives::Decode for CreatableTopicResult {
         } else {
             self.topic_id = crate::primitives::Uuid::NIL;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
@@ -302,7 +313,7 @@ impl crate::primitives::Decode for CreatableTopicResult {
             "error_code",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.error_message,
                 r,
                 version,
@@ -314,18 +325,18 @@ impl crate::primitives::Decode for CreatableTopicResult {
         }
         self.topic_config_error_code = 0;
         if version >= 5 {
-            let run: [u8; 6] = crate::primitives::field::read_run(
+            let run: [u8; 6] = crate::encoding::field::read_run(
                 r,
                 &[("num_partitions", 4), ("replication_factor", 2)],
             )?;
-            self.num_partitions = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.replication_factor = crate::primitives::Fixed::from_chunk(&run[4..6]);
+            self.num_partitions = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.replication_factor = crate::encoding::Fixed::from_chunk(&run[4..6]);
         } else {
             self.num_partitions = -1;
             self.replication_factor = -1;
         }
         if version >= 5 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.configs,
                 r,
                 version,
@@ -337,14 +348,14 @@ impl crate::primitives::Decode for CreatableTopicResult {
         }
         self.unknown_tagged_fields.clear();
         if version >= 5 {
-            crate::tagged::decode_section(
+            crate::encoding::tagged::decode_section(
                 r,
                 1,
                 &mut self.unknown_tagged_fields,
                 |tag, r| {
                     match tag {
                         0 => {
-                            self.topic_config_error_code = crate::primitives::field::decode_tagged(
+                            self.topic_config_error_code = crate::encoding::field::decode_tagged(
                                 r,
                                 version,
                                 "topic_config_error_code",
@@ -371,13 +382,13 @@ impl crate::primitives::Decode for CreatableTopicResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for CreatableTopicResult {}
+impl crate::encoding::Struct for CreatableTopicResult {}
 impl crate::entity::Entities for CreatableTopicResult {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
     }
 }
 /// Versions 5-7; flexible 5-7.
@@ -418,7 +429,7 @@ impl Default for CreatableTopicConfigs {
         }
     }
 }
-impl crate::primitives::Wire for CreatableTopicConfigs {
+impl crate::encoding::Wire for CreatableTopicConfigs {
     #[inline]
     fn encode_value(
         &self,
@@ -428,8 +439,8 @@ impl crate::primitives::Wire for CreatableTopicConfigs {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf
             .segment(14 + self.name.len() + self.value.as_ref().map_or(0, String::len));
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.value.as_deref(),
             true,
@@ -445,23 +456,30 @@ impl crate::primitives::Wire for CreatableTopicConfigs {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size += crate::primitives::Wire::value_size(&self.value, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.value, version, true);
         size += 1;
         size += 1;
         size += 1;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for CreatableTopicConfigs {
+impl crate::encoding::Decode for CreatableTopicConfigs {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -469,23 +487,21 @@ impl crate::primitives::Decode for CreatableTopicConfigs {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(
-            &mut self.value,
-            r,
-            version,
-            true,
-            "value",
-        )?;
-        let run: [u8; 3] = crate::primitives::field::read_run(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::encoding::field::decode_into(&mut self.value, r, version, true, "value")?;
+        let run: [u8; 3] = crate::encoding::field::read_run(
             r,
             &[("read_only", 1), ("config_source", 1), ("is_sensitive", 1)],
         )?;
-        self.read_only = crate::primitives::Fixed::from_chunk(&run[0..1]);
-        self.config_source = crate::primitives::Fixed::from_chunk(&run[1..2]);
-        self.is_sensitive = crate::primitives::Fixed::from_chunk(&run[2..3]);
+        self.read_only = crate::encoding::Fixed::from_chunk(&run[0..1]);
+        self.config_source = crate::encoding::Fixed::from_chunk(&run[1..2]);
+        self.is_sensitive = crate::encoding::Fixed::from_chunk(&run[2..3]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -498,7 +514,7 @@ impl crate::primitives::Decode for CreatableTopicConfigs {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for CreatableTopicConfigs {}
+impl crate::encoding::Struct for CreatableTopicConfigs {}
 impl crate::message::Message for CreateTopicsResponse {
     const NAME: &'static str = "CreateTopicsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -20,7 +20,7 @@ pub struct DefaultPrincipalData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DefaultPrincipalData {
+impl crate::encoding::Wire for DefaultPrincipalData {
     #[inline]
     fn encode_value(
         &self,
@@ -29,29 +29,36 @@ impl crate::primitives::Wire for DefaultPrincipalData {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(12 + self.r#type.len() + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.r#type, true, "type")?;
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.r#type, true, "type")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
         s.put_fixed(self.token_authenticated)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.r#type, version, true);
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.r#type, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
         size += 1;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for DefaultPrincipalData {
+impl crate::encoding::Decode for DefaultPrincipalData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -59,15 +66,9 @@ impl crate::primitives::Decode for DefaultPrincipalData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.r#type,
-            r,
-            version,
-            true,
-            "type",
-        )?;
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(&mut self.r#type, r, version, true, "type")?;
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::encoding::field::decode_into(
             &mut self.token_authenticated,
             r,
             version,
@@ -75,7 +76,11 @@ impl crate::primitives::Decode for DefaultPrincipalData {
             "token_authenticated",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -86,7 +91,7 @@ impl crate::primitives::Decode for DefaultPrincipalData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DefaultPrincipalData {}
+impl crate::encoding::Struct for DefaultPrincipalData {}
 impl crate::message::Message for DefaultPrincipalData {
     const NAME: &'static str = "DefaultPrincipalData";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -12,14 +12,14 @@ pub struct DeleteAclsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DeleteAclsRequest {
+impl crate::encoding::Wire for DeleteAclsRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.filters,
             buf,
             version,
@@ -27,31 +27,37 @@ impl crate::primitives::Wire for DeleteAclsRequest {
             "filters",
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(&self.filters, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.filters, version, version >= 2);
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DeleteAclsRequest {
+impl crate::encoding::Decode for DeleteAclsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.filters,
             r,
             version,
@@ -60,7 +66,7 @@ impl crate::primitives::Decode for DeleteAclsRequest {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -74,7 +80,7 @@ impl crate::primitives::Decode for DeleteAclsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DeleteAclsRequest {}
+impl crate::encoding::Struct for DeleteAclsRequest {}
 impl crate::entity::Entities for DeleteAclsRequest {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq)]
@@ -124,7 +130,7 @@ impl Default for DeleteAclsFilter {
         }
     }
 }
-impl crate::primitives::Wire for DeleteAclsFilter {
+impl crate::encoding::Wire for DeleteAclsFilter {
     #[inline]
     fn encode_value(
         &self,
@@ -133,7 +139,7 @@ impl crate::primitives::Wire for DeleteAclsFilter {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.pattern_type_filter != 3 {
-            return Err(crate::primitives::field::non_default("pattern_type_filter"));
+            return Err(crate::encoding::field::non_default("pattern_type_filter"));
         }
         let mut s = buf
             .segment(
@@ -142,7 +148,7 @@ impl crate::primitives::Wire for DeleteAclsFilter {
                     + self.host_filter.as_ref().map_or(0, String::len),
             );
         s.put_fixed(self.resource_type_filter)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.resource_name_filter.as_deref(),
             version >= 2,
@@ -151,13 +157,13 @@ impl crate::primitives::Wire for DeleteAclsFilter {
         if version >= 1 {
             s.put_fixed(self.pattern_type_filter)?;
         }
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.principal_filter.as_deref(),
             version >= 2,
             "principal_filter",
         )?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.host_filter.as_deref(),
             version >= 2,
@@ -173,14 +179,14 @@ impl crate::primitives::Wire for DeleteAclsFilter {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -189,7 +195,7 @@ impl crate::primitives::Wire for DeleteAclsFilter {
         let mut size = 0;
         size += 1;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.resource_name_filter,
                 version,
                 version >= 2,
@@ -198,13 +204,13 @@ impl crate::primitives::Wire for DeleteAclsFilter {
             size += 1;
         }
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.principal_filter,
                 version,
                 version >= 2,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.host_filter,
                 version,
                 version >= 2,
@@ -212,12 +218,15 @@ impl crate::primitives::Wire for DeleteAclsFilter {
         size += 1;
         size += 1;
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DeleteAclsFilter {
+impl crate::encoding::Decode for DeleteAclsFilter {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -225,14 +234,14 @@ impl crate::primitives::Decode for DeleteAclsFilter {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.resource_type_filter,
             r,
             version,
             false,
             "resource_type_filter",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.resource_name_filter,
             r,
             version,
@@ -240,7 +249,7 @@ impl crate::primitives::Decode for DeleteAclsFilter {
             "resource_name_filter",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.pattern_type_filter,
                 r,
                 version,
@@ -250,29 +259,29 @@ impl crate::primitives::Decode for DeleteAclsFilter {
         } else {
             self.pattern_type_filter = 3;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.principal_filter,
             r,
             version,
             version >= 2,
             "principal_filter",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.host_filter,
             r,
             version,
             version >= 2,
             "host_filter",
         )?;
-        let run: [u8; 2] = crate::primitives::field::read_run(
+        let run: [u8; 2] = crate::encoding::field::read_run(
             r,
             &[("operation", 1), ("permission_type", 1)],
         )?;
-        self.operation = crate::primitives::Fixed::from_chunk(&run[0..1]);
-        self.permission_type = crate::primitives::Fixed::from_chunk(&run[1..2]);
+        self.operation = crate::encoding::Fixed::from_chunk(&run[0..1]);
+        self.permission_type = crate::encoding::Fixed::from_chunk(&run[1..2]);
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -292,7 +301,7 @@ impl crate::primitives::Decode for DeleteAclsFilter {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DeleteAclsFilter {}
+impl crate::encoding::Struct for DeleteAclsFilter {}
 impl crate::message::Message for DeleteAclsRequest {
     const NAME: &'static str = "DeleteAclsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -16,7 +16,7 @@ pub struct DeleteAclsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DeleteAclsResponse {
+impl crate::encoding::Wire for DeleteAclsResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -25,14 +25,14 @@ impl crate::primitives::Wire for DeleteAclsResponse {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.filter_results.len(),
             version >= 2,
             "filter_results",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.filter_results,
             buf,
             version,
@@ -40,9 +40,13 @@ impl crate::primitives::Wire for DeleteAclsResponse {
             "filter_results",
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -51,32 +55,35 @@ impl crate::primitives::Wire for DeleteAclsResponse {
         let mut size = 0;
         size += 4;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.filter_results,
                 version,
                 version >= 2,
             );
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DeleteAclsResponse {
+impl crate::encoding::Decode for DeleteAclsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.filter_results,
             r,
             version,
@@ -85,7 +92,7 @@ impl crate::primitives::Decode for DeleteAclsResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -100,7 +107,7 @@ impl crate::primitives::Decode for DeleteAclsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DeleteAclsResponse {}
+impl crate::encoding::Struct for DeleteAclsResponse {}
 impl crate::entity::Entities for DeleteAclsResponse {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq)]
@@ -130,7 +137,7 @@ impl Default for DeleteAclsFilterResult {
         }
     }
 }
-impl crate::primitives::Wire for DeleteAclsFilterResult {
+impl crate::encoding::Wire for DeleteAclsFilterResult {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -139,20 +146,20 @@ impl crate::primitives::Wire for DeleteAclsFilterResult {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(12 + self.error_message.as_ref().map_or(0, String::len));
         s.put_fixed(self.error_code)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             version >= 2,
             "error_message",
         )?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.matching_acls.len(),
             version >= 2,
             "matching_acls",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.matching_acls,
             buf,
             version,
@@ -160,9 +167,13 @@ impl crate::primitives::Wire for DeleteAclsFilterResult {
             "matching_acls",
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -171,45 +182,48 @@ impl crate::primitives::Wire for DeleteAclsFilterResult {
         let mut size = 0;
         size += 2;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.error_message,
                 version,
                 version >= 2,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.matching_acls,
                 version,
                 version >= 2,
             );
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DeleteAclsFilterResult {
+impl crate::encoding::Decode for DeleteAclsFilterResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
             version >= 2,
             "error_message",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.matching_acls,
             r,
             version,
@@ -218,7 +232,7 @@ impl crate::primitives::Decode for DeleteAclsFilterResult {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -234,7 +248,7 @@ impl crate::primitives::Decode for DeleteAclsFilterResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DeleteAclsFilterResult {}
+impl crate::encoding::Struct for DeleteAclsFilterResult {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeleteAclsMatchingAcl {
@@ -293,7 +307,7 @@ impl Default for DeleteAclsMatchingAcl {
         }
     }
 }
-impl crate::primitives::Wire for DeleteAclsMatchingAcl {
+impl crate::encoding::Wire for DeleteAclsMatchingAcl {
     #[inline]
     fn encode_value(
         &self,
@@ -302,7 +316,7 @@ impl crate::primitives::Wire for DeleteAclsMatchingAcl {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.pattern_type != 3 {
-            return Err(crate::primitives::field::non_default("pattern_type"));
+            return Err(crate::encoding::field::non_default("pattern_type"));
         }
         let mut s = buf
             .segment(
@@ -310,14 +324,14 @@ impl crate::primitives::Wire for DeleteAclsMatchingAcl {
                     + self.resource_name.len() + self.principal.len() + self.host.len(),
             );
         s.put_fixed(self.error_code)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             version >= 2,
             "error_message",
         )?;
         s.put_fixed(self.resource_type)?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.resource_name,
             version >= 2,
@@ -326,13 +340,13 @@ impl crate::primitives::Wire for DeleteAclsMatchingAcl {
         if version >= 1 {
             s.put_fixed(self.pattern_type)?;
         }
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.principal,
             version >= 2,
             "principal",
         )?;
-        crate::primitives::field::put_str(&mut s, &self.host, version >= 2, "host")?;
+        crate::encoding::field::put_str(&mut s, &self.host, version >= 2, "host")?;
         let mut run = [0u8; 2];
         run[0..1].copy_from_slice(&self.operation.to_be_bytes());
         run[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
@@ -343,14 +357,14 @@ impl crate::primitives::Wire for DeleteAclsMatchingAcl {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -359,14 +373,14 @@ impl crate::primitives::Wire for DeleteAclsMatchingAcl {
         let mut size = 0;
         size += 2;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.error_message,
                 version,
                 version >= 2,
             );
         size += 1;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.resource_name,
                 version,
                 version >= 2,
@@ -375,21 +389,20 @@ impl crate::primitives::Wire for DeleteAclsMatchingAcl {
             size += 1;
         }
         size
-            += crate::primitives::Wire::value_size(
-                &self.principal,
-                version,
-                version >= 2,
-            );
-        size += crate::primitives::Wire::value_size(&self.host, version, version >= 2);
+            += crate::encoding::Wire::value_size(&self.principal, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.host, version, version >= 2);
         size += 1;
         size += 1;
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DeleteAclsMatchingAcl {
+impl crate::encoding::Decode for DeleteAclsMatchingAcl {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -397,28 +410,28 @@ impl crate::primitives::Decode for DeleteAclsMatchingAcl {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
             version >= 2,
             "error_message",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.resource_type,
             r,
             version,
             false,
             "resource_type",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.resource_name,
             r,
             version,
@@ -426,7 +439,7 @@ impl crate::primitives::Decode for DeleteAclsMatchingAcl {
             "resource_name",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.pattern_type,
                 r,
                 version,
@@ -436,29 +449,29 @@ impl crate::primitives::Decode for DeleteAclsMatchingAcl {
         } else {
             self.pattern_type = 3;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.principal,
             r,
             version,
             version >= 2,
             "principal",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.host,
             r,
             version,
             version >= 2,
             "host",
         )?;
-        let run: [u8; 2] = crate::primitives::field::read_run(
+        let run: [u8; 2] = crate::encoding::field::read_run(
             r,
             &[("operation", 1), ("permission_type", 1)],
         )?;
-        self.operation = crate::primitives::Fixed::from_chunk(&run[0..1]);
-        self.permission_type = crate::primitives::Fixed::from_chunk(&run[1..2]);
+        self.operation = crate::encoding::Fixed::from_chunk(&run[0..1]);
+        self.permission_type = crate::encoding::Fixed::from_chunk(&run[1..2]);
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -480,7 +493,7 @@ impl crate::primitives::Decode for DeleteAclsMatchingAcl {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DeleteAclsMatchingAcl {}
+impl crate::encoding::Struct for DeleteAclsMatchingAcl {}
 impl crate::message::Message for DeleteAclsResponse {
     const NAME: &'static str = "DeleteAclsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

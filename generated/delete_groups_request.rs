@@ -12,7 +12,7 @@ pub struct DeleteGroupsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DeleteGroupsRequest {
+impl crate::encoding::Wire for DeleteGroupsRequest {
     #[inline]
     fn encode_value(
         &self,
@@ -20,7 +20,7 @@ impl crate::primitives::Wire for DeleteGroupsRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.groups_names,
             buf,
             version,
@@ -28,9 +28,13 @@ impl crate::primitives::Wire for DeleteGroupsRequest {
             "groups_names",
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -38,18 +42,21 @@ impl crate::primitives::Wire for DeleteGroupsRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.groups_names,
                 version,
                 version >= 2,
             );
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DeleteGroupsRequest {
+impl crate::encoding::Decode for DeleteGroupsRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -57,7 +64,7 @@ impl crate::primitives::Decode for DeleteGroupsRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.groups_names,
             r,
             version,
@@ -66,7 +73,7 @@ impl crate::primitives::Decode for DeleteGroupsRequest {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -80,13 +87,13 @@ impl crate::primitives::Decode for DeleteGroupsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DeleteGroupsRequest {}
+impl crate::encoding::Struct for DeleteGroupsRequest {}
 impl crate::entity::Entities for DeleteGroupsRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::group_id(&self.groups_names, "GroupsNames", f);
+        crate::encoding::group_id(&self.groups_names, "GroupsNames", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::group_id_mut(&mut self.groups_names, "GroupsNames", f);
+        crate::encoding::group_id_mut(&mut self.groups_names, "GroupsNames", f);
     }
 }
 impl crate::message::Message for DeleteGroupsRequest {

@@ -16,7 +16,7 @@ pub struct DeleteRecordsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DeleteRecordsResponse {
+impl crate::encoding::Wire for DeleteRecordsResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -25,14 +25,14 @@ impl crate::primitives::Wire for DeleteRecordsResponse {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.topics.len(),
             version >= 2,
             "topics",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -40,9 +40,13 @@ impl crate::primitives::Wire for DeleteRecordsResponse {
             "topics",
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -50,28 +54,31 @@ impl crate::primitives::Wire for DeleteRecordsResponse {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.topics, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.topics, version, version >= 2);
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DeleteRecordsResponse {
+impl crate::encoding::Decode for DeleteRecordsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -80,7 +87,7 @@ impl crate::primitives::Decode for DeleteRecordsResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -95,7 +102,7 @@ impl crate::primitives::Decode for DeleteRecordsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DeleteRecordsResponse {}
+impl crate::encoding::Struct for DeleteRecordsResponse {}
 impl crate::entity::Entities for DeleteRecordsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -118,7 +125,7 @@ pub struct DeleteRecordsTopicResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DeleteRecordsTopicResult {
+impl crate::encoding::Wire for DeleteRecordsTopicResult {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -126,15 +133,15 @@ impl crate::primitives::Wire for DeleteRecordsTopicResult {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, version >= 2, "name")?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_str(&mut s, &self.name, version >= 2, "name")?;
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             version >= 2,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -142,43 +149,50 @@ impl crate::primitives::Wire for DeleteRecordsTopicResult {
             "partitions",
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.name, version, version >= 2);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partitions,
                 version,
                 version >= 2,
             );
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DeleteRecordsTopicResult {
+impl crate::encoding::Decode for DeleteRecordsTopicResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.name,
             r,
             version,
             version >= 2,
             "name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -187,7 +201,7 @@ impl crate::primitives::Decode for DeleteRecordsTopicResult {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -202,13 +216,13 @@ impl crate::primitives::Decode for DeleteRecordsTopicResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DeleteRecordsTopicResult {}
+impl crate::encoding::Struct for DeleteRecordsTopicResult {}
 impl crate::entity::Entities for DeleteRecordsTopicResult {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
     }
 }
 /// Versions 0-2; flexible 2.
@@ -229,7 +243,7 @@ pub struct DeleteRecordsPartitionResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DeleteRecordsPartitionResult {
+impl crate::encoding::Wire for DeleteRecordsPartitionResult {
     #[inline]
     fn encode_value(
         &self,
@@ -249,14 +263,14 @@ impl crate::primitives::Wire for DeleteRecordsPartitionResult {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -267,12 +281,15 @@ impl crate::primitives::Wire for DeleteRecordsPartitionResult {
         size += 8;
         size += 2;
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DeleteRecordsPartitionResult {
+impl crate::encoding::Decode for DeleteRecordsPartitionResult {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -280,16 +297,16 @@ impl crate::primitives::Decode for DeleteRecordsPartitionResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 14] = crate::primitives::field::read_run(
+        let run: [u8; 14] = crate::encoding::field::read_run(
             r,
             &[("partition_index", 4), ("low_watermark", 8), ("error_code", 2)],
         )?;
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.low_watermark = crate::primitives::Fixed::from_chunk(&run[4..12]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[12..14]);
+        self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.low_watermark = crate::encoding::Fixed::from_chunk(&run[4..12]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[12..14]);
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -305,7 +322,7 @@ impl crate::primitives::Decode for DeleteRecordsPartitionResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DeleteRecordsPartitionResult {}
+impl crate::encoding::Struct for DeleteRecordsPartitionResult {}
 impl crate::message::Message for DeleteRecordsResponse {
     const NAME: &'static str = "DeleteRecordsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

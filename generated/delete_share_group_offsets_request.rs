@@ -16,7 +16,7 @@ pub struct DeleteShareGroupOffsetsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DeleteShareGroupOffsetsRequest {
+impl crate::encoding::Wire for DeleteShareGroupOffsetsRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -24,43 +24,50 @@ impl crate::primitives::Wire for DeleteShareGroupOffsetsRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.group_id.len());
-        crate::primitives::field::put_str(&mut s, &self.group_id, true, "group_id")?;
-        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
+        crate::encoding::field::put_str(&mut s, &self.group_id, true, "group_id")?;
+        crate::encoding::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
             true,
             "topics",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.group_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.topics, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.group_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.topics, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for DeleteShareGroupOffsetsRequest {
+impl crate::encoding::Decode for DeleteShareGroupOffsetsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_id,
             r,
             version,
             true,
             "group_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -68,7 +75,11 @@ impl crate::primitives::Decode for DeleteShareGroupOffsetsRequest {
             "topics",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -78,14 +89,14 @@ impl crate::primitives::Decode for DeleteShareGroupOffsetsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DeleteShareGroupOffsetsRequest {}
+impl crate::encoding::Struct for DeleteShareGroupOffsetsRequest {}
 impl crate::entity::Entities for DeleteShareGroupOffsetsRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::encoding::group_id(&self.group_id, "GroupId", f);
         crate::entity::Entities::visit_entities(&self.topics, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::encoding::group_id_mut(&mut self.group_id, "GroupId", f);
         crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
@@ -99,7 +110,7 @@ pub struct DeleteShareGroupOffsetsRequestTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DeleteShareGroupOffsetsRequestTopic {
+impl crate::encoding::Wire for DeleteShareGroupOffsetsRequestTopic {
     #[inline]
     fn encode_value(
         &self,
@@ -108,25 +119,32 @@ impl crate::primitives::Wire for DeleteShareGroupOffsetsRequestTopic {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(6 + self.topic_name.len());
-        crate::primitives::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        crate::encoding::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic_name, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.topic_name, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for DeleteShareGroupOffsetsRequestTopic {
+impl crate::encoding::Decode for DeleteShareGroupOffsetsRequestTopic {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -134,7 +152,7 @@ impl crate::primitives::Decode for DeleteShareGroupOffsetsRequestTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_name,
             r,
             version,
@@ -142,7 +160,11 @@ impl crate::primitives::Decode for DeleteShareGroupOffsetsRequestTopic {
             "topic_name",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -151,13 +173,13 @@ impl crate::primitives::Decode for DeleteShareGroupOffsetsRequestTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DeleteShareGroupOffsetsRequestTopic {}
+impl crate::encoding::Struct for DeleteShareGroupOffsetsRequestTopic {}
 impl crate::entity::Entities for DeleteShareGroupOffsetsRequestTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+        crate::encoding::topic_name(&self.topic_name, "TopicName", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+        crate::encoding::topic_name_mut(&mut self.topic_name, "TopicName", f);
     }
 }
 impl crate::message::Message for DeleteShareGroupOffsetsRequest {

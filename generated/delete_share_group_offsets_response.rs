@@ -24,7 +24,7 @@ pub struct DeleteShareGroupOffsetsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DeleteShareGroupOffsetsResponse {
+impl crate::encoding::Wire for DeleteShareGroupOffsetsResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -36,27 +36,31 @@ impl crate::primitives::Wire for DeleteShareGroupOffsetsResponse {
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             true,
             "error_message",
         )?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.responses.len(),
             true,
             "responses",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.responses,
             buf,
             version,
             true,
             "responses",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -64,33 +68,36 @@ impl crate::primitives::Wire for DeleteShareGroupOffsetsResponse {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.error_message, version, true);
-        size += crate::primitives::Wire::value_size(&self.responses, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.error_message, version, true);
+        size += crate::encoding::Wire::value_size(&self.responses, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for DeleteShareGroupOffsetsResponse {
+impl crate::encoding::Decode for DeleteShareGroupOffsetsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
         )?;
-        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::field::decode_into(
+        self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
             true,
             "error_message",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.responses,
             r,
             version,
@@ -98,7 +105,11 @@ impl crate::primitives::Decode for DeleteShareGroupOffsetsResponse {
             "responses",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -110,7 +121,7 @@ impl crate::primitives::Decode for DeleteShareGroupOffsetsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DeleteShareGroupOffsetsResponse {}
+impl crate::encoding::Struct for DeleteShareGroupOffsetsResponse {}
 impl crate::entity::Entities for DeleteShareGroupOffsetsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.responses, version, f);
@@ -141,7 +152,7 @@ pub struct DeleteShareGroupOffsetsResponseTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DeleteShareGroupOffsetsResponseTopic {
+impl crate::encoding::Wire for DeleteShareGroupOffsetsResponseTopic {
     #[inline]
     fn encode_value(
         &self,
@@ -154,12 +165,12 @@ impl crate::primitives::Wire for DeleteShareGroupOffsetsResponseTopic {
                 29 + self.topic_name.len()
                     + self.error_message.as_ref().map_or(0, String::len),
             );
-        crate::primitives::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        crate::encoding::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
         let mut run = [0u8; 18];
         run[0..16].copy_from_slice(&self.topic_id.0);
         run[16..18].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             true,
@@ -170,22 +181,29 @@ impl crate::primitives::Wire for DeleteShareGroupOffsetsResponseTopic {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic_name, version, true);
+        size += crate::encoding::Wire::value_size(&self.topic_name, version, true);
         size += 16;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.error_message, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.error_message, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for DeleteShareGroupOffsetsResponseTopic {
+impl crate::encoding::Decode for DeleteShareGroupOffsetsResponseTopic {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -193,20 +211,20 @@ impl crate::primitives::Decode for DeleteShareGroupOffsetsResponseTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_name,
             r,
             version,
             true,
             "topic_name",
         )?;
-        let run: [u8; 18] = crate::primitives::field::read_run(
+        let run: [u8; 18] = crate::encoding::field::read_run(
             r,
             &[("topic_id", 16), ("error_code", 2)],
         )?;
-        self.topic_id = crate::primitives::Fixed::from_chunk(&run[0..16]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[16..18]);
-        crate::primitives::field::decode_into(
+        self.topic_id = crate::encoding::Fixed::from_chunk(&run[0..16]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[16..18]);
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
@@ -214,7 +232,11 @@ impl crate::primitives::Decode for DeleteShareGroupOffsetsResponseTopic {
             "error_message",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -226,13 +248,13 @@ impl crate::primitives::Decode for DeleteShareGroupOffsetsResponseTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DeleteShareGroupOffsetsResponseTopic {}
+impl crate::encoding::Struct for DeleteShareGroupOffsetsResponseTopic {}
 impl crate::entity::Entities for DeleteShareGroupOffsetsResponseTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+        crate::encoding::topic_name(&self.topic_name, "TopicName", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+        crate::encoding::topic_name_mut(&mut self.topic_name, "TopicName", f);
     }
 }
 impl crate::message::Message for DeleteShareGroupOffsetsResponse {

@@ -20,7 +20,7 @@ pub struct DeleteTopicsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DeleteTopicsRequest {
+impl crate::encoding::Wire for DeleteTopicsRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -28,19 +28,13 @@ impl crate::primitives::Wire for DeleteTopicsRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 6 && !self.topics.is_empty() {
-            return Err(crate::primitives::field::non_default("topics"));
+            return Err(crate::encoding::field::non_default("topics"));
         }
         if version >= 6 {
-            crate::primitives::field::encode(
-                &self.topics,
-                buf,
-                version,
-                true,
-                "topics",
-            )?;
+            crate::encoding::field::encode(&self.topics, buf, version, true, "topics")?;
         }
         if version <= 5 {
-            crate::primitives::field::encode(
+            crate::encoding::field::encode(
                 &self.topic_names,
                 buf,
                 version,
@@ -56,14 +50,14 @@ impl crate::primitives::Wire for DeleteTopicsRequest {
         s.finish();
         if version >= 4 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -71,11 +65,11 @@ impl crate::primitives::Wire for DeleteTopicsRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version >= 6 {
-            size += crate::primitives::Wire::value_size(&self.topics, version, true);
+            size += crate::encoding::Wire::value_size(&self.topics, version, true);
         }
         if version <= 5 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.topic_names,
                     version,
                     version >= 4,
@@ -83,12 +77,15 @@ impl crate::primitives::Wire for DeleteTopicsRequest {
         }
         size += 4;
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DeleteTopicsRequest {
+impl crate::encoding::Decode for DeleteTopicsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -96,7 +93,7 @@ impl crate::primitives::Decode for DeleteTopicsRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 6 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topics,
                 r,
                 version,
@@ -107,7 +104,7 @@ impl crate::primitives::Decode for DeleteTopicsRequest {
             self.topics.clear();
         }
         if version <= 5 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_names,
                 r,
                 version,
@@ -117,7 +114,7 @@ impl crate::primitives::Decode for DeleteTopicsRequest {
         } else {
             self.topic_names.clear();
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.timeout_ms,
             r,
             version,
@@ -126,7 +123,7 @@ impl crate::primitives::Decode for DeleteTopicsRequest {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -142,14 +139,14 @@ impl crate::primitives::Decode for DeleteTopicsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DeleteTopicsRequest {}
+impl crate::encoding::Struct for DeleteTopicsRequest {}
 impl crate::entity::Entities for DeleteTopicsRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version >= 6 {
             crate::entity::Entities::visit_entities(&self.topics, version, f);
         }
         if version <= 5 {
-            crate::entity::topic_name(&self.topic_names, "TopicNames", f);
+            crate::encoding::topic_name(&self.topic_names, "TopicNames", f);
         }
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
@@ -157,7 +154,7 @@ impl crate::entity::Entities for DeleteTopicsRequest {
             crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
         }
         if version <= 5 {
-            crate::entity::topic_name_mut(&mut self.topic_names, "TopicNames", f);
+            crate::encoding::topic_name_mut(&mut self.topic_names, "TopicNames", f);
         }
     }
 }
@@ -175,7 +172,7 @@ pub struct DeleteTopicState {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DeleteTopicState {
+impl crate::encoding::Wire for DeleteTopicState {
     #[inline]
     fn encode_value(
         &self,
@@ -184,7 +181,7 @@ impl crate::primitives::Wire for DeleteTopicState {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(22 + self.name.as_ref().map_or(0, String::len));
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.name.as_deref(),
             true,
@@ -196,20 +193,27 @@ impl crate::primitives::Wire for DeleteTopicState {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
         size += 16;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for DeleteTopicState {
+impl crate::encoding::Decode for DeleteTopicState {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -217,8 +221,8 @@ impl crate::primitives::Decode for DeleteTopicState {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::encoding::field::decode_into(
             &mut self.topic_id,
             r,
             version,
@@ -226,7 +230,11 @@ impl crate::primitives::Decode for DeleteTopicState {
             "topic_id",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -236,13 +244,13 @@ impl crate::primitives::Decode for DeleteTopicState {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DeleteTopicState {}
+impl crate::encoding::Struct for DeleteTopicState {}
 impl crate::entity::Entities for DeleteTopicState {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
     }
 }
 impl crate::message::Message for DeleteTopicsRequest {

@@ -16,7 +16,7 @@ pub struct DeleteTopicsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DeleteTopicsResponse {
+impl crate::encoding::Wire for DeleteTopicsResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -27,14 +27,14 @@ impl crate::primitives::Wire for DeleteTopicsResponse {
         if version >= 1 {
             s.put_fixed(self.throttle_time_ms)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.responses.len(),
             version >= 4,
             "responses",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.responses,
             buf,
             version,
@@ -42,9 +42,13 @@ impl crate::primitives::Wire for DeleteTopicsResponse {
             "responses",
         )?;
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -55,18 +59,17 @@ impl crate::primitives::Wire for DeleteTopicsResponse {
             size += 4;
         }
         size
-            += crate::primitives::Wire::value_size(
-                &self.responses,
-                version,
-                version >= 4,
-            );
+            += crate::encoding::Wire::value_size(&self.responses, version, version >= 4);
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DeleteTopicsResponse {
+impl crate::encoding::Decode for DeleteTopicsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -74,7 +77,7 @@ impl crate::primitives::Decode for DeleteTopicsResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.throttle_time_ms,
                 r,
                 version,
@@ -84,7 +87,7 @@ impl crate::primitives::Decode for DeleteTopicsResponse {
         } else {
             self.throttle_time_ms = 0;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.responses,
             r,
             version,
@@ -93,7 +96,7 @@ impl crate::primitives::Decode for DeleteTopicsResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -108,7 +111,7 @@ impl crate::primitives::Decode for DeleteTopicsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DeleteTopicsResponse {}
+impl crate::encoding::Struct for DeleteTopicsResponse {}
 impl crate::entity::Entities for DeleteTopicsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.responses, version, f);
@@ -150,7 +153,7 @@ impl Default for DeletableTopicResult {
         }
     }
 }
-impl crate::primitives::Wire for DeletableTopicResult {
+impl crate::encoding::Wire for DeletableTopicResult {
     #[inline]
     fn encode_value(
         &self,
@@ -164,9 +167,9 @@ impl crate::primitives::Wire for DeletableTopicResult {
                     + self.error_message.as_ref().map_or(0, String::len),
             );
         if version < 6 && self.name.is_none() {
-            return Err(crate::primitives::field::null_not_allowed("name"));
+            return Err(crate::encoding::field::null_not_allowed("name"));
         }
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.name.as_deref(),
             version >= 4,
@@ -177,7 +180,7 @@ impl crate::primitives::Wire for DeletableTopicResult {
         }
         s.put_fixed(self.error_code)?;
         if version >= 5 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.error_message.as_deref(),
                 true,
@@ -190,40 +193,39 @@ impl crate::primitives::Wire for DeletableTopicResult {
         s.finish();
         if version >= 4 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 4);
+        size += crate::encoding::Wire::value_size(&self.name, version, version >= 4);
         if version >= 6 {
             size += 16;
         }
         size += 2;
         if version >= 5 {
             size
-                += crate::primitives::Wire::value_size(
-                    &self.error_message,
-                    version,
-                    true,
-                );
+                += crate::encoding::Wire::value_size(&self.error_message, version, true);
         }
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DeletableTopicResult {
+impl crate::encoding::Decode for DeletableTopicResult {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -232,7 +234,7 @@ impl crate::primitives::Decode for DeletableTopicResult {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 6 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.name,
                 r,
                 version,
@@ -240,7 +242,7 @@ impl crate::primitives::Decode for DeletableTopicResult {
                 "name",
             )?;
         } else {
-            crate::primitives::field::decode_required_into(
+            crate::encoding::field::decode_required_into(
                 &mut self.name,
                 r,
                 version,
@@ -249,7 +251,7 @@ impl crate::primitives::Decode for DeletableTopicResult {
             )?;
         }
         if version >= 6 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_id,
                 r,
                 version,
@@ -259,7 +261,7 @@ impl crate::primitives::Decode for DeletableTopicResult {
         } else {
             self.topic_id = crate::primitives::Uuid::NIL;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
@@ -267,7 +269,7 @@ impl crate::primitives::Decode for DeletableTopicResult {
             "error_code",
         )?;
         if version >= 5 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.error_message,
                 r,
                 version,
@@ -279,7 +281,7 @@ impl crate::primitives::Decode for DeletableTopicResult {
         }
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -296,13 +298,13 @@ impl crate::primitives::Decode for DeletableTopicResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DeletableTopicResult {}
+impl crate::encoding::Struct for DeletableTopicResult {}
 impl crate::entity::Entities for DeletableTopicResult {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
     }
 }
 impl crate::message::Message for DeleteTopicsResponse {

@@ -50,7 +50,7 @@ impl Default for DescribeAclsRequest {
         }
     }
 }
-impl crate::primitives::Wire for DescribeAclsRequest {
+impl crate::encoding::Wire for DescribeAclsRequest {
     #[inline]
     fn encode_value(
         &self,
@@ -59,7 +59,7 @@ impl crate::primitives::Wire for DescribeAclsRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.pattern_type_filter != 3 {
-            return Err(crate::primitives::field::non_default("pattern_type_filter"));
+            return Err(crate::encoding::field::non_default("pattern_type_filter"));
         }
         let mut s = buf
             .segment(
@@ -68,7 +68,7 @@ impl crate::primitives::Wire for DescribeAclsRequest {
                     + self.host_filter.as_ref().map_or(0, String::len),
             );
         s.put_fixed(self.resource_type_filter)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.resource_name_filter.as_deref(),
             version >= 2,
@@ -77,13 +77,13 @@ impl crate::primitives::Wire for DescribeAclsRequest {
         if version >= 1 {
             s.put_fixed(self.pattern_type_filter)?;
         }
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.principal_filter.as_deref(),
             version >= 2,
             "principal_filter",
         )?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.host_filter.as_deref(),
             version >= 2,
@@ -99,14 +99,14 @@ impl crate::primitives::Wire for DescribeAclsRequest {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -115,7 +115,7 @@ impl crate::primitives::Wire for DescribeAclsRequest {
         let mut size = 0;
         size += 1;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.resource_name_filter,
                 version,
                 version >= 2,
@@ -124,13 +124,13 @@ impl crate::primitives::Wire for DescribeAclsRequest {
             size += 1;
         }
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.principal_filter,
                 version,
                 version >= 2,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.host_filter,
                 version,
                 version >= 2,
@@ -138,12 +138,15 @@ impl crate::primitives::Wire for DescribeAclsRequest {
         size += 1;
         size += 1;
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DescribeAclsRequest {
+impl crate::encoding::Decode for DescribeAclsRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -151,14 +154,14 @@ impl crate::primitives::Decode for DescribeAclsRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.resource_type_filter,
             r,
             version,
             false,
             "resource_type_filter",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.resource_name_filter,
             r,
             version,
@@ -166,7 +169,7 @@ impl crate::primitives::Decode for DescribeAclsRequest {
             "resource_name_filter",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.pattern_type_filter,
                 r,
                 version,
@@ -176,29 +179,29 @@ impl crate::primitives::Decode for DescribeAclsRequest {
         } else {
             self.pattern_type_filter = 3;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.principal_filter,
             r,
             version,
             version >= 2,
             "principal_filter",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.host_filter,
             r,
             version,
             version >= 2,
             "host_filter",
         )?;
-        let run: [u8; 2] = crate::primitives::field::read_run(
+        let run: [u8; 2] = crate::encoding::field::read_run(
             r,
             &[("operation", 1), ("permission_type", 1)],
         )?;
-        self.operation = crate::primitives::Fixed::from_chunk(&run[0..1]);
-        self.permission_type = crate::primitives::Fixed::from_chunk(&run[1..2]);
+        self.operation = crate::encoding::Fixed::from_chunk(&run[0..1]);
+        self.permission_type = crate::encoding::Fixed::from_chunk(&run[1..2]);
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -218,7 +221,7 @@ impl crate::primitives::Decode for DescribeAclsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeAclsRequest {}
+impl crate::encoding::Struct for DescribeAclsRequest {}
 impl crate::entity::Entities for DescribeAclsRequest {}
 impl crate::message::Message for DescribeAclsRequest {
     const NAME: &'static str = "DescribeAclsRequest";

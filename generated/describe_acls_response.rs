@@ -35,7 +35,7 @@ impl Default for DescribeAclsResponse {
         }
     }
 }
-impl crate::primitives::Wire for DescribeAclsResponse {
+impl crate::encoding::Wire for DescribeAclsResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -47,20 +47,20 @@ impl crate::primitives::Wire for DescribeAclsResponse {
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             version >= 2,
             "error_message",
         )?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.resources.len(),
             version >= 2,
             "resources",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.resources,
             buf,
             version,
@@ -68,9 +68,13 @@ impl crate::primitives::Wire for DescribeAclsResponse {
             "resources",
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -80,44 +84,43 @@ impl crate::primitives::Wire for DescribeAclsResponse {
         size += 4;
         size += 2;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.error_message,
                 version,
                 version >= 2,
             );
         size
-            += crate::primitives::Wire::value_size(
-                &self.resources,
-                version,
-                version >= 2,
-            );
+            += crate::encoding::Wire::value_size(&self.resources, version, version >= 2);
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DescribeAclsResponse {
+impl crate::encoding::Decode for DescribeAclsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
         )?;
-        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::field::decode_into(
+        self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
             version >= 2,
             "error_message",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.resources,
             r,
             version,
@@ -126,7 +129,7 @@ impl crate::primitives::Decode for DescribeAclsResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -143,7 +146,7 @@ impl crate::primitives::Decode for DescribeAclsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeAclsResponse {}
+impl crate::encoding::Struct for DescribeAclsResponse {}
 impl crate::entity::Entities for DescribeAclsResponse {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq)]
@@ -178,7 +181,7 @@ impl Default for DescribeAclsResource {
         }
     }
 }
-impl crate::primitives::Wire for DescribeAclsResource {
+impl crate::encoding::Wire for DescribeAclsResource {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -186,11 +189,11 @@ impl crate::primitives::Wire for DescribeAclsResource {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.pattern_type != 3 {
-            return Err(crate::primitives::field::non_default("pattern_type"));
+            return Err(crate::encoding::field::non_default("pattern_type"));
         }
         let mut s = buf.segment(12 + self.resource_name.len());
         s.put_fixed(self.resource_type)?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.resource_name,
             version >= 2,
@@ -199,14 +202,14 @@ impl crate::primitives::Wire for DescribeAclsResource {
         if version >= 1 {
             s.put_fixed(self.pattern_type)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.acls.len(),
             version >= 2,
             "acls",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.acls,
             buf,
             version,
@@ -214,9 +217,13 @@ impl crate::primitives::Wire for DescribeAclsResource {
             "acls",
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -225,7 +232,7 @@ impl crate::primitives::Wire for DescribeAclsResource {
         let mut size = 0;
         size += 1;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.resource_name,
                 version,
                 version >= 2,
@@ -233,28 +240,31 @@ impl crate::primitives::Wire for DescribeAclsResource {
         if version >= 1 {
             size += 1;
         }
-        size += crate::primitives::Wire::value_size(&self.acls, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.acls, version, version >= 2);
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DescribeAclsResource {
+impl crate::encoding::Decode for DescribeAclsResource {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.resource_type,
             r,
             version,
             false,
             "resource_type",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.resource_name,
             r,
             version,
@@ -262,7 +272,7 @@ impl crate::primitives::Decode for DescribeAclsResource {
             "resource_name",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.pattern_type,
                 r,
                 version,
@@ -272,7 +282,7 @@ impl crate::primitives::Decode for DescribeAclsResource {
         } else {
             self.pattern_type = 3;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.acls,
             r,
             version,
@@ -281,7 +291,7 @@ impl crate::primitives::Decode for DescribeAclsResource {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -298,7 +308,7 @@ impl crate::primitives::Decode for DescribeAclsResource {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeAclsResource {}
+impl crate::encoding::Struct for DescribeAclsResource {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AclDescription {
@@ -321,7 +331,7 @@ pub struct AclDescription {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AclDescription {
+impl crate::encoding::Wire for AclDescription {
     #[inline]
     fn encode_value(
         &self,
@@ -330,13 +340,13 @@ impl crate::primitives::Wire for AclDescription {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(13 + self.principal.len() + self.host.len());
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.principal,
             version >= 2,
             "principal",
         )?;
-        crate::primitives::field::put_str(&mut s, &self.host, version >= 2, "host")?;
+        crate::encoding::field::put_str(&mut s, &self.host, version >= 2, "host")?;
         let mut run = [0u8; 2];
         run[0..1].copy_from_slice(&self.operation.to_be_bytes());
         run[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
@@ -347,14 +357,14 @@ impl crate::primitives::Wire for AclDescription {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -362,21 +372,20 @@ impl crate::primitives::Wire for AclDescription {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
-                &self.principal,
-                version,
-                version >= 2,
-            );
-        size += crate::primitives::Wire::value_size(&self.host, version, version >= 2);
+            += crate::encoding::Wire::value_size(&self.principal, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.host, version, version >= 2);
         size += 1;
         size += 1;
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for AclDescription {
+impl crate::encoding::Decode for AclDescription {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -384,29 +393,29 @@ impl crate::primitives::Decode for AclDescription {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.principal,
             r,
             version,
             version >= 2,
             "principal",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.host,
             r,
             version,
             version >= 2,
             "host",
         )?;
-        let run: [u8; 2] = crate::primitives::field::read_run(
+        let run: [u8; 2] = crate::encoding::field::read_run(
             r,
             &[("operation", 1), ("permission_type", 1)],
         )?;
-        self.operation = crate::primitives::Fixed::from_chunk(&run[0..1]);
-        self.permission_type = crate::primitives::Fixed::from_chunk(&run[1..2]);
+        self.operation = crate::encoding::Fixed::from_chunk(&run[0..1]);
+        self.permission_type = crate::encoding::Fixed::from_chunk(&run[1..2]);
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -423,7 +432,7 @@ impl crate::primitives::Decode for AclDescription {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AclDescription {}
+impl crate::encoding::Struct for AclDescription {}
 impl crate::message::Message for DescribeAclsResponse {
     const NAME: &'static str = "DescribeAclsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

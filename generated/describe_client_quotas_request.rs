@@ -16,14 +16,14 @@ pub struct DescribeClientQuotasRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DescribeClientQuotasRequest {
+impl crate::encoding::Wire for DescribeClientQuotasRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.components,
             buf,
             version,
@@ -38,14 +38,14 @@ impl crate::primitives::Wire for DescribeClientQuotasRequest {
         s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -53,33 +53,36 @@ impl crate::primitives::Wire for DescribeClientQuotasRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.components,
                 version,
                 version >= 1,
             );
         size += 1;
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DescribeClientQuotasRequest {
+impl crate::encoding::Decode for DescribeClientQuotasRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.components,
             r,
             version,
             version >= 1,
             "components",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.strict,
             r,
             version,
@@ -88,7 +91,7 @@ impl crate::primitives::Decode for DescribeClientQuotasRequest {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -103,7 +106,7 @@ impl crate::primitives::Decode for DescribeClientQuotasRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeClientQuotasRequest {}
+impl crate::encoding::Struct for DescribeClientQuotasRequest {}
 impl crate::entity::Entities for DescribeClientQuotasRequest {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq)]
@@ -133,7 +136,7 @@ impl Default for ComponentData {
         }
     }
 }
-impl crate::primitives::Wire for ComponentData {
+impl crate::encoding::Wire for ComponentData {
     #[inline]
     fn encode_value(
         &self,
@@ -146,14 +149,14 @@ impl crate::primitives::Wire for ComponentData {
                 12 + self.entity_type.len()
                     + self.r#match.as_ref().map_or(0, String::len),
             );
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.entity_type,
             version >= 1,
             "entity_type",
         )?;
         s.put_fixed(self.match_type)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.r#match.as_deref(),
             version >= 1,
@@ -165,14 +168,14 @@ impl crate::primitives::Wire for ComponentData {
         s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -180,21 +183,23 @@ impl crate::primitives::Wire for ComponentData {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.entity_type,
                 version,
                 version >= 1,
             );
         size += 1;
-        size
-            += crate::primitives::Wire::value_size(&self.r#match, version, version >= 1);
+        size += crate::encoding::Wire::value_size(&self.r#match, version, version >= 1);
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for ComponentData {
+impl crate::encoding::Decode for ComponentData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -202,21 +207,21 @@ impl crate::primitives::Decode for ComponentData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.entity_type,
             r,
             version,
             version >= 1,
             "entity_type",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.match_type,
             r,
             version,
             false,
             "match_type",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.r#match,
             r,
             version,
@@ -225,7 +230,7 @@ impl crate::primitives::Decode for ComponentData {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -241,7 +246,7 @@ impl crate::primitives::Decode for ComponentData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ComponentData {}
+impl crate::encoding::Struct for ComponentData {}
 impl crate::message::Message for DescribeClientQuotasRequest {
     const NAME: &'static str = "DescribeClientQuotasRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

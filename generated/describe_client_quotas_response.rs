@@ -35,7 +35,7 @@ impl Default for DescribeClientQuotasResponse {
         }
     }
 }
-impl crate::primitives::Wire for DescribeClientQuotasResponse {
+impl crate::encoding::Wire for DescribeClientQuotasResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -47,14 +47,14 @@ impl crate::primitives::Wire for DescribeClientQuotasResponse {
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             version >= 1,
             "error_message",
         )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.entries,
             buf,
             version,
@@ -62,9 +62,13 @@ impl crate::primitives::Wire for DescribeClientQuotasResponse {
             "entries",
         )?;
         if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -74,40 +78,42 @@ impl crate::primitives::Wire for DescribeClientQuotasResponse {
         size += 4;
         size += 2;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.error_message,
                 version,
                 version >= 1,
             );
-        size
-            += crate::primitives::Wire::value_size(&self.entries, version, version >= 1);
+        size += crate::encoding::Wire::value_size(&self.entries, version, version >= 1);
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DescribeClientQuotasResponse {
+impl crate::encoding::Decode for DescribeClientQuotasResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
         )?;
-        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::field::decode_into(
+        self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
             version >= 1,
             "error_message",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.entries,
             r,
             version,
@@ -116,7 +122,7 @@ impl crate::primitives::Decode for DescribeClientQuotasResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -133,7 +139,7 @@ impl crate::primitives::Decode for DescribeClientQuotasResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeClientQuotasResponse {}
+impl crate::encoding::Struct for DescribeClientQuotasResponse {}
 impl crate::entity::Entities for DescribeClientQuotasResponse {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -149,21 +155,21 @@ pub struct EntryData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for EntryData {
+impl crate::encoding::Wire for EntryData {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.entity,
             buf,
             version,
             version >= 1,
             "entity",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.values,
             buf,
             version,
@@ -171,38 +177,45 @@ impl crate::primitives::Wire for EntryData {
             "values",
         )?;
         if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.entity, version, version >= 1);
-        size += crate::primitives::Wire::value_size(&self.values, version, version >= 1);
+        size += crate::encoding::Wire::value_size(&self.entity, version, version >= 1);
+        size += crate::encoding::Wire::value_size(&self.values, version, version >= 1);
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for EntryData {
+impl crate::encoding::Decode for EntryData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.entity,
             r,
             version,
             version >= 1,
             "entity",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.values,
             r,
             version,
@@ -211,7 +224,7 @@ impl crate::primitives::Decode for EntryData {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -226,7 +239,7 @@ impl crate::primitives::Decode for EntryData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for EntryData {}
+impl crate::encoding::Struct for EntryData {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EntityData {
@@ -250,7 +263,7 @@ impl Default for EntityData {
         }
     }
 }
-impl crate::primitives::Wire for EntityData {
+impl crate::encoding::Wire for EntityData {
     #[inline]
     fn encode_value(
         &self,
@@ -263,13 +276,13 @@ impl crate::primitives::Wire for EntityData {
                 11 + self.entity_type.len()
                     + self.entity_name.as_ref().map_or(0, String::len),
             );
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.entity_type,
             version >= 1,
             "entity_type",
         )?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.entity_name.as_deref(),
             version >= 1,
@@ -281,14 +294,14 @@ impl crate::primitives::Wire for EntityData {
         s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -296,24 +309,27 @@ impl crate::primitives::Wire for EntityData {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.entity_type,
                 version,
                 version >= 1,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.entity_name,
                 version,
                 version >= 1,
             );
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for EntityData {
+impl crate::encoding::Decode for EntityData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -321,14 +337,14 @@ impl crate::primitives::Decode for EntityData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.entity_type,
             r,
             version,
             version >= 1,
             "entity_type",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.entity_name,
             r,
             version,
@@ -337,7 +353,7 @@ impl crate::primitives::Decode for EntityData {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -352,7 +368,7 @@ impl crate::primitives::Decode for EntityData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for EntityData {}
+impl crate::encoding::Struct for EntityData {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ValueData {
@@ -367,7 +383,7 @@ pub struct ValueData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ValueData {
+impl crate::encoding::Wire for ValueData {
     #[inline]
     fn encode_value(
         &self,
@@ -376,7 +392,7 @@ impl crate::primitives::Wire for ValueData {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(14 + self.key.len());
-        crate::primitives::field::put_str(&mut s, &self.key, version >= 1, "key")?;
+        crate::encoding::field::put_str(&mut s, &self.key, version >= 1, "key")?;
         s.put_fixed(self.value)?;
         if version >= 1 && self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
@@ -384,29 +400,32 @@ impl crate::primitives::Wire for ValueData {
         s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.key, version, version >= 1);
+        size += crate::encoding::Wire::value_size(&self.key, version, version >= 1);
         size += 8;
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for ValueData {
+impl crate::encoding::Decode for ValueData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -414,14 +433,14 @@ impl crate::primitives::Decode for ValueData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.key,
             r,
             version,
             version >= 1,
             "key",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.value,
             r,
             version,
@@ -430,7 +449,7 @@ impl crate::primitives::Decode for ValueData {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -445,7 +464,7 @@ impl crate::primitives::Decode for ValueData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ValueData {}
+impl crate::encoding::Struct for ValueData {}
 impl crate::message::Message for DescribeClientQuotasResponse {
     const NAME: &'static str = "DescribeClientQuotasResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

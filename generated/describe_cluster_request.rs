@@ -30,7 +30,7 @@ impl Default for DescribeClusterRequest {
         }
     }
 }
-impl crate::primitives::Wire for DescribeClusterRequest {
+impl crate::encoding::Wire for DescribeClusterRequest {
     #[inline]
     fn encode_value(
         &self,
@@ -39,10 +39,10 @@ impl crate::primitives::Wire for DescribeClusterRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.endpoint_type != 1 {
-            return Err(crate::primitives::field::non_default("endpoint_type"));
+            return Err(crate::encoding::field::non_default("endpoint_type"));
         }
         if version < 2 && self.include_fenced_brokers {
-            return Err(crate::primitives::field::non_default("include_fenced_brokers"));
+            return Err(crate::encoding::field::non_default("include_fenced_brokers"));
         }
         let mut s = buf.segment(4);
         if version >= 2 {
@@ -70,7 +70,11 @@ impl crate::primitives::Wire for DescribeClusterRequest {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -84,11 +88,14 @@ impl crate::primitives::Wire for DescribeClusterRequest {
         if version >= 2 {
             size += 1;
         }
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for DescribeClusterRequest {
+impl crate::encoding::Decode for DescribeClusterRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -97,7 +104,7 @@ impl crate::primitives::Decode for DescribeClusterRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 2 {
-            let run: [u8; 3] = crate::primitives::field::read_run(
+            let run: [u8; 3] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("include_cluster_authorized_operations", 1),
@@ -105,36 +112,38 @@ impl crate::primitives::Decode for DescribeClusterRequest {
                     ("include_fenced_brokers", 1),
                 ],
             )?;
-            self.include_cluster_authorized_operations = crate::primitives::Fixed::from_chunk(
+            self.include_cluster_authorized_operations = crate::encoding::Fixed::from_chunk(
                 &run[0..1],
             );
-            self.endpoint_type = crate::primitives::Fixed::from_chunk(&run[1..2]);
-            self.include_fenced_brokers = crate::primitives::Fixed::from_chunk(
-                &run[2..3],
-            );
+            self.endpoint_type = crate::encoding::Fixed::from_chunk(&run[1..2]);
+            self.include_fenced_brokers = crate::encoding::Fixed::from_chunk(&run[2..3]);
         } else if version >= 1 {
-            let run: [u8; 2] = crate::primitives::field::read_run(
+            let run: [u8; 2] = crate::encoding::field::read_run(
                 r,
                 &[("include_cluster_authorized_operations", 1), ("endpoint_type", 1)],
             )?;
-            self.include_cluster_authorized_operations = crate::primitives::Fixed::from_chunk(
+            self.include_cluster_authorized_operations = crate::encoding::Fixed::from_chunk(
                 &run[0..1],
             );
-            self.endpoint_type = crate::primitives::Fixed::from_chunk(&run[1..2]);
+            self.endpoint_type = crate::encoding::Fixed::from_chunk(&run[1..2]);
             self.include_fenced_brokers = false;
         } else {
-            let run: [u8; 1] = crate::primitives::field::read_run(
+            let run: [u8; 1] = crate::encoding::field::read_run(
                 r,
                 &[("include_cluster_authorized_operations", 1)],
             )?;
-            self.include_cluster_authorized_operations = crate::primitives::Fixed::from_chunk(
+            self.include_cluster_authorized_operations = crate::encoding::Fixed::from_chunk(
                 &run[0..1],
             );
             self.endpoint_type = 1;
             self.include_fenced_brokers = false;
         }
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -145,7 +154,7 @@ impl crate::primitives::Decode for DescribeClusterRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeClusterRequest {}
+impl crate::encoding::Struct for DescribeClusterRequest {}
 impl crate::entity::Entities for DescribeClusterRequest {}
 impl crate::message::Message for DescribeClusterRequest {
     const NAME: &'static str = "DescribeClusterRequest";

@@ -55,7 +55,7 @@ impl Default for DescribeClusterResponse {
         }
     }
 }
-impl crate::primitives::Wire for DescribeClusterResponse {
+impl crate::encoding::Wire for DescribeClusterResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -63,7 +63,7 @@ impl crate::primitives::Wire for DescribeClusterResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.endpoint_type != 1 {
-            return Err(crate::primitives::field::non_default("endpoint_type"));
+            return Err(crate::encoding::field::non_default("endpoint_type"));
         }
         let mut s = buf
             .segment(
@@ -74,7 +74,7 @@ impl crate::primitives::Wire for DescribeClusterResponse {
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             true,
@@ -83,16 +83,11 @@ impl crate::primitives::Wire for DescribeClusterResponse {
         if version >= 1 {
             s.put_fixed(self.endpoint_type)?;
         }
-        crate::primitives::field::put_str(&mut s, &self.cluster_id, true, "cluster_id")?;
+        crate::encoding::field::put_str(&mut s, &self.cluster_id, true, "cluster_id")?;
         s.put_fixed(self.controller_id)?;
-        crate::primitives::field::put_count(
-            &mut s,
-            self.brokers.len(),
-            true,
-            "brokers",
-        )?;
+        crate::encoding::field::put_count(&mut s, self.brokers.len(), true, "brokers")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.brokers,
             buf,
             version,
@@ -106,7 +101,11 @@ impl crate::primitives::Wire for DescribeClusterResponse {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -115,32 +114,35 @@ impl crate::primitives::Wire for DescribeClusterResponse {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.error_message, version, true);
+        size += crate::encoding::Wire::value_size(&self.error_message, version, true);
         if version >= 1 {
             size += 1;
         }
-        size += crate::primitives::Wire::value_size(&self.cluster_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.cluster_id, version, true);
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.brokers, version, true);
+        size += crate::encoding::Wire::value_size(&self.brokers, version, true);
         size += 4;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for DescribeClusterResponse {
+impl crate::encoding::Decode for DescribeClusterResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
         )?;
-        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::field::decode_into(
+        self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
@@ -148,7 +150,7 @@ impl crate::primitives::Decode for DescribeClusterResponse {
             "error_message",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.endpoint_type,
                 r,
                 version,
@@ -158,28 +160,28 @@ impl crate::primitives::Decode for DescribeClusterResponse {
         } else {
             self.endpoint_type = 1;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.cluster_id,
             r,
             version,
             true,
             "cluster_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.controller_id,
             r,
             version,
             false,
             "controller_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.brokers,
             r,
             version,
             true,
             "brokers",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.cluster_authorized_operations,
             r,
             version,
@@ -187,7 +189,11 @@ impl crate::primitives::Decode for DescribeClusterResponse {
             "cluster_authorized_operations",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -203,14 +209,14 @@ impl crate::primitives::Decode for DescribeClusterResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeClusterResponse {}
+impl crate::encoding::Struct for DescribeClusterResponse {}
 impl crate::entity::Entities for DescribeClusterResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.controller_id, "ControllerId", f);
+        crate::encoding::broker_id(&self.controller_id, "ControllerId", f);
         crate::entity::Entities::visit_entities(&self.brokers, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.controller_id, "ControllerId", f);
+        crate::encoding::broker_id_mut(&mut self.controller_id, "ControllerId", f);
         crate::entity::Entities::rewrite_entities(&mut self.brokers, version, f);
     }
 }
@@ -240,7 +246,7 @@ pub struct DescribeClusterBroker {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DescribeClusterBroker {
+impl crate::encoding::Wire for DescribeClusterBroker {
     #[inline]
     fn encode_value(
         &self,
@@ -249,14 +255,14 @@ impl crate::primitives::Wire for DescribeClusterBroker {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 2 && self.is_fenced {
-            return Err(crate::primitives::field::non_default("is_fenced"));
+            return Err(crate::encoding::field::non_default("is_fenced"));
         }
         let mut s = buf
             .segment(20 + self.host.len() + self.rack.as_ref().map_or(0, String::len));
         s.put_fixed(self.broker_id)?;
-        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        crate::encoding::field::put_str(&mut s, &self.host, true, "host")?;
         s.put_fixed(self.port)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.rack.as_deref(),
             true,
@@ -270,7 +276,11 @@ impl crate::primitives::Wire for DescribeClusterBroker {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -278,17 +288,20 @@ impl crate::primitives::Wire for DescribeClusterBroker {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.host, version, true);
+        size += crate::encoding::Wire::value_size(&self.host, version, true);
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.rack, version, true);
+        size += crate::encoding::Wire::value_size(&self.rack, version, true);
         if version >= 2 {
             size += 1;
         }
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for DescribeClusterBroker {
+impl crate::encoding::Decode for DescribeClusterBroker {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -296,24 +309,18 @@ impl crate::primitives::Decode for DescribeClusterBroker {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.broker_id,
             r,
             version,
             false,
             "broker_id",
         )?;
-        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
-        crate::primitives::field::decode_into(
-            &mut self.port,
-            r,
-            version,
-            false,
-            "port",
-        )?;
-        crate::primitives::field::decode_into(&mut self.rack, r, version, true, "rack")?;
+        crate::encoding::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::encoding::field::decode_into(&mut self.port, r, version, false, "port")?;
+        crate::encoding::field::decode_into(&mut self.rack, r, version, true, "rack")?;
         if version >= 2 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.is_fenced,
                 r,
                 version,
@@ -324,7 +331,11 @@ impl crate::primitives::Decode for DescribeClusterBroker {
             self.is_fenced = false;
         }
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -337,13 +348,13 @@ impl crate::primitives::Decode for DescribeClusterBroker {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeClusterBroker {}
+impl crate::encoding::Struct for DescribeClusterBroker {}
 impl crate::entity::Entities for DescribeClusterBroker {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.broker_id, "BrokerId", f);
+        crate::encoding::broker_id(&self.broker_id, "BrokerId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.broker_id, "BrokerId", f);
+        crate::encoding::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
 impl crate::message::Message for DescribeClusterResponse {

@@ -20,7 +20,7 @@ pub struct DescribeConfigsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DescribeConfigsRequest {
+impl crate::encoding::Wire for DescribeConfigsRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -28,12 +28,12 @@ impl crate::primitives::Wire for DescribeConfigsRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.include_synonyms {
-            return Err(crate::primitives::field::non_default("include_synonyms"));
+            return Err(crate::encoding::field::non_default("include_synonyms"));
         }
         if version < 3 && self.include_documentation {
-            return Err(crate::primitives::field::non_default("include_documentation"));
+            return Err(crate::encoding::field::non_default("include_documentation"));
         }
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.resources,
             buf,
             version,
@@ -55,14 +55,14 @@ impl crate::primitives::Wire for DescribeConfigsRequest {
         s.finish();
         if version >= 4 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -70,11 +70,7 @@ impl crate::primitives::Wire for DescribeConfigsRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
-                &self.resources,
-                version,
-                version >= 4,
-            );
+            += crate::encoding::Wire::value_size(&self.resources, version, version >= 4);
         if version >= 1 {
             size += 1;
         }
@@ -82,19 +78,22 @@ impl crate::primitives::Wire for DescribeConfigsRequest {
             size += 1;
         }
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DescribeConfigsRequest {
+impl crate::encoding::Decode for DescribeConfigsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.resources,
             r,
             version,
@@ -102,20 +101,18 @@ impl crate::primitives::Decode for DescribeConfigsRequest {
             "resources",
         )?;
         if version >= 3 {
-            let run: [u8; 2] = crate::primitives::field::read_run(
+            let run: [u8; 2] = crate::encoding::field::read_run(
                 r,
                 &[("include_synonyms", 1), ("include_documentation", 1)],
             )?;
-            self.include_synonyms = crate::primitives::Fixed::from_chunk(&run[0..1]);
-            self.include_documentation = crate::primitives::Fixed::from_chunk(
-                &run[1..2],
-            );
+            self.include_synonyms = crate::encoding::Fixed::from_chunk(&run[0..1]);
+            self.include_documentation = crate::encoding::Fixed::from_chunk(&run[1..2]);
         } else if version >= 1 {
-            let run: [u8; 1] = crate::primitives::field::read_run(
+            let run: [u8; 1] = crate::encoding::field::read_run(
                 r,
                 &[("include_synonyms", 1)],
             )?;
-            self.include_synonyms = crate::primitives::Fixed::from_chunk(&run[0..1]);
+            self.include_synonyms = crate::encoding::Fixed::from_chunk(&run[0..1]);
             self.include_documentation = false;
         } else {
             self.include_synonyms = false;
@@ -123,7 +120,7 @@ impl crate::primitives::Decode for DescribeConfigsRequest {
         }
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -139,7 +136,7 @@ impl crate::primitives::Decode for DescribeConfigsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeConfigsRequest {}
+impl crate::encoding::Struct for DescribeConfigsRequest {}
 impl crate::entity::Entities for DescribeConfigsRequest {}
 /// Versions 0-4; flexible 4.
 #[derive(Debug, Clone, PartialEq)]
@@ -169,7 +166,7 @@ impl Default for DescribeConfigsResource {
         }
     }
 }
-impl crate::primitives::Wire for DescribeConfigsResource {
+impl crate::encoding::Wire for DescribeConfigsResource {
     #[inline]
     fn encode_value(
         &self,
@@ -179,14 +176,14 @@ impl crate::primitives::Wire for DescribeConfigsResource {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(6 + self.resource_name.len());
         s.put_fixed(self.resource_type)?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.resource_name,
             version >= 4,
             "resource_name",
         )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.configuration_keys,
             buf,
             version,
@@ -194,9 +191,13 @@ impl crate::primitives::Wire for DescribeConfigsResource {
             "configuration_keys",
         )?;
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -205,24 +206,27 @@ impl crate::primitives::Wire for DescribeConfigsResource {
         let mut size = 0;
         size += 1;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.resource_name,
                 version,
                 version >= 4,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.configuration_keys,
                 version,
                 version >= 4,
             );
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DescribeConfigsResource {
+impl crate::encoding::Decode for DescribeConfigsResource {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -230,21 +234,21 @@ impl crate::primitives::Decode for DescribeConfigsResource {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.resource_type,
             r,
             version,
             false,
             "resource_type",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.resource_name,
             r,
             version,
             version >= 4,
             "resource_name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.configuration_keys,
             r,
             version,
@@ -253,7 +257,7 @@ impl crate::primitives::Decode for DescribeConfigsResource {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -269,7 +273,7 @@ impl crate::primitives::Decode for DescribeConfigsResource {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeConfigsResource {}
+impl crate::encoding::Struct for DescribeConfigsResource {}
 impl crate::message::Message for DescribeConfigsRequest {
     const NAME: &'static str = "DescribeConfigsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -16,7 +16,7 @@ pub struct DescribeConfigsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DescribeConfigsResponse {
+impl crate::encoding::Wire for DescribeConfigsResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -25,14 +25,14 @@ impl crate::primitives::Wire for DescribeConfigsResponse {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.results.len(),
             version >= 4,
             "results",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.results,
             buf,
             version,
@@ -40,9 +40,13 @@ impl crate::primitives::Wire for DescribeConfigsResponse {
             "results",
         )?;
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -50,29 +54,31 @@ impl crate::primitives::Wire for DescribeConfigsResponse {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size
-            += crate::primitives::Wire::value_size(&self.results, version, version >= 4);
+        size += crate::encoding::Wire::value_size(&self.results, version, version >= 4);
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DescribeConfigsResponse {
+impl crate::encoding::Decode for DescribeConfigsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.results,
             r,
             version,
@@ -81,7 +87,7 @@ impl crate::primitives::Decode for DescribeConfigsResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -96,7 +102,7 @@ impl crate::primitives::Decode for DescribeConfigsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeConfigsResponse {}
+impl crate::encoding::Struct for DescribeConfigsResponse {}
 impl crate::entity::Entities for DescribeConfigsResponse {}
 /// Versions 0-4; flexible 4.
 #[derive(Debug, Clone, PartialEq)]
@@ -136,7 +142,7 @@ impl Default for DescribeConfigsResult {
         }
     }
 }
-impl crate::primitives::Wire for DescribeConfigsResult {
+impl crate::encoding::Wire for DescribeConfigsResult {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -149,27 +155,27 @@ impl crate::primitives::Wire for DescribeConfigsResult {
                     + self.resource_name.len(),
             );
         s.put_fixed(self.error_code)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             version >= 4,
             "error_message",
         )?;
         s.put_fixed(self.resource_type)?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.resource_name,
             version >= 4,
             "resource_name",
         )?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.configs.len(),
             version >= 4,
             "configs",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.configs,
             buf,
             version,
@@ -177,9 +183,13 @@ impl crate::primitives::Wire for DescribeConfigsResult {
             "configs",
         )?;
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -188,62 +198,64 @@ impl crate::primitives::Wire for DescribeConfigsResult {
         let mut size = 0;
         size += 2;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.error_message,
                 version,
                 version >= 4,
             );
         size += 1;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.resource_name,
                 version,
                 version >= 4,
             );
-        size
-            += crate::primitives::Wire::value_size(&self.configs, version, version >= 4);
+        size += crate::encoding::Wire::value_size(&self.configs, version, version >= 4);
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DescribeConfigsResult {
+impl crate::encoding::Decode for DescribeConfigsResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
             version >= 4,
             "error_message",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.resource_type,
             r,
             version,
             false,
             "resource_type",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.resource_name,
             r,
             version,
             version >= 4,
             "resource_name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.configs,
             r,
             version,
@@ -252,7 +264,7 @@ impl crate::primitives::Decode for DescribeConfigsResult {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -270,7 +282,7 @@ impl crate::primitives::Decode for DescribeConfigsResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeConfigsResult {}
+impl crate::encoding::Struct for DescribeConfigsResult {}
 /// Versions 0-4; flexible 4.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeConfigsResourceResult {
@@ -329,7 +341,7 @@ impl Default for DescribeConfigsResourceResult {
         }
     }
 }
-impl crate::primitives::Wire for DescribeConfigsResourceResult {
+impl crate::encoding::Wire for DescribeConfigsResourceResult {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -337,12 +349,12 @@ impl crate::primitives::Wire for DescribeConfigsResourceResult {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 0 && self.is_default {
-            return Err(crate::primitives::field::non_default("is_default"));
+            return Err(crate::encoding::field::non_default("is_default"));
         }
         let mut s = buf
             .segment(19 + self.name.len() + self.value.as_ref().map_or(0, String::len));
-        crate::primitives::field::put_str(&mut s, &self.name, version >= 4, "name")?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_str(&mut s, &self.name, version >= 4, "name")?;
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.value.as_deref(),
             version >= 4,
@@ -361,7 +373,7 @@ impl crate::primitives::Wire for DescribeConfigsResourceResult {
         }
         s.put_fixed(self.is_sensitive)?;
         if version >= 1 {
-            crate::primitives::field::put_count(
+            crate::encoding::field::put_count(
                 &mut s,
                 self.synonyms.len(),
                 version >= 4,
@@ -370,7 +382,7 @@ impl crate::primitives::Wire for DescribeConfigsResourceResult {
         }
         s.finish();
         if version >= 1 {
-            crate::primitives::field::encode_elements(
+            crate::encoding::field::encode_elements(
                 &self.synonyms,
                 buf,
                 version,
@@ -383,7 +395,7 @@ impl crate::primitives::Wire for DescribeConfigsResourceResult {
             s.put_fixed(self.config_type)?;
         }
         if version >= 3 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.documentation.as_deref(),
                 version >= 4,
@@ -396,22 +408,22 @@ impl crate::primitives::Wire for DescribeConfigsResourceResult {
         s.finish();
         if version >= 4 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 4);
-        size += crate::primitives::Wire::value_size(&self.value, version, version >= 4);
+        size += crate::encoding::Wire::value_size(&self.name, version, version >= 4);
+        size += crate::encoding::Wire::value_size(&self.value, version, version >= 4);
         size += 1;
         if version <= 0 {
             size += 1;
@@ -422,7 +434,7 @@ impl crate::primitives::Wire for DescribeConfigsResourceResult {
         size += 1;
         if version >= 1 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.synonyms,
                     version,
                     version >= 4,
@@ -433,33 +445,36 @@ impl crate::primitives::Wire for DescribeConfigsResourceResult {
         }
         if version >= 3 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.documentation,
                     version,
                     version >= 4,
                 );
         }
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DescribeConfigsResourceResult {
+impl crate::encoding::Decode for DescribeConfigsResourceResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.name,
             r,
             version,
             version >= 4,
             "name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.value,
             r,
             version,
@@ -467,22 +482,19 @@ impl crate::primitives::Decode for DescribeConfigsResourceResult {
             "value",
         )?;
         if version <= 0 {
-            let run: [u8; 2] = crate::primitives::field::read_run(
+            let run: [u8; 2] = crate::encoding::field::read_run(
                 r,
                 &[("read_only", 1), ("is_default", 1)],
             )?;
-            self.read_only = crate::primitives::Fixed::from_chunk(&run[0..1]);
-            self.is_default = crate::primitives::Fixed::from_chunk(&run[1..2]);
+            self.read_only = crate::encoding::Fixed::from_chunk(&run[0..1]);
+            self.is_default = crate::encoding::Fixed::from_chunk(&run[1..2]);
         } else {
-            let run: [u8; 1] = crate::primitives::field::read_run(
-                r,
-                &[("read_only", 1)],
-            )?;
-            self.read_only = crate::primitives::Fixed::from_chunk(&run[0..1]);
+            let run: [u8; 1] = crate::encoding::field::read_run(r, &[("read_only", 1)])?;
+            self.read_only = crate::encoding::Fixed::from_chunk(&run[0..1]);
             self.is_default = false;
         }
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.config_source,
                 r,
                 version,
@@ -492,7 +504,7 @@ impl crate::primitives::Decode for DescribeConfigsResourceResult {
         } else {
             self.config_source = -1;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.is_sensitive,
             r,
             version,
@@ -500,7 +512,7 @@ impl crate::primitives::Decode for DescribeConfigsResourceResult {
             "is_sensitive",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.synonyms,
                 r,
                 version,
@@ -511,7 +523,7 @@ impl crate::primitives::Decode for DescribeConfigsResourceResult {
             self.synonyms.clear();
         }
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.config_type,
                 r,
                 version,
@@ -522,7 +534,7 @@ impl crate::primitives::Decode for DescribeConfigsResourceResult {
             self.config_type = 0;
         }
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.documentation,
                 r,
                 version,
@@ -534,7 +546,7 @@ impl crate::primitives::Decode for DescribeConfigsResourceResult {
         }
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -556,7 +568,7 @@ impl crate::primitives::Decode for DescribeConfigsResourceResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeConfigsResourceResult {}
+impl crate::encoding::Struct for DescribeConfigsResourceResult {}
 /// Versions 1-4; flexible 4.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeConfigsSynonym {
@@ -585,7 +597,7 @@ impl Default for DescribeConfigsSynonym {
         }
     }
 }
-impl crate::primitives::Wire for DescribeConfigsSynonym {
+impl crate::encoding::Wire for DescribeConfigsSynonym {
     #[inline]
     fn encode_value(
         &self,
@@ -595,8 +607,8 @@ impl crate::primitives::Wire for DescribeConfigsSynonym {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf
             .segment(12 + self.name.len() + self.value.as_ref().map_or(0, String::len));
-        crate::primitives::field::put_str(&mut s, &self.name, version >= 4, "name")?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_str(&mut s, &self.name, version >= 4, "name")?;
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.value.as_deref(),
             version >= 4,
@@ -609,30 +621,33 @@ impl crate::primitives::Wire for DescribeConfigsSynonym {
         s.finish();
         if version >= 4 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 4);
-        size += crate::primitives::Wire::value_size(&self.value, version, version >= 4);
+        size += crate::encoding::Wire::value_size(&self.name, version, version >= 4);
+        size += crate::encoding::Wire::value_size(&self.value, version, version >= 4);
         size += 1;
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DescribeConfigsSynonym {
+impl crate::encoding::Decode for DescribeConfigsSynonym {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -640,21 +655,21 @@ impl crate::primitives::Decode for DescribeConfigsSynonym {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.name,
             r,
             version,
             version >= 4,
             "name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.value,
             r,
             version,
             version >= 4,
             "value",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.source,
             r,
             version,
@@ -663,7 +678,7 @@ impl crate::primitives::Decode for DescribeConfigsSynonym {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -679,7 +694,7 @@ impl crate::primitives::Decode for DescribeConfigsSynonym {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeConfigsSynonym {}
+impl crate::encoding::Struct for DescribeConfigsSynonym {}
 impl crate::message::Message for DescribeConfigsResponse {
     const NAME: &'static str = "DescribeConfigsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

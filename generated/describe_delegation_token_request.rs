@@ -20,14 +20,14 @@ impl Default for DescribeDelegationTokenRequest {
         }
     }
 }
-impl crate::primitives::Wire for DescribeDelegationTokenRequest {
+impl crate::encoding::Wire for DescribeDelegationTokenRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.owners,
             buf,
             version,
@@ -35,30 +35,37 @@ impl crate::primitives::Wire for DescribeDelegationTokenRequest {
             "owners",
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.owners, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.owners, version, version >= 2);
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DescribeDelegationTokenRequest {
+impl crate::encoding::Decode for DescribeDelegationTokenRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.owners,
             r,
             version,
@@ -67,7 +74,7 @@ impl crate::primitives::Decode for DescribeDelegationTokenRequest {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -81,7 +88,7 @@ impl crate::primitives::Decode for DescribeDelegationTokenRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeDelegationTokenRequest {}
+impl crate::encoding::Struct for DescribeDelegationTokenRequest {}
 impl crate::entity::Entities for DescribeDelegationTokenRequest {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -97,7 +104,7 @@ pub struct DescribeDelegationTokenOwner {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DescribeDelegationTokenOwner {
+impl crate::encoding::Wire for DescribeDelegationTokenOwner {
     #[inline]
     fn encode_value(
         &self,
@@ -107,13 +114,13 @@ impl crate::primitives::Wire for DescribeDelegationTokenOwner {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf
             .segment(11 + self.principal_type.len() + self.principal_name.len());
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.principal_type,
             version >= 2,
             "principal_type",
         )?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.principal_name,
             version >= 2,
@@ -125,14 +132,14 @@ impl crate::primitives::Wire for DescribeDelegationTokenOwner {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -140,24 +147,27 @@ impl crate::primitives::Wire for DescribeDelegationTokenOwner {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.principal_type,
                 version,
                 version >= 2,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.principal_name,
                 version,
                 version >= 2,
             );
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DescribeDelegationTokenOwner {
+impl crate::encoding::Decode for DescribeDelegationTokenOwner {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -165,14 +175,14 @@ impl crate::primitives::Decode for DescribeDelegationTokenOwner {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.principal_type,
             r,
             version,
             version >= 2,
             "principal_type",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.principal_name,
             r,
             version,
@@ -181,7 +191,7 @@ impl crate::primitives::Decode for DescribeDelegationTokenOwner {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -196,7 +206,7 @@ impl crate::primitives::Decode for DescribeDelegationTokenOwner {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeDelegationTokenOwner {}
+impl crate::encoding::Struct for DescribeDelegationTokenOwner {}
 impl crate::message::Message for DescribeDelegationTokenRequest {
     const NAME: &'static str = "DescribeDelegationTokenRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

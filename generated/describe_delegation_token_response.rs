@@ -20,7 +20,7 @@ pub struct DescribeDelegationTokenResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DescribeDelegationTokenResponse {
+impl crate::encoding::Wire for DescribeDelegationTokenResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -29,14 +29,14 @@ impl crate::primitives::Wire for DescribeDelegationTokenResponse {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(7);
         s.put_fixed(self.error_code)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.tokens.len(),
             version >= 2,
             "tokens",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.tokens,
             buf,
             version,
@@ -51,14 +51,14 @@ impl crate::primitives::Wire for DescribeDelegationTokenResponse {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -66,36 +66,39 @@ impl crate::primitives::Wire for DescribeDelegationTokenResponse {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.tokens, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.tokens, version, version >= 2);
         size += 4;
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DescribeDelegationTokenResponse {
+impl crate::encoding::Decode for DescribeDelegationTokenResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.tokens,
             r,
             version,
             version >= 2,
             "tokens",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.throttle_time_ms,
             r,
             version,
@@ -104,7 +107,7 @@ impl crate::primitives::Decode for DescribeDelegationTokenResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -120,7 +123,7 @@ impl crate::primitives::Decode for DescribeDelegationTokenResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeDelegationTokenResponse {}
+impl crate::encoding::Struct for DescribeDelegationTokenResponse {}
 impl crate::entity::Entities for DescribeDelegationTokenResponse {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Clone, PartialEq, Default)]
@@ -193,7 +196,7 @@ impl ::core::fmt::Debug for DescribedDelegationToken {
             .finish()
     }
 }
-impl crate::primitives::Wire for DescribedDelegationToken {
+impl crate::encoding::Wire for DescribedDelegationToken {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -202,12 +205,12 @@ impl crate::primitives::Wire for DescribedDelegationToken {
     ) -> Result<(), crate::error::EncodeError> {
         if version < 3 && !self.token_requester_principal_type.is_empty() {
             return Err(
-                crate::primitives::field::non_default("token_requester_principal_type"),
+                crate::encoding::field::non_default("token_requester_principal_type"),
             );
         }
         if version < 3 && !self.token_requester_principal_name.is_empty() {
             return Err(
-                crate::primitives::field::non_default("token_requester_principal_name"),
+                crate::encoding::field::non_default("token_requester_principal_name"),
             );
         }
         let mut s = buf
@@ -216,20 +219,20 @@ impl crate::primitives::Wire for DescribedDelegationToken {
                     + self.token_requester_principal_type.len()
                     + self.token_requester_principal_name.len() + self.token_id.len(),
             );
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.principal_type,
             version >= 2,
             "principal_type",
         )?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.principal_name,
             version >= 2,
             "principal_name",
         )?;
         if version >= 3 {
-            crate::primitives::field::put_str(
+            crate::encoding::field::put_str(
                 &mut s,
                 &self.token_requester_principal_type,
                 true,
@@ -237,7 +240,7 @@ impl crate::primitives::Wire for DescribedDelegationToken {
             )?;
         }
         if version >= 3 {
-            crate::primitives::field::put_str(
+            crate::encoding::field::put_str(
                 &mut s,
                 &self.token_requester_principal_name,
                 true,
@@ -249,21 +252,15 @@ impl crate::primitives::Wire for DescribedDelegationToken {
         run[8..16].copy_from_slice(&self.expiry_timestamp.to_be_bytes());
         run[16..24].copy_from_slice(&self.max_timestamp.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.token_id,
             version >= 2,
             "token_id",
         )?;
         s.finish();
-        crate::primitives::field::encode(
-            &self.hmac,
-            buf,
-            version,
-            version >= 2,
-            "hmac",
-        )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(&self.hmac, buf, version, version >= 2, "hmac")?;
+        crate::encoding::field::encode(
             &self.renewers,
             buf,
             version,
@@ -271,9 +268,13 @@ impl crate::primitives::Wire for DescribedDelegationToken {
             "renewers",
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -281,20 +282,20 @@ impl crate::primitives::Wire for DescribedDelegationToken {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.principal_type,
                 version,
                 version >= 2,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.principal_name,
                 version,
                 version >= 2,
             );
         if version >= 3 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.token_requester_principal_type,
                     version,
                     true,
@@ -302,7 +303,7 @@ impl crate::primitives::Wire for DescribedDelegationToken {
         }
         if version >= 3 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.token_requester_principal_name,
                     version,
                     true,
@@ -311,40 +312,33 @@ impl crate::primitives::Wire for DescribedDelegationToken {
         size += 8;
         size += 8;
         size += 8;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.token_id,
-                version,
-                version >= 2,
-            );
-        size += crate::primitives::Wire::value_size(&self.hmac, version, version >= 2);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.renewers,
-                version,
-                version >= 2,
-            );
+        size += crate::encoding::Wire::value_size(&self.token_id, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.hmac, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.renewers, version, version >= 2);
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DescribedDelegationToken {
+impl crate::encoding::Decode for DescribedDelegationToken {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.principal_type,
             r,
             version,
             version >= 2,
             "principal_type",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.principal_name,
             r,
             version,
@@ -352,7 +346,7 @@ impl crate::primitives::Decode for DescribedDelegationToken {
             "principal_name",
         )?;
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.token_requester_principal_type,
                 r,
                 version,
@@ -363,7 +357,7 @@ impl crate::primitives::Decode for DescribedDelegationToken {
             self.token_requester_principal_type.clear();
         }
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.token_requester_principal_name,
                 r,
                 version,
@@ -373,28 +367,28 @@ impl crate::primitives::Decode for DescribedDelegationToken {
         } else {
             self.token_requester_principal_name.clear();
         }
-        let run: [u8; 24] = crate::primitives::field::read_run(
+        let run: [u8; 24] = crate::encoding::field::read_run(
             r,
             &[("issue_timestamp", 8), ("expiry_timestamp", 8), ("max_timestamp", 8)],
         )?;
-        self.issue_timestamp = crate::primitives::Fixed::from_chunk(&run[0..8]);
-        self.expiry_timestamp = crate::primitives::Fixed::from_chunk(&run[8..16]);
-        self.max_timestamp = crate::primitives::Fixed::from_chunk(&run[16..24]);
-        crate::primitives::field::decode_into(
+        self.issue_timestamp = crate::encoding::Fixed::from_chunk(&run[0..8]);
+        self.expiry_timestamp = crate::encoding::Fixed::from_chunk(&run[8..16]);
+        self.max_timestamp = crate::encoding::Fixed::from_chunk(&run[16..24]);
+        crate::encoding::field::decode_into(
             &mut self.token_id,
             r,
             version,
             version >= 2,
             "token_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.hmac,
             r,
             version,
             version >= 2,
             "hmac",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.renewers,
             r,
             version,
@@ -403,7 +397,7 @@ impl crate::primitives::Decode for DescribedDelegationToken {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -426,7 +420,7 @@ impl crate::primitives::Decode for DescribedDelegationToken {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribedDelegationToken {}
+impl crate::encoding::Struct for DescribedDelegationToken {}
 /// Versions 0-3; flexible 2-3.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DescribedDelegationTokenRenewer {
@@ -441,7 +435,7 @@ pub struct DescribedDelegationTokenRenewer {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DescribedDelegationTokenRenewer {
+impl crate::encoding::Wire for DescribedDelegationTokenRenewer {
     #[inline]
     fn encode_value(
         &self,
@@ -451,13 +445,13 @@ impl crate::primitives::Wire for DescribedDelegationTokenRenewer {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf
             .segment(11 + self.principal_type.len() + self.principal_name.len());
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.principal_type,
             version >= 2,
             "principal_type",
         )?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.principal_name,
             version >= 2,
@@ -469,14 +463,14 @@ impl crate::primitives::Wire for DescribedDelegationTokenRenewer {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -484,24 +478,27 @@ impl crate::primitives::Wire for DescribedDelegationTokenRenewer {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.principal_type,
                 version,
                 version >= 2,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.principal_name,
                 version,
                 version >= 2,
             );
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DescribedDelegationTokenRenewer {
+impl crate::encoding::Decode for DescribedDelegationTokenRenewer {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -509,14 +506,14 @@ impl crate::primitives::Decode for DescribedDelegationTokenRenewer {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.principal_type,
             r,
             version,
             version >= 2,
             "principal_type",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.principal_name,
             r,
             version,
@@ -525,7 +522,7 @@ impl crate::primitives::Decode for DescribedDelegationTokenRenewer {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -540,7 +537,7 @@ impl crate::primitives::Decode for DescribedDelegationTokenRenewer {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribedDelegationTokenRenewer {}
+impl crate::encoding::Struct for DescribedDelegationTokenRenewer {}
 impl crate::message::Message for DescribeDelegationTokenResponse {
     const NAME: &'static str = "DescribeDelegationTokenResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -16,7 +16,7 @@ pub struct DescribeGroupsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DescribeGroupsRequest {
+impl crate::encoding::Wire for DescribeGroupsRequest {
     #[inline]
     fn encode_value(
         &self,
@@ -26,10 +26,10 @@ impl crate::primitives::Wire for DescribeGroupsRequest {
     ) -> Result<(), crate::error::EncodeError> {
         if version < 3 && self.include_authorized_operations {
             return Err(
-                crate::primitives::field::non_default("include_authorized_operations"),
+                crate::encoding::field::non_default("include_authorized_operations"),
             );
         }
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.groups,
             buf,
             version,
@@ -46,31 +46,34 @@ impl crate::primitives::Wire for DescribeGroupsRequest {
         s.finish();
         if version >= 5 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.groups, version, version >= 5);
+        size += crate::encoding::Wire::value_size(&self.groups, version, version >= 5);
         if version >= 3 {
             size += 1;
         }
         if version >= 5 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DescribeGroupsRequest {
+impl crate::encoding::Decode for DescribeGroupsRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -78,7 +81,7 @@ impl crate::primitives::Decode for DescribeGroupsRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.groups,
             r,
             version,
@@ -86,7 +89,7 @@ impl crate::primitives::Decode for DescribeGroupsRequest {
             "groups",
         )?;
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.include_authorized_operations,
                 r,
                 version,
@@ -98,7 +101,7 @@ impl crate::primitives::Decode for DescribeGroupsRequest {
         }
         self.unknown_tagged_fields.clear();
         if version >= 5 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -113,13 +116,13 @@ impl crate::primitives::Decode for DescribeGroupsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeGroupsRequest {}
+impl crate::encoding::Struct for DescribeGroupsRequest {}
 impl crate::entity::Entities for DescribeGroupsRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::group_id(&self.groups, "Groups", f);
+        crate::encoding::group_id(&self.groups, "Groups", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::group_id_mut(&mut self.groups, "Groups", f);
+        crate::encoding::group_id_mut(&mut self.groups, "Groups", f);
     }
 }
 impl crate::message::Message for DescribeGroupsRequest {

@@ -16,7 +16,7 @@ pub struct DescribeGroupsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DescribeGroupsResponse {
+impl crate::encoding::Wire for DescribeGroupsResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -27,14 +27,14 @@ impl crate::primitives::Wire for DescribeGroupsResponse {
         if version >= 1 {
             s.put_fixed(self.throttle_time_ms)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.groups.len(),
             version >= 5,
             "groups",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.groups,
             buf,
             version,
@@ -42,9 +42,13 @@ impl crate::primitives::Wire for DescribeGroupsResponse {
             "groups",
         )?;
         if version >= 5 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -54,14 +58,17 @@ impl crate::primitives::Wire for DescribeGroupsResponse {
         if version >= 1 {
             size += 4;
         }
-        size += crate::primitives::Wire::value_size(&self.groups, version, version >= 5);
+        size += crate::encoding::Wire::value_size(&self.groups, version, version >= 5);
         if version >= 5 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DescribeGroupsResponse {
+impl crate::encoding::Decode for DescribeGroupsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -69,7 +76,7 @@ impl crate::primitives::Decode for DescribeGroupsResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.throttle_time_ms,
                 r,
                 version,
@@ -79,7 +86,7 @@ impl crate::primitives::Decode for DescribeGroupsResponse {
         } else {
             self.throttle_time_ms = 0;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.groups,
             r,
             version,
@@ -88,7 +95,7 @@ impl crate::primitives::Decode for DescribeGroupsResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 5 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -103,7 +110,7 @@ impl crate::primitives::Decode for DescribeGroupsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeGroupsResponse {}
+impl crate::encoding::Struct for DescribeGroupsResponse {}
 impl crate::entity::Entities for DescribeGroupsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.groups, version, f);
@@ -165,7 +172,7 @@ impl Default for DescribedGroup {
         }
     }
 }
-impl crate::primitives::Wire for DescribedGroup {
+impl crate::encoding::Wire for DescribedGroup {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -173,10 +180,10 @@ impl crate::primitives::Wire for DescribedGroup {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 6 && self.error_message.is_some() {
-            return Err(crate::primitives::field::non_default("error_message"));
+            return Err(crate::encoding::field::non_default("error_message"));
         }
         if version < 3 && self.authorized_operations != -2147483648 {
-            return Err(crate::primitives::field::non_default("authorized_operations"));
+            return Err(crate::encoding::field::non_default("authorized_operations"));
         }
         let mut s = buf
             .segment(
@@ -186,45 +193,45 @@ impl crate::primitives::Wire for DescribedGroup {
             );
         s.put_fixed(self.error_code)?;
         if version >= 6 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.error_message.as_deref(),
                 true,
                 "error_message",
             )?;
         }
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.group_id,
             version >= 5,
             "group_id",
         )?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.group_state,
             version >= 5,
             "group_state",
         )?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.protocol_type,
             version >= 5,
             "protocol_type",
         )?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.protocol_data,
             version >= 5,
             "protocol_data",
         )?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.members.len(),
             version >= 5,
             "members",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.members,
             buf,
             version,
@@ -241,14 +248,14 @@ impl crate::primitives::Wire for DescribedGroup {
         s.finish();
         if version >= 5 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -258,55 +265,48 @@ impl crate::primitives::Wire for DescribedGroup {
         size += 2;
         if version >= 6 {
             size
-                += crate::primitives::Wire::value_size(
-                    &self.error_message,
-                    version,
-                    true,
-                );
+                += crate::encoding::Wire::value_size(&self.error_message, version, true);
         }
+        size += crate::encoding::Wire::value_size(&self.group_id, version, version >= 5);
         size
-            += crate::primitives::Wire::value_size(
-                &self.group_id,
-                version,
-                version >= 5,
-            );
-        size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.group_state,
                 version,
                 version >= 5,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.protocol_type,
                 version,
                 version >= 5,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.protocol_data,
                 version,
                 version >= 5,
             );
-        size
-            += crate::primitives::Wire::value_size(&self.members, version, version >= 5);
+        size += crate::encoding::Wire::value_size(&self.members, version, version >= 5);
         if version >= 3 {
             size += 4;
         }
         if version >= 5 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DescribedGroup {
+impl crate::encoding::Decode for DescribedGroup {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
@@ -314,7 +314,7 @@ impl crate::primitives::Decode for DescribedGroup {
             "error_code",
         )?;
         if version >= 6 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.error_message,
                 r,
                 version,
@@ -324,35 +324,35 @@ impl crate::primitives::Decode for DescribedGroup {
         } else {
             self.error_message = None;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_id,
             r,
             version,
             version >= 5,
             "group_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_state,
             r,
             version,
             version >= 5,
             "group_state",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.protocol_type,
             r,
             version,
             version >= 5,
             "protocol_type",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.protocol_data,
             r,
             version,
             version >= 5,
             "protocol_data",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.members,
             r,
             version,
@@ -360,7 +360,7 @@ impl crate::primitives::Decode for DescribedGroup {
             "members",
         )?;
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.authorized_operations,
                 r,
                 version,
@@ -372,7 +372,7 @@ impl crate::primitives::Decode for DescribedGroup {
         }
         self.unknown_tagged_fields.clear();
         if version >= 5 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -393,13 +393,13 @@ impl crate::primitives::Decode for DescribedGroup {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribedGroup {}
+impl crate::encoding::Struct for DescribedGroup {}
 impl crate::entity::Entities for DescribedGroup {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::encoding::group_id(&self.group_id, "GroupId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::encoding::group_id_mut(&mut self.group_id, "GroupId", f);
     }
 }
 /// Versions 0-6; flexible 5-6.
@@ -432,7 +432,7 @@ pub struct DescribedGroupMember {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DescribedGroupMember {
+impl crate::encoding::Wire for DescribedGroupMember {
     #[inline]
     fn encode_value(
         &self,
@@ -446,41 +446,41 @@ impl crate::primitives::Wire for DescribedGroupMember {
                     + self.group_instance_id.as_ref().map_or(0, String::len)
                     + self.client_id.len() + self.client_host.len(),
             );
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.member_id,
             version >= 5,
             "member_id",
         )?;
         if version >= 4 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.group_instance_id.as_deref(),
                 version >= 5,
                 "group_instance_id",
             )?;
         }
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.client_id,
             version >= 5,
             "client_id",
         )?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.client_host,
             version >= 5,
             "client_host",
         )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.member_metadata,
             buf,
             version,
             version >= 5,
             "member_metadata",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.member_assignment,
             buf,
             version,
@@ -488,9 +488,13 @@ impl crate::primitives::Wire for DescribedGroupMember {
             "member_assignment",
         )?;
         if version >= 5 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -498,50 +502,45 @@ impl crate::primitives::Wire for DescribedGroupMember {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
-                &self.member_id,
-                version,
-                version >= 5,
-            );
+            += crate::encoding::Wire::value_size(&self.member_id, version, version >= 5);
         if version >= 4 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.group_instance_id,
                     version,
                     version >= 5,
                 );
         }
         size
-            += crate::primitives::Wire::value_size(
-                &self.client_id,
-                version,
-                version >= 5,
-            );
+            += crate::encoding::Wire::value_size(&self.client_id, version, version >= 5);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.client_host,
                 version,
                 version >= 5,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.member_metadata,
                 version,
                 version >= 5,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.member_assignment,
                 version,
                 version >= 5,
             );
         if version >= 5 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DescribedGroupMember {
+impl crate::encoding::Decode for DescribedGroupMember {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -549,7 +548,7 @@ impl crate::primitives::Decode for DescribedGroupMember {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.member_id,
             r,
             version,
@@ -557,7 +556,7 @@ impl crate::primitives::Decode for DescribedGroupMember {
             "member_id",
         )?;
         if version >= 4 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.group_instance_id,
                 r,
                 version,
@@ -567,28 +566,28 @@ impl crate::primitives::Decode for DescribedGroupMember {
         } else {
             self.group_instance_id = None;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.client_id,
             r,
             version,
             version >= 5,
             "client_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.client_host,
             r,
             version,
             version >= 5,
             "client_host",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.member_metadata,
             r,
             version,
             version >= 5,
             "member_metadata",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.member_assignment,
             r,
             version,
@@ -597,7 +596,7 @@ impl crate::primitives::Decode for DescribedGroupMember {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 5 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -616,7 +615,7 @@ impl crate::primitives::Decode for DescribedGroupMember {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribedGroupMember {}
+impl crate::encoding::Struct for DescribedGroupMember {}
 impl crate::message::Message for DescribeGroupsResponse {
     const NAME: &'static str = "DescribeGroupsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -20,14 +20,14 @@ impl Default for DescribeLogDirsRequest {
         }
     }
 }
-impl crate::primitives::Wire for DescribeLogDirsRequest {
+impl crate::encoding::Wire for DescribeLogDirsRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.topics,
             buf,
             version,
@@ -35,30 +35,37 @@ impl crate::primitives::Wire for DescribeLogDirsRequest {
             "topics",
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topics, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.topics, version, version >= 2);
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DescribeLogDirsRequest {
+impl crate::encoding::Decode for DescribeLogDirsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -67,7 +74,7 @@ impl crate::primitives::Decode for DescribeLogDirsRequest {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -81,7 +88,7 @@ impl crate::primitives::Decode for DescribeLogDirsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeLogDirsRequest {}
+impl crate::encoding::Struct for DescribeLogDirsRequest {}
 impl crate::entity::Entities for DescribeLogDirsRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -104,7 +111,7 @@ pub struct DescribableLogDirTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DescribableLogDirTopic {
+impl crate::encoding::Wire for DescribableLogDirTopic {
     #[inline]
     fn encode_value(
         &self,
@@ -113,8 +120,8 @@ impl crate::primitives::Wire for DescribableLogDirTopic {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(11 + self.topic.len() + self.partitions.len() * 4);
-        crate::primitives::field::put_str(&mut s, &self.topic, version >= 2, "topic")?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_str(&mut s, &self.topic, version >= 2, "topic")?;
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.partitions,
             version >= 2,
@@ -126,34 +133,37 @@ impl crate::primitives::Wire for DescribableLogDirTopic {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.topic, version, version >= 2);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partitions,
                 version,
                 version >= 2,
             );
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DescribableLogDirTopic {
+impl crate::encoding::Decode for DescribableLogDirTopic {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -161,14 +171,14 @@ impl crate::primitives::Decode for DescribableLogDirTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic,
             r,
             version,
             version >= 2,
             "topic",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
             version >= 2,
@@ -176,7 +186,7 @@ impl crate::primitives::Decode for DescribableLogDirTopic {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -191,13 +201,13 @@ impl crate::primitives::Decode for DescribableLogDirTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribableLogDirTopic {}
+impl crate::encoding::Struct for DescribableLogDirTopic {}
 impl crate::entity::Entities for DescribableLogDirTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.topic, "Topic", f);
+        crate::encoding::topic_name(&self.topic, "Topic", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.topic, "Topic", f);
+        crate::encoding::topic_name_mut(&mut self.topic, "Topic", f);
     }
 }
 impl crate::message::Message for DescribeLogDirsRequest {

@@ -20,7 +20,7 @@ pub struct DescribeLogDirsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DescribeLogDirsResponse {
+impl crate::encoding::Wire for DescribeLogDirsResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -36,14 +36,14 @@ impl crate::primitives::Wire for DescribeLogDirsResponse {
         } else {
             s.put_fixed(self.throttle_time_ms)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.results.len(),
             version >= 2,
             "results",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.results,
             buf,
             version,
@@ -51,9 +51,13 @@ impl crate::primitives::Wire for DescribeLogDirsResponse {
             "results",
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -64,15 +68,17 @@ impl crate::primitives::Wire for DescribeLogDirsResponse {
         if version >= 3 {
             size += 2;
         }
-        size
-            += crate::primitives::Wire::value_size(&self.results, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.results, version, version >= 2);
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DescribeLogDirsResponse {
+impl crate::encoding::Decode for DescribeLogDirsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -80,21 +86,21 @@ impl crate::primitives::Decode for DescribeLogDirsResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 3 {
-            let run: [u8; 6] = crate::primitives::field::read_run(
+            let run: [u8; 6] = crate::encoding::field::read_run(
                 r,
                 &[("throttle_time_ms", 4), ("error_code", 2)],
             )?;
-            self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+            self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
         } else {
-            let run: [u8; 4] = crate::primitives::field::read_run(
+            let run: [u8; 4] = crate::encoding::field::read_run(
                 r,
                 &[("throttle_time_ms", 4)],
             )?;
-            self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
             self.error_code = 0;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.results,
             r,
             version,
@@ -103,7 +109,7 @@ impl crate::primitives::Decode for DescribeLogDirsResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -119,7 +125,7 @@ impl crate::primitives::Decode for DescribeLogDirsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeLogDirsResponse {}
+impl crate::encoding::Struct for DescribeLogDirsResponse {}
 impl crate::entity::Entities for DescribeLogDirsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.results, version, f);
@@ -171,7 +177,7 @@ impl Default for DescribeLogDirsResult {
         }
     }
 }
-impl crate::primitives::Wire for DescribeLogDirsResult {
+impl crate::encoding::Wire for DescribeLogDirsResult {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -180,20 +186,15 @@ impl crate::primitives::Wire for DescribeLogDirsResult {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(12 + self.log_dir.len());
         s.put_fixed(self.error_code)?;
-        crate::primitives::field::put_str(
-            &mut s,
-            &self.log_dir,
-            version >= 2,
-            "log_dir",
-        )?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_str(&mut s, &self.log_dir, version >= 2, "log_dir")?;
+        crate::encoding::field::put_count(
             &mut s,
             self.topics.len(),
             version >= 2,
             "topics",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -219,14 +220,14 @@ impl crate::primitives::Wire for DescribeLogDirsResult {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -234,9 +235,8 @@ impl crate::primitives::Wire for DescribeLogDirsResult {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;
-        size
-            += crate::primitives::Wire::value_size(&self.log_dir, version, version >= 2);
-        size += crate::primitives::Wire::value_size(&self.topics, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.log_dir, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.topics, version, version >= 2);
         if version >= 4 {
             size += 8;
         }
@@ -247,33 +247,36 @@ impl crate::primitives::Wire for DescribeLogDirsResult {
             size += 1;
         }
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DescribeLogDirsResult {
+impl crate::encoding::Decode for DescribeLogDirsResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.log_dir,
             r,
             version,
             version >= 2,
             "log_dir",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -281,20 +284,20 @@ impl crate::primitives::Decode for DescribeLogDirsResult {
             "topics",
         )?;
         if version >= 5 {
-            let run: [u8; 17] = crate::primitives::field::read_run(
+            let run: [u8; 17] = crate::encoding::field::read_run(
                 r,
                 &[("total_bytes", 8), ("usable_bytes", 8), ("is_cordoned", 1)],
             )?;
-            self.total_bytes = crate::primitives::Fixed::from_chunk(&run[0..8]);
-            self.usable_bytes = crate::primitives::Fixed::from_chunk(&run[8..16]);
-            self.is_cordoned = crate::primitives::Fixed::from_chunk(&run[16..17]);
+            self.total_bytes = crate::encoding::Fixed::from_chunk(&run[0..8]);
+            self.usable_bytes = crate::encoding::Fixed::from_chunk(&run[8..16]);
+            self.is_cordoned = crate::encoding::Fixed::from_chunk(&run[16..17]);
         } else if version >= 4 {
-            let run: [u8; 16] = crate::primitives::field::read_run(
+            let run: [u8; 16] = crate::encoding::field::read_run(
                 r,
                 &[("total_bytes", 8), ("usable_bytes", 8)],
             )?;
-            self.total_bytes = crate::primitives::Fixed::from_chunk(&run[0..8]);
-            self.usable_bytes = crate::primitives::Fixed::from_chunk(&run[8..16]);
+            self.total_bytes = crate::encoding::Fixed::from_chunk(&run[0..8]);
+            self.usable_bytes = crate::encoding::Fixed::from_chunk(&run[8..16]);
             self.is_cordoned = false;
         } else {
             self.total_bytes = -1;
@@ -303,7 +306,7 @@ impl crate::primitives::Decode for DescribeLogDirsResult {
         }
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -322,7 +325,7 @@ impl crate::primitives::Decode for DescribeLogDirsResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeLogDirsResult {}
+impl crate::encoding::Struct for DescribeLogDirsResult {}
 impl crate::entity::Entities for DescribeLogDirsResult {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -345,7 +348,7 @@ pub struct DescribeLogDirsTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DescribeLogDirsTopic {
+impl crate::encoding::Wire for DescribeLogDirsTopic {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -353,15 +356,15 @@ impl crate::primitives::Wire for DescribeLogDirsTopic {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, version >= 2, "name")?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_str(&mut s, &self.name, version >= 2, "name")?;
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             version >= 2,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -369,43 +372,50 @@ impl crate::primitives::Wire for DescribeLogDirsTopic {
             "partitions",
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.name, version, version >= 2);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partitions,
                 version,
                 version >= 2,
             );
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DescribeLogDirsTopic {
+impl crate::encoding::Decode for DescribeLogDirsTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.name,
             r,
             version,
             version >= 2,
             "name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -414,7 +424,7 @@ impl crate::primitives::Decode for DescribeLogDirsTopic {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -429,13 +439,13 @@ impl crate::primitives::Decode for DescribeLogDirsTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeLogDirsTopic {}
+impl crate::encoding::Struct for DescribeLogDirsTopic {}
 impl crate::entity::Entities for DescribeLogDirsTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
     }
 }
 /// Versions 0-5; flexible 2-5.
@@ -460,7 +470,7 @@ pub struct DescribeLogDirsPartition {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DescribeLogDirsPartition {
+impl crate::encoding::Wire for DescribeLogDirsPartition {
     #[inline]
     fn encode_value(
         &self,
@@ -481,14 +491,14 @@ impl crate::primitives::Wire for DescribeLogDirsPartition {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -500,12 +510,15 @@ impl crate::primitives::Wire for DescribeLogDirsPartition {
         size += 8;
         size += 1;
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for DescribeLogDirsPartition {
+impl crate::encoding::Decode for DescribeLogDirsPartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -513,7 +526,7 @@ impl crate::primitives::Decode for DescribeLogDirsPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 21] = crate::primitives::field::read_run(
+        let run: [u8; 21] = crate::encoding::field::read_run(
             r,
             &[
                 ("partition_index", 4),
@@ -522,13 +535,13 @@ impl crate::primitives::Decode for DescribeLogDirsPartition {
                 ("is_future_key", 1),
             ],
         )?;
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.partition_size = crate::primitives::Fixed::from_chunk(&run[4..12]);
-        self.offset_lag = crate::primitives::Fixed::from_chunk(&run[12..20]);
-        self.is_future_key = crate::primitives::Fixed::from_chunk(&run[20..21]);
+        self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.partition_size = crate::encoding::Fixed::from_chunk(&run[4..12]);
+        self.offset_lag = crate::encoding::Fixed::from_chunk(&run[12..20]);
+        self.is_future_key = crate::encoding::Fixed::from_chunk(&run[20..21]);
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -545,7 +558,7 @@ impl crate::primitives::Decode for DescribeLogDirsPartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeLogDirsPartition {}
+impl crate::encoding::Struct for DescribeLogDirsPartition {}
 impl crate::message::Message for DescribeLogDirsResponse {
     const NAME: &'static str = "DescribeLogDirsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

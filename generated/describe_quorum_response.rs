@@ -35,7 +35,7 @@ impl Default for DescribeQuorumResponse {
         }
     }
 }
-impl crate::primitives::Wire for DescribeQuorumResponse {
+impl crate::encoding::Wire for DescribeQuorumResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -43,21 +43,21 @@ impl crate::primitives::Wire for DescribeQuorumResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 2 && !self.nodes.is_empty() {
-            return Err(crate::primitives::field::non_default("nodes"));
+            return Err(crate::encoding::field::non_default("nodes"));
         }
         let mut s = buf.segment(12 + self.error_message.as_ref().map_or(0, String::len));
         s.put_fixed(self.error_code)?;
         if version >= 2 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.error_message.as_deref(),
                 true,
                 "error_message",
             )?;
         }
-        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
+        crate::encoding::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -65,9 +65,13 @@ impl crate::primitives::Wire for DescribeQuorumResponse {
             "topics",
         )?;
         if version >= 2 {
-            crate::primitives::field::encode(&self.nodes, buf, version, true, "nodes")?;
+            crate::encoding::field::encode(&self.nodes, buf, version, true, "nodes")?;
         }
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -76,28 +80,27 @@ impl crate::primitives::Wire for DescribeQuorumResponse {
         size += 2;
         if version >= 2 {
             size
-                += crate::primitives::Wire::value_size(
-                    &self.error_message,
-                    version,
-                    true,
-                );
+                += crate::encoding::Wire::value_size(&self.error_message, version, true);
         }
-        size += crate::primitives::Wire::value_size(&self.topics, version, true);
+        size += crate::encoding::Wire::value_size(&self.topics, version, true);
         if version >= 2 {
-            size += crate::primitives::Wire::value_size(&self.nodes, version, true);
+            size += crate::encoding::Wire::value_size(&self.nodes, version, true);
         }
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for DescribeQuorumResponse {
+impl crate::encoding::Decode for DescribeQuorumResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
@@ -105,7 +108,7 @@ impl crate::primitives::Decode for DescribeQuorumResponse {
             "error_code",
         )?;
         if version >= 2 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.error_message,
                 r,
                 version,
@@ -115,7 +118,7 @@ impl crate::primitives::Decode for DescribeQuorumResponse {
         } else {
             self.error_message = Some(String::new());
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -123,7 +126,7 @@ impl crate::primitives::Decode for DescribeQuorumResponse {
             "topics",
         )?;
         if version >= 2 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.nodes,
                 r,
                 version,
@@ -134,7 +137,11 @@ impl crate::primitives::Decode for DescribeQuorumResponse {
             self.nodes.clear();
         }
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -146,7 +153,7 @@ impl crate::primitives::Decode for DescribeQuorumResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeQuorumResponse {}
+impl crate::encoding::Struct for DescribeQuorumResponse {}
 impl crate::entity::Entities for DescribeQuorumResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -199,7 +206,7 @@ impl Default for ReplicaState {
         }
     }
 }
-impl crate::primitives::Wire for ReplicaState {
+impl crate::encoding::Wire for ReplicaState {
     #[inline]
     fn encode_value(
         &self,
@@ -208,7 +215,7 @@ impl crate::primitives::Wire for ReplicaState {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 2 && !self.replica_directory_id.is_nil() {
-            return Err(crate::primitives::field::non_default("replica_directory_id"));
+            return Err(crate::encoding::field::non_default("replica_directory_id"));
         }
         let mut s = buf.segment(45);
         if version >= 2 {
@@ -233,7 +240,11 @@ impl crate::primitives::Wire for ReplicaState {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -251,11 +262,14 @@ impl crate::primitives::Wire for ReplicaState {
         if version >= 1 {
             size += 8;
         }
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ReplicaState {
+impl crate::encoding::Decode for ReplicaState {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -264,24 +278,22 @@ impl crate::primitives::Decode for ReplicaState {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 2 {
-            let run: [u8; 20] = crate::primitives::field::read_run(
+            let run: [u8; 20] = crate::encoding::field::read_run(
                 r,
                 &[("replica_id", 4), ("replica_directory_id", 16)],
             )?;
-            self.replica_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.replica_directory_id = crate::primitives::Fixed::from_chunk(
-                &run[4..20],
-            );
+            self.replica_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.replica_directory_id = crate::encoding::Fixed::from_chunk(&run[4..20]);
         } else {
-            let run: [u8; 4] = crate::primitives::field::read_run(
+            let run: [u8; 4] = crate::encoding::field::read_run(
                 r,
                 &[("replica_id", 4)],
             )?;
-            self.replica_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.replica_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
             self.replica_directory_id = crate::primitives::Uuid::NIL;
         }
         if version >= 1 {
-            let run: [u8; 24] = crate::primitives::field::read_run(
+            let run: [u8; 24] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("log_end_offset", 8),
@@ -289,24 +301,26 @@ impl crate::primitives::Decode for ReplicaState {
                     ("last_caught_up_timestamp", 8),
                 ],
             )?;
-            self.log_end_offset = crate::primitives::Fixed::from_chunk(&run[0..8]);
-            self.last_fetch_timestamp = crate::primitives::Fixed::from_chunk(
-                &run[8..16],
-            );
-            self.last_caught_up_timestamp = crate::primitives::Fixed::from_chunk(
+            self.log_end_offset = crate::encoding::Fixed::from_chunk(&run[0..8]);
+            self.last_fetch_timestamp = crate::encoding::Fixed::from_chunk(&run[8..16]);
+            self.last_caught_up_timestamp = crate::encoding::Fixed::from_chunk(
                 &run[16..24],
             );
         } else {
-            let run: [u8; 8] = crate::primitives::field::read_run(
+            let run: [u8; 8] = crate::encoding::field::read_run(
                 r,
                 &[("log_end_offset", 8)],
             )?;
-            self.log_end_offset = crate::primitives::Fixed::from_chunk(&run[0..8]);
+            self.log_end_offset = crate::encoding::Fixed::from_chunk(&run[0..8]);
             self.last_fetch_timestamp = -1;
             self.last_caught_up_timestamp = -1;
         }
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -319,13 +333,13 @@ impl crate::primitives::Decode for ReplicaState {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ReplicaState {}
+impl crate::encoding::Struct for ReplicaState {}
 impl crate::entity::Entities for ReplicaState {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.replica_id, "ReplicaId", f);
+        crate::encoding::broker_id(&self.replica_id, "ReplicaId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
+        crate::encoding::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -342,7 +356,7 @@ pub struct TopicData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopicData {
+impl crate::encoding::Wire for TopicData {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -350,48 +364,55 @@ impl crate::primitives::Wire for TopicData {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.topic_name.len());
-        crate::primitives::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             true,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
             true,
             "partitions",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic_name, version, true);
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.topic_name, version, true);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopicData {
+impl crate::encoding::Decode for TopicData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_name,
             r,
             version,
             true,
             "topic_name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -399,7 +420,11 @@ impl crate::primitives::Decode for TopicData {
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -409,14 +434,14 @@ impl crate::primitives::Decode for TopicData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicData {}
+impl crate::encoding::Struct for TopicData {}
 impl crate::entity::Entities for TopicData {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+        crate::encoding::topic_name(&self.topic_name, "TopicName", f);
         crate::entity::Entities::visit_entities(&self.partitions, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+        crate::encoding::topic_name_mut(&mut self.topic_name, "TopicName", f);
         crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
     }
 }
@@ -473,7 +498,7 @@ impl Default for PartitionData {
         }
     }
 }
-impl crate::primitives::Wire for PartitionData {
+impl crate::encoding::Wire for PartitionData {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -486,7 +511,7 @@ impl crate::primitives::Wire for PartitionData {
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
         if version >= 2 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.error_message.as_deref(),
                 true,
@@ -498,28 +523,32 @@ impl crate::primitives::Wire for PartitionData {
         run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
         run[8..16].copy_from_slice(&self.high_watermark.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.current_voters.len(),
             true,
             "current_voters",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.current_voters,
             buf,
             version,
             true,
             "current_voters",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.observers,
             buf,
             version,
             true,
             "observers",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -529,36 +558,35 @@ impl crate::primitives::Wire for PartitionData {
         size += 2;
         if version >= 2 {
             size
-                += crate::primitives::Wire::value_size(
-                    &self.error_message,
-                    version,
-                    true,
-                );
+                += crate::encoding::Wire::value_size(&self.error_message, version, true);
         }
         size += 4;
         size += 4;
         size += 8;
-        size += crate::primitives::Wire::value_size(&self.current_voters, version, true);
-        size += crate::primitives::Wire::value_size(&self.observers, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.current_voters, version, true);
+        size += crate::encoding::Wire::value_size(&self.observers, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for PartitionData {
+impl crate::encoding::Decode for PartitionData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("partition_index", 4), ("error_code", 2)],
         )?;
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+        self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
         if version >= 2 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.error_message,
                 r,
                 version,
@@ -568,21 +596,21 @@ impl crate::primitives::Decode for PartitionData {
         } else {
             self.error_message = Some(String::new());
         }
-        let run: [u8; 16] = crate::primitives::field::read_run(
+        let run: [u8; 16] = crate::encoding::field::read_run(
             r,
             &[("leader_id", 4), ("leader_epoch", 4), ("high_watermark", 8)],
         )?;
-        self.leader_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
-        self.high_watermark = crate::primitives::Fixed::from_chunk(&run[8..16]);
-        crate::primitives::field::decode_into(
+        self.leader_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
+        self.high_watermark = crate::encoding::Fixed::from_chunk(&run[8..16]);
+        crate::encoding::field::decode_into(
             &mut self.current_voters,
             r,
             version,
             true,
             "current_voters",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.observers,
             r,
             version,
@@ -590,7 +618,11 @@ impl crate::primitives::Decode for PartitionData {
             "observers",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -606,15 +638,15 @@ impl crate::primitives::Decode for PartitionData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for PartitionData {}
+impl crate::encoding::Struct for PartitionData {}
 impl crate::entity::Entities for PartitionData {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.leader_id, "LeaderId", f);
+        crate::encoding::broker_id(&self.leader_id, "LeaderId", f);
         crate::entity::Entities::visit_entities(&self.current_voters, version, f);
         crate::entity::Entities::visit_entities(&self.observers, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.leader_id, "LeaderId", f);
+        crate::encoding::broker_id_mut(&mut self.leader_id, "LeaderId", f);
         crate::entity::Entities::rewrite_entities(&mut self.current_voters, version, f);
         crate::entity::Entities::rewrite_entities(&mut self.observers, version, f);
     }
@@ -633,7 +665,7 @@ pub struct Node {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for Node {
+impl crate::encoding::Wire for Node {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -642,47 +674,54 @@ impl crate::primitives::Wire for Node {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.node_id)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.listeners.len(),
             true,
             "listeners",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.listeners,
             buf,
             version,
             true,
             "listeners",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.listeners, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.listeners, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for Node {
+impl crate::encoding::Decode for Node {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.node_id,
             r,
             version,
             false,
             "node_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.listeners,
             r,
             version,
@@ -690,7 +729,11 @@ impl crate::primitives::Decode for Node {
             "listeners",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -700,13 +743,13 @@ impl crate::primitives::Decode for Node {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Node {}
+impl crate::encoding::Struct for Node {}
 impl crate::entity::Entities for Node {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.node_id, "NodeId", f);
+        crate::encoding::broker_id(&self.node_id, "NodeId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.node_id, "NodeId", f);
+        crate::encoding::broker_id_mut(&mut self.node_id, "NodeId", f);
     }
 }
 /// Versions 2; flexible 2.
@@ -727,7 +770,7 @@ pub struct Listener {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for Listener {
+impl crate::encoding::Wire for Listener {
     #[inline]
     fn encode_value(
         &self,
@@ -736,29 +779,36 @@ impl crate::primitives::Wire for Listener {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(13 + self.name.len() + self.host.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
-        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.host, true, "host")?;
         s.put_fixed(self.port)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size += crate::primitives::Wire::value_size(&self.host, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.host, version, true);
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for Listener {
+impl crate::encoding::Decode for Listener {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -766,17 +816,15 @@ impl crate::primitives::Decode for Listener {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
-        crate::primitives::field::decode_into(
-            &mut self.port,
-            r,
-            version,
-            false,
-            "port",
-        )?;
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::encoding::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::encoding::field::decode_into(&mut self.port, r, version, false, "port")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -787,7 +835,7 @@ impl crate::primitives::Decode for Listener {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Listener {}
+impl crate::encoding::Struct for Listener {}
 impl crate::message::Message for DescribeQuorumResponse {
     const NAME: &'static str = "DescribeQuorumResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -16,7 +16,7 @@ pub struct DescribeShareGroupOffsetsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DescribeShareGroupOffsetsResponse {
+impl crate::encoding::Wire for DescribeShareGroupOffsetsResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -25,42 +25,49 @@ impl crate::primitives::Wire for DescribeShareGroupOffsetsResponse {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
-        crate::primitives::field::put_count(&mut s, self.groups.len(), true, "groups")?;
+        crate::encoding::field::put_count(&mut s, self.groups.len(), true, "groups")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.groups,
             buf,
             version,
             true,
             "groups",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.groups, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.groups, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for DescribeShareGroupOffsetsResponse {
+impl crate::encoding::Decode for DescribeShareGroupOffsetsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.groups,
             r,
             version,
@@ -68,7 +75,11 @@ impl crate::primitives::Decode for DescribeShareGroupOffsetsResponse {
             "groups",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -78,7 +89,7 @@ impl crate::primitives::Decode for DescribeShareGroupOffsetsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeShareGroupOffsetsResponse {}
+impl crate::encoding::Struct for DescribeShareGroupOffsetsResponse {}
 impl crate::entity::Entities for DescribeShareGroupOffsetsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.groups, version, f);
@@ -109,7 +120,7 @@ pub struct DescribeShareGroupOffsetsResponseGroup {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DescribeShareGroupOffsetsResponseGroup {
+impl crate::encoding::Wire for DescribeShareGroupOffsetsResponseGroup {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -117,10 +128,10 @@ impl crate::primitives::Wire for DescribeShareGroupOffsetsResponseGroup {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.group_id.len());
-        crate::primitives::field::put_str(&mut s, &self.group_id, true, "group_id")?;
-        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
+        crate::encoding::field::put_str(&mut s, &self.group_id, true, "group_id")?;
+        crate::encoding::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -129,7 +140,7 @@ impl crate::primitives::Wire for DescribeShareGroupOffsetsResponseGroup {
         )?;
         let mut s = buf.segment(8 + self.error_message.as_ref().map_or(0, String::len));
         s.put_fixed(self.error_code)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             true,
@@ -140,50 +151,57 @@ impl crate::primitives::Wire for DescribeShareGroupOffsetsResponseGroup {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.group_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.topics, version, true);
+        size += crate::encoding::Wire::value_size(&self.group_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.topics, version, true);
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.error_message, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.error_message, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for DescribeShareGroupOffsetsResponseGroup {
+impl crate::encoding::Decode for DescribeShareGroupOffsetsResponseGroup {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_id,
             r,
             version,
             true,
             "group_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
             true,
             "topics",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
@@ -191,7 +209,11 @@ impl crate::primitives::Decode for DescribeShareGroupOffsetsResponseGroup {
             "error_message",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -203,14 +225,14 @@ impl crate::primitives::Decode for DescribeShareGroupOffsetsResponseGroup {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeShareGroupOffsetsResponseGroup {}
+impl crate::encoding::Struct for DescribeShareGroupOffsetsResponseGroup {}
 impl crate::entity::Entities for DescribeShareGroupOffsetsResponseGroup {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::encoding::group_id(&self.group_id, "GroupId", f);
         crate::entity::Entities::visit_entities(&self.topics, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::encoding::group_id_mut(&mut self.group_id, "GroupId", f);
         crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
@@ -232,7 +254,7 @@ pub struct DescribeShareGroupOffsetsResponseTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DescribeShareGroupOffsetsResponseTopic {
+impl crate::encoding::Wire for DescribeShareGroupOffsetsResponseTopic {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -240,57 +262,64 @@ impl crate::primitives::Wire for DescribeShareGroupOffsetsResponseTopic {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(26 + self.topic_name.len());
-        crate::primitives::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        crate::encoding::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
         s.put_fixed(self.topic_id)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             true,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
             true,
             "partitions",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic_name, version, true);
+        size += crate::encoding::Wire::value_size(&self.topic_name, version, true);
         size += 16;
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for DescribeShareGroupOffsetsResponseTopic {
+impl crate::encoding::Decode for DescribeShareGroupOffsetsResponseTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_name,
             r,
             version,
             true,
             "topic_name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_id,
             r,
             version,
             false,
             "topic_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -298,7 +327,11 @@ impl crate::primitives::Decode for DescribeShareGroupOffsetsResponseTopic {
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -309,13 +342,13 @@ impl crate::primitives::Decode for DescribeShareGroupOffsetsResponseTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeShareGroupOffsetsResponseTopic {}
+impl crate::encoding::Struct for DescribeShareGroupOffsetsResponseTopic {}
 impl crate::entity::Entities for DescribeShareGroupOffsetsResponseTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+        crate::encoding::topic_name(&self.topic_name, "TopicName", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+        crate::encoding::topic_name_mut(&mut self.topic_name, "TopicName", f);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -361,7 +394,7 @@ impl Default for DescribeShareGroupOffsetsResponsePartition {
         }
     }
 }
-impl crate::primitives::Wire for DescribeShareGroupOffsetsResponsePartition {
+impl crate::encoding::Wire for DescribeShareGroupOffsetsResponsePartition {
     #[inline]
     fn encode_value(
         &self,
@@ -385,7 +418,7 @@ impl crate::primitives::Wire for DescribeShareGroupOffsetsResponsePartition {
             s.put_slice(&run)?;
         }
         s.put_fixed(self.error_code)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             true,
@@ -396,7 +429,11 @@ impl crate::primitives::Wire for DescribeShareGroupOffsetsResponsePartition {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -410,12 +447,15 @@ impl crate::primitives::Wire for DescribeShareGroupOffsetsResponsePartition {
             size += 8;
         }
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.error_message, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.error_message, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for DescribeShareGroupOffsetsResponsePartition {
+impl crate::encoding::Decode for DescribeShareGroupOffsetsResponsePartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -424,7 +464,7 @@ impl crate::primitives::Decode for DescribeShareGroupOffsetsResponsePartition {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
-            let run: [u8; 24] = crate::primitives::field::read_run(
+            let run: [u8; 24] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("partition_index", 4),
@@ -433,28 +473,28 @@ impl crate::primitives::Decode for DescribeShareGroupOffsetsResponsePartition {
                     ("lag", 8),
                 ],
             )?;
-            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.start_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
-            self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[12..16]);
-            self.lag = crate::primitives::Fixed::from_chunk(&run[16..24]);
+            self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.start_offset = crate::encoding::Fixed::from_chunk(&run[4..12]);
+            self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[12..16]);
+            self.lag = crate::encoding::Fixed::from_chunk(&run[16..24]);
         } else {
-            let run: [u8; 16] = crate::primitives::field::read_run(
+            let run: [u8; 16] = crate::encoding::field::read_run(
                 r,
                 &[("partition_index", 4), ("start_offset", 8), ("leader_epoch", 4)],
             )?;
-            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.start_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
-            self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[12..16]);
+            self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.start_offset = crate::encoding::Fixed::from_chunk(&run[4..12]);
+            self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[12..16]);
             self.lag = -1;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
@@ -462,7 +502,11 @@ impl crate::primitives::Decode for DescribeShareGroupOffsetsResponsePartition {
             "error_message",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -476,7 +520,7 @@ impl crate::primitives::Decode for DescribeShareGroupOffsetsResponsePartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeShareGroupOffsetsResponsePartition {}
+impl crate::encoding::Struct for DescribeShareGroupOffsetsResponsePartition {}
 impl crate::message::Message for DescribeShareGroupOffsetsResponse {
     const NAME: &'static str = "DescribeShareGroupOffsetsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -30,51 +30,58 @@ impl Default for DescribeTopicPartitionsRequest {
         }
     }
 }
-impl crate::primitives::Wire for DescribeTopicPartitionsRequest {
+impl crate::encoding::Wire for DescribeTopicPartitionsRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
-        crate::primitives::Fixed::put(self.response_partition_limit, buf);
-        crate::primitives::field::encode(&self.cursor, buf, version, false, "cursor")?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::field::encode(&self.topics, buf, version, true, "topics")?;
+        crate::encoding::Fixed::put(self.response_partition_limit, buf);
+        crate::encoding::field::encode(&self.cursor, buf, version, false, "cursor")?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topics, version, true);
+        size += crate::encoding::Wire::value_size(&self.topics, version, true);
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.cursor, version, false);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.cursor, version, false);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for DescribeTopicPartitionsRequest {
+impl crate::encoding::Decode for DescribeTopicPartitionsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
             true,
             "topics",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.response_partition_limit,
             r,
             version,
             false,
             "response_partition_limit",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.cursor,
             r,
             version,
@@ -82,7 +89,11 @@ impl crate::primitives::Decode for DescribeTopicPartitionsRequest {
             "cursor",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -93,7 +104,7 @@ impl crate::primitives::Decode for DescribeTopicPartitionsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeTopicPartitionsRequest {}
+impl crate::encoding::Struct for DescribeTopicPartitionsRequest {}
 impl crate::entity::Entities for DescribeTopicPartitionsRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -114,7 +125,7 @@ pub struct TopicRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopicRequest {
+impl crate::encoding::Wire for TopicRequest {
     #[inline]
     fn encode_value(
         &self,
@@ -123,25 +134,32 @@ impl crate::primitives::Wire for TopicRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(6 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopicRequest {
+impl crate::encoding::Decode for TopicRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -149,9 +167,13 @@ impl crate::primitives::Decode for TopicRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -160,13 +182,13 @@ impl crate::primitives::Decode for TopicRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicRequest {}
+impl crate::encoding::Struct for TopicRequest {}
 impl crate::entity::Entities for TopicRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
     }
 }
 /// Versions 0; flexible 0.
@@ -183,7 +205,7 @@ pub struct Cursor {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for Cursor {
+impl crate::encoding::Wire for Cursor {
     #[inline]
     fn encode_value(
         &self,
@@ -192,27 +214,34 @@ impl crate::primitives::Wire for Cursor {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.topic_name.len());
-        crate::primitives::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        crate::encoding::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
         s.put_fixed(self.partition_index)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic_name, version, true);
+        size += crate::encoding::Wire::value_size(&self.topic_name, version, true);
         size += 4;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for Cursor {
+impl crate::encoding::Decode for Cursor {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -220,14 +249,14 @@ impl crate::primitives::Decode for Cursor {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_name,
             r,
             version,
             true,
             "topic_name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partition_index,
             r,
             version,
@@ -235,7 +264,11 @@ impl crate::primitives::Decode for Cursor {
             "partition_index",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -245,13 +278,13 @@ impl crate::primitives::Decode for Cursor {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Cursor {}
+impl crate::encoding::Struct for Cursor {}
 impl crate::entity::Entities for Cursor {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+        crate::encoding::topic_name(&self.topic_name, "TopicName", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+        crate::encoding::topic_name_mut(&mut self.topic_name, "TopicName", f);
     }
 }
 impl crate::message::Message for DescribeTopicPartitionsRequest {

@@ -20,7 +20,7 @@ pub struct DescribeTopicPartitionsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DescribeTopicPartitionsResponse {
+impl crate::encoding::Wire for DescribeTopicPartitionsResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -29,57 +29,64 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponse {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
-        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
+        crate::encoding::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
             true,
             "topics",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.next_cursor,
             buf,
             version,
             false,
             "next_cursor",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.topics, version, true);
-        size += crate::primitives::Wire::value_size(&self.next_cursor, version, false);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.topics, version, true);
+        size += crate::encoding::Wire::value_size(&self.next_cursor, version, false);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for DescribeTopicPartitionsResponse {
+impl crate::encoding::Decode for DescribeTopicPartitionsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
             true,
             "topics",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.next_cursor,
             r,
             version,
@@ -87,7 +94,11 @@ impl crate::primitives::Decode for DescribeTopicPartitionsResponse {
             "next_cursor",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -98,7 +109,7 @@ impl crate::primitives::Decode for DescribeTopicPartitionsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeTopicPartitionsResponse {}
+impl crate::encoding::Struct for DescribeTopicPartitionsResponse {}
 impl crate::entity::Entities for DescribeTopicPartitionsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -152,7 +163,7 @@ impl Default for DescribeTopicPartitionsResponseTopic {
         }
     }
 }
-impl crate::primitives::Wire for DescribeTopicPartitionsResponseTopic {
+impl crate::encoding::Wire for DescribeTopicPartitionsResponseTopic {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -161,7 +172,7 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponseTopic {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(29 + self.name.as_ref().map_or(0, String::len));
         s.put_fixed(self.error_code)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.name.as_deref(),
             true,
@@ -171,14 +182,14 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponseTopic {
         run[0..16].copy_from_slice(&self.topic_id.0);
         run[16..17].copy_from_slice(&[u8::from(self.is_internal)]);
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             true,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -192,7 +203,11 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponseTopic {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -200,44 +215,47 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponseTopic {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
         size += 16;
         size += 1;
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
         size += 4;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for DescribeTopicPartitionsResponseTopic {
+impl crate::encoding::Decode for DescribeTopicPartitionsResponseTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        let run: [u8; 17] = crate::primitives::field::read_run(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        let run: [u8; 17] = crate::encoding::field::read_run(
             r,
             &[("topic_id", 16), ("is_internal", 1)],
         )?;
-        self.topic_id = crate::primitives::Fixed::from_chunk(&run[0..16]);
-        self.is_internal = crate::primitives::Fixed::from_chunk(&run[16..17]);
-        crate::primitives::field::decode_into(
+        self.topic_id = crate::encoding::Fixed::from_chunk(&run[0..16]);
+        self.is_internal = crate::encoding::Fixed::from_chunk(&run[16..17]);
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
             true,
             "partitions",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_authorized_operations,
             r,
             version,
@@ -245,7 +263,11 @@ impl crate::primitives::Decode for DescribeTopicPartitionsResponseTopic {
             "topic_authorized_operations",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -259,14 +281,14 @@ impl crate::primitives::Decode for DescribeTopicPartitionsResponseTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeTopicPartitionsResponseTopic {}
+impl crate::encoding::Struct for DescribeTopicPartitionsResponseTopic {}
 impl crate::entity::Entities for DescribeTopicPartitionsResponseTopic {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
         crate::entity::Entities::visit_entities(&self.partitions, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
         crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
     }
 }
@@ -328,7 +350,7 @@ impl Default for DescribeTopicPartitionsResponsePartition {
         }
     }
 }
-impl crate::primitives::Wire for DescribeTopicPartitionsResponsePartition {
+impl crate::encoding::Wire for DescribeTopicPartitionsResponsePartition {
     #[inline]
     fn encode_value(
         &self,
@@ -344,27 +366,27 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponsePartition {
         run[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
         run[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.replica_nodes,
             true,
             "replica_nodes",
         )?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.isr_nodes,
             true,
             "isr_nodes",
         )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.eligible_leader_replicas,
             buf,
             version,
             true,
             "eligible_leader_replicas",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.last_known_elr,
             buf,
             version,
@@ -372,7 +394,7 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponsePartition {
             "last_known_elr",
         )?;
         let mut s = buf.segment(6 + self.offline_replicas.len() * 4);
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.offline_replicas,
             true,
@@ -383,7 +405,11 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponsePartition {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -394,26 +420,24 @@ impl crate::primitives::Wire for DescribeTopicPartitionsResponsePartition {
         size += 4;
         size += 4;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.replica_nodes, version, true);
-        size += crate::primitives::Wire::value_size(&self.isr_nodes, version, true);
+        size += crate::encoding::Wire::value_size(&self.replica_nodes, version, true);
+        size += crate::encoding::Wire::value_size(&self.isr_nodes, version, true);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.eligible_leader_replicas,
                 version,
                 true,
             );
-        size += crate::primitives::Wire::value_size(&self.last_known_elr, version, true);
+        size += crate::encoding::Wire::value_size(&self.last_known_elr, version, true);
+        size += crate::encoding::Wire::value_size(&self.offline_replicas, version, true);
         size
-            += crate::primitives::Wire::value_size(
-                &self.offline_replicas,
-                version,
-                true,
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl crate::primitives::Decode for DescribeTopicPartitionsResponsePartition {
+impl crate::encoding::Decode for DescribeTopicPartitionsResponsePartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -421,7 +445,7 @@ impl crate::primitives::Decode for DescribeTopicPartitionsResponsePartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 14] = crate::primitives::field::read_run(
+        let run: [u8; 14] = crate::encoding::field::read_run(
             r,
             &[
                 ("error_code", 2),
@@ -430,44 +454,48 @@ impl crate::primitives::Decode for DescribeTopicPartitionsResponsePartition {
                 ("leader_epoch", 4),
             ],
         )?;
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[0..2]);
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[2..6]);
-        self.leader_id = crate::primitives::Fixed::from_chunk(&run[6..10]);
-        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[10..14]);
-        crate::primitives::field::decode_fixed_array_into(
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[0..2]);
+        self.partition_index = crate::encoding::Fixed::from_chunk(&run[2..6]);
+        self.leader_id = crate::encoding::Fixed::from_chunk(&run[6..10]);
+        self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[10..14]);
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.replica_nodes,
             r,
             true,
             "replica_nodes",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.isr_nodes,
             r,
             true,
             "isr_nodes",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.eligible_leader_replicas,
             r,
             version,
             true,
             "eligible_leader_replicas",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.last_known_elr,
             r,
             version,
             true,
             "last_known_elr",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.offline_replicas,
             r,
             true,
             "offline_replicas",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -484,31 +512,31 @@ impl crate::primitives::Decode for DescribeTopicPartitionsResponsePartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeTopicPartitionsResponsePartition {}
+impl crate::encoding::Struct for DescribeTopicPartitionsResponsePartition {}
 impl crate::entity::Entities for DescribeTopicPartitionsResponsePartition {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.leader_id, "LeaderId", f);
-        crate::entity::broker_id(&self.replica_nodes, "ReplicaNodes", f);
-        crate::entity::broker_id(&self.isr_nodes, "IsrNodes", f);
-        crate::entity::broker_id(
+        crate::encoding::broker_id(&self.leader_id, "LeaderId", f);
+        crate::encoding::broker_id(&self.replica_nodes, "ReplicaNodes", f);
+        crate::encoding::broker_id(&self.isr_nodes, "IsrNodes", f);
+        crate::encoding::broker_id(
             &self.eligible_leader_replicas,
             "EligibleLeaderReplicas",
             f,
         );
-        crate::entity::broker_id(&self.last_known_elr, "LastKnownElr", f);
-        crate::entity::broker_id(&self.offline_replicas, "OfflineReplicas", f);
+        crate::encoding::broker_id(&self.last_known_elr, "LastKnownElr", f);
+        crate::encoding::broker_id(&self.offline_replicas, "OfflineReplicas", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.leader_id, "LeaderId", f);
-        crate::entity::broker_id_mut(&mut self.replica_nodes, "ReplicaNodes", f);
-        crate::entity::broker_id_mut(&mut self.isr_nodes, "IsrNodes", f);
-        crate::entity::broker_id_mut(
+        crate::encoding::broker_id_mut(&mut self.leader_id, "LeaderId", f);
+        crate::encoding::broker_id_mut(&mut self.replica_nodes, "ReplicaNodes", f);
+        crate::encoding::broker_id_mut(&mut self.isr_nodes, "IsrNodes", f);
+        crate::encoding::broker_id_mut(
             &mut self.eligible_leader_replicas,
             "EligibleLeaderReplicas",
             f,
         );
-        crate::entity::broker_id_mut(&mut self.last_known_elr, "LastKnownElr", f);
-        crate::entity::broker_id_mut(&mut self.offline_replicas, "OfflineReplicas", f);
+        crate::encoding::broker_id_mut(&mut self.last_known_elr, "LastKnownElr", f);
+        crate::encoding::broker_id_mut(&mut self.offline_replicas, "OfflineReplicas", f);
     }
 }
 /// Versions 0; flexible 0.
@@ -525,7 +553,7 @@ pub struct Cursor {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for Cursor {
+impl crate::encoding::Wire for Cursor {
     #[inline]
     fn encode_value(
         &self,
@@ -534,27 +562,34 @@ impl crate::primitives::Wire for Cursor {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.topic_name.len());
-        crate::primitives::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        crate::encoding::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
         s.put_fixed(self.partition_index)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic_name, version, true);
+        size += crate::encoding::Wire::value_size(&self.topic_name, version, true);
         size += 4;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for Cursor {
+impl crate::encoding::Decode for Cursor {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -562,14 +597,14 @@ impl crate::primitives::Decode for Cursor {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_name,
             r,
             version,
             true,
             "topic_name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partition_index,
             r,
             version,
@@ -577,7 +612,11 @@ impl crate::primitives::Decode for Cursor {
             "partition_index",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -587,13 +626,13 @@ impl crate::primitives::Decode for Cursor {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Cursor {}
+impl crate::encoding::Struct for Cursor {}
 impl crate::entity::Entities for Cursor {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+        crate::encoding::topic_name(&self.topic_name, "TopicName", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+        crate::encoding::topic_name_mut(&mut self.topic_name, "TopicName", f);
     }
 }
 impl crate::message::Message for DescribeTopicPartitionsResponse {

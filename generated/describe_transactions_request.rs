@@ -12,7 +12,7 @@ pub struct DescribeTransactionsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DescribeTransactionsRequest {
+impl crate::encoding::Wire for DescribeTransactionsRequest {
     #[inline]
     fn encode_value(
         &self,
@@ -20,30 +20,33 @@ impl crate::primitives::Wire for DescribeTransactionsRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.transactional_ids,
             buf,
             version,
             true,
             "transactional_ids",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
-                &self.transactional_ids,
-                version,
-                true,
+            += crate::encoding::Wire::value_size(&self.transactional_ids, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl crate::primitives::Decode for DescribeTransactionsRequest {
+impl crate::encoding::Decode for DescribeTransactionsRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -51,7 +54,7 @@ impl crate::primitives::Decode for DescribeTransactionsRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.transactional_ids,
             r,
             version,
@@ -59,7 +62,11 @@ impl crate::primitives::Decode for DescribeTransactionsRequest {
             "transactional_ids",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -68,13 +75,17 @@ impl crate::primitives::Decode for DescribeTransactionsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeTransactionsRequest {}
+impl crate::encoding::Struct for DescribeTransactionsRequest {}
 impl crate::entity::Entities for DescribeTransactionsRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::transactional_id(&self.transactional_ids, "TransactionalIds", f);
+        crate::encoding::transactional_id(
+            &self.transactional_ids,
+            "TransactionalIds",
+            f,
+        );
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::transactional_id_mut(
+        crate::encoding::transactional_id_mut(
             &mut self.transactional_ids,
             "TransactionalIds",
             f,

@@ -16,7 +16,7 @@ pub struct DescribeTransactionsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DescribeTransactionsResponse {
+impl crate::encoding::Wire for DescribeTransactionsResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -25,21 +25,25 @@ impl crate::primitives::Wire for DescribeTransactionsResponse {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.transaction_states.len(),
             true,
             "transaction_states",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.transaction_states,
             buf,
             version,
             true,
             "transaction_states",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -47,30 +51,33 @@ impl crate::primitives::Wire for DescribeTransactionsResponse {
         let mut size = 0;
         size += 4;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.transaction_states,
                 version,
                 true,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for DescribeTransactionsResponse {
+impl crate::encoding::Decode for DescribeTransactionsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.transaction_states,
             r,
             version,
@@ -78,7 +85,11 @@ impl crate::primitives::Decode for DescribeTransactionsResponse {
             "transaction_states",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -88,7 +99,7 @@ impl crate::primitives::Decode for DescribeTransactionsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeTransactionsResponse {}
+impl crate::encoding::Struct for DescribeTransactionsResponse {}
 impl crate::entity::Entities for DescribeTransactionsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.transaction_states, version, f);
@@ -139,7 +150,7 @@ pub struct TransactionState {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TransactionState {
+impl crate::encoding::Wire for TransactionState {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -149,13 +160,13 @@ impl crate::primitives::Wire for TransactionState {
         let mut s = buf
             .segment(39 + self.transactional_id.len() + self.transaction_state.len());
         s.put_fixed(self.error_code)?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.transactional_id,
             true,
             "transactional_id",
         )?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.transaction_state,
             true,
@@ -167,72 +178,70 @@ impl crate::primitives::Wire for TransactionState {
         run[12..20].copy_from_slice(&self.producer_id.to_be_bytes());
         run[20..22].copy_from_slice(&self.producer_epoch.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
+        crate::encoding::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
             true,
             "topics",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;
+        size += crate::encoding::Wire::value_size(&self.transactional_id, version, true);
         size
-            += crate::primitives::Wire::value_size(
-                &self.transactional_id,
-                version,
-                true,
-            );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.transaction_state,
-                version,
-                true,
-            );
+            += crate::encoding::Wire::value_size(&self.transaction_state, version, true);
         size += 4;
         size += 8;
         size += 8;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.topics, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.topics, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TransactionState {
+impl crate::encoding::Decode for TransactionState {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.transactional_id,
             r,
             version,
             true,
             "transactional_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.transaction_state,
             r,
             version,
             true,
             "transaction_state",
         )?;
-        let run: [u8; 22] = crate::primitives::field::read_run(
+        let run: [u8; 22] = crate::encoding::field::read_run(
             r,
             &[
                 ("transaction_timeout_ms", 4),
@@ -241,13 +250,11 @@ impl crate::primitives::Decode for TransactionState {
                 ("producer_epoch", 2),
             ],
         )?;
-        self.transaction_timeout_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.transaction_start_time_ms = crate::primitives::Fixed::from_chunk(
-            &run[4..12],
-        );
-        self.producer_id = crate::primitives::Fixed::from_chunk(&run[12..20]);
-        self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[20..22]);
-        crate::primitives::field::decode_into(
+        self.transaction_timeout_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.transaction_start_time_ms = crate::encoding::Fixed::from_chunk(&run[4..12]);
+        self.producer_id = crate::encoding::Fixed::from_chunk(&run[12..20]);
+        self.producer_epoch = crate::encoding::Fixed::from_chunk(&run[20..22]);
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -255,7 +262,11 @@ impl crate::primitives::Decode for TransactionState {
             "topics",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -271,20 +282,20 @@ impl crate::primitives::Decode for TransactionState {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TransactionState {}
+impl crate::encoding::Struct for TransactionState {}
 impl crate::entity::Entities for TransactionState {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::transactional_id(&self.transactional_id, "TransactionalId", f);
-        crate::entity::producer_id(&self.producer_id, "ProducerId", f);
+        crate::encoding::transactional_id(&self.transactional_id, "TransactionalId", f);
+        crate::encoding::producer_id(&self.producer_id, "ProducerId", f);
         crate::entity::Entities::visit_entities(&self.topics, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::transactional_id_mut(
+        crate::encoding::transactional_id_mut(
             &mut self.transactional_id,
             "TransactionalId",
             f,
         );
-        crate::entity::producer_id_mut(&mut self.producer_id, "ProducerId", f);
+        crate::encoding::producer_id_mut(&mut self.producer_id, "ProducerId", f);
         crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
@@ -302,7 +313,7 @@ pub struct TopicData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopicData {
+impl crate::encoding::Wire for TopicData {
     #[inline]
     fn encode_value(
         &self,
@@ -311,8 +322,8 @@ impl crate::primitives::Wire for TopicData {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(11 + self.topic.len() + self.partitions.len() * 4);
-        crate::primitives::field::put_str(&mut s, &self.topic, true, "topic")?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_str(&mut s, &self.topic, true, "topic")?;
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.partitions,
             true,
@@ -323,20 +334,27 @@ impl crate::primitives::Wire for TopicData {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic, version, true);
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.topic, version, true);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopicData {
+impl crate::encoding::Decode for TopicData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -344,21 +362,19 @@ impl crate::primitives::Decode for TopicData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.topic,
-            r,
-            version,
-            true,
-            "topic",
-        )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_into(&mut self.topic, r, version, true, "topic")?;
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
             true,
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -368,13 +384,13 @@ impl crate::primitives::Decode for TopicData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicData {}
+impl crate::encoding::Struct for TopicData {}
 impl crate::entity::Entities for TopicData {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.topic, "Topic", f);
+        crate::encoding::topic_name(&self.topic, "Topic", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.topic, "Topic", f);
+        crate::encoding::topic_name_mut(&mut self.topic, "Topic", f);
     }
 }
 impl crate::message::Message for DescribeTransactionsResponse {

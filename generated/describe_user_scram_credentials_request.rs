@@ -20,41 +20,46 @@ impl Default for DescribeUserScramCredentialsRequest {
         }
     }
 }
-impl crate::primitives::Wire for DescribeUserScramCredentialsRequest {
+impl crate::encoding::Wire for DescribeUserScramCredentialsRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.users, buf, version, true, "users")?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::field::encode(&self.users, buf, version, true, "users")?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.users, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.users, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for DescribeUserScramCredentialsRequest {
+impl crate::encoding::Decode for DescribeUserScramCredentialsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.users,
-            r,
-            version,
-            true,
-            "users",
-        )?;
+        crate::encoding::field::decode_into(&mut self.users, r, version, true, "users")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -63,7 +68,7 @@ impl crate::primitives::Decode for DescribeUserScramCredentialsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeUserScramCredentialsRequest {}
+impl crate::encoding::Struct for DescribeUserScramCredentialsRequest {}
 impl crate::entity::Entities for DescribeUserScramCredentialsRequest {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -75,7 +80,7 @@ pub struct UserName {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for UserName {
+impl crate::encoding::Wire for UserName {
     #[inline]
     fn encode_value(
         &self,
@@ -84,25 +89,32 @@ impl crate::primitives::Wire for UserName {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(6 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for UserName {
+impl crate::encoding::Decode for UserName {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -110,9 +122,13 @@ impl crate::primitives::Decode for UserName {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -121,7 +137,7 @@ impl crate::primitives::Decode for UserName {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for UserName {}
+impl crate::encoding::Struct for UserName {}
 impl crate::message::Message for DescribeUserScramCredentialsRequest {
     const NAME: &'static str = "DescribeUserScramCredentialsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

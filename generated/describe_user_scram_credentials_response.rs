@@ -35,7 +35,7 @@ impl Default for DescribeUserScramCredentialsResponse {
         }
     }
 }
-impl crate::primitives::Wire for DescribeUserScramCredentialsResponse {
+impl crate::encoding::Wire for DescribeUserScramCredentialsResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -47,27 +47,26 @@ impl crate::primitives::Wire for DescribeUserScramCredentialsResponse {
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             true,
             "error_message",
         )?;
-        crate::primitives::field::put_count(
-            &mut s,
-            self.results.len(),
-            true,
-            "results",
-        )?;
+        crate::encoding::field::put_count(&mut s, self.results.len(), true, "results")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.results,
             buf,
             version,
             true,
             "results",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -75,33 +74,36 @@ impl crate::primitives::Wire for DescribeUserScramCredentialsResponse {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.error_message, version, true);
-        size += crate::primitives::Wire::value_size(&self.results, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.error_message, version, true);
+        size += crate::encoding::Wire::value_size(&self.results, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for DescribeUserScramCredentialsResponse {
+impl crate::encoding::Decode for DescribeUserScramCredentialsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
         )?;
-        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::field::decode_into(
+        self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
             true,
             "error_message",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.results,
             r,
             version,
@@ -109,7 +111,11 @@ impl crate::primitives::Decode for DescribeUserScramCredentialsResponse {
             "results",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -121,7 +127,7 @@ impl crate::primitives::Decode for DescribeUserScramCredentialsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeUserScramCredentialsResponse {}
+impl crate::encoding::Struct for DescribeUserScramCredentialsResponse {}
 impl crate::entity::Entities for DescribeUserScramCredentialsResponse {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq)]
@@ -156,7 +162,7 @@ impl Default for DescribeUserScramCredentialsResult {
         }
     }
 }
-impl crate::primitives::Wire for DescribeUserScramCredentialsResult {
+impl crate::encoding::Wire for DescribeUserScramCredentialsResult {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -167,70 +173,72 @@ impl crate::primitives::Wire for DescribeUserScramCredentialsResult {
             .segment(
                 17 + self.user.len() + self.error_message.as_ref().map_or(0, String::len),
             );
-        crate::primitives::field::put_str(&mut s, &self.user, true, "user")?;
+        crate::encoding::field::put_str(&mut s, &self.user, true, "user")?;
         s.put_fixed(self.error_code)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             true,
             "error_message",
         )?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.credential_infos.len(),
             true,
             "credential_infos",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.credential_infos,
             buf,
             version,
             true,
             "credential_infos",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.user, version, true);
+        size += crate::encoding::Wire::value_size(&self.user, version, true);
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.error_message, version, true);
+        size += crate::encoding::Wire::value_size(&self.error_message, version, true);
+        size += crate::encoding::Wire::value_size(&self.credential_infos, version, true);
         size
-            += crate::primitives::Wire::value_size(
-                &self.credential_infos,
-                version,
-                true,
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl crate::primitives::Decode for DescribeUserScramCredentialsResult {
+impl crate::encoding::Decode for DescribeUserScramCredentialsResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.user, r, version, true, "user")?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(&mut self.user, r, version, true, "user")?;
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
             true,
             "error_message",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.credential_infos,
             r,
             version,
@@ -238,7 +246,11 @@ impl crate::primitives::Decode for DescribeUserScramCredentialsResult {
             "credential_infos",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -250,7 +262,7 @@ impl crate::primitives::Decode for DescribeUserScramCredentialsResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribeUserScramCredentialsResult {}
+impl crate::encoding::Struct for DescribeUserScramCredentialsResult {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CredentialInfo {
@@ -265,7 +277,7 @@ pub struct CredentialInfo {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for CredentialInfo {
+impl crate::encoding::Wire for CredentialInfo {
     #[inline]
     fn encode_value(
         &self,
@@ -283,7 +295,11 @@ impl crate::primitives::Wire for CredentialInfo {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -292,11 +308,14 @@ impl crate::primitives::Wire for CredentialInfo {
         let mut size = 0;
         size += 1;
         size += 4;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for CredentialInfo {
+impl crate::encoding::Decode for CredentialInfo {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -304,14 +323,18 @@ impl crate::primitives::Decode for CredentialInfo {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 5] = crate::primitives::field::read_run(
+        let run: [u8; 5] = crate::encoding::field::read_run(
             r,
             &[("mechanism", 1), ("iterations", 4)],
         )?;
-        self.mechanism = crate::primitives::Fixed::from_chunk(&run[0..1]);
-        self.iterations = crate::primitives::Fixed::from_chunk(&run[1..5]);
+        self.mechanism = crate::encoding::Fixed::from_chunk(&run[0..1]);
+        self.iterations = crate::encoding::Fixed::from_chunk(&run[1..5]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -321,7 +344,7 @@ impl crate::primitives::Decode for CredentialInfo {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for CredentialInfo {}
+impl crate::encoding::Struct for CredentialInfo {}
 impl crate::message::Message for DescribeUserScramCredentialsResponse {
     const NAME: &'static str = "DescribeUserScramCredentialsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -30,7 +30,7 @@ impl Default for ElectLeadersRequest {
         }
     }
 }
-impl crate::primitives::Wire for ElectLeadersRequest {
+impl crate::encoding::Wire for ElectLeadersRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -38,12 +38,12 @@ impl crate::primitives::Wire for ElectLeadersRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.election_type != 0 {
-            return Err(crate::primitives::field::non_default("election_type"));
+            return Err(crate::encoding::field::non_default("election_type"));
         }
         if version >= 1 {
-            crate::primitives::Fixed::put(self.election_type, buf);
+            crate::encoding::Fixed::put(self.election_type, buf);
         }
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.topic_partitions,
             buf,
             version,
@@ -58,14 +58,14 @@ impl crate::primitives::Wire for ElectLeadersRequest {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -76,19 +76,22 @@ impl crate::primitives::Wire for ElectLeadersRequest {
             size += 1;
         }
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.topic_partitions,
                 version,
                 version >= 2,
             );
         size += 4;
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for ElectLeadersRequest {
+impl crate::encoding::Decode for ElectLeadersRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -96,7 +99,7 @@ impl crate::primitives::Decode for ElectLeadersRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.election_type,
                 r,
                 version,
@@ -106,14 +109,14 @@ impl crate::primitives::Decode for ElectLeadersRequest {
         } else {
             self.election_type = 0;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_partitions,
             r,
             version,
             version >= 2,
             "topic_partitions",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.timeout_ms,
             r,
             version,
@@ -122,7 +125,7 @@ impl crate::primitives::Decode for ElectLeadersRequest {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -138,7 +141,7 @@ impl crate::primitives::Decode for ElectLeadersRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ElectLeadersRequest {}
+impl crate::encoding::Struct for ElectLeadersRequest {}
 impl crate::entity::Entities for ElectLeadersRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topic_partitions, version, f);
@@ -165,7 +168,7 @@ pub struct TopicPartitions {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopicPartitions {
+impl crate::encoding::Wire for TopicPartitions {
     #[inline]
     fn encode_value(
         &self,
@@ -174,8 +177,8 @@ impl crate::primitives::Wire for TopicPartitions {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(11 + self.topic.len() + self.partitions.len() * 4);
-        crate::primitives::field::put_str(&mut s, &self.topic, version >= 2, "topic")?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_str(&mut s, &self.topic, version >= 2, "topic")?;
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.partitions,
             version >= 2,
@@ -187,34 +190,37 @@ impl crate::primitives::Wire for TopicPartitions {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.topic, version, version >= 2);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partitions,
                 version,
                 version >= 2,
             );
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for TopicPartitions {
+impl crate::encoding::Decode for TopicPartitions {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -222,14 +228,14 @@ impl crate::primitives::Decode for TopicPartitions {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic,
             r,
             version,
             version >= 2,
             "topic",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
             version >= 2,
@@ -237,7 +243,7 @@ impl crate::primitives::Decode for TopicPartitions {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -252,13 +258,13 @@ impl crate::primitives::Decode for TopicPartitions {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicPartitions {}
+impl crate::encoding::Struct for TopicPartitions {}
 impl crate::entity::Entities for TopicPartitions {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.topic, "Topic", f);
+        crate::encoding::topic_name(&self.topic, "Topic", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.topic, "Topic", f);
+        crate::encoding::topic_name_mut(&mut self.topic, "Topic", f);
     }
 }
 impl crate::message::Message for ElectLeadersRequest {

@@ -20,7 +20,7 @@ pub struct ElectLeadersResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ElectLeadersResponse {
+impl crate::encoding::Wire for ElectLeadersResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -28,7 +28,7 @@ impl crate::primitives::Wire for ElectLeadersResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.error_code != 0 {
-            return Err(crate::primitives::field::non_default("error_code"));
+            return Err(crate::encoding::field::non_default("error_code"));
         }
         let mut s = buf.segment(11);
         if version >= 1 {
@@ -39,14 +39,14 @@ impl crate::primitives::Wire for ElectLeadersResponse {
         } else {
             s.put_fixed(self.throttle_time_ms)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.replica_election_results.len(),
             version >= 2,
             "replica_election_results",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.replica_election_results,
             buf,
             version,
@@ -54,9 +54,13 @@ impl crate::primitives::Wire for ElectLeadersResponse {
             "replica_election_results",
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -68,18 +72,21 @@ impl crate::primitives::Wire for ElectLeadersResponse {
             size += 2;
         }
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.replica_election_results,
                 version,
                 version >= 2,
             );
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for ElectLeadersResponse {
+impl crate::encoding::Decode for ElectLeadersResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -87,21 +94,21 @@ impl crate::primitives::Decode for ElectLeadersResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
-            let run: [u8; 6] = crate::primitives::field::read_run(
+            let run: [u8; 6] = crate::encoding::field::read_run(
                 r,
                 &[("throttle_time_ms", 4), ("error_code", 2)],
             )?;
-            self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+            self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
         } else {
-            let run: [u8; 4] = crate::primitives::field::read_run(
+            let run: [u8; 4] = crate::encoding::field::read_run(
                 r,
                 &[("throttle_time_ms", 4)],
             )?;
-            self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
             self.error_code = 0;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.replica_election_results,
             r,
             version,
@@ -110,7 +117,7 @@ impl crate::primitives::Decode for ElectLeadersResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -126,7 +133,7 @@ impl crate::primitives::Decode for ElectLeadersResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ElectLeadersResponse {}
+impl crate::encoding::Struct for ElectLeadersResponse {}
 impl crate::entity::Entities for ElectLeadersResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(
@@ -157,7 +164,7 @@ pub struct ReplicaElectionResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ReplicaElectionResult {
+impl crate::encoding::Wire for ReplicaElectionResult {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -165,15 +172,15 @@ impl crate::primitives::Wire for ReplicaElectionResult {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.topic.len());
-        crate::primitives::field::put_str(&mut s, &self.topic, version >= 2, "topic")?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_str(&mut s, &self.topic, version >= 2, "topic")?;
+        crate::encoding::field::put_count(
             &mut s,
             self.partition_result.len(),
             version >= 2,
             "partition_result",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partition_result,
             buf,
             version,
@@ -181,43 +188,50 @@ impl crate::primitives::Wire for ReplicaElectionResult {
             "partition_result",
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.topic, version, version >= 2);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partition_result,
                 version,
                 version >= 2,
             );
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for ReplicaElectionResult {
+impl crate::encoding::Decode for ReplicaElectionResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic,
             r,
             version,
             version >= 2,
             "topic",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partition_result,
             r,
             version,
@@ -226,7 +240,7 @@ impl crate::primitives::Decode for ReplicaElectionResult {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -241,13 +255,13 @@ impl crate::primitives::Decode for ReplicaElectionResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ReplicaElectionResult {}
+impl crate::encoding::Struct for ReplicaElectionResult {}
 impl crate::entity::Entities for ReplicaElectionResult {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.topic, "Topic", f);
+        crate::encoding::topic_name(&self.topic, "Topic", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.topic, "Topic", f);
+        crate::encoding::topic_name_mut(&mut self.topic, "Topic", f);
     }
 }
 /// Versions 0-2; flexible 2.
@@ -278,7 +292,7 @@ impl Default for PartitionResult {
         }
     }
 }
-impl crate::primitives::Wire for PartitionResult {
+impl crate::encoding::Wire for PartitionResult {
     #[inline]
     fn encode_value(
         &self,
@@ -291,7 +305,7 @@ impl crate::primitives::Wire for PartitionResult {
         run[0..4].copy_from_slice(&self.partition_id.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             version >= 2,
@@ -303,14 +317,14 @@ impl crate::primitives::Wire for PartitionResult {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -320,18 +334,21 @@ impl crate::primitives::Wire for PartitionResult {
         size += 4;
         size += 2;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.error_message,
                 version,
                 version >= 2,
             );
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for PartitionResult {
+impl crate::encoding::Decode for PartitionResult {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -339,13 +356,13 @@ impl crate::primitives::Decode for PartitionResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("partition_id", 4), ("error_code", 2)],
         )?;
-        self.partition_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::field::decode_into(
+        self.partition_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
@@ -354,7 +371,7 @@ impl crate::primitives::Decode for PartitionResult {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -370,7 +387,7 @@ impl crate::primitives::Decode for PartitionResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for PartitionResult {}
+impl crate::encoding::Struct for PartitionResult {}
 impl crate::message::Message for ElectLeadersResponse {
     const NAME: &'static str = "ElectLeadersResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

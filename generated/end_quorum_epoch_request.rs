@@ -20,7 +20,7 @@ pub struct EndQuorumEpochRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for EndQuorumEpochRequest {
+impl crate::encoding::Wire for EndQuorumEpochRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -28,20 +28,20 @@ impl crate::primitives::Wire for EndQuorumEpochRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.cluster_id.as_ref().map_or(0, String::len));
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.cluster_id.as_deref(),
             version >= 1,
             "cluster_id",
         )?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.topics.len(),
             version >= 1,
             "topics",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -49,7 +49,7 @@ impl crate::primitives::Wire for EndQuorumEpochRequest {
             "topics",
         )?;
         if version >= 1 {
-            crate::primitives::field::encode(
+            crate::encoding::field::encode(
                 &self.leader_endpoints,
                 buf,
                 version,
@@ -58,9 +58,13 @@ impl crate::primitives::Wire for EndQuorumEpochRequest {
             )?;
         }
         if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -68,41 +72,44 @@ impl crate::primitives::Wire for EndQuorumEpochRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.cluster_id,
                 version,
                 version >= 1,
             );
-        size += crate::primitives::Wire::value_size(&self.topics, version, version >= 1);
+        size += crate::encoding::Wire::value_size(&self.topics, version, version >= 1);
         if version >= 1 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.leader_endpoints,
                     version,
                     true,
                 );
         }
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for EndQuorumEpochRequest {
+impl crate::encoding::Decode for EndQuorumEpochRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.cluster_id,
             r,
             version,
             version >= 1,
             "cluster_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -110,7 +117,7 @@ impl crate::primitives::Decode for EndQuorumEpochRequest {
             "topics",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.leader_endpoints,
                 r,
                 version,
@@ -122,7 +129,7 @@ impl crate::primitives::Decode for EndQuorumEpochRequest {
         }
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -138,7 +145,7 @@ impl crate::primitives::Decode for EndQuorumEpochRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for EndQuorumEpochRequest {}
+impl crate::encoding::Struct for EndQuorumEpochRequest {}
 impl crate::entity::Entities for EndQuorumEpochRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -161,7 +168,7 @@ pub struct TopicData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopicData {
+impl crate::encoding::Wire for TopicData {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -169,20 +176,20 @@ impl crate::primitives::Wire for TopicData {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.topic_name.len());
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.topic_name,
             version >= 1,
             "topic_name",
         )?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             version >= 1,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -190,9 +197,13 @@ impl crate::primitives::Wire for TopicData {
             "partitions",
         )?;
         if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -200,38 +211,41 @@ impl crate::primitives::Wire for TopicData {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.topic_name,
                 version,
                 version >= 1,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partitions,
                 version,
                 version >= 1,
             );
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for TopicData {
+impl crate::encoding::Decode for TopicData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_name,
             r,
             version,
             version >= 1,
             "topic_name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -240,7 +254,7 @@ impl crate::primitives::Decode for TopicData {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -255,14 +269,14 @@ impl crate::primitives::Decode for TopicData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicData {}
+impl crate::encoding::Struct for TopicData {}
 impl crate::entity::Entities for TopicData {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+        crate::encoding::topic_name(&self.topic_name, "TopicName", f);
         crate::entity::Entities::visit_entities(&self.partitions, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+        crate::encoding::topic_name_mut(&mut self.topic_name, "TopicName", f);
         crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
     }
 }
@@ -292,7 +306,7 @@ pub struct PartitionData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for PartitionData {
+impl crate::encoding::Wire for PartitionData {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -306,7 +320,7 @@ impl crate::primitives::Wire for PartitionData {
         run[8..12].copy_from_slice(&self.leader_epoch.to_be_bytes());
         s.put_slice(&run)?;
         if version <= 0 {
-            crate::primitives::field::put_fixed_array(
+            crate::encoding::field::put_fixed_array(
                 &mut s,
                 &self.preferred_successors,
                 false,
@@ -314,7 +328,7 @@ impl crate::primitives::Wire for PartitionData {
             )?;
         }
         if version >= 1 {
-            crate::primitives::field::put_count(
+            crate::encoding::field::put_count(
                 &mut s,
                 self.preferred_candidates.len(),
                 true,
@@ -323,7 +337,7 @@ impl crate::primitives::Wire for PartitionData {
         }
         s.finish();
         if version >= 1 {
-            crate::primitives::field::encode_elements(
+            crate::encoding::field::encode_elements(
                 &self.preferred_candidates,
                 buf,
                 version,
@@ -332,9 +346,13 @@ impl crate::primitives::Wire for PartitionData {
             )?;
         }
         if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -346,7 +364,7 @@ impl crate::primitives::Wire for PartitionData {
         size += 4;
         if version <= 0 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.preferred_successors,
                     version,
                     false,
@@ -354,34 +372,37 @@ impl crate::primitives::Wire for PartitionData {
         }
         if version >= 1 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.preferred_candidates,
                     version,
                     true,
                 );
         }
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for PartitionData {
+impl crate::encoding::Decode for PartitionData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 12] = crate::primitives::field::read_run(
+        let run: [u8; 12] = crate::encoding::field::read_run(
             r,
             &[("partition_index", 4), ("leader_id", 4), ("leader_epoch", 4)],
         )?;
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.leader_id = crate::primitives::Fixed::from_chunk(&run[4..8]);
-        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[8..12]);
+        self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.leader_id = crate::encoding::Fixed::from_chunk(&run[4..8]);
+        self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[8..12]);
         if version <= 0 {
-            crate::primitives::field::decode_fixed_array_into(
+            crate::encoding::field::decode_fixed_array_into(
                 &mut self.preferred_successors,
                 r,
                 false,
@@ -391,7 +412,7 @@ impl crate::primitives::Decode for PartitionData {
             self.preferred_successors.clear();
         }
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.preferred_candidates,
                 r,
                 version,
@@ -403,7 +424,7 @@ impl crate::primitives::Decode for PartitionData {
         }
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -421,10 +442,10 @@ impl crate::primitives::Decode for PartitionData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for PartitionData {}
+impl crate::encoding::Struct for PartitionData {}
 impl crate::entity::Entities for PartitionData {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.leader_id, "LeaderId", f);
+        crate::encoding::broker_id(&self.leader_id, "LeaderId", f);
         if version >= 1 {
             crate::entity::Entities::visit_entities(
                 &self.preferred_candidates,
@@ -434,7 +455,7 @@ impl crate::entity::Entities for PartitionData {
         }
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.leader_id, "LeaderId", f);
+        crate::encoding::broker_id_mut(&mut self.leader_id, "LeaderId", f);
         if version >= 1 {
             crate::entity::Entities::rewrite_entities(
                 &mut self.preferred_candidates,
@@ -458,7 +479,7 @@ pub struct ReplicaInfo {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ReplicaInfo {
+impl crate::encoding::Wire for ReplicaInfo {
     #[inline]
     fn encode_value(
         &self,
@@ -476,7 +497,11 @@ impl crate::primitives::Wire for ReplicaInfo {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -485,11 +510,14 @@ impl crate::primitives::Wire for ReplicaInfo {
         let mut size = 0;
         size += 4;
         size += 16;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ReplicaInfo {
+impl crate::encoding::Decode for ReplicaInfo {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -497,14 +525,18 @@ impl crate::primitives::Decode for ReplicaInfo {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 20] = crate::primitives::field::read_run(
+        let run: [u8; 20] = crate::encoding::field::read_run(
             r,
             &[("candidate_id", 4), ("candidate_directory_id", 16)],
         )?;
-        self.candidate_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.candidate_directory_id = crate::primitives::Fixed::from_chunk(&run[4..20]);
+        self.candidate_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.candidate_directory_id = crate::encoding::Fixed::from_chunk(&run[4..20]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -514,13 +546,13 @@ impl crate::primitives::Decode for ReplicaInfo {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ReplicaInfo {}
+impl crate::encoding::Struct for ReplicaInfo {}
 impl crate::entity::Entities for ReplicaInfo {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.candidate_id, "CandidateId", f);
+        crate::encoding::broker_id(&self.candidate_id, "CandidateId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.candidate_id, "CandidateId", f);
+        crate::encoding::broker_id_mut(&mut self.candidate_id, "CandidateId", f);
     }
 }
 /// Versions 1; flexible 1.
@@ -541,7 +573,7 @@ pub struct LeaderEndpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for LeaderEndpoint {
+impl crate::encoding::Wire for LeaderEndpoint {
     #[inline]
     fn encode_value(
         &self,
@@ -550,29 +582,36 @@ impl crate::primitives::Wire for LeaderEndpoint {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(13 + self.name.len() + self.host.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
-        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.host, true, "host")?;
         s.put_fixed(self.port)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size += crate::primitives::Wire::value_size(&self.host, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.host, version, true);
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for LeaderEndpoint {
+impl crate::encoding::Decode for LeaderEndpoint {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -580,17 +619,15 @@ impl crate::primitives::Decode for LeaderEndpoint {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
-        crate::primitives::field::decode_into(
-            &mut self.port,
-            r,
-            version,
-            false,
-            "port",
-        )?;
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::encoding::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::encoding::field::decode_into(&mut self.port, r, version, false, "port")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -601,7 +638,7 @@ impl crate::primitives::Decode for LeaderEndpoint {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for LeaderEndpoint {}
+impl crate::encoding::Struct for LeaderEndpoint {}
 impl crate::message::Message for EndQuorumEpochRequest {
     const NAME: &'static str = "EndQuorumEpochRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -10,7 +10,7 @@ pub struct EndTxnMarker {
     /// Versions 0+.
     pub coordinator_epoch: i32,
 }
-impl crate::primitives::Wire for EndTxnMarker {
+impl crate::encoding::Wire for EndTxnMarker {
     #[inline]
     fn encode_value(
         &self,
@@ -18,7 +18,7 @@ impl crate::primitives::Wire for EndTxnMarker {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.coordinator_epoch, buf);
+        crate::encoding::Fixed::put(self.coordinator_epoch, buf);
         Ok(())
     }
     #[inline]
@@ -28,7 +28,7 @@ impl crate::primitives::Wire for EndTxnMarker {
         size
     }
 }
-impl crate::primitives::Decode for EndTxnMarker {
+impl crate::encoding::Decode for EndTxnMarker {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -36,7 +36,7 @@ impl crate::primitives::Decode for EndTxnMarker {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.coordinator_epoch,
             r,
             version,
@@ -50,7 +50,7 @@ impl crate::primitives::Decode for EndTxnMarker {
         self.coordinator_epoch = 0;
     }
 }
-impl crate::primitives::Struct for EndTxnMarker {}
+impl crate::encoding::Struct for EndTxnMarker {}
 impl crate::message::Message for EndTxnMarker {
     const NAME: &'static str = "EndTxnMarker";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

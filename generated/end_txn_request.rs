@@ -24,7 +24,7 @@ pub struct EndTxnRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for EndTxnRequest {
+impl crate::encoding::Wire for EndTxnRequest {
     #[inline]
     fn encode_value(
         &self,
@@ -33,7 +33,7 @@ impl crate::primitives::Wire for EndTxnRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(17 + self.transactional_id.len());
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.transactional_id,
             version >= 3,
@@ -50,14 +50,14 @@ impl crate::primitives::Wire for EndTxnRequest {
         s.finish();
         if version >= 3 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -65,7 +65,7 @@ impl crate::primitives::Wire for EndTxnRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.transactional_id,
                 version,
                 version >= 3,
@@ -74,12 +74,15 @@ impl crate::primitives::Wire for EndTxnRequest {
         size += 2;
         size += 1;
         if version >= 3 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for EndTxnRequest {
+impl crate::encoding::Decode for EndTxnRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -87,23 +90,23 @@ impl crate::primitives::Decode for EndTxnRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.transactional_id,
             r,
             version,
             version >= 3,
             "transactional_id",
         )?;
-        let run: [u8; 11] = crate::primitives::field::read_run(
+        let run: [u8; 11] = crate::encoding::field::read_run(
             r,
             &[("producer_id", 8), ("producer_epoch", 2), ("committed", 1)],
         )?;
-        self.producer_id = crate::primitives::Fixed::from_chunk(&run[0..8]);
-        self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[8..10]);
-        self.committed = crate::primitives::Fixed::from_chunk(&run[10..11]);
+        self.producer_id = crate::encoding::Fixed::from_chunk(&run[0..8]);
+        self.producer_epoch = crate::encoding::Fixed::from_chunk(&run[8..10]);
+        self.committed = crate::encoding::Fixed::from_chunk(&run[10..11]);
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -120,19 +123,19 @@ impl crate::primitives::Decode for EndTxnRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for EndTxnRequest {}
+impl crate::encoding::Struct for EndTxnRequest {}
 impl crate::entity::Entities for EndTxnRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::transactional_id(&self.transactional_id, "TransactionalId", f);
-        crate::entity::producer_id(&self.producer_id, "ProducerId", f);
+        crate::encoding::transactional_id(&self.transactional_id, "TransactionalId", f);
+        crate::encoding::producer_id(&self.producer_id, "ProducerId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::transactional_id_mut(
+        crate::encoding::transactional_id_mut(
             &mut self.transactional_id,
             "TransactionalId",
             f,
         );
-        crate::entity::producer_id_mut(&mut self.producer_id, "ProducerId", f);
+        crate::encoding::producer_id_mut(&mut self.producer_id, "ProducerId", f);
     }
 }
 impl crate::message::Message for EndTxnRequest {

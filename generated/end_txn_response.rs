@@ -35,7 +35,7 @@ impl Default for EndTxnResponse {
         }
     }
 }
-impl crate::primitives::Wire for EndTxnResponse {
+impl crate::encoding::Wire for EndTxnResponse {
     #[inline]
     fn encode_value(
         &self,
@@ -63,14 +63,14 @@ impl crate::primitives::Wire for EndTxnResponse {
         s.finish();
         if version >= 3 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -86,12 +86,15 @@ impl crate::primitives::Wire for EndTxnResponse {
             size += 2;
         }
         if version >= 3 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for EndTxnResponse {
+impl crate::encoding::Decode for EndTxnResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -100,7 +103,7 @@ impl crate::primitives::Decode for EndTxnResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 5 {
-            let run: [u8; 16] = crate::primitives::field::read_run(
+            let run: [u8; 16] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("throttle_time_ms", 4),
@@ -109,23 +112,23 @@ impl crate::primitives::Decode for EndTxnResponse {
                     ("producer_epoch", 2),
                 ],
             )?;
-            self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-            self.producer_id = crate::primitives::Fixed::from_chunk(&run[6..14]);
-            self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[14..16]);
+            self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+            self.producer_id = crate::encoding::Fixed::from_chunk(&run[6..14]);
+            self.producer_epoch = crate::encoding::Fixed::from_chunk(&run[14..16]);
         } else {
-            let run: [u8; 6] = crate::primitives::field::read_run(
+            let run: [u8; 6] = crate::encoding::field::read_run(
                 r,
                 &[("throttle_time_ms", 4), ("error_code", 2)],
             )?;
-            self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+            self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
             self.producer_id = -1;
             self.producer_epoch = -1;
         }
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -142,16 +145,16 @@ impl crate::primitives::Decode for EndTxnResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for EndTxnResponse {}
+impl crate::encoding::Struct for EndTxnResponse {}
 impl crate::entity::Entities for EndTxnResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version >= 5 {
-            crate::entity::producer_id(&self.producer_id, "ProducerId", f);
+            crate::encoding::producer_id(&self.producer_id, "ProducerId", f);
         }
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
         if version >= 5 {
-            crate::entity::producer_id_mut(&mut self.producer_id, "ProducerId", f);
+            crate::encoding::producer_id_mut(&mut self.producer_id, "ProducerId", f);
         }
     }
 }

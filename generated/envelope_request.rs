@@ -30,7 +30,7 @@ impl Default for EnvelopeRequest {
         }
     }
 }
-impl crate::primitives::Wire for EnvelopeRequest {
+impl crate::encoding::Wire for EnvelopeRequest {
     #[inline]
     fn encode_value(
         &self,
@@ -38,51 +38,54 @@ impl crate::primitives::Wire for EnvelopeRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.request_data,
             buf,
             version,
             true,
             "request_data",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.request_principal,
             buf,
             version,
             true,
             "request_principal",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.client_host_address,
             buf,
             version,
             true,
             "client_host_address",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.request_data, version, true);
+        size += crate::encoding::Wire::value_size(&self.request_data, version, true);
         size
-            += crate::primitives::Wire::value_size(
-                &self.request_principal,
-                version,
-                true,
-            );
+            += crate::encoding::Wire::value_size(&self.request_principal, version, true);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.client_host_address,
                 version,
                 true,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for EnvelopeRequest {
+impl crate::encoding::Decode for EnvelopeRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -90,21 +93,21 @@ impl crate::primitives::Decode for EnvelopeRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.request_data,
             r,
             version,
             true,
             "request_data",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.request_principal,
             r,
             version,
             true,
             "request_principal",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.client_host_address,
             r,
             version,
@@ -112,7 +115,11 @@ impl crate::primitives::Decode for EnvelopeRequest {
             "client_host_address",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -123,7 +130,7 @@ impl crate::primitives::Decode for EnvelopeRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for EnvelopeRequest {}
+impl crate::encoding::Struct for EnvelopeRequest {}
 impl crate::entity::Entities for EnvelopeRequest {}
 impl crate::message::Message for EnvelopeRequest {
     const NAME: &'static str = "EnvelopeRequest";

@@ -16,7 +16,7 @@ pub struct EnvelopeResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for EnvelopeResponse {
+impl crate::encoding::Wire for EnvelopeResponse {
     #[inline]
     fn encode_value(
         &self,
@@ -24,7 +24,7 @@ impl crate::primitives::Wire for EnvelopeResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.response_data,
             buf,
             version,
@@ -38,20 +38,27 @@ impl crate::primitives::Wire for EnvelopeResponse {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.response_data, version, true);
+        size += crate::encoding::Wire::value_size(&self.response_data, version, true);
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for EnvelopeResponse {
+impl crate::encoding::Decode for EnvelopeResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -59,14 +66,14 @@ impl crate::primitives::Decode for EnvelopeResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.response_data,
             r,
             version,
             true,
             "response_data",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
@@ -74,7 +81,11 @@ impl crate::primitives::Decode for EnvelopeResponse {
             "error_code",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -84,7 +95,7 @@ impl crate::primitives::Decode for EnvelopeResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for EnvelopeResponse {}
+impl crate::encoding::Struct for EnvelopeResponse {}
 impl crate::entity::Entities for EnvelopeResponse {}
 impl crate::message::Message for EnvelopeResponse {
     const NAME: &'static str = "EnvelopeResponse";

@@ -27,7 +27,7 @@ impl ::core::fmt::Debug for ExpireDelegationTokenRequest {
             .finish()
     }
 }
-impl crate::primitives::Wire for ExpireDelegationTokenRequest {
+impl crate::encoding::Wire for ExpireDelegationTokenRequest {
     #[inline]
     fn encode_value(
         &self,
@@ -35,13 +35,7 @@ impl crate::primitives::Wire for ExpireDelegationTokenRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
-            &self.hmac,
-            buf,
-            version,
-            version >= 2,
-            "hmac",
-        )?;
+        crate::encoding::field::encode(&self.hmac, buf, version, version >= 2, "hmac")?;
         let mut s = buf.segment(9);
         s.put_fixed(self.expiry_time_period_ms)?;
         if version >= 2 && self.unknown_tagged_fields.is_empty() {
@@ -50,29 +44,32 @@ impl crate::primitives::Wire for ExpireDelegationTokenRequest {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.hmac, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.hmac, version, version >= 2);
         size += 8;
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for ExpireDelegationTokenRequest {
+impl crate::encoding::Decode for ExpireDelegationTokenRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -80,14 +77,14 @@ impl crate::primitives::Decode for ExpireDelegationTokenRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.hmac,
             r,
             version,
             version >= 2,
             "hmac",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.expiry_time_period_ms,
             r,
             version,
@@ -96,7 +93,7 @@ impl crate::primitives::Decode for ExpireDelegationTokenRequest {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -111,7 +108,7 @@ impl crate::primitives::Decode for ExpireDelegationTokenRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ExpireDelegationTokenRequest {}
+impl crate::encoding::Struct for ExpireDelegationTokenRequest {}
 impl crate::entity::Entities for ExpireDelegationTokenRequest {}
 impl crate::message::Message for ExpireDelegationTokenRequest {
     const NAME: &'static str = "ExpireDelegationTokenRequest";

@@ -20,7 +20,7 @@ pub struct ExpireDelegationTokenResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ExpireDelegationTokenResponse {
+impl crate::encoding::Wire for ExpireDelegationTokenResponse {
     #[inline]
     fn encode_value(
         &self,
@@ -40,14 +40,14 @@ impl crate::primitives::Wire for ExpireDelegationTokenResponse {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -58,12 +58,15 @@ impl crate::primitives::Wire for ExpireDelegationTokenResponse {
         size += 8;
         size += 4;
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for ExpireDelegationTokenResponse {
+impl crate::encoding::Decode for ExpireDelegationTokenResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -71,16 +74,16 @@ impl crate::primitives::Decode for ExpireDelegationTokenResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 14] = crate::primitives::field::read_run(
+        let run: [u8; 14] = crate::encoding::field::read_run(
             r,
             &[("error_code", 2), ("expiry_timestamp_ms", 8), ("throttle_time_ms", 4)],
         )?;
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[0..2]);
-        self.expiry_timestamp_ms = crate::primitives::Fixed::from_chunk(&run[2..10]);
-        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[10..14]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[0..2]);
+        self.expiry_timestamp_ms = crate::encoding::Fixed::from_chunk(&run[2..10]);
+        self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[10..14]);
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -96,7 +99,7 @@ impl crate::primitives::Decode for ExpireDelegationTokenResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ExpireDelegationTokenResponse {}
+impl crate::encoding::Struct for ExpireDelegationTokenResponse {}
 impl crate::entity::Entities for ExpireDelegationTokenResponse {}
 impl crate::message::Message for ExpireDelegationTokenResponse {
     const NAME: &'static str = "ExpireDelegationTokenResponse";

@@ -75,7 +75,7 @@ impl Default for FetchRequest {
         }
     }
 }
-impl crate::primitives::Wire for FetchRequest {
+impl crate::encoding::Wire for FetchRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -83,13 +83,13 @@ impl crate::primitives::Wire for FetchRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 14 && self.replica_id != -1 {
-            return Err(crate::primitives::field::non_default("replica_id"));
+            return Err(crate::encoding::field::non_default("replica_id"));
         }
         if version < 15 && self.replica_state != ReplicaState::default() {
-            return Err(crate::primitives::field::non_default("replica_state"));
+            return Err(crate::encoding::field::non_default("replica_state"));
         }
         if version < 7 && !self.forgotten_topics_data.is_empty() {
-            return Err(crate::primitives::field::non_default("forgotten_topics_data"));
+            return Err(crate::encoding::field::non_default("forgotten_topics_data"));
         }
         let mut s = buf.segment(30);
         if version <= 14 {
@@ -123,14 +123,14 @@ impl crate::primitives::Wire for FetchRequest {
             run[4..8].copy_from_slice(&self.min_bytes.to_be_bytes());
             s.put_slice(&run)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.topics.len(),
             version >= 12,
             "topics",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -138,7 +138,7 @@ impl crate::primitives::Wire for FetchRequest {
             "topics",
         )?;
         if version >= 7 {
-            crate::primitives::field::encode(
+            crate::encoding::field::encode(
                 &self.forgotten_topics_data,
                 buf,
                 version,
@@ -151,7 +151,7 @@ impl crate::primitives::Wire for FetchRequest {
             && self.replica_state != ReplicaState::default();
         let mut s = buf.segment(6 + self.rack_id.len());
         if version >= 11 {
-            crate::primitives::field::put_str(
+            crate::encoding::field::put_str(
                 &mut s,
                 &self.rack_id,
                 version >= 12,
@@ -171,9 +171,9 @@ impl crate::primitives::Wire for FetchRequest {
                 let mut count = self.unknown_tagged_fields.len();
                 count += usize::from(write_cluster_id);
                 count += usize::from(write_replica_state);
-                crate::primitives::varint::put_uvarint(buf, count as u32);
+                crate::encoding::put_uvarint(buf, count as u32);
                 if write_cluster_id {
-                    crate::tagged::encode_field(
+                    crate::encoding::tagged::encode_field(
                         buf,
                         0,
                         &self.cluster_id,
@@ -182,7 +182,7 @@ impl crate::primitives::Wire for FetchRequest {
                     )?;
                 }
                 if write_replica_state {
-                    crate::tagged::encode_field(
+                    crate::encoding::tagged::encode_field(
                         buf,
                         1,
                         &self.replica_state,
@@ -190,10 +190,14 @@ impl crate::primitives::Wire for FetchRequest {
                         "replica_state",
                     )?;
                 }
-                crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 2)?;
+                crate::encoding::tagged::encode_unknown(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    2,
+                )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -217,11 +221,10 @@ impl crate::primitives::Wire for FetchRequest {
         if version >= 7 {
             size += 4;
         }
-        size
-            += crate::primitives::Wire::value_size(&self.topics, version, version >= 12);
+        size += crate::encoding::Wire::value_size(&self.topics, version, version >= 12);
         if version >= 7 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.forgotten_topics_data,
                     version,
                     version >= 12,
@@ -229,7 +232,7 @@ impl crate::primitives::Wire for FetchRequest {
         }
         if version >= 11 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.rack_id,
                     version,
                     version >= 12,
@@ -243,19 +246,25 @@ impl crate::primitives::Wire for FetchRequest {
             count += usize::from(write_cluster_id);
             count += usize::from(write_replica_state);
             size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+                += crate::encoding::uvarint_len(count as u32)
+                    + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
             if write_cluster_id {
-                size += crate::tagged::field_size(0, &self.cluster_id, version);
+                size
+                    += crate::encoding::tagged::field_size(0, &self.cluster_id, version);
             }
             if write_replica_state {
-                size += crate::tagged::field_size(1, &self.replica_state, version);
+                size
+                    += crate::encoding::tagged::field_size(
+                        1,
+                        &self.replica_state,
+                        version,
+                    );
             }
         }
         size
     }
 }
-impl crate::primitives::Decode for FetchRequest {
+impl crate::encoding::Decode for FetchRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -264,7 +273,7 @@ impl crate::primitives::Decode for FetchRequest {
     ) -> Result<(), crate::error::DecodeError> {
         self.cluster_id = None;
         if version <= 14 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.replica_id,
                 r,
                 version,
@@ -274,9 +283,9 @@ impl crate::primitives::Decode for FetchRequest {
         } else {
             self.replica_id = -1;
         }
-        crate::primitives::Decode::reset_value(&mut self.replica_state);
+        crate::encoding::Decode::reset_value(&mut self.replica_state);
         if version >= 7 {
-            let run: [u8; 21] = crate::primitives::field::read_run(
+            let run: [u8; 21] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("max_wait_ms", 4),
@@ -287,14 +296,14 @@ impl crate::primitives::Decode for FetchRequest {
                     ("session_epoch", 4),
                 ],
             )?;
-            self.max_wait_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.min_bytes = crate::primitives::Fixed::from_chunk(&run[4..8]);
-            self.max_bytes = crate::primitives::Fixed::from_chunk(&run[8..12]);
-            self.isolation_level = crate::primitives::Fixed::from_chunk(&run[12..13]);
-            self.session_id = crate::primitives::Fixed::from_chunk(&run[13..17]);
-            self.session_epoch = crate::primitives::Fixed::from_chunk(&run[17..21]);
+            self.max_wait_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.min_bytes = crate::encoding::Fixed::from_chunk(&run[4..8]);
+            self.max_bytes = crate::encoding::Fixed::from_chunk(&run[8..12]);
+            self.isolation_level = crate::encoding::Fixed::from_chunk(&run[12..13]);
+            self.session_id = crate::encoding::Fixed::from_chunk(&run[13..17]);
+            self.session_epoch = crate::encoding::Fixed::from_chunk(&run[17..21]);
         } else if version >= 4 {
-            let run: [u8; 13] = crate::primitives::field::read_run(
+            let run: [u8; 13] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("max_wait_ms", 4),
@@ -303,36 +312,36 @@ impl crate::primitives::Decode for FetchRequest {
                     ("isolation_level", 1),
                 ],
             )?;
-            self.max_wait_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.min_bytes = crate::primitives::Fixed::from_chunk(&run[4..8]);
-            self.max_bytes = crate::primitives::Fixed::from_chunk(&run[8..12]);
-            self.isolation_level = crate::primitives::Fixed::from_chunk(&run[12..13]);
+            self.max_wait_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.min_bytes = crate::encoding::Fixed::from_chunk(&run[4..8]);
+            self.max_bytes = crate::encoding::Fixed::from_chunk(&run[8..12]);
+            self.isolation_level = crate::encoding::Fixed::from_chunk(&run[12..13]);
             self.session_id = 0;
             self.session_epoch = -1;
         } else if version >= 3 {
-            let run: [u8; 12] = crate::primitives::field::read_run(
+            let run: [u8; 12] = crate::encoding::field::read_run(
                 r,
                 &[("max_wait_ms", 4), ("min_bytes", 4), ("max_bytes", 4)],
             )?;
-            self.max_wait_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.min_bytes = crate::primitives::Fixed::from_chunk(&run[4..8]);
-            self.max_bytes = crate::primitives::Fixed::from_chunk(&run[8..12]);
+            self.max_wait_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.min_bytes = crate::encoding::Fixed::from_chunk(&run[4..8]);
+            self.max_bytes = crate::encoding::Fixed::from_chunk(&run[8..12]);
             self.isolation_level = 0;
             self.session_id = 0;
             self.session_epoch = -1;
         } else {
-            let run: [u8; 8] = crate::primitives::field::read_run(
+            let run: [u8; 8] = crate::encoding::field::read_run(
                 r,
                 &[("max_wait_ms", 4), ("min_bytes", 4)],
             )?;
-            self.max_wait_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.min_bytes = crate::primitives::Fixed::from_chunk(&run[4..8]);
+            self.max_wait_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.min_bytes = crate::encoding::Fixed::from_chunk(&run[4..8]);
             self.max_bytes = 2147483647;
             self.isolation_level = 0;
             self.session_id = 0;
             self.session_epoch = -1;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -340,7 +349,7 @@ impl crate::primitives::Decode for FetchRequest {
             "topics",
         )?;
         if version >= 7 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.forgotten_topics_data,
                 r,
                 version,
@@ -351,7 +360,7 @@ impl crate::primitives::Decode for FetchRequest {
             self.forgotten_topics_data.clear();
         }
         if version >= 11 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.rack_id,
                 r,
                 version,
@@ -363,21 +372,21 @@ impl crate::primitives::Decode for FetchRequest {
         }
         self.unknown_tagged_fields.clear();
         if version >= 12 {
-            crate::tagged::decode_section(
+            crate::encoding::tagged::decode_section(
                 r,
                 2,
                 &mut self.unknown_tagged_fields,
                 |tag, r| {
                     match tag {
                         0 => {
-                            self.cluster_id = crate::primitives::field::decode_tagged(
+                            self.cluster_id = crate::encoding::field::decode_tagged(
                                 r,
                                 version,
                                 "cluster_id",
                             )?;
                         }
                         1 if version >= 15 => {
-                            self.replica_state = crate::primitives::field::decode_tagged(
+                            self.replica_state = crate::encoding::field::decode_tagged(
                                 r,
                                 version,
                                 "replica_state",
@@ -395,7 +404,7 @@ impl crate::primitives::Decode for FetchRequest {
     fn reset_value(&mut self) {
         self.cluster_id = None;
         self.replica_id = -1;
-        crate::primitives::Decode::reset_value(&mut self.replica_state);
+        crate::encoding::Decode::reset_value(&mut self.replica_state);
         self.max_wait_ms = 0;
         self.min_bytes = 0;
         self.max_bytes = 2147483647;
@@ -408,11 +417,11 @@ impl crate::primitives::Decode for FetchRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for FetchRequest {}
+impl crate::encoding::Struct for FetchRequest {}
 impl crate::entity::Entities for FetchRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 14 {
-            crate::entity::broker_id(&self.replica_id, "ReplicaId", f);
+            crate::encoding::broker_id(&self.replica_id, "ReplicaId", f);
         }
         if version >= 15 {
             crate::entity::Entities::visit_entities(&self.replica_state, version, f);
@@ -428,7 +437,7 @@ impl crate::entity::Entities for FetchRequest {
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
         if version <= 14 {
-            crate::entity::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
+            crate::encoding::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
         }
         if version >= 15 {
             crate::entity::Entities::rewrite_entities(
@@ -470,7 +479,7 @@ impl Default for ReplicaState {
         }
     }
 }
-impl crate::primitives::Wire for ReplicaState {
+impl crate::encoding::Wire for ReplicaState {
     #[inline]
     fn encode_value(
         &self,
@@ -488,7 +497,11 @@ impl crate::primitives::Wire for ReplicaState {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -497,11 +510,14 @@ impl crate::primitives::Wire for ReplicaState {
         let mut size = 0;
         size += 4;
         size += 8;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ReplicaState {
+impl crate::encoding::Decode for ReplicaState {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -509,14 +525,18 @@ impl crate::primitives::Decode for ReplicaState {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 12] = crate::primitives::field::read_run(
+        let run: [u8; 12] = crate::encoding::field::read_run(
             r,
             &[("replica_id", 4), ("replica_epoch", 8)],
         )?;
-        self.replica_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.replica_epoch = crate::primitives::Fixed::from_chunk(&run[4..12]);
+        self.replica_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.replica_epoch = crate::encoding::Fixed::from_chunk(&run[4..12]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -526,13 +546,13 @@ impl crate::primitives::Decode for ReplicaState {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ReplicaState {}
+impl crate::encoding::Struct for ReplicaState {}
 impl crate::entity::Entities for ReplicaState {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.replica_id, "ReplicaId", f);
+        crate::encoding::broker_id(&self.replica_id, "ReplicaId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
+        crate::encoding::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
     }
 }
 /// Versions 0-18; flexible 12-18.
@@ -553,7 +573,7 @@ pub struct FetchTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for FetchTopic {
+impl crate::encoding::Wire for FetchTopic {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -562,7 +582,7 @@ impl crate::primitives::Wire for FetchTopic {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(26 + self.topic.len());
         if version <= 12 {
-            crate::primitives::field::put_str(
+            crate::encoding::field::put_str(
                 &mut s,
                 &self.topic,
                 version >= 12,
@@ -572,14 +592,14 @@ impl crate::primitives::Wire for FetchTopic {
         if version >= 13 {
             s.put_fixed(self.topic_id)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             version >= 12,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -587,9 +607,13 @@ impl crate::primitives::Wire for FetchTopic {
             "partitions",
         )?;
         if version >= 12 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -598,7 +622,7 @@ impl crate::primitives::Wire for FetchTopic {
         let mut size = 0;
         if version <= 12 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.topic,
                     version,
                     version >= 12,
@@ -608,18 +632,21 @@ impl crate::primitives::Wire for FetchTopic {
             size += 16;
         }
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partitions,
                 version,
                 version >= 12,
             );
         if version >= 12 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for FetchTopic {
+impl crate::encoding::Decode for FetchTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -627,7 +654,7 @@ impl crate::primitives::Decode for FetchTopic {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 12 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic,
                 r,
                 version,
@@ -638,7 +665,7 @@ impl crate::primitives::Decode for FetchTopic {
             self.topic.clear();
         }
         if version >= 13 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_id,
                 r,
                 version,
@@ -648,7 +675,7 @@ impl crate::primitives::Decode for FetchTopic {
         } else {
             self.topic_id = crate::primitives::Uuid::NIL;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -657,7 +684,7 @@ impl crate::primitives::Decode for FetchTopic {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 12 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -673,16 +700,16 @@ impl crate::primitives::Decode for FetchTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for FetchTopic {}
+impl crate::encoding::Struct for FetchTopic {}
 impl crate::entity::Entities for FetchTopic {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 12 {
-            crate::entity::topic_name(&self.topic, "Topic", f);
+            crate::encoding::topic_name(&self.topic, "Topic", f);
         }
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
         if version <= 12 {
-            crate::entity::topic_name_mut(&mut self.topic, "Topic", f);
+            crate::encoding::topic_name_mut(&mut self.topic, "Topic", f);
         }
     }
 }
@@ -739,7 +766,7 @@ impl Default for FetchPartition {
         }
     }
 }
-impl crate::primitives::Wire for FetchPartition {
+impl crate::encoding::Wire for FetchPartition {
     #[inline]
     fn encode_value(
         &self,
@@ -748,7 +775,7 @@ impl crate::primitives::Wire for FetchPartition {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 12 && self.last_fetched_epoch != -1 {
-            return Err(crate::primitives::field::non_default("last_fetched_epoch"));
+            return Err(crate::encoding::field::non_default("last_fetched_epoch"));
         }
         let write_replica_directory_id = version >= 17
             && !self.replica_directory_id.is_nil();
@@ -788,9 +815,9 @@ impl crate::primitives::Wire for FetchPartition {
                 let mut count = self.unknown_tagged_fields.len();
                 count += usize::from(write_replica_directory_id);
                 count += usize::from(write_high_watermark);
-                crate::primitives::varint::put_uvarint(buf, count as u32);
+                crate::encoding::put_uvarint(buf, count as u32);
                 if write_replica_directory_id {
-                    crate::tagged::encode_field(
+                    crate::encoding::tagged::encode_field(
                         buf,
                         0,
                         &self.replica_directory_id,
@@ -799,7 +826,7 @@ impl crate::primitives::Wire for FetchPartition {
                     )?;
                 }
                 if write_high_watermark {
-                    crate::tagged::encode_field(
+                    crate::encoding::tagged::encode_field(
                         buf,
                         1,
                         &self.high_watermark,
@@ -807,10 +834,14 @@ impl crate::primitives::Wire for FetchPartition {
                         "high_watermark",
                     )?;
                 }
-                crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 2)?;
+                crate::encoding::tagged::encode_unknown(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    2,
+                )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -838,20 +869,29 @@ impl crate::primitives::Wire for FetchPartition {
             count += usize::from(write_replica_directory_id);
             count += usize::from(write_high_watermark);
             size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+                += crate::encoding::uvarint_len(count as u32)
+                    + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
             if write_replica_directory_id {
                 size
-                    += crate::tagged::field_size(0, &self.replica_directory_id, version);
+                    += crate::encoding::tagged::field_size(
+                        0,
+                        &self.replica_directory_id,
+                        version,
+                    );
             }
             if write_high_watermark {
-                size += crate::tagged::field_size(1, &self.high_watermark, version);
+                size
+                    += crate::encoding::tagged::field_size(
+                        1,
+                        &self.high_watermark,
+                        version,
+                    );
             }
         }
         size
     }
 }
-impl crate::primitives::Decode for FetchPartition {
+impl crate::encoding::Decode for FetchPartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -860,37 +900,34 @@ impl crate::primitives::Decode for FetchPartition {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 9 {
-            let run: [u8; 8] = crate::primitives::field::read_run(
+            let run: [u8; 8] = crate::encoding::field::read_run(
                 r,
                 &[("partition", 4), ("current_leader_epoch", 4)],
             )?;
-            self.partition = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.current_leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
+            self.partition = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.current_leader_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
         } else {
-            let run: [u8; 4] = crate::primitives::field::read_run(
-                r,
-                &[("partition", 4)],
-            )?;
-            self.partition = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            let run: [u8; 4] = crate::encoding::field::read_run(r, &[("partition", 4)])?;
+            self.partition = crate::encoding::Fixed::from_chunk(&run[0..4]);
             self.current_leader_epoch = -1;
         }
         if version >= 12 {
-            let run: [u8; 12] = crate::primitives::field::read_run(
+            let run: [u8; 12] = crate::encoding::field::read_run(
                 r,
                 &[("fetch_offset", 8), ("last_fetched_epoch", 4)],
             )?;
-            self.fetch_offset = crate::primitives::Fixed::from_chunk(&run[0..8]);
-            self.last_fetched_epoch = crate::primitives::Fixed::from_chunk(&run[8..12]);
+            self.fetch_offset = crate::encoding::Fixed::from_chunk(&run[0..8]);
+            self.last_fetched_epoch = crate::encoding::Fixed::from_chunk(&run[8..12]);
         } else {
-            let run: [u8; 8] = crate::primitives::field::read_run(
+            let run: [u8; 8] = crate::encoding::field::read_run(
                 r,
                 &[("fetch_offset", 8)],
             )?;
-            self.fetch_offset = crate::primitives::Fixed::from_chunk(&run[0..8]);
+            self.fetch_offset = crate::encoding::Fixed::from_chunk(&run[0..8]);
             self.last_fetched_epoch = -1;
         }
         if version >= 5 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.log_start_offset,
                 r,
                 version,
@@ -900,7 +937,7 @@ impl crate::primitives::Decode for FetchPartition {
         } else {
             self.log_start_offset = -1;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partition_max_bytes,
             r,
             version,
@@ -911,21 +948,21 @@ impl crate::primitives::Decode for FetchPartition {
         self.high_watermark = 9223372036854775807;
         self.unknown_tagged_fields.clear();
         if version >= 12 {
-            crate::tagged::decode_section(
+            crate::encoding::tagged::decode_section(
                 r,
                 2,
                 &mut self.unknown_tagged_fields,
                 |tag, r| {
                     match tag {
                         0 if version >= 17 => {
-                            self.replica_directory_id = crate::primitives::field::decode_tagged(
+                            self.replica_directory_id = crate::encoding::field::decode_tagged(
                                 r,
                                 version,
                                 "replica_directory_id",
                             )?;
                         }
                         1 if version >= 18 => {
-                            self.high_watermark = crate::primitives::field::decode_tagged(
+                            self.high_watermark = crate::encoding::field::decode_tagged(
                                 r,
                                 version,
                                 "high_watermark",
@@ -952,7 +989,7 @@ impl crate::primitives::Decode for FetchPartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for FetchPartition {}
+impl crate::encoding::Struct for FetchPartition {}
 /// Versions 7-18; flexible 12-18.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ForgottenTopic {
@@ -971,7 +1008,7 @@ pub struct ForgottenTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ForgottenTopic {
+impl crate::encoding::Wire for ForgottenTopic {
     #[inline]
     fn encode_value(
         &self,
@@ -981,7 +1018,7 @@ impl crate::primitives::Wire for ForgottenTopic {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(27 + self.topic.len() + self.partitions.len() * 4);
         if version <= 12 {
-            crate::primitives::field::put_str(
+            crate::encoding::field::put_str(
                 &mut s,
                 &self.topic,
                 version >= 12,
@@ -991,7 +1028,7 @@ impl crate::primitives::Wire for ForgottenTopic {
         if version >= 13 {
             s.put_fixed(self.topic_id)?;
         }
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.partitions,
             version >= 12,
@@ -1003,14 +1040,14 @@ impl crate::primitives::Wire for ForgottenTopic {
         s.finish();
         if version >= 12 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -1019,7 +1056,7 @@ impl crate::primitives::Wire for ForgottenTopic {
         let mut size = 0;
         if version <= 12 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.topic,
                     version,
                     version >= 12,
@@ -1029,18 +1066,21 @@ impl crate::primitives::Wire for ForgottenTopic {
             size += 16;
         }
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partitions,
                 version,
                 version >= 12,
             );
         if version >= 12 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for ForgottenTopic {
+impl crate::encoding::Decode for ForgottenTopic {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -1049,7 +1089,7 @@ impl crate::primitives::Decode for ForgottenTopic {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 12 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic,
                 r,
                 version,
@@ -1060,7 +1100,7 @@ impl crate::primitives::Decode for ForgottenTopic {
             self.topic.clear();
         }
         if version >= 13 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_id,
                 r,
                 version,
@@ -1070,7 +1110,7 @@ impl crate::primitives::Decode for ForgottenTopic {
         } else {
             self.topic_id = crate::primitives::Uuid::NIL;
         }
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
             version >= 12,
@@ -1078,7 +1118,7 @@ impl crate::primitives::Decode for ForgottenTopic {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 12 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -1094,16 +1134,16 @@ impl crate::primitives::Decode for ForgottenTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ForgottenTopic {}
+impl crate::encoding::Struct for ForgottenTopic {}
 impl crate::entity::Entities for ForgottenTopic {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 12 {
-            crate::entity::topic_name(&self.topic, "Topic", f);
+            crate::encoding::topic_name(&self.topic, "Topic", f);
         }
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
         if version <= 12 {
-            crate::entity::topic_name_mut(&mut self.topic, "Topic", f);
+            crate::encoding::topic_name_mut(&mut self.topic, "Topic", f);
         }
     }
 }

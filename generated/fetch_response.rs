@@ -28,7 +28,7 @@ pub struct FetchResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for FetchResponse {
+impl crate::encoding::Wire for FetchResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -36,10 +36,10 @@ impl crate::primitives::Wire for FetchResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 7 && self.session_id != 0 {
-            return Err(crate::primitives::field::non_default("session_id"));
+            return Err(crate::encoding::field::non_default("session_id"));
         }
         if version < 16 && !self.node_endpoints.is_empty() {
-            return Err(crate::primitives::field::non_default("node_endpoints"));
+            return Err(crate::encoding::field::non_default("node_endpoints"));
         }
         let mut s = buf.segment(15);
         if version >= 7 {
@@ -51,14 +51,14 @@ impl crate::primitives::Wire for FetchResponse {
         } else if version >= 1 {
             s.put_fixed(self.throttle_time_ms)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.responses.len(),
             version >= 12,
             "responses",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.responses,
             buf,
             version,
@@ -69,9 +69,9 @@ impl crate::primitives::Wire for FetchResponse {
             let write_node_endpoints = version >= 16 && !self.node_endpoints.is_empty();
             let mut count = self.unknown_tagged_fields.len();
             count += usize::from(write_node_endpoints);
-            crate::primitives::varint::put_uvarint(buf, count as u32);
+            crate::encoding::put_uvarint(buf, count as u32);
             if write_node_endpoints {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     0,
                     &self.node_endpoints,
@@ -79,9 +79,13 @@ impl crate::primitives::Wire for FetchResponse {
                     "node_endpoints",
                 )?;
             }
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+            crate::encoding::tagged::encode_unknown(
+                buf,
+                &self.unknown_tagged_fields,
+                1,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -98,7 +102,7 @@ impl crate::primitives::Wire for FetchResponse {
             size += 4;
         }
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.responses,
                 version,
                 version >= 12,
@@ -108,16 +112,21 @@ impl crate::primitives::Wire for FetchResponse {
             let mut count = self.unknown_tagged_fields.len();
             count += usize::from(write_node_endpoints);
             size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+                += crate::encoding::uvarint_len(count as u32)
+                    + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
             if write_node_endpoints {
-                size += crate::tagged::field_size(0, &self.node_endpoints, version);
+                size
+                    += crate::encoding::tagged::field_size(
+                        0,
+                        &self.node_endpoints,
+                        version,
+                    );
             }
         }
         size
     }
 }
-impl crate::primitives::Decode for FetchResponse {
+impl crate::encoding::Decode for FetchResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -125,19 +134,19 @@ impl crate::primitives::Decode for FetchResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 7 {
-            let run: [u8; 10] = crate::primitives::field::read_run(
+            let run: [u8; 10] = crate::encoding::field::read_run(
                 r,
                 &[("throttle_time_ms", 4), ("error_code", 2), ("session_id", 4)],
             )?;
-            self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-            self.session_id = crate::primitives::Fixed::from_chunk(&run[6..10]);
+            self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+            self.session_id = crate::encoding::Fixed::from_chunk(&run[6..10]);
         } else if version >= 1 {
-            let run: [u8; 4] = crate::primitives::field::read_run(
+            let run: [u8; 4] = crate::encoding::field::read_run(
                 r,
                 &[("throttle_time_ms", 4)],
             )?;
-            self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
             self.error_code = 0;
             self.session_id = 0;
         } else {
@@ -145,7 +154,7 @@ impl crate::primitives::Decode for FetchResponse {
             self.error_code = 0;
             self.session_id = 0;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.responses,
             r,
             version,
@@ -155,14 +164,14 @@ impl crate::primitives::Decode for FetchResponse {
         self.node_endpoints.clear();
         self.unknown_tagged_fields.clear();
         if version >= 12 {
-            crate::tagged::decode_section(
+            crate::encoding::tagged::decode_section(
                 r,
                 1,
                 &mut self.unknown_tagged_fields,
                 |tag, r| {
                     match tag {
                         0 if version >= 16 => {
-                            self.node_endpoints = crate::primitives::field::decode_tagged(
+                            self.node_endpoints = crate::encoding::field::decode_tagged(
                                 r,
                                 version,
                                 "node_endpoints",
@@ -186,7 +195,7 @@ impl crate::primitives::Decode for FetchResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for FetchResponse {}
+impl crate::encoding::Struct for FetchResponse {}
 impl crate::entity::Entities for FetchResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.responses, version, f);
@@ -223,7 +232,7 @@ pub struct FetchableTopicResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for FetchableTopicResponse {
+impl crate::encoding::Wire for FetchableTopicResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -232,7 +241,7 @@ impl crate::primitives::Wire for FetchableTopicResponse {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(26 + self.topic.len());
         if version <= 12 {
-            crate::primitives::field::put_str(
+            crate::encoding::field::put_str(
                 &mut s,
                 &self.topic,
                 version >= 12,
@@ -242,14 +251,14 @@ impl crate::primitives::Wire for FetchableTopicResponse {
         if version >= 13 {
             s.put_fixed(self.topic_id)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             version >= 12,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -257,9 +266,13 @@ impl crate::primitives::Wire for FetchableTopicResponse {
             "partitions",
         )?;
         if version >= 12 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -268,7 +281,7 @@ impl crate::primitives::Wire for FetchableTopicResponse {
         let mut size = 0;
         if version <= 12 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.topic,
                     version,
                     version >= 12,
@@ -278,18 +291,21 @@ impl crate::primitives::Wire for FetchableTopicResponse {
             size += 16;
         }
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partitions,
                 version,
                 version >= 12,
             );
         if version >= 12 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for FetchableTopicResponse {
+impl crate::encoding::Decode for FetchableTopicResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -297,7 +313,7 @@ impl crate::primitives::Decode for FetchableTopicResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 12 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic,
                 r,
                 version,
@@ -308,7 +324,7 @@ impl crate::primitives::Decode for FetchableTopicResponse {
             self.topic.clear();
         }
         if version >= 13 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_id,
                 r,
                 version,
@@ -318,7 +334,7 @@ impl crate::primitives::Decode for FetchableTopicResponse {
         } else {
             self.topic_id = crate::primitives::Uuid::NIL;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -327,7 +343,7 @@ impl crate::primitives::Decode for FetchableTopicResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 12 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -343,17 +359,17 @@ impl crate::primitives::Decode for FetchableTopicResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for FetchableTopicResponse {}
+impl crate::encoding::Struct for FetchableTopicResponse {}
 impl crate::entity::Entities for FetchableTopicResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 12 {
-            crate::entity::topic_name(&self.topic, "Topic", f);
+            crate::encoding::topic_name(&self.topic, "Topic", f);
         }
         crate::entity::Entities::visit_entities(&self.partitions, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
         if version <= 12 {
-            crate::entity::topic_name_mut(&mut self.topic, "Topic", f);
+            crate::encoding::topic_name_mut(&mut self.topic, "Topic", f);
         }
         crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
     }
@@ -426,7 +442,7 @@ impl Default for PartitionData {
         }
     }
 }
-impl crate::primitives::Wire for PartitionData {
+impl crate::encoding::Wire for PartitionData {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -434,16 +450,16 @@ impl crate::primitives::Wire for PartitionData {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 12 && self.diverging_epoch != EpochEndOffset::default() {
-            return Err(crate::primitives::field::non_default("diverging_epoch"));
+            return Err(crate::encoding::field::non_default("diverging_epoch"));
         }
         if version < 12 && self.current_leader != LeaderIdAndEpoch::default() {
-            return Err(crate::primitives::field::non_default("current_leader"));
+            return Err(crate::encoding::field::non_default("current_leader"));
         }
         if version < 12 && self.snapshot_id != SnapshotId::default() {
-            return Err(crate::primitives::field::non_default("snapshot_id"));
+            return Err(crate::encoding::field::non_default("snapshot_id"));
         }
         if version < 11 && self.preferred_read_replica != -1 {
-            return Err(crate::primitives::field::non_default("preferred_read_replica"));
+            return Err(crate::encoding::field::non_default("preferred_read_replica"));
         }
         if version >= 5 {
             let mut run = [0u8; 30];
@@ -468,7 +484,7 @@ impl crate::primitives::Wire for PartitionData {
             buf.extend_from_slice(&run);
         }
         if version >= 4 {
-            crate::primitives::field::encode(
+            crate::encoding::field::encode(
                 &self.aborted_transactions,
                 buf,
                 version,
@@ -477,9 +493,9 @@ impl crate::primitives::Wire for PartitionData {
             )?;
         }
         if version >= 11 {
-            crate::primitives::Fixed::put(self.preferred_read_replica, buf);
+            crate::encoding::Fixed::put(self.preferred_read_replica, buf);
         }
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.records,
             buf,
             version,
@@ -496,9 +512,9 @@ impl crate::primitives::Wire for PartitionData {
             count += usize::from(write_diverging_epoch);
             count += usize::from(write_current_leader);
             count += usize::from(write_snapshot_id);
-            crate::primitives::varint::put_uvarint(buf, count as u32);
+            crate::encoding::put_uvarint(buf, count as u32);
             if write_diverging_epoch {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     0,
                     &self.diverging_epoch,
@@ -507,7 +523,7 @@ impl crate::primitives::Wire for PartitionData {
                 )?;
             }
             if write_current_leader {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     1,
                     &self.current_leader,
@@ -516,7 +532,7 @@ impl crate::primitives::Wire for PartitionData {
                 )?;
             }
             if write_snapshot_id {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     2,
                     &self.snapshot_id,
@@ -524,9 +540,13 @@ impl crate::primitives::Wire for PartitionData {
                     "snapshot_id",
                 )?;
             }
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 3)?;
+            crate::encoding::tagged::encode_unknown(
+                buf,
+                &self.unknown_tagged_fields,
+                3,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -544,7 +564,7 @@ impl crate::primitives::Wire for PartitionData {
         }
         if version >= 4 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.aborted_transactions,
                     version,
                     version >= 12,
@@ -553,12 +573,7 @@ impl crate::primitives::Wire for PartitionData {
         if version >= 11 {
             size += 4;
         }
-        size
-            += crate::primitives::Wire::value_size(
-                &self.records,
-                version,
-                version >= 12,
-            );
+        size += crate::encoding::Wire::value_size(&self.records, version, version >= 12);
         if version >= 12 {
             let write_diverging_epoch = self.diverging_epoch
                 != EpochEndOffset::default();
@@ -570,22 +585,37 @@ impl crate::primitives::Wire for PartitionData {
             count += usize::from(write_current_leader);
             count += usize::from(write_snapshot_id);
             size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+                += crate::encoding::uvarint_len(count as u32)
+                    + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
             if write_diverging_epoch {
-                size += crate::tagged::field_size(0, &self.diverging_epoch, version);
+                size
+                    += crate::encoding::tagged::field_size(
+                        0,
+                        &self.diverging_epoch,
+                        version,
+                    );
             }
             if write_current_leader {
-                size += crate::tagged::field_size(1, &self.current_leader, version);
+                size
+                    += crate::encoding::tagged::field_size(
+                        1,
+                        &self.current_leader,
+                        version,
+                    );
             }
             if write_snapshot_id {
-                size += crate::tagged::field_size(2, &self.snapshot_id, version);
+                size
+                    += crate::encoding::tagged::field_size(
+                        2,
+                        &self.snapshot_id,
+                        version,
+                    );
             }
         }
         size
     }
 }
-impl crate::primitives::Decode for PartitionData {
+impl crate::encoding::Decode for PartitionData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -593,7 +623,7 @@ impl crate::primitives::Decode for PartitionData {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 5 {
-            let run: [u8; 30] = crate::primitives::field::read_run(
+            let run: [u8; 30] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("partition_index", 4),
@@ -603,13 +633,13 @@ impl crate::primitives::Decode for PartitionData {
                     ("log_start_offset", 8),
                 ],
             )?;
-            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-            self.high_watermark = crate::primitives::Fixed::from_chunk(&run[6..14]);
-            self.last_stable_offset = crate::primitives::Fixed::from_chunk(&run[14..22]);
-            self.log_start_offset = crate::primitives::Fixed::from_chunk(&run[22..30]);
+            self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+            self.high_watermark = crate::encoding::Fixed::from_chunk(&run[6..14]);
+            self.last_stable_offset = crate::encoding::Fixed::from_chunk(&run[14..22]);
+            self.log_start_offset = crate::encoding::Fixed::from_chunk(&run[22..30]);
         } else if version >= 4 {
-            let run: [u8; 22] = crate::primitives::field::read_run(
+            let run: [u8; 22] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("partition_index", 4),
@@ -618,27 +648,27 @@ impl crate::primitives::Decode for PartitionData {
                     ("last_stable_offset", 8),
                 ],
             )?;
-            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-            self.high_watermark = crate::primitives::Fixed::from_chunk(&run[6..14]);
-            self.last_stable_offset = crate::primitives::Fixed::from_chunk(&run[14..22]);
+            self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+            self.high_watermark = crate::encoding::Fixed::from_chunk(&run[6..14]);
+            self.last_stable_offset = crate::encoding::Fixed::from_chunk(&run[14..22]);
             self.log_start_offset = -1;
         } else {
-            let run: [u8; 14] = crate::primitives::field::read_run(
+            let run: [u8; 14] = crate::encoding::field::read_run(
                 r,
                 &[("partition_index", 4), ("error_code", 2), ("high_watermark", 8)],
             )?;
-            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-            self.high_watermark = crate::primitives::Fixed::from_chunk(&run[6..14]);
+            self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+            self.high_watermark = crate::encoding::Fixed::from_chunk(&run[6..14]);
             self.last_stable_offset = -1;
             self.log_start_offset = -1;
         }
-        crate::primitives::Decode::reset_value(&mut self.diverging_epoch);
-        crate::primitives::Decode::reset_value(&mut self.current_leader);
-        crate::primitives::Decode::reset_value(&mut self.snapshot_id);
+        crate::encoding::Decode::reset_value(&mut self.diverging_epoch);
+        crate::encoding::Decode::reset_value(&mut self.current_leader);
+        crate::encoding::Decode::reset_value(&mut self.snapshot_id);
         if version >= 4 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.aborted_transactions,
                 r,
                 version,
@@ -649,7 +679,7 @@ impl crate::primitives::Decode for PartitionData {
             self.aborted_transactions = Some(Vec::new());
         }
         if version >= 11 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.preferred_read_replica,
                 r,
                 version,
@@ -659,7 +689,7 @@ impl crate::primitives::Decode for PartitionData {
         } else {
             self.preferred_read_replica = -1;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.records,
             r,
             version,
@@ -668,28 +698,28 @@ impl crate::primitives::Decode for PartitionData {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 12 {
-            crate::tagged::decode_section(
+            crate::encoding::tagged::decode_section(
                 r,
                 3,
                 &mut self.unknown_tagged_fields,
                 |tag, r| {
                     match tag {
                         0 => {
-                            self.diverging_epoch = crate::primitives::field::decode_tagged(
+                            self.diverging_epoch = crate::encoding::field::decode_tagged(
                                 r,
                                 version,
                                 "diverging_epoch",
                             )?;
                         }
                         1 => {
-                            self.current_leader = crate::primitives::field::decode_tagged(
+                            self.current_leader = crate::encoding::field::decode_tagged(
                                 r,
                                 version,
                                 "current_leader",
                             )?;
                         }
                         2 => {
-                            self.snapshot_id = crate::primitives::field::decode_tagged(
+                            self.snapshot_id = crate::encoding::field::decode_tagged(
                                 r,
                                 version,
                                 "snapshot_id",
@@ -710,16 +740,16 @@ impl crate::primitives::Decode for PartitionData {
         self.high_watermark = 0;
         self.last_stable_offset = -1;
         self.log_start_offset = -1;
-        crate::primitives::Decode::reset_value(&mut self.diverging_epoch);
-        crate::primitives::Decode::reset_value(&mut self.current_leader);
-        crate::primitives::Decode::reset_value(&mut self.snapshot_id);
+        crate::encoding::Decode::reset_value(&mut self.diverging_epoch);
+        crate::encoding::Decode::reset_value(&mut self.current_leader);
+        crate::encoding::Decode::reset_value(&mut self.snapshot_id);
         self.aborted_transactions = Some(Vec::new());
         self.preferred_read_replica = -1;
         self.records = Some(crate::Bytes::new());
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for PartitionData {}
+impl crate::encoding::Struct for PartitionData {}
 impl crate::entity::Entities for PartitionData {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version >= 12 {
@@ -733,7 +763,7 @@ impl crate::entity::Entities for PartitionData {
             );
         }
         if version >= 11 {
-            crate::entity::broker_id(
+            crate::encoding::broker_id(
                 &self.preferred_read_replica,
                 "PreferredReadReplica",
                 f,
@@ -756,7 +786,7 @@ impl crate::entity::Entities for PartitionData {
             );
         }
         if version >= 11 {
-            crate::entity::broker_id_mut(
+            crate::encoding::broker_id_mut(
                 &mut self.preferred_read_replica,
                 "PreferredReadReplica",
                 f,
@@ -787,7 +817,7 @@ impl Default for EpochEndOffset {
         }
     }
 }
-impl crate::primitives::Wire for EpochEndOffset {
+impl crate::encoding::Wire for EpochEndOffset {
     #[inline]
     fn encode_value(
         &self,
@@ -805,7 +835,11 @@ impl crate::primitives::Wire for EpochEndOffset {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -814,11 +848,14 @@ impl crate::primitives::Wire for EpochEndOffset {
         let mut size = 0;
         size += 4;
         size += 8;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for EpochEndOffset {
+impl crate::encoding::Decode for EpochEndOffset {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -826,14 +863,18 @@ impl crate::primitives::Decode for EpochEndOffset {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 12] = crate::primitives::field::read_run(
+        let run: [u8; 12] = crate::encoding::field::read_run(
             r,
             &[("epoch", 4), ("end_offset", 8)],
         )?;
-        self.epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.end_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
+        self.epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.end_offset = crate::encoding::Fixed::from_chunk(&run[4..12]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -843,7 +884,7 @@ impl crate::primitives::Decode for EpochEndOffset {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for EpochEndOffset {}
+impl crate::encoding::Struct for EpochEndOffset {}
 /// Versions 12-18; flexible 12-18.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LeaderIdAndEpoch {
@@ -867,7 +908,7 @@ impl Default for LeaderIdAndEpoch {
         }
     }
 }
-impl crate::primitives::Wire for LeaderIdAndEpoch {
+impl crate::encoding::Wire for LeaderIdAndEpoch {
     #[inline]
     fn encode_value(
         &self,
@@ -885,7 +926,11 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -894,11 +939,14 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         let mut size = 0;
         size += 4;
         size += 4;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for LeaderIdAndEpoch {
+impl crate::encoding::Decode for LeaderIdAndEpoch {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -906,14 +954,18 @@ impl crate::primitives::Decode for LeaderIdAndEpoch {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 8] = crate::primitives::field::read_run(
+        let run: [u8; 8] = crate::encoding::field::read_run(
             r,
             &[("leader_id", 4), ("leader_epoch", 4)],
         )?;
-        self.leader_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
+        self.leader_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -923,13 +975,13 @@ impl crate::primitives::Decode for LeaderIdAndEpoch {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for LeaderIdAndEpoch {}
+impl crate::encoding::Struct for LeaderIdAndEpoch {}
 impl crate::entity::Entities for LeaderIdAndEpoch {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.leader_id, "LeaderId", f);
+        crate::encoding::broker_id(&self.leader_id, "LeaderId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.leader_id, "LeaderId", f);
+        crate::encoding::broker_id_mut(&mut self.leader_id, "LeaderId", f);
     }
 }
 /// Versions 12-18; flexible 12-18.
@@ -955,7 +1007,7 @@ impl Default for SnapshotId {
         }
     }
 }
-impl crate::primitives::Wire for SnapshotId {
+impl crate::encoding::Wire for SnapshotId {
     #[inline]
     fn encode_value(
         &self,
@@ -973,7 +1025,11 @@ impl crate::primitives::Wire for SnapshotId {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -982,11 +1038,14 @@ impl crate::primitives::Wire for SnapshotId {
         let mut size = 0;
         size += 8;
         size += 4;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for SnapshotId {
+impl crate::encoding::Decode for SnapshotId {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -994,14 +1053,18 @@ impl crate::primitives::Decode for SnapshotId {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 12] = crate::primitives::field::read_run(
+        let run: [u8; 12] = crate::encoding::field::read_run(
             r,
             &[("end_offset", 8), ("epoch", 4)],
         )?;
-        self.end_offset = crate::primitives::Fixed::from_chunk(&run[0..8]);
-        self.epoch = crate::primitives::Fixed::from_chunk(&run[8..12]);
+        self.end_offset = crate::encoding::Fixed::from_chunk(&run[0..8]);
+        self.epoch = crate::encoding::Fixed::from_chunk(&run[8..12]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -1011,7 +1074,7 @@ impl crate::primitives::Decode for SnapshotId {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for SnapshotId {}
+impl crate::encoding::Struct for SnapshotId {}
 /// Versions 4-18; flexible 12-18.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AbortedTransaction {
@@ -1026,7 +1089,7 @@ pub struct AbortedTransaction {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AbortedTransaction {
+impl crate::encoding::Wire for AbortedTransaction {
     #[inline]
     fn encode_value(
         &self,
@@ -1045,14 +1108,14 @@ impl crate::primitives::Wire for AbortedTransaction {
         s.finish();
         if version >= 12 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -1062,12 +1125,15 @@ impl crate::primitives::Wire for AbortedTransaction {
         size += 8;
         size += 8;
         if version >= 12 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for AbortedTransaction {
+impl crate::encoding::Decode for AbortedTransaction {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -1075,15 +1141,15 @@ impl crate::primitives::Decode for AbortedTransaction {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 16] = crate::primitives::field::read_run(
+        let run: [u8; 16] = crate::encoding::field::read_run(
             r,
             &[("producer_id", 8), ("first_offset", 8)],
         )?;
-        self.producer_id = crate::primitives::Fixed::from_chunk(&run[0..8]);
-        self.first_offset = crate::primitives::Fixed::from_chunk(&run[8..16]);
+        self.producer_id = crate::encoding::Fixed::from_chunk(&run[0..8]);
+        self.first_offset = crate::encoding::Fixed::from_chunk(&run[8..16]);
         self.unknown_tagged_fields.clear();
         if version >= 12 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -1098,13 +1164,13 @@ impl crate::primitives::Decode for AbortedTransaction {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AbortedTransaction {}
+impl crate::encoding::Struct for AbortedTransaction {}
 impl crate::entity::Entities for AbortedTransaction {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::producer_id(&self.producer_id, "ProducerId", f);
+        crate::encoding::producer_id(&self.producer_id, "ProducerId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::producer_id_mut(&mut self.producer_id, "ProducerId", f);
+        crate::encoding::producer_id_mut(&mut self.producer_id, "ProducerId", f);
     }
 }
 /// Versions 16-18; flexible 16-18.
@@ -1129,7 +1195,7 @@ pub struct NodeEndpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for NodeEndpoint {
+impl crate::encoding::Wire for NodeEndpoint {
     #[inline]
     fn encode_value(
         &self,
@@ -1140,9 +1206,9 @@ impl crate::primitives::Wire for NodeEndpoint {
         let mut s = buf
             .segment(19 + self.host.len() + self.rack.as_ref().map_or(0, String::len));
         s.put_fixed(self.node_id)?;
-        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        crate::encoding::field::put_str(&mut s, &self.host, true, "host")?;
         s.put_fixed(self.port)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.rack.as_deref(),
             true,
@@ -1153,7 +1219,11 @@ impl crate::primitives::Wire for NodeEndpoint {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -1161,14 +1231,17 @@ impl crate::primitives::Wire for NodeEndpoint {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.host, version, true);
+        size += crate::encoding::Wire::value_size(&self.host, version, true);
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.rack, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.rack, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for NodeEndpoint {
+impl crate::encoding::Decode for NodeEndpoint {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -1176,24 +1249,22 @@ impl crate::primitives::Decode for NodeEndpoint {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.node_id,
             r,
             version,
             false,
             "node_id",
         )?;
-        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
-        crate::primitives::field::decode_into(
-            &mut self.port,
-            r,
-            version,
-            false,
-            "port",
-        )?;
-        crate::primitives::field::decode_into(&mut self.rack, r, version, true, "rack")?;
+        crate::encoding::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::encoding::field::decode_into(&mut self.port, r, version, false, "port")?;
+        crate::encoding::field::decode_into(&mut self.rack, r, version, true, "rack")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -1205,13 +1276,13 @@ impl crate::primitives::Decode for NodeEndpoint {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for NodeEndpoint {}
+impl crate::encoding::Struct for NodeEndpoint {}
 impl crate::entity::Entities for NodeEndpoint {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.node_id, "NodeId", f);
+        crate::encoding::broker_id(&self.node_id, "NodeId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.node_id, "NodeId", f);
+        crate::encoding::broker_id_mut(&mut self.node_id, "NodeId", f);
     }
 }
 impl crate::message::Message for FetchResponse {

@@ -35,7 +35,7 @@ impl Default for FetchSnapshotRequest {
         }
     }
 }
-impl crate::primitives::Wire for FetchSnapshotRequest {
+impl crate::encoding::Wire for FetchSnapshotRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -47,9 +47,9 @@ impl crate::primitives::Wire for FetchSnapshotRequest {
         run[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
         run[4..8].copy_from_slice(&self.max_bytes.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
+        crate::encoding::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -59,9 +59,9 @@ impl crate::primitives::Wire for FetchSnapshotRequest {
         let write_cluster_id = self.cluster_id.is_some();
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_cluster_id);
-        crate::primitives::varint::put_uvarint(buf, count as u32);
+        crate::encoding::put_uvarint(buf, count as u32);
         if write_cluster_id {
-            crate::tagged::encode_field(
+            crate::encoding::tagged::encode_field(
                 buf,
                 0,
                 &self.cluster_id,
@@ -69,7 +69,7 @@ impl crate::primitives::Wire for FetchSnapshotRequest {
                 "cluster_id",
             )?;
         }
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+        crate::encoding::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
         Ok(())
     }
     #[inline]
@@ -77,20 +77,20 @@ impl crate::primitives::Wire for FetchSnapshotRequest {
         let mut size = 0;
         size += 4;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.topics, version, true);
+        size += crate::encoding::Wire::value_size(&self.topics, version, true);
         let write_cluster_id = self.cluster_id.is_some();
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_cluster_id);
         size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            += crate::encoding::uvarint_len(count as u32)
+                + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
         if write_cluster_id {
-            size += crate::tagged::field_size(0, &self.cluster_id, version);
+            size += crate::encoding::tagged::field_size(0, &self.cluster_id, version);
         }
         size
     }
 }
-impl crate::primitives::Decode for FetchSnapshotRequest {
+impl crate::encoding::Decode for FetchSnapshotRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -98,13 +98,13 @@ impl crate::primitives::Decode for FetchSnapshotRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         self.cluster_id = None;
-        let run: [u8; 8] = crate::primitives::field::read_run(
+        let run: [u8; 8] = crate::encoding::field::read_run(
             r,
             &[("replica_id", 4), ("max_bytes", 4)],
         )?;
-        self.replica_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.max_bytes = crate::primitives::Fixed::from_chunk(&run[4..8]);
-        crate::primitives::field::decode_into(
+        self.replica_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.max_bytes = crate::encoding::Fixed::from_chunk(&run[4..8]);
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -112,14 +112,14 @@ impl crate::primitives::Decode for FetchSnapshotRequest {
             "topics",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
+        crate::encoding::tagged::decode_section(
             r,
             1,
             &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
                     0 => {
-                        self.cluster_id = crate::primitives::field::decode_tagged(
+                        self.cluster_id = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "cluster_id",
@@ -141,14 +141,14 @@ impl crate::primitives::Decode for FetchSnapshotRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for FetchSnapshotRequest {}
+impl crate::encoding::Struct for FetchSnapshotRequest {}
 impl crate::entity::Entities for FetchSnapshotRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.replica_id, "ReplicaId", f);
+        crate::encoding::broker_id(&self.replica_id, "ReplicaId", f);
         crate::entity::Entities::visit_entities(&self.topics, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
+        crate::encoding::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
         crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
@@ -166,7 +166,7 @@ pub struct TopicSnapshot {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopicSnapshot {
+impl crate::encoding::Wire for TopicSnapshot {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -174,42 +174,49 @@ impl crate::primitives::Wire for TopicSnapshot {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             true,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
             true,
             "partitions",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopicSnapshot {
+impl crate::encoding::Decode for TopicSnapshot {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -217,7 +224,11 @@ impl crate::primitives::Decode for TopicSnapshot {
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -227,13 +238,13 @@ impl crate::primitives::Decode for TopicSnapshot {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicSnapshot {}
+impl crate::encoding::Struct for TopicSnapshot {}
 impl crate::entity::Entities for TopicSnapshot {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -262,7 +273,7 @@ pub struct PartitionSnapshot {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for PartitionSnapshot {
+impl crate::encoding::Wire for PartitionSnapshot {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -273,7 +284,7 @@ impl crate::primitives::Wire for PartitionSnapshot {
         run[0..4].copy_from_slice(&self.partition.to_be_bytes());
         run[4..8].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
         buf.extend_from_slice(&run);
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.snapshot_id,
             buf,
             version,
@@ -291,9 +302,9 @@ impl crate::primitives::Wire for PartitionSnapshot {
         if write_replica_directory_id || !self.unknown_tagged_fields.is_empty() {
             let mut count = self.unknown_tagged_fields.len();
             count += usize::from(write_replica_directory_id);
-            crate::primitives::varint::put_uvarint(buf, count as u32);
+            crate::encoding::put_uvarint(buf, count as u32);
             if write_replica_directory_id {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     0,
                     &self.replica_directory_id,
@@ -301,7 +312,11 @@ impl crate::primitives::Wire for PartitionSnapshot {
                     "replica_directory_id",
                 )?;
             }
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+            crate::encoding::tagged::encode_unknown(
+                buf,
+                &self.unknown_tagged_fields,
+                1,
+            )?;
         }
         Ok(())
     }
@@ -310,42 +325,47 @@ impl crate::primitives::Wire for PartitionSnapshot {
         let mut size = 0;
         size += 4;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.snapshot_id, version, false);
+        size += crate::encoding::Wire::value_size(&self.snapshot_id, version, false);
         size += 8;
         let write_replica_directory_id = version >= 1
             && !self.replica_directory_id.is_nil();
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_replica_directory_id);
         size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            += crate::encoding::uvarint_len(count as u32)
+                + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
         if write_replica_directory_id {
-            size += crate::tagged::field_size(0, &self.replica_directory_id, version);
+            size
+                += crate::encoding::tagged::field_size(
+                    0,
+                    &self.replica_directory_id,
+                    version,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for PartitionSnapshot {
+impl crate::encoding::Decode for PartitionSnapshot {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 8] = crate::primitives::field::read_run(
+        let run: [u8; 8] = crate::encoding::field::read_run(
             r,
             &[("partition", 4), ("current_leader_epoch", 4)],
         )?;
-        self.partition = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.current_leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
-        crate::primitives::field::decode_into(
+        self.partition = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.current_leader_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
+        crate::encoding::field::decode_into(
             &mut self.snapshot_id,
             r,
             version,
             false,
             "snapshot_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.position,
             r,
             version,
@@ -354,14 +374,14 @@ impl crate::primitives::Decode for PartitionSnapshot {
         )?;
         self.replica_directory_id = crate::primitives::Uuid::NIL;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
+        crate::encoding::tagged::decode_section(
             r,
             1,
             &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
                     0 if version >= 1 => {
-                        self.replica_directory_id = crate::primitives::field::decode_tagged(
+                        self.replica_directory_id = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "replica_directory_id",
@@ -378,13 +398,13 @@ impl crate::primitives::Decode for PartitionSnapshot {
     fn reset_value(&mut self) {
         self.partition = 0;
         self.current_leader_epoch = 0;
-        crate::primitives::Decode::reset_value(&mut self.snapshot_id);
+        crate::encoding::Decode::reset_value(&mut self.snapshot_id);
         self.position = 0;
         self.replica_directory_id = crate::primitives::Uuid::NIL;
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for PartitionSnapshot {}
+impl crate::encoding::Struct for PartitionSnapshot {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SnapshotId {
@@ -399,7 +419,7 @@ pub struct SnapshotId {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for SnapshotId {
+impl crate::encoding::Wire for SnapshotId {
     #[inline]
     fn encode_value(
         &self,
@@ -417,7 +437,11 @@ impl crate::primitives::Wire for SnapshotId {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -426,11 +450,14 @@ impl crate::primitives::Wire for SnapshotId {
         let mut size = 0;
         size += 8;
         size += 4;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for SnapshotId {
+impl crate::encoding::Decode for SnapshotId {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -438,14 +465,18 @@ impl crate::primitives::Decode for SnapshotId {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 12] = crate::primitives::field::read_run(
+        let run: [u8; 12] = crate::encoding::field::read_run(
             r,
             &[("end_offset", 8), ("epoch", 4)],
         )?;
-        self.end_offset = crate::primitives::Fixed::from_chunk(&run[0..8]);
-        self.epoch = crate::primitives::Fixed::from_chunk(&run[8..12]);
+        self.end_offset = crate::encoding::Fixed::from_chunk(&run[0..8]);
+        self.epoch = crate::encoding::Fixed::from_chunk(&run[8..12]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -455,7 +486,7 @@ impl crate::primitives::Decode for SnapshotId {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for SnapshotId {}
+impl crate::encoding::Struct for SnapshotId {}
 impl crate::message::Message for FetchSnapshotRequest {
     const NAME: &'static str = "FetchSnapshotRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

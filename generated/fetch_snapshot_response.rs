@@ -24,7 +24,7 @@ pub struct FetchSnapshotResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for FetchSnapshotResponse {
+impl crate::encoding::Wire for FetchSnapshotResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -32,16 +32,16 @@ impl crate::primitives::Wire for FetchSnapshotResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && !self.node_endpoints.is_empty() {
-            return Err(crate::primitives::field::non_default("node_endpoints"));
+            return Err(crate::encoding::field::non_default("node_endpoints"));
         }
         let mut s = buf.segment(11);
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
+        crate::encoding::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -51,9 +51,9 @@ impl crate::primitives::Wire for FetchSnapshotResponse {
         let write_node_endpoints = version >= 1 && !self.node_endpoints.is_empty();
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_node_endpoints);
-        crate::primitives::varint::put_uvarint(buf, count as u32);
+        crate::encoding::put_uvarint(buf, count as u32);
         if write_node_endpoints {
-            crate::tagged::encode_field(
+            crate::encoding::tagged::encode_field(
                 buf,
                 0,
                 &self.node_endpoints,
@@ -61,7 +61,7 @@ impl crate::primitives::Wire for FetchSnapshotResponse {
                 "node_endpoints",
             )?;
         }
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+        crate::encoding::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
         Ok(())
     }
     #[inline]
@@ -69,33 +69,34 @@ impl crate::primitives::Wire for FetchSnapshotResponse {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.topics, version, true);
+        size += crate::encoding::Wire::value_size(&self.topics, version, true);
         let write_node_endpoints = version >= 1 && !self.node_endpoints.is_empty();
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_node_endpoints);
         size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            += crate::encoding::uvarint_len(count as u32)
+                + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
         if write_node_endpoints {
-            size += crate::tagged::field_size(0, &self.node_endpoints, version);
+            size
+                += crate::encoding::tagged::field_size(0, &self.node_endpoints, version);
         }
         size
     }
 }
-impl crate::primitives::Decode for FetchSnapshotResponse {
+impl crate::encoding::Decode for FetchSnapshotResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
         )?;
-        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::field::decode_into(
+        self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -104,14 +105,14 @@ impl crate::primitives::Decode for FetchSnapshotResponse {
         )?;
         self.node_endpoints.clear();
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
+        crate::encoding::tagged::decode_section(
             r,
             1,
             &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
                     0 if version >= 1 => {
-                        self.node_endpoints = crate::primitives::field::decode_tagged(
+                        self.node_endpoints = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "node_endpoints",
@@ -133,7 +134,7 @@ impl crate::primitives::Decode for FetchSnapshotResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for FetchSnapshotResponse {}
+impl crate::encoding::Struct for FetchSnapshotResponse {}
 impl crate::entity::Entities for FetchSnapshotResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -166,7 +167,7 @@ pub struct TopicSnapshot {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopicSnapshot {
+impl crate::encoding::Wire for TopicSnapshot {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -174,42 +175,49 @@ impl crate::primitives::Wire for TopicSnapshot {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             true,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
             true,
             "partitions",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopicSnapshot {
+impl crate::encoding::Decode for TopicSnapshot {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -217,7 +225,11 @@ impl crate::primitives::Decode for TopicSnapshot {
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -227,14 +239,14 @@ impl crate::primitives::Decode for TopicSnapshot {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicSnapshot {}
+impl crate::encoding::Struct for TopicSnapshot {}
 impl crate::entity::Entities for TopicSnapshot {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
         crate::entity::Entities::visit_entities(&self.partitions, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
         crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
     }
 }
@@ -272,7 +284,7 @@ pub struct PartitionSnapshot {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for PartitionSnapshot {
+impl crate::encoding::Wire for PartitionSnapshot {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -283,7 +295,7 @@ impl crate::primitives::Wire for PartitionSnapshot {
         run[0..4].copy_from_slice(&self.index.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         buf.extend_from_slice(&run);
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.snapshot_id,
             buf,
             version,
@@ -294,7 +306,7 @@ impl crate::primitives::Wire for PartitionSnapshot {
         run[0..8].copy_from_slice(&self.size.to_be_bytes());
         run[8..16].copy_from_slice(&self.position.to_be_bytes());
         buf.extend_from_slice(&run);
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.unaligned_records,
             buf,
             version,
@@ -304,9 +316,9 @@ impl crate::primitives::Wire for PartitionSnapshot {
         let write_current_leader = self.current_leader != LeaderIdAndEpoch::default();
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_current_leader);
-        crate::primitives::varint::put_uvarint(buf, count as u32);
+        crate::encoding::put_uvarint(buf, count as u32);
         if write_current_leader {
-            crate::tagged::encode_field(
+            crate::encoding::tagged::encode_field(
                 buf,
                 0,
                 &self.current_leader,
@@ -314,7 +326,7 @@ impl crate::primitives::Wire for PartitionSnapshot {
                 "current_leader",
             )?;
         }
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+        crate::encoding::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
         Ok(())
     }
     #[inline]
@@ -322,55 +334,52 @@ impl crate::primitives::Wire for PartitionSnapshot {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.snapshot_id, version, false);
+        size += crate::encoding::Wire::value_size(&self.snapshot_id, version, false);
         size += 8;
         size += 8;
         size
-            += crate::primitives::Wire::value_size(
-                &self.unaligned_records,
-                version,
-                true,
-            );
+            += crate::encoding::Wire::value_size(&self.unaligned_records, version, true);
         let write_current_leader = self.current_leader != LeaderIdAndEpoch::default();
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_current_leader);
         size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            += crate::encoding::uvarint_len(count as u32)
+                + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
         if write_current_leader {
-            size += crate::tagged::field_size(0, &self.current_leader, version);
+            size
+                += crate::encoding::tagged::field_size(0, &self.current_leader, version);
         }
         size
     }
 }
-impl crate::primitives::Decode for PartitionSnapshot {
+impl crate::encoding::Decode for PartitionSnapshot {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("index", 4), ("error_code", 2)],
         )?;
-        self.index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::field::decode_into(
+        self.index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        crate::encoding::field::decode_into(
             &mut self.snapshot_id,
             r,
             version,
             false,
             "snapshot_id",
         )?;
-        crate::primitives::Decode::reset_value(&mut self.current_leader);
-        let run: [u8; 16] = crate::primitives::field::read_run(
+        crate::encoding::Decode::reset_value(&mut self.current_leader);
+        let run: [u8; 16] = crate::encoding::field::read_run(
             r,
             &[("size", 8), ("position", 8)],
         )?;
-        self.size = crate::primitives::Fixed::from_chunk(&run[0..8]);
-        self.position = crate::primitives::Fixed::from_chunk(&run[8..16]);
-        crate::primitives::field::decode_into(
+        self.size = crate::encoding::Fixed::from_chunk(&run[0..8]);
+        self.position = crate::encoding::Fixed::from_chunk(&run[8..16]);
+        crate::encoding::field::decode_into(
             &mut self.unaligned_records,
             r,
             version,
@@ -378,14 +387,14 @@ impl crate::primitives::Decode for PartitionSnapshot {
             "unaligned_records",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
+        crate::encoding::tagged::decode_section(
             r,
             1,
             &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
                     0 => {
-                        self.current_leader = crate::primitives::field::decode_tagged(
+                        self.current_leader = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "current_leader",
@@ -402,15 +411,15 @@ impl crate::primitives::Decode for PartitionSnapshot {
     fn reset_value(&mut self) {
         self.index = 0;
         self.error_code = 0;
-        crate::primitives::Decode::reset_value(&mut self.snapshot_id);
-        crate::primitives::Decode::reset_value(&mut self.current_leader);
+        crate::encoding::Decode::reset_value(&mut self.snapshot_id);
+        crate::encoding::Decode::reset_value(&mut self.current_leader);
         self.size = 0;
         self.position = 0;
         self.unaligned_records = crate::Bytes::new();
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for PartitionSnapshot {}
+impl crate::encoding::Struct for PartitionSnapshot {}
 impl crate::entity::Entities for PartitionSnapshot {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.current_leader, version, f);
@@ -433,7 +442,7 @@ pub struct SnapshotId {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for SnapshotId {
+impl crate::encoding::Wire for SnapshotId {
     #[inline]
     fn encode_value(
         &self,
@@ -451,7 +460,11 @@ impl crate::primitives::Wire for SnapshotId {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -460,11 +473,14 @@ impl crate::primitives::Wire for SnapshotId {
         let mut size = 0;
         size += 8;
         size += 4;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for SnapshotId {
+impl crate::encoding::Decode for SnapshotId {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -472,14 +488,18 @@ impl crate::primitives::Decode for SnapshotId {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 12] = crate::primitives::field::read_run(
+        let run: [u8; 12] = crate::encoding::field::read_run(
             r,
             &[("end_offset", 8), ("epoch", 4)],
         )?;
-        self.end_offset = crate::primitives::Fixed::from_chunk(&run[0..8]);
-        self.epoch = crate::primitives::Fixed::from_chunk(&run[8..12]);
+        self.end_offset = crate::encoding::Fixed::from_chunk(&run[0..8]);
+        self.epoch = crate::encoding::Fixed::from_chunk(&run[8..12]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -489,7 +509,7 @@ impl crate::primitives::Decode for SnapshotId {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for SnapshotId {}
+impl crate::encoding::Struct for SnapshotId {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LeaderIdAndEpoch {
@@ -504,7 +524,7 @@ pub struct LeaderIdAndEpoch {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for LeaderIdAndEpoch {
+impl crate::encoding::Wire for LeaderIdAndEpoch {
     #[inline]
     fn encode_value(
         &self,
@@ -522,7 +542,11 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -531,11 +555,14 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         let mut size = 0;
         size += 4;
         size += 4;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for LeaderIdAndEpoch {
+impl crate::encoding::Decode for LeaderIdAndEpoch {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -543,14 +570,18 @@ impl crate::primitives::Decode for LeaderIdAndEpoch {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 8] = crate::primitives::field::read_run(
+        let run: [u8; 8] = crate::encoding::field::read_run(
             r,
             &[("leader_id", 4), ("leader_epoch", 4)],
         )?;
-        self.leader_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
+        self.leader_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -560,13 +591,13 @@ impl crate::primitives::Decode for LeaderIdAndEpoch {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for LeaderIdAndEpoch {}
+impl crate::encoding::Struct for LeaderIdAndEpoch {}
 impl crate::entity::Entities for LeaderIdAndEpoch {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.leader_id, "LeaderId", f);
+        crate::encoding::broker_id(&self.leader_id, "LeaderId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.leader_id, "LeaderId", f);
+        crate::encoding::broker_id_mut(&mut self.leader_id, "LeaderId", f);
     }
 }
 /// Versions 1; flexible 1.
@@ -587,7 +618,7 @@ pub struct NodeEndpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for NodeEndpoint {
+impl crate::encoding::Wire for NodeEndpoint {
     #[inline]
     fn encode_value(
         &self,
@@ -597,14 +628,18 @@ impl crate::primitives::Wire for NodeEndpoint {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(12 + self.host.len());
         s.put_fixed(self.node_id)?;
-        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        crate::encoding::field::put_str(&mut s, &self.host, true, "host")?;
         s.put_fixed(self.port)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -612,13 +647,16 @@ impl crate::primitives::Wire for NodeEndpoint {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.host, version, true);
+        size += crate::encoding::Wire::value_size(&self.host, version, true);
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for NodeEndpoint {
+impl crate::encoding::Decode for NodeEndpoint {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -626,23 +664,21 @@ impl crate::primitives::Decode for NodeEndpoint {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.node_id,
             r,
             version,
             false,
             "node_id",
         )?;
-        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
-        crate::primitives::field::decode_into(
-            &mut self.port,
-            r,
-            version,
-            false,
-            "port",
-        )?;
+        crate::encoding::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::encoding::field::decode_into(&mut self.port, r, version, false, "port")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -653,13 +689,13 @@ impl crate::primitives::Decode for NodeEndpoint {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for NodeEndpoint {}
+impl crate::encoding::Struct for NodeEndpoint {}
 impl crate::entity::Entities for NodeEndpoint {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.node_id, "NodeId", f);
+        crate::encoding::broker_id(&self.node_id, "NodeId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.node_id, "NodeId", f);
+        crate::encoding::broker_id_mut(&mut self.node_id, "NodeId", f);
     }
 }
 impl crate::message::Message for FetchSnapshotResponse {

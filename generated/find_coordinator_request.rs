@@ -20,7 +20,7 @@ pub struct FindCoordinatorRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for FindCoordinatorRequest {
+impl crate::encoding::Wire for FindCoordinatorRequest {
     #[inline]
     fn encode_value(
         &self,
@@ -29,23 +29,23 @@ impl crate::primitives::Wire for FindCoordinatorRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 3 && !self.key.is_empty() {
-            return Err(crate::primitives::field::non_default("key"));
+            return Err(crate::encoding::field::non_default("key"));
         }
         if version < 1 && self.key_type != 0 {
-            return Err(crate::primitives::field::non_default("key_type"));
+            return Err(crate::encoding::field::non_default("key_type"));
         }
         if version < 4 && !self.coordinator_keys.is_empty() {
-            return Err(crate::primitives::field::non_default("coordinator_keys"));
+            return Err(crate::encoding::field::non_default("coordinator_keys"));
         }
         let mut s = buf.segment(11 + self.key.len());
         if version <= 3 {
-            crate::primitives::field::put_str(&mut s, &self.key, version >= 3, "key")?;
+            crate::encoding::field::put_str(&mut s, &self.key, version >= 3, "key")?;
         }
         if version >= 1 {
             s.put_fixed(self.key_type)?;
         }
         if version >= 4 {
-            crate::primitives::field::put_count(
+            crate::encoding::field::put_count(
                 &mut s,
                 self.coordinator_keys.len(),
                 true,
@@ -54,7 +54,7 @@ impl crate::primitives::Wire for FindCoordinatorRequest {
         }
         s.finish();
         if version >= 4 {
-            crate::primitives::field::encode_elements(
+            crate::encoding::field::encode_elements(
                 &self.coordinator_keys,
                 buf,
                 version,
@@ -63,9 +63,13 @@ impl crate::primitives::Wire for FindCoordinatorRequest {
             )?;
         }
         if version >= 3 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -73,27 +77,29 @@ impl crate::primitives::Wire for FindCoordinatorRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version <= 3 {
-            size
-                += crate::primitives::Wire::value_size(&self.key, version, version >= 3);
+            size += crate::encoding::Wire::value_size(&self.key, version, version >= 3);
         }
         if version >= 1 {
             size += 1;
         }
         if version >= 4 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.coordinator_keys,
                     version,
                     true,
                 );
         }
         if version >= 3 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for FindCoordinatorRequest {
+impl crate::encoding::Decode for FindCoordinatorRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -102,7 +108,7 @@ impl crate::primitives::Decode for FindCoordinatorRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.key,
                 r,
                 version,
@@ -113,7 +119,7 @@ impl crate::primitives::Decode for FindCoordinatorRequest {
             self.key.clear();
         }
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.key_type,
                 r,
                 version,
@@ -124,7 +130,7 @@ impl crate::primitives::Decode for FindCoordinatorRequest {
             self.key_type = 0;
         }
         if version >= 4 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.coordinator_keys,
                 r,
                 version,
@@ -136,7 +142,7 @@ impl crate::primitives::Decode for FindCoordinatorRequest {
         }
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -152,7 +158,7 @@ impl crate::primitives::Decode for FindCoordinatorRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for FindCoordinatorRequest {}
+impl crate::encoding::Struct for FindCoordinatorRequest {}
 impl crate::entity::Entities for FindCoordinatorRequest {}
 impl crate::message::Message for FindCoordinatorRequest {
     const NAME: &'static str = "FindCoordinatorRequest";

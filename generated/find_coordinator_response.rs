@@ -50,7 +50,7 @@ impl Default for FindCoordinatorResponse {
         }
     }
 }
-impl crate::primitives::Wire for FindCoordinatorResponse {
+impl crate::encoding::Wire for FindCoordinatorResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -58,19 +58,19 @@ impl crate::primitives::Wire for FindCoordinatorResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 3 && self.error_code != 0 {
-            return Err(crate::primitives::field::non_default("error_code"));
+            return Err(crate::encoding::field::non_default("error_code"));
         }
         if version > 3 && self.node_id != 0 {
-            return Err(crate::primitives::field::non_default("node_id"));
+            return Err(crate::encoding::field::non_default("node_id"));
         }
         if version > 3 && !self.host.is_empty() {
-            return Err(crate::primitives::field::non_default("host"));
+            return Err(crate::encoding::field::non_default("host"));
         }
         if version > 3 && self.port != 0 {
-            return Err(crate::primitives::field::non_default("port"));
+            return Err(crate::encoding::field::non_default("port"));
         }
         if version < 4 && !self.coordinators.is_empty() {
-            return Err(crate::primitives::field::non_default("coordinators"));
+            return Err(crate::encoding::field::non_default("coordinators"));
         }
         let mut s = buf
             .segment(
@@ -83,7 +83,7 @@ impl crate::primitives::Wire for FindCoordinatorResponse {
             s.put_fixed(self.error_code)?;
         }
         if (1..=3).contains(&version) {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.error_message.as_deref(),
                 version >= 3,
@@ -94,13 +94,13 @@ impl crate::primitives::Wire for FindCoordinatorResponse {
             s.put_fixed(self.node_id)?;
         }
         if version <= 3 {
-            crate::primitives::field::put_str(&mut s, &self.host, version >= 3, "host")?;
+            crate::encoding::field::put_str(&mut s, &self.host, version >= 3, "host")?;
         }
         if version <= 3 {
             s.put_fixed(self.port)?;
         }
         if version >= 4 {
-            crate::primitives::field::put_count(
+            crate::encoding::field::put_count(
                 &mut s,
                 self.coordinators.len(),
                 true,
@@ -109,7 +109,7 @@ impl crate::primitives::Wire for FindCoordinatorResponse {
         }
         s.finish();
         if version >= 4 {
-            crate::primitives::field::encode_elements(
+            crate::encoding::field::encode_elements(
                 &self.coordinators,
                 buf,
                 version,
@@ -118,9 +118,13 @@ impl crate::primitives::Wire for FindCoordinatorResponse {
             )?;
         }
         if version >= 3 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -135,7 +139,7 @@ impl crate::primitives::Wire for FindCoordinatorResponse {
         }
         if (1..=3).contains(&version) {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.error_message,
                     version,
                     version >= 3,
@@ -145,31 +149,24 @@ impl crate::primitives::Wire for FindCoordinatorResponse {
             size += 4;
         }
         if version <= 3 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.host,
-                    version,
-                    version >= 3,
-                );
+            size += crate::encoding::Wire::value_size(&self.host, version, version >= 3);
         }
         if version <= 3 {
             size += 4;
         }
         if version >= 4 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.coordinators,
-                    version,
-                    true,
-                );
+            size += crate::encoding::Wire::value_size(&self.coordinators, version, true);
         }
         if version >= 3 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for FindCoordinatorResponse {
+impl crate::encoding::Decode for FindCoordinatorResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -177,7 +174,7 @@ impl crate::primitives::Decode for FindCoordinatorResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.throttle_time_ms,
                 r,
                 version,
@@ -188,7 +185,7 @@ impl crate::primitives::Decode for FindCoordinatorResponse {
             self.throttle_time_ms = 0;
         }
         if version <= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.error_code,
                 r,
                 version,
@@ -199,7 +196,7 @@ impl crate::primitives::Decode for FindCoordinatorResponse {
             self.error_code = 0;
         }
         if (1..=3).contains(&version) {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.error_message,
                 r,
                 version,
@@ -210,7 +207,7 @@ impl crate::primitives::Decode for FindCoordinatorResponse {
             self.error_message = Some(String::new());
         }
         if version <= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.node_id,
                 r,
                 version,
@@ -221,7 +218,7 @@ impl crate::primitives::Decode for FindCoordinatorResponse {
             self.node_id = 0;
         }
         if version <= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.host,
                 r,
                 version,
@@ -232,7 +229,7 @@ impl crate::primitives::Decode for FindCoordinatorResponse {
             self.host.clear();
         }
         if version <= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.port,
                 r,
                 version,
@@ -243,7 +240,7 @@ impl crate::primitives::Decode for FindCoordinatorResponse {
             self.port = 0;
         }
         if version >= 4 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.coordinators,
                 r,
                 version,
@@ -255,7 +252,7 @@ impl crate::primitives::Decode for FindCoordinatorResponse {
         }
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -275,11 +272,11 @@ impl crate::primitives::Decode for FindCoordinatorResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for FindCoordinatorResponse {}
+impl crate::encoding::Struct for FindCoordinatorResponse {}
 impl crate::entity::Entities for FindCoordinatorResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 3 {
-            crate::entity::broker_id(&self.node_id, "NodeId", f);
+            crate::encoding::broker_id(&self.node_id, "NodeId", f);
         }
         if version >= 4 {
             crate::entity::Entities::visit_entities(&self.coordinators, version, f);
@@ -287,7 +284,7 @@ impl crate::entity::Entities for FindCoordinatorResponse {
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
         if version <= 3 {
-            crate::entity::broker_id_mut(&mut self.node_id, "NodeId", f);
+            crate::encoding::broker_id_mut(&mut self.node_id, "NodeId", f);
         }
         if version >= 4 {
             crate::entity::Entities::rewrite_entities(
@@ -341,7 +338,7 @@ impl Default for Coordinator {
         }
     }
 }
-impl crate::primitives::Wire for Coordinator {
+impl crate::encoding::Wire for Coordinator {
     #[inline]
     fn encode_value(
         &self,
@@ -354,14 +351,14 @@ impl crate::primitives::Wire for Coordinator {
                 26 + self.key.len() + self.host.len()
                     + self.error_message.as_ref().map_or(0, String::len),
             );
-        crate::primitives::field::put_str(&mut s, &self.key, true, "key")?;
+        crate::encoding::field::put_str(&mut s, &self.key, true, "key")?;
         s.put_fixed(self.node_id)?;
-        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        crate::encoding::field::put_str(&mut s, &self.host, true, "host")?;
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.port.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             true,
@@ -372,24 +369,31 @@ impl crate::primitives::Wire for Coordinator {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.key, version, true);
+        size += crate::encoding::Wire::value_size(&self.key, version, true);
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.host, version, true);
+        size += crate::encoding::Wire::value_size(&self.host, version, true);
         size += 4;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.error_message, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.error_message, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for Coordinator {
+impl crate::encoding::Decode for Coordinator {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -397,22 +401,22 @@ impl crate::primitives::Decode for Coordinator {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.key, r, version, true, "key")?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(&mut self.key, r, version, true, "key")?;
+        crate::encoding::field::decode_into(
             &mut self.node_id,
             r,
             version,
             false,
             "node_id",
         )?;
-        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        crate::encoding::field::decode_into(&mut self.host, r, version, true, "host")?;
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("port", 4), ("error_code", 2)],
         )?;
-        self.port = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::field::decode_into(
+        self.port = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
@@ -420,7 +424,11 @@ impl crate::primitives::Decode for Coordinator {
             "error_message",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -434,13 +442,13 @@ impl crate::primitives::Decode for Coordinator {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Coordinator {}
+impl crate::encoding::Struct for Coordinator {}
 impl crate::entity::Entities for Coordinator {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.node_id, "NodeId", f);
+        crate::encoding::broker_id(&self.node_id, "NodeId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.node_id, "NodeId", f);
+        crate::encoding::broker_id_mut(&mut self.node_id, "NodeId", f);
     }
 }
 impl crate::message::Message for FindCoordinatorResponse {

@@ -44,7 +44,7 @@ pub struct GetTelemetrySubscriptionsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for GetTelemetrySubscriptionsResponse {
+impl crate::encoding::Wire for GetTelemetrySubscriptionsResponse {
     #[inline]
     fn encode_value(
         &self,
@@ -59,7 +59,7 @@ impl crate::primitives::Wire for GetTelemetrySubscriptionsResponse {
         run[6..22].copy_from_slice(&self.client_instance_id.0);
         run[22..26].copy_from_slice(&self.subscription_id.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.accepted_compression_types,
             true,
@@ -70,21 +70,25 @@ impl crate::primitives::Wire for GetTelemetrySubscriptionsResponse {
         run[4..8].copy_from_slice(&self.telemetry_max_bytes.to_be_bytes());
         run[8..9].copy_from_slice(&[u8::from(self.delta_temporality)]);
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.requested_metrics.len(),
             true,
             "requested_metrics",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.requested_metrics,
             buf,
             version,
             true,
             "requested_metrics",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -95,7 +99,7 @@ impl crate::primitives::Wire for GetTelemetrySubscriptionsResponse {
         size += 16;
         size += 4;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.accepted_compression_types,
                 version,
                 true,
@@ -104,16 +108,15 @@ impl crate::primitives::Wire for GetTelemetrySubscriptionsResponse {
         size += 4;
         size += 1;
         size
-            += crate::primitives::Wire::value_size(
-                &self.requested_metrics,
-                version,
-                true,
+            += crate::encoding::Wire::value_size(&self.requested_metrics, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl crate::primitives::Decode for GetTelemetrySubscriptionsResponse {
+impl crate::encoding::Decode for GetTelemetrySubscriptionsResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -121,7 +124,7 @@ impl crate::primitives::Decode for GetTelemetrySubscriptionsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 26] = crate::primitives::field::read_run(
+        let run: [u8; 26] = crate::encoding::field::read_run(
             r,
             &[
                 ("throttle_time_ms", 4),
@@ -130,17 +133,17 @@ impl crate::primitives::Decode for GetTelemetrySubscriptionsResponse {
                 ("subscription_id", 4),
             ],
         )?;
-        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        self.client_instance_id = crate::primitives::Fixed::from_chunk(&run[6..22]);
-        self.subscription_id = crate::primitives::Fixed::from_chunk(&run[22..26]);
-        crate::primitives::field::decode_fixed_array_into(
+        self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        self.client_instance_id = crate::encoding::Fixed::from_chunk(&run[6..22]);
+        self.subscription_id = crate::encoding::Fixed::from_chunk(&run[22..26]);
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.accepted_compression_types,
             r,
             true,
             "accepted_compression_types",
         )?;
-        let run: [u8; 9] = crate::primitives::field::read_run(
+        let run: [u8; 9] = crate::encoding::field::read_run(
             r,
             &[
                 ("push_interval_ms", 4),
@@ -148,10 +151,10 @@ impl crate::primitives::Decode for GetTelemetrySubscriptionsResponse {
                 ("delta_temporality", 1),
             ],
         )?;
-        self.push_interval_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.telemetry_max_bytes = crate::primitives::Fixed::from_chunk(&run[4..8]);
-        self.delta_temporality = crate::primitives::Fixed::from_chunk(&run[8..9]);
-        crate::primitives::field::decode_into(
+        self.push_interval_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.telemetry_max_bytes = crate::encoding::Fixed::from_chunk(&run[4..8]);
+        self.delta_temporality = crate::encoding::Fixed::from_chunk(&run[8..9]);
+        crate::encoding::field::decode_into(
             &mut self.requested_metrics,
             r,
             version,
@@ -159,7 +162,11 @@ impl crate::primitives::Decode for GetTelemetrySubscriptionsResponse {
             "requested_metrics",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -176,7 +183,7 @@ impl crate::primitives::Decode for GetTelemetrySubscriptionsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for GetTelemetrySubscriptionsResponse {}
+impl crate::encoding::Struct for GetTelemetrySubscriptionsResponse {}
 impl crate::entity::Entities for GetTelemetrySubscriptionsResponse {}
 impl crate::message::Message for GetTelemetrySubscriptionsResponse {
     const NAME: &'static str = "GetTelemetrySubscriptionsResponse";

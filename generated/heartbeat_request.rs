@@ -24,7 +24,7 @@ pub struct HeartbeatRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for HeartbeatRequest {
+impl crate::encoding::Wire for HeartbeatRequest {
     #[inline]
     fn encode_value(
         &self,
@@ -33,28 +33,28 @@ impl crate::primitives::Wire for HeartbeatRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 3 && self.group_instance_id.is_some() {
-            return Err(crate::primitives::field::non_default("group_instance_id"));
+            return Err(crate::encoding::field::non_default("group_instance_id"));
         }
         let mut s = buf
             .segment(
                 20 + self.group_id.len() + self.member_id.len()
                     + self.group_instance_id.as_ref().map_or(0, String::len),
             );
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.group_id,
             version >= 4,
             "group_id",
         )?;
         s.put_fixed(self.generation_id)?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.member_id,
             version >= 4,
             "member_id",
         )?;
         if version >= 3 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.group_instance_id.as_deref(),
                 version >= 4,
@@ -67,48 +67,42 @@ impl crate::primitives::Wire for HeartbeatRequest {
         s.finish();
         if version >= 4 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.group_id,
-                version,
-                version >= 4,
-            );
+        size += crate::encoding::Wire::value_size(&self.group_id, version, version >= 4);
         size += 4;
         size
-            += crate::primitives::Wire::value_size(
-                &self.member_id,
-                version,
-                version >= 4,
-            );
+            += crate::encoding::Wire::value_size(&self.member_id, version, version >= 4);
         if version >= 3 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.group_instance_id,
                     version,
                     version >= 4,
                 );
         }
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for HeartbeatRequest {
+impl crate::encoding::Decode for HeartbeatRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -116,21 +110,21 @@ impl crate::primitives::Decode for HeartbeatRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_id,
             r,
             version,
             version >= 4,
             "group_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.generation_id,
             r,
             version,
             false,
             "generation_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.member_id,
             r,
             version,
@@ -138,7 +132,7 @@ impl crate::primitives::Decode for HeartbeatRequest {
             "member_id",
         )?;
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.group_instance_id,
                 r,
                 version,
@@ -150,7 +144,7 @@ impl crate::primitives::Decode for HeartbeatRequest {
         }
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -167,13 +161,13 @@ impl crate::primitives::Decode for HeartbeatRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for HeartbeatRequest {}
+impl crate::encoding::Struct for HeartbeatRequest {}
 impl crate::entity::Entities for HeartbeatRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::encoding::group_id(&self.group_id, "GroupId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::encoding::group_id_mut(&mut self.group_id, "GroupId", f);
     }
 }
 impl crate::message::Message for HeartbeatRequest {

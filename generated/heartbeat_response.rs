@@ -16,7 +16,7 @@ pub struct HeartbeatResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for HeartbeatResponse {
+impl crate::encoding::Wire for HeartbeatResponse {
     #[inline]
     fn encode_value(
         &self,
@@ -35,14 +35,14 @@ impl crate::primitives::Wire for HeartbeatResponse {
         s.finish();
         if version >= 4 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -54,12 +54,15 @@ impl crate::primitives::Wire for HeartbeatResponse {
         }
         size += 2;
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for HeartbeatResponse {
+impl crate::encoding::Decode for HeartbeatResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -68,7 +71,7 @@ impl crate::primitives::Decode for HeartbeatResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.throttle_time_ms,
                 r,
                 version,
@@ -78,7 +81,7 @@ impl crate::primitives::Decode for HeartbeatResponse {
         } else {
             self.throttle_time_ms = 0;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
@@ -87,7 +90,7 @@ impl crate::primitives::Decode for HeartbeatResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -102,7 +105,7 @@ impl crate::primitives::Decode for HeartbeatResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for HeartbeatResponse {}
+impl crate::encoding::Struct for HeartbeatResponse {}
 impl crate::entity::Entities for HeartbeatResponse {}
 impl crate::message::Message for HeartbeatResponse {
     const NAME: &'static str = "HeartbeatResponse";

@@ -16,14 +16,14 @@ pub struct IncrementalAlterConfigsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for IncrementalAlterConfigsRequest {
+impl crate::encoding::Wire for IncrementalAlterConfigsRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.resources,
             buf,
             version,
@@ -38,14 +38,14 @@ impl crate::primitives::Wire for IncrementalAlterConfigsRequest {
         s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -53,33 +53,32 @@ impl crate::primitives::Wire for IncrementalAlterConfigsRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
-                &self.resources,
-                version,
-                version >= 1,
-            );
+            += crate::encoding::Wire::value_size(&self.resources, version, version >= 1);
         size += 1;
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for IncrementalAlterConfigsRequest {
+impl crate::encoding::Decode for IncrementalAlterConfigsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.resources,
             r,
             version,
             version >= 1,
             "resources",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.validate_only,
             r,
             version,
@@ -88,7 +87,7 @@ impl crate::primitives::Decode for IncrementalAlterConfigsRequest {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -103,7 +102,7 @@ impl crate::primitives::Decode for IncrementalAlterConfigsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for IncrementalAlterConfigsRequest {}
+impl crate::encoding::Struct for IncrementalAlterConfigsRequest {}
 impl crate::entity::Entities for IncrementalAlterConfigsRequest {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -123,7 +122,7 @@ pub struct AlterConfigsResource {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AlterConfigsResource {
+impl crate::encoding::Wire for AlterConfigsResource {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -132,20 +131,20 @@ impl crate::primitives::Wire for AlterConfigsResource {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(11 + self.resource_name.len());
         s.put_fixed(self.resource_type)?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.resource_name,
             version >= 1,
             "resource_name",
         )?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.configs.len(),
             version >= 1,
             "configs",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.configs,
             buf,
             version,
@@ -153,9 +152,13 @@ impl crate::primitives::Wire for AlterConfigsResource {
             "configs",
         )?;
         if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -164,41 +167,43 @@ impl crate::primitives::Wire for AlterConfigsResource {
         let mut size = 0;
         size += 1;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.resource_name,
                 version,
                 version >= 1,
             );
-        size
-            += crate::primitives::Wire::value_size(&self.configs, version, version >= 1);
+        size += crate::encoding::Wire::value_size(&self.configs, version, version >= 1);
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for AlterConfigsResource {
+impl crate::encoding::Decode for AlterConfigsResource {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.resource_type,
             r,
             version,
             false,
             "resource_type",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.resource_name,
             r,
             version,
             version >= 1,
             "resource_name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.configs,
             r,
             version,
@@ -207,7 +212,7 @@ impl crate::primitives::Decode for AlterConfigsResource {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -223,7 +228,7 @@ impl crate::primitives::Decode for AlterConfigsResource {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AlterConfigsResource {}
+impl crate::encoding::Struct for AlterConfigsResource {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AlterableConfig {
@@ -252,7 +257,7 @@ impl Default for AlterableConfig {
         }
     }
 }
-impl crate::primitives::Wire for AlterableConfig {
+impl crate::encoding::Wire for AlterableConfig {
     #[inline]
     fn encode_value(
         &self,
@@ -262,9 +267,9 @@ impl crate::primitives::Wire for AlterableConfig {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf
             .segment(12 + self.name.len() + self.value.as_ref().map_or(0, String::len));
-        crate::primitives::field::put_str(&mut s, &self.name, version >= 1, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.name, version >= 1, "name")?;
         s.put_fixed(self.config_operation)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.value.as_deref(),
             version >= 1,
@@ -276,30 +281,33 @@ impl crate::primitives::Wire for AlterableConfig {
         s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 1);
+        size += crate::encoding::Wire::value_size(&self.name, version, version >= 1);
         size += 1;
-        size += crate::primitives::Wire::value_size(&self.value, version, version >= 1);
+        size += crate::encoding::Wire::value_size(&self.value, version, version >= 1);
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for AlterableConfig {
+impl crate::encoding::Decode for AlterableConfig {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -307,21 +315,21 @@ impl crate::primitives::Decode for AlterableConfig {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.name,
             r,
             version,
             version >= 1,
             "name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.config_operation,
             r,
             version,
             false,
             "config_operation",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.value,
             r,
             version,
@@ -330,7 +338,7 @@ impl crate::primitives::Decode for AlterableConfig {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -346,7 +354,7 @@ impl crate::primitives::Decode for AlterableConfig {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AlterableConfig {}
+impl crate::encoding::Struct for AlterableConfig {}
 impl crate::message::Message for IncrementalAlterConfigsRequest {
     const NAME: &'static str = "IncrementalAlterConfigsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

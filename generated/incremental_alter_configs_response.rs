@@ -16,7 +16,7 @@ pub struct IncrementalAlterConfigsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for IncrementalAlterConfigsResponse {
+impl crate::encoding::Wire for IncrementalAlterConfigsResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -25,14 +25,14 @@ impl crate::primitives::Wire for IncrementalAlterConfigsResponse {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.responses.len(),
             version >= 1,
             "responses",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.responses,
             buf,
             version,
@@ -40,9 +40,13 @@ impl crate::primitives::Wire for IncrementalAlterConfigsResponse {
             "responses",
         )?;
         if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -51,32 +55,31 @@ impl crate::primitives::Wire for IncrementalAlterConfigsResponse {
         let mut size = 0;
         size += 4;
         size
-            += crate::primitives::Wire::value_size(
-                &self.responses,
-                version,
-                version >= 1,
-            );
+            += crate::encoding::Wire::value_size(&self.responses, version, version >= 1);
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for IncrementalAlterConfigsResponse {
+impl crate::encoding::Decode for IncrementalAlterConfigsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.responses,
             r,
             version,
@@ -85,7 +88,7 @@ impl crate::primitives::Decode for IncrementalAlterConfigsResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -100,7 +103,7 @@ impl crate::primitives::Decode for IncrementalAlterConfigsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for IncrementalAlterConfigsResponse {}
+impl crate::encoding::Struct for IncrementalAlterConfigsResponse {}
 impl crate::entity::Entities for IncrementalAlterConfigsResponse {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq)]
@@ -135,7 +138,7 @@ impl Default for AlterConfigsResourceResponse {
         }
     }
 }
-impl crate::primitives::Wire for AlterConfigsResourceResponse {
+impl crate::encoding::Wire for AlterConfigsResourceResponse {
     #[inline]
     fn encode_value(
         &self,
@@ -149,14 +152,14 @@ impl crate::primitives::Wire for AlterConfigsResourceResponse {
                     + self.resource_name.len(),
             );
         s.put_fixed(self.error_code)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             version >= 1,
             "error_message",
         )?;
         s.put_fixed(self.resource_type)?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.resource_name,
             version >= 1,
@@ -168,14 +171,14 @@ impl crate::primitives::Wire for AlterConfigsResourceResponse {
         s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -184,25 +187,28 @@ impl crate::primitives::Wire for AlterConfigsResourceResponse {
         let mut size = 0;
         size += 2;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.error_message,
                 version,
                 version >= 1,
             );
         size += 1;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.resource_name,
                 version,
                 version >= 1,
             );
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for AlterConfigsResourceResponse {
+impl crate::encoding::Decode for AlterConfigsResourceResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -210,28 +216,28 @@ impl crate::primitives::Decode for AlterConfigsResourceResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
             version >= 1,
             "error_message",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.resource_type,
             r,
             version,
             false,
             "resource_type",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.resource_name,
             r,
             version,
@@ -240,7 +246,7 @@ impl crate::primitives::Decode for AlterConfigsResourceResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -257,7 +263,7 @@ impl crate::primitives::Decode for AlterConfigsResourceResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AlterConfigsResourceResponse {}
+impl crate::encoding::Struct for AlterConfigsResourceResponse {}
 impl crate::message::Message for IncrementalAlterConfigsResponse {
     const NAME: &'static str = "IncrementalAlterConfigsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -45,7 +45,7 @@ impl Default for InitProducerIdRequest {
         }
     }
 }
-impl crate::primitives::Wire for InitProducerIdRequest {
+impl crate::encoding::Wire for InitProducerIdRequest {
     #[inline]
     fn encode_value(
         &self,
@@ -54,20 +54,20 @@ impl crate::primitives::Wire for InitProducerIdRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 3 && self.producer_id != -1 {
-            return Err(crate::primitives::field::non_default("producer_id"));
+            return Err(crate::encoding::field::non_default("producer_id"));
         }
         if version < 3 && self.producer_epoch != -1 {
-            return Err(crate::primitives::field::non_default("producer_epoch"));
+            return Err(crate::encoding::field::non_default("producer_epoch"));
         }
         if version < 6 && self.enable2_pc {
-            return Err(crate::primitives::field::non_default("enable2_pc"));
+            return Err(crate::encoding::field::non_default("enable2_pc"));
         }
         if version < 6 && self.keep_prepared_txn {
-            return Err(crate::primitives::field::non_default("keep_prepared_txn"));
+            return Err(crate::encoding::field::non_default("keep_prepared_txn"));
         }
         let mut s = buf
             .segment(22 + self.transactional_id.as_ref().map_or(0, String::len));
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.transactional_id.as_deref(),
             version >= 2,
@@ -96,14 +96,14 @@ impl crate::primitives::Wire for InitProducerIdRequest {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -111,7 +111,7 @@ impl crate::primitives::Wire for InitProducerIdRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.transactional_id,
                 version,
                 version >= 2,
@@ -130,12 +130,15 @@ impl crate::primitives::Wire for InitProducerIdRequest {
             size += 1;
         }
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for InitProducerIdRequest {
+impl crate::encoding::Decode for InitProducerIdRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -143,7 +146,7 @@ impl crate::primitives::Decode for InitProducerIdRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.transactional_id,
             r,
             version,
@@ -151,7 +154,7 @@ impl crate::primitives::Decode for InitProducerIdRequest {
             "transactional_id",
         )?;
         if version >= 6 {
-            let run: [u8; 16] = crate::primitives::field::read_run(
+            let run: [u8; 16] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("transaction_timeout_ms", 4),
@@ -161,15 +164,13 @@ impl crate::primitives::Decode for InitProducerIdRequest {
                     ("keep_prepared_txn", 1),
                 ],
             )?;
-            self.transaction_timeout_ms = crate::primitives::Fixed::from_chunk(
-                &run[0..4],
-            );
-            self.producer_id = crate::primitives::Fixed::from_chunk(&run[4..12]);
-            self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[12..14]);
-            self.enable2_pc = crate::primitives::Fixed::from_chunk(&run[14..15]);
-            self.keep_prepared_txn = crate::primitives::Fixed::from_chunk(&run[15..16]);
+            self.transaction_timeout_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.producer_id = crate::encoding::Fixed::from_chunk(&run[4..12]);
+            self.producer_epoch = crate::encoding::Fixed::from_chunk(&run[12..14]);
+            self.enable2_pc = crate::encoding::Fixed::from_chunk(&run[14..15]);
+            self.keep_prepared_txn = crate::encoding::Fixed::from_chunk(&run[15..16]);
         } else if version >= 3 {
-            let run: [u8; 14] = crate::primitives::field::read_run(
+            let run: [u8; 14] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("transaction_timeout_ms", 4),
@@ -177,21 +178,17 @@ impl crate::primitives::Decode for InitProducerIdRequest {
                     ("producer_epoch", 2),
                 ],
             )?;
-            self.transaction_timeout_ms = crate::primitives::Fixed::from_chunk(
-                &run[0..4],
-            );
-            self.producer_id = crate::primitives::Fixed::from_chunk(&run[4..12]);
-            self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[12..14]);
+            self.transaction_timeout_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.producer_id = crate::encoding::Fixed::from_chunk(&run[4..12]);
+            self.producer_epoch = crate::encoding::Fixed::from_chunk(&run[12..14]);
             self.enable2_pc = false;
             self.keep_prepared_txn = false;
         } else {
-            let run: [u8; 4] = crate::primitives::field::read_run(
+            let run: [u8; 4] = crate::encoding::field::read_run(
                 r,
                 &[("transaction_timeout_ms", 4)],
             )?;
-            self.transaction_timeout_ms = crate::primitives::Fixed::from_chunk(
-                &run[0..4],
-            );
+            self.transaction_timeout_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
             self.producer_id = -1;
             self.producer_epoch = -1;
             self.enable2_pc = false;
@@ -199,7 +196,7 @@ impl crate::primitives::Decode for InitProducerIdRequest {
         }
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -218,22 +215,22 @@ impl crate::primitives::Decode for InitProducerIdRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for InitProducerIdRequest {}
+impl crate::encoding::Struct for InitProducerIdRequest {}
 impl crate::entity::Entities for InitProducerIdRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::transactional_id(&self.transactional_id, "TransactionalId", f);
+        crate::encoding::transactional_id(&self.transactional_id, "TransactionalId", f);
         if version >= 3 {
-            crate::entity::producer_id(&self.producer_id, "ProducerId", f);
+            crate::encoding::producer_id(&self.producer_id, "ProducerId", f);
         }
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::transactional_id_mut(
+        crate::encoding::transactional_id_mut(
             &mut self.transactional_id,
             "TransactionalId",
             f,
         );
         if version >= 3 {
-            crate::entity::producer_id_mut(&mut self.producer_id, "ProducerId", f);
+            crate::encoding::producer_id_mut(&mut self.producer_id, "ProducerId", f);
         }
     }
 }

@@ -45,7 +45,7 @@ impl Default for InitProducerIdResponse {
         }
     }
 }
-impl crate::primitives::Wire for InitProducerIdResponse {
+impl crate::encoding::Wire for InitProducerIdResponse {
     #[inline]
     fn encode_value(
         &self,
@@ -54,11 +54,11 @@ impl crate::primitives::Wire for InitProducerIdResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 6 && self.ongoing_txn_producer_id != -1 {
-            return Err(crate::primitives::field::non_default("ongoing_txn_producer_id"));
+            return Err(crate::encoding::field::non_default("ongoing_txn_producer_id"));
         }
         if version < 6 && self.ongoing_txn_producer_epoch != -1 {
             return Err(
-                crate::primitives::field::non_default("ongoing_txn_producer_epoch"),
+                crate::encoding::field::non_default("ongoing_txn_producer_epoch"),
             );
         }
         let mut s = buf.segment(27);
@@ -85,14 +85,14 @@ impl crate::primitives::Wire for InitProducerIdResponse {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -110,12 +110,15 @@ impl crate::primitives::Wire for InitProducerIdResponse {
             size += 2;
         }
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for InitProducerIdResponse {
+impl crate::encoding::Decode for InitProducerIdResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -124,7 +127,7 @@ impl crate::primitives::Decode for InitProducerIdResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 6 {
-            let run: [u8; 26] = crate::primitives::field::read_run(
+            let run: [u8; 26] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("throttle_time_ms", 4),
@@ -135,18 +138,18 @@ impl crate::primitives::Decode for InitProducerIdResponse {
                     ("ongoing_txn_producer_epoch", 2),
                 ],
             )?;
-            self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-            self.producer_id = crate::primitives::Fixed::from_chunk(&run[6..14]);
-            self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[14..16]);
-            self.ongoing_txn_producer_id = crate::primitives::Fixed::from_chunk(
+            self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+            self.producer_id = crate::encoding::Fixed::from_chunk(&run[6..14]);
+            self.producer_epoch = crate::encoding::Fixed::from_chunk(&run[14..16]);
+            self.ongoing_txn_producer_id = crate::encoding::Fixed::from_chunk(
                 &run[16..24],
             );
-            self.ongoing_txn_producer_epoch = crate::primitives::Fixed::from_chunk(
+            self.ongoing_txn_producer_epoch = crate::encoding::Fixed::from_chunk(
                 &run[24..26],
             );
         } else {
-            let run: [u8; 16] = crate::primitives::field::read_run(
+            let run: [u8; 16] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("throttle_time_ms", 4),
@@ -155,16 +158,16 @@ impl crate::primitives::Decode for InitProducerIdResponse {
                     ("producer_epoch", 2),
                 ],
             )?;
-            self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-            self.producer_id = crate::primitives::Fixed::from_chunk(&run[6..14]);
-            self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[14..16]);
+            self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+            self.producer_id = crate::encoding::Fixed::from_chunk(&run[6..14]);
+            self.producer_epoch = crate::encoding::Fixed::from_chunk(&run[14..16]);
             self.ongoing_txn_producer_id = -1;
             self.ongoing_txn_producer_epoch = -1;
         }
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -183,12 +186,12 @@ impl crate::primitives::Decode for InitProducerIdResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for InitProducerIdResponse {}
+impl crate::encoding::Struct for InitProducerIdResponse {}
 impl crate::entity::Entities for InitProducerIdResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::producer_id(&self.producer_id, "ProducerId", f);
+        crate::encoding::producer_id(&self.producer_id, "ProducerId", f);
         if version >= 6 {
-            crate::entity::producer_id(
+            crate::encoding::producer_id(
                 &self.ongoing_txn_producer_id,
                 "OngoingTxnProducerId",
                 f,
@@ -196,9 +199,9 @@ impl crate::entity::Entities for InitProducerIdResponse {
         }
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::producer_id_mut(&mut self.producer_id, "ProducerId", f);
+        crate::encoding::producer_id_mut(&mut self.producer_id, "ProducerId", f);
         if version >= 6 {
-            crate::entity::producer_id_mut(
+            crate::encoding::producer_id_mut(
                 &mut self.ongoing_txn_producer_id,
                 "OngoingTxnProducerId",
                 f,

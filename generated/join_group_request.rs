@@ -55,7 +55,7 @@ impl Default for JoinGroupRequest {
         }
     }
 }
-impl crate::primitives::Wire for JoinGroupRequest {
+impl crate::encoding::Wire for JoinGroupRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -63,7 +63,7 @@ impl crate::primitives::Wire for JoinGroupRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 5 && self.group_instance_id.is_some() {
-            return Err(crate::primitives::field::non_default("group_instance_id"));
+            return Err(crate::encoding::field::non_default("group_instance_id"));
         }
         let mut s = buf
             .segment(
@@ -71,7 +71,7 @@ impl crate::primitives::Wire for JoinGroupRequest {
                     + self.group_instance_id.as_ref().map_or(0, String::len)
                     + self.protocol_type.len(),
             );
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.group_id,
             version >= 6,
@@ -85,34 +85,34 @@ impl crate::primitives::Wire for JoinGroupRequest {
         } else {
             s.put_fixed(self.session_timeout_ms)?;
         }
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.member_id,
             version >= 6,
             "member_id",
         )?;
         if version >= 5 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.group_instance_id.as_deref(),
                 version >= 6,
                 "group_instance_id",
             )?;
         }
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.protocol_type,
             version >= 6,
             "protocol_type",
         )?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.protocols.len(),
             version >= 6,
             "protocols",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.protocols,
             buf,
             version,
@@ -121,7 +121,7 @@ impl crate::primitives::Wire for JoinGroupRequest {
         )?;
         let mut s = buf.segment(6 + self.reason.as_ref().map_or(0, String::len));
         if version >= 8 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.reason.as_deref(),
                 true,
@@ -134,73 +134,63 @@ impl crate::primitives::Wire for JoinGroupRequest {
         s.finish();
         if version >= 6 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.group_id,
-                version,
-                version >= 6,
-            );
+        size += crate::encoding::Wire::value_size(&self.group_id, version, version >= 6);
         size += 4;
         if version >= 1 {
             size += 4;
         }
         size
-            += crate::primitives::Wire::value_size(
-                &self.member_id,
-                version,
-                version >= 6,
-            );
+            += crate::encoding::Wire::value_size(&self.member_id, version, version >= 6);
         if version >= 5 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.group_instance_id,
                     version,
                     version >= 6,
                 );
         }
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.protocol_type,
                 version,
                 version >= 6,
             );
         size
-            += crate::primitives::Wire::value_size(
-                &self.protocols,
-                version,
-                version >= 6,
-            );
+            += crate::encoding::Wire::value_size(&self.protocols, version, version >= 6);
         if version >= 8 {
-            size += crate::primitives::Wire::value_size(&self.reason, version, true);
+            size += crate::encoding::Wire::value_size(&self.reason, version, true);
         }
         if version >= 6 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for JoinGroupRequest {
+impl crate::encoding::Decode for JoinGroupRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_id,
             r,
             version,
@@ -208,21 +198,21 @@ impl crate::primitives::Decode for JoinGroupRequest {
             "group_id",
         )?;
         if version >= 1 {
-            let run: [u8; 8] = crate::primitives::field::read_run(
+            let run: [u8; 8] = crate::encoding::field::read_run(
                 r,
                 &[("session_timeout_ms", 4), ("rebalance_timeout_ms", 4)],
             )?;
-            self.session_timeout_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.rebalance_timeout_ms = crate::primitives::Fixed::from_chunk(&run[4..8]);
+            self.session_timeout_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.rebalance_timeout_ms = crate::encoding::Fixed::from_chunk(&run[4..8]);
         } else {
-            let run: [u8; 4] = crate::primitives::field::read_run(
+            let run: [u8; 4] = crate::encoding::field::read_run(
                 r,
                 &[("session_timeout_ms", 4)],
             )?;
-            self.session_timeout_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.session_timeout_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
             self.rebalance_timeout_ms = -1;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.member_id,
             r,
             version,
@@ -230,7 +220,7 @@ impl crate::primitives::Decode for JoinGroupRequest {
             "member_id",
         )?;
         if version >= 5 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.group_instance_id,
                 r,
                 version,
@@ -240,14 +230,14 @@ impl crate::primitives::Decode for JoinGroupRequest {
         } else {
             self.group_instance_id = None;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.protocol_type,
             r,
             version,
             version >= 6,
             "protocol_type",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.protocols,
             r,
             version,
@@ -255,7 +245,7 @@ impl crate::primitives::Decode for JoinGroupRequest {
             "protocols",
         )?;
         if version >= 8 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.reason,
                 r,
                 version,
@@ -267,7 +257,7 @@ impl crate::primitives::Decode for JoinGroupRequest {
         }
         self.unknown_tagged_fields.clear();
         if version >= 6 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -288,13 +278,13 @@ impl crate::primitives::Decode for JoinGroupRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for JoinGroupRequest {}
+impl crate::encoding::Struct for JoinGroupRequest {}
 impl crate::entity::Entities for JoinGroupRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::encoding::group_id(&self.group_id, "GroupId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::encoding::group_id_mut(&mut self.group_id, "GroupId", f);
     }
 }
 /// Versions 0-9; flexible 6-9.
@@ -311,7 +301,7 @@ pub struct JoinGroupRequestProtocol {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for JoinGroupRequestProtocol {
+impl crate::encoding::Wire for JoinGroupRequestProtocol {
     #[inline]
     fn encode_value(
         &self,
@@ -320,9 +310,9 @@ impl crate::primitives::Wire for JoinGroupRequestProtocol {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(5 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, version >= 6, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.name, version >= 6, "name")?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.metadata,
             buf,
             version,
@@ -330,29 +320,31 @@ impl crate::primitives::Wire for JoinGroupRequestProtocol {
             "metadata",
         )?;
         if version >= 6 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 6);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.metadata,
-                version,
-                version >= 6,
-            );
+        size += crate::encoding::Wire::value_size(&self.name, version, version >= 6);
+        size += crate::encoding::Wire::value_size(&self.metadata, version, version >= 6);
         if version >= 6 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for JoinGroupRequestProtocol {
+impl crate::encoding::Decode for JoinGroupRequestProtocol {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -360,14 +352,14 @@ impl crate::primitives::Decode for JoinGroupRequestProtocol {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.name,
             r,
             version,
             version >= 6,
             "name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.metadata,
             r,
             version,
@@ -376,7 +368,7 @@ impl crate::primitives::Decode for JoinGroupRequestProtocol {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 6 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -391,7 +383,7 @@ impl crate::primitives::Decode for JoinGroupRequestProtocol {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for JoinGroupRequestProtocol {}
+impl crate::encoding::Struct for JoinGroupRequestProtocol {}
 impl crate::message::Message for JoinGroupRequest {
     const NAME: &'static str = "JoinGroupRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -60,7 +60,7 @@ impl Default for JoinGroupResponse {
         }
     }
 }
-impl crate::primitives::Wire for JoinGroupResponse {
+impl crate::encoding::Wire for JoinGroupResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -68,7 +68,7 @@ impl crate::primitives::Wire for JoinGroupResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 9 && self.skip_assignment {
-            return Err(crate::primitives::field::non_default("skip_assignment"));
+            return Err(crate::encoding::field::non_default("skip_assignment"));
         }
         let mut s = buf
             .segment(
@@ -84,7 +84,7 @@ impl crate::primitives::Wire for JoinGroupResponse {
         run[2..6].copy_from_slice(&self.generation_id.to_be_bytes());
         s.put_slice(&run)?;
         if version >= 7 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.protocol_type.as_deref(),
                 true,
@@ -92,32 +92,32 @@ impl crate::primitives::Wire for JoinGroupResponse {
             )?;
         }
         if version < 7 && self.protocol_name.is_none() {
-            return Err(crate::primitives::field::null_not_allowed("protocol_name"));
+            return Err(crate::encoding::field::null_not_allowed("protocol_name"));
         }
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.protocol_name.as_deref(),
             version >= 6,
             "protocol_name",
         )?;
-        crate::primitives::field::put_str(&mut s, &self.leader, version >= 6, "leader")?;
+        crate::encoding::field::put_str(&mut s, &self.leader, version >= 6, "leader")?;
         if version >= 9 {
             s.put_fixed(self.skip_assignment)?;
         }
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.member_id,
             version >= 6,
             "member_id",
         )?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.members.len(),
             version >= 6,
             "members",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.members,
             buf,
             version,
@@ -125,9 +125,13 @@ impl crate::primitives::Wire for JoinGroupResponse {
             "members",
         )?;
         if version >= 6 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -141,37 +145,31 @@ impl crate::primitives::Wire for JoinGroupResponse {
         size += 4;
         if version >= 7 {
             size
-                += crate::primitives::Wire::value_size(
-                    &self.protocol_type,
-                    version,
-                    true,
-                );
+                += crate::encoding::Wire::value_size(&self.protocol_type, version, true);
         }
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.protocol_name,
                 version,
                 version >= 6,
             );
-        size += crate::primitives::Wire::value_size(&self.leader, version, version >= 6);
+        size += crate::encoding::Wire::value_size(&self.leader, version, version >= 6);
         if version >= 9 {
             size += 1;
         }
         size
-            += crate::primitives::Wire::value_size(
-                &self.member_id,
-                version,
-                version >= 6,
-            );
-        size
-            += crate::primitives::Wire::value_size(&self.members, version, version >= 6);
+            += crate::encoding::Wire::value_size(&self.member_id, version, version >= 6);
+        size += crate::encoding::Wire::value_size(&self.members, version, version >= 6);
         if version >= 6 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for JoinGroupResponse {
+impl crate::encoding::Decode for JoinGroupResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -179,7 +177,7 @@ impl crate::primitives::Decode for JoinGroupResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 2 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.throttle_time_ms,
                 r,
                 version,
@@ -189,14 +187,14 @@ impl crate::primitives::Decode for JoinGroupResponse {
         } else {
             self.throttle_time_ms = 0;
         }
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("error_code", 2), ("generation_id", 4)],
         )?;
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[0..2]);
-        self.generation_id = crate::primitives::Fixed::from_chunk(&run[2..6]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[0..2]);
+        self.generation_id = crate::encoding::Fixed::from_chunk(&run[2..6]);
         if version >= 7 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.protocol_type,
                 r,
                 version,
@@ -207,7 +205,7 @@ impl crate::primitives::Decode for JoinGroupResponse {
             self.protocol_type = None;
         }
         if version >= 7 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.protocol_name,
                 r,
                 version,
@@ -215,7 +213,7 @@ impl crate::primitives::Decode for JoinGroupResponse {
                 "protocol_name",
             )?;
         } else {
-            crate::primitives::field::decode_required_into(
+            crate::encoding::field::decode_required_into(
                 &mut self.protocol_name,
                 r,
                 version,
@@ -223,7 +221,7 @@ impl crate::primitives::Decode for JoinGroupResponse {
                 "protocol_name",
             )?;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.leader,
             r,
             version,
@@ -231,7 +229,7 @@ impl crate::primitives::Decode for JoinGroupResponse {
             "leader",
         )?;
         if version >= 9 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.skip_assignment,
                 r,
                 version,
@@ -241,14 +239,14 @@ impl crate::primitives::Decode for JoinGroupResponse {
         } else {
             self.skip_assignment = false;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.member_id,
             r,
             version,
             version >= 6,
             "member_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.members,
             r,
             version,
@@ -257,7 +255,7 @@ impl crate::primitives::Decode for JoinGroupResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 6 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -279,7 +277,7 @@ impl crate::primitives::Decode for JoinGroupResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for JoinGroupResponse {}
+impl crate::encoding::Struct for JoinGroupResponse {}
 impl crate::entity::Entities for JoinGroupResponse {}
 /// Versions 0-9; flexible 6-9.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -299,7 +297,7 @@ pub struct JoinGroupResponseMember {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for JoinGroupResponseMember {
+impl crate::encoding::Wire for JoinGroupResponseMember {
     #[inline]
     fn encode_value(
         &self,
@@ -312,14 +310,14 @@ impl crate::primitives::Wire for JoinGroupResponseMember {
                 10 + self.member_id.len()
                     + self.group_instance_id.as_ref().map_or(0, String::len),
             );
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.member_id,
             version >= 6,
             "member_id",
         )?;
         if version >= 5 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.group_instance_id.as_deref(),
                 version >= 6,
@@ -327,7 +325,7 @@ impl crate::primitives::Wire for JoinGroupResponseMember {
             )?;
         }
         s.finish();
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.metadata,
             buf,
             version,
@@ -335,9 +333,13 @@ impl crate::primitives::Wire for JoinGroupResponseMember {
             "metadata",
         )?;
         if version >= 6 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -345,32 +347,26 @@ impl crate::primitives::Wire for JoinGroupResponseMember {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
-                &self.member_id,
-                version,
-                version >= 6,
-            );
+            += crate::encoding::Wire::value_size(&self.member_id, version, version >= 6);
         if version >= 5 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.group_instance_id,
                     version,
                     version >= 6,
                 );
         }
-        size
-            += crate::primitives::Wire::value_size(
-                &self.metadata,
-                version,
-                version >= 6,
-            );
+        size += crate::encoding::Wire::value_size(&self.metadata, version, version >= 6);
         if version >= 6 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for JoinGroupResponseMember {
+impl crate::encoding::Decode for JoinGroupResponseMember {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -378,7 +374,7 @@ impl crate::primitives::Decode for JoinGroupResponseMember {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.member_id,
             r,
             version,
@@ -386,7 +382,7 @@ impl crate::primitives::Decode for JoinGroupResponseMember {
             "member_id",
         )?;
         if version >= 5 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.group_instance_id,
                 r,
                 version,
@@ -396,7 +392,7 @@ impl crate::primitives::Decode for JoinGroupResponseMember {
         } else {
             self.group_instance_id = None;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.metadata,
             r,
             version,
@@ -405,7 +401,7 @@ impl crate::primitives::Decode for JoinGroupResponseMember {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 6 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -421,7 +417,7 @@ impl crate::primitives::Decode for JoinGroupResponseMember {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for JoinGroupResponseMember {}
+impl crate::encoding::Struct for JoinGroupResponseMember {}
 impl crate::message::Message for JoinGroupResponse {
     const NAME: &'static str = "JoinGroupResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -16,7 +16,7 @@ pub struct KRaftVersionRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for KRaftVersionRecord {
+impl crate::encoding::Wire for KRaftVersionRecord {
     #[inline]
     fn encode_value(
         &self,
@@ -34,7 +34,11 @@ impl crate::primitives::Wire for KRaftVersionRecord {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -43,11 +47,14 @@ impl crate::primitives::Wire for KRaftVersionRecord {
         let mut size = 0;
         size += 2;
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for KRaftVersionRecord {
+impl crate::encoding::Decode for KRaftVersionRecord {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -55,14 +62,18 @@ impl crate::primitives::Decode for KRaftVersionRecord {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 4] = crate::primitives::field::read_run(
+        let run: [u8; 4] = crate::encoding::field::read_run(
             r,
             &[("version", 2), ("k_raft_version", 2)],
         )?;
-        self.version = crate::primitives::Fixed::from_chunk(&run[0..2]);
-        self.k_raft_version = crate::primitives::Fixed::from_chunk(&run[2..4]);
+        self.version = crate::encoding::Fixed::from_chunk(&run[0..2]);
+        self.k_raft_version = crate::encoding::Fixed::from_chunk(&run[2..4]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -72,7 +83,7 @@ impl crate::primitives::Decode for KRaftVersionRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for KRaftVersionRecord {}
+impl crate::encoding::Struct for KRaftVersionRecord {}
 impl crate::message::Message for KRaftVersionRecord {
     const NAME: &'static str = "KRaftVersionRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -55,7 +55,7 @@ impl Default for LeaderAndIsrRequest {
         }
     }
 }
-impl crate::primitives::Wire for LeaderAndIsrRequest {
+impl crate::encoding::Wire for LeaderAndIsrRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -63,18 +63,18 @@ impl crate::primitives::Wire for LeaderAndIsrRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 7 && self.is_k_raft_controller {
-            return Err(crate::primitives::field::non_default("is_k_raft_controller"));
+            return Err(crate::encoding::field::non_default("is_k_raft_controller"));
         }
         if version < 5 && self.r#type != 0 {
-            return Err(crate::primitives::field::non_default("type"));
+            return Err(crate::encoding::field::non_default("type"));
         }
         if version > 1 && !self.ungrouped_partition_states.is_empty() {
             return Err(
-                crate::primitives::field::non_default("ungrouped_partition_states"),
+                crate::encoding::field::non_default("ungrouped_partition_states"),
             );
         }
         if version < 2 && !self.topic_states.is_empty() {
-            return Err(crate::primitives::field::non_default("topic_states"));
+            return Err(crate::encoding::field::non_default("topic_states"));
         }
         let mut s = buf.segment(23);
         if version >= 7 {
@@ -100,7 +100,7 @@ impl crate::primitives::Wire for LeaderAndIsrRequest {
             s.put_fixed(self.controller_epoch)?;
         }
         if version <= 1 {
-            crate::primitives::field::put_count(
+            crate::encoding::field::put_count(
                 &mut s,
                 self.ungrouped_partition_states.len(),
                 false,
@@ -109,7 +109,7 @@ impl crate::primitives::Wire for LeaderAndIsrRequest {
         }
         s.finish();
         if version <= 1 {
-            crate::primitives::field::encode_elements(
+            crate::encoding::field::encode_elements(
                 &self.ungrouped_partition_states,
                 buf,
                 version,
@@ -118,7 +118,7 @@ impl crate::primitives::Wire for LeaderAndIsrRequest {
             )?;
         }
         if version >= 2 {
-            crate::primitives::field::encode(
+            crate::encoding::field::encode(
                 &self.topic_states,
                 buf,
                 version,
@@ -126,7 +126,7 @@ impl crate::primitives::Wire for LeaderAndIsrRequest {
                 "topic_states",
             )?;
         }
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.live_leaders,
             buf,
             version,
@@ -134,9 +134,13 @@ impl crate::primitives::Wire for LeaderAndIsrRequest {
             "live_leaders",
         )?;
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -156,7 +160,7 @@ impl crate::primitives::Wire for LeaderAndIsrRequest {
         }
         if version <= 1 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.ungrouped_partition_states,
                     version,
                     false,
@@ -164,25 +168,28 @@ impl crate::primitives::Wire for LeaderAndIsrRequest {
         }
         if version >= 2 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.topic_states,
                     version,
                     version >= 4,
                 );
         }
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.live_leaders,
                 version,
                 version >= 4,
             );
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for LeaderAndIsrRequest {
+impl crate::encoding::Decode for LeaderAndIsrRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -190,47 +197,47 @@ impl crate::primitives::Decode for LeaderAndIsrRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 7 {
-            let run: [u8; 5] = crate::primitives::field::read_run(
+            let run: [u8; 5] = crate::encoding::field::read_run(
                 r,
                 &[("controller_id", 4), ("is_k_raft_controller", 1)],
             )?;
-            self.controller_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.is_k_raft_controller = crate::primitives::Fixed::from_chunk(&run[4..5]);
+            self.controller_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.is_k_raft_controller = crate::encoding::Fixed::from_chunk(&run[4..5]);
         } else {
-            let run: [u8; 4] = crate::primitives::field::read_run(
+            let run: [u8; 4] = crate::encoding::field::read_run(
                 r,
                 &[("controller_id", 4)],
             )?;
-            self.controller_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.controller_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
             self.is_k_raft_controller = false;
         }
         if version >= 5 {
-            let run: [u8; 13] = crate::primitives::field::read_run(
+            let run: [u8; 13] = crate::encoding::field::read_run(
                 r,
                 &[("controller_epoch", 4), ("broker_epoch", 8), ("type", 1)],
             )?;
-            self.controller_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.broker_epoch = crate::primitives::Fixed::from_chunk(&run[4..12]);
-            self.r#type = crate::primitives::Fixed::from_chunk(&run[12..13]);
+            self.controller_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.broker_epoch = crate::encoding::Fixed::from_chunk(&run[4..12]);
+            self.r#type = crate::encoding::Fixed::from_chunk(&run[12..13]);
         } else if version >= 2 {
-            let run: [u8; 12] = crate::primitives::field::read_run(
+            let run: [u8; 12] = crate::encoding::field::read_run(
                 r,
                 &[("controller_epoch", 4), ("broker_epoch", 8)],
             )?;
-            self.controller_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.broker_epoch = crate::primitives::Fixed::from_chunk(&run[4..12]);
+            self.controller_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.broker_epoch = crate::encoding::Fixed::from_chunk(&run[4..12]);
             self.r#type = 0;
         } else {
-            let run: [u8; 4] = crate::primitives::field::read_run(
+            let run: [u8; 4] = crate::encoding::field::read_run(
                 r,
                 &[("controller_epoch", 4)],
             )?;
-            self.controller_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.controller_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
             self.broker_epoch = -1;
             self.r#type = 0;
         }
         if version <= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.ungrouped_partition_states,
                 r,
                 version,
@@ -241,7 +248,7 @@ impl crate::primitives::Decode for LeaderAndIsrRequest {
             self.ungrouped_partition_states.clear();
         }
         if version >= 2 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_states,
                 r,
                 version,
@@ -251,7 +258,7 @@ impl crate::primitives::Decode for LeaderAndIsrRequest {
         } else {
             self.topic_states.clear();
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.live_leaders,
             r,
             version,
@@ -260,7 +267,7 @@ impl crate::primitives::Decode for LeaderAndIsrRequest {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -281,10 +288,10 @@ impl crate::primitives::Decode for LeaderAndIsrRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for LeaderAndIsrRequest {}
+impl crate::encoding::Struct for LeaderAndIsrRequest {}
 impl crate::entity::Entities for LeaderAndIsrRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.controller_id, "ControllerId", f);
+        crate::encoding::broker_id(&self.controller_id, "ControllerId", f);
         if version <= 1 {
             crate::entity::Entities::visit_entities(
                 &self.ungrouped_partition_states,
@@ -298,7 +305,7 @@ impl crate::entity::Entities for LeaderAndIsrRequest {
         crate::entity::Entities::visit_entities(&self.live_leaders, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.controller_id, "ControllerId", f);
+        crate::encoding::broker_id_mut(&mut self.controller_id, "ControllerId", f);
         if version <= 1 {
             crate::entity::Entities::rewrite_entities(
                 &mut self.ungrouped_partition_states,
@@ -370,7 +377,7 @@ pub struct LeaderAndIsrPartitionState {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for LeaderAndIsrPartitionState {
+impl crate::encoding::Wire for LeaderAndIsrPartitionState {
     #[inline]
     fn encode_value(
         &self,
@@ -379,7 +386,7 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 6 && self.leader_recovery_state != 0 {
-            return Err(crate::primitives::field::non_default("leader_recovery_state"));
+            return Err(crate::encoding::field::non_default("leader_recovery_state"));
         }
         let mut s = buf
             .segment(
@@ -387,7 +394,7 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
                     + self.adding_replicas.len() * 4 + self.removing_replicas.len() * 4,
             );
         if version <= 1 {
-            crate::primitives::field::put_str(
+            crate::encoding::field::put_str(
                 &mut s,
                 &self.topic_name,
                 false,
@@ -400,21 +407,16 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
         run[8..12].copy_from_slice(&self.leader.to_be_bytes());
         run[12..16].copy_from_slice(&self.leader_epoch.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_fixed_array(
-            &mut s,
-            &self.isr,
-            version >= 4,
-            "isr",
-        )?;
+        crate::encoding::field::put_fixed_array(&mut s, &self.isr, version >= 4, "isr")?;
         s.put_fixed(self.partition_epoch)?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.replicas,
             version >= 4,
             "replicas",
         )?;
         if version >= 3 {
-            crate::primitives::field::put_fixed_array(
+            crate::encoding::field::put_fixed_array(
                 &mut s,
                 &self.adding_replicas,
                 version >= 4,
@@ -422,7 +424,7 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
             )?;
         }
         if version >= 3 {
-            crate::primitives::field::put_fixed_array(
+            crate::encoding::field::put_fixed_array(
                 &mut s,
                 &self.removing_replicas,
                 version >= 4,
@@ -443,14 +445,14 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
         s.finish();
         if version >= 4 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -458,24 +460,18 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version <= 1 {
-            size
-                += crate::primitives::Wire::value_size(&self.topic_name, version, false);
+            size += crate::encoding::Wire::value_size(&self.topic_name, version, false);
         }
         size += 4;
         size += 4;
         size += 4;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.isr, version, version >= 4);
+        size += crate::encoding::Wire::value_size(&self.isr, version, version >= 4);
         size += 4;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.replicas,
-                version,
-                version >= 4,
-            );
+        size += crate::encoding::Wire::value_size(&self.replicas, version, version >= 4);
         if version >= 3 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.adding_replicas,
                     version,
                     version >= 4,
@@ -483,7 +479,7 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
         }
         if version >= 3 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.removing_replicas,
                     version,
                     version >= 4,
@@ -496,12 +492,15 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionState {
             size += 1;
         }
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for LeaderAndIsrPartitionState {
+impl crate::encoding::Decode for LeaderAndIsrPartitionState {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -510,7 +509,7 @@ impl crate::primitives::Decode for LeaderAndIsrPartitionState {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_name,
                 r,
                 version,
@@ -520,7 +519,7 @@ impl crate::primitives::Decode for LeaderAndIsrPartitionState {
         } else {
             self.topic_name.clear();
         }
-        let run: [u8; 16] = crate::primitives::field::read_run(
+        let run: [u8; 16] = crate::encoding::field::read_run(
             r,
             &[
                 ("partition_index", 4),
@@ -529,31 +528,31 @@ impl crate::primitives::Decode for LeaderAndIsrPartitionState {
                 ("leader_epoch", 4),
             ],
         )?;
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.controller_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
-        self.leader = crate::primitives::Fixed::from_chunk(&run[8..12]);
-        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[12..16]);
-        crate::primitives::field::decode_fixed_array_into(
+        self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.controller_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
+        self.leader = crate::encoding::Fixed::from_chunk(&run[8..12]);
+        self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[12..16]);
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.isr,
             r,
             version >= 4,
             "isr",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partition_epoch,
             r,
             version,
             false,
             "partition_epoch",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.replicas,
             r,
             version >= 4,
             "replicas",
         )?;
         if version >= 3 {
-            crate::primitives::field::decode_fixed_array_into(
+            crate::encoding::field::decode_fixed_array_into(
                 &mut self.adding_replicas,
                 r,
                 version >= 4,
@@ -563,7 +562,7 @@ impl crate::primitives::Decode for LeaderAndIsrPartitionState {
             self.adding_replicas.clear();
         }
         if version >= 3 {
-            crate::primitives::field::decode_fixed_array_into(
+            crate::encoding::field::decode_fixed_array_into(
                 &mut self.removing_replicas,
                 r,
                 version >= 4,
@@ -573,17 +572,15 @@ impl crate::primitives::Decode for LeaderAndIsrPartitionState {
             self.removing_replicas.clear();
         }
         if version >= 6 {
-            let run: [u8; 2] = crate::primitives::field::read_run(
+            let run: [u8; 2] = crate::encoding::field::read_run(
                 r,
                 &[("is_new", 1), ("leader_recovery_state", 1)],
             )?;
-            self.is_new = crate::primitives::Fixed::from_chunk(&run[0..1]);
-            self.leader_recovery_state = crate::primitives::Fixed::from_chunk(
-                &run[1..2],
-            );
+            self.is_new = crate::encoding::Fixed::from_chunk(&run[0..1]);
+            self.leader_recovery_state = crate::encoding::Fixed::from_chunk(&run[1..2]);
         } else if version >= 1 {
-            let run: [u8; 1] = crate::primitives::field::read_run(r, &[("is_new", 1)])?;
-            self.is_new = crate::primitives::Fixed::from_chunk(&run[0..1]);
+            let run: [u8; 1] = crate::encoding::field::read_run(r, &[("is_new", 1)])?;
+            self.is_new = crate::encoding::Fixed::from_chunk(&run[0..1]);
             self.leader_recovery_state = 0;
         } else {
             self.is_new = false;
@@ -591,7 +588,7 @@ impl crate::primitives::Decode for LeaderAndIsrPartitionState {
         }
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -616,34 +613,38 @@ impl crate::primitives::Decode for LeaderAndIsrPartitionState {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for LeaderAndIsrPartitionState {}
+impl crate::encoding::Struct for LeaderAndIsrPartitionState {}
 impl crate::entity::Entities for LeaderAndIsrPartitionState {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 1 {
-            crate::entity::topic_name(&self.topic_name, "TopicName", f);
+            crate::encoding::topic_name(&self.topic_name, "TopicName", f);
         }
-        crate::entity::broker_id(&self.leader, "Leader", f);
-        crate::entity::broker_id(&self.isr, "Isr", f);
-        crate::entity::broker_id(&self.replicas, "Replicas", f);
+        crate::encoding::broker_id(&self.leader, "Leader", f);
+        crate::encoding::broker_id(&self.isr, "Isr", f);
+        crate::encoding::broker_id(&self.replicas, "Replicas", f);
         if version >= 3 {
-            crate::entity::broker_id(&self.adding_replicas, "AddingReplicas", f);
+            crate::encoding::broker_id(&self.adding_replicas, "AddingReplicas", f);
         }
         if version >= 3 {
-            crate::entity::broker_id(&self.removing_replicas, "RemovingReplicas", f);
+            crate::encoding::broker_id(&self.removing_replicas, "RemovingReplicas", f);
         }
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
         if version <= 1 {
-            crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+            crate::encoding::topic_name_mut(&mut self.topic_name, "TopicName", f);
         }
-        crate::entity::broker_id_mut(&mut self.leader, "Leader", f);
-        crate::entity::broker_id_mut(&mut self.isr, "Isr", f);
-        crate::entity::broker_id_mut(&mut self.replicas, "Replicas", f);
+        crate::encoding::broker_id_mut(&mut self.leader, "Leader", f);
+        crate::encoding::broker_id_mut(&mut self.isr, "Isr", f);
+        crate::encoding::broker_id_mut(&mut self.replicas, "Replicas", f);
         if version >= 3 {
-            crate::entity::broker_id_mut(&mut self.adding_replicas, "AddingReplicas", f);
+            crate::encoding::broker_id_mut(
+                &mut self.adding_replicas,
+                "AddingReplicas",
+                f,
+            );
         }
         if version >= 3 {
-            crate::entity::broker_id_mut(
+            crate::encoding::broker_id_mut(
                 &mut self.removing_replicas,
                 "RemovingReplicas",
                 f,
@@ -669,7 +670,7 @@ pub struct LeaderAndIsrTopicState {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for LeaderAndIsrTopicState {
+impl crate::encoding::Wire for LeaderAndIsrTopicState {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -677,7 +678,7 @@ impl crate::primitives::Wire for LeaderAndIsrTopicState {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(26 + self.topic_name.len());
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.topic_name,
             version >= 4,
@@ -686,14 +687,14 @@ impl crate::primitives::Wire for LeaderAndIsrTopicState {
         if version >= 5 {
             s.put_fixed(self.topic_id)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.partition_states.len(),
             version >= 4,
             "partition_states",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partition_states,
             buf,
             version,
@@ -701,9 +702,13 @@ impl crate::primitives::Wire for LeaderAndIsrTopicState {
             "partition_states",
         )?;
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -711,7 +716,7 @@ impl crate::primitives::Wire for LeaderAndIsrTopicState {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.topic_name,
                 version,
                 version >= 4,
@@ -720,25 +725,28 @@ impl crate::primitives::Wire for LeaderAndIsrTopicState {
             size += 16;
         }
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partition_states,
                 version,
                 version >= 4,
             );
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for LeaderAndIsrTopicState {
+impl crate::encoding::Decode for LeaderAndIsrTopicState {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_name,
             r,
             version,
@@ -746,7 +754,7 @@ impl crate::primitives::Decode for LeaderAndIsrTopicState {
             "topic_name",
         )?;
         if version >= 5 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_id,
                 r,
                 version,
@@ -756,7 +764,7 @@ impl crate::primitives::Decode for LeaderAndIsrTopicState {
         } else {
             self.topic_id = crate::primitives::Uuid::NIL;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partition_states,
             r,
             version,
@@ -765,7 +773,7 @@ impl crate::primitives::Decode for LeaderAndIsrTopicState {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -781,14 +789,14 @@ impl crate::primitives::Decode for LeaderAndIsrTopicState {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for LeaderAndIsrTopicState {}
+impl crate::encoding::Struct for LeaderAndIsrTopicState {}
 impl crate::entity::Entities for LeaderAndIsrTopicState {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+        crate::encoding::topic_name(&self.topic_name, "TopicName", f);
         crate::entity::Entities::visit_entities(&self.partition_states, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+        crate::encoding::topic_name_mut(&mut self.topic_name, "TopicName", f);
         crate::entity::Entities::rewrite_entities(
             &mut self.partition_states,
             version,
@@ -814,7 +822,7 @@ pub struct LeaderAndIsrLiveLeader {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for LeaderAndIsrLiveLeader {
+impl crate::encoding::Wire for LeaderAndIsrLiveLeader {
     #[inline]
     fn encode_value(
         &self,
@@ -824,7 +832,7 @@ impl crate::primitives::Wire for LeaderAndIsrLiveLeader {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(14 + self.host_name.len());
         s.put_fixed(self.broker_id)?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.host_name,
             version >= 4,
@@ -837,14 +845,14 @@ impl crate::primitives::Wire for LeaderAndIsrLiveLeader {
         s.finish();
         if version >= 4 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -853,19 +861,18 @@ impl crate::primitives::Wire for LeaderAndIsrLiveLeader {
         let mut size = 0;
         size += 4;
         size
-            += crate::primitives::Wire::value_size(
-                &self.host_name,
-                version,
-                version >= 4,
-            );
+            += crate::encoding::Wire::value_size(&self.host_name, version, version >= 4);
         size += 4;
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for LeaderAndIsrLiveLeader {
+impl crate::encoding::Decode for LeaderAndIsrLiveLeader {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -873,30 +880,24 @@ impl crate::primitives::Decode for LeaderAndIsrLiveLeader {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.broker_id,
             r,
             version,
             false,
             "broker_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.host_name,
             r,
             version,
             version >= 4,
             "host_name",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.port,
-            r,
-            version,
-            false,
-            "port",
-        )?;
+        crate::encoding::field::decode_into(&mut self.port, r, version, false, "port")?;
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -912,13 +913,13 @@ impl crate::primitives::Decode for LeaderAndIsrLiveLeader {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for LeaderAndIsrLiveLeader {}
+impl crate::encoding::Struct for LeaderAndIsrLiveLeader {}
 impl crate::entity::Entities for LeaderAndIsrLiveLeader {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.broker_id, "BrokerId", f);
+        crate::encoding::broker_id(&self.broker_id, "BrokerId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.broker_id, "BrokerId", f);
+        crate::encoding::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
 impl crate::message::Message for LeaderAndIsrRequest {

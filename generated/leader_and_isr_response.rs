@@ -20,7 +20,7 @@ pub struct LeaderAndIsrResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for LeaderAndIsrResponse {
+impl crate::encoding::Wire for LeaderAndIsrResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -28,15 +28,15 @@ impl crate::primitives::Wire for LeaderAndIsrResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 4 && !self.partition_errors.is_empty() {
-            return Err(crate::primitives::field::non_default("partition_errors"));
+            return Err(crate::encoding::field::non_default("partition_errors"));
         }
         if version < 5 && !self.topics.is_empty() {
-            return Err(crate::primitives::field::non_default("topics"));
+            return Err(crate::encoding::field::non_default("topics"));
         }
         let mut s = buf.segment(7);
         s.put_fixed(self.error_code)?;
         if version <= 4 {
-            crate::primitives::field::put_count(
+            crate::encoding::field::put_count(
                 &mut s,
                 self.partition_errors.len(),
                 version >= 4,
@@ -45,7 +45,7 @@ impl crate::primitives::Wire for LeaderAndIsrResponse {
         }
         s.finish();
         if version <= 4 {
-            crate::primitives::field::encode_elements(
+            crate::encoding::field::encode_elements(
                 &self.partition_errors,
                 buf,
                 version,
@@ -54,18 +54,16 @@ impl crate::primitives::Wire for LeaderAndIsrResponse {
             )?;
         }
         if version >= 5 {
-            crate::primitives::field::encode(
-                &self.topics,
-                buf,
-                version,
-                true,
-                "topics",
-            )?;
+            crate::encoding::field::encode(&self.topics, buf, version, true, "topics")?;
         }
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -75,29 +73,32 @@ impl crate::primitives::Wire for LeaderAndIsrResponse {
         size += 2;
         if version <= 4 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.partition_errors,
                     version,
                     version >= 4,
                 );
         }
         if version >= 5 {
-            size += crate::primitives::Wire::value_size(&self.topics, version, true);
+            size += crate::encoding::Wire::value_size(&self.topics, version, true);
         }
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for LeaderAndIsrResponse {
+impl crate::encoding::Decode for LeaderAndIsrResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
@@ -105,7 +106,7 @@ impl crate::primitives::Decode for LeaderAndIsrResponse {
             "error_code",
         )?;
         if version <= 4 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.partition_errors,
                 r,
                 version,
@@ -116,7 +117,7 @@ impl crate::primitives::Decode for LeaderAndIsrResponse {
             self.partition_errors.clear();
         }
         if version >= 5 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topics,
                 r,
                 version,
@@ -128,7 +129,7 @@ impl crate::primitives::Decode for LeaderAndIsrResponse {
         }
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -144,7 +145,7 @@ impl crate::primitives::Decode for LeaderAndIsrResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for LeaderAndIsrResponse {}
+impl crate::encoding::Struct for LeaderAndIsrResponse {}
 impl crate::entity::Entities for LeaderAndIsrResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 4 {
@@ -185,7 +186,7 @@ pub struct LeaderAndIsrPartitionError {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for LeaderAndIsrPartitionError {
+impl crate::encoding::Wire for LeaderAndIsrPartitionError {
     #[inline]
     fn encode_value(
         &self,
@@ -195,7 +196,7 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionError {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(12 + self.topic_name.len());
         if version <= 4 {
-            crate::primitives::field::put_str(
+            crate::encoding::field::put_str(
                 &mut s,
                 &self.topic_name,
                 version >= 4,
@@ -212,14 +213,14 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionError {
         s.finish();
         if version >= 4 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -228,7 +229,7 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionError {
         let mut size = 0;
         if version <= 4 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.topic_name,
                     version,
                     version >= 4,
@@ -237,12 +238,15 @@ impl crate::primitives::Wire for LeaderAndIsrPartitionError {
         size += 4;
         size += 2;
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for LeaderAndIsrPartitionError {
+impl crate::encoding::Decode for LeaderAndIsrPartitionError {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -251,7 +255,7 @@ impl crate::primitives::Decode for LeaderAndIsrPartitionError {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 4 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_name,
                 r,
                 version,
@@ -261,15 +265,15 @@ impl crate::primitives::Decode for LeaderAndIsrPartitionError {
         } else {
             self.topic_name.clear();
         }
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("partition_index", 4), ("error_code", 2)],
         )?;
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+        self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -285,16 +289,16 @@ impl crate::primitives::Decode for LeaderAndIsrPartitionError {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for LeaderAndIsrPartitionError {}
+impl crate::encoding::Struct for LeaderAndIsrPartitionError {}
 impl crate::entity::Entities for LeaderAndIsrPartitionError {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 4 {
-            crate::entity::topic_name(&self.topic_name, "TopicName", f);
+            crate::encoding::topic_name(&self.topic_name, "TopicName", f);
         }
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
         if version <= 4 {
-            crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+            crate::encoding::topic_name_mut(&mut self.topic_name, "TopicName", f);
         }
     }
 }
@@ -312,7 +316,7 @@ pub struct LeaderAndIsrTopicError {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for LeaderAndIsrTopicError {
+impl crate::encoding::Wire for LeaderAndIsrTopicError {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -321,52 +325,54 @@ impl crate::primitives::Wire for LeaderAndIsrTopicError {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(21);
         s.put_fixed(self.topic_id)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.partition_errors.len(),
             true,
             "partition_errors",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partition_errors,
             buf,
             version,
             true,
             "partition_errors",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 16;
+        size += crate::encoding::Wire::value_size(&self.partition_errors, version, true);
         size
-            += crate::primitives::Wire::value_size(
-                &self.partition_errors,
-                version,
-                true,
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl crate::primitives::Decode for LeaderAndIsrTopicError {
+impl crate::encoding::Decode for LeaderAndIsrTopicError {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_id,
             r,
             version,
             false,
             "topic_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partition_errors,
             r,
             version,
@@ -374,7 +380,11 @@ impl crate::primitives::Decode for LeaderAndIsrTopicError {
             "partition_errors",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -384,7 +394,7 @@ impl crate::primitives::Decode for LeaderAndIsrTopicError {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for LeaderAndIsrTopicError {}
+impl crate::encoding::Struct for LeaderAndIsrTopicError {}
 impl crate::entity::Entities for LeaderAndIsrTopicError {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.partition_errors, version, f);

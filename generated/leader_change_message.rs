@@ -24,7 +24,7 @@ pub struct LeaderChangeMessage {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for LeaderChangeMessage {
+impl crate::encoding::Wire for LeaderChangeMessage {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -36,23 +36,27 @@ impl crate::primitives::Wire for LeaderChangeMessage {
         run[0..2].copy_from_slice(&self.version.to_be_bytes());
         run[2..6].copy_from_slice(&self.leader_id.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(&mut s, self.voters.len(), true, "voters")?;
+        crate::encoding::field::put_count(&mut s, self.voters.len(), true, "voters")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.voters,
             buf,
             version,
             true,
             "voters",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.granting_voters,
             buf,
             version,
             true,
             "granting_voters",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -60,34 +64,36 @@ impl crate::primitives::Wire for LeaderChangeMessage {
         let mut size = 0;
         size += 2;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.voters, version, true);
+        size += crate::encoding::Wire::value_size(&self.voters, version, true);
+        size += crate::encoding::Wire::value_size(&self.granting_voters, version, true);
         size
-            += crate::primitives::Wire::value_size(&self.granting_voters, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for LeaderChangeMessage {
+impl crate::encoding::Decode for LeaderChangeMessage {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("version", 2), ("leader_id", 4)],
         )?;
-        self.version = crate::primitives::Fixed::from_chunk(&run[0..2]);
-        self.leader_id = crate::primitives::Fixed::from_chunk(&run[2..6]);
-        crate::primitives::field::decode_into(
+        self.version = crate::encoding::Fixed::from_chunk(&run[0..2]);
+        self.leader_id = crate::encoding::Fixed::from_chunk(&run[2..6]);
+        crate::encoding::field::decode_into(
             &mut self.voters,
             r,
             version,
             true,
             "voters",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.granting_voters,
             r,
             version,
@@ -95,7 +101,11 @@ impl crate::primitives::Decode for LeaderChangeMessage {
             "granting_voters",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -107,13 +117,13 @@ impl crate::primitives::Decode for LeaderChangeMessage {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for LeaderChangeMessage {}
+impl crate::encoding::Struct for LeaderChangeMessage {}
 impl crate::entity::Entities for LeaderChangeMessage {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.leader_id, "LeaderId", f);
+        crate::encoding::broker_id(&self.leader_id, "LeaderId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.leader_id, "LeaderId", f);
+        crate::encoding::broker_id_mut(&mut self.leader_id, "LeaderId", f);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -130,7 +140,7 @@ pub struct Voter {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for Voter {
+impl crate::encoding::Wire for Voter {
     #[inline]
     fn encode_value(
         &self,
@@ -139,7 +149,7 @@ impl crate::primitives::Wire for Voter {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && !self.voter_directory_id.is_nil() {
-            return Err(crate::primitives::field::non_default("voter_directory_id"));
+            return Err(crate::encoding::field::non_default("voter_directory_id"));
         }
         let mut s = buf.segment(21);
         if version >= 1 {
@@ -155,7 +165,11 @@ impl crate::primitives::Wire for Voter {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -166,11 +180,14 @@ impl crate::primitives::Wire for Voter {
         if version >= 1 {
             size += 16;
         }
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for Voter {
+impl crate::encoding::Decode for Voter {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -179,22 +196,23 @@ impl crate::primitives::Decode for Voter {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
-            let run: [u8; 20] = crate::primitives::field::read_run(
+            let run: [u8; 20] = crate::encoding::field::read_run(
                 r,
                 &[("voter_id", 4), ("voter_directory_id", 16)],
             )?;
-            self.voter_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.voter_directory_id = crate::primitives::Fixed::from_chunk(&run[4..20]);
+            self.voter_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.voter_directory_id = crate::encoding::Fixed::from_chunk(&run[4..20]);
         } else {
-            let run: [u8; 4] = crate::primitives::field::read_run(
-                r,
-                &[("voter_id", 4)],
-            )?;
-            self.voter_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            let run: [u8; 4] = crate::encoding::field::read_run(r, &[("voter_id", 4)])?;
+            self.voter_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
             self.voter_directory_id = crate::primitives::Uuid::NIL;
         }
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -204,7 +222,7 @@ impl crate::primitives::Decode for Voter {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Voter {}
+impl crate::encoding::Struct for Voter {}
 impl crate::message::Message for LeaderChangeMessage {
     const NAME: &'static str = "LeaderChangeMessage";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -20,7 +20,7 @@ pub struct LeaveGroupRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for LeaveGroupRequest {
+impl crate::encoding::Wire for LeaveGroupRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -28,20 +28,20 @@ impl crate::primitives::Wire for LeaveGroupRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 2 && !self.member_id.is_empty() {
-            return Err(crate::primitives::field::non_default("member_id"));
+            return Err(crate::encoding::field::non_default("member_id"));
         }
         if version < 3 && !self.members.is_empty() {
-            return Err(crate::primitives::field::non_default("members"));
+            return Err(crate::encoding::field::non_default("members"));
         }
         let mut s = buf.segment(15 + self.group_id.len() + self.member_id.len());
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.group_id,
             version >= 4,
             "group_id",
         )?;
         if version <= 2 {
-            crate::primitives::field::put_str(
+            crate::encoding::field::put_str(
                 &mut s,
                 &self.member_id,
                 false,
@@ -49,7 +49,7 @@ impl crate::primitives::Wire for LeaveGroupRequest {
             )?;
         }
         if version >= 3 {
-            crate::primitives::field::put_count(
+            crate::encoding::field::put_count(
                 &mut s,
                 self.members.len(),
                 version >= 4,
@@ -58,7 +58,7 @@ impl crate::primitives::Wire for LeaveGroupRequest {
         }
         s.finish();
         if version >= 3 {
-            crate::primitives::field::encode_elements(
+            crate::encoding::field::encode_elements(
                 &self.members,
                 buf,
                 version,
@@ -67,46 +67,48 @@ impl crate::primitives::Wire for LeaveGroupRequest {
             )?;
         }
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.group_id,
-                version,
-                version >= 4,
-            );
+        size += crate::encoding::Wire::value_size(&self.group_id, version, version >= 4);
         if version <= 2 {
-            size += crate::primitives::Wire::value_size(&self.member_id, version, false);
+            size += crate::encoding::Wire::value_size(&self.member_id, version, false);
         }
         if version >= 3 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.members,
                     version,
                     version >= 4,
                 );
         }
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for LeaveGroupRequest {
+impl crate::encoding::Decode for LeaveGroupRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_id,
             r,
             version,
@@ -114,7 +116,7 @@ impl crate::primitives::Decode for LeaveGroupRequest {
             "group_id",
         )?;
         if version <= 2 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.member_id,
                 r,
                 version,
@@ -125,7 +127,7 @@ impl crate::primitives::Decode for LeaveGroupRequest {
             self.member_id.clear();
         }
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.members,
                 r,
                 version,
@@ -137,7 +139,7 @@ impl crate::primitives::Decode for LeaveGroupRequest {
         }
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -153,13 +155,13 @@ impl crate::primitives::Decode for LeaveGroupRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for LeaveGroupRequest {}
+impl crate::encoding::Struct for LeaveGroupRequest {}
 impl crate::entity::Entities for LeaveGroupRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::encoding::group_id(&self.group_id, "GroupId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::encoding::group_id_mut(&mut self.group_id, "GroupId", f);
     }
 }
 /// Versions 3-5; flexible 4-5.
@@ -180,7 +182,7 @@ pub struct MemberIdentity {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for MemberIdentity {
+impl crate::encoding::Wire for MemberIdentity {
     #[inline]
     fn encode_value(
         &self,
@@ -194,20 +196,20 @@ impl crate::primitives::Wire for MemberIdentity {
                     + self.group_instance_id.as_ref().map_or(0, String::len)
                     + self.reason.as_ref().map_or(0, String::len),
             );
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.member_id,
             version >= 4,
             "member_id",
         )?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.group_instance_id.as_deref(),
             version >= 4,
             "group_instance_id",
         )?;
         if version >= 5 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.reason.as_deref(),
                 true,
@@ -220,14 +222,14 @@ impl crate::primitives::Wire for MemberIdentity {
         s.finish();
         if version >= 4 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -235,27 +237,26 @@ impl crate::primitives::Wire for MemberIdentity {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
-                &self.member_id,
-                version,
-                version >= 4,
-            );
+            += crate::encoding::Wire::value_size(&self.member_id, version, version >= 4);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.group_instance_id,
                 version,
                 version >= 4,
             );
         if version >= 5 {
-            size += crate::primitives::Wire::value_size(&self.reason, version, true);
+            size += crate::encoding::Wire::value_size(&self.reason, version, true);
         }
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for MemberIdentity {
+impl crate::encoding::Decode for MemberIdentity {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -263,14 +264,14 @@ impl crate::primitives::Decode for MemberIdentity {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.member_id,
             r,
             version,
             version >= 4,
             "member_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_instance_id,
             r,
             version,
@@ -278,7 +279,7 @@ impl crate::primitives::Decode for MemberIdentity {
             "group_instance_id",
         )?;
         if version >= 5 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.reason,
                 r,
                 version,
@@ -290,7 +291,7 @@ impl crate::primitives::Decode for MemberIdentity {
         }
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -306,7 +307,7 @@ impl crate::primitives::Decode for MemberIdentity {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for MemberIdentity {}
+impl crate::encoding::Struct for MemberIdentity {}
 impl crate::message::Message for LeaveGroupRequest {
     const NAME: &'static str = "LeaveGroupRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

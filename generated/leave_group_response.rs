@@ -20,7 +20,7 @@ pub struct LeaveGroupResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for LeaveGroupResponse {
+impl crate::encoding::Wire for LeaveGroupResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -28,7 +28,7 @@ impl crate::primitives::Wire for LeaveGroupResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 3 && !self.members.is_empty() {
-            return Err(crate::primitives::field::non_default("members"));
+            return Err(crate::encoding::field::non_default("members"));
         }
         let mut s = buf.segment(11);
         if version >= 1 {
@@ -36,7 +36,7 @@ impl crate::primitives::Wire for LeaveGroupResponse {
         }
         s.put_fixed(self.error_code)?;
         if version >= 3 {
-            crate::primitives::field::put_count(
+            crate::encoding::field::put_count(
                 &mut s,
                 self.members.len(),
                 version >= 4,
@@ -45,7 +45,7 @@ impl crate::primitives::Wire for LeaveGroupResponse {
         }
         s.finish();
         if version >= 3 {
-            crate::primitives::field::encode_elements(
+            crate::encoding::field::encode_elements(
                 &self.members,
                 buf,
                 version,
@@ -54,9 +54,13 @@ impl crate::primitives::Wire for LeaveGroupResponse {
             )?;
         }
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -69,19 +73,22 @@ impl crate::primitives::Wire for LeaveGroupResponse {
         size += 2;
         if version >= 3 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.members,
                     version,
                     version >= 4,
                 );
         }
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for LeaveGroupResponse {
+impl crate::encoding::Decode for LeaveGroupResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -89,7 +96,7 @@ impl crate::primitives::Decode for LeaveGroupResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.throttle_time_ms,
                 r,
                 version,
@@ -99,7 +106,7 @@ impl crate::primitives::Decode for LeaveGroupResponse {
         } else {
             self.throttle_time_ms = 0;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
@@ -107,7 +114,7 @@ impl crate::primitives::Decode for LeaveGroupResponse {
             "error_code",
         )?;
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.members,
                 r,
                 version,
@@ -119,7 +126,7 @@ impl crate::primitives::Decode for LeaveGroupResponse {
         }
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -135,7 +142,7 @@ impl crate::primitives::Decode for LeaveGroupResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for LeaveGroupResponse {}
+impl crate::encoding::Struct for LeaveGroupResponse {}
 impl crate::entity::Entities for LeaveGroupResponse {}
 /// Versions 3-5; flexible 4-5.
 #[derive(Debug, Clone, PartialEq)]
@@ -165,7 +172,7 @@ impl Default for MemberResponse {
         }
     }
 }
-impl crate::primitives::Wire for MemberResponse {
+impl crate::encoding::Wire for MemberResponse {
     #[inline]
     fn encode_value(
         &self,
@@ -178,13 +185,13 @@ impl crate::primitives::Wire for MemberResponse {
                 13 + self.member_id.len()
                     + self.group_instance_id.as_ref().map_or(0, String::len),
             );
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.member_id,
             version >= 4,
             "member_id",
         )?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.group_instance_id.as_deref(),
             version >= 4,
@@ -197,14 +204,14 @@ impl crate::primitives::Wire for MemberResponse {
         s.finish();
         if version >= 4 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -212,25 +219,24 @@ impl crate::primitives::Wire for MemberResponse {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
-                &self.member_id,
-                version,
-                version >= 4,
-            );
+            += crate::encoding::Wire::value_size(&self.member_id, version, version >= 4);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.group_instance_id,
                 version,
                 version >= 4,
             );
         size += 2;
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for MemberResponse {
+impl crate::encoding::Decode for MemberResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -238,21 +244,21 @@ impl crate::primitives::Decode for MemberResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.member_id,
             r,
             version,
             version >= 4,
             "member_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_instance_id,
             r,
             version,
             version >= 4,
             "group_instance_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
@@ -261,7 +267,7 @@ impl crate::primitives::Decode for MemberResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -277,7 +283,7 @@ impl crate::primitives::Decode for MemberResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for MemberResponse {}
+impl crate::encoding::Struct for MemberResponse {}
 impl crate::message::Message for LeaveGroupResponse {
     const NAME: &'static str = "LeaveGroupResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -12,7 +12,7 @@ pub struct ListConfigResourcesRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ListConfigResourcesRequest {
+impl crate::encoding::Wire for ListConfigResourcesRequest {
     #[inline]
     fn encode_value(
         &self,
@@ -21,11 +21,11 @@ impl crate::primitives::Wire for ListConfigResourcesRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && !self.resource_types.is_empty() {
-            return Err(crate::primitives::field::non_default("resource_types"));
+            return Err(crate::encoding::field::non_default("resource_types"));
         }
         let mut s = buf.segment(6 + self.resource_types.len());
         if version >= 1 {
-            crate::primitives::field::put_fixed_array(
+            crate::encoding::field::put_fixed_array(
                 &mut s,
                 &self.resource_types,
                 true,
@@ -37,7 +37,11 @@ impl crate::primitives::Wire for ListConfigResourcesRequest {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -46,17 +50,20 @@ impl crate::primitives::Wire for ListConfigResourcesRequest {
         let mut size = 0;
         if version >= 1 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.resource_types,
                     version,
                     true,
                 );
         }
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ListConfigResourcesRequest {
+impl crate::encoding::Decode for ListConfigResourcesRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -65,7 +72,7 @@ impl crate::primitives::Decode for ListConfigResourcesRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
-            crate::primitives::field::decode_fixed_array_into(
+            crate::encoding::field::decode_fixed_array_into(
                 &mut self.resource_types,
                 r,
                 true,
@@ -75,7 +82,11 @@ impl crate::primitives::Decode for ListConfigResourcesRequest {
             self.resource_types.clear();
         }
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -84,7 +95,7 @@ impl crate::primitives::Decode for ListConfigResourcesRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ListConfigResourcesRequest {}
+impl crate::encoding::Struct for ListConfigResourcesRequest {}
 impl crate::entity::Entities for ListConfigResourcesRequest {}
 impl crate::message::Message for ListConfigResourcesRequest {
     const NAME: &'static str = "ListConfigResourcesRequest";

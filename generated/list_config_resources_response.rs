@@ -20,7 +20,7 @@ pub struct ListConfigResourcesResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ListConfigResourcesResponse {
+impl crate::encoding::Wire for ListConfigResourcesResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -32,21 +32,25 @@ impl crate::primitives::Wire for ListConfigResourcesResponse {
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.config_resources.len(),
             true,
             "config_resources",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.config_resources,
             buf,
             version,
             true,
             "config_resources",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -54,30 +58,28 @@ impl crate::primitives::Wire for ListConfigResourcesResponse {
         let mut size = 0;
         size += 4;
         size += 2;
+        size += crate::encoding::Wire::value_size(&self.config_resources, version, true);
         size
-            += crate::primitives::Wire::value_size(
-                &self.config_resources,
-                version,
-                true,
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl crate::primitives::Decode for ListConfigResourcesResponse {
+impl crate::encoding::Decode for ListConfigResourcesResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
         )?;
-        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::field::decode_into(
+        self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        crate::encoding::field::decode_into(
             &mut self.config_resources,
             r,
             version,
@@ -85,7 +87,11 @@ impl crate::primitives::Decode for ListConfigResourcesResponse {
             "config_resources",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -96,7 +102,7 @@ impl crate::primitives::Decode for ListConfigResourcesResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ListConfigResourcesResponse {}
+impl crate::encoding::Struct for ListConfigResourcesResponse {}
 impl crate::entity::Entities for ListConfigResourcesResponse {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq)]
@@ -121,7 +127,7 @@ impl Default for ConfigResource {
         }
     }
 }
-impl crate::primitives::Wire for ConfigResource {
+impl crate::encoding::Wire for ConfigResource {
     #[inline]
     fn encode_value(
         &self,
@@ -130,7 +136,7 @@ impl crate::primitives::Wire for ConfigResource {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(7 + self.resource_name.len());
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.resource_name,
             true,
@@ -144,22 +150,29 @@ impl crate::primitives::Wire for ConfigResource {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.resource_name, version, true);
+        size += crate::encoding::Wire::value_size(&self.resource_name, version, true);
         if version >= 1 {
             size += 1;
         }
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ConfigResource {
+impl crate::encoding::Decode for ConfigResource {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -167,7 +180,7 @@ impl crate::primitives::Decode for ConfigResource {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.resource_name,
             r,
             version,
@@ -175,7 +188,7 @@ impl crate::primitives::Decode for ConfigResource {
             "resource_name",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.resource_type,
                 r,
                 version,
@@ -186,7 +199,11 @@ impl crate::primitives::Decode for ConfigResource {
             self.resource_type = 16;
         }
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -196,7 +213,7 @@ impl crate::primitives::Decode for ConfigResource {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ConfigResource {}
+impl crate::encoding::Struct for ConfigResource {}
 impl crate::message::Message for ListConfigResourcesResponse {
     const NAME: &'static str = "ListConfigResourcesResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

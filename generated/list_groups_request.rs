@@ -16,7 +16,7 @@ pub struct ListGroupsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ListGroupsRequest {
+impl crate::encoding::Wire for ListGroupsRequest {
     #[inline]
     fn encode_value(
         &self,
@@ -25,13 +25,13 @@ impl crate::primitives::Wire for ListGroupsRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 4 && !self.states_filter.is_empty() {
-            return Err(crate::primitives::field::non_default("states_filter"));
+            return Err(crate::encoding::field::non_default("states_filter"));
         }
         if version < 5 && !self.types_filter.is_empty() {
-            return Err(crate::primitives::field::non_default("types_filter"));
+            return Err(crate::encoding::field::non_default("types_filter"));
         }
         if version >= 4 {
-            crate::primitives::field::encode(
+            crate::encoding::field::encode(
                 &self.states_filter,
                 buf,
                 version,
@@ -40,7 +40,7 @@ impl crate::primitives::Wire for ListGroupsRequest {
             )?;
         }
         if version >= 5 {
-            crate::primitives::field::encode(
+            crate::encoding::field::encode(
                 &self.types_filter,
                 buf,
                 version,
@@ -49,9 +49,13 @@ impl crate::primitives::Wire for ListGroupsRequest {
             )?;
         }
         if version >= 3 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -60,27 +64,21 @@ impl crate::primitives::Wire for ListGroupsRequest {
         let mut size = 0;
         if version >= 4 {
             size
-                += crate::primitives::Wire::value_size(
-                    &self.states_filter,
-                    version,
-                    true,
-                );
+                += crate::encoding::Wire::value_size(&self.states_filter, version, true);
         }
         if version >= 5 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.types_filter,
-                    version,
-                    true,
-                );
+            size += crate::encoding::Wire::value_size(&self.types_filter, version, true);
         }
         if version >= 3 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for ListGroupsRequest {
+impl crate::encoding::Decode for ListGroupsRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -89,7 +87,7 @@ impl crate::primitives::Decode for ListGroupsRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 4 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.states_filter,
                 r,
                 version,
@@ -100,7 +98,7 @@ impl crate::primitives::Decode for ListGroupsRequest {
             self.states_filter.clear();
         }
         if version >= 5 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.types_filter,
                 r,
                 version,
@@ -112,7 +110,7 @@ impl crate::primitives::Decode for ListGroupsRequest {
         }
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -127,7 +125,7 @@ impl crate::primitives::Decode for ListGroupsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ListGroupsRequest {}
+impl crate::encoding::Struct for ListGroupsRequest {}
 impl crate::entity::Entities for ListGroupsRequest {}
 impl crate::message::Message for ListGroupsRequest {
     const NAME: &'static str = "ListGroupsRequest";

@@ -20,7 +20,7 @@ pub struct ListGroupsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ListGroupsResponse {
+impl crate::encoding::Wire for ListGroupsResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -32,14 +32,14 @@ impl crate::primitives::Wire for ListGroupsResponse {
             s.put_fixed(self.throttle_time_ms)?;
         }
         s.put_fixed(self.error_code)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.groups.len(),
             version >= 3,
             "groups",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.groups,
             buf,
             version,
@@ -47,9 +47,13 @@ impl crate::primitives::Wire for ListGroupsResponse {
             "groups",
         )?;
         if version >= 3 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -60,14 +64,17 @@ impl crate::primitives::Wire for ListGroupsResponse {
             size += 4;
         }
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.groups, version, version >= 3);
+        size += crate::encoding::Wire::value_size(&self.groups, version, version >= 3);
         if version >= 3 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for ListGroupsResponse {
+impl crate::encoding::Decode for ListGroupsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -75,7 +82,7 @@ impl crate::primitives::Decode for ListGroupsResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.throttle_time_ms,
                 r,
                 version,
@@ -85,14 +92,14 @@ impl crate::primitives::Decode for ListGroupsResponse {
         } else {
             self.throttle_time_ms = 0;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.groups,
             r,
             version,
@@ -101,7 +108,7 @@ impl crate::primitives::Decode for ListGroupsResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -117,7 +124,7 @@ impl crate::primitives::Decode for ListGroupsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ListGroupsResponse {}
+impl crate::encoding::Struct for ListGroupsResponse {}
 impl crate::entity::Entities for ListGroupsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.groups, version, f);
@@ -148,7 +155,7 @@ pub struct ListedGroup {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ListedGroup {
+impl crate::encoding::Wire for ListedGroup {
     #[inline]
     fn encode_value(
         &self,
@@ -161,20 +168,20 @@ impl crate::primitives::Wire for ListedGroup {
                 21 + self.group_id.len() + self.protocol_type.len()
                     + self.group_state.len() + self.group_type.len(),
             );
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.group_id,
             version >= 3,
             "group_id",
         )?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.protocol_type,
             version >= 3,
             "protocol_type",
         )?;
         if version >= 4 {
-            crate::primitives::field::put_str(
+            crate::encoding::field::put_str(
                 &mut s,
                 &self.group_state,
                 true,
@@ -182,7 +189,7 @@ impl crate::primitives::Wire for ListedGroup {
             )?;
         }
         if version >= 5 {
-            crate::primitives::field::put_str(
+            crate::encoding::field::put_str(
                 &mut s,
                 &self.group_type,
                 true,
@@ -195,46 +202,43 @@ impl crate::primitives::Wire for ListedGroup {
         s.finish();
         if version >= 3 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
+        size += crate::encoding::Wire::value_size(&self.group_id, version, version >= 3);
         size
-            += crate::primitives::Wire::value_size(
-                &self.group_id,
-                version,
-                version >= 3,
-            );
-        size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.protocol_type,
                 version,
                 version >= 3,
             );
         if version >= 4 {
-            size
-                += crate::primitives::Wire::value_size(&self.group_state, version, true);
+            size += crate::encoding::Wire::value_size(&self.group_state, version, true);
         }
         if version >= 5 {
-            size += crate::primitives::Wire::value_size(&self.group_type, version, true);
+            size += crate::encoding::Wire::value_size(&self.group_type, version, true);
         }
         if version >= 3 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for ListedGroup {
+impl crate::encoding::Decode for ListedGroup {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -242,14 +246,14 @@ impl crate::primitives::Decode for ListedGroup {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_id,
             r,
             version,
             version >= 3,
             "group_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.protocol_type,
             r,
             version,
@@ -257,7 +261,7 @@ impl crate::primitives::Decode for ListedGroup {
             "protocol_type",
         )?;
         if version >= 4 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.group_state,
                 r,
                 version,
@@ -268,7 +272,7 @@ impl crate::primitives::Decode for ListedGroup {
             self.group_state.clear();
         }
         if version >= 5 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.group_type,
                 r,
                 version,
@@ -280,7 +284,7 @@ impl crate::primitives::Decode for ListedGroup {
         }
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -297,13 +301,13 @@ impl crate::primitives::Decode for ListedGroup {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ListedGroup {}
+impl crate::encoding::Struct for ListedGroup {}
 impl crate::entity::Entities for ListedGroup {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::encoding::group_id(&self.group_id, "GroupId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::encoding::group_id_mut(&mut self.group_id, "GroupId", f);
     }
 }
 impl crate::message::Message for ListGroupsResponse {

@@ -24,7 +24,7 @@ pub struct ListOffsetsRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ListOffsetsRequest {
+impl crate::encoding::Wire for ListOffsetsRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -32,7 +32,7 @@ impl crate::primitives::Wire for ListOffsetsRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 2 && self.isolation_level != 0 {
-            return Err(crate::primitives::field::non_default("isolation_level"));
+            return Err(crate::encoding::field::non_default("isolation_level"));
         }
         let mut s = buf.segment(10);
         if version >= 2 {
@@ -43,14 +43,14 @@ impl crate::primitives::Wire for ListOffsetsRequest {
         } else {
             s.put_fixed(self.replica_id)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.topics.len(),
             version >= 6,
             "topics",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -67,14 +67,14 @@ impl crate::primitives::Wire for ListOffsetsRequest {
         s.finish();
         if version >= 6 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -85,17 +85,20 @@ impl crate::primitives::Wire for ListOffsetsRequest {
         if version >= 2 {
             size += 1;
         }
-        size += crate::primitives::Wire::value_size(&self.topics, version, version >= 6);
+        size += crate::encoding::Wire::value_size(&self.topics, version, version >= 6);
         if version >= 10 {
             size += 4;
         }
         if version >= 6 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for ListOffsetsRequest {
+impl crate::encoding::Decode for ListOffsetsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -103,21 +106,21 @@ impl crate::primitives::Decode for ListOffsetsRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 2 {
-            let run: [u8; 5] = crate::primitives::field::read_run(
+            let run: [u8; 5] = crate::encoding::field::read_run(
                 r,
                 &[("replica_id", 4), ("isolation_level", 1)],
             )?;
-            self.replica_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.isolation_level = crate::primitives::Fixed::from_chunk(&run[4..5]);
+            self.replica_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.isolation_level = crate::encoding::Fixed::from_chunk(&run[4..5]);
         } else {
-            let run: [u8; 4] = crate::primitives::field::read_run(
+            let run: [u8; 4] = crate::encoding::field::read_run(
                 r,
                 &[("replica_id", 4)],
             )?;
-            self.replica_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.replica_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
             self.isolation_level = 0;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -125,7 +128,7 @@ impl crate::primitives::Decode for ListOffsetsRequest {
             "topics",
         )?;
         if version >= 10 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.timeout_ms,
                 r,
                 version,
@@ -137,7 +140,7 @@ impl crate::primitives::Decode for ListOffsetsRequest {
         }
         self.unknown_tagged_fields.clear();
         if version >= 6 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -154,14 +157,14 @@ impl crate::primitives::Decode for ListOffsetsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ListOffsetsRequest {}
+impl crate::encoding::Struct for ListOffsetsRequest {}
 impl crate::entity::Entities for ListOffsetsRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.replica_id, "ReplicaId", f);
+        crate::encoding::broker_id(&self.replica_id, "ReplicaId", f);
         crate::entity::Entities::visit_entities(&self.topics, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
+        crate::encoding::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
         crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
@@ -179,7 +182,7 @@ pub struct ListOffsetsTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ListOffsetsTopic {
+impl crate::encoding::Wire for ListOffsetsTopic {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -187,15 +190,15 @@ impl crate::primitives::Wire for ListOffsetsTopic {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, version >= 6, "name")?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_str(&mut s, &self.name, version >= 6, "name")?;
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             version >= 6,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -203,43 +206,50 @@ impl crate::primitives::Wire for ListOffsetsTopic {
             "partitions",
         )?;
         if version >= 6 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 6);
+        size += crate::encoding::Wire::value_size(&self.name, version, version >= 6);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partitions,
                 version,
                 version >= 6,
             );
         if version >= 6 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for ListOffsetsTopic {
+impl crate::encoding::Decode for ListOffsetsTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.name,
             r,
             version,
             version >= 6,
             "name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -248,7 +258,7 @@ impl crate::primitives::Decode for ListOffsetsTopic {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 6 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -263,13 +273,13 @@ impl crate::primitives::Decode for ListOffsetsTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ListOffsetsTopic {}
+impl crate::encoding::Struct for ListOffsetsTopic {}
 impl crate::entity::Entities for ListOffsetsTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
     }
 }
 /// Versions 0-11; flexible 6-11.
@@ -305,7 +315,7 @@ impl Default for ListOffsetsPartition {
         }
     }
 }
-impl crate::primitives::Wire for ListOffsetsPartition {
+impl crate::encoding::Wire for ListOffsetsPartition {
     #[inline]
     fn encode_value(
         &self,
@@ -314,7 +324,7 @@ impl crate::primitives::Wire for ListOffsetsPartition {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 0 && self.max_num_offsets != 1 {
-            return Err(crate::primitives::field::non_default("max_num_offsets"));
+            return Err(crate::encoding::field::non_default("max_num_offsets"));
         }
         let mut s = buf.segment(21);
         if version >= 4 {
@@ -339,14 +349,14 @@ impl crate::primitives::Wire for ListOffsetsPartition {
         s.finish();
         if version >= 6 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -362,12 +372,15 @@ impl crate::primitives::Wire for ListOffsetsPartition {
             size += 4;
         }
         if version >= 6 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for ListOffsetsPartition {
+impl crate::encoding::Decode for ListOffsetsPartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -376,38 +389,35 @@ impl crate::primitives::Decode for ListOffsetsPartition {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 4 {
-            let run: [u8; 8] = crate::primitives::field::read_run(
+            let run: [u8; 8] = crate::encoding::field::read_run(
                 r,
                 &[("partition_index", 4), ("current_leader_epoch", 4)],
             )?;
-            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.current_leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
+            self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.current_leader_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
         } else {
-            let run: [u8; 4] = crate::primitives::field::read_run(
+            let run: [u8; 4] = crate::encoding::field::read_run(
                 r,
                 &[("partition_index", 4)],
             )?;
-            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
             self.current_leader_epoch = -1;
         }
         if version <= 0 {
-            let run: [u8; 12] = crate::primitives::field::read_run(
+            let run: [u8; 12] = crate::encoding::field::read_run(
                 r,
                 &[("timestamp", 8), ("max_num_offsets", 4)],
             )?;
-            self.timestamp = crate::primitives::Fixed::from_chunk(&run[0..8]);
-            self.max_num_offsets = crate::primitives::Fixed::from_chunk(&run[8..12]);
+            self.timestamp = crate::encoding::Fixed::from_chunk(&run[0..8]);
+            self.max_num_offsets = crate::encoding::Fixed::from_chunk(&run[8..12]);
         } else {
-            let run: [u8; 8] = crate::primitives::field::read_run(
-                r,
-                &[("timestamp", 8)],
-            )?;
-            self.timestamp = crate::primitives::Fixed::from_chunk(&run[0..8]);
+            let run: [u8; 8] = crate::encoding::field::read_run(r, &[("timestamp", 8)])?;
+            self.timestamp = crate::encoding::Fixed::from_chunk(&run[0..8]);
             self.max_num_offsets = 1;
         }
         self.unknown_tagged_fields.clear();
         if version >= 6 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -424,7 +434,7 @@ impl crate::primitives::Decode for ListOffsetsPartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ListOffsetsPartition {}
+impl crate::encoding::Struct for ListOffsetsPartition {}
 impl crate::message::Message for ListOffsetsRequest {
     const NAME: &'static str = "ListOffsetsRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

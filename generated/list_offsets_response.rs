@@ -16,7 +16,7 @@ pub struct ListOffsetsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ListOffsetsResponse {
+impl crate::encoding::Wire for ListOffsetsResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -27,14 +27,14 @@ impl crate::primitives::Wire for ListOffsetsResponse {
         if version >= 2 {
             s.put_fixed(self.throttle_time_ms)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.topics.len(),
             version >= 6,
             "topics",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -42,9 +42,13 @@ impl crate::primitives::Wire for ListOffsetsResponse {
             "topics",
         )?;
         if version >= 6 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -54,14 +58,17 @@ impl crate::primitives::Wire for ListOffsetsResponse {
         if version >= 2 {
             size += 4;
         }
-        size += crate::primitives::Wire::value_size(&self.topics, version, version >= 6);
+        size += crate::encoding::Wire::value_size(&self.topics, version, version >= 6);
         if version >= 6 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for ListOffsetsResponse {
+impl crate::encoding::Decode for ListOffsetsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -69,7 +76,7 @@ impl crate::primitives::Decode for ListOffsetsResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 2 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.throttle_time_ms,
                 r,
                 version,
@@ -79,7 +86,7 @@ impl crate::primitives::Decode for ListOffsetsResponse {
         } else {
             self.throttle_time_ms = 0;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -88,7 +95,7 @@ impl crate::primitives::Decode for ListOffsetsResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 6 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -103,7 +110,7 @@ impl crate::primitives::Decode for ListOffsetsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ListOffsetsResponse {}
+impl crate::encoding::Struct for ListOffsetsResponse {}
 impl crate::entity::Entities for ListOffsetsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -126,7 +133,7 @@ pub struct ListOffsetsTopicResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ListOffsetsTopicResponse {
+impl crate::encoding::Wire for ListOffsetsTopicResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -134,15 +141,15 @@ impl crate::primitives::Wire for ListOffsetsTopicResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, version >= 6, "name")?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_str(&mut s, &self.name, version >= 6, "name")?;
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             version >= 6,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -150,43 +157,50 @@ impl crate::primitives::Wire for ListOffsetsTopicResponse {
             "partitions",
         )?;
         if version >= 6 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 6);
+        size += crate::encoding::Wire::value_size(&self.name, version, version >= 6);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partitions,
                 version,
                 version >= 6,
             );
         if version >= 6 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for ListOffsetsTopicResponse {
+impl crate::encoding::Decode for ListOffsetsTopicResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.name,
             r,
             version,
             version >= 6,
             "name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -195,7 +209,7 @@ impl crate::primitives::Decode for ListOffsetsTopicResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 6 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -210,13 +224,13 @@ impl crate::primitives::Decode for ListOffsetsTopicResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ListOffsetsTopicResponse {}
+impl crate::encoding::Struct for ListOffsetsTopicResponse {}
 impl crate::entity::Entities for ListOffsetsTopicResponse {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
     }
 }
 /// Versions 0-11; flexible 6-11.
@@ -262,7 +276,7 @@ impl Default for ListOffsetsPartitionResponse {
         }
     }
 }
-impl crate::primitives::Wire for ListOffsetsPartitionResponse {
+impl crate::encoding::Wire for ListOffsetsPartitionResponse {
     #[inline]
     fn encode_value(
         &self,
@@ -271,16 +285,16 @@ impl crate::primitives::Wire for ListOffsetsPartitionResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 0 && !self.old_style_offsets.is_empty() {
-            return Err(crate::primitives::field::non_default("old_style_offsets"));
+            return Err(crate::encoding::field::non_default("old_style_offsets"));
         }
         if version < 1 && self.timestamp != -1 {
-            return Err(crate::primitives::field::non_default("timestamp"));
+            return Err(crate::encoding::field::non_default("timestamp"));
         }
         if version < 1 && self.offset != -1 {
-            return Err(crate::primitives::field::non_default("offset"));
+            return Err(crate::encoding::field::non_default("offset"));
         }
         if version < 4 && self.leader_epoch != -1 {
-            return Err(crate::primitives::field::non_default("leader_epoch"));
+            return Err(crate::encoding::field::non_default("leader_epoch"));
         }
         let mut s = buf.segment(32 + self.old_style_offsets.len() * 8);
         let mut run = [0u8; 6];
@@ -288,7 +302,7 @@ impl crate::primitives::Wire for ListOffsetsPartitionResponse {
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
         if version <= 0 {
-            crate::primitives::field::put_fixed_array(
+            crate::encoding::field::put_fixed_array(
                 &mut s,
                 &self.old_style_offsets,
                 false,
@@ -313,14 +327,14 @@ impl crate::primitives::Wire for ListOffsetsPartitionResponse {
         s.finish();
         if version >= 6 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -331,7 +345,7 @@ impl crate::primitives::Wire for ListOffsetsPartitionResponse {
         size += 2;
         if version <= 0 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.old_style_offsets,
                     version,
                     false,
@@ -347,12 +361,15 @@ impl crate::primitives::Wire for ListOffsetsPartitionResponse {
             size += 4;
         }
         if version >= 6 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for ListOffsetsPartitionResponse {
+impl crate::encoding::Decode for ListOffsetsPartitionResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -360,14 +377,14 @@ impl crate::primitives::Decode for ListOffsetsPartitionResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("partition_index", 4), ("error_code", 2)],
         )?;
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+        self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
         if version <= 0 {
-            crate::primitives::field::decode_fixed_array_into(
+            crate::encoding::field::decode_fixed_array_into(
                 &mut self.old_style_offsets,
                 r,
                 false,
@@ -377,20 +394,20 @@ impl crate::primitives::Decode for ListOffsetsPartitionResponse {
             self.old_style_offsets.clear();
         }
         if version >= 4 {
-            let run: [u8; 20] = crate::primitives::field::read_run(
+            let run: [u8; 20] = crate::encoding::field::read_run(
                 r,
                 &[("timestamp", 8), ("offset", 8), ("leader_epoch", 4)],
             )?;
-            self.timestamp = crate::primitives::Fixed::from_chunk(&run[0..8]);
-            self.offset = crate::primitives::Fixed::from_chunk(&run[8..16]);
-            self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[16..20]);
+            self.timestamp = crate::encoding::Fixed::from_chunk(&run[0..8]);
+            self.offset = crate::encoding::Fixed::from_chunk(&run[8..16]);
+            self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[16..20]);
         } else if version >= 1 {
-            let run: [u8; 16] = crate::primitives::field::read_run(
+            let run: [u8; 16] = crate::encoding::field::read_run(
                 r,
                 &[("timestamp", 8), ("offset", 8)],
             )?;
-            self.timestamp = crate::primitives::Fixed::from_chunk(&run[0..8]);
-            self.offset = crate::primitives::Fixed::from_chunk(&run[8..16]);
+            self.timestamp = crate::encoding::Fixed::from_chunk(&run[0..8]);
+            self.offset = crate::encoding::Fixed::from_chunk(&run[8..16]);
             self.leader_epoch = -1;
         } else {
             self.timestamp = -1;
@@ -399,7 +416,7 @@ impl crate::primitives::Decode for ListOffsetsPartitionResponse {
         }
         self.unknown_tagged_fields.clear();
         if version >= 6 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -418,7 +435,7 @@ impl crate::primitives::Decode for ListOffsetsPartitionResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ListOffsetsPartitionResponse {}
+impl crate::encoding::Struct for ListOffsetsPartitionResponse {}
 impl crate::message::Message for ListOffsetsResponse {
     const NAME: &'static str = "ListOffsetsResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -25,42 +25,49 @@ impl Default for ListPartitionReassignmentsRequest {
         }
     }
 }
-impl crate::primitives::Wire for ListPartitionReassignmentsRequest {
+impl crate::encoding::Wire for ListPartitionReassignmentsRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.timeout_ms, buf);
-        crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::Fixed::put(self.timeout_ms, buf);
+        crate::encoding::field::encode(&self.topics, buf, version, true, "topics")?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.topics, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.topics, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ListPartitionReassignmentsRequest {
+impl crate::encoding::Decode for ListPartitionReassignmentsRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.timeout_ms,
             r,
             version,
             false,
             "timeout_ms",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -68,7 +75,11 @@ impl crate::primitives::Decode for ListPartitionReassignmentsRequest {
             "topics",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -78,7 +89,7 @@ impl crate::primitives::Decode for ListPartitionReassignmentsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ListPartitionReassignmentsRequest {}
+impl crate::encoding::Struct for ListPartitionReassignmentsRequest {}
 impl crate::entity::Entities for ListPartitionReassignmentsRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -101,7 +112,7 @@ pub struct ListPartitionReassignmentsTopics {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ListPartitionReassignmentsTopics {
+impl crate::encoding::Wire for ListPartitionReassignmentsTopics {
     #[inline]
     fn encode_value(
         &self,
@@ -110,8 +121,8 @@ impl crate::primitives::Wire for ListPartitionReassignmentsTopics {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(11 + self.name.len() + self.partition_indexes.len() * 4);
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.partition_indexes,
             true,
@@ -122,25 +133,28 @@ impl crate::primitives::Wire for ListPartitionReassignmentsTopics {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
         size
-            += crate::primitives::Wire::value_size(
-                &self.partition_indexes,
-                version,
-                true,
+            += crate::encoding::Wire::value_size(&self.partition_indexes, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl crate::primitives::Decode for ListPartitionReassignmentsTopics {
+impl crate::encoding::Decode for ListPartitionReassignmentsTopics {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -148,15 +162,19 @@ impl crate::primitives::Decode for ListPartitionReassignmentsTopics {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.partition_indexes,
             r,
             true,
             "partition_indexes",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -166,13 +184,13 @@ impl crate::primitives::Decode for ListPartitionReassignmentsTopics {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ListPartitionReassignmentsTopics {}
+impl crate::encoding::Struct for ListPartitionReassignmentsTopics {}
 impl crate::entity::Entities for ListPartitionReassignmentsTopics {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
     }
 }
 impl crate::message::Message for ListPartitionReassignmentsRequest {

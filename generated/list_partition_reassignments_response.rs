@@ -35,7 +35,7 @@ impl Default for ListPartitionReassignmentsResponse {
         }
     }
 }
-impl crate::primitives::Wire for ListPartitionReassignmentsResponse {
+impl crate::encoding::Wire for ListPartitionReassignmentsResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -47,22 +47,26 @@ impl crate::primitives::Wire for ListPartitionReassignmentsResponse {
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             true,
             "error_message",
         )?;
-        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
+        crate::encoding::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
             true,
             "topics",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -70,33 +74,36 @@ impl crate::primitives::Wire for ListPartitionReassignmentsResponse {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.error_message, version, true);
-        size += crate::primitives::Wire::value_size(&self.topics, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.error_message, version, true);
+        size += crate::encoding::Wire::value_size(&self.topics, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ListPartitionReassignmentsResponse {
+impl crate::encoding::Decode for ListPartitionReassignmentsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
         )?;
-        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::field::decode_into(
+        self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
             true,
             "error_message",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -104,7 +111,11 @@ impl crate::primitives::Decode for ListPartitionReassignmentsResponse {
             "topics",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -116,7 +127,7 @@ impl crate::primitives::Decode for ListPartitionReassignmentsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ListPartitionReassignmentsResponse {}
+impl crate::encoding::Struct for ListPartitionReassignmentsResponse {}
 impl crate::entity::Entities for ListPartitionReassignmentsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -139,7 +150,7 @@ pub struct OngoingTopicReassignment {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for OngoingTopicReassignment {
+impl crate::encoding::Wire for OngoingTopicReassignment {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -147,42 +158,49 @@ impl crate::primitives::Wire for OngoingTopicReassignment {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             true,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
             true,
             "partitions",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for OngoingTopicReassignment {
+impl crate::encoding::Decode for OngoingTopicReassignment {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -190,7 +208,11 @@ impl crate::primitives::Decode for OngoingTopicReassignment {
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -200,14 +222,14 @@ impl crate::primitives::Decode for OngoingTopicReassignment {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for OngoingTopicReassignment {}
+impl crate::encoding::Struct for OngoingTopicReassignment {}
 impl crate::entity::Entities for OngoingTopicReassignment {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
         crate::entity::Entities::visit_entities(&self.partitions, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
         crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
     }
 }
@@ -233,7 +255,7 @@ pub struct OngoingPartitionReassignment {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for OngoingPartitionReassignment {
+impl crate::encoding::Wire for OngoingPartitionReassignment {
     #[inline]
     fn encode_value(
         &self,
@@ -247,19 +269,19 @@ impl crate::primitives::Wire for OngoingPartitionReassignment {
                     + self.removing_replicas.len() * 4,
             );
         s.put_fixed(self.partition_index)?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.replicas,
             true,
             "replicas",
         )?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.adding_replicas,
             true,
             "adding_replicas",
         )?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.removing_replicas,
             true,
@@ -270,7 +292,11 @@ impl crate::primitives::Wire for OngoingPartitionReassignment {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -278,20 +304,18 @@ impl crate::primitives::Wire for OngoingPartitionReassignment {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.replicas, version, true);
+        size += crate::encoding::Wire::value_size(&self.replicas, version, true);
+        size += crate::encoding::Wire::value_size(&self.adding_replicas, version, true);
         size
-            += crate::primitives::Wire::value_size(&self.adding_replicas, version, true);
+            += crate::encoding::Wire::value_size(&self.removing_replicas, version, true);
         size
-            += crate::primitives::Wire::value_size(
-                &self.removing_replicas,
-                version,
-                true,
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl crate::primitives::Decode for OngoingPartitionReassignment {
+impl crate::encoding::Decode for OngoingPartitionReassignment {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -299,33 +323,37 @@ impl crate::primitives::Decode for OngoingPartitionReassignment {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.replicas,
             r,
             true,
             "replicas",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.adding_replicas,
             r,
             true,
             "adding_replicas",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.removing_replicas,
             r,
             true,
             "removing_replicas",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -337,17 +365,21 @@ impl crate::primitives::Decode for OngoingPartitionReassignment {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for OngoingPartitionReassignment {}
+impl crate::encoding::Struct for OngoingPartitionReassignment {}
 impl crate::entity::Entities for OngoingPartitionReassignment {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.replicas, "Replicas", f);
-        crate::entity::broker_id(&self.adding_replicas, "AddingReplicas", f);
-        crate::entity::broker_id(&self.removing_replicas, "RemovingReplicas", f);
+        crate::encoding::broker_id(&self.replicas, "Replicas", f);
+        crate::encoding::broker_id(&self.adding_replicas, "AddingReplicas", f);
+        crate::encoding::broker_id(&self.removing_replicas, "RemovingReplicas", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.replicas, "Replicas", f);
-        crate::entity::broker_id_mut(&mut self.adding_replicas, "AddingReplicas", f);
-        crate::entity::broker_id_mut(&mut self.removing_replicas, "RemovingReplicas", f);
+        crate::encoding::broker_id_mut(&mut self.replicas, "Replicas", f);
+        crate::encoding::broker_id_mut(&mut self.adding_replicas, "AddingReplicas", f);
+        crate::encoding::broker_id_mut(
+            &mut self.removing_replicas,
+            "RemovingReplicas",
+            f,
+        );
     }
 }
 impl crate::message::Message for ListPartitionReassignmentsResponse {

@@ -35,7 +35,7 @@ impl Default for ListTransactionsRequest {
         }
     }
 }
-impl crate::primitives::Wire for ListTransactionsRequest {
+impl crate::encoding::Wire for ListTransactionsRequest {
     #[inline]
     fn encode_value(
         &self,
@@ -44,14 +44,12 @@ impl crate::primitives::Wire for ListTransactionsRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.duration_filter != -1 {
-            return Err(crate::primitives::field::non_default("duration_filter"));
+            return Err(crate::encoding::field::non_default("duration_filter"));
         }
         if version < 2 && self.transactional_id_pattern.is_some() {
-            return Err(
-                crate::primitives::field::non_default("transactional_id_pattern"),
-            );
+            return Err(crate::encoding::field::non_default("transactional_id_pattern"));
         }
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.state_filters,
             buf,
             version,
@@ -63,7 +61,7 @@ impl crate::primitives::Wire for ListTransactionsRequest {
                 19 + self.producer_id_filters.len() * 8
                     + self.transactional_id_pattern.as_ref().map_or(0, String::len),
             );
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.producer_id_filters,
             true,
@@ -73,7 +71,7 @@ impl crate::primitives::Wire for ListTransactionsRequest {
             s.put_fixed(self.duration_filter)?;
         }
         if version >= 2 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.transactional_id_pattern.as_deref(),
                 true,
@@ -85,16 +83,20 @@ impl crate::primitives::Wire for ListTransactionsRequest {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.state_filters, version, true);
+        size += crate::encoding::Wire::value_size(&self.state_filters, version, true);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.producer_id_filters,
                 version,
                 true,
@@ -104,17 +106,20 @@ impl crate::primitives::Wire for ListTransactionsRequest {
         }
         if version >= 2 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.transactional_id_pattern,
                     version,
                     true,
                 );
         }
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ListTransactionsRequest {
+impl crate::encoding::Decode for ListTransactionsRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -122,21 +127,21 @@ impl crate::primitives::Decode for ListTransactionsRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.state_filters,
             r,
             version,
             true,
             "state_filters",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.producer_id_filters,
             r,
             true,
             "producer_id_filters",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.duration_filter,
                 r,
                 version,
@@ -147,7 +152,7 @@ impl crate::primitives::Decode for ListTransactionsRequest {
             self.duration_filter = -1;
         }
         if version >= 2 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.transactional_id_pattern,
                 r,
                 version,
@@ -158,7 +163,11 @@ impl crate::primitives::Decode for ListTransactionsRequest {
             self.transactional_id_pattern = None;
         }
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -170,13 +179,13 @@ impl crate::primitives::Decode for ListTransactionsRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ListTransactionsRequest {}
+impl crate::encoding::Struct for ListTransactionsRequest {}
 impl crate::entity::Entities for ListTransactionsRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::producer_id(&self.producer_id_filters, "ProducerIdFilters", f);
+        crate::encoding::producer_id(&self.producer_id_filters, "ProducerIdFilters", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::producer_id_mut(
+        crate::encoding::producer_id_mut(
             &mut self.producer_id_filters,
             "ProducerIdFilters",
             f,

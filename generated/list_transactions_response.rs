@@ -24,7 +24,7 @@ pub struct ListTransactionsResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ListTransactionsResponse {
+impl crate::encoding::Wire for ListTransactionsResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -36,28 +36,32 @@ impl crate::primitives::Wire for ListTransactionsResponse {
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.unknown_state_filters.len(),
             true,
             "unknown_state_filters",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.unknown_state_filters,
             buf,
             version,
             true,
             "unknown_state_filters",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.transaction_states,
             buf,
             version,
             true,
             "transaction_states",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -66,42 +70,45 @@ impl crate::primitives::Wire for ListTransactionsResponse {
         size += 4;
         size += 2;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.unknown_state_filters,
                 version,
                 true,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.transaction_states,
                 version,
                 true,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ListTransactionsResponse {
+impl crate::encoding::Decode for ListTransactionsResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
         )?;
-        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::field::decode_into(
+        self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        crate::encoding::field::decode_into(
             &mut self.unknown_state_filters,
             r,
             version,
             true,
             "unknown_state_filters",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.transaction_states,
             r,
             version,
@@ -109,7 +116,11 @@ impl crate::primitives::Decode for ListTransactionsResponse {
             "transaction_states",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -121,7 +132,7 @@ impl crate::primitives::Decode for ListTransactionsResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ListTransactionsResponse {}
+impl crate::encoding::Struct for ListTransactionsResponse {}
 impl crate::entity::Entities for ListTransactionsResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.transaction_states, version, f);
@@ -152,7 +163,7 @@ pub struct TransactionState {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TransactionState {
+impl crate::encoding::Wire for TransactionState {
     #[inline]
     fn encode_value(
         &self,
@@ -162,14 +173,14 @@ impl crate::primitives::Wire for TransactionState {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf
             .segment(19 + self.transactional_id.len() + self.transaction_state.len());
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.transactional_id,
             true,
             "transactional_id",
         )?;
         s.put_fixed(self.producer_id)?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.transaction_state,
             true,
@@ -180,31 +191,29 @@ impl crate::primitives::Wire for TransactionState {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.transactional_id,
-                version,
-                true,
-            );
+        size += crate::encoding::Wire::value_size(&self.transactional_id, version, true);
         size += 8;
         size
-            += crate::primitives::Wire::value_size(
-                &self.transaction_state,
-                version,
-                true,
+            += crate::encoding::Wire::value_size(&self.transaction_state, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl crate::primitives::Decode for TransactionState {
+impl crate::encoding::Decode for TransactionState {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -212,21 +221,21 @@ impl crate::primitives::Decode for TransactionState {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.transactional_id,
             r,
             version,
             true,
             "transactional_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.producer_id,
             r,
             version,
             false,
             "producer_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.transaction_state,
             r,
             version,
@@ -234,7 +243,11 @@ impl crate::primitives::Decode for TransactionState {
             "transaction_state",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -245,19 +258,19 @@ impl crate::primitives::Decode for TransactionState {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TransactionState {}
+impl crate::encoding::Struct for TransactionState {}
 impl crate::entity::Entities for TransactionState {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::transactional_id(&self.transactional_id, "TransactionalId", f);
-        crate::entity::producer_id(&self.producer_id, "ProducerId", f);
+        crate::encoding::transactional_id(&self.transactional_id, "TransactionalId", f);
+        crate::encoding::producer_id(&self.producer_id, "ProducerId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::transactional_id_mut(
+        crate::encoding::transactional_id_mut(
             &mut self.transactional_id,
             "TransactionalId",
             f,
         );
-        crate::entity::producer_id_mut(&mut self.producer_id, "ProducerId", f);
+        crate::encoding::producer_id_mut(&mut self.producer_id, "ProducerId", f);
     }
 }
 impl crate::message::Message for ListTransactionsResponse {

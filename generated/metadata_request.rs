@@ -35,7 +35,7 @@ impl Default for MetadataRequest {
         }
     }
 }
-impl crate::primitives::Wire for MetadataRequest {
+impl crate::encoding::Wire for MetadataRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -43,28 +43,26 @@ impl crate::primitives::Wire for MetadataRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 4 && !self.allow_auto_topic_creation {
-            return Err(
-                crate::primitives::field::non_default("allow_auto_topic_creation"),
-            );
+            return Err(crate::encoding::field::non_default("allow_auto_topic_creation"));
         }
         if !(8..=10).contains(&version) && self.include_cluster_authorized_operations {
             return Err(
-                crate::primitives::field::non_default(
+                crate::encoding::field::non_default(
                     "include_cluster_authorized_operations",
                 ),
             );
         }
         if version < 8 && self.include_topic_authorized_operations {
             return Err(
-                crate::primitives::field::non_default(
+                crate::encoding::field::non_default(
                     "include_topic_authorized_operations",
                 ),
             );
         }
         if version < 1 && self.topics.is_none() {
-            return Err(crate::primitives::field::null_not_allowed("topics"));
+            return Err(crate::encoding::field::null_not_allowed("topics"));
         }
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.topics,
             buf,
             version,
@@ -92,21 +90,21 @@ impl crate::primitives::Wire for MetadataRequest {
         s.finish();
         if version >= 9 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topics, version, version >= 9);
+        size += crate::encoding::Wire::value_size(&self.topics, version, version >= 9);
         if version >= 4 {
             size += 1;
         }
@@ -117,12 +115,15 @@ impl crate::primitives::Wire for MetadataRequest {
             size += 1;
         }
         if version >= 9 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for MetadataRequest {
+impl crate::encoding::Decode for MetadataRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -130,7 +131,7 @@ impl crate::primitives::Decode for MetadataRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topics,
                 r,
                 version,
@@ -138,7 +139,7 @@ impl crate::primitives::Decode for MetadataRequest {
                 "topics",
             )?;
         } else {
-            crate::primitives::field::decode_required_into(
+            crate::encoding::field::decode_required_into(
                 &mut self.topics,
                 r,
                 version,
@@ -147,25 +148,25 @@ impl crate::primitives::Decode for MetadataRequest {
             )?;
         }
         if (8..=10).contains(&version) {
-            let run: [u8; 2] = crate::primitives::field::read_run(
+            let run: [u8; 2] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("allow_auto_topic_creation", 1),
                     ("include_cluster_authorized_operations", 1),
                 ],
             )?;
-            self.allow_auto_topic_creation = crate::primitives::Fixed::from_chunk(
+            self.allow_auto_topic_creation = crate::encoding::Fixed::from_chunk(
                 &run[0..1],
             );
-            self.include_cluster_authorized_operations = crate::primitives::Fixed::from_chunk(
+            self.include_cluster_authorized_operations = crate::encoding::Fixed::from_chunk(
                 &run[1..2],
             );
         } else if version >= 4 {
-            let run: [u8; 1] = crate::primitives::field::read_run(
+            let run: [u8; 1] = crate::encoding::field::read_run(
                 r,
                 &[("allow_auto_topic_creation", 1)],
             )?;
-            self.allow_auto_topic_creation = crate::primitives::Fixed::from_chunk(
+            self.allow_auto_topic_creation = crate::encoding::Fixed::from_chunk(
                 &run[0..1],
             );
             self.include_cluster_authorized_operations = false;
@@ -174,7 +175,7 @@ impl crate::primitives::Decode for MetadataRequest {
             self.include_cluster_authorized_operations = false;
         }
         if version >= 8 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.include_topic_authorized_operations,
                 r,
                 version,
@@ -186,7 +187,7 @@ impl crate::primitives::Decode for MetadataRequest {
         }
         self.unknown_tagged_fields.clear();
         if version >= 9 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -203,7 +204,7 @@ impl crate::primitives::Decode for MetadataRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for MetadataRequest {}
+impl crate::encoding::Struct for MetadataRequest {}
 impl crate::entity::Entities for MetadataRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -235,7 +236,7 @@ impl Default for MetadataRequestTopic {
         }
     }
 }
-impl crate::primitives::Wire for MetadataRequestTopic {
+impl crate::encoding::Wire for MetadataRequestTopic {
     #[inline]
     fn encode_value(
         &self,
@@ -248,9 +249,9 @@ impl crate::primitives::Wire for MetadataRequestTopic {
             s.put_fixed(self.topic_id)?;
         }
         if version < 10 && self.name.is_none() {
-            return Err(crate::primitives::field::null_not_allowed("name"));
+            return Err(crate::encoding::field::null_not_allowed("name"));
         }
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.name.as_deref(),
             version >= 9,
@@ -262,14 +263,14 @@ impl crate::primitives::Wire for MetadataRequestTopic {
         s.finish();
         if version >= 9 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -279,14 +280,17 @@ impl crate::primitives::Wire for MetadataRequestTopic {
         if version >= 10 {
             size += 16;
         }
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 9);
+        size += crate::encoding::Wire::value_size(&self.name, version, version >= 9);
         if version >= 9 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for MetadataRequestTopic {
+impl crate::encoding::Decode for MetadataRequestTopic {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -295,7 +299,7 @@ impl crate::primitives::Decode for MetadataRequestTopic {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 10 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_id,
                 r,
                 version,
@@ -306,7 +310,7 @@ impl crate::primitives::Decode for MetadataRequestTopic {
             self.topic_id = crate::primitives::Uuid::NIL;
         }
         if version >= 10 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.name,
                 r,
                 version,
@@ -314,7 +318,7 @@ impl crate::primitives::Decode for MetadataRequestTopic {
                 "name",
             )?;
         } else {
-            crate::primitives::field::decode_required_into(
+            crate::encoding::field::decode_required_into(
                 &mut self.name,
                 r,
                 version,
@@ -324,7 +328,7 @@ impl crate::primitives::Decode for MetadataRequestTopic {
         }
         self.unknown_tagged_fields.clear();
         if version >= 9 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -339,13 +343,13 @@ impl crate::primitives::Decode for MetadataRequestTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for MetadataRequestTopic {}
+impl crate::encoding::Struct for MetadataRequestTopic {}
 impl crate::entity::Entities for MetadataRequestTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
     }
 }
 impl crate::message::Message for MetadataRequest {

@@ -50,7 +50,7 @@ impl Default for MetadataResponse {
         }
     }
 }
-impl crate::primitives::Wire for MetadataResponse {
+impl crate::encoding::Wire for MetadataResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -61,21 +61,21 @@ impl crate::primitives::Wire for MetadataResponse {
             && self.cluster_authorized_operations != -2147483648
         {
             return Err(
-                crate::primitives::field::non_default("cluster_authorized_operations"),
+                crate::encoding::field::non_default("cluster_authorized_operations"),
             );
         }
         let mut s = buf.segment(9);
         if version >= 3 {
             s.put_fixed(self.throttle_time_ms)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.brokers.len(),
             version >= 9,
             "brokers",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.brokers,
             buf,
             version,
@@ -84,7 +84,7 @@ impl crate::primitives::Wire for MetadataResponse {
         )?;
         let mut s = buf.segment(14 + self.cluster_id.as_ref().map_or(0, String::len));
         if version >= 2 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.cluster_id.as_deref(),
                 version >= 9,
@@ -94,14 +94,14 @@ impl crate::primitives::Wire for MetadataResponse {
         if version >= 1 {
             s.put_fixed(self.controller_id)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.topics.len(),
             version >= 9,
             "topics",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -121,14 +121,14 @@ impl crate::primitives::Wire for MetadataResponse {
         s.finish();
         if version >= 9 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -138,11 +138,10 @@ impl crate::primitives::Wire for MetadataResponse {
         if version >= 3 {
             size += 4;
         }
-        size
-            += crate::primitives::Wire::value_size(&self.brokers, version, version >= 9);
+        size += crate::encoding::Wire::value_size(&self.brokers, version, version >= 9);
         if version >= 2 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.cluster_id,
                     version,
                     version >= 9,
@@ -151,7 +150,7 @@ impl crate::primitives::Wire for MetadataResponse {
         if version >= 1 {
             size += 4;
         }
-        size += crate::primitives::Wire::value_size(&self.topics, version, version >= 9);
+        size += crate::encoding::Wire::value_size(&self.topics, version, version >= 9);
         if (8..=10).contains(&version) {
             size += 4;
         }
@@ -159,12 +158,15 @@ impl crate::primitives::Wire for MetadataResponse {
             size += 2;
         }
         if version >= 9 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for MetadataResponse {
+impl crate::encoding::Decode for MetadataResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -172,7 +174,7 @@ impl crate::primitives::Decode for MetadataResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.throttle_time_ms,
                 r,
                 version,
@@ -182,7 +184,7 @@ impl crate::primitives::Decode for MetadataResponse {
         } else {
             self.throttle_time_ms = 0;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.brokers,
             r,
             version,
@@ -190,7 +192,7 @@ impl crate::primitives::Decode for MetadataResponse {
             "brokers",
         )?;
         if version >= 2 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.cluster_id,
                 r,
                 version,
@@ -201,7 +203,7 @@ impl crate::primitives::Decode for MetadataResponse {
             self.cluster_id = None;
         }
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.controller_id,
                 r,
                 version,
@@ -211,7 +213,7 @@ impl crate::primitives::Decode for MetadataResponse {
         } else {
             self.controller_id = -1;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -219,7 +221,7 @@ impl crate::primitives::Decode for MetadataResponse {
             "topics",
         )?;
         if (8..=10).contains(&version) {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.cluster_authorized_operations,
                 r,
                 version,
@@ -230,7 +232,7 @@ impl crate::primitives::Decode for MetadataResponse {
             self.cluster_authorized_operations = -2147483648;
         }
         if version >= 13 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.error_code,
                 r,
                 version,
@@ -242,7 +244,7 @@ impl crate::primitives::Decode for MetadataResponse {
         }
         self.unknown_tagged_fields.clear();
         if version >= 9 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -262,19 +264,19 @@ impl crate::primitives::Decode for MetadataResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for MetadataResponse {}
+impl crate::encoding::Struct for MetadataResponse {}
 impl crate::entity::Entities for MetadataResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.brokers, version, f);
         if version >= 1 {
-            crate::entity::broker_id(&self.controller_id, "ControllerId", f);
+            crate::encoding::broker_id(&self.controller_id, "ControllerId", f);
         }
         crate::entity::Entities::visit_entities(&self.topics, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
         crate::entity::Entities::rewrite_entities(&mut self.brokers, version, f);
         if version >= 1 {
-            crate::entity::broker_id_mut(&mut self.controller_id, "ControllerId", f);
+            crate::encoding::broker_id_mut(&mut self.controller_id, "ControllerId", f);
         }
         crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
     }
@@ -301,7 +303,7 @@ pub struct MetadataResponseBroker {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for MetadataResponseBroker {
+impl crate::encoding::Wire for MetadataResponseBroker {
     #[inline]
     fn encode_value(
         &self,
@@ -312,10 +314,10 @@ impl crate::primitives::Wire for MetadataResponseBroker {
         let mut s = buf
             .segment(19 + self.host.len() + self.rack.as_ref().map_or(0, String::len));
         s.put_fixed(self.node_id)?;
-        crate::primitives::field::put_str(&mut s, &self.host, version >= 9, "host")?;
+        crate::encoding::field::put_str(&mut s, &self.host, version >= 9, "host")?;
         s.put_fixed(self.port)?;
         if version >= 1 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.rack.as_deref(),
                 version >= 9,
@@ -328,14 +330,14 @@ impl crate::primitives::Wire for MetadataResponseBroker {
         s.finish();
         if version >= 9 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -343,23 +345,21 @@ impl crate::primitives::Wire for MetadataResponseBroker {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.host, version, version >= 9);
+        size += crate::encoding::Wire::value_size(&self.host, version, version >= 9);
         size += 4;
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.rack,
-                    version,
-                    version >= 9,
-                );
+            size += crate::encoding::Wire::value_size(&self.rack, version, version >= 9);
         }
         if version >= 9 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for MetadataResponseBroker {
+impl crate::encoding::Decode for MetadataResponseBroker {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -367,29 +367,23 @@ impl crate::primitives::Decode for MetadataResponseBroker {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.node_id,
             r,
             version,
             false,
             "node_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.host,
             r,
             version,
             version >= 9,
             "host",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.port,
-            r,
-            version,
-            false,
-            "port",
-        )?;
+        crate::encoding::field::decode_into(&mut self.port, r, version, false, "port")?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.rack,
                 r,
                 version,
@@ -401,7 +395,7 @@ impl crate::primitives::Decode for MetadataResponseBroker {
         }
         self.unknown_tagged_fields.clear();
         if version >= 9 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -418,13 +412,13 @@ impl crate::primitives::Decode for MetadataResponseBroker {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for MetadataResponseBroker {}
+impl crate::encoding::Struct for MetadataResponseBroker {}
 impl crate::entity::Entities for MetadataResponseBroker {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.node_id, "NodeId", f);
+        crate::encoding::broker_id(&self.node_id, "NodeId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.node_id, "NodeId", f);
+        crate::encoding::broker_id_mut(&mut self.node_id, "NodeId", f);
     }
 }
 /// Versions 0-13; flexible 9-13.
@@ -470,7 +464,7 @@ impl Default for MetadataResponseTopic {
         }
     }
 }
-impl crate::primitives::Wire for MetadataResponseTopic {
+impl crate::encoding::Wire for MetadataResponseTopic {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -479,15 +473,15 @@ impl crate::primitives::Wire for MetadataResponseTopic {
     ) -> Result<(), crate::error::EncodeError> {
         if version < 8 && self.topic_authorized_operations != -2147483648 {
             return Err(
-                crate::primitives::field::non_default("topic_authorized_operations"),
+                crate::encoding::field::non_default("topic_authorized_operations"),
             );
         }
         let mut s = buf.segment(29 + self.name.as_ref().map_or(0, String::len));
         s.put_fixed(self.error_code)?;
         if version < 12 && self.name.is_none() {
-            return Err(crate::primitives::field::null_not_allowed("name"));
+            return Err(crate::encoding::field::null_not_allowed("name"));
         }
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.name.as_deref(),
             version >= 9,
@@ -499,14 +493,14 @@ impl crate::primitives::Wire for MetadataResponseTopic {
         if version >= 1 {
             s.put_fixed(self.is_internal)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             version >= 9,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -523,14 +517,14 @@ impl crate::primitives::Wire for MetadataResponseTopic {
         s.finish();
         if version >= 9 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -538,7 +532,7 @@ impl crate::primitives::Wire for MetadataResponseTopic {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 9);
+        size += crate::encoding::Wire::value_size(&self.name, version, version >= 9);
         if version >= 10 {
             size += 16;
         }
@@ -546,7 +540,7 @@ impl crate::primitives::Wire for MetadataResponseTopic {
             size += 1;
         }
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partitions,
                 version,
                 version >= 9,
@@ -555,19 +549,22 @@ impl crate::primitives::Wire for MetadataResponseTopic {
             size += 4;
         }
         if version >= 9 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for MetadataResponseTopic {
+impl crate::encoding::Decode for MetadataResponseTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
@@ -575,7 +572,7 @@ impl crate::primitives::Decode for MetadataResponseTopic {
             "error_code",
         )?;
         if version >= 12 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.name,
                 r,
                 version,
@@ -583,7 +580,7 @@ impl crate::primitives::Decode for MetadataResponseTopic {
                 "name",
             )?;
         } else {
-            crate::primitives::field::decode_required_into(
+            crate::encoding::field::decode_required_into(
                 &mut self.name,
                 r,
                 version,
@@ -592,7 +589,7 @@ impl crate::primitives::Decode for MetadataResponseTopic {
             )?;
         }
         if version >= 10 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_id,
                 r,
                 version,
@@ -603,7 +600,7 @@ impl crate::primitives::Decode for MetadataResponseTopic {
             self.topic_id = crate::primitives::Uuid::NIL;
         }
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.is_internal,
                 r,
                 version,
@@ -613,7 +610,7 @@ impl crate::primitives::Decode for MetadataResponseTopic {
         } else {
             self.is_internal = false;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -621,7 +618,7 @@ impl crate::primitives::Decode for MetadataResponseTopic {
             "partitions",
         )?;
         if version >= 8 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_authorized_operations,
                 r,
                 version,
@@ -633,7 +630,7 @@ impl crate::primitives::Decode for MetadataResponseTopic {
         }
         self.unknown_tagged_fields.clear();
         if version >= 9 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -652,14 +649,14 @@ impl crate::primitives::Decode for MetadataResponseTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for MetadataResponseTopic {}
+impl crate::encoding::Struct for MetadataResponseTopic {}
 impl crate::entity::Entities for MetadataResponseTopic {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
         crate::entity::Entities::visit_entities(&self.partitions, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
         crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
     }
 }
@@ -711,7 +708,7 @@ impl Default for MetadataResponsePartition {
         }
     }
 }
-impl crate::primitives::Wire for MetadataResponsePartition {
+impl crate::encoding::Wire for MetadataResponsePartition {
     #[inline]
     fn encode_value(
         &self,
@@ -738,20 +735,20 @@ impl crate::primitives::Wire for MetadataResponsePartition {
             run[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
             s.put_slice(&run)?;
         }
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.replica_nodes,
             version >= 9,
             "replica_nodes",
         )?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.isr_nodes,
             version >= 9,
             "isr_nodes",
         )?;
         if version >= 5 {
-            crate::primitives::field::put_fixed_array(
+            crate::encoding::field::put_fixed_array(
                 &mut s,
                 &self.offline_replicas,
                 version >= 9,
@@ -764,14 +761,14 @@ impl crate::primitives::Wire for MetadataResponsePartition {
         s.finish();
         if version >= 9 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -785,32 +782,31 @@ impl crate::primitives::Wire for MetadataResponsePartition {
             size += 4;
         }
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.replica_nodes,
                 version,
                 version >= 9,
             );
         size
-            += crate::primitives::Wire::value_size(
-                &self.isr_nodes,
-                version,
-                version >= 9,
-            );
+            += crate::encoding::Wire::value_size(&self.isr_nodes, version, version >= 9);
         if version >= 5 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.offline_replicas,
                     version,
                     version >= 9,
                 );
         }
         if version >= 9 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for MetadataResponsePartition {
+impl crate::encoding::Decode for MetadataResponsePartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -819,7 +815,7 @@ impl crate::primitives::Decode for MetadataResponsePartition {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 7 {
-            let run: [u8; 14] = crate::primitives::field::read_run(
+            let run: [u8; 14] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("error_code", 2),
@@ -828,34 +824,34 @@ impl crate::primitives::Decode for MetadataResponsePartition {
                     ("leader_epoch", 4),
                 ],
             )?;
-            self.error_code = crate::primitives::Fixed::from_chunk(&run[0..2]);
-            self.partition_index = crate::primitives::Fixed::from_chunk(&run[2..6]);
-            self.leader_id = crate::primitives::Fixed::from_chunk(&run[6..10]);
-            self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[10..14]);
+            self.error_code = crate::encoding::Fixed::from_chunk(&run[0..2]);
+            self.partition_index = crate::encoding::Fixed::from_chunk(&run[2..6]);
+            self.leader_id = crate::encoding::Fixed::from_chunk(&run[6..10]);
+            self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[10..14]);
         } else {
-            let run: [u8; 10] = crate::primitives::field::read_run(
+            let run: [u8; 10] = crate::encoding::field::read_run(
                 r,
                 &[("error_code", 2), ("partition_index", 4), ("leader_id", 4)],
             )?;
-            self.error_code = crate::primitives::Fixed::from_chunk(&run[0..2]);
-            self.partition_index = crate::primitives::Fixed::from_chunk(&run[2..6]);
-            self.leader_id = crate::primitives::Fixed::from_chunk(&run[6..10]);
+            self.error_code = crate::encoding::Fixed::from_chunk(&run[0..2]);
+            self.partition_index = crate::encoding::Fixed::from_chunk(&run[2..6]);
+            self.leader_id = crate::encoding::Fixed::from_chunk(&run[6..10]);
             self.leader_epoch = -1;
         }
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.replica_nodes,
             r,
             version >= 9,
             "replica_nodes",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.isr_nodes,
             r,
             version >= 9,
             "isr_nodes",
         )?;
         if version >= 5 {
-            crate::primitives::field::decode_fixed_array_into(
+            crate::encoding::field::decode_fixed_array_into(
                 &mut self.offline_replicas,
                 r,
                 version >= 9,
@@ -866,7 +862,7 @@ impl crate::primitives::Decode for MetadataResponsePartition {
         }
         self.unknown_tagged_fields.clear();
         if version >= 9 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -886,22 +882,22 @@ impl crate::primitives::Decode for MetadataResponsePartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for MetadataResponsePartition {}
+impl crate::encoding::Struct for MetadataResponsePartition {}
 impl crate::entity::Entities for MetadataResponsePartition {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.leader_id, "LeaderId", f);
-        crate::entity::broker_id(&self.replica_nodes, "ReplicaNodes", f);
-        crate::entity::broker_id(&self.isr_nodes, "IsrNodes", f);
+        crate::encoding::broker_id(&self.leader_id, "LeaderId", f);
+        crate::encoding::broker_id(&self.replica_nodes, "ReplicaNodes", f);
+        crate::encoding::broker_id(&self.isr_nodes, "IsrNodes", f);
         if version >= 5 {
-            crate::entity::broker_id(&self.offline_replicas, "OfflineReplicas", f);
+            crate::encoding::broker_id(&self.offline_replicas, "OfflineReplicas", f);
         }
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.leader_id, "LeaderId", f);
-        crate::entity::broker_id_mut(&mut self.replica_nodes, "ReplicaNodes", f);
-        crate::entity::broker_id_mut(&mut self.isr_nodes, "IsrNodes", f);
+        crate::encoding::broker_id_mut(&mut self.leader_id, "LeaderId", f);
+        crate::encoding::broker_id_mut(&mut self.replica_nodes, "ReplicaNodes", f);
+        crate::encoding::broker_id_mut(&mut self.isr_nodes, "IsrNodes", f);
         if version >= 5 {
-            crate::entity::broker_id_mut(
+            crate::encoding::broker_id_mut(
                 &mut self.offline_replicas,
                 "OfflineReplicas",
                 f,

@@ -45,7 +45,7 @@ impl Default for OffsetCommitRequest {
         }
     }
 }
-impl crate::primitives::Wire for OffsetCommitRequest {
+impl crate::encoding::Wire for OffsetCommitRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -53,14 +53,14 @@ impl crate::primitives::Wire for OffsetCommitRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 7 && self.group_instance_id.is_some() {
-            return Err(crate::primitives::field::non_default("group_instance_id"));
+            return Err(crate::encoding::field::non_default("group_instance_id"));
         }
         let mut s = buf
             .segment(
                 32 + self.group_id.len() + self.member_id.len()
                     + self.group_instance_id.as_ref().map_or(0, String::len),
             );
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.group_id,
             version >= 8,
@@ -70,7 +70,7 @@ impl crate::primitives::Wire for OffsetCommitRequest {
             s.put_fixed(self.generation_id_or_member_epoch)?;
         }
         if version >= 1 {
-            crate::primitives::field::put_str(
+            crate::encoding::field::put_str(
                 &mut s,
                 &self.member_id,
                 version >= 8,
@@ -81,21 +81,21 @@ impl crate::primitives::Wire for OffsetCommitRequest {
             s.put_fixed(self.retention_time_ms)?;
         }
         if version >= 7 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.group_instance_id.as_deref(),
                 version >= 8,
                 "group_instance_id",
             )?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.topics.len(),
             version >= 8,
             "topics",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -103,27 +103,26 @@ impl crate::primitives::Wire for OffsetCommitRequest {
             "topics",
         )?;
         if version >= 8 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.group_id,
-                version,
-                version >= 8,
-            );
+        size += crate::encoding::Wire::value_size(&self.group_id, version, version >= 8);
         if version >= 1 {
             size += 4;
         }
         if version >= 1 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.member_id,
                     version,
                     version >= 8,
@@ -134,27 +133,30 @@ impl crate::primitives::Wire for OffsetCommitRequest {
         }
         if version >= 7 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.group_instance_id,
                     version,
                     version >= 8,
                 );
         }
-        size += crate::primitives::Wire::value_size(&self.topics, version, version >= 8);
+        size += crate::encoding::Wire::value_size(&self.topics, version, version >= 8);
         if version >= 8 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for OffsetCommitRequest {
+impl crate::encoding::Decode for OffsetCommitRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_id,
             r,
             version,
@@ -162,7 +164,7 @@ impl crate::primitives::Decode for OffsetCommitRequest {
             "group_id",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.generation_id_or_member_epoch,
                 r,
                 version,
@@ -173,7 +175,7 @@ impl crate::primitives::Decode for OffsetCommitRequest {
             self.generation_id_or_member_epoch = -1;
         }
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.member_id,
                 r,
                 version,
@@ -184,7 +186,7 @@ impl crate::primitives::Decode for OffsetCommitRequest {
             self.member_id.clear();
         }
         if (2..=4).contains(&version) {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.retention_time_ms,
                 r,
                 version,
@@ -195,7 +197,7 @@ impl crate::primitives::Decode for OffsetCommitRequest {
             self.retention_time_ms = -1;
         }
         if version >= 7 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.group_instance_id,
                 r,
                 version,
@@ -205,7 +207,7 @@ impl crate::primitives::Decode for OffsetCommitRequest {
         } else {
             self.group_instance_id = None;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -214,7 +216,7 @@ impl crate::primitives::Decode for OffsetCommitRequest {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 8 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -233,14 +235,14 @@ impl crate::primitives::Decode for OffsetCommitRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for OffsetCommitRequest {}
+impl crate::encoding::Struct for OffsetCommitRequest {}
 impl crate::entity::Entities for OffsetCommitRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::encoding::group_id(&self.group_id, "GroupId", f);
         crate::entity::Entities::visit_entities(&self.topics, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::encoding::group_id_mut(&mut self.group_id, "GroupId", f);
         crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
@@ -262,7 +264,7 @@ pub struct OffsetCommitRequestTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for OffsetCommitRequestTopic {
+impl crate::encoding::Wire for OffsetCommitRequestTopic {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -271,19 +273,19 @@ impl crate::primitives::Wire for OffsetCommitRequestTopic {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(26 + self.name.len());
         if version <= 9 {
-            crate::primitives::field::put_str(&mut s, &self.name, version >= 8, "name")?;
+            crate::encoding::field::put_str(&mut s, &self.name, version >= 8, "name")?;
         }
         if version >= 10 {
             s.put_fixed(self.topic_id)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             version >= 8,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -291,9 +293,13 @@ impl crate::primitives::Wire for OffsetCommitRequestTopic {
             "partitions",
         )?;
         if version >= 8 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -301,29 +307,27 @@ impl crate::primitives::Wire for OffsetCommitRequestTopic {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version <= 9 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.name,
-                    version,
-                    version >= 8,
-                );
+            size += crate::encoding::Wire::value_size(&self.name, version, version >= 8);
         }
         if version >= 10 {
             size += 16;
         }
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partitions,
                 version,
                 version >= 8,
             );
         if version >= 8 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for OffsetCommitRequestTopic {
+impl crate::encoding::Decode for OffsetCommitRequestTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -331,7 +335,7 @@ impl crate::primitives::Decode for OffsetCommitRequestTopic {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 9 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.name,
                 r,
                 version,
@@ -342,7 +346,7 @@ impl crate::primitives::Decode for OffsetCommitRequestTopic {
             self.name.clear();
         }
         if version >= 10 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_id,
                 r,
                 version,
@@ -352,7 +356,7 @@ impl crate::primitives::Decode for OffsetCommitRequestTopic {
         } else {
             self.topic_id = crate::primitives::Uuid::NIL;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -361,7 +365,7 @@ impl crate::primitives::Decode for OffsetCommitRequestTopic {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 8 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -377,16 +381,16 @@ impl crate::primitives::Decode for OffsetCommitRequestTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for OffsetCommitRequestTopic {}
+impl crate::encoding::Struct for OffsetCommitRequestTopic {}
 impl crate::entity::Entities for OffsetCommitRequestTopic {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 9 {
-            crate::entity::topic_name(&self.name, "Name", f);
+            crate::encoding::topic_name(&self.name, "Name", f);
         }
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
         if version <= 9 {
-            crate::entity::topic_name_mut(&mut self.name, "Name", f);
+            crate::encoding::topic_name_mut(&mut self.name, "Name", f);
         }
     }
 }
@@ -428,7 +432,7 @@ impl Default for OffsetCommitRequestPartition {
         }
     }
 }
-impl crate::primitives::Wire for OffsetCommitRequestPartition {
+impl crate::encoding::Wire for OffsetCommitRequestPartition {
     #[inline]
     fn encode_value(
         &self,
@@ -437,7 +441,7 @@ impl crate::primitives::Wire for OffsetCommitRequestPartition {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version != 1 && self.commit_timestamp != -1 {
-            return Err(crate::primitives::field::non_default("commit_timestamp"));
+            return Err(crate::encoding::field::non_default("commit_timestamp"));
         }
         let mut s = buf
             .segment(30 + self.committed_metadata.as_ref().map_or(0, String::len));
@@ -456,7 +460,7 @@ impl crate::primitives::Wire for OffsetCommitRequestPartition {
         if version >= 6 {
             s.put_fixed(self.committed_leader_epoch)?;
         }
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.committed_metadata.as_deref(),
             version >= 8,
@@ -468,14 +472,14 @@ impl crate::primitives::Wire for OffsetCommitRequestPartition {
         s.finish();
         if version >= 8 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -491,18 +495,21 @@ impl crate::primitives::Wire for OffsetCommitRequestPartition {
             size += 4;
         }
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.committed_metadata,
                 version,
                 version >= 8,
             );
         if version >= 8 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for OffsetCommitRequestPartition {
+impl crate::encoding::Decode for OffsetCommitRequestPartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -511,7 +518,7 @@ impl crate::primitives::Decode for OffsetCommitRequestPartition {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version == 1 {
-            let run: [u8; 20] = crate::primitives::field::read_run(
+            let run: [u8; 20] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("partition_index", 4),
@@ -519,20 +526,20 @@ impl crate::primitives::Decode for OffsetCommitRequestPartition {
                     ("commit_timestamp", 8),
                 ],
             )?;
-            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.committed_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
-            self.commit_timestamp = crate::primitives::Fixed::from_chunk(&run[12..20]);
+            self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.committed_offset = crate::encoding::Fixed::from_chunk(&run[4..12]);
+            self.commit_timestamp = crate::encoding::Fixed::from_chunk(&run[12..20]);
         } else {
-            let run: [u8; 12] = crate::primitives::field::read_run(
+            let run: [u8; 12] = crate::encoding::field::read_run(
                 r,
                 &[("partition_index", 4), ("committed_offset", 8)],
             )?;
-            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.committed_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
+            self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.committed_offset = crate::encoding::Fixed::from_chunk(&run[4..12]);
             self.commit_timestamp = -1;
         }
         if version >= 6 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.committed_leader_epoch,
                 r,
                 version,
@@ -542,7 +549,7 @@ impl crate::primitives::Decode for OffsetCommitRequestPartition {
         } else {
             self.committed_leader_epoch = -1;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.committed_metadata,
             r,
             version,
@@ -551,7 +558,7 @@ impl crate::primitives::Decode for OffsetCommitRequestPartition {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 8 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -569,7 +576,7 @@ impl crate::primitives::Decode for OffsetCommitRequestPartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for OffsetCommitRequestPartition {}
+impl crate::encoding::Struct for OffsetCommitRequestPartition {}
 impl crate::message::Message for OffsetCommitRequest {
     const NAME: &'static str = "OffsetCommitRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -16,7 +16,7 @@ pub struct OffsetCommitResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for OffsetCommitResponse {
+impl crate::encoding::Wire for OffsetCommitResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -27,14 +27,14 @@ impl crate::primitives::Wire for OffsetCommitResponse {
         if version >= 3 {
             s.put_fixed(self.throttle_time_ms)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.topics.len(),
             version >= 8,
             "topics",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -42,9 +42,13 @@ impl crate::primitives::Wire for OffsetCommitResponse {
             "topics",
         )?;
         if version >= 8 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -54,14 +58,17 @@ impl crate::primitives::Wire for OffsetCommitResponse {
         if version >= 3 {
             size += 4;
         }
-        size += crate::primitives::Wire::value_size(&self.topics, version, version >= 8);
+        size += crate::encoding::Wire::value_size(&self.topics, version, version >= 8);
         if version >= 8 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for OffsetCommitResponse {
+impl crate::encoding::Decode for OffsetCommitResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -69,7 +76,7 @@ impl crate::primitives::Decode for OffsetCommitResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.throttle_time_ms,
                 r,
                 version,
@@ -79,7 +86,7 @@ impl crate::primitives::Decode for OffsetCommitResponse {
         } else {
             self.throttle_time_ms = 0;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -88,7 +95,7 @@ impl crate::primitives::Decode for OffsetCommitResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 8 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -103,7 +110,7 @@ impl crate::primitives::Decode for OffsetCommitResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for OffsetCommitResponse {}
+impl crate::encoding::Struct for OffsetCommitResponse {}
 impl crate::entity::Entities for OffsetCommitResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -130,7 +137,7 @@ pub struct OffsetCommitResponseTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for OffsetCommitResponseTopic {
+impl crate::encoding::Wire for OffsetCommitResponseTopic {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -139,19 +146,19 @@ impl crate::primitives::Wire for OffsetCommitResponseTopic {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(26 + self.name.len());
         if version <= 9 {
-            crate::primitives::field::put_str(&mut s, &self.name, version >= 8, "name")?;
+            crate::encoding::field::put_str(&mut s, &self.name, version >= 8, "name")?;
         }
         if version >= 10 {
             s.put_fixed(self.topic_id)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             version >= 8,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -159,9 +166,13 @@ impl crate::primitives::Wire for OffsetCommitResponseTopic {
             "partitions",
         )?;
         if version >= 8 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -169,29 +180,27 @@ impl crate::primitives::Wire for OffsetCommitResponseTopic {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version <= 9 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.name,
-                    version,
-                    version >= 8,
-                );
+            size += crate::encoding::Wire::value_size(&self.name, version, version >= 8);
         }
         if version >= 10 {
             size += 16;
         }
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partitions,
                 version,
                 version >= 8,
             );
         if version >= 8 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for OffsetCommitResponseTopic {
+impl crate::encoding::Decode for OffsetCommitResponseTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -199,7 +208,7 @@ impl crate::primitives::Decode for OffsetCommitResponseTopic {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 9 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.name,
                 r,
                 version,
@@ -210,7 +219,7 @@ impl crate::primitives::Decode for OffsetCommitResponseTopic {
             self.name.clear();
         }
         if version >= 10 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_id,
                 r,
                 version,
@@ -220,7 +229,7 @@ impl crate::primitives::Decode for OffsetCommitResponseTopic {
         } else {
             self.topic_id = crate::primitives::Uuid::NIL;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -229,7 +238,7 @@ impl crate::primitives::Decode for OffsetCommitResponseTopic {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 8 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -245,16 +254,16 @@ impl crate::primitives::Decode for OffsetCommitResponseTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for OffsetCommitResponseTopic {}
+impl crate::encoding::Struct for OffsetCommitResponseTopic {}
 impl crate::entity::Entities for OffsetCommitResponseTopic {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 9 {
-            crate::entity::topic_name(&self.name, "Name", f);
+            crate::encoding::topic_name(&self.name, "Name", f);
         }
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
         if version <= 9 {
-            crate::entity::topic_name_mut(&mut self.name, "Name", f);
+            crate::encoding::topic_name_mut(&mut self.name, "Name", f);
         }
     }
 }
@@ -272,7 +281,7 @@ pub struct OffsetCommitResponsePartition {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for OffsetCommitResponsePartition {
+impl crate::encoding::Wire for OffsetCommitResponsePartition {
     #[inline]
     fn encode_value(
         &self,
@@ -291,14 +300,14 @@ impl crate::primitives::Wire for OffsetCommitResponsePartition {
         s.finish();
         if version >= 8 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -308,12 +317,15 @@ impl crate::primitives::Wire for OffsetCommitResponsePartition {
         size += 4;
         size += 2;
         if version >= 8 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for OffsetCommitResponsePartition {
+impl crate::encoding::Decode for OffsetCommitResponsePartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -321,15 +333,15 @@ impl crate::primitives::Decode for OffsetCommitResponsePartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("partition_index", 4), ("error_code", 2)],
         )?;
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+        self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
         self.unknown_tagged_fields.clear();
         if version >= 8 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -344,7 +356,7 @@ impl crate::primitives::Decode for OffsetCommitResponsePartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for OffsetCommitResponsePartition {}
+impl crate::encoding::Struct for OffsetCommitResponsePartition {}
 impl crate::message::Message for OffsetCommitResponse {
     const NAME: &'static str = "OffsetCommitResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

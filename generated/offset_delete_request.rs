@@ -14,7 +14,7 @@ pub struct OffsetDeleteRequest {
     /// Versions 0+.
     pub topics: Vec<OffsetDeleteRequestTopic>,
 }
-impl crate::primitives::Wire for OffsetDeleteRequest {
+impl crate::encoding::Wire for OffsetDeleteRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -22,10 +22,10 @@ impl crate::primitives::Wire for OffsetDeleteRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.group_id.len());
-        crate::primitives::field::put_str(&mut s, &self.group_id, false, "group_id")?;
-        crate::primitives::field::put_count(&mut s, self.topics.len(), false, "topics")?;
+        crate::encoding::field::put_str(&mut s, &self.group_id, false, "group_id")?;
+        crate::encoding::field::put_count(&mut s, self.topics.len(), false, "topics")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -37,26 +37,26 @@ impl crate::primitives::Wire for OffsetDeleteRequest {
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.group_id, version, false);
-        size += crate::primitives::Wire::value_size(&self.topics, version, false);
+        size += crate::encoding::Wire::value_size(&self.group_id, version, false);
+        size += crate::encoding::Wire::value_size(&self.topics, version, false);
         size
     }
 }
-impl crate::primitives::Decode for OffsetDeleteRequest {
+impl crate::encoding::Decode for OffsetDeleteRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_id,
             r,
             version,
             false,
             "group_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -71,14 +71,14 @@ impl crate::primitives::Decode for OffsetDeleteRequest {
         self.topics.clear();
     }
 }
-impl crate::primitives::Struct for OffsetDeleteRequest {}
+impl crate::encoding::Struct for OffsetDeleteRequest {}
 impl crate::entity::Entities for OffsetDeleteRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::encoding::group_id(&self.group_id, "GroupId", f);
         crate::entity::Entities::visit_entities(&self.topics, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::encoding::group_id_mut(&mut self.group_id, "GroupId", f);
         crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
@@ -94,7 +94,7 @@ pub struct OffsetDeleteRequestTopic {
     /// Versions 0+.
     pub partitions: Vec<OffsetDeleteRequestPartition>,
 }
-impl crate::primitives::Wire for OffsetDeleteRequestTopic {
+impl crate::encoding::Wire for OffsetDeleteRequestTopic {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -102,15 +102,15 @@ impl crate::primitives::Wire for OffsetDeleteRequestTopic {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, false, "name")?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_str(&mut s, &self.name, false, "name")?;
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             false,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -122,26 +122,20 @@ impl crate::primitives::Wire for OffsetDeleteRequestTopic {
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, false);
-        size += crate::primitives::Wire::value_size(&self.partitions, version, false);
+        size += crate::encoding::Wire::value_size(&self.name, version, false);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, false);
         size
     }
 }
-impl crate::primitives::Decode for OffsetDeleteRequestTopic {
+impl crate::encoding::Decode for OffsetDeleteRequestTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.name,
-            r,
-            version,
-            false,
-            "name",
-        )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(&mut self.name, r, version, false, "name")?;
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -156,13 +150,13 @@ impl crate::primitives::Decode for OffsetDeleteRequestTopic {
         self.partitions.clear();
     }
 }
-impl crate::primitives::Struct for OffsetDeleteRequestTopic {}
+impl crate::encoding::Struct for OffsetDeleteRequestTopic {}
 impl crate::entity::Entities for OffsetDeleteRequestTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
     }
 }
 /// Versions 0; flexible none.
@@ -173,7 +167,7 @@ pub struct OffsetDeleteRequestPartition {
     /// Versions 0+.
     pub partition_index: i32,
 }
-impl crate::primitives::Wire for OffsetDeleteRequestPartition {
+impl crate::encoding::Wire for OffsetDeleteRequestPartition {
     #[inline]
     fn encode_value(
         &self,
@@ -181,7 +175,7 @@ impl crate::primitives::Wire for OffsetDeleteRequestPartition {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.partition_index, buf);
+        crate::encoding::Fixed::put(self.partition_index, buf);
         Ok(())
     }
     #[inline]
@@ -191,7 +185,7 @@ impl crate::primitives::Wire for OffsetDeleteRequestPartition {
         size
     }
 }
-impl crate::primitives::Decode for OffsetDeleteRequestPartition {
+impl crate::encoding::Decode for OffsetDeleteRequestPartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -199,7 +193,7 @@ impl crate::primitives::Decode for OffsetDeleteRequestPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partition_index,
             r,
             version,
@@ -213,7 +207,7 @@ impl crate::primitives::Decode for OffsetDeleteRequestPartition {
         self.partition_index = 0;
     }
 }
-impl crate::primitives::Struct for OffsetDeleteRequestPartition {}
+impl crate::encoding::Struct for OffsetDeleteRequestPartition {}
 impl crate::message::Message for OffsetDeleteRequest {
     const NAME: &'static str = "OffsetDeleteRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

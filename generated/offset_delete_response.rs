@@ -18,7 +18,7 @@ pub struct OffsetDeleteResponse {
     /// Versions 0+.
     pub topics: Vec<OffsetDeleteResponseTopic>,
 }
-impl crate::primitives::Wire for OffsetDeleteResponse {
+impl crate::encoding::Wire for OffsetDeleteResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -30,9 +30,9 @@ impl crate::primitives::Wire for OffsetDeleteResponse {
         run[0..2].copy_from_slice(&self.error_code.to_be_bytes());
         run[2..6].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(&mut s, self.topics.len(), false, "topics")?;
+        crate::encoding::field::put_count(&mut s, self.topics.len(), false, "topics")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -46,24 +46,24 @@ impl crate::primitives::Wire for OffsetDeleteResponse {
         let mut size = 0;
         size += 2;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.topics, version, false);
+        size += crate::encoding::Wire::value_size(&self.topics, version, false);
         size
     }
 }
-impl crate::primitives::Decode for OffsetDeleteResponse {
+impl crate::encoding::Decode for OffsetDeleteResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("error_code", 2), ("throttle_time_ms", 4)],
         )?;
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[0..2]);
-        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[2..6]);
-        crate::primitives::field::decode_into(
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[0..2]);
+        self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[2..6]);
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -79,7 +79,7 @@ impl crate::primitives::Decode for OffsetDeleteResponse {
         self.topics.clear();
     }
 }
-impl crate::primitives::Struct for OffsetDeleteResponse {}
+impl crate::encoding::Struct for OffsetDeleteResponse {}
 impl crate::entity::Entities for OffsetDeleteResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -100,7 +100,7 @@ pub struct OffsetDeleteResponseTopic {
     /// Versions 0+.
     pub partitions: Vec<OffsetDeleteResponsePartition>,
 }
-impl crate::primitives::Wire for OffsetDeleteResponseTopic {
+impl crate::encoding::Wire for OffsetDeleteResponseTopic {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -108,15 +108,15 @@ impl crate::primitives::Wire for OffsetDeleteResponseTopic {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, false, "name")?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_str(&mut s, &self.name, false, "name")?;
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             false,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -128,26 +128,20 @@ impl crate::primitives::Wire for OffsetDeleteResponseTopic {
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, false);
-        size += crate::primitives::Wire::value_size(&self.partitions, version, false);
+        size += crate::encoding::Wire::value_size(&self.name, version, false);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, false);
         size
     }
 }
-impl crate::primitives::Decode for OffsetDeleteResponseTopic {
+impl crate::encoding::Decode for OffsetDeleteResponseTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.name,
-            r,
-            version,
-            false,
-            "name",
-        )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(&mut self.name, r, version, false, "name")?;
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -162,13 +156,13 @@ impl crate::primitives::Decode for OffsetDeleteResponseTopic {
         self.partitions.clear();
     }
 }
-impl crate::primitives::Struct for OffsetDeleteResponseTopic {}
+impl crate::encoding::Struct for OffsetDeleteResponseTopic {}
 impl crate::entity::Entities for OffsetDeleteResponseTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
     }
 }
 /// Versions 0; flexible none.
@@ -183,7 +177,7 @@ pub struct OffsetDeleteResponsePartition {
     /// Versions 0+.
     pub error_code: i16,
 }
-impl crate::primitives::Wire for OffsetDeleteResponsePartition {
+impl crate::encoding::Wire for OffsetDeleteResponsePartition {
     #[inline]
     fn encode_value(
         &self,
@@ -205,7 +199,7 @@ impl crate::primitives::Wire for OffsetDeleteResponsePartition {
         size
     }
 }
-impl crate::primitives::Decode for OffsetDeleteResponsePartition {
+impl crate::encoding::Decode for OffsetDeleteResponsePartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -213,12 +207,12 @@ impl crate::primitives::Decode for OffsetDeleteResponsePartition {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("partition_index", 4), ("error_code", 2)],
         )?;
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+        self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
         Ok(())
     }
     #[inline]
@@ -227,7 +221,7 @@ impl crate::primitives::Decode for OffsetDeleteResponsePartition {
         self.error_code = 0;
     }
 }
-impl crate::primitives::Struct for OffsetDeleteResponsePartition {}
+impl crate::encoding::Struct for OffsetDeleteResponsePartition {}
 impl crate::message::Message for OffsetDeleteResponse {
     const NAME: &'static str = "OffsetDeleteResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

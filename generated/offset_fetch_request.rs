@@ -35,7 +35,7 @@ impl Default for OffsetFetchRequest {
         }
     }
 }
-impl crate::primitives::Wire for OffsetFetchRequest {
+impl crate::encoding::Wire for OffsetFetchRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -43,20 +43,20 @@ impl crate::primitives::Wire for OffsetFetchRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 7 && !self.group_id.is_empty() {
-            return Err(crate::primitives::field::non_default("group_id"));
+            return Err(crate::encoding::field::non_default("group_id"));
         }
         if version > 7 && self.topics.as_ref().is_none_or(|v| !v.is_empty()) {
-            return Err(crate::primitives::field::non_default("topics"));
+            return Err(crate::encoding::field::non_default("topics"));
         }
         if version < 8 && !self.groups.is_empty() {
-            return Err(crate::primitives::field::non_default("groups"));
+            return Err(crate::encoding::field::non_default("groups"));
         }
         if version < 7 && self.require_stable {
-            return Err(crate::primitives::field::non_default("require_stable"));
+            return Err(crate::encoding::field::non_default("require_stable"));
         }
         let mut s = buf.segment(5 + self.group_id.len());
         if version <= 7 {
-            crate::primitives::field::put_str(
+            crate::encoding::field::put_str(
                 &mut s,
                 &self.group_id,
                 version >= 6,
@@ -66,9 +66,9 @@ impl crate::primitives::Wire for OffsetFetchRequest {
         s.finish();
         if version <= 7 {
             if version < 2 && self.topics.is_none() {
-                return Err(crate::primitives::field::null_not_allowed("topics"));
+                return Err(crate::encoding::field::null_not_allowed("topics"));
             }
-            crate::primitives::field::encode(
+            crate::encoding::field::encode(
                 &self.topics,
                 buf,
                 version,
@@ -77,13 +77,7 @@ impl crate::primitives::Wire for OffsetFetchRequest {
             )?;
         }
         if version >= 8 {
-            crate::primitives::field::encode(
-                &self.groups,
-                buf,
-                version,
-                true,
-                "groups",
-            )?;
+            crate::encoding::field::encode(&self.groups, buf, version, true, "groups")?;
         }
         let mut s = buf.segment(2);
         if version >= 7 {
@@ -95,14 +89,14 @@ impl crate::primitives::Wire for OffsetFetchRequest {
         s.finish();
         if version >= 6 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -111,7 +105,7 @@ impl crate::primitives::Wire for OffsetFetchRequest {
         let mut size = 0;
         if version <= 7 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.group_id,
                     version,
                     version >= 6,
@@ -119,25 +113,28 @@ impl crate::primitives::Wire for OffsetFetchRequest {
         }
         if version <= 7 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.topics,
                     version,
                     version >= 6,
                 );
         }
         if version >= 8 {
-            size += crate::primitives::Wire::value_size(&self.groups, version, true);
+            size += crate::encoding::Wire::value_size(&self.groups, version, true);
         }
         if version >= 7 {
             size += 1;
         }
         if version >= 6 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for OffsetFetchRequest {
+impl crate::encoding::Decode for OffsetFetchRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -145,7 +142,7 @@ impl crate::primitives::Decode for OffsetFetchRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 7 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.group_id,
                 r,
                 version,
@@ -157,7 +154,7 @@ impl crate::primitives::Decode for OffsetFetchRequest {
         }
         if version <= 7 {
             if version >= 2 {
-                crate::primitives::field::decode_into(
+                crate::encoding::field::decode_into(
                     &mut self.topics,
                     r,
                     version,
@@ -165,7 +162,7 @@ impl crate::primitives::Decode for OffsetFetchRequest {
                     "topics",
                 )?;
             } else {
-                crate::primitives::field::decode_required_into(
+                crate::encoding::field::decode_required_into(
                     &mut self.topics,
                     r,
                     version,
@@ -177,7 +174,7 @@ impl crate::primitives::Decode for OffsetFetchRequest {
             self.topics = Some(Vec::new());
         }
         if version >= 8 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.groups,
                 r,
                 version,
@@ -188,7 +185,7 @@ impl crate::primitives::Decode for OffsetFetchRequest {
             self.groups.clear();
         }
         if version >= 7 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.require_stable,
                 r,
                 version,
@@ -200,7 +197,7 @@ impl crate::primitives::Decode for OffsetFetchRequest {
         }
         self.unknown_tagged_fields.clear();
         if version >= 6 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -217,11 +214,11 @@ impl crate::primitives::Decode for OffsetFetchRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for OffsetFetchRequest {}
+impl crate::encoding::Struct for OffsetFetchRequest {}
 impl crate::entity::Entities for OffsetFetchRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 7 {
-            crate::entity::group_id(&self.group_id, "GroupId", f);
+            crate::encoding::group_id(&self.group_id, "GroupId", f);
         }
         if version <= 7 {
             crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -232,7 +229,7 @@ impl crate::entity::Entities for OffsetFetchRequest {
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
         if version <= 7 {
-            crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+            crate::encoding::group_id_mut(&mut self.group_id, "GroupId", f);
         }
         if version <= 7 {
             crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
@@ -256,7 +253,7 @@ pub struct OffsetFetchRequestTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for OffsetFetchRequestTopic {
+impl crate::encoding::Wire for OffsetFetchRequestTopic {
     #[inline]
     fn encode_value(
         &self,
@@ -265,8 +262,8 @@ impl crate::primitives::Wire for OffsetFetchRequestTopic {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(11 + self.name.len() + self.partition_indexes.len() * 4);
-        crate::primitives::field::put_str(&mut s, &self.name, version >= 6, "name")?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_str(&mut s, &self.name, version >= 6, "name")?;
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.partition_indexes,
             version >= 6,
@@ -278,34 +275,37 @@ impl crate::primitives::Wire for OffsetFetchRequestTopic {
         s.finish();
         if version >= 6 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 6);
+        size += crate::encoding::Wire::value_size(&self.name, version, version >= 6);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partition_indexes,
                 version,
                 version >= 6,
             );
         if version >= 6 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for OffsetFetchRequestTopic {
+impl crate::encoding::Decode for OffsetFetchRequestTopic {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -313,14 +313,14 @@ impl crate::primitives::Decode for OffsetFetchRequestTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.name,
             r,
             version,
             version >= 6,
             "name",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.partition_indexes,
             r,
             version >= 6,
@@ -328,7 +328,7 @@ impl crate::primitives::Decode for OffsetFetchRequestTopic {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 6 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -343,13 +343,13 @@ impl crate::primitives::Decode for OffsetFetchRequestTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for OffsetFetchRequestTopic {}
+impl crate::encoding::Struct for OffsetFetchRequestTopic {}
 impl crate::entity::Entities for OffsetFetchRequestTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
     }
 }
 /// Versions 8-10; flexible 8-10.
@@ -385,7 +385,7 @@ impl Default for OffsetFetchRequestGroup {
         }
     }
 }
-impl crate::primitives::Wire for OffsetFetchRequestGroup {
+impl crate::encoding::Wire for OffsetFetchRequestGroup {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -396,9 +396,9 @@ impl crate::primitives::Wire for OffsetFetchRequestGroup {
             .segment(
                 14 + self.group_id.len() + self.member_id.as_ref().map_or(0, String::len),
             );
-        crate::primitives::field::put_str(&mut s, &self.group_id, true, "group_id")?;
+        crate::encoding::field::put_str(&mut s, &self.group_id, true, "group_id")?;
         if version >= 9 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.member_id.as_deref(),
                 true,
@@ -409,33 +409,40 @@ impl crate::primitives::Wire for OffsetFetchRequestGroup {
             s.put_fixed(self.member_epoch)?;
         }
         s.finish();
-        crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::field::encode(&self.topics, buf, version, true, "topics")?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.group_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.group_id, version, true);
         if version >= 9 {
-            size += crate::primitives::Wire::value_size(&self.member_id, version, true);
+            size += crate::encoding::Wire::value_size(&self.member_id, version, true);
         }
         if version >= 9 {
             size += 4;
         }
-        size += crate::primitives::Wire::value_size(&self.topics, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.topics, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for OffsetFetchRequestGroup {
+impl crate::encoding::Decode for OffsetFetchRequestGroup {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_id,
             r,
             version,
@@ -443,7 +450,7 @@ impl crate::primitives::Decode for OffsetFetchRequestGroup {
             "group_id",
         )?;
         if version >= 9 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.member_id,
                 r,
                 version,
@@ -454,7 +461,7 @@ impl crate::primitives::Decode for OffsetFetchRequestGroup {
             self.member_id = None;
         }
         if version >= 9 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.member_epoch,
                 r,
                 version,
@@ -464,7 +471,7 @@ impl crate::primitives::Decode for OffsetFetchRequestGroup {
         } else {
             self.member_epoch = -1;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -472,7 +479,11 @@ impl crate::primitives::Decode for OffsetFetchRequestGroup {
             "topics",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -484,14 +495,14 @@ impl crate::primitives::Decode for OffsetFetchRequestGroup {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for OffsetFetchRequestGroup {}
+impl crate::encoding::Struct for OffsetFetchRequestGroup {}
 impl crate::entity::Entities for OffsetFetchRequestGroup {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::encoding::group_id(&self.group_id, "GroupId", f);
         crate::entity::Entities::visit_entities(&self.topics, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::encoding::group_id_mut(&mut self.group_id, "GroupId", f);
         crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
@@ -513,7 +524,7 @@ pub struct OffsetFetchRequestTopics {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for OffsetFetchRequestTopics {
+impl crate::encoding::Wire for OffsetFetchRequestTopics {
     #[inline]
     fn encode_value(
         &self,
@@ -523,12 +534,12 @@ impl crate::primitives::Wire for OffsetFetchRequestTopics {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(27 + self.name.len() + self.partition_indexes.len() * 4);
         if version <= 9 {
-            crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+            crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
         }
         if version >= 10 {
             s.put_fixed(self.topic_id)?;
         }
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.partition_indexes,
             true,
@@ -539,7 +550,11 @@ impl crate::primitives::Wire for OffsetFetchRequestTopics {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -547,22 +562,21 @@ impl crate::primitives::Wire for OffsetFetchRequestTopics {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version <= 9 {
-            size += crate::primitives::Wire::value_size(&self.name, version, true);
+            size += crate::encoding::Wire::value_size(&self.name, version, true);
         }
         if version >= 10 {
             size += 16;
         }
         size
-            += crate::primitives::Wire::value_size(
-                &self.partition_indexes,
-                version,
-                true,
+            += crate::encoding::Wire::value_size(&self.partition_indexes, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl crate::primitives::Decode for OffsetFetchRequestTopics {
+impl crate::encoding::Decode for OffsetFetchRequestTopics {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -571,7 +585,7 @@ impl crate::primitives::Decode for OffsetFetchRequestTopics {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 9 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.name,
                 r,
                 version,
@@ -582,7 +596,7 @@ impl crate::primitives::Decode for OffsetFetchRequestTopics {
             self.name.clear();
         }
         if version >= 10 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_id,
                 r,
                 version,
@@ -592,14 +606,18 @@ impl crate::primitives::Decode for OffsetFetchRequestTopics {
         } else {
             self.topic_id = crate::primitives::Uuid::NIL;
         }
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.partition_indexes,
             r,
             true,
             "partition_indexes",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -610,16 +628,16 @@ impl crate::primitives::Decode for OffsetFetchRequestTopics {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for OffsetFetchRequestTopics {}
+impl crate::encoding::Struct for OffsetFetchRequestTopics {}
 impl crate::entity::Entities for OffsetFetchRequestTopics {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 9 {
-            crate::entity::topic_name(&self.name, "Name", f);
+            crate::encoding::topic_name(&self.name, "Name", f);
         }
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
         if version <= 9 {
-            crate::entity::topic_name_mut(&mut self.name, "Name", f);
+            crate::encoding::topic_name_mut(&mut self.name, "Name", f);
         }
     }
 }

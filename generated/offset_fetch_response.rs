@@ -24,7 +24,7 @@ pub struct OffsetFetchResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for OffsetFetchResponse {
+impl crate::encoding::Wire for OffsetFetchResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -32,17 +32,17 @@ impl crate::primitives::Wire for OffsetFetchResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 7 && !self.topics.is_empty() {
-            return Err(crate::primitives::field::non_default("topics"));
+            return Err(crate::encoding::field::non_default("topics"));
         }
         if version < 8 && !self.groups.is_empty() {
-            return Err(crate::primitives::field::non_default("groups"));
+            return Err(crate::encoding::field::non_default("groups"));
         }
         let mut s = buf.segment(9);
         if version >= 3 {
             s.put_fixed(self.throttle_time_ms)?;
         }
         if version <= 7 {
-            crate::primitives::field::put_count(
+            crate::encoding::field::put_count(
                 &mut s,
                 self.topics.len(),
                 version >= 6,
@@ -51,7 +51,7 @@ impl crate::primitives::Wire for OffsetFetchResponse {
         }
         s.finish();
         if version <= 7 {
-            crate::primitives::field::encode_elements(
+            crate::encoding::field::encode_elements(
                 &self.topics,
                 buf,
                 version,
@@ -64,7 +64,7 @@ impl crate::primitives::Wire for OffsetFetchResponse {
             s.put_fixed(self.error_code)?;
         }
         if version >= 8 {
-            crate::primitives::field::put_count(
+            crate::encoding::field::put_count(
                 &mut s,
                 self.groups.len(),
                 true,
@@ -73,7 +73,7 @@ impl crate::primitives::Wire for OffsetFetchResponse {
         }
         s.finish();
         if version >= 8 {
-            crate::primitives::field::encode_elements(
+            crate::encoding::field::encode_elements(
                 &self.groups,
                 buf,
                 version,
@@ -82,9 +82,13 @@ impl crate::primitives::Wire for OffsetFetchResponse {
             )?;
         }
         if version >= 6 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -96,7 +100,7 @@ impl crate::primitives::Wire for OffsetFetchResponse {
         }
         if version <= 7 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.topics,
                     version,
                     version >= 6,
@@ -106,15 +110,18 @@ impl crate::primitives::Wire for OffsetFetchResponse {
             size += 2;
         }
         if version >= 8 {
-            size += crate::primitives::Wire::value_size(&self.groups, version, true);
+            size += crate::encoding::Wire::value_size(&self.groups, version, true);
         }
         if version >= 6 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for OffsetFetchResponse {
+impl crate::encoding::Decode for OffsetFetchResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -122,7 +129,7 @@ impl crate::primitives::Decode for OffsetFetchResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.throttle_time_ms,
                 r,
                 version,
@@ -133,7 +140,7 @@ impl crate::primitives::Decode for OffsetFetchResponse {
             self.throttle_time_ms = 0;
         }
         if version <= 7 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topics,
                 r,
                 version,
@@ -144,7 +151,7 @@ impl crate::primitives::Decode for OffsetFetchResponse {
             self.topics.clear();
         }
         if (2..=7).contains(&version) {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.error_code,
                 r,
                 version,
@@ -155,7 +162,7 @@ impl crate::primitives::Decode for OffsetFetchResponse {
             self.error_code = 0;
         }
         if version >= 8 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.groups,
                 r,
                 version,
@@ -167,7 +174,7 @@ impl crate::primitives::Decode for OffsetFetchResponse {
         }
         self.unknown_tagged_fields.clear();
         if version >= 6 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -184,7 +191,7 @@ impl crate::primitives::Decode for OffsetFetchResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for OffsetFetchResponse {}
+impl crate::encoding::Struct for OffsetFetchResponse {}
 impl crate::entity::Entities for OffsetFetchResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 7 {
@@ -217,7 +224,7 @@ pub struct OffsetFetchResponseTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for OffsetFetchResponseTopic {
+impl crate::encoding::Wire for OffsetFetchResponseTopic {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -225,15 +232,15 @@ impl crate::primitives::Wire for OffsetFetchResponseTopic {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, version >= 6, "name")?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_str(&mut s, &self.name, version >= 6, "name")?;
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             version >= 6,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -241,43 +248,50 @@ impl crate::primitives::Wire for OffsetFetchResponseTopic {
             "partitions",
         )?;
         if version >= 6 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 6);
+        size += crate::encoding::Wire::value_size(&self.name, version, version >= 6);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partitions,
                 version,
                 version >= 6,
             );
         if version >= 6 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for OffsetFetchResponseTopic {
+impl crate::encoding::Decode for OffsetFetchResponseTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.name,
             r,
             version,
             version >= 6,
             "name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -286,7 +300,7 @@ impl crate::primitives::Decode for OffsetFetchResponseTopic {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 6 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -301,13 +315,13 @@ impl crate::primitives::Decode for OffsetFetchResponseTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for OffsetFetchResponseTopic {}
+impl crate::encoding::Struct for OffsetFetchResponseTopic {}
 impl crate::entity::Entities for OffsetFetchResponseTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
     }
 }
 /// Versions 0-7; flexible 6-7.
@@ -348,7 +362,7 @@ impl Default for OffsetFetchResponsePartition {
         }
     }
 }
-impl crate::primitives::Wire for OffsetFetchResponsePartition {
+impl crate::encoding::Wire for OffsetFetchResponsePartition {
     #[inline]
     fn encode_value(
         &self,
@@ -369,7 +383,7 @@ impl crate::primitives::Wire for OffsetFetchResponsePartition {
             run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
             s.put_slice(&run)?;
         }
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.metadata.as_deref(),
             version >= 6,
@@ -382,14 +396,14 @@ impl crate::primitives::Wire for OffsetFetchResponsePartition {
         s.finish();
         if version >= 6 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -401,20 +415,18 @@ impl crate::primitives::Wire for OffsetFetchResponsePartition {
         if version >= 5 {
             size += 4;
         }
-        size
-            += crate::primitives::Wire::value_size(
-                &self.metadata,
-                version,
-                version >= 6,
-            );
+        size += crate::encoding::Wire::value_size(&self.metadata, version, version >= 6);
         size += 2;
         if version >= 6 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for OffsetFetchResponsePartition {
+impl crate::encoding::Decode for OffsetFetchResponsePartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -423,7 +435,7 @@ impl crate::primitives::Decode for OffsetFetchResponsePartition {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 5 {
-            let run: [u8; 16] = crate::primitives::field::read_run(
+            let run: [u8; 16] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("partition_index", 4),
@@ -431,28 +443,28 @@ impl crate::primitives::Decode for OffsetFetchResponsePartition {
                     ("committed_leader_epoch", 4),
                 ],
             )?;
-            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.committed_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
-            self.committed_leader_epoch = crate::primitives::Fixed::from_chunk(
+            self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.committed_offset = crate::encoding::Fixed::from_chunk(&run[4..12]);
+            self.committed_leader_epoch = crate::encoding::Fixed::from_chunk(
                 &run[12..16],
             );
         } else {
-            let run: [u8; 12] = crate::primitives::field::read_run(
+            let run: [u8; 12] = crate::encoding::field::read_run(
                 r,
                 &[("partition_index", 4), ("committed_offset", 8)],
             )?;
-            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.committed_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
+            self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.committed_offset = crate::encoding::Fixed::from_chunk(&run[4..12]);
             self.committed_leader_epoch = -1;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.metadata,
             r,
             version,
             version >= 6,
             "metadata",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
@@ -461,7 +473,7 @@ impl crate::primitives::Decode for OffsetFetchResponsePartition {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 6 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -479,7 +491,7 @@ impl crate::primitives::Decode for OffsetFetchResponsePartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for OffsetFetchResponsePartition {}
+impl crate::encoding::Struct for OffsetFetchResponsePartition {}
 /// Versions 8-10; flexible 8-10.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OffsetFetchResponseGroup {
@@ -498,7 +510,7 @@ pub struct OffsetFetchResponseGroup {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for OffsetFetchResponseGroup {
+impl crate::encoding::Wire for OffsetFetchResponseGroup {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -506,10 +518,10 @@ impl crate::primitives::Wire for OffsetFetchResponseGroup {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.group_id.len());
-        crate::primitives::field::put_str(&mut s, &self.group_id, true, "group_id")?;
-        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
+        crate::encoding::field::put_str(&mut s, &self.group_id, true, "group_id")?;
+        crate::encoding::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -523,42 +535,49 @@ impl crate::primitives::Wire for OffsetFetchResponseGroup {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.group_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.topics, version, true);
+        size += crate::encoding::Wire::value_size(&self.group_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.topics, version, true);
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for OffsetFetchResponseGroup {
+impl crate::encoding::Decode for OffsetFetchResponseGroup {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_id,
             r,
             version,
             true,
             "group_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
             true,
             "topics",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
@@ -566,7 +585,11 @@ impl crate::primitives::Decode for OffsetFetchResponseGroup {
             "error_code",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -577,14 +600,14 @@ impl crate::primitives::Decode for OffsetFetchResponseGroup {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for OffsetFetchResponseGroup {}
+impl crate::encoding::Struct for OffsetFetchResponseGroup {}
 impl crate::entity::Entities for OffsetFetchResponseGroup {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::encoding::group_id(&self.group_id, "GroupId", f);
         crate::entity::Entities::visit_entities(&self.topics, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::encoding::group_id_mut(&mut self.group_id, "GroupId", f);
         crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
@@ -606,7 +629,7 @@ pub struct OffsetFetchResponseTopics {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for OffsetFetchResponseTopics {
+impl crate::encoding::Wire for OffsetFetchResponseTopics {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -615,43 +638,50 @@ impl crate::primitives::Wire for OffsetFetchResponseTopics {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(26 + self.name.len());
         if version <= 9 {
-            crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+            crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
         }
         if version >= 10 {
             s.put_fixed(self.topic_id)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             true,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
             true,
             "partitions",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version <= 9 {
-            size += crate::primitives::Wire::value_size(&self.name, version, true);
+            size += crate::encoding::Wire::value_size(&self.name, version, true);
         }
         if version >= 10 {
             size += 16;
         }
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for OffsetFetchResponseTopics {
+impl crate::encoding::Decode for OffsetFetchResponseTopics {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -659,7 +689,7 @@ impl crate::primitives::Decode for OffsetFetchResponseTopics {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 9 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.name,
                 r,
                 version,
@@ -670,7 +700,7 @@ impl crate::primitives::Decode for OffsetFetchResponseTopics {
             self.name.clear();
         }
         if version >= 10 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_id,
                 r,
                 version,
@@ -680,7 +710,7 @@ impl crate::primitives::Decode for OffsetFetchResponseTopics {
         } else {
             self.topic_id = crate::primitives::Uuid::NIL;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -688,7 +718,11 @@ impl crate::primitives::Decode for OffsetFetchResponseTopics {
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -699,16 +733,16 @@ impl crate::primitives::Decode for OffsetFetchResponseTopics {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for OffsetFetchResponseTopics {}
+impl crate::encoding::Struct for OffsetFetchResponseTopics {}
 impl crate::entity::Entities for OffsetFetchResponseTopics {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 9 {
-            crate::entity::topic_name(&self.name, "Name", f);
+            crate::encoding::topic_name(&self.name, "Name", f);
         }
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
         if version <= 9 {
-            crate::entity::topic_name_mut(&mut self.name, "Name", f);
+            crate::encoding::topic_name_mut(&mut self.name, "Name", f);
         }
     }
 }
@@ -750,7 +784,7 @@ impl Default for OffsetFetchResponsePartitions {
         }
     }
 }
-impl crate::primitives::Wire for OffsetFetchResponsePartitions {
+impl crate::encoding::Wire for OffsetFetchResponsePartitions {
     #[inline]
     fn encode_value(
         &self,
@@ -764,7 +798,7 @@ impl crate::primitives::Wire for OffsetFetchResponsePartitions {
         run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
         run[12..16].copy_from_slice(&self.committed_leader_epoch.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.metadata.as_deref(),
             true,
@@ -776,7 +810,11 @@ impl crate::primitives::Wire for OffsetFetchResponsePartitions {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -786,13 +824,16 @@ impl crate::primitives::Wire for OffsetFetchResponsePartitions {
         size += 4;
         size += 8;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.metadata, version, true);
+        size += crate::encoding::Wire::value_size(&self.metadata, version, true);
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for OffsetFetchResponsePartitions {
+impl crate::encoding::Decode for OffsetFetchResponsePartitions {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -800,7 +841,7 @@ impl crate::primitives::Decode for OffsetFetchResponsePartitions {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 16] = crate::primitives::field::read_run(
+        let run: [u8; 16] = crate::encoding::field::read_run(
             r,
             &[
                 ("partition_index", 4),
@@ -808,17 +849,17 @@ impl crate::primitives::Decode for OffsetFetchResponsePartitions {
                 ("committed_leader_epoch", 4),
             ],
         )?;
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.committed_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
-        self.committed_leader_epoch = crate::primitives::Fixed::from_chunk(&run[12..16]);
-        crate::primitives::field::decode_into(
+        self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.committed_offset = crate::encoding::Fixed::from_chunk(&run[4..12]);
+        self.committed_leader_epoch = crate::encoding::Fixed::from_chunk(&run[12..16]);
+        crate::encoding::field::decode_into(
             &mut self.metadata,
             r,
             version,
             true,
             "metadata",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
@@ -826,7 +867,11 @@ impl crate::primitives::Decode for OffsetFetchResponsePartitions {
             "error_code",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -839,7 +884,7 @@ impl crate::primitives::Decode for OffsetFetchResponsePartitions {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for OffsetFetchResponsePartitions {}
+impl crate::encoding::Struct for OffsetFetchResponsePartitions {}
 impl crate::message::Message for OffsetFetchResponse {
     const NAME: &'static str = "OffsetFetchResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

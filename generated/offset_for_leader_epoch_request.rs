@@ -25,7 +25,7 @@ impl Default for OffsetForLeaderEpochRequest {
         }
     }
 }
-impl crate::primitives::Wire for OffsetForLeaderEpochRequest {
+impl crate::encoding::Wire for OffsetForLeaderEpochRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -36,14 +36,14 @@ impl crate::primitives::Wire for OffsetForLeaderEpochRequest {
         if version >= 3 {
             s.put_fixed(self.replica_id)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.topics.len(),
             version >= 4,
             "topics",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -51,9 +51,13 @@ impl crate::primitives::Wire for OffsetForLeaderEpochRequest {
             "topics",
         )?;
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -63,14 +67,17 @@ impl crate::primitives::Wire for OffsetForLeaderEpochRequest {
         if version >= 3 {
             size += 4;
         }
-        size += crate::primitives::Wire::value_size(&self.topics, version, version >= 4);
+        size += crate::encoding::Wire::value_size(&self.topics, version, version >= 4);
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for OffsetForLeaderEpochRequest {
+impl crate::encoding::Decode for OffsetForLeaderEpochRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -78,7 +85,7 @@ impl crate::primitives::Decode for OffsetForLeaderEpochRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.replica_id,
                 r,
                 version,
@@ -88,7 +95,7 @@ impl crate::primitives::Decode for OffsetForLeaderEpochRequest {
         } else {
             self.replica_id = -2;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -97,7 +104,7 @@ impl crate::primitives::Decode for OffsetForLeaderEpochRequest {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -112,17 +119,17 @@ impl crate::primitives::Decode for OffsetForLeaderEpochRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for OffsetForLeaderEpochRequest {}
+impl crate::encoding::Struct for OffsetForLeaderEpochRequest {}
 impl crate::entity::Entities for OffsetForLeaderEpochRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version >= 3 {
-            crate::entity::broker_id(&self.replica_id, "ReplicaId", f);
+            crate::encoding::broker_id(&self.replica_id, "ReplicaId", f);
         }
         crate::entity::Entities::visit_entities(&self.topics, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
         if version >= 3 {
-            crate::entity::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
+            crate::encoding::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
         }
         crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
     }
@@ -141,7 +148,7 @@ pub struct OffsetForLeaderTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for OffsetForLeaderTopic {
+impl crate::encoding::Wire for OffsetForLeaderTopic {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -149,15 +156,15 @@ impl crate::primitives::Wire for OffsetForLeaderTopic {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.topic.len());
-        crate::primitives::field::put_str(&mut s, &self.topic, version >= 4, "topic")?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_str(&mut s, &self.topic, version >= 4, "topic")?;
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             version >= 4,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -165,43 +172,50 @@ impl crate::primitives::Wire for OffsetForLeaderTopic {
             "partitions",
         )?;
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic, version, version >= 4);
+        size += crate::encoding::Wire::value_size(&self.topic, version, version >= 4);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partitions,
                 version,
                 version >= 4,
             );
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for OffsetForLeaderTopic {
+impl crate::encoding::Decode for OffsetForLeaderTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic,
             r,
             version,
             version >= 4,
             "topic",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -210,7 +224,7 @@ impl crate::primitives::Decode for OffsetForLeaderTopic {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -225,13 +239,13 @@ impl crate::primitives::Decode for OffsetForLeaderTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for OffsetForLeaderTopic {}
+impl crate::encoding::Struct for OffsetForLeaderTopic {}
 impl crate::entity::Entities for OffsetForLeaderTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.topic, "Topic", f);
+        crate::encoding::topic_name(&self.topic, "Topic", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.topic, "Topic", f);
+        crate::encoding::topic_name_mut(&mut self.topic, "Topic", f);
     }
 }
 /// Versions 0-4; flexible 4.
@@ -262,7 +276,7 @@ impl Default for OffsetForLeaderPartition {
         }
     }
 }
-impl crate::primitives::Wire for OffsetForLeaderPartition {
+impl crate::encoding::Wire for OffsetForLeaderPartition {
     #[inline]
     fn encode_value(
         &self,
@@ -286,14 +300,14 @@ impl crate::primitives::Wire for OffsetForLeaderPartition {
         s.finish();
         if version >= 4 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -306,12 +320,15 @@ impl crate::primitives::Wire for OffsetForLeaderPartition {
         }
         size += 4;
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for OffsetForLeaderPartition {
+impl crate::encoding::Decode for OffsetForLeaderPartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -320,21 +337,18 @@ impl crate::primitives::Decode for OffsetForLeaderPartition {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 2 {
-            let run: [u8; 8] = crate::primitives::field::read_run(
+            let run: [u8; 8] = crate::encoding::field::read_run(
                 r,
                 &[("partition", 4), ("current_leader_epoch", 4)],
             )?;
-            self.partition = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.current_leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
+            self.partition = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.current_leader_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
         } else {
-            let run: [u8; 4] = crate::primitives::field::read_run(
-                r,
-                &[("partition", 4)],
-            )?;
-            self.partition = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            let run: [u8; 4] = crate::encoding::field::read_run(r, &[("partition", 4)])?;
+            self.partition = crate::encoding::Fixed::from_chunk(&run[0..4]);
             self.current_leader_epoch = -1;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.leader_epoch,
             r,
             version,
@@ -343,7 +357,7 @@ impl crate::primitives::Decode for OffsetForLeaderPartition {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -359,7 +373,7 @@ impl crate::primitives::Decode for OffsetForLeaderPartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for OffsetForLeaderPartition {}
+impl crate::encoding::Struct for OffsetForLeaderPartition {}
 impl crate::message::Message for OffsetForLeaderEpochRequest {
     const NAME: &'static str = "OffsetForLeaderEpochRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

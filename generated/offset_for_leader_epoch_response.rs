@@ -16,7 +16,7 @@ pub struct OffsetForLeaderEpochResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for OffsetForLeaderEpochResponse {
+impl crate::encoding::Wire for OffsetForLeaderEpochResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -27,14 +27,14 @@ impl crate::primitives::Wire for OffsetForLeaderEpochResponse {
         if version >= 2 {
             s.put_fixed(self.throttle_time_ms)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.topics.len(),
             version >= 4,
             "topics",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -42,9 +42,13 @@ impl crate::primitives::Wire for OffsetForLeaderEpochResponse {
             "topics",
         )?;
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -54,14 +58,17 @@ impl crate::primitives::Wire for OffsetForLeaderEpochResponse {
         if version >= 2 {
             size += 4;
         }
-        size += crate::primitives::Wire::value_size(&self.topics, version, version >= 4);
+        size += crate::encoding::Wire::value_size(&self.topics, version, version >= 4);
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for OffsetForLeaderEpochResponse {
+impl crate::encoding::Decode for OffsetForLeaderEpochResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -69,7 +76,7 @@ impl crate::primitives::Decode for OffsetForLeaderEpochResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 2 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.throttle_time_ms,
                 r,
                 version,
@@ -79,7 +86,7 @@ impl crate::primitives::Decode for OffsetForLeaderEpochResponse {
         } else {
             self.throttle_time_ms = 0;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -88,7 +95,7 @@ impl crate::primitives::Decode for OffsetForLeaderEpochResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -103,7 +110,7 @@ impl crate::primitives::Decode for OffsetForLeaderEpochResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for OffsetForLeaderEpochResponse {}
+impl crate::encoding::Struct for OffsetForLeaderEpochResponse {}
 impl crate::entity::Entities for OffsetForLeaderEpochResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -126,7 +133,7 @@ pub struct OffsetForLeaderTopicResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for OffsetForLeaderTopicResult {
+impl crate::encoding::Wire for OffsetForLeaderTopicResult {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -134,15 +141,15 @@ impl crate::primitives::Wire for OffsetForLeaderTopicResult {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.topic.len());
-        crate::primitives::field::put_str(&mut s, &self.topic, version >= 4, "topic")?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_str(&mut s, &self.topic, version >= 4, "topic")?;
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             version >= 4,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -150,43 +157,50 @@ impl crate::primitives::Wire for OffsetForLeaderTopicResult {
             "partitions",
         )?;
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic, version, version >= 4);
+        size += crate::encoding::Wire::value_size(&self.topic, version, version >= 4);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partitions,
                 version,
                 version >= 4,
             );
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for OffsetForLeaderTopicResult {
+impl crate::encoding::Decode for OffsetForLeaderTopicResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic,
             r,
             version,
             version >= 4,
             "topic",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -195,7 +209,7 @@ impl crate::primitives::Decode for OffsetForLeaderTopicResult {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -210,13 +224,13 @@ impl crate::primitives::Decode for OffsetForLeaderTopicResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for OffsetForLeaderTopicResult {}
+impl crate::encoding::Struct for OffsetForLeaderTopicResult {}
 impl crate::entity::Entities for OffsetForLeaderTopicResult {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.topic, "Topic", f);
+        crate::encoding::topic_name(&self.topic, "Topic", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.topic, "Topic", f);
+        crate::encoding::topic_name_mut(&mut self.topic, "Topic", f);
     }
 }
 /// Versions 0-4; flexible 4.
@@ -252,7 +266,7 @@ impl Default for EpochEndOffset {
         }
     }
 }
-impl crate::primitives::Wire for EpochEndOffset {
+impl crate::encoding::Wire for EpochEndOffset {
     #[inline]
     fn encode_value(
         &self,
@@ -280,14 +294,14 @@ impl crate::primitives::Wire for EpochEndOffset {
         s.finish();
         if version >= 4 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -301,12 +315,15 @@ impl crate::primitives::Wire for EpochEndOffset {
         }
         size += 8;
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for EpochEndOffset {
+impl crate::encoding::Decode for EpochEndOffset {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -315,23 +332,23 @@ impl crate::primitives::Decode for EpochEndOffset {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
-            let run: [u8; 10] = crate::primitives::field::read_run(
+            let run: [u8; 10] = crate::encoding::field::read_run(
                 r,
                 &[("error_code", 2), ("partition", 4), ("leader_epoch", 4)],
             )?;
-            self.error_code = crate::primitives::Fixed::from_chunk(&run[0..2]);
-            self.partition = crate::primitives::Fixed::from_chunk(&run[2..6]);
-            self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[6..10]);
+            self.error_code = crate::encoding::Fixed::from_chunk(&run[0..2]);
+            self.partition = crate::encoding::Fixed::from_chunk(&run[2..6]);
+            self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[6..10]);
         } else {
-            let run: [u8; 6] = crate::primitives::field::read_run(
+            let run: [u8; 6] = crate::encoding::field::read_run(
                 r,
                 &[("error_code", 2), ("partition", 4)],
             )?;
-            self.error_code = crate::primitives::Fixed::from_chunk(&run[0..2]);
-            self.partition = crate::primitives::Fixed::from_chunk(&run[2..6]);
+            self.error_code = crate::encoding::Fixed::from_chunk(&run[0..2]);
+            self.partition = crate::encoding::Fixed::from_chunk(&run[2..6]);
             self.leader_epoch = -1;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.end_offset,
             r,
             version,
@@ -340,7 +357,7 @@ impl crate::primitives::Decode for EpochEndOffset {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -357,7 +374,7 @@ impl crate::primitives::Decode for EpochEndOffset {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for EpochEndOffset {}
+impl crate::encoding::Struct for EpochEndOffset {}
 impl crate::message::Message for OffsetForLeaderEpochResponse {
     const NAME: &'static str = "OffsetForLeaderEpochResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -24,7 +24,7 @@ pub struct ProduceRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ProduceRequest {
+impl crate::encoding::Wire for ProduceRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -32,12 +32,12 @@ impl crate::primitives::Wire for ProduceRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 3 && self.transactional_id.is_some() {
-            return Err(crate::primitives::field::non_default("transactional_id"));
+            return Err(crate::encoding::field::non_default("transactional_id"));
         }
         let mut s = buf
             .segment(16 + self.transactional_id.as_ref().map_or(0, String::len));
         if version >= 3 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.transactional_id.as_deref(),
                 version >= 9,
@@ -48,14 +48,14 @@ impl crate::primitives::Wire for ProduceRequest {
         run[0..2].copy_from_slice(&self.acks.to_be_bytes());
         run[2..6].copy_from_slice(&self.timeout_ms.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.topic_data.len(),
             version >= 9,
             "topic_data",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topic_data,
             buf,
             version,
@@ -63,9 +63,13 @@ impl crate::primitives::Wire for ProduceRequest {
             "topic_data",
         )?;
         if version >= 9 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -74,7 +78,7 @@ impl crate::primitives::Wire for ProduceRequest {
         let mut size = 0;
         if version >= 3 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.transactional_id,
                     version,
                     version >= 9,
@@ -83,18 +87,21 @@ impl crate::primitives::Wire for ProduceRequest {
         size += 2;
         size += 4;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.topic_data,
                 version,
                 version >= 9,
             );
         if version >= 9 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for ProduceRequest {
+impl crate::encoding::Decode for ProduceRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -102,7 +109,7 @@ impl crate::primitives::Decode for ProduceRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.transactional_id,
                 r,
                 version,
@@ -112,13 +119,13 @@ impl crate::primitives::Decode for ProduceRequest {
         } else {
             self.transactional_id = None;
         }
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("acks", 2), ("timeout_ms", 4)],
         )?;
-        self.acks = crate::primitives::Fixed::from_chunk(&run[0..2]);
-        self.timeout_ms = crate::primitives::Fixed::from_chunk(&run[2..6]);
-        crate::primitives::field::decode_into(
+        self.acks = crate::encoding::Fixed::from_chunk(&run[0..2]);
+        self.timeout_ms = crate::encoding::Fixed::from_chunk(&run[2..6]);
+        crate::encoding::field::decode_into(
             &mut self.topic_data,
             r,
             version,
@@ -127,7 +134,7 @@ impl crate::primitives::Decode for ProduceRequest {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 9 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -144,11 +151,11 @@ impl crate::primitives::Decode for ProduceRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ProduceRequest {}
+impl crate::encoding::Struct for ProduceRequest {}
 impl crate::entity::Entities for ProduceRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version >= 3 {
-            crate::entity::transactional_id(
+            crate::encoding::transactional_id(
                 &self.transactional_id,
                 "TransactionalId",
                 f,
@@ -158,7 +165,7 @@ impl crate::entity::Entities for ProduceRequest {
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
         if version >= 3 {
-            crate::entity::transactional_id_mut(
+            crate::encoding::transactional_id_mut(
                 &mut self.transactional_id,
                 "TransactionalId",
                 f,
@@ -185,7 +192,7 @@ pub struct TopicProduceData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopicProduceData {
+impl crate::encoding::Wire for TopicProduceData {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -194,19 +201,19 @@ impl crate::primitives::Wire for TopicProduceData {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(26 + self.name.len());
         if version <= 12 {
-            crate::primitives::field::put_str(&mut s, &self.name, version >= 9, "name")?;
+            crate::encoding::field::put_str(&mut s, &self.name, version >= 9, "name")?;
         }
         if version >= 13 {
             s.put_fixed(self.topic_id)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.partition_data.len(),
             version >= 9,
             "partition_data",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partition_data,
             buf,
             version,
@@ -214,9 +221,13 @@ impl crate::primitives::Wire for TopicProduceData {
             "partition_data",
         )?;
         if version >= 9 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -224,29 +235,27 @@ impl crate::primitives::Wire for TopicProduceData {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version <= 12 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.name,
-                    version,
-                    version >= 9,
-                );
+            size += crate::encoding::Wire::value_size(&self.name, version, version >= 9);
         }
         if version >= 13 {
             size += 16;
         }
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partition_data,
                 version,
                 version >= 9,
             );
         if version >= 9 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for TopicProduceData {
+impl crate::encoding::Decode for TopicProduceData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -254,7 +263,7 @@ impl crate::primitives::Decode for TopicProduceData {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 12 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.name,
                 r,
                 version,
@@ -265,7 +274,7 @@ impl crate::primitives::Decode for TopicProduceData {
             self.name.clear();
         }
         if version >= 13 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_id,
                 r,
                 version,
@@ -275,7 +284,7 @@ impl crate::primitives::Decode for TopicProduceData {
         } else {
             self.topic_id = crate::primitives::Uuid::NIL;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partition_data,
             r,
             version,
@@ -284,7 +293,7 @@ impl crate::primitives::Decode for TopicProduceData {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 9 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -300,16 +309,16 @@ impl crate::primitives::Decode for TopicProduceData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicProduceData {}
+impl crate::encoding::Struct for TopicProduceData {}
 impl crate::entity::Entities for TopicProduceData {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 12 {
-            crate::entity::topic_name(&self.name, "Name", f);
+            crate::encoding::topic_name(&self.name, "Name", f);
         }
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
         if version <= 12 {
-            crate::entity::topic_name_mut(&mut self.name, "Name", f);
+            crate::encoding::topic_name_mut(&mut self.name, "Name", f);
         }
     }
 }
@@ -327,7 +336,7 @@ pub struct PartitionProduceData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for PartitionProduceData {
+impl crate::encoding::Wire for PartitionProduceData {
     #[inline]
     fn encode_value(
         &self,
@@ -335,8 +344,8 @@ impl crate::primitives::Wire for PartitionProduceData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.index, buf);
-        crate::primitives::field::encode(
+        crate::encoding::Fixed::put(self.index, buf);
+        crate::encoding::field::encode(
             &self.records,
             buf,
             version,
@@ -344,9 +353,13 @@ impl crate::primitives::Wire for PartitionProduceData {
             "records",
         )?;
         if version >= 9 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -354,15 +367,17 @@ impl crate::primitives::Wire for PartitionProduceData {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size
-            += crate::primitives::Wire::value_size(&self.records, version, version >= 9);
+        size += crate::encoding::Wire::value_size(&self.records, version, version >= 9);
         if version >= 9 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for PartitionProduceData {
+impl crate::encoding::Decode for PartitionProduceData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -370,14 +385,14 @@ impl crate::primitives::Decode for PartitionProduceData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.index,
             r,
             version,
             false,
             "index",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.records,
             r,
             version,
@@ -386,7 +401,7 @@ impl crate::primitives::Decode for PartitionProduceData {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 9 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -401,7 +416,7 @@ impl crate::primitives::Decode for PartitionProduceData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for PartitionProduceData {}
+impl crate::encoding::Struct for PartitionProduceData {}
 impl crate::message::Message for ProduceRequest {
     const NAME: &'static str = "ProduceRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

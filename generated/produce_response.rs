@@ -20,7 +20,7 @@ pub struct ProduceResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ProduceResponse {
+impl crate::encoding::Wire for ProduceResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -28,9 +28,9 @@ impl crate::primitives::Wire for ProduceResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 10 && !self.node_endpoints.is_empty() {
-            return Err(crate::primitives::field::non_default("node_endpoints"));
+            return Err(crate::encoding::field::non_default("node_endpoints"));
         }
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.responses,
             buf,
             version,
@@ -51,9 +51,9 @@ impl crate::primitives::Wire for ProduceResponse {
             if write_node_endpoints || !self.unknown_tagged_fields.is_empty() {
                 let mut count = self.unknown_tagged_fields.len();
                 count += usize::from(write_node_endpoints);
-                crate::primitives::varint::put_uvarint(buf, count as u32);
+                crate::encoding::put_uvarint(buf, count as u32);
                 if write_node_endpoints {
-                    crate::tagged::encode_field(
+                    crate::encoding::tagged::encode_field(
                         buf,
                         0,
                         &self.node_endpoints,
@@ -61,10 +61,14 @@ impl crate::primitives::Wire for ProduceResponse {
                         "node_endpoints",
                     )?;
                 }
-                crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+                crate::encoding::tagged::encode_unknown(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    1,
+                )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -72,11 +76,7 @@ impl crate::primitives::Wire for ProduceResponse {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
-                &self.responses,
-                version,
-                version >= 9,
-            );
+            += crate::encoding::Wire::value_size(&self.responses, version, version >= 9);
         if version >= 1 {
             size += 4;
         }
@@ -85,23 +85,28 @@ impl crate::primitives::Wire for ProduceResponse {
             let mut count = self.unknown_tagged_fields.len();
             count += usize::from(write_node_endpoints);
             size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+                += crate::encoding::uvarint_len(count as u32)
+                    + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
             if write_node_endpoints {
-                size += crate::tagged::field_size(0, &self.node_endpoints, version);
+                size
+                    += crate::encoding::tagged::field_size(
+                        0,
+                        &self.node_endpoints,
+                        version,
+                    );
             }
         }
         size
     }
 }
-impl crate::primitives::Decode for ProduceResponse {
+impl crate::encoding::Decode for ProduceResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.responses,
             r,
             version,
@@ -109,7 +114,7 @@ impl crate::primitives::Decode for ProduceResponse {
             "responses",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.throttle_time_ms,
                 r,
                 version,
@@ -122,14 +127,14 @@ impl crate::primitives::Decode for ProduceResponse {
         self.node_endpoints.clear();
         self.unknown_tagged_fields.clear();
         if version >= 9 {
-            crate::tagged::decode_section(
+            crate::encoding::tagged::decode_section(
                 r,
                 1,
                 &mut self.unknown_tagged_fields,
                 |tag, r| {
                     match tag {
                         0 if version >= 10 => {
-                            self.node_endpoints = crate::primitives::field::decode_tagged(
+                            self.node_endpoints = crate::encoding::field::decode_tagged(
                                 r,
                                 version,
                                 "node_endpoints",
@@ -151,7 +156,7 @@ impl crate::primitives::Decode for ProduceResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ProduceResponse {}
+impl crate::encoding::Struct for ProduceResponse {}
 impl crate::entity::Entities for ProduceResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.responses, version, f);
@@ -188,7 +193,7 @@ pub struct TopicProduceResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopicProduceResponse {
+impl crate::encoding::Wire for TopicProduceResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -197,19 +202,19 @@ impl crate::primitives::Wire for TopicProduceResponse {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(26 + self.name.len());
         if version <= 12 {
-            crate::primitives::field::put_str(&mut s, &self.name, version >= 9, "name")?;
+            crate::encoding::field::put_str(&mut s, &self.name, version >= 9, "name")?;
         }
         if version >= 13 {
             s.put_fixed(self.topic_id)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.partition_responses.len(),
             version >= 9,
             "partition_responses",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partition_responses,
             buf,
             version,
@@ -217,9 +222,13 @@ impl crate::primitives::Wire for TopicProduceResponse {
             "partition_responses",
         )?;
         if version >= 9 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -227,29 +236,27 @@ impl crate::primitives::Wire for TopicProduceResponse {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version <= 12 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.name,
-                    version,
-                    version >= 9,
-                );
+            size += crate::encoding::Wire::value_size(&self.name, version, version >= 9);
         }
         if version >= 13 {
             size += 16;
         }
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partition_responses,
                 version,
                 version >= 9,
             );
         if version >= 9 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for TopicProduceResponse {
+impl crate::encoding::Decode for TopicProduceResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -257,7 +264,7 @@ impl crate::primitives::Decode for TopicProduceResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 12 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.name,
                 r,
                 version,
@@ -268,7 +275,7 @@ impl crate::primitives::Decode for TopicProduceResponse {
             self.name.clear();
         }
         if version >= 13 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_id,
                 r,
                 version,
@@ -278,7 +285,7 @@ impl crate::primitives::Decode for TopicProduceResponse {
         } else {
             self.topic_id = crate::primitives::Uuid::NIL;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partition_responses,
             r,
             version,
@@ -287,7 +294,7 @@ impl crate::primitives::Decode for TopicProduceResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 9 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -303,17 +310,17 @@ impl crate::primitives::Decode for TopicProduceResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicProduceResponse {}
+impl crate::encoding::Struct for TopicProduceResponse {}
 impl crate::entity::Entities for TopicProduceResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 12 {
-            crate::entity::topic_name(&self.name, "Name", f);
+            crate::encoding::topic_name(&self.name, "Name", f);
         }
         crate::entity::Entities::visit_entities(&self.partition_responses, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
         if version <= 12 {
-            crate::entity::topic_name_mut(&mut self.name, "Name", f);
+            crate::encoding::topic_name_mut(&mut self.name, "Name", f);
         }
         crate::entity::Entities::rewrite_entities(
             &mut self.partition_responses,
@@ -375,7 +382,7 @@ impl Default for PartitionProduceResponse {
         }
     }
 }
-impl crate::primitives::Wire for PartitionProduceResponse {
+impl crate::encoding::Wire for PartitionProduceResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -383,7 +390,7 @@ impl crate::primitives::Wire for PartitionProduceResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 10 && self.current_leader != LeaderIdAndEpoch::default() {
-            return Err(crate::primitives::field::non_default("current_leader"));
+            return Err(crate::encoding::field::non_default("current_leader"));
         }
         let mut s = buf.segment(35);
         if version >= 5 {
@@ -409,7 +416,7 @@ impl crate::primitives::Wire for PartitionProduceResponse {
             s.put_slice(&run)?;
         }
         if version >= 8 {
-            crate::primitives::field::put_count(
+            crate::encoding::field::put_count(
                 &mut s,
                 self.record_errors.len(),
                 version >= 9,
@@ -418,7 +425,7 @@ impl crate::primitives::Wire for PartitionProduceResponse {
         }
         s.finish();
         if version >= 8 {
-            crate::primitives::field::encode_elements(
+            crate::encoding::field::encode_elements(
                 &self.record_errors,
                 buf,
                 version,
@@ -430,7 +437,7 @@ impl crate::primitives::Wire for PartitionProduceResponse {
             && self.current_leader != LeaderIdAndEpoch::default();
         let mut s = buf.segment(6 + self.error_message.as_ref().map_or(0, String::len));
         if version >= 8 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.error_message.as_deref(),
                 version >= 9,
@@ -446,9 +453,9 @@ impl crate::primitives::Wire for PartitionProduceResponse {
             if write_current_leader || !self.unknown_tagged_fields.is_empty() {
                 let mut count = self.unknown_tagged_fields.len();
                 count += usize::from(write_current_leader);
-                crate::primitives::varint::put_uvarint(buf, count as u32);
+                crate::encoding::put_uvarint(buf, count as u32);
                 if write_current_leader {
-                    crate::tagged::encode_field(
+                    crate::encoding::tagged::encode_field(
                         buf,
                         0,
                         &self.current_leader,
@@ -456,10 +463,14 @@ impl crate::primitives::Wire for PartitionProduceResponse {
                         "current_leader",
                     )?;
                 }
-                crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+                crate::encoding::tagged::encode_unknown(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    1,
+                )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -477,7 +488,7 @@ impl crate::primitives::Wire for PartitionProduceResponse {
         }
         if version >= 8 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.record_errors,
                     version,
                     version >= 9,
@@ -485,7 +496,7 @@ impl crate::primitives::Wire for PartitionProduceResponse {
         }
         if version >= 8 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.error_message,
                     version,
                     version >= 9,
@@ -497,16 +508,21 @@ impl crate::primitives::Wire for PartitionProduceResponse {
             let mut count = self.unknown_tagged_fields.len();
             count += usize::from(write_current_leader);
             size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+                += crate::encoding::uvarint_len(count as u32)
+                    + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
             if write_current_leader {
-                size += crate::tagged::field_size(0, &self.current_leader, version);
+                size
+                    += crate::encoding::tagged::field_size(
+                        0,
+                        &self.current_leader,
+                        version,
+                    );
             }
         }
         size
     }
 }
-impl crate::primitives::Decode for PartitionProduceResponse {
+impl crate::encoding::Decode for PartitionProduceResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -514,7 +530,7 @@ impl crate::primitives::Decode for PartitionProduceResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 5 {
-            let run: [u8; 30] = crate::primitives::field::read_run(
+            let run: [u8; 30] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("index", 4),
@@ -524,13 +540,13 @@ impl crate::primitives::Decode for PartitionProduceResponse {
                     ("log_start_offset", 8),
                 ],
             )?;
-            self.index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-            self.base_offset = crate::primitives::Fixed::from_chunk(&run[6..14]);
-            self.log_append_time_ms = crate::primitives::Fixed::from_chunk(&run[14..22]);
-            self.log_start_offset = crate::primitives::Fixed::from_chunk(&run[22..30]);
+            self.index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+            self.base_offset = crate::encoding::Fixed::from_chunk(&run[6..14]);
+            self.log_append_time_ms = crate::encoding::Fixed::from_chunk(&run[14..22]);
+            self.log_start_offset = crate::encoding::Fixed::from_chunk(&run[22..30]);
         } else if version >= 2 {
-            let run: [u8; 22] = crate::primitives::field::read_run(
+            let run: [u8; 22] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("index", 4),
@@ -539,24 +555,24 @@ impl crate::primitives::Decode for PartitionProduceResponse {
                     ("log_append_time_ms", 8),
                 ],
             )?;
-            self.index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-            self.base_offset = crate::primitives::Fixed::from_chunk(&run[6..14]);
-            self.log_append_time_ms = crate::primitives::Fixed::from_chunk(&run[14..22]);
+            self.index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+            self.base_offset = crate::encoding::Fixed::from_chunk(&run[6..14]);
+            self.log_append_time_ms = crate::encoding::Fixed::from_chunk(&run[14..22]);
             self.log_start_offset = -1;
         } else {
-            let run: [u8; 14] = crate::primitives::field::read_run(
+            let run: [u8; 14] = crate::encoding::field::read_run(
                 r,
                 &[("index", 4), ("error_code", 2), ("base_offset", 8)],
             )?;
-            self.index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-            self.base_offset = crate::primitives::Fixed::from_chunk(&run[6..14]);
+            self.index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+            self.base_offset = crate::encoding::Fixed::from_chunk(&run[6..14]);
             self.log_append_time_ms = -1;
             self.log_start_offset = -1;
         }
         if version >= 8 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.record_errors,
                 r,
                 version,
@@ -567,7 +583,7 @@ impl crate::primitives::Decode for PartitionProduceResponse {
             self.record_errors.clear();
         }
         if version >= 8 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.error_message,
                 r,
                 version,
@@ -577,17 +593,17 @@ impl crate::primitives::Decode for PartitionProduceResponse {
         } else {
             self.error_message = None;
         }
-        crate::primitives::Decode::reset_value(&mut self.current_leader);
+        crate::encoding::Decode::reset_value(&mut self.current_leader);
         self.unknown_tagged_fields.clear();
         if version >= 9 {
-            crate::tagged::decode_section(
+            crate::encoding::tagged::decode_section(
                 r,
                 1,
                 &mut self.unknown_tagged_fields,
                 |tag, r| {
                     match tag {
                         0 if version >= 10 => {
-                            self.current_leader = crate::primitives::field::decode_tagged(
+                            self.current_leader = crate::encoding::field::decode_tagged(
                                 r,
                                 version,
                                 "current_leader",
@@ -610,11 +626,11 @@ impl crate::primitives::Decode for PartitionProduceResponse {
         self.log_start_offset = -1;
         self.record_errors.clear();
         self.error_message = None;
-        crate::primitives::Decode::reset_value(&mut self.current_leader);
+        crate::encoding::Decode::reset_value(&mut self.current_leader);
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for PartitionProduceResponse {}
+impl crate::encoding::Struct for PartitionProduceResponse {}
 impl crate::entity::Entities for PartitionProduceResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version >= 10 {
@@ -645,7 +661,7 @@ pub struct BatchIndexAndErrorMessage {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for BatchIndexAndErrorMessage {
+impl crate::encoding::Wire for BatchIndexAndErrorMessage {
     #[inline]
     fn encode_value(
         &self,
@@ -658,7 +674,7 @@ impl crate::primitives::Wire for BatchIndexAndErrorMessage {
                 10 + self.batch_index_error_message.as_ref().map_or(0, String::len),
             );
         s.put_fixed(self.batch_index)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.batch_index_error_message.as_deref(),
             version >= 9,
@@ -670,14 +686,14 @@ impl crate::primitives::Wire for BatchIndexAndErrorMessage {
         s.finish();
         if version >= 9 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -686,18 +702,21 @@ impl crate::primitives::Wire for BatchIndexAndErrorMessage {
         let mut size = 0;
         size += 4;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.batch_index_error_message,
                 version,
                 version >= 9,
             );
         if version >= 9 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for BatchIndexAndErrorMessage {
+impl crate::encoding::Decode for BatchIndexAndErrorMessage {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -705,14 +724,14 @@ impl crate::primitives::Decode for BatchIndexAndErrorMessage {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.batch_index,
             r,
             version,
             false,
             "batch_index",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.batch_index_error_message,
             r,
             version,
@@ -721,7 +740,7 @@ impl crate::primitives::Decode for BatchIndexAndErrorMessage {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 9 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -736,7 +755,7 @@ impl crate::primitives::Decode for BatchIndexAndErrorMessage {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for BatchIndexAndErrorMessage {}
+impl crate::encoding::Struct for BatchIndexAndErrorMessage {}
 /// Versions 10-13; flexible 10-13.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LeaderIdAndEpoch {
@@ -760,7 +779,7 @@ impl Default for LeaderIdAndEpoch {
         }
     }
 }
-impl crate::primitives::Wire for LeaderIdAndEpoch {
+impl crate::encoding::Wire for LeaderIdAndEpoch {
     #[inline]
     fn encode_value(
         &self,
@@ -778,7 +797,11 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -787,11 +810,14 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         let mut size = 0;
         size += 4;
         size += 4;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for LeaderIdAndEpoch {
+impl crate::encoding::Decode for LeaderIdAndEpoch {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -799,14 +825,18 @@ impl crate::primitives::Decode for LeaderIdAndEpoch {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 8] = crate::primitives::field::read_run(
+        let run: [u8; 8] = crate::encoding::field::read_run(
             r,
             &[("leader_id", 4), ("leader_epoch", 4)],
         )?;
-        self.leader_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
+        self.leader_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -816,13 +846,13 @@ impl crate::primitives::Decode for LeaderIdAndEpoch {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for LeaderIdAndEpoch {}
+impl crate::encoding::Struct for LeaderIdAndEpoch {}
 impl crate::entity::Entities for LeaderIdAndEpoch {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.leader_id, "LeaderId", f);
+        crate::encoding::broker_id(&self.leader_id, "LeaderId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.leader_id, "LeaderId", f);
+        crate::encoding::broker_id_mut(&mut self.leader_id, "LeaderId", f);
     }
 }
 /// Versions 10-13; flexible 10-13.
@@ -847,7 +877,7 @@ pub struct NodeEndpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for NodeEndpoint {
+impl crate::encoding::Wire for NodeEndpoint {
     #[inline]
     fn encode_value(
         &self,
@@ -858,9 +888,9 @@ impl crate::primitives::Wire for NodeEndpoint {
         let mut s = buf
             .segment(19 + self.host.len() + self.rack.as_ref().map_or(0, String::len));
         s.put_fixed(self.node_id)?;
-        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        crate::encoding::field::put_str(&mut s, &self.host, true, "host")?;
         s.put_fixed(self.port)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.rack.as_deref(),
             true,
@@ -871,7 +901,11 @@ impl crate::primitives::Wire for NodeEndpoint {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -879,14 +913,17 @@ impl crate::primitives::Wire for NodeEndpoint {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.host, version, true);
+        size += crate::encoding::Wire::value_size(&self.host, version, true);
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.rack, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.rack, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for NodeEndpoint {
+impl crate::encoding::Decode for NodeEndpoint {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -894,24 +931,22 @@ impl crate::primitives::Decode for NodeEndpoint {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.node_id,
             r,
             version,
             false,
             "node_id",
         )?;
-        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
-        crate::primitives::field::decode_into(
-            &mut self.port,
-            r,
-            version,
-            false,
-            "port",
-        )?;
-        crate::primitives::field::decode_into(&mut self.rack, r, version, true, "rack")?;
+        crate::encoding::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::encoding::field::decode_into(&mut self.port, r, version, false, "port")?;
+        crate::encoding::field::decode_into(&mut self.rack, r, version, true, "rack")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -923,13 +958,13 @@ impl crate::primitives::Decode for NodeEndpoint {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for NodeEndpoint {}
+impl crate::encoding::Struct for NodeEndpoint {}
 impl crate::entity::Entities for NodeEndpoint {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.node_id, "NodeId", f);
+        crate::encoding::broker_id(&self.node_id, "NodeId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.node_id, "NodeId", f);
+        crate::encoding::broker_id_mut(&mut self.node_id, "NodeId", f);
     }
 }
 impl crate::message::Message for ProduceResponse {

@@ -28,7 +28,7 @@ pub struct PushTelemetryRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for PushTelemetryRequest {
+impl crate::encoding::Wire for PushTelemetryRequest {
     #[inline]
     fn encode_value(
         &self,
@@ -42,8 +42,12 @@ impl crate::primitives::Wire for PushTelemetryRequest {
         run[20..21].copy_from_slice(&[u8::from(self.terminating)]);
         run[21..22].copy_from_slice(&self.compression_type.to_be_bytes());
         buf.extend_from_slice(&run);
-        crate::primitives::field::encode(&self.metrics, buf, version, true, "metrics")?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::field::encode(&self.metrics, buf, version, true, "metrics")?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -53,12 +57,15 @@ impl crate::primitives::Wire for PushTelemetryRequest {
         size += 4;
         size += 1;
         size += 1;
-        size += crate::primitives::Wire::value_size(&self.metrics, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.metrics, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for PushTelemetryRequest {
+impl crate::encoding::Decode for PushTelemetryRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -66,7 +73,7 @@ impl crate::primitives::Decode for PushTelemetryRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 22] = crate::primitives::field::read_run(
+        let run: [u8; 22] = crate::encoding::field::read_run(
             r,
             &[
                 ("client_instance_id", 16),
@@ -75,11 +82,11 @@ impl crate::primitives::Decode for PushTelemetryRequest {
                 ("compression_type", 1),
             ],
         )?;
-        self.client_instance_id = crate::primitives::Fixed::from_chunk(&run[0..16]);
-        self.subscription_id = crate::primitives::Fixed::from_chunk(&run[16..20]);
-        self.terminating = crate::primitives::Fixed::from_chunk(&run[20..21]);
-        self.compression_type = crate::primitives::Fixed::from_chunk(&run[21..22]);
-        crate::primitives::field::decode_into(
+        self.client_instance_id = crate::encoding::Fixed::from_chunk(&run[0..16]);
+        self.subscription_id = crate::encoding::Fixed::from_chunk(&run[16..20]);
+        self.terminating = crate::encoding::Fixed::from_chunk(&run[20..21]);
+        self.compression_type = crate::encoding::Fixed::from_chunk(&run[21..22]);
+        crate::encoding::field::decode_into(
             &mut self.metrics,
             r,
             version,
@@ -87,7 +94,11 @@ impl crate::primitives::Decode for PushTelemetryRequest {
             "metrics",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -100,7 +111,7 @@ impl crate::primitives::Decode for PushTelemetryRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for PushTelemetryRequest {}
+impl crate::encoding::Struct for PushTelemetryRequest {}
 impl crate::entity::Entities for PushTelemetryRequest {}
 impl crate::message::Message for PushTelemetryRequest {
     const NAME: &'static str = "PushTelemetryRequest";

@@ -16,7 +16,7 @@ pub struct PushTelemetryResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for PushTelemetryResponse {
+impl crate::encoding::Wire for PushTelemetryResponse {
     #[inline]
     fn encode_value(
         &self,
@@ -34,7 +34,11 @@ impl crate::primitives::Wire for PushTelemetryResponse {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -43,11 +47,14 @@ impl crate::primitives::Wire for PushTelemetryResponse {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for PushTelemetryResponse {
+impl crate::encoding::Decode for PushTelemetryResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -55,14 +62,18 @@ impl crate::primitives::Decode for PushTelemetryResponse {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
         )?;
-        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+        self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -72,7 +83,7 @@ impl crate::primitives::Decode for PushTelemetryResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for PushTelemetryResponse {}
+impl crate::encoding::Struct for PushTelemetryResponse {}
 impl crate::entity::Entities for PushTelemetryResponse {}
 impl crate::message::Message for PushTelemetryResponse {
     const NAME: &'static str = "PushTelemetryResponse";

@@ -12,33 +12,40 @@ pub struct ReadShareGroupStateResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ReadShareGroupStateResponse {
+impl crate::encoding::Wire for ReadShareGroupStateResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.results, buf, version, true, "results")?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::field::encode(&self.results, buf, version, true, "results")?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.results, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.results, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ReadShareGroupStateResponse {
+impl crate::encoding::Decode for ReadShareGroupStateResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.results,
             r,
             version,
@@ -46,7 +53,11 @@ impl crate::primitives::Decode for ReadShareGroupStateResponse {
             "results",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -55,7 +66,7 @@ impl crate::primitives::Decode for ReadShareGroupStateResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ReadShareGroupStateResponse {}
+impl crate::encoding::Struct for ReadShareGroupStateResponse {}
 impl crate::entity::Entities for ReadShareGroupStateResponse {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -71,7 +82,7 @@ pub struct ReadStateResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ReadStateResult {
+impl crate::encoding::Wire for ReadStateResult {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -80,47 +91,54 @@ impl crate::primitives::Wire for ReadStateResult {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(21);
         s.put_fixed(self.topic_id)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             true,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
             true,
             "partitions",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 16;
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ReadStateResult {
+impl crate::encoding::Decode for ReadStateResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_id,
             r,
             version,
             false,
             "topic_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -128,7 +146,11 @@ impl crate::primitives::Decode for ReadStateResult {
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -138,7 +160,7 @@ impl crate::primitives::Decode for ReadStateResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ReadStateResult {}
+impl crate::encoding::Struct for ReadStateResult {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionResult {
@@ -169,7 +191,7 @@ pub struct PartitionResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for PartitionResult {
+impl crate::encoding::Wire for PartitionResult {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -181,7 +203,7 @@ impl crate::primitives::Wire for PartitionResult {
         run[0..4].copy_from_slice(&self.partition.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             true,
@@ -191,21 +213,25 @@ impl crate::primitives::Wire for PartitionResult {
         run[0..4].copy_from_slice(&self.state_epoch.to_be_bytes());
         run[4..12].copy_from_slice(&self.start_offset.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.state_batches.len(),
             true,
             "state_batches",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.state_batches,
             buf,
             version,
             true,
             "state_batches",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -213,41 +239,44 @@ impl crate::primitives::Wire for PartitionResult {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.error_message, version, true);
+        size += crate::encoding::Wire::value_size(&self.error_message, version, true);
         size += 4;
         size += 8;
-        size += crate::primitives::Wire::value_size(&self.state_batches, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.state_batches, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for PartitionResult {
+impl crate::encoding::Decode for PartitionResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("partition", 4), ("error_code", 2)],
         )?;
-        self.partition = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::field::decode_into(
+        self.partition = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
             true,
             "error_message",
         )?;
-        let run: [u8; 12] = crate::primitives::field::read_run(
+        let run: [u8; 12] = crate::encoding::field::read_run(
             r,
             &[("state_epoch", 4), ("start_offset", 8)],
         )?;
-        self.state_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.start_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
-        crate::primitives::field::decode_into(
+        self.state_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.start_offset = crate::encoding::Fixed::from_chunk(&run[4..12]);
+        crate::encoding::field::decode_into(
             &mut self.state_batches,
             r,
             version,
@@ -255,7 +284,11 @@ impl crate::primitives::Decode for PartitionResult {
             "state_batches",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -269,7 +302,7 @@ impl crate::primitives::Decode for PartitionResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for PartitionResult {}
+impl crate::encoding::Struct for PartitionResult {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StateBatch {
@@ -292,7 +325,7 @@ pub struct StateBatch {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for StateBatch {
+impl crate::encoding::Wire for StateBatch {
     #[inline]
     fn encode_value(
         &self,
@@ -312,7 +345,11 @@ impl crate::primitives::Wire for StateBatch {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -323,11 +360,14 @@ impl crate::primitives::Wire for StateBatch {
         size += 8;
         size += 1;
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for StateBatch {
+impl crate::encoding::Decode for StateBatch {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -335,7 +375,7 @@ impl crate::primitives::Decode for StateBatch {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 19] = crate::primitives::field::read_run(
+        let run: [u8; 19] = crate::encoding::field::read_run(
             r,
             &[
                 ("first_offset", 8),
@@ -344,12 +384,16 @@ impl crate::primitives::Decode for StateBatch {
                 ("delivery_count", 2),
             ],
         )?;
-        self.first_offset = crate::primitives::Fixed::from_chunk(&run[0..8]);
-        self.last_offset = crate::primitives::Fixed::from_chunk(&run[8..16]);
-        self.delivery_state = crate::primitives::Fixed::from_chunk(&run[16..17]);
-        self.delivery_count = crate::primitives::Fixed::from_chunk(&run[17..19]);
+        self.first_offset = crate::encoding::Fixed::from_chunk(&run[0..8]);
+        self.last_offset = crate::encoding::Fixed::from_chunk(&run[8..16]);
+        self.delivery_state = crate::encoding::Fixed::from_chunk(&run[16..17]);
+        self.delivery_count = crate::encoding::Fixed::from_chunk(&run[17..19]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -361,7 +405,7 @@ impl crate::primitives::Decode for StateBatch {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for StateBatch {}
+impl crate::encoding::Struct for StateBatch {}
 impl crate::message::Message for ReadShareGroupStateResponse {
     const NAME: &'static str = "ReadShareGroupStateResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

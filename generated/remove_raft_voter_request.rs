@@ -30,7 +30,7 @@ impl Default for RemoveRaftVoterRequest {
         }
     }
 }
-impl crate::primitives::Wire for RemoveRaftVoterRequest {
+impl crate::encoding::Wire for RemoveRaftVoterRequest {
     #[inline]
     fn encode_value(
         &self,
@@ -39,7 +39,7 @@ impl crate::primitives::Wire for RemoveRaftVoterRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(26 + self.cluster_id.as_ref().map_or(0, String::len));
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.cluster_id.as_deref(),
             true,
@@ -54,21 +54,28 @@ impl crate::primitives::Wire for RemoveRaftVoterRequest {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.cluster_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.cluster_id, version, true);
         size += 4;
         size += 16;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for RemoveRaftVoterRequest {
+impl crate::encoding::Decode for RemoveRaftVoterRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -76,21 +83,25 @@ impl crate::primitives::Decode for RemoveRaftVoterRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.cluster_id,
             r,
             version,
             true,
             "cluster_id",
         )?;
-        let run: [u8; 20] = crate::primitives::field::read_run(
+        let run: [u8; 20] = crate::encoding::field::read_run(
             r,
             &[("voter_id", 4), ("voter_directory_id", 16)],
         )?;
-        self.voter_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.voter_directory_id = crate::primitives::Fixed::from_chunk(&run[4..20]);
+        self.voter_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.voter_directory_id = crate::encoding::Fixed::from_chunk(&run[4..20]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -101,7 +112,7 @@ impl crate::primitives::Decode for RemoveRaftVoterRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for RemoveRaftVoterRequest {}
+impl crate::encoding::Struct for RemoveRaftVoterRequest {}
 impl crate::entity::Entities for RemoveRaftVoterRequest {}
 impl crate::message::Message for RemoveRaftVoterRequest {
     const NAME: &'static str = "RemoveRaftVoterRequest";

@@ -45,7 +45,7 @@ impl Default for RequestHeader {
         }
     }
 }
-impl crate::primitives::Wire for RequestHeader {
+impl crate::encoding::Wire for RequestHeader {
     #[inline]
     fn encode_value(
         &self,
@@ -62,7 +62,7 @@ impl crate::primitives::Wire for RequestHeader {
         run[4..8].copy_from_slice(&self.correlation_id.to_be_bytes());
         s.put_slice(&run)?;
         if version >= 1 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.client_id.as_deref(),
                 false,
@@ -82,9 +82,9 @@ impl crate::primitives::Wire for RequestHeader {
                 let mut count = self.unknown_tagged_fields.len();
                 count += usize::from(write_initial_principal_name);
                 count += usize::from(write_initial_client_id);
-                crate::primitives::varint::put_uvarint(buf, count as u32);
+                crate::encoding::put_uvarint(buf, count as u32);
                 if write_initial_principal_name {
-                    crate::tagged::encode_field(
+                    crate::encoding::tagged::encode_field(
                         buf,
                         0,
                         &self.initial_principal_name,
@@ -93,7 +93,7 @@ impl crate::primitives::Wire for RequestHeader {
                     )?;
                 }
                 if write_initial_client_id {
-                    crate::tagged::encode_field(
+                    crate::encoding::tagged::encode_field(
                         buf,
                         1,
                         &self.initial_client_id,
@@ -101,10 +101,14 @@ impl crate::primitives::Wire for RequestHeader {
                         "initial_client_id",
                     )?;
                 }
-                crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 2)?;
+                crate::encoding::tagged::encode_unknown(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    2,
+                )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -115,7 +119,7 @@ impl crate::primitives::Wire for RequestHeader {
         size += 2;
         size += 4;
         if version >= 1 {
-            size += crate::primitives::Wire::value_size(&self.client_id, version, false);
+            size += crate::encoding::Wire::value_size(&self.client_id, version, false);
         }
         if version >= 2 {
             let write_initial_principal_name = self.initial_principal_name.is_some();
@@ -124,24 +128,29 @@ impl crate::primitives::Wire for RequestHeader {
             count += usize::from(write_initial_principal_name);
             count += usize::from(write_initial_client_id);
             size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+                += crate::encoding::uvarint_len(count as u32)
+                    + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
             if write_initial_principal_name {
                 size
-                    += crate::tagged::field_size(
+                    += crate::encoding::tagged::field_size(
                         0,
                         &self.initial_principal_name,
                         version,
                     );
             }
             if write_initial_client_id {
-                size += crate::tagged::field_size(1, &self.initial_client_id, version);
+                size
+                    += crate::encoding::tagged::field_size(
+                        1,
+                        &self.initial_client_id,
+                        version,
+                    );
             }
         }
         size
     }
 }
-impl crate::primitives::Decode for RequestHeader {
+impl crate::encoding::Decode for RequestHeader {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -149,15 +158,15 @@ impl crate::primitives::Decode for RequestHeader {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 8] = crate::primitives::field::read_run(
+        let run: [u8; 8] = crate::encoding::field::read_run(
             r,
             &[("request_api_key", 2), ("request_api_version", 2), ("correlation_id", 4)],
         )?;
-        self.request_api_key = crate::primitives::Fixed::from_chunk(&run[0..2]);
-        self.request_api_version = crate::primitives::Fixed::from_chunk(&run[2..4]);
-        self.correlation_id = crate::primitives::Fixed::from_chunk(&run[4..8]);
+        self.request_api_key = crate::encoding::Fixed::from_chunk(&run[0..2]);
+        self.request_api_version = crate::encoding::Fixed::from_chunk(&run[2..4]);
+        self.correlation_id = crate::encoding::Fixed::from_chunk(&run[4..8]);
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.client_id,
                 r,
                 version,
@@ -171,21 +180,21 @@ impl crate::primitives::Decode for RequestHeader {
         self.initial_client_id = None;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_section(
+            crate::encoding::tagged::decode_section(
                 r,
                 2,
                 &mut self.unknown_tagged_fields,
                 |tag, r| {
                     match tag {
                         0 => {
-                            self.initial_principal_name = crate::primitives::field::decode_tagged(
+                            self.initial_principal_name = crate::encoding::field::decode_tagged(
                                 r,
                                 version,
                                 "initial_principal_name",
                             )?;
                         }
                         1 => {
-                            self.initial_client_id = crate::primitives::field::decode_tagged(
+                            self.initial_client_id = crate::encoding::field::decode_tagged(
                                 r,
                                 version,
                                 "initial_client_id",
@@ -210,7 +219,7 @@ impl crate::primitives::Decode for RequestHeader {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for RequestHeader {}
+impl crate::encoding::Struct for RequestHeader {}
 impl crate::message::Message for RequestHeader {
     const NAME: &'static str = "RequestHeader";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -12,7 +12,7 @@ pub struct ResponseHeader {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ResponseHeader {
+impl crate::encoding::Wire for ResponseHeader {
     #[inline]
     fn encode_value(
         &self,
@@ -28,14 +28,14 @@ impl crate::primitives::Wire for ResponseHeader {
         s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -44,12 +44,15 @@ impl crate::primitives::Wire for ResponseHeader {
         let mut size = 0;
         size += 4;
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for ResponseHeader {
+impl crate::encoding::Decode for ResponseHeader {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -57,7 +60,7 @@ impl crate::primitives::Decode for ResponseHeader {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.correlation_id,
             r,
             version,
@@ -66,7 +69,7 @@ impl crate::primitives::Decode for ResponseHeader {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -80,7 +83,7 @@ impl crate::primitives::Decode for ResponseHeader {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ResponseHeader {}
+impl crate::encoding::Struct for ResponseHeader {}
 impl crate::message::Message for ResponseHeader {
     const NAME: &'static str = "ResponseHeader";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

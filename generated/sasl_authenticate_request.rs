@@ -22,7 +22,7 @@ impl ::core::fmt::Debug for SaslAuthenticateRequest {
             .finish()
     }
 }
-impl crate::primitives::Wire for SaslAuthenticateRequest {
+impl crate::encoding::Wire for SaslAuthenticateRequest {
     #[inline]
     fn encode_value(
         &self,
@@ -30,7 +30,7 @@ impl crate::primitives::Wire for SaslAuthenticateRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.auth_bytes,
             buf,
             version,
@@ -38,9 +38,13 @@ impl crate::primitives::Wire for SaslAuthenticateRequest {
             "auth_bytes",
         )?;
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -48,18 +52,21 @@ impl crate::primitives::Wire for SaslAuthenticateRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.auth_bytes,
                 version,
                 version >= 2,
             );
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for SaslAuthenticateRequest {
+impl crate::encoding::Decode for SaslAuthenticateRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -67,7 +74,7 @@ impl crate::primitives::Decode for SaslAuthenticateRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.auth_bytes,
             r,
             version,
@@ -76,7 +83,7 @@ impl crate::primitives::Decode for SaslAuthenticateRequest {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -90,7 +97,7 @@ impl crate::primitives::Decode for SaslAuthenticateRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for SaslAuthenticateRequest {}
+impl crate::encoding::Struct for SaslAuthenticateRequest {}
 impl crate::entity::Entities for SaslAuthenticateRequest {}
 impl crate::message::Message for SaslAuthenticateRequest {
     const NAME: &'static str = "SaslAuthenticateRequest";

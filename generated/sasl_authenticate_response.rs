@@ -48,7 +48,7 @@ impl ::core::fmt::Debug for SaslAuthenticateResponse {
             .finish()
     }
 }
-impl crate::primitives::Wire for SaslAuthenticateResponse {
+impl crate::encoding::Wire for SaslAuthenticateResponse {
     #[inline]
     fn encode_value(
         &self,
@@ -58,14 +58,14 @@ impl crate::primitives::Wire for SaslAuthenticateResponse {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(7 + self.error_message.as_ref().map_or(0, String::len));
         s.put_fixed(self.error_code)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             version >= 2,
             "error_message",
         )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.auth_bytes,
             buf,
             version,
@@ -82,14 +82,14 @@ impl crate::primitives::Wire for SaslAuthenticateResponse {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -98,13 +98,13 @@ impl crate::primitives::Wire for SaslAuthenticateResponse {
         let mut size = 0;
         size += 2;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.error_message,
                 version,
                 version >= 2,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.auth_bytes,
                 version,
                 version >= 2,
@@ -113,12 +113,15 @@ impl crate::primitives::Wire for SaslAuthenticateResponse {
             size += 8;
         }
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for SaslAuthenticateResponse {
+impl crate::encoding::Decode for SaslAuthenticateResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -126,21 +129,21 @@ impl crate::primitives::Decode for SaslAuthenticateResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
             version >= 2,
             "error_message",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.auth_bytes,
             r,
             version,
@@ -148,7 +151,7 @@ impl crate::primitives::Decode for SaslAuthenticateResponse {
             "auth_bytes",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.session_lifetime_ms,
                 r,
                 version,
@@ -160,7 +163,7 @@ impl crate::primitives::Decode for SaslAuthenticateResponse {
         }
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -177,7 +180,7 @@ impl crate::primitives::Decode for SaslAuthenticateResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for SaslAuthenticateResponse {}
+impl crate::encoding::Struct for SaslAuthenticateResponse {}
 impl crate::entity::Entities for SaslAuthenticateResponse {}
 impl crate::message::Message for SaslAuthenticateResponse {
     const NAME: &'static str = "SaslAuthenticateResponse";

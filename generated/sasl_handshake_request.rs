@@ -10,7 +10,7 @@ pub struct SaslHandshakeRequest {
     /// Versions 0+.
     pub mechanism: String,
 }
-impl crate::primitives::Wire for SaslHandshakeRequest {
+impl crate::encoding::Wire for SaslHandshakeRequest {
     #[inline]
     fn encode_value(
         &self,
@@ -19,18 +19,18 @@ impl crate::primitives::Wire for SaslHandshakeRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(5 + self.mechanism.len());
-        crate::primitives::field::put_str(&mut s, &self.mechanism, false, "mechanism")?;
+        crate::encoding::field::put_str(&mut s, &self.mechanism, false, "mechanism")?;
         s.finish();
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.mechanism, version, false);
+        size += crate::encoding::Wire::value_size(&self.mechanism, version, false);
         size
     }
 }
-impl crate::primitives::Decode for SaslHandshakeRequest {
+impl crate::encoding::Decode for SaslHandshakeRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -38,7 +38,7 @@ impl crate::primitives::Decode for SaslHandshakeRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.mechanism,
             r,
             version,
@@ -52,7 +52,7 @@ impl crate::primitives::Decode for SaslHandshakeRequest {
         self.mechanism.clear();
     }
 }
-impl crate::primitives::Struct for SaslHandshakeRequest {}
+impl crate::encoding::Struct for SaslHandshakeRequest {}
 impl crate::entity::Entities for SaslHandshakeRequest {}
 impl crate::message::Message for SaslHandshakeRequest {
     const NAME: &'static str = "SaslHandshakeRequest";

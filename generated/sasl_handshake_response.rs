@@ -14,7 +14,7 @@ pub struct SaslHandshakeResponse {
     /// Versions 0+.
     pub mechanisms: Vec<String>,
 }
-impl crate::primitives::Wire for SaslHandshakeResponse {
+impl crate::encoding::Wire for SaslHandshakeResponse {
     #[inline]
     fn encode_value(
         &self,
@@ -24,14 +24,14 @@ impl crate::primitives::Wire for SaslHandshakeResponse {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(7);
         s.put_fixed(self.error_code)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.mechanisms.len(),
             false,
             "mechanisms",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.mechanisms,
             buf,
             version,
@@ -44,11 +44,11 @@ impl crate::primitives::Wire for SaslHandshakeResponse {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.mechanisms, version, false);
+        size += crate::encoding::Wire::value_size(&self.mechanisms, version, false);
         size
     }
 }
-impl crate::primitives::Decode for SaslHandshakeResponse {
+impl crate::encoding::Decode for SaslHandshakeResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -56,14 +56,14 @@ impl crate::primitives::Decode for SaslHandshakeResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.mechanisms,
             r,
             version,
@@ -78,7 +78,7 @@ impl crate::primitives::Decode for SaslHandshakeResponse {
         self.mechanisms.clear();
     }
 }
-impl crate::primitives::Struct for SaslHandshakeResponse {}
+impl crate::encoding::Struct for SaslHandshakeResponse {}
 impl crate::entity::Entities for SaslHandshakeResponse {}
 impl crate::message::Message for SaslHandshakeResponse {
     const NAME: &'static str = "SaslHandshakeResponse";

@@ -40,7 +40,7 @@ impl Default for ShareAcknowledgeRequest {
         }
     }
 }
-impl crate::primitives::Wire for ShareAcknowledgeRequest {
+impl crate::encoding::Wire for ShareAcknowledgeRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -48,20 +48,20 @@ impl crate::primitives::Wire for ShareAcknowledgeRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 2 && self.is_renew_ack {
-            return Err(crate::primitives::field::non_default("is_renew_ack"));
+            return Err(crate::encoding::field::non_default("is_renew_ack"));
         }
         let mut s = buf
             .segment(
                 20 + self.group_id.as_ref().map_or(0, String::len)
                     + self.member_id.as_ref().map_or(0, String::len),
             );
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.group_id.as_deref(),
             true,
             "group_id",
         )?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.member_id.as_deref(),
             true,
@@ -75,47 +75,54 @@ impl crate::primitives::Wire for ShareAcknowledgeRequest {
         } else {
             s.put_fixed(self.share_session_epoch)?;
         }
-        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
+        crate::encoding::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
             true,
             "topics",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.group_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.member_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.group_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.member_id, version, true);
         size += 4;
         if version >= 2 {
             size += 1;
         }
-        size += crate::primitives::Wire::value_size(&self.topics, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.topics, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ShareAcknowledgeRequest {
+impl crate::encoding::Decode for ShareAcknowledgeRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_id,
             r,
             version,
             true,
             "group_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.member_id,
             r,
             version,
@@ -123,21 +130,21 @@ impl crate::primitives::Decode for ShareAcknowledgeRequest {
             "member_id",
         )?;
         if version >= 2 {
-            let run: [u8; 5] = crate::primitives::field::read_run(
+            let run: [u8; 5] = crate::encoding::field::read_run(
                 r,
                 &[("share_session_epoch", 4), ("is_renew_ack", 1)],
             )?;
-            self.share_session_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.is_renew_ack = crate::primitives::Fixed::from_chunk(&run[4..5]);
+            self.share_session_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.is_renew_ack = crate::encoding::Fixed::from_chunk(&run[4..5]);
         } else {
-            let run: [u8; 4] = crate::primitives::field::read_run(
+            let run: [u8; 4] = crate::encoding::field::read_run(
                 r,
                 &[("share_session_epoch", 4)],
             )?;
-            self.share_session_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.share_session_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
             self.is_renew_ack = false;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -145,7 +152,11 @@ impl crate::primitives::Decode for ShareAcknowledgeRequest {
             "topics",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -158,13 +169,13 @@ impl crate::primitives::Decode for ShareAcknowledgeRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ShareAcknowledgeRequest {}
+impl crate::encoding::Struct for ShareAcknowledgeRequest {}
 impl crate::entity::Entities for ShareAcknowledgeRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::encoding::group_id(&self.group_id, "GroupId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::encoding::group_id_mut(&mut self.group_id, "GroupId", f);
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -181,7 +192,7 @@ pub struct AcknowledgeTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AcknowledgeTopic {
+impl crate::encoding::Wire for AcknowledgeTopic {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -190,47 +201,54 @@ impl crate::primitives::Wire for AcknowledgeTopic {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(21);
         s.put_fixed(self.topic_id)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             true,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
             true,
             "partitions",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 16;
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for AcknowledgeTopic {
+impl crate::encoding::Decode for AcknowledgeTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_id,
             r,
             version,
             false,
             "topic_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -238,7 +256,11 @@ impl crate::primitives::Decode for AcknowledgeTopic {
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -248,7 +270,7 @@ impl crate::primitives::Decode for AcknowledgeTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AcknowledgeTopic {}
+impl crate::encoding::Struct for AcknowledgeTopic {}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AcknowledgePartition {
@@ -263,7 +285,7 @@ pub struct AcknowledgePartition {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AcknowledgePartition {
+impl crate::encoding::Wire for AcknowledgePartition {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -272,21 +294,25 @@ impl crate::primitives::Wire for AcknowledgePartition {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.partition_index)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.acknowledgement_batches.len(),
             true,
             "acknowledgement_batches",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.acknowledgement_batches,
             buf,
             version,
             true,
             "acknowledgement_batches",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -294,30 +320,33 @@ impl crate::primitives::Wire for AcknowledgePartition {
         let mut size = 0;
         size += 4;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.acknowledgement_batches,
                 version,
                 true,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for AcknowledgePartition {
+impl crate::encoding::Decode for AcknowledgePartition {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partition_index,
             r,
             version,
             false,
             "partition_index",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.acknowledgement_batches,
             r,
             version,
@@ -325,7 +354,11 @@ impl crate::primitives::Decode for AcknowledgePartition {
             "acknowledgement_batches",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -335,7 +368,7 @@ impl crate::primitives::Decode for AcknowledgePartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AcknowledgePartition {}
+impl crate::encoding::Struct for AcknowledgePartition {}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AcknowledgementBatch {
@@ -354,7 +387,7 @@ pub struct AcknowledgementBatch {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AcknowledgementBatch {
+impl crate::encoding::Wire for AcknowledgementBatch {
     #[inline]
     fn encode_value(
         &self,
@@ -367,7 +400,7 @@ impl crate::primitives::Wire for AcknowledgementBatch {
         run[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
         run[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.acknowledge_types,
             true,
@@ -378,7 +411,11 @@ impl crate::primitives::Wire for AcknowledgementBatch {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -388,16 +425,15 @@ impl crate::primitives::Wire for AcknowledgementBatch {
         size += 8;
         size += 8;
         size
-            += crate::primitives::Wire::value_size(
-                &self.acknowledge_types,
-                version,
-                true,
+            += crate::encoding::Wire::value_size(&self.acknowledge_types, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl crate::primitives::Decode for AcknowledgementBatch {
+impl crate::encoding::Decode for AcknowledgementBatch {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -405,20 +441,24 @@ impl crate::primitives::Decode for AcknowledgementBatch {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 16] = crate::primitives::field::read_run(
+        let run: [u8; 16] = crate::encoding::field::read_run(
             r,
             &[("first_offset", 8), ("last_offset", 8)],
         )?;
-        self.first_offset = crate::primitives::Fixed::from_chunk(&run[0..8]);
-        self.last_offset = crate::primitives::Fixed::from_chunk(&run[8..16]);
-        crate::primitives::field::decode_fixed_array_into(
+        self.first_offset = crate::encoding::Fixed::from_chunk(&run[0..8]);
+        self.last_offset = crate::encoding::Fixed::from_chunk(&run[8..16]);
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.acknowledge_types,
             r,
             true,
             "acknowledge_types",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -429,7 +469,7 @@ impl crate::primitives::Decode for AcknowledgementBatch {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AcknowledgementBatch {}
+impl crate::encoding::Struct for AcknowledgementBatch {}
 impl crate::message::Message for ShareAcknowledgeRequest {
     const NAME: &'static str = "ShareAcknowledgeRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

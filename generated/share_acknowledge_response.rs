@@ -32,7 +32,7 @@ pub struct ShareAcknowledgeResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ShareAcknowledgeResponse {
+impl crate::encoding::Wire for ShareAcknowledgeResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -44,7 +44,7 @@ impl crate::primitives::Wire for ShareAcknowledgeResponse {
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             true,
@@ -53,28 +53,32 @@ impl crate::primitives::Wire for ShareAcknowledgeResponse {
         if version >= 2 {
             s.put_fixed(self.acquisition_lock_timeout_ms)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.responses.len(),
             true,
             "responses",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.responses,
             buf,
             version,
             true,
             "responses",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.node_endpoints,
             buf,
             version,
             true,
             "node_endpoints",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -82,30 +86,33 @@ impl crate::primitives::Wire for ShareAcknowledgeResponse {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.error_message, version, true);
+        size += crate::encoding::Wire::value_size(&self.error_message, version, true);
         if version >= 2 {
             size += 4;
         }
-        size += crate::primitives::Wire::value_size(&self.responses, version, true);
-        size += crate::primitives::Wire::value_size(&self.node_endpoints, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.responses, version, true);
+        size += crate::encoding::Wire::value_size(&self.node_endpoints, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ShareAcknowledgeResponse {
+impl crate::encoding::Decode for ShareAcknowledgeResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
         )?;
-        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::field::decode_into(
+        self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
@@ -113,7 +120,7 @@ impl crate::primitives::Decode for ShareAcknowledgeResponse {
             "error_message",
         )?;
         if version >= 2 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.acquisition_lock_timeout_ms,
                 r,
                 version,
@@ -123,14 +130,14 @@ impl crate::primitives::Decode for ShareAcknowledgeResponse {
         } else {
             self.acquisition_lock_timeout_ms = 0;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.responses,
             r,
             version,
             true,
             "responses",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.node_endpoints,
             r,
             version,
@@ -138,7 +145,11 @@ impl crate::primitives::Decode for ShareAcknowledgeResponse {
             "node_endpoints",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -152,7 +163,7 @@ impl crate::primitives::Decode for ShareAcknowledgeResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ShareAcknowledgeResponse {}
+impl crate::encoding::Struct for ShareAcknowledgeResponse {}
 impl crate::entity::Entities for ShareAcknowledgeResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.node_endpoints, version, f);
@@ -175,7 +186,7 @@ pub struct ShareAcknowledgeTopicResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ShareAcknowledgeTopicResponse {
+impl crate::encoding::Wire for ShareAcknowledgeTopicResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -184,47 +195,54 @@ impl crate::primitives::Wire for ShareAcknowledgeTopicResponse {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(21);
         s.put_fixed(self.topic_id)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             true,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
             true,
             "partitions",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 16;
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ShareAcknowledgeTopicResponse {
+impl crate::encoding::Decode for ShareAcknowledgeTopicResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_id,
             r,
             version,
             false,
             "topic_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -232,7 +250,11 @@ impl crate::primitives::Decode for ShareAcknowledgeTopicResponse {
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -242,7 +264,7 @@ impl crate::primitives::Decode for ShareAcknowledgeTopicResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ShareAcknowledgeTopicResponse {}
+impl crate::encoding::Struct for ShareAcknowledgeTopicResponse {}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionData {
@@ -265,7 +287,7 @@ pub struct PartitionData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for PartitionData {
+impl crate::encoding::Wire for PartitionData {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -277,21 +299,25 @@ impl crate::primitives::Wire for PartitionData {
         run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             true,
             "error_message",
         )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.current_leader,
             buf,
             version,
             false,
             "current_leader",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -299,34 +325,36 @@ impl crate::primitives::Wire for PartitionData {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.error_message, version, true);
+        size += crate::encoding::Wire::value_size(&self.error_message, version, true);
+        size += crate::encoding::Wire::value_size(&self.current_leader, version, false);
         size
-            += crate::primitives::Wire::value_size(&self.current_leader, version, false);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for PartitionData {
+impl crate::encoding::Decode for PartitionData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("partition_index", 4), ("error_code", 2)],
         )?;
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::field::decode_into(
+        self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
             true,
             "error_message",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.current_leader,
             r,
             version,
@@ -334,7 +362,11 @@ impl crate::primitives::Decode for PartitionData {
             "current_leader",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -342,11 +374,11 @@ impl crate::primitives::Decode for PartitionData {
         self.partition_index = 0;
         self.error_code = 0;
         self.error_message = None;
-        crate::primitives::Decode::reset_value(&mut self.current_leader);
+        crate::encoding::Decode::reset_value(&mut self.current_leader);
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for PartitionData {}
+impl crate::encoding::Struct for PartitionData {}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LeaderIdAndEpoch {
@@ -361,7 +393,7 @@ pub struct LeaderIdAndEpoch {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for LeaderIdAndEpoch {
+impl crate::encoding::Wire for LeaderIdAndEpoch {
     #[inline]
     fn encode_value(
         &self,
@@ -379,7 +411,11 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -388,11 +424,14 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         let mut size = 0;
         size += 4;
         size += 4;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for LeaderIdAndEpoch {
+impl crate::encoding::Decode for LeaderIdAndEpoch {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -400,14 +439,18 @@ impl crate::primitives::Decode for LeaderIdAndEpoch {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 8] = crate::primitives::field::read_run(
+        let run: [u8; 8] = crate::encoding::field::read_run(
             r,
             &[("leader_id", 4), ("leader_epoch", 4)],
         )?;
-        self.leader_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
+        self.leader_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -417,7 +460,7 @@ impl crate::primitives::Decode for LeaderIdAndEpoch {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for LeaderIdAndEpoch {}
+impl crate::encoding::Struct for LeaderIdAndEpoch {}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NodeEndpoint {
@@ -440,7 +483,7 @@ pub struct NodeEndpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for NodeEndpoint {
+impl crate::encoding::Wire for NodeEndpoint {
     #[inline]
     fn encode_value(
         &self,
@@ -451,9 +494,9 @@ impl crate::primitives::Wire for NodeEndpoint {
         let mut s = buf
             .segment(19 + self.host.len() + self.rack.as_ref().map_or(0, String::len));
         s.put_fixed(self.node_id)?;
-        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        crate::encoding::field::put_str(&mut s, &self.host, true, "host")?;
         s.put_fixed(self.port)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.rack.as_deref(),
             true,
@@ -464,7 +507,11 @@ impl crate::primitives::Wire for NodeEndpoint {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -472,14 +519,17 @@ impl crate::primitives::Wire for NodeEndpoint {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.host, version, true);
+        size += crate::encoding::Wire::value_size(&self.host, version, true);
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.rack, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.rack, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for NodeEndpoint {
+impl crate::encoding::Decode for NodeEndpoint {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -487,24 +537,22 @@ impl crate::primitives::Decode for NodeEndpoint {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.node_id,
             r,
             version,
             false,
             "node_id",
         )?;
-        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
-        crate::primitives::field::decode_into(
-            &mut self.port,
-            r,
-            version,
-            false,
-            "port",
-        )?;
-        crate::primitives::field::decode_into(&mut self.rack, r, version, true, "rack")?;
+        crate::encoding::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::encoding::field::decode_into(&mut self.port, r, version, false, "port")?;
+        crate::encoding::field::decode_into(&mut self.rack, r, version, true, "rack")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -516,13 +564,13 @@ impl crate::primitives::Decode for NodeEndpoint {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for NodeEndpoint {}
+impl crate::encoding::Struct for NodeEndpoint {}
 impl crate::entity::Entities for NodeEndpoint {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.node_id, "NodeId", f);
+        crate::encoding::broker_id(&self.node_id, "NodeId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.node_id, "NodeId", f);
+        crate::encoding::broker_id_mut(&mut self.node_id, "NodeId", f);
     }
 }
 impl crate::message::Message for ShareAcknowledgeResponse {

@@ -75,7 +75,7 @@ impl Default for ShareFetchRequest {
         }
     }
 }
-impl crate::primitives::Wire for ShareFetchRequest {
+impl crate::encoding::Wire for ShareFetchRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -83,26 +83,26 @@ impl crate::primitives::Wire for ShareFetchRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.max_records != 0 {
-            return Err(crate::primitives::field::non_default("max_records"));
+            return Err(crate::encoding::field::non_default("max_records"));
         }
         if version < 1 && self.batch_size != 0 {
-            return Err(crate::primitives::field::non_default("batch_size"));
+            return Err(crate::encoding::field::non_default("batch_size"));
         }
         if version < 2 && self.is_renew_ack {
-            return Err(crate::primitives::field::non_default("is_renew_ack"));
+            return Err(crate::encoding::field::non_default("is_renew_ack"));
         }
         let mut s = buf
             .segment(
                 41 + self.group_id.as_ref().map_or(0, String::len)
                     + self.member_id.as_ref().map_or(0, String::len),
             );
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.group_id.as_deref(),
             true,
             "group_id",
         )?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.member_id.as_deref(),
             true,
@@ -136,30 +136,34 @@ impl crate::primitives::Wire for ShareFetchRequest {
             run[12..16].copy_from_slice(&self.max_bytes.to_be_bytes());
             s.put_slice(&run)?;
         }
-        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
+        crate::encoding::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
             true,
             "topics",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.forgotten_topics_data,
             buf,
             version,
             true,
             "forgotten_topics_data",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.group_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.member_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.group_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.member_id, version, true);
         size += 4;
         size += 4;
         size += 4;
@@ -176,32 +180,35 @@ impl crate::primitives::Wire for ShareFetchRequest {
         if version >= 2 {
             size += 1;
         }
-        size += crate::primitives::Wire::value_size(&self.topics, version, true);
+        size += crate::encoding::Wire::value_size(&self.topics, version, true);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.forgotten_topics_data,
                 version,
                 true,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ShareFetchRequest {
+impl crate::encoding::Decode for ShareFetchRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_id,
             r,
             version,
             true,
             "group_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.member_id,
             r,
             version,
@@ -209,7 +216,7 @@ impl crate::primitives::Decode for ShareFetchRequest {
             "member_id",
         )?;
         if version >= 2 {
-            let run: [u8; 26] = crate::primitives::field::read_run(
+            let run: [u8; 26] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("share_session_epoch", 4),
@@ -222,16 +229,16 @@ impl crate::primitives::Decode for ShareFetchRequest {
                     ("is_renew_ack", 1),
                 ],
             )?;
-            self.share_session_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.max_wait_ms = crate::primitives::Fixed::from_chunk(&run[4..8]);
-            self.min_bytes = crate::primitives::Fixed::from_chunk(&run[8..12]);
-            self.max_bytes = crate::primitives::Fixed::from_chunk(&run[12..16]);
-            self.max_records = crate::primitives::Fixed::from_chunk(&run[16..20]);
-            self.batch_size = crate::primitives::Fixed::from_chunk(&run[20..24]);
-            self.share_acquire_mode = crate::primitives::Fixed::from_chunk(&run[24..25]);
-            self.is_renew_ack = crate::primitives::Fixed::from_chunk(&run[25..26]);
+            self.share_session_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.max_wait_ms = crate::encoding::Fixed::from_chunk(&run[4..8]);
+            self.min_bytes = crate::encoding::Fixed::from_chunk(&run[8..12]);
+            self.max_bytes = crate::encoding::Fixed::from_chunk(&run[12..16]);
+            self.max_records = crate::encoding::Fixed::from_chunk(&run[16..20]);
+            self.batch_size = crate::encoding::Fixed::from_chunk(&run[20..24]);
+            self.share_acquire_mode = crate::encoding::Fixed::from_chunk(&run[24..25]);
+            self.is_renew_ack = crate::encoding::Fixed::from_chunk(&run[25..26]);
         } else if version >= 1 {
-            let run: [u8; 24] = crate::primitives::field::read_run(
+            let run: [u8; 24] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("share_session_epoch", 4),
@@ -242,16 +249,16 @@ impl crate::primitives::Decode for ShareFetchRequest {
                     ("batch_size", 4),
                 ],
             )?;
-            self.share_session_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.max_wait_ms = crate::primitives::Fixed::from_chunk(&run[4..8]);
-            self.min_bytes = crate::primitives::Fixed::from_chunk(&run[8..12]);
-            self.max_bytes = crate::primitives::Fixed::from_chunk(&run[12..16]);
-            self.max_records = crate::primitives::Fixed::from_chunk(&run[16..20]);
-            self.batch_size = crate::primitives::Fixed::from_chunk(&run[20..24]);
+            self.share_session_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.max_wait_ms = crate::encoding::Fixed::from_chunk(&run[4..8]);
+            self.min_bytes = crate::encoding::Fixed::from_chunk(&run[8..12]);
+            self.max_bytes = crate::encoding::Fixed::from_chunk(&run[12..16]);
+            self.max_records = crate::encoding::Fixed::from_chunk(&run[16..20]);
+            self.batch_size = crate::encoding::Fixed::from_chunk(&run[20..24]);
             self.share_acquire_mode = 0;
             self.is_renew_ack = false;
         } else {
-            let run: [u8; 16] = crate::primitives::field::read_run(
+            let run: [u8; 16] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("share_session_epoch", 4),
@@ -260,23 +267,23 @@ impl crate::primitives::Decode for ShareFetchRequest {
                     ("max_bytes", 4),
                 ],
             )?;
-            self.share_session_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.max_wait_ms = crate::primitives::Fixed::from_chunk(&run[4..8]);
-            self.min_bytes = crate::primitives::Fixed::from_chunk(&run[8..12]);
-            self.max_bytes = crate::primitives::Fixed::from_chunk(&run[12..16]);
+            self.share_session_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.max_wait_ms = crate::encoding::Fixed::from_chunk(&run[4..8]);
+            self.min_bytes = crate::encoding::Fixed::from_chunk(&run[8..12]);
+            self.max_bytes = crate::encoding::Fixed::from_chunk(&run[12..16]);
             self.max_records = 0;
             self.batch_size = 0;
             self.share_acquire_mode = 0;
             self.is_renew_ack = false;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
             true,
             "topics",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.forgotten_topics_data,
             r,
             version,
@@ -284,7 +291,11 @@ impl crate::primitives::Decode for ShareFetchRequest {
             "forgotten_topics_data",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -304,13 +315,13 @@ impl crate::primitives::Decode for ShareFetchRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ShareFetchRequest {}
+impl crate::encoding::Struct for ShareFetchRequest {}
 impl crate::entity::Entities for ShareFetchRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::encoding::group_id(&self.group_id, "GroupId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::encoding::group_id_mut(&mut self.group_id, "GroupId", f);
     }
 }
 /// Versions 0-2; flexible 0-2.
@@ -327,7 +338,7 @@ pub struct FetchTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for FetchTopic {
+impl crate::encoding::Wire for FetchTopic {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -336,47 +347,54 @@ impl crate::primitives::Wire for FetchTopic {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(21);
         s.put_fixed(self.topic_id)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             true,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
             true,
             "partitions",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 16;
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for FetchTopic {
+impl crate::encoding::Decode for FetchTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_id,
             r,
             version,
             false,
             "topic_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -384,7 +402,11 @@ impl crate::primitives::Decode for FetchTopic {
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -394,7 +416,7 @@ impl crate::primitives::Decode for FetchTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for FetchTopic {}
+impl crate::encoding::Struct for FetchTopic {}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct FetchPartition {
@@ -413,7 +435,7 @@ pub struct FetchPartition {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for FetchPartition {
+impl crate::encoding::Wire for FetchPartition {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -421,7 +443,7 @@ impl crate::primitives::Wire for FetchPartition {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 0 && self.partition_max_bytes != 0 {
-            return Err(crate::primitives::field::non_default("partition_max_bytes"));
+            return Err(crate::encoding::field::non_default("partition_max_bytes"));
         }
         let mut s = buf.segment(13);
         if version <= 0 {
@@ -432,21 +454,25 @@ impl crate::primitives::Wire for FetchPartition {
         } else {
             s.put_fixed(self.partition_index)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.acknowledgement_batches.len(),
             true,
             "acknowledgement_batches",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.acknowledgement_batches,
             buf,
             version,
             true,
             "acknowledgement_batches",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -457,16 +483,19 @@ impl crate::primitives::Wire for FetchPartition {
             size += 4;
         }
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.acknowledgement_batches,
                 version,
                 true,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for FetchPartition {
+impl crate::encoding::Decode for FetchPartition {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -474,21 +503,21 @@ impl crate::primitives::Decode for FetchPartition {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 0 {
-            let run: [u8; 8] = crate::primitives::field::read_run(
+            let run: [u8; 8] = crate::encoding::field::read_run(
                 r,
                 &[("partition_index", 4), ("partition_max_bytes", 4)],
             )?;
-            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.partition_max_bytes = crate::primitives::Fixed::from_chunk(&run[4..8]);
+            self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.partition_max_bytes = crate::encoding::Fixed::from_chunk(&run[4..8]);
         } else {
-            let run: [u8; 4] = crate::primitives::field::read_run(
+            let run: [u8; 4] = crate::encoding::field::read_run(
                 r,
                 &[("partition_index", 4)],
             )?;
-            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
             self.partition_max_bytes = 0;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.acknowledgement_batches,
             r,
             version,
@@ -496,7 +525,11 @@ impl crate::primitives::Decode for FetchPartition {
             "acknowledgement_batches",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -507,7 +540,7 @@ impl crate::primitives::Decode for FetchPartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for FetchPartition {}
+impl crate::encoding::Struct for FetchPartition {}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AcknowledgementBatch {
@@ -526,7 +559,7 @@ pub struct AcknowledgementBatch {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AcknowledgementBatch {
+impl crate::encoding::Wire for AcknowledgementBatch {
     #[inline]
     fn encode_value(
         &self,
@@ -539,7 +572,7 @@ impl crate::primitives::Wire for AcknowledgementBatch {
         run[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
         run[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.acknowledge_types,
             true,
@@ -550,7 +583,11 @@ impl crate::primitives::Wire for AcknowledgementBatch {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -560,16 +597,15 @@ impl crate::primitives::Wire for AcknowledgementBatch {
         size += 8;
         size += 8;
         size
-            += crate::primitives::Wire::value_size(
-                &self.acknowledge_types,
-                version,
-                true,
+            += crate::encoding::Wire::value_size(&self.acknowledge_types, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl crate::primitives::Decode for AcknowledgementBatch {
+impl crate::encoding::Decode for AcknowledgementBatch {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -577,20 +613,24 @@ impl crate::primitives::Decode for AcknowledgementBatch {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 16] = crate::primitives::field::read_run(
+        let run: [u8; 16] = crate::encoding::field::read_run(
             r,
             &[("first_offset", 8), ("last_offset", 8)],
         )?;
-        self.first_offset = crate::primitives::Fixed::from_chunk(&run[0..8]);
-        self.last_offset = crate::primitives::Fixed::from_chunk(&run[8..16]);
-        crate::primitives::field::decode_fixed_array_into(
+        self.first_offset = crate::encoding::Fixed::from_chunk(&run[0..8]);
+        self.last_offset = crate::encoding::Fixed::from_chunk(&run[8..16]);
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.acknowledge_types,
             r,
             true,
             "acknowledge_types",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -601,7 +641,7 @@ impl crate::primitives::Decode for AcknowledgementBatch {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AcknowledgementBatch {}
+impl crate::encoding::Struct for AcknowledgementBatch {}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ForgottenTopic {
@@ -616,7 +656,7 @@ pub struct ForgottenTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ForgottenTopic {
+impl crate::encoding::Wire for ForgottenTopic {
     #[inline]
     fn encode_value(
         &self,
@@ -626,7 +666,7 @@ impl crate::primitives::Wire for ForgottenTopic {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(22 + self.partitions.len() * 4);
         s.put_fixed(self.topic_id)?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.partitions,
             true,
@@ -637,7 +677,11 @@ impl crate::primitives::Wire for ForgottenTopic {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -645,12 +689,15 @@ impl crate::primitives::Wire for ForgottenTopic {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 16;
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ForgottenTopic {
+impl crate::encoding::Decode for ForgottenTopic {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -658,21 +705,25 @@ impl crate::primitives::Decode for ForgottenTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_id,
             r,
             version,
             false,
             "topic_id",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
             true,
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -682,7 +733,7 @@ impl crate::primitives::Decode for ForgottenTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ForgottenTopic {}
+impl crate::encoding::Struct for ForgottenTopic {}
 impl crate::message::Message for ShareFetchRequest {
     const NAME: &'static str = "ShareFetchRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

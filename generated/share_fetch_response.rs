@@ -32,7 +32,7 @@ pub struct ShareFetchResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ShareFetchResponse {
+impl crate::encoding::Wire for ShareFetchResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -41,7 +41,7 @@ impl crate::primitives::Wire for ShareFetchResponse {
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.acquisition_lock_timeout_ms != 0 {
             return Err(
-                crate::primitives::field::non_default("acquisition_lock_timeout_ms"),
+                crate::encoding::field::non_default("acquisition_lock_timeout_ms"),
             );
         }
         let mut s = buf.segment(20 + self.error_message.as_ref().map_or(0, String::len));
@@ -49,7 +49,7 @@ impl crate::primitives::Wire for ShareFetchResponse {
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             true,
@@ -58,28 +58,32 @@ impl crate::primitives::Wire for ShareFetchResponse {
         if version >= 1 {
             s.put_fixed(self.acquisition_lock_timeout_ms)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.responses.len(),
             true,
             "responses",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.responses,
             buf,
             version,
             true,
             "responses",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.node_endpoints,
             buf,
             version,
             true,
             "node_endpoints",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -87,30 +91,33 @@ impl crate::primitives::Wire for ShareFetchResponse {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.error_message, version, true);
+        size += crate::encoding::Wire::value_size(&self.error_message, version, true);
         if version >= 1 {
             size += 4;
         }
-        size += crate::primitives::Wire::value_size(&self.responses, version, true);
-        size += crate::primitives::Wire::value_size(&self.node_endpoints, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.responses, version, true);
+        size += crate::encoding::Wire::value_size(&self.node_endpoints, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ShareFetchResponse {
+impl crate::encoding::Decode for ShareFetchResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
         )?;
-        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::field::decode_into(
+        self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
@@ -118,7 +125,7 @@ impl crate::primitives::Decode for ShareFetchResponse {
             "error_message",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.acquisition_lock_timeout_ms,
                 r,
                 version,
@@ -128,14 +135,14 @@ impl crate::primitives::Decode for ShareFetchResponse {
         } else {
             self.acquisition_lock_timeout_ms = 0;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.responses,
             r,
             version,
             true,
             "responses",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.node_endpoints,
             r,
             version,
@@ -143,7 +150,11 @@ impl crate::primitives::Decode for ShareFetchResponse {
             "node_endpoints",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -157,7 +168,7 @@ impl crate::primitives::Decode for ShareFetchResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ShareFetchResponse {}
+impl crate::encoding::Struct for ShareFetchResponse {}
 impl crate::entity::Entities for ShareFetchResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.node_endpoints, version, f);
@@ -180,7 +191,7 @@ pub struct ShareFetchableTopicResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ShareFetchableTopicResponse {
+impl crate::encoding::Wire for ShareFetchableTopicResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -189,47 +200,54 @@ impl crate::primitives::Wire for ShareFetchableTopicResponse {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(21);
         s.put_fixed(self.topic_id)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             true,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
             true,
             "partitions",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 16;
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ShareFetchableTopicResponse {
+impl crate::encoding::Decode for ShareFetchableTopicResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_id,
             r,
             version,
             false,
             "topic_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -237,7 +255,11 @@ impl crate::primitives::Decode for ShareFetchableTopicResponse {
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -247,7 +269,7 @@ impl crate::primitives::Decode for ShareFetchableTopicResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ShareFetchableTopicResponse {}
+impl crate::encoding::Struct for ShareFetchableTopicResponse {}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionData {
@@ -286,7 +308,7 @@ pub struct PartitionData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for PartitionData {
+impl crate::encoding::Wire for PartitionData {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -302,21 +324,21 @@ impl crate::primitives::Wire for PartitionData {
         run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             true,
             "error_message",
         )?;
         s.put_fixed(self.acknowledge_error_code)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.acknowledge_error_message.as_deref(),
             true,
             "acknowledge_error_message",
         )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.current_leader,
             buf,
             version,
@@ -324,17 +346,21 @@ impl crate::primitives::Wire for PartitionData {
             "current_leader",
         )?;
         if version > 0 && self.records.is_none() {
-            return Err(crate::primitives::field::null_not_allowed("records"));
+            return Err(crate::encoding::field::null_not_allowed("records"));
         }
-        crate::primitives::field::encode(&self.records, buf, version, true, "records")?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(&self.records, buf, version, true, "records")?;
+        crate::encoding::field::encode(
             &self.acquired_records,
             buf,
             version,
             true,
             "acquired_records",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -342,62 +368,59 @@ impl crate::primitives::Wire for PartitionData {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.error_message, version, true);
+        size += crate::encoding::Wire::value_size(&self.error_message, version, true);
         size += 2;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.acknowledge_error_message,
                 version,
                 true,
             );
+        size += crate::encoding::Wire::value_size(&self.current_leader, version, false);
+        size += crate::encoding::Wire::value_size(&self.records, version, true);
+        size += crate::encoding::Wire::value_size(&self.acquired_records, version, true);
         size
-            += crate::primitives::Wire::value_size(&self.current_leader, version, false);
-        size += crate::primitives::Wire::value_size(&self.records, version, true);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.acquired_records,
-                version,
-                true,
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl crate::primitives::Decode for PartitionData {
+impl crate::encoding::Decode for PartitionData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("partition_index", 4), ("error_code", 2)],
         )?;
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::field::decode_into(
+        self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
             true,
             "error_message",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.acknowledge_error_code,
             r,
             version,
             false,
             "acknowledge_error_code",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.acknowledge_error_message,
             r,
             version,
             true,
             "acknowledge_error_message",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.current_leader,
             r,
             version,
@@ -405,7 +428,7 @@ impl crate::primitives::Decode for PartitionData {
             "current_leader",
         )?;
         if version <= 0 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.records,
                 r,
                 version,
@@ -413,7 +436,7 @@ impl crate::primitives::Decode for PartitionData {
                 "records",
             )?;
         } else {
-            crate::primitives::field::decode_required_into(
+            crate::encoding::field::decode_required_into(
                 &mut self.records,
                 r,
                 version,
@@ -421,7 +444,7 @@ impl crate::primitives::Decode for PartitionData {
                 "records",
             )?;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.acquired_records,
             r,
             version,
@@ -429,7 +452,11 @@ impl crate::primitives::Decode for PartitionData {
             "acquired_records",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -439,13 +466,13 @@ impl crate::primitives::Decode for PartitionData {
         self.error_message = None;
         self.acknowledge_error_code = 0;
         self.acknowledge_error_message = None;
-        crate::primitives::Decode::reset_value(&mut self.current_leader);
+        crate::encoding::Decode::reset_value(&mut self.current_leader);
         self.records = Some(crate::Bytes::new());
         self.acquired_records.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for PartitionData {}
+impl crate::encoding::Struct for PartitionData {}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LeaderIdAndEpoch {
@@ -460,7 +487,7 @@ pub struct LeaderIdAndEpoch {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for LeaderIdAndEpoch {
+impl crate::encoding::Wire for LeaderIdAndEpoch {
     #[inline]
     fn encode_value(
         &self,
@@ -478,7 +505,11 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -487,11 +518,14 @@ impl crate::primitives::Wire for LeaderIdAndEpoch {
         let mut size = 0;
         size += 4;
         size += 4;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for LeaderIdAndEpoch {
+impl crate::encoding::Decode for LeaderIdAndEpoch {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -499,14 +533,18 @@ impl crate::primitives::Decode for LeaderIdAndEpoch {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 8] = crate::primitives::field::read_run(
+        let run: [u8; 8] = crate::encoding::field::read_run(
             r,
             &[("leader_id", 4), ("leader_epoch", 4)],
         )?;
-        self.leader_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
+        self.leader_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -516,7 +554,7 @@ impl crate::primitives::Decode for LeaderIdAndEpoch {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for LeaderIdAndEpoch {}
+impl crate::encoding::Struct for LeaderIdAndEpoch {}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AcquiredRecords {
@@ -535,7 +573,7 @@ pub struct AcquiredRecords {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AcquiredRecords {
+impl crate::encoding::Wire for AcquiredRecords {
     #[inline]
     fn encode_value(
         &self,
@@ -554,7 +592,11 @@ impl crate::primitives::Wire for AcquiredRecords {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -564,11 +606,14 @@ impl crate::primitives::Wire for AcquiredRecords {
         size += 8;
         size += 8;
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for AcquiredRecords {
+impl crate::encoding::Decode for AcquiredRecords {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -576,15 +621,19 @@ impl crate::primitives::Decode for AcquiredRecords {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 18] = crate::primitives::field::read_run(
+        let run: [u8; 18] = crate::encoding::field::read_run(
             r,
             &[("first_offset", 8), ("last_offset", 8), ("delivery_count", 2)],
         )?;
-        self.first_offset = crate::primitives::Fixed::from_chunk(&run[0..8]);
-        self.last_offset = crate::primitives::Fixed::from_chunk(&run[8..16]);
-        self.delivery_count = crate::primitives::Fixed::from_chunk(&run[16..18]);
+        self.first_offset = crate::encoding::Fixed::from_chunk(&run[0..8]);
+        self.last_offset = crate::encoding::Fixed::from_chunk(&run[8..16]);
+        self.delivery_count = crate::encoding::Fixed::from_chunk(&run[16..18]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -595,7 +644,7 @@ impl crate::primitives::Decode for AcquiredRecords {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AcquiredRecords {}
+impl crate::encoding::Struct for AcquiredRecords {}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NodeEndpoint {
@@ -618,7 +667,7 @@ pub struct NodeEndpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for NodeEndpoint {
+impl crate::encoding::Wire for NodeEndpoint {
     #[inline]
     fn encode_value(
         &self,
@@ -629,9 +678,9 @@ impl crate::primitives::Wire for NodeEndpoint {
         let mut s = buf
             .segment(19 + self.host.len() + self.rack.as_ref().map_or(0, String::len));
         s.put_fixed(self.node_id)?;
-        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        crate::encoding::field::put_str(&mut s, &self.host, true, "host")?;
         s.put_fixed(self.port)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.rack.as_deref(),
             true,
@@ -642,7 +691,11 @@ impl crate::primitives::Wire for NodeEndpoint {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -650,14 +703,17 @@ impl crate::primitives::Wire for NodeEndpoint {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.host, version, true);
+        size += crate::encoding::Wire::value_size(&self.host, version, true);
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.rack, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.rack, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for NodeEndpoint {
+impl crate::encoding::Decode for NodeEndpoint {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -665,24 +721,22 @@ impl crate::primitives::Decode for NodeEndpoint {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.node_id,
             r,
             version,
             false,
             "node_id",
         )?;
-        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
-        crate::primitives::field::decode_into(
-            &mut self.port,
-            r,
-            version,
-            false,
-            "port",
-        )?;
-        crate::primitives::field::decode_into(&mut self.rack, r, version, true, "rack")?;
+        crate::encoding::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::encoding::field::decode_into(&mut self.port, r, version, false, "port")?;
+        crate::encoding::field::decode_into(&mut self.rack, r, version, true, "rack")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -694,13 +748,13 @@ impl crate::primitives::Decode for NodeEndpoint {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for NodeEndpoint {}
+impl crate::encoding::Struct for NodeEndpoint {}
 impl crate::entity::Entities for NodeEndpoint {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.node_id, "NodeId", f);
+        crate::encoding::broker_id(&self.node_id, "NodeId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.node_id, "NodeId", f);
+        crate::encoding::broker_id_mut(&mut self.node_id, "NodeId", f);
     }
 }
 impl crate::message::Message for ShareFetchResponse {

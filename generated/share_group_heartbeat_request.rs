@@ -28,7 +28,7 @@ pub struct ShareGroupHeartbeatRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ShareGroupHeartbeatRequest {
+impl crate::encoding::Wire for ShareGroupHeartbeatRequest {
     #[inline]
     fn encode_value(
         &self,
@@ -41,44 +41,51 @@ impl crate::primitives::Wire for ShareGroupHeartbeatRequest {
                 19 + self.group_id.len() + self.member_id.len()
                     + self.rack_id.as_ref().map_or(0, String::len),
             );
-        crate::primitives::field::put_str(&mut s, &self.group_id, true, "group_id")?;
-        crate::primitives::field::put_str(&mut s, &self.member_id, true, "member_id")?;
+        crate::encoding::field::put_str(&mut s, &self.group_id, true, "group_id")?;
+        crate::encoding::field::put_str(&mut s, &self.member_id, true, "member_id")?;
         s.put_fixed(self.member_epoch)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.rack_id.as_deref(),
             true,
             "rack_id",
         )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.subscribed_topic_names,
             buf,
             version,
             true,
             "subscribed_topic_names",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.group_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.member_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.group_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.member_id, version, true);
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.rack_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.rack_id, version, true);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.subscribed_topic_names,
                 version,
                 true,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ShareGroupHeartbeatRequest {
+impl crate::encoding::Decode for ShareGroupHeartbeatRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -86,35 +93,35 @@ impl crate::primitives::Decode for ShareGroupHeartbeatRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_id,
             r,
             version,
             true,
             "group_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.member_id,
             r,
             version,
             true,
             "member_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.member_epoch,
             r,
             version,
             false,
             "member_epoch",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.rack_id,
             r,
             version,
             true,
             "rack_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.subscribed_topic_names,
             r,
             version,
@@ -122,7 +129,11 @@ impl crate::primitives::Decode for ShareGroupHeartbeatRequest {
             "subscribed_topic_names",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -135,19 +146,19 @@ impl crate::primitives::Decode for ShareGroupHeartbeatRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ShareGroupHeartbeatRequest {}
+impl crate::encoding::Struct for ShareGroupHeartbeatRequest {}
 impl crate::entity::Entities for ShareGroupHeartbeatRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::group_id(&self.group_id, "GroupId", f);
-        crate::entity::topic_name(
+        crate::encoding::group_id(&self.group_id, "GroupId", f);
+        crate::encoding::topic_name(
             &self.subscribed_topic_names,
             "SubscribedTopicNames",
             f,
         );
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
-        crate::entity::topic_name_mut(
+        crate::encoding::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::encoding::topic_name_mut(
             &mut self.subscribed_topic_names,
             "SubscribedTopicNames",
             f,

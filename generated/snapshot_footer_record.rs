@@ -12,7 +12,7 @@ pub struct SnapshotFooterRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for SnapshotFooterRecord {
+impl crate::encoding::Wire for SnapshotFooterRecord {
     #[inline]
     fn encode_value(
         &self,
@@ -27,7 +27,11 @@ impl crate::primitives::Wire for SnapshotFooterRecord {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -35,11 +39,14 @@ impl crate::primitives::Wire for SnapshotFooterRecord {
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for SnapshotFooterRecord {
+impl crate::encoding::Decode for SnapshotFooterRecord {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -47,7 +54,7 @@ impl crate::primitives::Decode for SnapshotFooterRecord {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.version,
             r,
             version,
@@ -55,7 +62,11 @@ impl crate::primitives::Decode for SnapshotFooterRecord {
             "version",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -64,7 +75,7 @@ impl crate::primitives::Decode for SnapshotFooterRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for SnapshotFooterRecord {}
+impl crate::encoding::Struct for SnapshotFooterRecord {}
 impl crate::message::Message for SnapshotFooterRecord {
     const NAME: &'static str = "SnapshotFooterRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -16,7 +16,7 @@ pub struct SnapshotHeaderRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for SnapshotHeaderRecord {
+impl crate::encoding::Wire for SnapshotHeaderRecord {
     #[inline]
     fn encode_value(
         &self,
@@ -34,7 +34,11 @@ impl crate::primitives::Wire for SnapshotHeaderRecord {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -43,11 +47,14 @@ impl crate::primitives::Wire for SnapshotHeaderRecord {
         let mut size = 0;
         size += 2;
         size += 8;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for SnapshotHeaderRecord {
+impl crate::encoding::Decode for SnapshotHeaderRecord {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -55,16 +62,20 @@ impl crate::primitives::Decode for SnapshotHeaderRecord {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 10] = crate::primitives::field::read_run(
+        let run: [u8; 10] = crate::encoding::field::read_run(
             r,
             &[("version", 2), ("last_contained_log_timestamp", 8)],
         )?;
-        self.version = crate::primitives::Fixed::from_chunk(&run[0..2]);
-        self.last_contained_log_timestamp = crate::primitives::Fixed::from_chunk(
+        self.version = crate::encoding::Fixed::from_chunk(&run[0..2]);
+        self.last_contained_log_timestamp = crate::encoding::Fixed::from_chunk(
             &run[2..10],
         );
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -74,7 +85,7 @@ impl crate::primitives::Decode for SnapshotHeaderRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for SnapshotHeaderRecord {}
+impl crate::encoding::Struct for SnapshotHeaderRecord {}
 impl crate::message::Message for SnapshotHeaderRecord {
     const NAME: &'static str = "SnapshotHeaderRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

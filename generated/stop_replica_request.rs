@@ -55,7 +55,7 @@ impl Default for StopReplicaRequest {
         }
     }
 }
-impl crate::primitives::Wire for StopReplicaRequest {
+impl crate::encoding::Wire for StopReplicaRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -63,19 +63,19 @@ impl crate::primitives::Wire for StopReplicaRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 4 && self.is_k_raft_controller {
-            return Err(crate::primitives::field::non_default("is_k_raft_controller"));
+            return Err(crate::encoding::field::non_default("is_k_raft_controller"));
         }
         if version > 2 && self.delete_partitions {
-            return Err(crate::primitives::field::non_default("delete_partitions"));
+            return Err(crate::encoding::field::non_default("delete_partitions"));
         }
         if version > 0 && !self.ungrouped_partitions.is_empty() {
-            return Err(crate::primitives::field::non_default("ungrouped_partitions"));
+            return Err(crate::encoding::field::non_default("ungrouped_partitions"));
         }
         if !(1..=2).contains(&version) && !self.topics.is_empty() {
-            return Err(crate::primitives::field::non_default("topics"));
+            return Err(crate::encoding::field::non_default("topics"));
         }
         if version < 3 && !self.topic_states.is_empty() {
-            return Err(crate::primitives::field::non_default("topic_states"));
+            return Err(crate::encoding::field::non_default("topic_states"));
         }
         let mut s = buf.segment(23);
         if version >= 4 {
@@ -98,7 +98,7 @@ impl crate::primitives::Wire for StopReplicaRequest {
             s.put_fixed(self.delete_partitions)?;
         }
         if version <= 0 {
-            crate::primitives::field::put_count(
+            crate::encoding::field::put_count(
                 &mut s,
                 self.ungrouped_partitions.len(),
                 false,
@@ -107,7 +107,7 @@ impl crate::primitives::Wire for StopReplicaRequest {
         }
         s.finish();
         if version <= 0 {
-            crate::primitives::field::encode_elements(
+            crate::encoding::field::encode_elements(
                 &self.ungrouped_partitions,
                 buf,
                 version,
@@ -116,7 +116,7 @@ impl crate::primitives::Wire for StopReplicaRequest {
             )?;
         }
         if (1..=2).contains(&version) {
-            crate::primitives::field::encode(
+            crate::encoding::field::encode(
                 &self.topics,
                 buf,
                 version,
@@ -125,7 +125,7 @@ impl crate::primitives::Wire for StopReplicaRequest {
             )?;
         }
         if version >= 3 {
-            crate::primitives::field::encode(
+            crate::encoding::field::encode(
                 &self.topic_states,
                 buf,
                 version,
@@ -134,9 +134,13 @@ impl crate::primitives::Wire for StopReplicaRequest {
             )?;
         }
         if version >= 2 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -156,7 +160,7 @@ impl crate::primitives::Wire for StopReplicaRequest {
         }
         if version <= 0 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.ungrouped_partitions,
                     version,
                     false,
@@ -164,27 +168,25 @@ impl crate::primitives::Wire for StopReplicaRequest {
         }
         if (1..=2).contains(&version) {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.topics,
                     version,
                     version >= 2,
                 );
         }
         if version >= 3 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.topic_states,
-                    version,
-                    true,
-                );
+            size += crate::encoding::Wire::value_size(&self.topic_states, version, true);
         }
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for StopReplicaRequest {
+impl crate::encoding::Decode for StopReplicaRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -192,37 +194,37 @@ impl crate::primitives::Decode for StopReplicaRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 4 {
-            let run: [u8; 5] = crate::primitives::field::read_run(
+            let run: [u8; 5] = crate::encoding::field::read_run(
                 r,
                 &[("controller_id", 4), ("is_k_raft_controller", 1)],
             )?;
-            self.controller_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.is_k_raft_controller = crate::primitives::Fixed::from_chunk(&run[4..5]);
+            self.controller_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.is_k_raft_controller = crate::encoding::Fixed::from_chunk(&run[4..5]);
         } else {
-            let run: [u8; 4] = crate::primitives::field::read_run(
+            let run: [u8; 4] = crate::encoding::field::read_run(
                 r,
                 &[("controller_id", 4)],
             )?;
-            self.controller_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.controller_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
             self.is_k_raft_controller = false;
         }
         if version >= 1 {
-            let run: [u8; 12] = crate::primitives::field::read_run(
+            let run: [u8; 12] = crate::encoding::field::read_run(
                 r,
                 &[("controller_epoch", 4), ("broker_epoch", 8)],
             )?;
-            self.controller_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.broker_epoch = crate::primitives::Fixed::from_chunk(&run[4..12]);
+            self.controller_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.broker_epoch = crate::encoding::Fixed::from_chunk(&run[4..12]);
         } else {
-            let run: [u8; 4] = crate::primitives::field::read_run(
+            let run: [u8; 4] = crate::encoding::field::read_run(
                 r,
                 &[("controller_epoch", 4)],
             )?;
-            self.controller_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.controller_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
             self.broker_epoch = -1;
         }
         if version <= 2 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.delete_partitions,
                 r,
                 version,
@@ -233,7 +235,7 @@ impl crate::primitives::Decode for StopReplicaRequest {
             self.delete_partitions = false;
         }
         if version <= 0 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.ungrouped_partitions,
                 r,
                 version,
@@ -244,7 +246,7 @@ impl crate::primitives::Decode for StopReplicaRequest {
             self.ungrouped_partitions.clear();
         }
         if (1..=2).contains(&version) {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topics,
                 r,
                 version,
@@ -255,7 +257,7 @@ impl crate::primitives::Decode for StopReplicaRequest {
             self.topics.clear();
         }
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_states,
                 r,
                 version,
@@ -267,7 +269,7 @@ impl crate::primitives::Decode for StopReplicaRequest {
         }
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -288,10 +290,10 @@ impl crate::primitives::Decode for StopReplicaRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for StopReplicaRequest {}
+impl crate::encoding::Struct for StopReplicaRequest {}
 impl crate::entity::Entities for StopReplicaRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.controller_id, "ControllerId", f);
+        crate::encoding::broker_id(&self.controller_id, "ControllerId", f);
         if version <= 0 {
             crate::entity::Entities::visit_entities(
                 &self.ungrouped_partitions,
@@ -307,7 +309,7 @@ impl crate::entity::Entities for StopReplicaRequest {
         }
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.controller_id, "ControllerId", f);
+        crate::encoding::broker_id_mut(&mut self.controller_id, "ControllerId", f);
         if version <= 0 {
             crate::entity::Entities::rewrite_entities(
                 &mut self.ungrouped_partitions,
@@ -339,7 +341,7 @@ pub struct StopReplicaPartitionV0 {
     /// Versions 0.
     pub partition_index: i32,
 }
-impl crate::primitives::Wire for StopReplicaPartitionV0 {
+impl crate::encoding::Wire for StopReplicaPartitionV0 {
     #[inline]
     fn encode_value(
         &self,
@@ -348,12 +350,7 @@ impl crate::primitives::Wire for StopReplicaPartitionV0 {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9 + self.topic_name.len());
-        crate::primitives::field::put_str(
-            &mut s,
-            &self.topic_name,
-            false,
-            "topic_name",
-        )?;
+        crate::encoding::field::put_str(&mut s, &self.topic_name, false, "topic_name")?;
         s.put_fixed(self.partition_index)?;
         s.finish();
         Ok(())
@@ -361,12 +358,12 @@ impl crate::primitives::Wire for StopReplicaPartitionV0 {
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic_name, version, false);
+        size += crate::encoding::Wire::value_size(&self.topic_name, version, false);
         size += 4;
         size
     }
 }
-impl crate::primitives::Decode for StopReplicaPartitionV0 {
+impl crate::encoding::Decode for StopReplicaPartitionV0 {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -374,14 +371,14 @@ impl crate::primitives::Decode for StopReplicaPartitionV0 {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_name,
             r,
             version,
             false,
             "topic_name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partition_index,
             r,
             version,
@@ -396,13 +393,13 @@ impl crate::primitives::Decode for StopReplicaPartitionV0 {
         self.partition_index = 0;
     }
 }
-impl crate::primitives::Struct for StopReplicaPartitionV0 {}
+impl crate::encoding::Struct for StopReplicaPartitionV0 {}
 impl crate::entity::Entities for StopReplicaPartitionV0 {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+        crate::encoding::topic_name(&self.topic_name, "TopicName", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+        crate::encoding::topic_name_mut(&mut self.topic_name, "TopicName", f);
     }
 }
 /// Versions 1-2; flexible 2.
@@ -419,7 +416,7 @@ pub struct StopReplicaTopicV1 {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for StopReplicaTopicV1 {
+impl crate::encoding::Wire for StopReplicaTopicV1 {
     #[inline]
     fn encode_value(
         &self,
@@ -428,8 +425,8 @@ impl crate::primitives::Wire for StopReplicaTopicV1 {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(11 + self.name.len() + self.partition_indexes.len() * 4);
-        crate::primitives::field::put_str(&mut s, &self.name, version >= 2, "name")?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_str(&mut s, &self.name, version >= 2, "name")?;
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.partition_indexes,
             version >= 2,
@@ -441,34 +438,37 @@ impl crate::primitives::Wire for StopReplicaTopicV1 {
         s.finish();
         if version >= 2 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 2);
+        size += crate::encoding::Wire::value_size(&self.name, version, version >= 2);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partition_indexes,
                 version,
                 version >= 2,
             );
         if version >= 2 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for StopReplicaTopicV1 {
+impl crate::encoding::Decode for StopReplicaTopicV1 {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -476,14 +476,14 @@ impl crate::primitives::Decode for StopReplicaTopicV1 {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.name,
             r,
             version,
             version >= 2,
             "name",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.partition_indexes,
             r,
             version >= 2,
@@ -491,7 +491,7 @@ impl crate::primitives::Decode for StopReplicaTopicV1 {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 2 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -506,13 +506,13 @@ impl crate::primitives::Decode for StopReplicaTopicV1 {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for StopReplicaTopicV1 {}
+impl crate::encoding::Struct for StopReplicaTopicV1 {}
 impl crate::entity::Entities for StopReplicaTopicV1 {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
     }
 }
 /// Versions 3-4; flexible 3-4.
@@ -529,7 +529,7 @@ pub struct StopReplicaTopicState {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for StopReplicaTopicState {
+impl crate::encoding::Wire for StopReplicaTopicState {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -537,53 +537,55 @@ impl crate::primitives::Wire for StopReplicaTopicState {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.topic_name.len());
-        crate::primitives::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        crate::encoding::field::put_count(
             &mut s,
             self.partition_states.len(),
             true,
             "partition_states",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partition_states,
             buf,
             version,
             true,
             "partition_states",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic_name, version, true);
+        size += crate::encoding::Wire::value_size(&self.topic_name, version, true);
+        size += crate::encoding::Wire::value_size(&self.partition_states, version, true);
         size
-            += crate::primitives::Wire::value_size(
-                &self.partition_states,
-                version,
-                true,
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl crate::primitives::Decode for StopReplicaTopicState {
+impl crate::encoding::Decode for StopReplicaTopicState {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_name,
             r,
             version,
             true,
             "topic_name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partition_states,
             r,
             version,
@@ -591,7 +593,11 @@ impl crate::primitives::Decode for StopReplicaTopicState {
             "partition_states",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -601,13 +607,13 @@ impl crate::primitives::Decode for StopReplicaTopicState {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for StopReplicaTopicState {}
+impl crate::encoding::Struct for StopReplicaTopicState {}
 impl crate::entity::Entities for StopReplicaTopicState {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+        crate::encoding::topic_name(&self.topic_name, "TopicName", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+        crate::encoding::topic_name_mut(&mut self.topic_name, "TopicName", f);
     }
 }
 /// Versions 3-4; flexible 3-4.
@@ -638,7 +644,7 @@ impl Default for StopReplicaPartitionState {
         }
     }
 }
-impl crate::primitives::Wire for StopReplicaPartitionState {
+impl crate::encoding::Wire for StopReplicaPartitionState {
     #[inline]
     fn encode_value(
         &self,
@@ -657,7 +663,11 @@ impl crate::primitives::Wire for StopReplicaPartitionState {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -667,11 +677,14 @@ impl crate::primitives::Wire for StopReplicaPartitionState {
         size += 4;
         size += 4;
         size += 1;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for StopReplicaPartitionState {
+impl crate::encoding::Decode for StopReplicaPartitionState {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -679,15 +692,19 @@ impl crate::primitives::Decode for StopReplicaPartitionState {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 9] = crate::primitives::field::read_run(
+        let run: [u8; 9] = crate::encoding::field::read_run(
             r,
             &[("partition_index", 4), ("leader_epoch", 4), ("delete_partition", 1)],
         )?;
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
-        self.delete_partition = crate::primitives::Fixed::from_chunk(&run[8..9]);
+        self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
+        self.delete_partition = crate::encoding::Fixed::from_chunk(&run[8..9]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -698,7 +715,7 @@ impl crate::primitives::Decode for StopReplicaPartitionState {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for StopReplicaPartitionState {}
+impl crate::encoding::Struct for StopReplicaPartitionState {}
 impl crate::message::Message for StopReplicaRequest {
     const NAME: &'static str = "StopReplicaRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

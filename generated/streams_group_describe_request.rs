@@ -20,7 +20,7 @@ pub struct StreamsGroupDescribeRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for StreamsGroupDescribeRequest {
+impl crate::encoding::Wire for StreamsGroupDescribeRequest {
     #[inline]
     fn encode_value(
         &self,
@@ -30,10 +30,10 @@ impl crate::primitives::Wire for StreamsGroupDescribeRequest {
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.include_topology_description {
             return Err(
-                crate::primitives::field::non_default("include_topology_description"),
+                crate::encoding::field::non_default("include_topology_description"),
             );
         }
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.group_ids,
             buf,
             version,
@@ -54,23 +54,30 @@ impl crate::primitives::Wire for StreamsGroupDescribeRequest {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.group_ids, version, true);
+        size += crate::encoding::Wire::value_size(&self.group_ids, version, true);
         size += 1;
         if version >= 1 {
             size += 1;
         }
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for StreamsGroupDescribeRequest {
+impl crate::encoding::Decode for StreamsGroupDescribeRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -78,7 +85,7 @@ impl crate::primitives::Decode for StreamsGroupDescribeRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_ids,
             r,
             version,
@@ -86,31 +93,35 @@ impl crate::primitives::Decode for StreamsGroupDescribeRequest {
             "group_ids",
         )?;
         if version >= 1 {
-            let run: [u8; 2] = crate::primitives::field::read_run(
+            let run: [u8; 2] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("include_authorized_operations", 1),
                     ("include_topology_description", 1),
                 ],
             )?;
-            self.include_authorized_operations = crate::primitives::Fixed::from_chunk(
+            self.include_authorized_operations = crate::encoding::Fixed::from_chunk(
                 &run[0..1],
             );
-            self.include_topology_description = crate::primitives::Fixed::from_chunk(
+            self.include_topology_description = crate::encoding::Fixed::from_chunk(
                 &run[1..2],
             );
         } else {
-            let run: [u8; 1] = crate::primitives::field::read_run(
+            let run: [u8; 1] = crate::encoding::field::read_run(
                 r,
                 &[("include_authorized_operations", 1)],
             )?;
-            self.include_authorized_operations = crate::primitives::Fixed::from_chunk(
+            self.include_authorized_operations = crate::encoding::Fixed::from_chunk(
                 &run[0..1],
             );
             self.include_topology_description = false;
         }
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -121,13 +132,13 @@ impl crate::primitives::Decode for StreamsGroupDescribeRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for StreamsGroupDescribeRequest {}
+impl crate::encoding::Struct for StreamsGroupDescribeRequest {}
 impl crate::entity::Entities for StreamsGroupDescribeRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::group_id(&self.group_ids, "GroupIds", f);
+        crate::encoding::group_id(&self.group_ids, "GroupIds", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::group_id_mut(&mut self.group_ids, "GroupIds", f);
+        crate::encoding::group_id_mut(&mut self.group_ids, "GroupIds", f);
     }
 }
 impl crate::message::Message for StreamsGroupDescribeRequest {

@@ -16,7 +16,7 @@ pub struct StreamsGroupDescribeResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for StreamsGroupDescribeResponse {
+impl crate::encoding::Wire for StreamsGroupDescribeResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -25,42 +25,49 @@ impl crate::primitives::Wire for StreamsGroupDescribeResponse {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
-        crate::primitives::field::put_count(&mut s, self.groups.len(), true, "groups")?;
+        crate::encoding::field::put_count(&mut s, self.groups.len(), true, "groups")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.groups,
             buf,
             version,
             true,
             "groups",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.groups, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.groups, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for StreamsGroupDescribeResponse {
+impl crate::encoding::Decode for StreamsGroupDescribeResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.groups,
             r,
             version,
@@ -68,7 +75,11 @@ impl crate::primitives::Decode for StreamsGroupDescribeResponse {
             "groups",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -78,7 +89,7 @@ impl crate::primitives::Decode for StreamsGroupDescribeResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for StreamsGroupDescribeResponse {}
+impl crate::encoding::Struct for StreamsGroupDescribeResponse {}
 impl crate::entity::Entities for StreamsGroupDescribeResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.groups, version, f);
@@ -101,7 +112,7 @@ pub struct Endpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for Endpoint {
+impl crate::encoding::Wire for Endpoint {
     #[inline]
     fn encode_value(
         &self,
@@ -110,27 +121,34 @@ impl crate::primitives::Wire for Endpoint {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(8 + self.host.len());
-        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        crate::encoding::field::put_str(&mut s, &self.host, true, "host")?;
         s.put_fixed(self.port)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.host, version, true);
+        size += crate::encoding::Wire::value_size(&self.host, version, true);
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for Endpoint {
+impl crate::encoding::Decode for Endpoint {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -138,16 +156,14 @@ impl crate::primitives::Decode for Endpoint {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
-        crate::primitives::field::decode_into(
-            &mut self.port,
-            r,
-            version,
-            false,
-            "port",
-        )?;
+        crate::encoding::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::encoding::field::decode_into(&mut self.port, r, version, false, "port")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -157,7 +173,7 @@ impl crate::primitives::Decode for Endpoint {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Endpoint {}
+impl crate::encoding::Struct for Endpoint {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TaskOffset {
@@ -176,7 +192,7 @@ pub struct TaskOffset {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TaskOffset {
+impl crate::encoding::Wire for TaskOffset {
     #[inline]
     fn encode_value(
         &self,
@@ -185,7 +201,7 @@ impl crate::primitives::Wire for TaskOffset {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(18 + self.subtopology_id.len());
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.subtopology_id,
             true,
@@ -200,21 +216,28 @@ impl crate::primitives::Wire for TaskOffset {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.subtopology_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.subtopology_id, version, true);
         size += 4;
         size += 8;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TaskOffset {
+impl crate::encoding::Decode for TaskOffset {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -222,21 +245,25 @@ impl crate::primitives::Decode for TaskOffset {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.subtopology_id,
             r,
             version,
             true,
             "subtopology_id",
         )?;
-        let run: [u8; 12] = crate::primitives::field::read_run(
+        let run: [u8; 12] = crate::encoding::field::read_run(
             r,
             &[("partition", 4), ("offset", 8)],
         )?;
-        self.partition = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
+        self.partition = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.offset = crate::encoding::Fixed::from_chunk(&run[4..12]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -247,7 +274,7 @@ impl crate::primitives::Decode for TaskOffset {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TaskOffset {}
+impl crate::encoding::Struct for TaskOffset {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Assignment {
@@ -266,69 +293,76 @@ pub struct Assignment {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for Assignment {
+impl crate::encoding::Wire for Assignment {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.active_tasks,
             buf,
             version,
             true,
             "active_tasks",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.standby_tasks,
             buf,
             version,
             true,
             "standby_tasks",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.warmup_tasks,
             buf,
             version,
             true,
             "warmup_tasks",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.active_tasks, version, true);
-        size += crate::primitives::Wire::value_size(&self.standby_tasks, version, true);
-        size += crate::primitives::Wire::value_size(&self.warmup_tasks, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.active_tasks, version, true);
+        size += crate::encoding::Wire::value_size(&self.standby_tasks, version, true);
+        size += crate::encoding::Wire::value_size(&self.warmup_tasks, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for Assignment {
+impl crate::encoding::Decode for Assignment {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.active_tasks,
             r,
             version,
             true,
             "active_tasks",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.standby_tasks,
             r,
             version,
             true,
             "standby_tasks",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.warmup_tasks,
             r,
             version,
@@ -336,7 +370,11 @@ impl crate::primitives::Decode for Assignment {
             "warmup_tasks",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -347,7 +385,7 @@ impl crate::primitives::Decode for Assignment {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Assignment {}
+impl crate::encoding::Struct for Assignment {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TaskIds {
@@ -362,7 +400,7 @@ pub struct TaskIds {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TaskIds {
+impl crate::encoding::Wire for TaskIds {
     #[inline]
     fn encode_value(
         &self,
@@ -372,13 +410,13 @@ impl crate::primitives::Wire for TaskIds {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf
             .segment(11 + self.subtopology_id.len() + self.partitions.len() * 4);
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.subtopology_id,
             true,
             "subtopology_id",
         )?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.partitions,
             true,
@@ -389,20 +427,27 @@ impl crate::primitives::Wire for TaskIds {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.subtopology_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.subtopology_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TaskIds {
+impl crate::encoding::Decode for TaskIds {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -410,21 +455,25 @@ impl crate::primitives::Decode for TaskIds {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.subtopology_id,
             r,
             version,
             true,
             "subtopology_id",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
             true,
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -434,7 +483,7 @@ impl crate::primitives::Decode for TaskIds {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TaskIds {}
+impl crate::encoding::Struct for TaskIds {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct KeyValue {
@@ -449,7 +498,7 @@ pub struct KeyValue {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for KeyValue {
+impl crate::encoding::Wire for KeyValue {
     #[inline]
     fn encode_value(
         &self,
@@ -458,27 +507,34 @@ impl crate::primitives::Wire for KeyValue {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(11 + self.key.len() + self.value.len());
-        crate::primitives::field::put_str(&mut s, &self.key, true, "key")?;
-        crate::primitives::field::put_str(&mut s, &self.value, true, "value")?;
+        crate::encoding::field::put_str(&mut s, &self.key, true, "key")?;
+        crate::encoding::field::put_str(&mut s, &self.value, true, "value")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.key, version, true);
-        size += crate::primitives::Wire::value_size(&self.value, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.key, version, true);
+        size += crate::encoding::Wire::value_size(&self.value, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for KeyValue {
+impl crate::encoding::Decode for KeyValue {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -486,16 +542,14 @@ impl crate::primitives::Decode for KeyValue {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.key, r, version, true, "key")?;
-        crate::primitives::field::decode_into(
-            &mut self.value,
-            r,
-            version,
-            true,
-            "value",
-        )?;
+        crate::encoding::field::decode_into(&mut self.key, r, version, true, "key")?;
+        crate::encoding::field::decode_into(&mut self.value, r, version, true, "value")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -505,7 +559,7 @@ impl crate::primitives::Decode for KeyValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for KeyValue {}
+impl crate::encoding::Struct for KeyValue {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicInfo {
@@ -528,7 +582,7 @@ pub struct TopicInfo {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopicInfo {
+impl crate::encoding::Wire for TopicInfo {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -536,54 +590,61 @@ impl crate::primitives::Wire for TopicInfo {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(16 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.partitions.to_be_bytes());
         run[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.topic_configs.len(),
             true,
             "topic_configs",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topic_configs,
             buf,
             version,
             true,
             "topic_configs",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
         size += 4;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.topic_configs, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.topic_configs, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopicInfo {
+impl crate::encoding::Decode for TopicInfo {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("partitions", 4), ("replication_factor", 2)],
         )?;
-        self.partitions = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.replication_factor = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::field::decode_into(
+        self.partitions = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.replication_factor = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        crate::encoding::field::decode_into(
             &mut self.topic_configs,
             r,
             version,
@@ -591,7 +652,11 @@ impl crate::primitives::Decode for TopicInfo {
             "topic_configs",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -603,13 +668,13 @@ impl crate::primitives::Decode for TopicInfo {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicInfo {}
+impl crate::encoding::Struct for TopicInfo {}
 impl crate::entity::Entities for TopicInfo {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
     }
 }
 /// Versions 1; flexible 1.
@@ -626,54 +691,61 @@ pub struct TopologyDescription {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopologyDescription {
+impl crate::encoding::Wire for TopologyDescription {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.subtopologies,
             buf,
             version,
             true,
             "subtopologies",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.global_stores,
             buf,
             version,
             true,
             "global_stores",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.subtopologies, version, true);
-        size += crate::primitives::Wire::value_size(&self.global_stores, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.subtopologies, version, true);
+        size += crate::encoding::Wire::value_size(&self.global_stores, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopologyDescription {
+impl crate::encoding::Decode for TopologyDescription {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.subtopologies,
             r,
             version,
             true,
             "subtopologies",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.global_stores,
             r,
             version,
@@ -681,7 +753,11 @@ impl crate::primitives::Decode for TopologyDescription {
             "global_stores",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -691,7 +767,7 @@ impl crate::primitives::Decode for TopologyDescription {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopologyDescription {}
+impl crate::encoding::Struct for TopologyDescription {}
 impl crate::entity::Entities for TopologyDescription {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.subtopologies, version, f);
@@ -716,7 +792,7 @@ pub struct TopologyDescriptionSubtopology {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopologyDescriptionSubtopology {
+impl crate::encoding::Wire for TopologyDescriptionSubtopology {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -724,56 +800,61 @@ impl crate::primitives::Wire for TopologyDescriptionSubtopology {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.subtopology_id.len());
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.subtopology_id,
             true,
             "subtopology_id",
         )?;
-        crate::primitives::field::put_count(&mut s, self.nodes.len(), true, "nodes")?;
+        crate::encoding::field::put_count(&mut s, self.nodes.len(), true, "nodes")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.nodes,
             buf,
             version,
             true,
             "nodes",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.subtopology_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.nodes, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.subtopology_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.nodes, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopologyDescriptionSubtopology {
+impl crate::encoding::Decode for TopologyDescriptionSubtopology {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.subtopology_id,
             r,
             version,
             true,
             "subtopology_id",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.nodes,
-            r,
-            version,
-            true,
-            "nodes",
-        )?;
+        crate::encoding::field::decode_into(&mut self.nodes, r, version, true, "nodes")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -783,7 +864,7 @@ impl crate::primitives::Decode for TopologyDescriptionSubtopology {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopologyDescriptionSubtopology {}
+impl crate::encoding::Struct for TopologyDescriptionSubtopology {}
 impl crate::entity::Entities for TopologyDescriptionSubtopology {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.nodes, version, f);
@@ -822,7 +903,7 @@ pub struct TopologyDescriptionNode {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopologyDescriptionNode {
+impl crate::encoding::Wire for TopologyDescriptionNode {
     #[inline]
     fn encode_value(
         &self,
@@ -831,16 +912,16 @@ impl crate::primitives::Wire for TopologyDescriptionNode {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(11 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
         s.put_fixed(self.node_type)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.source_topics.len(),
             true,
             "source_topics",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.source_topics,
             buf,
             version,
@@ -848,45 +929,52 @@ impl crate::primitives::Wire for TopologyDescriptionNode {
             "source_topics",
         )?;
         let mut s = buf.segment(10 + self.sink_topic.as_ref().map_or(0, String::len));
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.sink_topic.as_deref(),
             true,
             "sink_topic",
         )?;
-        crate::primitives::field::put_count(&mut s, self.stores.len(), true, "stores")?;
+        crate::encoding::field::put_count(&mut s, self.stores.len(), true, "stores")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.stores,
             buf,
             version,
             true,
             "stores",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.successors,
             buf,
             version,
             true,
             "successors",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
         size += 1;
-        size += crate::primitives::Wire::value_size(&self.source_topics, version, true);
-        size += crate::primitives::Wire::value_size(&self.sink_topic, version, true);
-        size += crate::primitives::Wire::value_size(&self.stores, version, true);
-        size += crate::primitives::Wire::value_size(&self.successors, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.source_topics, version, true);
+        size += crate::encoding::Wire::value_size(&self.sink_topic, version, true);
+        size += crate::encoding::Wire::value_size(&self.stores, version, true);
+        size += crate::encoding::Wire::value_size(&self.successors, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopologyDescriptionNode {
+impl crate::encoding::Decode for TopologyDescriptionNode {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -894,36 +982,36 @@ impl crate::primitives::Decode for TopologyDescriptionNode {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::encoding::field::decode_into(
             &mut self.node_type,
             r,
             version,
             false,
             "node_type",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.source_topics,
             r,
             version,
             true,
             "source_topics",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.sink_topic,
             r,
             version,
             true,
             "sink_topic",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.stores,
             r,
             version,
             true,
             "stores",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.successors,
             r,
             version,
@@ -931,7 +1019,11 @@ impl crate::primitives::Decode for TopologyDescriptionNode {
             "successors",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -945,15 +1037,15 @@ impl crate::primitives::Decode for TopologyDescriptionNode {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopologyDescriptionNode {}
+impl crate::encoding::Struct for TopologyDescriptionNode {}
 impl crate::entity::Entities for TopologyDescriptionNode {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.source_topics, "SourceTopics", f);
-        crate::entity::topic_name(&self.sink_topic, "SinkTopic", f);
+        crate::encoding::topic_name(&self.source_topics, "SourceTopics", f);
+        crate::encoding::topic_name(&self.sink_topic, "SinkTopic", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.source_topics, "SourceTopics", f);
-        crate::entity::topic_name_mut(&mut self.sink_topic, "SinkTopic", f);
+        crate::encoding::topic_name_mut(&mut self.source_topics, "SourceTopics", f);
+        crate::encoding::topic_name_mut(&mut self.sink_topic, "SinkTopic", f);
     }
 }
 /// Versions 1; flexible 1.
@@ -970,48 +1062,55 @@ pub struct TopologyDescriptionGlobalStore {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopologyDescriptionGlobalStore {
+impl crate::encoding::Wire for TopologyDescriptionGlobalStore {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.source, buf, version, false, "source")?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(&self.source, buf, version, false, "source")?;
+        crate::encoding::field::encode(
             &self.processor,
             buf,
             version,
             false,
             "processor",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.source, version, false);
-        size += crate::primitives::Wire::value_size(&self.processor, version, false);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.source, version, false);
+        size += crate::encoding::Wire::value_size(&self.processor, version, false);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopologyDescriptionGlobalStore {
+impl crate::encoding::Decode for TopologyDescriptionGlobalStore {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.source,
             r,
             version,
             false,
             "source",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.processor,
             r,
             version,
@@ -1019,17 +1118,21 @@ impl crate::primitives::Decode for TopologyDescriptionGlobalStore {
             "processor",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
     fn reset_value(&mut self) {
-        crate::primitives::Decode::reset_value(&mut self.source);
-        crate::primitives::Decode::reset_value(&mut self.processor);
+        crate::encoding::Decode::reset_value(&mut self.source);
+        crate::encoding::Decode::reset_value(&mut self.processor);
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopologyDescriptionGlobalStore {}
+impl crate::encoding::Struct for TopologyDescriptionGlobalStore {}
 impl crate::entity::Entities for TopologyDescriptionGlobalStore {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.source, version, f);
@@ -1113,7 +1216,7 @@ impl Default for DescribedGroup {
         }
     }
 }
-impl crate::primitives::Wire for DescribedGroup {
+impl crate::encoding::Wire for DescribedGroup {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -1121,11 +1224,11 @@ impl crate::primitives::Wire for DescribedGroup {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.topology_description.is_some() {
-            return Err(crate::primitives::field::non_default("topology_description"));
+            return Err(crate::encoding::field::non_default("topology_description"));
         }
         if version < 1 && self.topology_description_status != 0 {
             return Err(
-                crate::primitives::field::non_default("topology_description_status"),
+                crate::encoding::field::non_default("topology_description_status"),
             );
         }
         let mut s = buf
@@ -1134,35 +1237,24 @@ impl crate::primitives::Wire for DescribedGroup {
                     + self.group_id.len() + self.group_state.len(),
             );
         s.put_fixed(self.error_code)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             true,
             "error_message",
         )?;
-        crate::primitives::field::put_str(&mut s, &self.group_id, true, "group_id")?;
-        crate::primitives::field::put_str(
-            &mut s,
-            &self.group_state,
-            true,
-            "group_state",
-        )?;
+        crate::encoding::field::put_str(&mut s, &self.group_id, true, "group_id")?;
+        crate::encoding::field::put_str(&mut s, &self.group_state, true, "group_state")?;
         let mut run = [0u8; 8];
         run[0..4].copy_from_slice(&self.group_epoch.to_be_bytes());
         run[4..8].copy_from_slice(&self.assignment_epoch.to_be_bytes());
         s.put_slice(&run)?;
         s.finish();
-        crate::primitives::field::encode(
-            &self.topology,
-            buf,
-            version,
-            false,
-            "topology",
-        )?;
-        crate::primitives::field::encode(&self.members, buf, version, true, "members")?;
-        crate::primitives::Fixed::put(self.authorized_operations, buf);
+        crate::encoding::field::encode(&self.topology, buf, version, false, "topology")?;
+        crate::encoding::field::encode(&self.members, buf, version, true, "members")?;
+        crate::encoding::Fixed::put(self.authorized_operations, buf);
         if version >= 1 {
-            crate::primitives::field::encode(
+            crate::encoding::field::encode(
                 &self.topology_description,
                 buf,
                 version,
@@ -1175,7 +1267,7 @@ impl crate::primitives::Wire for DescribedGroup {
             s.put_fixed(self.topology_description_status)?;
         }
         if version >= 1 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.assignor_name.as_deref(),
                 true,
@@ -1187,7 +1279,11 @@ impl crate::primitives::Wire for DescribedGroup {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -1195,17 +1291,17 @@ impl crate::primitives::Wire for DescribedGroup {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.error_message, version, true);
-        size += crate::primitives::Wire::value_size(&self.group_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.group_state, version, true);
+        size += crate::encoding::Wire::value_size(&self.error_message, version, true);
+        size += crate::encoding::Wire::value_size(&self.group_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.group_state, version, true);
         size += 4;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.topology, version, false);
-        size += crate::primitives::Wire::value_size(&self.members, version, true);
+        size += crate::encoding::Wire::value_size(&self.topology, version, false);
+        size += crate::encoding::Wire::value_size(&self.members, version, true);
         size += 4;
         if version >= 1 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.topology_description,
                     version,
                     false,
@@ -1216,72 +1312,71 @@ impl crate::primitives::Wire for DescribedGroup {
         }
         if version >= 1 {
             size
-                += crate::primitives::Wire::value_size(
-                    &self.assignor_name,
-                    version,
-                    true,
-                );
+                += crate::encoding::Wire::value_size(&self.assignor_name, version, true);
         }
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for DescribedGroup {
+impl crate::encoding::Decode for DescribedGroup {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
             true,
             "error_message",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_id,
             r,
             version,
             true,
             "group_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_state,
             r,
             version,
             true,
             "group_state",
         )?;
-        let run: [u8; 8] = crate::primitives::field::read_run(
+        let run: [u8; 8] = crate::encoding::field::read_run(
             r,
             &[("group_epoch", 4), ("assignment_epoch", 4)],
         )?;
-        self.group_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.assignment_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
-        crate::primitives::field::decode_into(
+        self.group_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.assignment_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
+        crate::encoding::field::decode_into(
             &mut self.topology,
             r,
             version,
             false,
             "topology",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.members,
             r,
             version,
             true,
             "members",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.authorized_operations,
             r,
             version,
@@ -1289,7 +1384,7 @@ impl crate::primitives::Decode for DescribedGroup {
             "authorized_operations",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topology_description,
                 r,
                 version,
@@ -1300,7 +1395,7 @@ impl crate::primitives::Decode for DescribedGroup {
             self.topology_description = None;
         }
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topology_description_status,
                 r,
                 version,
@@ -1311,7 +1406,7 @@ impl crate::primitives::Decode for DescribedGroup {
             self.topology_description_status = 0;
         }
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.assignor_name,
                 r,
                 version,
@@ -1322,7 +1417,11 @@ impl crate::primitives::Decode for DescribedGroup {
             self.assignor_name = None;
         }
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -1342,10 +1441,10 @@ impl crate::primitives::Decode for DescribedGroup {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DescribedGroup {}
+impl crate::encoding::Struct for DescribedGroup {}
 impl crate::entity::Entities for DescribedGroup {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::encoding::group_id(&self.group_id, "GroupId", f);
         crate::entity::Entities::visit_entities(&self.topology, version, f);
         if version >= 1 {
             crate::entity::Entities::visit_entities(
@@ -1356,7 +1455,7 @@ impl crate::entity::Entities for DescribedGroup {
         }
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::encoding::group_id_mut(&mut self.group_id, "GroupId", f);
         crate::entity::Entities::rewrite_entities(&mut self.topology, version, f);
         if version >= 1 {
             crate::entity::Entities::rewrite_entities(
@@ -1381,48 +1480,55 @@ pub struct Topology {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for Topology {
+impl crate::encoding::Wire for Topology {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::Fixed::put(self.epoch, buf);
-        crate::primitives::field::encode(
+        crate::encoding::Fixed::put(self.epoch, buf);
+        crate::encoding::field::encode(
             &self.subtopologies,
             buf,
             version,
             true,
             "subtopologies",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.subtopologies, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.subtopologies, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for Topology {
+impl crate::encoding::Decode for Topology {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.epoch,
             r,
             version,
             false,
             "epoch",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.subtopologies,
             r,
             version,
@@ -1430,7 +1536,11 @@ impl crate::primitives::Decode for Topology {
             "subtopologies",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -1440,7 +1550,7 @@ impl crate::primitives::Decode for Topology {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Topology {}
+impl crate::encoding::Struct for Topology {}
 impl crate::entity::Entities for Topology {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.subtopologies, version, f);
@@ -1475,7 +1585,7 @@ pub struct Subtopology {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for Subtopology {
+impl crate::encoding::Wire for Subtopology {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -1483,113 +1593,120 @@ impl crate::primitives::Wire for Subtopology {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.subtopology_id.len());
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.subtopology_id,
             true,
             "subtopology_id",
         )?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.source_topics.len(),
             true,
             "source_topics",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.source_topics,
             buf,
             version,
             true,
             "source_topics",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.repartition_sink_topics,
             buf,
             version,
             true,
             "repartition_sink_topics",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.state_changelog_topics,
             buf,
             version,
             true,
             "state_changelog_topics",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.repartition_source_topics,
             buf,
             version,
             true,
             "repartition_source_topics",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.subtopology_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.source_topics, version, true);
+        size += crate::encoding::Wire::value_size(&self.subtopology_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.source_topics, version, true);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.repartition_sink_topics,
                 version,
                 true,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.state_changelog_topics,
                 version,
                 true,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.repartition_source_topics,
                 version,
                 true,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for Subtopology {
+impl crate::encoding::Decode for Subtopology {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.subtopology_id,
             r,
             version,
             true,
             "subtopology_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.source_topics,
             r,
             version,
             true,
             "source_topics",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.repartition_sink_topics,
             r,
             version,
             true,
             "repartition_sink_topics",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.state_changelog_topics,
             r,
             version,
             true,
             "state_changelog_topics",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.repartition_source_topics,
             r,
             version,
@@ -1597,7 +1714,11 @@ impl crate::primitives::Decode for Subtopology {
             "repartition_source_topics",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -1610,11 +1731,11 @@ impl crate::primitives::Decode for Subtopology {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Subtopology {}
+impl crate::encoding::Struct for Subtopology {}
 impl crate::entity::Entities for Subtopology {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.source_topics, "SourceTopics", f);
-        crate::entity::topic_name(
+        crate::encoding::topic_name(&self.source_topics, "SourceTopics", f);
+        crate::encoding::topic_name(
             &self.repartition_sink_topics,
             "RepartitionSinkTopics",
             f,
@@ -1631,8 +1752,8 @@ impl crate::entity::Entities for Subtopology {
         );
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.source_topics, "SourceTopics", f);
-        crate::entity::topic_name_mut(
+        crate::encoding::topic_name_mut(&mut self.source_topics, "SourceTopics", f);
+        crate::encoding::topic_name_mut(
             &mut self.repartition_sink_topics,
             "RepartitionSinkTopics",
             f,
@@ -1715,7 +1836,7 @@ pub struct Member {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for Member {
+impl crate::encoding::Wire for Member {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -1729,66 +1850,61 @@ impl crate::primitives::Wire for Member {
                     + self.rack_id.as_ref().map_or(0, String::len) + self.client_id.len()
                     + self.client_host.len() + self.process_id.len(),
             );
-        crate::primitives::field::put_str(&mut s, &self.member_id, true, "member_id")?;
+        crate::encoding::field::put_str(&mut s, &self.member_id, true, "member_id")?;
         s.put_fixed(self.member_epoch)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.instance_id.as_deref(),
             true,
             "instance_id",
         )?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.rack_id.as_deref(),
             true,
             "rack_id",
         )?;
-        crate::primitives::field::put_str(&mut s, &self.client_id, true, "client_id")?;
-        crate::primitives::field::put_str(
-            &mut s,
-            &self.client_host,
-            true,
-            "client_host",
-        )?;
+        crate::encoding::field::put_str(&mut s, &self.client_id, true, "client_id")?;
+        crate::encoding::field::put_str(&mut s, &self.client_host, true, "client_host")?;
         s.put_fixed(self.topology_epoch)?;
-        crate::primitives::field::put_str(&mut s, &self.process_id, true, "process_id")?;
+        crate::encoding::field::put_str(&mut s, &self.process_id, true, "process_id")?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.user_endpoint,
             buf,
             version,
             false,
             "user_endpoint",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.client_tags,
             buf,
             version,
             true,
             "client_tags",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.task_offsets,
             buf,
             version,
             true,
             "task_offsets",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.task_end_offsets,
             buf,
             version,
             true,
             "task_end_offsets",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.assignment,
             buf,
             version,
             false,
             "assignment",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.target_assignment,
             buf,
             version,
@@ -1802,148 +1918,150 @@ impl crate::primitives::Wire for Member {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.member_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.member_id, version, true);
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.instance_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.rack_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.client_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.client_host, version, true);
+        size += crate::encoding::Wire::value_size(&self.instance_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.rack_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.client_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.client_host, version, true);
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.process_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.user_endpoint, version, false);
-        size += crate::primitives::Wire::value_size(&self.client_tags, version, true);
-        size += crate::primitives::Wire::value_size(&self.task_offsets, version, true);
+        size += crate::encoding::Wire::value_size(&self.process_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.user_endpoint, version, false);
+        size += crate::encoding::Wire::value_size(&self.client_tags, version, true);
+        size += crate::encoding::Wire::value_size(&self.task_offsets, version, true);
+        size += crate::encoding::Wire::value_size(&self.task_end_offsets, version, true);
+        size += crate::encoding::Wire::value_size(&self.assignment, version, false);
         size
-            += crate::primitives::Wire::value_size(
-                &self.task_end_offsets,
-                version,
-                true,
-            );
-        size += crate::primitives::Wire::value_size(&self.assignment, version, false);
-        size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.target_assignment,
                 version,
                 false,
             );
         size += 1;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for Member {
+impl crate::encoding::Decode for Member {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.member_id,
             r,
             version,
             true,
             "member_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.member_epoch,
             r,
             version,
             false,
             "member_epoch",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.instance_id,
             r,
             version,
             true,
             "instance_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.rack_id,
             r,
             version,
             true,
             "rack_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.client_id,
             r,
             version,
             true,
             "client_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.client_host,
             r,
             version,
             true,
             "client_host",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topology_epoch,
             r,
             version,
             false,
             "topology_epoch",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.process_id,
             r,
             version,
             true,
             "process_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.user_endpoint,
             r,
             version,
             false,
             "user_endpoint",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.client_tags,
             r,
             version,
             true,
             "client_tags",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.task_offsets,
             r,
             version,
             true,
             "task_offsets",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.task_end_offsets,
             r,
             version,
             true,
             "task_end_offsets",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.assignment,
             r,
             version,
             false,
             "assignment",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.target_assignment,
             r,
             version,
             false,
             "target_assignment",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.is_classic,
             r,
             version,
@@ -1951,7 +2069,11 @@ impl crate::primitives::Decode for Member {
             "is_classic",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -1968,13 +2090,13 @@ impl crate::primitives::Decode for Member {
         self.client_tags.clear();
         self.task_offsets.clear();
         self.task_end_offsets.clear();
-        crate::primitives::Decode::reset_value(&mut self.assignment);
-        crate::primitives::Decode::reset_value(&mut self.target_assignment);
+        crate::encoding::Decode::reset_value(&mut self.assignment);
+        crate::encoding::Decode::reset_value(&mut self.target_assignment);
         self.is_classic = false;
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Member {}
+impl crate::encoding::Struct for Member {}
 impl crate::message::Message for StreamsGroupDescribeResponse {
     const NAME: &'static str = "StreamsGroupDescribeResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -100,7 +100,7 @@ impl Default for StreamsGroupHeartbeatRequest {
         }
     }
 }
-impl crate::primitives::Wire for StreamsGroupHeartbeatRequest {
+impl crate::encoding::Wire for StreamsGroupHeartbeatRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -113,19 +113,19 @@ impl crate::primitives::Wire for StreamsGroupHeartbeatRequest {
                     + self.instance_id.as_ref().map_or(0, String::len)
                     + self.rack_id.as_ref().map_or(0, String::len),
             );
-        crate::primitives::field::put_str(&mut s, &self.group_id, true, "group_id")?;
-        crate::primitives::field::put_str(&mut s, &self.member_id, true, "member_id")?;
+        crate::encoding::field::put_str(&mut s, &self.group_id, true, "group_id")?;
+        crate::encoding::field::put_str(&mut s, &self.member_id, true, "member_id")?;
         let mut run = [0u8; 8];
         run[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
         run[4..8].copy_from_slice(&self.endpoint_information_epoch.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.instance_id.as_deref(),
             true,
             "instance_id",
         )?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.rack_id.as_deref(),
             true,
@@ -133,28 +133,22 @@ impl crate::primitives::Wire for StreamsGroupHeartbeatRequest {
         )?;
         s.put_fixed(self.rebalance_timeout_ms)?;
         s.finish();
-        crate::primitives::field::encode(
-            &self.topology,
-            buf,
-            version,
-            false,
-            "topology",
-        )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(&self.topology, buf, version, false, "topology")?;
+        crate::encoding::field::encode(
             &self.active_tasks,
             buf,
             version,
             true,
             "active_tasks",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.standby_tasks,
             buf,
             version,
             true,
             "standby_tasks",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.warmup_tasks,
             buf,
             version,
@@ -162,35 +156,35 @@ impl crate::primitives::Wire for StreamsGroupHeartbeatRequest {
             "warmup_tasks",
         )?;
         let mut s = buf.segment(5 + self.process_id.as_ref().map_or(0, String::len));
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.process_id.as_deref(),
             true,
             "process_id",
         )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.user_endpoint,
             buf,
             version,
             false,
             "user_endpoint",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.client_tags,
             buf,
             version,
             true,
             "client_tags",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.task_offsets,
             buf,
             version,
             true,
             "task_offsets",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.task_end_offsets,
             buf,
             version,
@@ -204,153 +198,153 @@ impl crate::primitives::Wire for StreamsGroupHeartbeatRequest {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.group_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.member_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.group_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.member_id, version, true);
         size += 4;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.instance_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.rack_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.instance_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.rack_id, version, true);
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.topology, version, false);
-        size += crate::primitives::Wire::value_size(&self.active_tasks, version, true);
-        size += crate::primitives::Wire::value_size(&self.standby_tasks, version, true);
-        size += crate::primitives::Wire::value_size(&self.warmup_tasks, version, true);
-        size += crate::primitives::Wire::value_size(&self.process_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.user_endpoint, version, false);
-        size += crate::primitives::Wire::value_size(&self.client_tags, version, true);
-        size += crate::primitives::Wire::value_size(&self.task_offsets, version, true);
-        size
-            += crate::primitives::Wire::value_size(
-                &self.task_end_offsets,
-                version,
-                true,
-            );
+        size += crate::encoding::Wire::value_size(&self.topology, version, false);
+        size += crate::encoding::Wire::value_size(&self.active_tasks, version, true);
+        size += crate::encoding::Wire::value_size(&self.standby_tasks, version, true);
+        size += crate::encoding::Wire::value_size(&self.warmup_tasks, version, true);
+        size += crate::encoding::Wire::value_size(&self.process_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.user_endpoint, version, false);
+        size += crate::encoding::Wire::value_size(&self.client_tags, version, true);
+        size += crate::encoding::Wire::value_size(&self.task_offsets, version, true);
+        size += crate::encoding::Wire::value_size(&self.task_end_offsets, version, true);
         size += 1;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for StreamsGroupHeartbeatRequest {
+impl crate::encoding::Decode for StreamsGroupHeartbeatRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_id,
             r,
             version,
             true,
             "group_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.member_id,
             r,
             version,
             true,
             "member_id",
         )?;
-        let run: [u8; 8] = crate::primitives::field::read_run(
+        let run: [u8; 8] = crate::encoding::field::read_run(
             r,
             &[("member_epoch", 4), ("endpoint_information_epoch", 4)],
         )?;
-        self.member_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.endpoint_information_epoch = crate::primitives::Fixed::from_chunk(
-            &run[4..8],
-        );
-        crate::primitives::field::decode_into(
+        self.member_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.endpoint_information_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
+        crate::encoding::field::decode_into(
             &mut self.instance_id,
             r,
             version,
             true,
             "instance_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.rack_id,
             r,
             version,
             true,
             "rack_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.rebalance_timeout_ms,
             r,
             version,
             false,
             "rebalance_timeout_ms",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topology,
             r,
             version,
             false,
             "topology",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.active_tasks,
             r,
             version,
             true,
             "active_tasks",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.standby_tasks,
             r,
             version,
             true,
             "standby_tasks",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.warmup_tasks,
             r,
             version,
             true,
             "warmup_tasks",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.process_id,
             r,
             version,
             true,
             "process_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.user_endpoint,
             r,
             version,
             false,
             "user_endpoint",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.client_tags,
             r,
             version,
             true,
             "client_tags",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.task_offsets,
             r,
             version,
             true,
             "task_offsets",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.task_end_offsets,
             r,
             version,
             true,
             "task_end_offsets",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.shutdown_application,
             r,
             version,
@@ -358,7 +352,11 @@ impl crate::primitives::Decode for StreamsGroupHeartbeatRequest {
             "shutdown_application",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -383,14 +381,14 @@ impl crate::primitives::Decode for StreamsGroupHeartbeatRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for StreamsGroupHeartbeatRequest {}
+impl crate::encoding::Struct for StreamsGroupHeartbeatRequest {}
 impl crate::entity::Entities for StreamsGroupHeartbeatRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::encoding::group_id(&self.group_id, "GroupId", f);
         crate::entity::Entities::visit_entities(&self.topology, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::encoding::group_id_mut(&mut self.group_id, "GroupId", f);
         crate::entity::Entities::rewrite_entities(&mut self.topology, version, f);
     }
 }
@@ -408,7 +406,7 @@ pub struct KeyValue {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for KeyValue {
+impl crate::encoding::Wire for KeyValue {
     #[inline]
     fn encode_value(
         &self,
@@ -417,27 +415,34 @@ impl crate::primitives::Wire for KeyValue {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(11 + self.key.len() + self.value.len());
-        crate::primitives::field::put_str(&mut s, &self.key, true, "key")?;
-        crate::primitives::field::put_str(&mut s, &self.value, true, "value")?;
+        crate::encoding::field::put_str(&mut s, &self.key, true, "key")?;
+        crate::encoding::field::put_str(&mut s, &self.value, true, "value")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.key, version, true);
-        size += crate::primitives::Wire::value_size(&self.value, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.key, version, true);
+        size += crate::encoding::Wire::value_size(&self.value, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for KeyValue {
+impl crate::encoding::Decode for KeyValue {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -445,16 +450,14 @@ impl crate::primitives::Decode for KeyValue {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.key, r, version, true, "key")?;
-        crate::primitives::field::decode_into(
-            &mut self.value,
-            r,
-            version,
-            true,
-            "value",
-        )?;
+        crate::encoding::field::decode_into(&mut self.key, r, version, true, "key")?;
+        crate::encoding::field::decode_into(&mut self.value, r, version, true, "value")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -464,7 +467,7 @@ impl crate::primitives::Decode for KeyValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for KeyValue {}
+impl crate::encoding::Struct for KeyValue {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicInfo {
@@ -487,7 +490,7 @@ pub struct TopicInfo {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopicInfo {
+impl crate::encoding::Wire for TopicInfo {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -495,54 +498,61 @@ impl crate::primitives::Wire for TopicInfo {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(16 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.partitions.to_be_bytes());
         run[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.topic_configs.len(),
             true,
             "topic_configs",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topic_configs,
             buf,
             version,
             true,
             "topic_configs",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
         size += 4;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.topic_configs, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.topic_configs, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopicInfo {
+impl crate::encoding::Decode for TopicInfo {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("partitions", 4), ("replication_factor", 2)],
         )?;
-        self.partitions = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.replication_factor = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::field::decode_into(
+        self.partitions = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.replication_factor = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        crate::encoding::field::decode_into(
             &mut self.topic_configs,
             r,
             version,
@@ -550,7 +560,11 @@ impl crate::primitives::Decode for TopicInfo {
             "topic_configs",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -562,13 +576,13 @@ impl crate::primitives::Decode for TopicInfo {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicInfo {}
+impl crate::encoding::Struct for TopicInfo {}
 impl crate::entity::Entities for TopicInfo {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -585,7 +599,7 @@ pub struct Endpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for Endpoint {
+impl crate::encoding::Wire for Endpoint {
     #[inline]
     fn encode_value(
         &self,
@@ -594,27 +608,34 @@ impl crate::primitives::Wire for Endpoint {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(8 + self.host.len());
-        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        crate::encoding::field::put_str(&mut s, &self.host, true, "host")?;
         s.put_fixed(self.port)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.host, version, true);
+        size += crate::encoding::Wire::value_size(&self.host, version, true);
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for Endpoint {
+impl crate::encoding::Decode for Endpoint {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -622,16 +643,14 @@ impl crate::primitives::Decode for Endpoint {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
-        crate::primitives::field::decode_into(
-            &mut self.port,
-            r,
-            version,
-            false,
-            "port",
-        )?;
+        crate::encoding::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::encoding::field::decode_into(&mut self.port, r, version, false, "port")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -641,7 +660,7 @@ impl crate::primitives::Decode for Endpoint {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Endpoint {}
+impl crate::encoding::Struct for Endpoint {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TaskOffset {
@@ -660,7 +679,7 @@ pub struct TaskOffset {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TaskOffset {
+impl crate::encoding::Wire for TaskOffset {
     #[inline]
     fn encode_value(
         &self,
@@ -669,7 +688,7 @@ impl crate::primitives::Wire for TaskOffset {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(18 + self.subtopology_id.len());
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.subtopology_id,
             true,
@@ -684,21 +703,28 @@ impl crate::primitives::Wire for TaskOffset {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.subtopology_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.subtopology_id, version, true);
         size += 4;
         size += 8;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TaskOffset {
+impl crate::encoding::Decode for TaskOffset {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -706,21 +732,25 @@ impl crate::primitives::Decode for TaskOffset {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.subtopology_id,
             r,
             version,
             true,
             "subtopology_id",
         )?;
-        let run: [u8; 12] = crate::primitives::field::read_run(
+        let run: [u8; 12] = crate::encoding::field::read_run(
             r,
             &[("partition", 4), ("offset", 8)],
         )?;
-        self.partition = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
+        self.partition = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.offset = crate::encoding::Fixed::from_chunk(&run[4..12]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -731,7 +761,7 @@ impl crate::primitives::Decode for TaskOffset {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TaskOffset {}
+impl crate::encoding::Struct for TaskOffset {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TaskIds {
@@ -746,7 +776,7 @@ pub struct TaskIds {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TaskIds {
+impl crate::encoding::Wire for TaskIds {
     #[inline]
     fn encode_value(
         &self,
@@ -756,13 +786,13 @@ impl crate::primitives::Wire for TaskIds {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf
             .segment(11 + self.subtopology_id.len() + self.partitions.len() * 4);
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.subtopology_id,
             true,
             "subtopology_id",
         )?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.partitions,
             true,
@@ -773,20 +803,27 @@ impl crate::primitives::Wire for TaskIds {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.subtopology_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.subtopology_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TaskIds {
+impl crate::encoding::Decode for TaskIds {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -794,21 +831,25 @@ impl crate::primitives::Decode for TaskIds {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.subtopology_id,
             r,
             version,
             true,
             "subtopology_id",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
             true,
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -818,7 +859,7 @@ impl crate::primitives::Decode for TaskIds {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TaskIds {}
+impl crate::encoding::Struct for TaskIds {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Topology {
@@ -833,7 +874,7 @@ pub struct Topology {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for Topology {
+impl crate::encoding::Wire for Topology {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -842,47 +883,54 @@ impl crate::primitives::Wire for Topology {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.epoch)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.subtopologies.len(),
             true,
             "subtopologies",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.subtopologies,
             buf,
             version,
             true,
             "subtopologies",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.subtopologies, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.subtopologies, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for Topology {
+impl crate::encoding::Decode for Topology {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.epoch,
             r,
             version,
             false,
             "epoch",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.subtopologies,
             r,
             version,
@@ -890,7 +938,11 @@ impl crate::primitives::Decode for Topology {
             "subtopologies",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -900,7 +952,7 @@ impl crate::primitives::Decode for Topology {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Topology {}
+impl crate::encoding::Struct for Topology {}
 impl crate::entity::Entities for Topology {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.subtopologies, version, f);
@@ -943,7 +995,7 @@ pub struct Subtopology {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for Subtopology {
+impl crate::encoding::Wire for Subtopology {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -951,153 +1003,160 @@ impl crate::primitives::Wire for Subtopology {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.subtopology_id.len());
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.subtopology_id,
             true,
             "subtopology_id",
         )?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.source_topics.len(),
             true,
             "source_topics",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.source_topics,
             buf,
             version,
             true,
             "source_topics",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.source_topic_regex,
             buf,
             version,
             true,
             "source_topic_regex",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.state_changelog_topics,
             buf,
             version,
             true,
             "state_changelog_topics",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.repartition_sink_topics,
             buf,
             version,
             true,
             "repartition_sink_topics",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.repartition_source_topics,
             buf,
             version,
             true,
             "repartition_source_topics",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.copartition_groups,
             buf,
             version,
             true,
             "copartition_groups",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.subtopology_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.source_topics, version, true);
+        size += crate::encoding::Wire::value_size(&self.subtopology_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.source_topics, version, true);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.source_topic_regex,
                 version,
                 true,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.state_changelog_topics,
                 version,
                 true,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.repartition_sink_topics,
                 version,
                 true,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.repartition_source_topics,
                 version,
                 true,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.copartition_groups,
                 version,
                 true,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for Subtopology {
+impl crate::encoding::Decode for Subtopology {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.subtopology_id,
             r,
             version,
             true,
             "subtopology_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.source_topics,
             r,
             version,
             true,
             "source_topics",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.source_topic_regex,
             r,
             version,
             true,
             "source_topic_regex",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.state_changelog_topics,
             r,
             version,
             true,
             "state_changelog_topics",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.repartition_sink_topics,
             r,
             version,
             true,
             "repartition_sink_topics",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.repartition_source_topics,
             r,
             version,
             true,
             "repartition_source_topics",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.copartition_groups,
             r,
             version,
@@ -1105,7 +1164,11 @@ impl crate::primitives::Decode for Subtopology {
             "copartition_groups",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -1120,16 +1183,16 @@ impl crate::primitives::Decode for Subtopology {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Subtopology {}
+impl crate::encoding::Struct for Subtopology {}
 impl crate::entity::Entities for Subtopology {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.source_topics, "SourceTopics", f);
+        crate::encoding::topic_name(&self.source_topics, "SourceTopics", f);
         crate::entity::Entities::visit_entities(
             &self.state_changelog_topics,
             version,
             f,
         );
-        crate::entity::topic_name(
+        crate::encoding::topic_name(
             &self.repartition_sink_topics,
             "RepartitionSinkTopics",
             f,
@@ -1141,13 +1204,13 @@ impl crate::entity::Entities for Subtopology {
         );
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.source_topics, "SourceTopics", f);
+        crate::encoding::topic_name_mut(&mut self.source_topics, "SourceTopics", f);
         crate::entity::Entities::rewrite_entities(
             &mut self.state_changelog_topics,
             version,
             f,
         );
-        crate::entity::topic_name_mut(
+        crate::encoding::topic_name_mut(
             &mut self.repartition_sink_topics,
             "RepartitionSinkTopics",
             f,
@@ -1177,7 +1240,7 @@ pub struct CopartitionGroup {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for CopartitionGroup {
+impl crate::encoding::Wire for CopartitionGroup {
     #[inline]
     fn encode_value(
         &self,
@@ -1190,19 +1253,19 @@ impl crate::primitives::Wire for CopartitionGroup {
                 16 + self.source_topics.len() * 2 + self.source_topic_regex.len() * 2
                     + self.repartition_source_topics.len() * 2,
             );
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.source_topics,
             true,
             "source_topics",
         )?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.source_topic_regex,
             true,
             "source_topic_regex",
         )?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.repartition_source_topics,
             true,
@@ -1213,31 +1276,38 @@ impl crate::primitives::Wire for CopartitionGroup {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.source_topics, version, true);
+        size += crate::encoding::Wire::value_size(&self.source_topics, version, true);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.source_topic_regex,
                 version,
                 true,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.repartition_source_topics,
                 version,
                 true,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for CopartitionGroup {
+impl crate::encoding::Decode for CopartitionGroup {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -1245,26 +1315,30 @@ impl crate::primitives::Decode for CopartitionGroup {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.source_topics,
             r,
             true,
             "source_topics",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.source_topic_regex,
             r,
             true,
             "source_topic_regex",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.repartition_source_topics,
             r,
             true,
             "repartition_source_topics",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -1275,7 +1349,7 @@ impl crate::primitives::Decode for CopartitionGroup {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for CopartitionGroup {}
+impl crate::encoding::Struct for CopartitionGroup {}
 impl crate::message::Message for StreamsGroupHeartbeatRequest {
     const NAME: &'static str = "StreamsGroupHeartbeatRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -95,7 +95,7 @@ impl Default for StreamsGroupHeartbeatResponse {
         }
     }
 }
-impl crate::primitives::Wire for StreamsGroupHeartbeatResponse {
+impl crate::encoding::Wire for StreamsGroupHeartbeatResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -104,12 +104,12 @@ impl crate::primitives::Wire for StreamsGroupHeartbeatResponse {
     ) -> Result<(), crate::error::EncodeError> {
         if version > 0 && self.acceptable_recovery_lag_legacy != 0 {
             return Err(
-                crate::primitives::field::non_default("acceptable_recovery_lag_legacy"),
+                crate::encoding::field::non_default("acceptable_recovery_lag_legacy"),
             );
         }
         if version < 1 && self.topology_description_required {
             return Err(
-                crate::primitives::field::non_default("topology_description_required"),
+                crate::encoding::field::non_default("topology_description_required"),
             );
         }
         let mut s = buf
@@ -121,13 +121,13 @@ impl crate::primitives::Wire for StreamsGroupHeartbeatResponse {
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             true,
             "error_message",
         )?;
-        crate::primitives::field::put_str(&mut s, &self.member_id, true, "member_id")?;
+        crate::encoding::field::put_str(&mut s, &self.member_id, true, "member_id")?;
         if version <= 0 {
             let mut run = [0u8; 12];
             run[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
@@ -150,22 +150,22 @@ impl crate::primitives::Wire for StreamsGroupHeartbeatResponse {
             s.put_fixed(self.task_offset_interval_ms)?;
         }
         s.finish();
-        crate::primitives::field::encode(&self.status, buf, version, true, "status")?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(&self.status, buf, version, true, "status")?;
+        crate::encoding::field::encode(
             &self.active_tasks,
             buf,
             version,
             true,
             "active_tasks",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.standby_tasks,
             buf,
             version,
             true,
             "standby_tasks",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.warmup_tasks,
             buf,
             version,
@@ -178,14 +178,18 @@ impl crate::primitives::Wire for StreamsGroupHeartbeatResponse {
         }
         s.put_fixed(self.endpoint_information_epoch)?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.partitions_by_user_endpoint,
             buf,
             version,
             true,
             "partitions_by_user_endpoint",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -193,8 +197,8 @@ impl crate::primitives::Wire for StreamsGroupHeartbeatResponse {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.error_message, version, true);
-        size += crate::primitives::Wire::value_size(&self.member_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.error_message, version, true);
+        size += crate::encoding::Wire::value_size(&self.member_id, version, true);
         size += 4;
         size += 4;
         if version <= 0 {
@@ -204,45 +208,48 @@ impl crate::primitives::Wire for StreamsGroupHeartbeatResponse {
         if version >= 1 {
             size += 8;
         }
-        size += crate::primitives::Wire::value_size(&self.status, version, true);
-        size += crate::primitives::Wire::value_size(&self.active_tasks, version, true);
-        size += crate::primitives::Wire::value_size(&self.standby_tasks, version, true);
-        size += crate::primitives::Wire::value_size(&self.warmup_tasks, version, true);
+        size += crate::encoding::Wire::value_size(&self.status, version, true);
+        size += crate::encoding::Wire::value_size(&self.active_tasks, version, true);
+        size += crate::encoding::Wire::value_size(&self.standby_tasks, version, true);
+        size += crate::encoding::Wire::value_size(&self.warmup_tasks, version, true);
         if version >= 1 {
             size += 1;
         }
         size += 4;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partitions_by_user_endpoint,
                 version,
                 true,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for StreamsGroupHeartbeatResponse {
+impl crate::encoding::Decode for StreamsGroupHeartbeatResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
         )?;
-        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::field::decode_into(
+        self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
             true,
             "error_message",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.member_id,
             r,
             version,
@@ -250,7 +257,7 @@ impl crate::primitives::Decode for StreamsGroupHeartbeatResponse {
             "member_id",
         )?;
         if version <= 0 {
-            let run: [u8; 12] = crate::primitives::field::read_run(
+            let run: [u8; 12] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("member_epoch", 4),
@@ -258,67 +265,63 @@ impl crate::primitives::Decode for StreamsGroupHeartbeatResponse {
                     ("acceptable_recovery_lag_legacy", 4),
                 ],
             )?;
-            self.member_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.heartbeat_interval_ms = crate::primitives::Fixed::from_chunk(
-                &run[4..8],
-            );
-            self.acceptable_recovery_lag_legacy = crate::primitives::Fixed::from_chunk(
+            self.member_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.heartbeat_interval_ms = crate::encoding::Fixed::from_chunk(&run[4..8]);
+            self.acceptable_recovery_lag_legacy = crate::encoding::Fixed::from_chunk(
                 &run[8..12],
             );
         } else {
-            let run: [u8; 8] = crate::primitives::field::read_run(
+            let run: [u8; 8] = crate::encoding::field::read_run(
                 r,
                 &[("member_epoch", 4), ("heartbeat_interval_ms", 4)],
             )?;
-            self.member_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.heartbeat_interval_ms = crate::primitives::Fixed::from_chunk(
-                &run[4..8],
-            );
+            self.member_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.heartbeat_interval_ms = crate::encoding::Fixed::from_chunk(&run[4..8]);
             self.acceptable_recovery_lag_legacy = 0;
         }
         if version >= 1 {
-            let run: [u8; 12] = crate::primitives::field::read_run(
+            let run: [u8; 12] = crate::encoding::field::read_run(
                 r,
                 &[("task_offset_interval_ms", 4), ("acceptable_recovery_lag", 8)],
             )?;
-            self.task_offset_interval_ms = crate::primitives::Fixed::from_chunk(
+            self.task_offset_interval_ms = crate::encoding::Fixed::from_chunk(
                 &run[0..4],
             );
-            self.acceptable_recovery_lag = crate::primitives::Fixed::from_chunk(
+            self.acceptable_recovery_lag = crate::encoding::Fixed::from_chunk(
                 &run[4..12],
             );
         } else {
-            let run: [u8; 4] = crate::primitives::field::read_run(
+            let run: [u8; 4] = crate::encoding::field::read_run(
                 r,
                 &[("task_offset_interval_ms", 4)],
             )?;
-            self.task_offset_interval_ms = crate::primitives::Fixed::from_chunk(
+            self.task_offset_interval_ms = crate::encoding::Fixed::from_chunk(
                 &run[0..4],
             );
             self.acceptable_recovery_lag = -1;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.status,
             r,
             version,
             true,
             "status",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.active_tasks,
             r,
             version,
             true,
             "active_tasks",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.standby_tasks,
             r,
             version,
             true,
             "standby_tasks",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.warmup_tasks,
             r,
             version,
@@ -326,7 +329,7 @@ impl crate::primitives::Decode for StreamsGroupHeartbeatResponse {
             "warmup_tasks",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topology_description_required,
                 r,
                 version,
@@ -336,14 +339,14 @@ impl crate::primitives::Decode for StreamsGroupHeartbeatResponse {
         } else {
             self.topology_description_required = false;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.endpoint_information_epoch,
             r,
             version,
             false,
             "endpoint_information_epoch",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions_by_user_endpoint,
             r,
             version,
@@ -351,7 +354,11 @@ impl crate::primitives::Decode for StreamsGroupHeartbeatResponse {
             "partitions_by_user_endpoint",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -375,7 +382,7 @@ impl crate::primitives::Decode for StreamsGroupHeartbeatResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for StreamsGroupHeartbeatResponse {}
+impl crate::encoding::Struct for StreamsGroupHeartbeatResponse {}
 impl crate::entity::Entities for StreamsGroupHeartbeatResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(
@@ -406,7 +413,7 @@ pub struct Status {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for Status {
+impl crate::encoding::Wire for Status {
     #[inline]
     fn encode_value(
         &self,
@@ -416,7 +423,7 @@ impl crate::primitives::Wire for Status {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(7 + self.status_detail.len());
         s.put_fixed(self.status_code)?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.status_detail,
             true,
@@ -427,7 +434,11 @@ impl crate::primitives::Wire for Status {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -435,12 +446,15 @@ impl crate::primitives::Wire for Status {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 1;
-        size += crate::primitives::Wire::value_size(&self.status_detail, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.status_detail, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for Status {
+impl crate::encoding::Decode for Status {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -448,14 +462,14 @@ impl crate::primitives::Decode for Status {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.status_code,
             r,
             version,
             false,
             "status_code",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.status_detail,
             r,
             version,
@@ -463,7 +477,11 @@ impl crate::primitives::Decode for Status {
             "status_detail",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -473,7 +491,7 @@ impl crate::primitives::Decode for Status {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Status {}
+impl crate::encoding::Struct for Status {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicPartition {
@@ -488,7 +506,7 @@ pub struct TopicPartition {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopicPartition {
+impl crate::encoding::Wire for TopicPartition {
     #[inline]
     fn encode_value(
         &self,
@@ -497,8 +515,8 @@ impl crate::primitives::Wire for TopicPartition {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(11 + self.topic.len() + self.partitions.len() * 4);
-        crate::primitives::field::put_str(&mut s, &self.topic, true, "topic")?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_str(&mut s, &self.topic, true, "topic")?;
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.partitions,
             true,
@@ -509,20 +527,27 @@ impl crate::primitives::Wire for TopicPartition {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic, version, true);
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.topic, version, true);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopicPartition {
+impl crate::encoding::Decode for TopicPartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -530,21 +555,19 @@ impl crate::primitives::Decode for TopicPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.topic,
-            r,
-            version,
-            true,
-            "topic",
-        )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_into(&mut self.topic, r, version, true, "topic")?;
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
             true,
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -554,13 +577,13 @@ impl crate::primitives::Decode for TopicPartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicPartition {}
+impl crate::encoding::Struct for TopicPartition {}
 impl crate::entity::Entities for TopicPartition {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.topic, "Topic", f);
+        crate::encoding::topic_name(&self.topic, "Topic", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.topic, "Topic", f);
+        crate::encoding::topic_name_mut(&mut self.topic, "Topic", f);
     }
 }
 /// Versions 0-1; flexible 0-1.
@@ -577,7 +600,7 @@ pub struct TaskIds {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TaskIds {
+impl crate::encoding::Wire for TaskIds {
     #[inline]
     fn encode_value(
         &self,
@@ -587,13 +610,13 @@ impl crate::primitives::Wire for TaskIds {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf
             .segment(11 + self.subtopology_id.len() + self.partitions.len() * 4);
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.subtopology_id,
             true,
             "subtopology_id",
         )?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.partitions,
             true,
@@ -604,20 +627,27 @@ impl crate::primitives::Wire for TaskIds {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.subtopology_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.subtopology_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TaskIds {
+impl crate::encoding::Decode for TaskIds {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -625,21 +655,25 @@ impl crate::primitives::Decode for TaskIds {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.subtopology_id,
             r,
             version,
             true,
             "subtopology_id",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
             true,
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -649,7 +683,7 @@ impl crate::primitives::Decode for TaskIds {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TaskIds {}
+impl crate::encoding::Struct for TaskIds {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Endpoint {
@@ -664,7 +698,7 @@ pub struct Endpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for Endpoint {
+impl crate::encoding::Wire for Endpoint {
     #[inline]
     fn encode_value(
         &self,
@@ -673,27 +707,34 @@ impl crate::primitives::Wire for Endpoint {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(8 + self.host.len());
-        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        crate::encoding::field::put_str(&mut s, &self.host, true, "host")?;
         s.put_fixed(self.port)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.host, version, true);
+        size += crate::encoding::Wire::value_size(&self.host, version, true);
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for Endpoint {
+impl crate::encoding::Decode for Endpoint {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -701,16 +742,14 @@ impl crate::primitives::Decode for Endpoint {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
-        crate::primitives::field::decode_into(
-            &mut self.port,
-            r,
-            version,
-            false,
-            "port",
-        )?;
+        crate::encoding::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::encoding::field::decode_into(&mut self.port, r, version, false, "port")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -720,7 +759,7 @@ impl crate::primitives::Decode for Endpoint {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Endpoint {}
+impl crate::encoding::Struct for Endpoint {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct EndpointToPartitions {
@@ -739,79 +778,82 @@ pub struct EndpointToPartitions {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for EndpointToPartitions {
+impl crate::encoding::Wire for EndpointToPartitions {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.user_endpoint,
             buf,
             version,
             false,
             "user_endpoint",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.active_partitions,
             buf,
             version,
             true,
             "active_partitions",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.standby_partitions,
             buf,
             version,
             true,
             "standby_partitions",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.user_endpoint, version, false);
+        size += crate::encoding::Wire::value_size(&self.user_endpoint, version, false);
         size
-            += crate::primitives::Wire::value_size(
-                &self.active_partitions,
-                version,
-                true,
-            );
+            += crate::encoding::Wire::value_size(&self.active_partitions, version, true);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.standby_partitions,
                 version,
                 true,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for EndpointToPartitions {
+impl crate::encoding::Decode for EndpointToPartitions {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.user_endpoint,
             r,
             version,
             false,
             "user_endpoint",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.active_partitions,
             r,
             version,
             true,
             "active_partitions",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.standby_partitions,
             r,
             version,
@@ -819,18 +861,22 @@ impl crate::primitives::Decode for EndpointToPartitions {
             "standby_partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
     fn reset_value(&mut self) {
-        crate::primitives::Decode::reset_value(&mut self.user_endpoint);
+        crate::encoding::Decode::reset_value(&mut self.user_endpoint);
         self.active_partitions.clear();
         self.standby_partitions.clear();
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for EndpointToPartitions {}
+impl crate::encoding::Struct for EndpointToPartitions {}
 impl crate::entity::Entities for EndpointToPartitions {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.active_partitions, version, f);

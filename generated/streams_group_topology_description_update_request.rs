@@ -24,7 +24,7 @@ pub struct StreamsGroupTopologyDescriptionUpdateRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for StreamsGroupTopologyDescriptionUpdateRequest {
+impl crate::encoding::Wire for StreamsGroupTopologyDescriptionUpdateRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -32,65 +32,72 @@ impl crate::primitives::Wire for StreamsGroupTopologyDescriptionUpdateRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(14 + self.group_id.len() + self.member_id.len());
-        crate::primitives::field::put_str(&mut s, &self.group_id, true, "group_id")?;
-        crate::primitives::field::put_str(&mut s, &self.member_id, true, "member_id")?;
+        crate::encoding::field::put_str(&mut s, &self.group_id, true, "group_id")?;
+        crate::encoding::field::put_str(&mut s, &self.member_id, true, "member_id")?;
         s.put_fixed(self.topology_epoch)?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.topology_description,
             buf,
             version,
             false,
             "topology_description",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.group_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.member_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.group_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.member_id, version, true);
         size += 4;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.topology_description,
                 version,
                 false,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for StreamsGroupTopologyDescriptionUpdateRequest {
+impl crate::encoding::Decode for StreamsGroupTopologyDescriptionUpdateRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_id,
             r,
             version,
             true,
             "group_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.member_id,
             r,
             version,
             true,
             "member_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topology_epoch,
             r,
             version,
             false,
             "topology_epoch",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topology_description,
             r,
             version,
@@ -98,7 +105,11 @@ impl crate::primitives::Decode for StreamsGroupTopologyDescriptionUpdateRequest 
             "topology_description",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -106,18 +117,18 @@ impl crate::primitives::Decode for StreamsGroupTopologyDescriptionUpdateRequest 
         self.group_id.clear();
         self.member_id.clear();
         self.topology_epoch = 0;
-        crate::primitives::Decode::reset_value(&mut self.topology_description);
+        crate::encoding::Decode::reset_value(&mut self.topology_description);
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for StreamsGroupTopologyDescriptionUpdateRequest {}
+impl crate::encoding::Struct for StreamsGroupTopologyDescriptionUpdateRequest {}
 impl crate::entity::Entities for StreamsGroupTopologyDescriptionUpdateRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::encoding::group_id(&self.group_id, "GroupId", f);
         crate::entity::Entities::visit_entities(&self.topology_description, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::encoding::group_id_mut(&mut self.group_id, "GroupId", f);
         crate::entity::Entities::rewrite_entities(
             &mut self.topology_description,
             version,
@@ -139,54 +150,61 @@ pub struct TopologyDescription {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopologyDescription {
+impl crate::encoding::Wire for TopologyDescription {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.subtopologies,
             buf,
             version,
             true,
             "subtopologies",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.global_stores,
             buf,
             version,
             true,
             "global_stores",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.subtopologies, version, true);
-        size += crate::primitives::Wire::value_size(&self.global_stores, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.subtopologies, version, true);
+        size += crate::encoding::Wire::value_size(&self.global_stores, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopologyDescription {
+impl crate::encoding::Decode for TopologyDescription {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.subtopologies,
             r,
             version,
             true,
             "subtopologies",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.global_stores,
             r,
             version,
@@ -194,7 +212,11 @@ impl crate::primitives::Decode for TopologyDescription {
             "global_stores",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -204,7 +226,7 @@ impl crate::primitives::Decode for TopologyDescription {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopologyDescription {}
+impl crate::encoding::Struct for TopologyDescription {}
 impl crate::entity::Entities for TopologyDescription {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.subtopologies, version, f);
@@ -229,7 +251,7 @@ pub struct TopologyDescriptionSubtopology {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopologyDescriptionSubtopology {
+impl crate::encoding::Wire for TopologyDescriptionSubtopology {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -237,56 +259,61 @@ impl crate::primitives::Wire for TopologyDescriptionSubtopology {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.subtopology_id.len());
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.subtopology_id,
             true,
             "subtopology_id",
         )?;
-        crate::primitives::field::put_count(&mut s, self.nodes.len(), true, "nodes")?;
+        crate::encoding::field::put_count(&mut s, self.nodes.len(), true, "nodes")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.nodes,
             buf,
             version,
             true,
             "nodes",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.subtopology_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.nodes, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.subtopology_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.nodes, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopologyDescriptionSubtopology {
+impl crate::encoding::Decode for TopologyDescriptionSubtopology {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.subtopology_id,
             r,
             version,
             true,
             "subtopology_id",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.nodes,
-            r,
-            version,
-            true,
-            "nodes",
-        )?;
+        crate::encoding::field::decode_into(&mut self.nodes, r, version, true, "nodes")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -296,7 +323,7 @@ impl crate::primitives::Decode for TopologyDescriptionSubtopology {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopologyDescriptionSubtopology {}
+impl crate::encoding::Struct for TopologyDescriptionSubtopology {}
 impl crate::entity::Entities for TopologyDescriptionSubtopology {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.nodes, version, f);
@@ -335,7 +362,7 @@ pub struct TopologyDescriptionNode {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopologyDescriptionNode {
+impl crate::encoding::Wire for TopologyDescriptionNode {
     #[inline]
     fn encode_value(
         &self,
@@ -344,16 +371,16 @@ impl crate::primitives::Wire for TopologyDescriptionNode {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(11 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
         s.put_fixed(self.node_type)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.source_topics.len(),
             true,
             "source_topics",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.source_topics,
             buf,
             version,
@@ -361,45 +388,52 @@ impl crate::primitives::Wire for TopologyDescriptionNode {
             "source_topics",
         )?;
         let mut s = buf.segment(10 + self.sink_topic.as_ref().map_or(0, String::len));
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.sink_topic.as_deref(),
             true,
             "sink_topic",
         )?;
-        crate::primitives::field::put_count(&mut s, self.stores.len(), true, "stores")?;
+        crate::encoding::field::put_count(&mut s, self.stores.len(), true, "stores")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.stores,
             buf,
             version,
             true,
             "stores",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.successors,
             buf,
             version,
             true,
             "successors",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
         size += 1;
-        size += crate::primitives::Wire::value_size(&self.source_topics, version, true);
-        size += crate::primitives::Wire::value_size(&self.sink_topic, version, true);
-        size += crate::primitives::Wire::value_size(&self.stores, version, true);
-        size += crate::primitives::Wire::value_size(&self.successors, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.source_topics, version, true);
+        size += crate::encoding::Wire::value_size(&self.sink_topic, version, true);
+        size += crate::encoding::Wire::value_size(&self.stores, version, true);
+        size += crate::encoding::Wire::value_size(&self.successors, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopologyDescriptionNode {
+impl crate::encoding::Decode for TopologyDescriptionNode {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -407,36 +441,36 @@ impl crate::primitives::Decode for TopologyDescriptionNode {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::encoding::field::decode_into(
             &mut self.node_type,
             r,
             version,
             false,
             "node_type",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.source_topics,
             r,
             version,
             true,
             "source_topics",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.sink_topic,
             r,
             version,
             true,
             "sink_topic",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.stores,
             r,
             version,
             true,
             "stores",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.successors,
             r,
             version,
@@ -444,7 +478,11 @@ impl crate::primitives::Decode for TopologyDescriptionNode {
             "successors",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -458,15 +496,15 @@ impl crate::primitives::Decode for TopologyDescriptionNode {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopologyDescriptionNode {}
+impl crate::encoding::Struct for TopologyDescriptionNode {}
 impl crate::entity::Entities for TopologyDescriptionNode {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.source_topics, "SourceTopics", f);
-        crate::entity::topic_name(&self.sink_topic, "SinkTopic", f);
+        crate::encoding::topic_name(&self.source_topics, "SourceTopics", f);
+        crate::encoding::topic_name(&self.sink_topic, "SinkTopic", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.source_topics, "SourceTopics", f);
-        crate::entity::topic_name_mut(&mut self.sink_topic, "SinkTopic", f);
+        crate::encoding::topic_name_mut(&mut self.source_topics, "SourceTopics", f);
+        crate::encoding::topic_name_mut(&mut self.sink_topic, "SinkTopic", f);
     }
 }
 /// Versions 0; flexible 0.
@@ -483,48 +521,55 @@ pub struct TopologyDescriptionGlobalStore {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopologyDescriptionGlobalStore {
+impl crate::encoding::Wire for TopologyDescriptionGlobalStore {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.source, buf, version, false, "source")?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(&self.source, buf, version, false, "source")?;
+        crate::encoding::field::encode(
             &self.processor,
             buf,
             version,
             false,
             "processor",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.source, version, false);
-        size += crate::primitives::Wire::value_size(&self.processor, version, false);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.source, version, false);
+        size += crate::encoding::Wire::value_size(&self.processor, version, false);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopologyDescriptionGlobalStore {
+impl crate::encoding::Decode for TopologyDescriptionGlobalStore {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.source,
             r,
             version,
             false,
             "source",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.processor,
             r,
             version,
@@ -532,17 +577,21 @@ impl crate::primitives::Decode for TopologyDescriptionGlobalStore {
             "processor",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
     fn reset_value(&mut self) {
-        crate::primitives::Decode::reset_value(&mut self.source);
-        crate::primitives::Decode::reset_value(&mut self.processor);
+        crate::encoding::Decode::reset_value(&mut self.source);
+        crate::encoding::Decode::reset_value(&mut self.processor);
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopologyDescriptionGlobalStore {}
+impl crate::encoding::Struct for TopologyDescriptionGlobalStore {}
 impl crate::entity::Entities for TopologyDescriptionGlobalStore {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.source, version, f);

@@ -36,7 +36,7 @@ pub struct SyncGroupRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for SyncGroupRequest {
+impl crate::encoding::Wire for SyncGroupRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -44,7 +44,7 @@ impl crate::primitives::Wire for SyncGroupRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 3 && self.group_instance_id.is_some() {
-            return Err(crate::primitives::field::non_default("group_instance_id"));
+            return Err(crate::encoding::field::non_default("group_instance_id"));
         }
         let mut s = buf
             .segment(
@@ -53,21 +53,21 @@ impl crate::primitives::Wire for SyncGroupRequest {
                     + self.protocol_type.as_ref().map_or(0, String::len)
                     + self.protocol_name.as_ref().map_or(0, String::len),
             );
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.group_id,
             version >= 4,
             "group_id",
         )?;
         s.put_fixed(self.generation_id)?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.member_id,
             version >= 4,
             "member_id",
         )?;
         if version >= 3 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.group_instance_id.as_deref(),
                 version >= 4,
@@ -75,7 +75,7 @@ impl crate::primitives::Wire for SyncGroupRequest {
             )?;
         }
         if version >= 5 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.protocol_type.as_deref(),
                 true,
@@ -83,21 +83,21 @@ impl crate::primitives::Wire for SyncGroupRequest {
             )?;
         }
         if version >= 5 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.protocol_name.as_deref(),
                 true,
                 "protocol_name",
             )?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.assignments.len(),
             version >= 4,
             "assignments",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.assignments,
             buf,
             version,
@@ -105,31 +105,26 @@ impl crate::primitives::Wire for SyncGroupRequest {
             "assignments",
         )?;
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.group_id,
-                version,
-                version >= 4,
-            );
+        size += crate::encoding::Wire::value_size(&self.group_id, version, version >= 4);
         size += 4;
         size
-            += crate::primitives::Wire::value_size(
-                &self.member_id,
-                version,
-                version >= 4,
-            );
+            += crate::encoding::Wire::value_size(&self.member_id, version, version >= 4);
         if version >= 3 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.group_instance_id,
                     version,
                     version >= 4,
@@ -137,54 +132,49 @@ impl crate::primitives::Wire for SyncGroupRequest {
         }
         if version >= 5 {
             size
-                += crate::primitives::Wire::value_size(
-                    &self.protocol_type,
-                    version,
-                    true,
-                );
+                += crate::encoding::Wire::value_size(&self.protocol_type, version, true);
         }
         if version >= 5 {
             size
-                += crate::primitives::Wire::value_size(
-                    &self.protocol_name,
-                    version,
-                    true,
-                );
+                += crate::encoding::Wire::value_size(&self.protocol_name, version, true);
         }
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.assignments,
                 version,
                 version >= 4,
             );
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for SyncGroupRequest {
+impl crate::encoding::Decode for SyncGroupRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_id,
             r,
             version,
             version >= 4,
             "group_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.generation_id,
             r,
             version,
             false,
             "generation_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.member_id,
             r,
             version,
@@ -192,7 +182,7 @@ impl crate::primitives::Decode for SyncGroupRequest {
             "member_id",
         )?;
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.group_instance_id,
                 r,
                 version,
@@ -203,7 +193,7 @@ impl crate::primitives::Decode for SyncGroupRequest {
             self.group_instance_id = None;
         }
         if version >= 5 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.protocol_type,
                 r,
                 version,
@@ -214,7 +204,7 @@ impl crate::primitives::Decode for SyncGroupRequest {
             self.protocol_type = None;
         }
         if version >= 5 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.protocol_name,
                 r,
                 version,
@@ -224,7 +214,7 @@ impl crate::primitives::Decode for SyncGroupRequest {
         } else {
             self.protocol_name = None;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.assignments,
             r,
             version,
@@ -233,7 +223,7 @@ impl crate::primitives::Decode for SyncGroupRequest {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -253,13 +243,13 @@ impl crate::primitives::Decode for SyncGroupRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for SyncGroupRequest {}
+impl crate::encoding::Struct for SyncGroupRequest {}
 impl crate::entity::Entities for SyncGroupRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::group_id(&self.group_id, "GroupId", f);
+        crate::encoding::group_id(&self.group_id, "GroupId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::encoding::group_id_mut(&mut self.group_id, "GroupId", f);
     }
 }
 /// Versions 0-5; flexible 4-5.
@@ -276,7 +266,7 @@ pub struct SyncGroupRequestAssignment {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for SyncGroupRequestAssignment {
+impl crate::encoding::Wire for SyncGroupRequestAssignment {
     #[inline]
     fn encode_value(
         &self,
@@ -285,14 +275,14 @@ impl crate::primitives::Wire for SyncGroupRequestAssignment {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(5 + self.member_id.len());
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.member_id,
             version >= 4,
             "member_id",
         )?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.assignment,
             buf,
             version,
@@ -300,9 +290,13 @@ impl crate::primitives::Wire for SyncGroupRequestAssignment {
             "assignment",
         )?;
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -310,24 +304,23 @@ impl crate::primitives::Wire for SyncGroupRequestAssignment {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
-                &self.member_id,
-                version,
-                version >= 4,
-            );
+            += crate::encoding::Wire::value_size(&self.member_id, version, version >= 4);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.assignment,
                 version,
                 version >= 4,
             );
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for SyncGroupRequestAssignment {
+impl crate::encoding::Decode for SyncGroupRequestAssignment {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -335,14 +328,14 @@ impl crate::primitives::Decode for SyncGroupRequestAssignment {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.member_id,
             r,
             version,
             version >= 4,
             "member_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.assignment,
             r,
             version,
@@ -351,7 +344,7 @@ impl crate::primitives::Decode for SyncGroupRequestAssignment {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -366,7 +359,7 @@ impl crate::primitives::Decode for SyncGroupRequestAssignment {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for SyncGroupRequestAssignment {}
+impl crate::encoding::Struct for SyncGroupRequestAssignment {}
 impl crate::message::Message for SyncGroupRequest {
     const NAME: &'static str = "SyncGroupRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -28,7 +28,7 @@ pub struct SyncGroupResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for SyncGroupResponse {
+impl crate::encoding::Wire for SyncGroupResponse {
     #[inline]
     fn encode_value(
         &self,
@@ -46,7 +46,7 @@ impl crate::primitives::Wire for SyncGroupResponse {
         }
         s.put_fixed(self.error_code)?;
         if version >= 5 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.protocol_type.as_deref(),
                 true,
@@ -54,7 +54,7 @@ impl crate::primitives::Wire for SyncGroupResponse {
             )?;
         }
         if version >= 5 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.protocol_name.as_deref(),
                 true,
@@ -62,7 +62,7 @@ impl crate::primitives::Wire for SyncGroupResponse {
             )?;
         }
         s.finish();
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.assignment,
             buf,
             version,
@@ -70,9 +70,13 @@ impl crate::primitives::Wire for SyncGroupResponse {
             "assignment",
         )?;
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -85,33 +89,28 @@ impl crate::primitives::Wire for SyncGroupResponse {
         size += 2;
         if version >= 5 {
             size
-                += crate::primitives::Wire::value_size(
-                    &self.protocol_type,
-                    version,
-                    true,
-                );
+                += crate::encoding::Wire::value_size(&self.protocol_type, version, true);
         }
         if version >= 5 {
             size
-                += crate::primitives::Wire::value_size(
-                    &self.protocol_name,
-                    version,
-                    true,
-                );
+                += crate::encoding::Wire::value_size(&self.protocol_name, version, true);
         }
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.assignment,
                 version,
                 version >= 4,
             );
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for SyncGroupResponse {
+impl crate::encoding::Decode for SyncGroupResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -120,7 +119,7 @@ impl crate::primitives::Decode for SyncGroupResponse {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.throttle_time_ms,
                 r,
                 version,
@@ -130,7 +129,7 @@ impl crate::primitives::Decode for SyncGroupResponse {
         } else {
             self.throttle_time_ms = 0;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
@@ -138,7 +137,7 @@ impl crate::primitives::Decode for SyncGroupResponse {
             "error_code",
         )?;
         if version >= 5 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.protocol_type,
                 r,
                 version,
@@ -149,7 +148,7 @@ impl crate::primitives::Decode for SyncGroupResponse {
             self.protocol_type = None;
         }
         if version >= 5 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.protocol_name,
                 r,
                 version,
@@ -159,7 +158,7 @@ impl crate::primitives::Decode for SyncGroupResponse {
         } else {
             self.protocol_name = None;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.assignment,
             r,
             version,
@@ -168,7 +167,7 @@ impl crate::primitives::Decode for SyncGroupResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -186,7 +185,7 @@ impl crate::primitives::Decode for SyncGroupResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for SyncGroupResponse {}
+impl crate::encoding::Struct for SyncGroupResponse {}
 impl crate::entity::Entities for SyncGroupResponse {}
 impl crate::message::Message for SyncGroupResponse {
     const NAME: &'static str = "SyncGroupResponse";

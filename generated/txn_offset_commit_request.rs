@@ -55,7 +55,7 @@ impl Default for TxnOffsetCommitRequest {
         }
     }
 }
-impl crate::primitives::Wire for TxnOffsetCommitRequest {
+impl crate::encoding::Wire for TxnOffsetCommitRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -64,14 +64,14 @@ impl crate::primitives::Wire for TxnOffsetCommitRequest {
     ) -> Result<(), crate::error::EncodeError> {
         if version < 3 && self.generation_id_or_member_epoch != -1 {
             return Err(
-                crate::primitives::field::non_default("generation_id_or_member_epoch"),
+                crate::encoding::field::non_default("generation_id_or_member_epoch"),
             );
         }
         if version < 3 && !self.member_id.is_empty() {
-            return Err(crate::primitives::field::non_default("member_id"));
+            return Err(crate::encoding::field::non_default("member_id"));
         }
         if version < 3 && self.group_instance_id.is_some() {
-            return Err(crate::primitives::field::non_default("group_instance_id"));
+            return Err(crate::encoding::field::non_default("group_instance_id"));
         }
         let mut s = buf
             .segment(
@@ -79,13 +79,13 @@ impl crate::primitives::Wire for TxnOffsetCommitRequest {
                     + self.member_id.len()
                     + self.group_instance_id.as_ref().map_or(0, String::len),
             );
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.transactional_id,
             version >= 3,
             "transactional_id",
         )?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.group_id,
             version >= 3,
@@ -105,29 +105,24 @@ impl crate::primitives::Wire for TxnOffsetCommitRequest {
             s.put_slice(&run)?;
         }
         if version >= 3 {
-            crate::primitives::field::put_str(
-                &mut s,
-                &self.member_id,
-                true,
-                "member_id",
-            )?;
+            crate::encoding::field::put_str(&mut s, &self.member_id, true, "member_id")?;
         }
         if version >= 3 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.group_instance_id.as_deref(),
                 true,
                 "group_instance_id",
             )?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.topics.len(),
             version >= 3,
             "topics",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -135,9 +130,13 @@ impl crate::primitives::Wire for TxnOffsetCommitRequest {
             "topics",
         )?;
         if version >= 3 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -145,55 +144,53 @@ impl crate::primitives::Wire for TxnOffsetCommitRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.transactional_id,
                 version,
                 version >= 3,
             );
-        size
-            += crate::primitives::Wire::value_size(
-                &self.group_id,
-                version,
-                version >= 3,
-            );
+        size += crate::encoding::Wire::value_size(&self.group_id, version, version >= 3);
         size += 8;
         size += 2;
         if version >= 3 {
             size += 4;
         }
         if version >= 3 {
-            size += crate::primitives::Wire::value_size(&self.member_id, version, true);
+            size += crate::encoding::Wire::value_size(&self.member_id, version, true);
         }
         if version >= 3 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.group_instance_id,
                     version,
                     true,
                 );
         }
-        size += crate::primitives::Wire::value_size(&self.topics, version, version >= 3);
+        size += crate::encoding::Wire::value_size(&self.topics, version, version >= 3);
         if version >= 3 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for TxnOffsetCommitRequest {
+impl crate::encoding::Decode for TxnOffsetCommitRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.transactional_id,
             r,
             version,
             version >= 3,
             "transactional_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_id,
             r,
             version,
@@ -201,7 +198,7 @@ impl crate::primitives::Decode for TxnOffsetCommitRequest {
             "group_id",
         )?;
         if version >= 3 {
-            let run: [u8; 14] = crate::primitives::field::read_run(
+            let run: [u8; 14] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("producer_id", 8),
@@ -209,22 +206,22 @@ impl crate::primitives::Decode for TxnOffsetCommitRequest {
                     ("generation_id_or_member_epoch", 4),
                 ],
             )?;
-            self.producer_id = crate::primitives::Fixed::from_chunk(&run[0..8]);
-            self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[8..10]);
-            self.generation_id_or_member_epoch = crate::primitives::Fixed::from_chunk(
+            self.producer_id = crate::encoding::Fixed::from_chunk(&run[0..8]);
+            self.producer_epoch = crate::encoding::Fixed::from_chunk(&run[8..10]);
+            self.generation_id_or_member_epoch = crate::encoding::Fixed::from_chunk(
                 &run[10..14],
             );
         } else {
-            let run: [u8; 10] = crate::primitives::field::read_run(
+            let run: [u8; 10] = crate::encoding::field::read_run(
                 r,
                 &[("producer_id", 8), ("producer_epoch", 2)],
             )?;
-            self.producer_id = crate::primitives::Fixed::from_chunk(&run[0..8]);
-            self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[8..10]);
+            self.producer_id = crate::encoding::Fixed::from_chunk(&run[0..8]);
+            self.producer_epoch = crate::encoding::Fixed::from_chunk(&run[8..10]);
             self.generation_id_or_member_epoch = -1;
         }
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.member_id,
                 r,
                 version,
@@ -235,7 +232,7 @@ impl crate::primitives::Decode for TxnOffsetCommitRequest {
             self.member_id.clear();
         }
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.group_instance_id,
                 r,
                 version,
@@ -245,7 +242,7 @@ impl crate::primitives::Decode for TxnOffsetCommitRequest {
         } else {
             self.group_instance_id = None;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -254,7 +251,7 @@ impl crate::primitives::Decode for TxnOffsetCommitRequest {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -275,22 +272,22 @@ impl crate::primitives::Decode for TxnOffsetCommitRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TxnOffsetCommitRequest {}
+impl crate::encoding::Struct for TxnOffsetCommitRequest {}
 impl crate::entity::Entities for TxnOffsetCommitRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::transactional_id(&self.transactional_id, "TransactionalId", f);
-        crate::entity::group_id(&self.group_id, "GroupId", f);
-        crate::entity::producer_id(&self.producer_id, "ProducerId", f);
+        crate::encoding::transactional_id(&self.transactional_id, "TransactionalId", f);
+        crate::encoding::group_id(&self.group_id, "GroupId", f);
+        crate::encoding::producer_id(&self.producer_id, "ProducerId", f);
         crate::entity::Entities::visit_entities(&self.topics, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::transactional_id_mut(
+        crate::encoding::transactional_id_mut(
             &mut self.transactional_id,
             "TransactionalId",
             f,
         );
-        crate::entity::group_id_mut(&mut self.group_id, "GroupId", f);
-        crate::entity::producer_id_mut(&mut self.producer_id, "ProducerId", f);
+        crate::encoding::group_id_mut(&mut self.group_id, "GroupId", f);
+        crate::encoding::producer_id_mut(&mut self.producer_id, "ProducerId", f);
         crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
@@ -312,7 +309,7 @@ pub struct TxnOffsetCommitRequestTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TxnOffsetCommitRequestTopic {
+impl crate::encoding::Wire for TxnOffsetCommitRequestTopic {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -321,19 +318,19 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestTopic {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(26 + self.name.len());
         if version <= 5 {
-            crate::primitives::field::put_str(&mut s, &self.name, version >= 3, "name")?;
+            crate::encoding::field::put_str(&mut s, &self.name, version >= 3, "name")?;
         }
         if version >= 6 {
             s.put_fixed(self.topic_id)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             version >= 3,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -341,9 +338,13 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestTopic {
             "partitions",
         )?;
         if version >= 3 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -351,29 +352,27 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestTopic {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version <= 5 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.name,
-                    version,
-                    version >= 3,
-                );
+            size += crate::encoding::Wire::value_size(&self.name, version, version >= 3);
         }
         if version >= 6 {
             size += 16;
         }
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partitions,
                 version,
                 version >= 3,
             );
         if version >= 3 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for TxnOffsetCommitRequestTopic {
+impl crate::encoding::Decode for TxnOffsetCommitRequestTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -381,7 +380,7 @@ impl crate::primitives::Decode for TxnOffsetCommitRequestTopic {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 5 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.name,
                 r,
                 version,
@@ -392,7 +391,7 @@ impl crate::primitives::Decode for TxnOffsetCommitRequestTopic {
             self.name.clear();
         }
         if version >= 6 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_id,
                 r,
                 version,
@@ -402,7 +401,7 @@ impl crate::primitives::Decode for TxnOffsetCommitRequestTopic {
         } else {
             self.topic_id = crate::primitives::Uuid::NIL;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -411,7 +410,7 @@ impl crate::primitives::Decode for TxnOffsetCommitRequestTopic {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -427,16 +426,16 @@ impl crate::primitives::Decode for TxnOffsetCommitRequestTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TxnOffsetCommitRequestTopic {}
+impl crate::encoding::Struct for TxnOffsetCommitRequestTopic {}
 impl crate::entity::Entities for TxnOffsetCommitRequestTopic {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 5 {
-            crate::entity::topic_name(&self.name, "Name", f);
+            crate::encoding::topic_name(&self.name, "Name", f);
         }
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
         if version <= 5 {
-            crate::entity::topic_name_mut(&mut self.name, "Name", f);
+            crate::encoding::topic_name_mut(&mut self.name, "Name", f);
         }
     }
 }
@@ -473,7 +472,7 @@ impl Default for TxnOffsetCommitRequestPartition {
         }
     }
 }
-impl crate::primitives::Wire for TxnOffsetCommitRequestPartition {
+impl crate::encoding::Wire for TxnOffsetCommitRequestPartition {
     #[inline]
     fn encode_value(
         &self,
@@ -495,7 +494,7 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestPartition {
             run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
             s.put_slice(&run)?;
         }
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.committed_metadata.as_deref(),
             version >= 3,
@@ -507,14 +506,14 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestPartition {
         s.finish();
         if version >= 3 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -527,18 +526,21 @@ impl crate::primitives::Wire for TxnOffsetCommitRequestPartition {
             size += 4;
         }
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.committed_metadata,
                 version,
                 version >= 3,
             );
         if version >= 3 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for TxnOffsetCommitRequestPartition {
+impl crate::encoding::Decode for TxnOffsetCommitRequestPartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -547,7 +549,7 @@ impl crate::primitives::Decode for TxnOffsetCommitRequestPartition {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 2 {
-            let run: [u8; 16] = crate::primitives::field::read_run(
+            let run: [u8; 16] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("partition_index", 4),
@@ -555,21 +557,21 @@ impl crate::primitives::Decode for TxnOffsetCommitRequestPartition {
                     ("committed_leader_epoch", 4),
                 ],
             )?;
-            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.committed_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
-            self.committed_leader_epoch = crate::primitives::Fixed::from_chunk(
+            self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.committed_offset = crate::encoding::Fixed::from_chunk(&run[4..12]);
+            self.committed_leader_epoch = crate::encoding::Fixed::from_chunk(
                 &run[12..16],
             );
         } else {
-            let run: [u8; 12] = crate::primitives::field::read_run(
+            let run: [u8; 12] = crate::encoding::field::read_run(
                 r,
                 &[("partition_index", 4), ("committed_offset", 8)],
             )?;
-            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.committed_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
+            self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.committed_offset = crate::encoding::Fixed::from_chunk(&run[4..12]);
             self.committed_leader_epoch = -1;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.committed_metadata,
             r,
             version,
@@ -578,7 +580,7 @@ impl crate::primitives::Decode for TxnOffsetCommitRequestPartition {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -595,7 +597,7 @@ impl crate::primitives::Decode for TxnOffsetCommitRequestPartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TxnOffsetCommitRequestPartition {}
+impl crate::encoding::Struct for TxnOffsetCommitRequestPartition {}
 impl crate::message::Message for TxnOffsetCommitRequest {
     const NAME: &'static str = "TxnOffsetCommitRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -16,7 +16,7 @@ pub struct TxnOffsetCommitResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TxnOffsetCommitResponse {
+impl crate::encoding::Wire for TxnOffsetCommitResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -25,14 +25,14 @@ impl crate::primitives::Wire for TxnOffsetCommitResponse {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.throttle_time_ms)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.topics.len(),
             version >= 3,
             "topics",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -40,9 +40,13 @@ impl crate::primitives::Wire for TxnOffsetCommitResponse {
             "topics",
         )?;
         if version >= 3 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -50,28 +54,31 @@ impl crate::primitives::Wire for TxnOffsetCommitResponse {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.topics, version, version >= 3);
+        size += crate::encoding::Wire::value_size(&self.topics, version, version >= 3);
         if version >= 3 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for TxnOffsetCommitResponse {
+impl crate::encoding::Decode for TxnOffsetCommitResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.throttle_time_ms,
             r,
             version,
             false,
             "throttle_time_ms",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -80,7 +87,7 @@ impl crate::primitives::Decode for TxnOffsetCommitResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -95,7 +102,7 @@ impl crate::primitives::Decode for TxnOffsetCommitResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TxnOffsetCommitResponse {}
+impl crate::encoding::Struct for TxnOffsetCommitResponse {}
 impl crate::entity::Entities for TxnOffsetCommitResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.topics, version, f);
@@ -122,7 +129,7 @@ pub struct TxnOffsetCommitResponseTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TxnOffsetCommitResponseTopic {
+impl crate::encoding::Wire for TxnOffsetCommitResponseTopic {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -131,19 +138,19 @@ impl crate::primitives::Wire for TxnOffsetCommitResponseTopic {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(26 + self.name.len());
         if version <= 5 {
-            crate::primitives::field::put_str(&mut s, &self.name, version >= 3, "name")?;
+            crate::encoding::field::put_str(&mut s, &self.name, version >= 3, "name")?;
         }
         if version >= 6 {
             s.put_fixed(self.topic_id)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             version >= 3,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -151,9 +158,13 @@ impl crate::primitives::Wire for TxnOffsetCommitResponseTopic {
             "partitions",
         )?;
         if version >= 3 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -161,29 +172,27 @@ impl crate::primitives::Wire for TxnOffsetCommitResponseTopic {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version <= 5 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.name,
-                    version,
-                    version >= 3,
-                );
+            size += crate::encoding::Wire::value_size(&self.name, version, version >= 3);
         }
         if version >= 6 {
             size += 16;
         }
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partitions,
                 version,
                 version >= 3,
             );
         if version >= 3 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for TxnOffsetCommitResponseTopic {
+impl crate::encoding::Decode for TxnOffsetCommitResponseTopic {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -191,7 +200,7 @@ impl crate::primitives::Decode for TxnOffsetCommitResponseTopic {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 5 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.name,
                 r,
                 version,
@@ -202,7 +211,7 @@ impl crate::primitives::Decode for TxnOffsetCommitResponseTopic {
             self.name.clear();
         }
         if version >= 6 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_id,
                 r,
                 version,
@@ -212,7 +221,7 @@ impl crate::primitives::Decode for TxnOffsetCommitResponseTopic {
         } else {
             self.topic_id = crate::primitives::Uuid::NIL;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -221,7 +230,7 @@ impl crate::primitives::Decode for TxnOffsetCommitResponseTopic {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -237,16 +246,16 @@ impl crate::primitives::Decode for TxnOffsetCommitResponseTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TxnOffsetCommitResponseTopic {}
+impl crate::encoding::Struct for TxnOffsetCommitResponseTopic {}
 impl crate::entity::Entities for TxnOffsetCommitResponseTopic {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 5 {
-            crate::entity::topic_name(&self.name, "Name", f);
+            crate::encoding::topic_name(&self.name, "Name", f);
         }
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
         if version <= 5 {
-            crate::entity::topic_name_mut(&mut self.name, "Name", f);
+            crate::encoding::topic_name_mut(&mut self.name, "Name", f);
         }
     }
 }
@@ -264,7 +273,7 @@ pub struct TxnOffsetCommitResponsePartition {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TxnOffsetCommitResponsePartition {
+impl crate::encoding::Wire for TxnOffsetCommitResponsePartition {
     #[inline]
     fn encode_value(
         &self,
@@ -283,14 +292,14 @@ impl crate::primitives::Wire for TxnOffsetCommitResponsePartition {
         s.finish();
         if version >= 3 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -300,12 +309,15 @@ impl crate::primitives::Wire for TxnOffsetCommitResponsePartition {
         size += 4;
         size += 2;
         if version >= 3 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for TxnOffsetCommitResponsePartition {
+impl crate::encoding::Decode for TxnOffsetCommitResponsePartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -313,15 +325,15 @@ impl crate::primitives::Decode for TxnOffsetCommitResponsePartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("partition_index", 4), ("error_code", 2)],
         )?;
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+        self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
         self.unknown_tagged_fields.clear();
         if version >= 3 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -336,7 +348,7 @@ impl crate::primitives::Decode for TxnOffsetCommitResponsePartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TxnOffsetCommitResponsePartition {}
+impl crate::encoding::Struct for TxnOffsetCommitResponsePartition {}
 impl crate::message::Message for TxnOffsetCommitResponse {
     const NAME: &'static str = "TxnOffsetCommitResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -12,7 +12,7 @@ pub struct UnregisterBrokerRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for UnregisterBrokerRequest {
+impl crate::encoding::Wire for UnregisterBrokerRequest {
     #[inline]
     fn encode_value(
         &self,
@@ -27,7 +27,11 @@ impl crate::primitives::Wire for UnregisterBrokerRequest {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -35,11 +39,14 @@ impl crate::primitives::Wire for UnregisterBrokerRequest {
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for UnregisterBrokerRequest {
+impl crate::encoding::Decode for UnregisterBrokerRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -47,7 +54,7 @@ impl crate::primitives::Decode for UnregisterBrokerRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.broker_id,
             r,
             version,
@@ -55,7 +62,11 @@ impl crate::primitives::Decode for UnregisterBrokerRequest {
             "broker_id",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -64,13 +75,13 @@ impl crate::primitives::Decode for UnregisterBrokerRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for UnregisterBrokerRequest {}
+impl crate::encoding::Struct for UnregisterBrokerRequest {}
 impl crate::entity::Entities for UnregisterBrokerRequest {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.broker_id, "BrokerId", f);
+        crate::encoding::broker_id(&self.broker_id, "BrokerId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.broker_id, "BrokerId", f);
+        crate::encoding::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
 impl crate::message::Message for UnregisterBrokerRequest {

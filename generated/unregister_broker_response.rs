@@ -30,7 +30,7 @@ impl Default for UnregisterBrokerResponse {
         }
     }
 }
-impl crate::primitives::Wire for UnregisterBrokerResponse {
+impl crate::encoding::Wire for UnregisterBrokerResponse {
     #[inline]
     fn encode_value(
         &self,
@@ -43,7 +43,7 @@ impl crate::primitives::Wire for UnregisterBrokerResponse {
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             true,
@@ -54,7 +54,11 @@ impl crate::primitives::Wire for UnregisterBrokerResponse {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -63,12 +67,15 @@ impl crate::primitives::Wire for UnregisterBrokerResponse {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.error_message, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.error_message, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for UnregisterBrokerResponse {
+impl crate::encoding::Decode for UnregisterBrokerResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -76,13 +83,13 @@ impl crate::primitives::Decode for UnregisterBrokerResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
         )?;
-        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::field::decode_into(
+        self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
@@ -90,7 +97,11 @@ impl crate::primitives::Decode for UnregisterBrokerResponse {
             "error_message",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -101,7 +112,7 @@ impl crate::primitives::Decode for UnregisterBrokerResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for UnregisterBrokerResponse {}
+impl crate::encoding::Struct for UnregisterBrokerResponse {}
 impl crate::entity::Entities for UnregisterBrokerResponse {}
 impl crate::message::Message for UnregisterBrokerResponse {
     const NAME: &'static str = "UnregisterBrokerResponse";

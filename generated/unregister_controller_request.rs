@@ -12,7 +12,7 @@ pub struct UnregisterControllerRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for UnregisterControllerRequest {
+impl crate::encoding::Wire for UnregisterControllerRequest {
     #[inline]
     fn encode_value(
         &self,
@@ -27,7 +27,11 @@ impl crate::primitives::Wire for UnregisterControllerRequest {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -35,11 +39,14 @@ impl crate::primitives::Wire for UnregisterControllerRequest {
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for UnregisterControllerRequest {
+impl crate::encoding::Decode for UnregisterControllerRequest {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -47,7 +54,7 @@ impl crate::primitives::Decode for UnregisterControllerRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.controller_id,
             r,
             version,
@@ -55,7 +62,11 @@ impl crate::primitives::Decode for UnregisterControllerRequest {
             "controller_id",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -64,7 +75,7 @@ impl crate::primitives::Decode for UnregisterControllerRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for UnregisterControllerRequest {}
+impl crate::encoding::Struct for UnregisterControllerRequest {}
 impl crate::entity::Entities for UnregisterControllerRequest {}
 impl crate::message::Message for UnregisterControllerRequest {
     const NAME: &'static str = "UnregisterControllerRequest";

@@ -30,7 +30,7 @@ impl Default for UpdateFeaturesRequest {
         }
     }
 }
-impl crate::primitives::Wire for UpdateFeaturesRequest {
+impl crate::encoding::Wire for UpdateFeaturesRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -38,18 +38,18 @@ impl crate::primitives::Wire for UpdateFeaturesRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.validate_only {
-            return Err(crate::primitives::field::non_default("validate_only"));
+            return Err(crate::encoding::field::non_default("validate_only"));
         }
         let mut s = buf.segment(9);
         s.put_fixed(self.timeout_ms)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.feature_updates.len(),
             true,
             "feature_updates",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.feature_updates,
             buf,
             version,
@@ -65,7 +65,11 @@ impl crate::primitives::Wire for UpdateFeaturesRequest {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -73,30 +77,32 @@ impl crate::primitives::Wire for UpdateFeaturesRequest {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size
-            += crate::primitives::Wire::value_size(&self.feature_updates, version, true);
+        size += crate::encoding::Wire::value_size(&self.feature_updates, version, true);
         if version >= 1 {
             size += 1;
         }
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for UpdateFeaturesRequest {
+impl crate::encoding::Decode for UpdateFeaturesRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.timeout_ms,
             r,
             version,
             false,
             "timeout_ms",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.feature_updates,
             r,
             version,
@@ -104,7 +110,7 @@ impl crate::primitives::Decode for UpdateFeaturesRequest {
             "feature_updates",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.validate_only,
                 r,
                 version,
@@ -115,7 +121,11 @@ impl crate::primitives::Decode for UpdateFeaturesRequest {
             self.validate_only = false;
         }
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -126,7 +136,7 @@ impl crate::primitives::Decode for UpdateFeaturesRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for UpdateFeaturesRequest {}
+impl crate::encoding::Struct for UpdateFeaturesRequest {}
 impl crate::entity::Entities for UpdateFeaturesRequest {}
 /// Versions 0-2; flexible 0-2.
 #[derive(Debug, Clone, PartialEq)]
@@ -161,7 +171,7 @@ impl Default for FeatureUpdateKey {
         }
     }
 }
-impl crate::primitives::Wire for FeatureUpdateKey {
+impl crate::encoding::Wire for FeatureUpdateKey {
     #[inline]
     fn encode_value(
         &self,
@@ -170,13 +180,13 @@ impl crate::primitives::Wire for FeatureUpdateKey {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 0 && self.allow_downgrade {
-            return Err(crate::primitives::field::non_default("allow_downgrade"));
+            return Err(crate::encoding::field::non_default("allow_downgrade"));
         }
         if version < 1 && self.upgrade_type != 1 {
-            return Err(crate::primitives::field::non_default("upgrade_type"));
+            return Err(crate::encoding::field::non_default("upgrade_type"));
         }
         let mut s = buf.segment(10 + self.feature.len());
-        crate::primitives::field::put_str(&mut s, &self.feature, true, "feature")?;
+        crate::encoding::field::put_str(&mut s, &self.feature, true, "feature")?;
         if version <= 0 {
             let mut run = [0u8; 3];
             run[0..2].copy_from_slice(&self.max_version_level.to_be_bytes());
@@ -193,14 +203,18 @@ impl crate::primitives::Wire for FeatureUpdateKey {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.feature, version, true);
+        size += crate::encoding::Wire::value_size(&self.feature, version, true);
         size += 2;
         if version <= 0 {
             size += 1;
@@ -208,11 +222,14 @@ impl crate::primitives::Wire for FeatureUpdateKey {
         if version >= 1 {
             size += 1;
         }
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for FeatureUpdateKey {
+impl crate::encoding::Decode for FeatureUpdateKey {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -220,7 +237,7 @@ impl crate::primitives::Decode for FeatureUpdateKey {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.feature,
             r,
             version,
@@ -228,22 +245,22 @@ impl crate::primitives::Decode for FeatureUpdateKey {
             "feature",
         )?;
         if version <= 0 {
-            let run: [u8; 3] = crate::primitives::field::read_run(
+            let run: [u8; 3] = crate::encoding::field::read_run(
                 r,
                 &[("max_version_level", 2), ("allow_downgrade", 1)],
             )?;
-            self.max_version_level = crate::primitives::Fixed::from_chunk(&run[0..2]);
-            self.allow_downgrade = crate::primitives::Fixed::from_chunk(&run[2..3]);
+            self.max_version_level = crate::encoding::Fixed::from_chunk(&run[0..2]);
+            self.allow_downgrade = crate::encoding::Fixed::from_chunk(&run[2..3]);
         } else {
-            let run: [u8; 2] = crate::primitives::field::read_run(
+            let run: [u8; 2] = crate::encoding::field::read_run(
                 r,
                 &[("max_version_level", 2)],
             )?;
-            self.max_version_level = crate::primitives::Fixed::from_chunk(&run[0..2]);
+            self.max_version_level = crate::encoding::Fixed::from_chunk(&run[0..2]);
             self.allow_downgrade = false;
         }
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.upgrade_type,
                 r,
                 version,
@@ -254,7 +271,11 @@ impl crate::primitives::Decode for FeatureUpdateKey {
             self.upgrade_type = 1;
         }
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -266,7 +287,7 @@ impl crate::primitives::Decode for FeatureUpdateKey {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for FeatureUpdateKey {}
+impl crate::encoding::Struct for FeatureUpdateKey {}
 impl crate::message::Message for UpdateFeaturesRequest {
     const NAME: &'static str = "UpdateFeaturesRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

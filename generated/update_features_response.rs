@@ -35,7 +35,7 @@ impl Default for UpdateFeaturesResponse {
         }
     }
 }
-impl crate::primitives::Wire for UpdateFeaturesResponse {
+impl crate::encoding::Wire for UpdateFeaturesResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -47,14 +47,14 @@ impl crate::primitives::Wire for UpdateFeaturesResponse {
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             true,
             "error_message",
         )?;
         if version <= 1 {
-            crate::primitives::field::put_count(
+            crate::encoding::field::put_count(
                 &mut s,
                 self.results.len(),
                 true,
@@ -63,7 +63,7 @@ impl crate::primitives::Wire for UpdateFeaturesResponse {
         }
         s.finish();
         if version <= 1 {
-            crate::primitives::field::encode_elements(
+            crate::encoding::field::encode_elements(
                 &self.results,
                 buf,
                 version,
@@ -71,7 +71,11 @@ impl crate::primitives::Wire for UpdateFeaturesResponse {
                 "results",
             )?;
         }
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -79,28 +83,31 @@ impl crate::primitives::Wire for UpdateFeaturesResponse {
         let mut size = 0;
         size += 4;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.error_message, version, true);
+        size += crate::encoding::Wire::value_size(&self.error_message, version, true);
         if version <= 1 {
-            size += crate::primitives::Wire::value_size(&self.results, version, true);
+            size += crate::encoding::Wire::value_size(&self.results, version, true);
         }
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for UpdateFeaturesResponse {
+impl crate::encoding::Decode for UpdateFeaturesResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
         )?;
-        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::field::decode_into(
+        self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
@@ -108,7 +115,7 @@ impl crate::primitives::Decode for UpdateFeaturesResponse {
             "error_message",
         )?;
         if version <= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.results,
                 r,
                 version,
@@ -119,7 +126,11 @@ impl crate::primitives::Decode for UpdateFeaturesResponse {
             self.results.clear();
         }
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -131,7 +142,7 @@ impl crate::primitives::Decode for UpdateFeaturesResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for UpdateFeaturesResponse {}
+impl crate::encoding::Struct for UpdateFeaturesResponse {}
 impl crate::entity::Entities for UpdateFeaturesResponse {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq)]
@@ -161,7 +172,7 @@ impl Default for UpdatableFeatureResult {
         }
     }
 }
-impl crate::primitives::Wire for UpdatableFeatureResult {
+impl crate::encoding::Wire for UpdatableFeatureResult {
     #[inline]
     fn encode_value(
         &self,
@@ -174,9 +185,9 @@ impl crate::primitives::Wire for UpdatableFeatureResult {
                 13 + self.feature.len()
                     + self.error_message.as_ref().map_or(0, String::len),
             );
-        crate::primitives::field::put_str(&mut s, &self.feature, true, "feature")?;
+        crate::encoding::field::put_str(&mut s, &self.feature, true, "feature")?;
         s.put_fixed(self.error_code)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.error_message.as_deref(),
             true,
@@ -187,21 +198,28 @@ impl crate::primitives::Wire for UpdatableFeatureResult {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.feature, version, true);
+        size += crate::encoding::Wire::value_size(&self.feature, version, true);
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.error_message, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.error_message, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for UpdatableFeatureResult {
+impl crate::encoding::Decode for UpdatableFeatureResult {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -209,21 +227,21 @@ impl crate::primitives::Decode for UpdatableFeatureResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.feature,
             r,
             version,
             true,
             "feature",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
             false,
             "error_code",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_message,
             r,
             version,
@@ -231,7 +249,11 @@ impl crate::primitives::Decode for UpdatableFeatureResult {
             "error_message",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -242,7 +264,7 @@ impl crate::primitives::Decode for UpdatableFeatureResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for UpdatableFeatureResult {}
+impl crate::encoding::Struct for UpdatableFeatureResult {}
 impl crate::message::Message for UpdateFeaturesResponse {
     const NAME: &'static str = "UpdateFeaturesResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -55,7 +55,7 @@ impl Default for UpdateMetadataRequest {
         }
     }
 }
-impl crate::primitives::Wire for UpdateMetadataRequest {
+impl crate::encoding::Wire for UpdateMetadataRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -63,18 +63,18 @@ impl crate::primitives::Wire for UpdateMetadataRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 8 && self.is_k_raft_controller {
-            return Err(crate::primitives::field::non_default("is_k_raft_controller"));
+            return Err(crate::encoding::field::non_default("is_k_raft_controller"));
         }
         if version < 8 && self.r#type != 0 {
-            return Err(crate::primitives::field::non_default("type"));
+            return Err(crate::encoding::field::non_default("type"));
         }
         if version > 4 && !self.ungrouped_partition_states.is_empty() {
             return Err(
-                crate::primitives::field::non_default("ungrouped_partition_states"),
+                crate::encoding::field::non_default("ungrouped_partition_states"),
             );
         }
         if version < 5 && !self.topic_states.is_empty() {
-            return Err(crate::primitives::field::non_default("topic_states"));
+            return Err(crate::encoding::field::non_default("topic_states"));
         }
         let mut s = buf.segment(22);
         if version >= 8 {
@@ -94,7 +94,7 @@ impl crate::primitives::Wire for UpdateMetadataRequest {
             s.put_fixed(self.controller_epoch)?;
         }
         if version <= 4 {
-            crate::primitives::field::put_count(
+            crate::encoding::field::put_count(
                 &mut s,
                 self.ungrouped_partition_states.len(),
                 false,
@@ -103,7 +103,7 @@ impl crate::primitives::Wire for UpdateMetadataRequest {
         }
         s.finish();
         if version <= 4 {
-            crate::primitives::field::encode_elements(
+            crate::encoding::field::encode_elements(
                 &self.ungrouped_partition_states,
                 buf,
                 version,
@@ -112,7 +112,7 @@ impl crate::primitives::Wire for UpdateMetadataRequest {
             )?;
         }
         if version >= 5 {
-            crate::primitives::field::encode(
+            crate::encoding::field::encode(
                 &self.topic_states,
                 buf,
                 version,
@@ -120,7 +120,7 @@ impl crate::primitives::Wire for UpdateMetadataRequest {
                 "topic_states",
             )?;
         }
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.live_brokers,
             buf,
             version,
@@ -131,13 +131,23 @@ impl crate::primitives::Wire for UpdateMetadataRequest {
             let write_type = version >= 8 && self.r#type != 0;
             let mut count = self.unknown_tagged_fields.len();
             count += usize::from(write_type);
-            crate::primitives::varint::put_uvarint(buf, count as u32);
+            crate::encoding::put_uvarint(buf, count as u32);
             if write_type {
-                crate::tagged::encode_field(buf, 0, &self.r#type, version, "type")?;
+                crate::encoding::tagged::encode_field(
+                    buf,
+                    0,
+                    &self.r#type,
+                    version,
+                    "type",
+                )?;
             }
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+            crate::encoding::tagged::encode_unknown(
+                buf,
+                &self.unknown_tagged_fields,
+                1,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -154,7 +164,7 @@ impl crate::primitives::Wire for UpdateMetadataRequest {
         }
         if version <= 4 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.ungrouped_partition_states,
                     version,
                     false,
@@ -162,14 +172,14 @@ impl crate::primitives::Wire for UpdateMetadataRequest {
         }
         if version >= 5 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.topic_states,
                     version,
                     version >= 6,
                 );
         }
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.live_brokers,
                 version,
                 version >= 6,
@@ -179,16 +189,16 @@ impl crate::primitives::Wire for UpdateMetadataRequest {
             let mut count = self.unknown_tagged_fields.len();
             count += usize::from(write_type);
             size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+                += crate::encoding::uvarint_len(count as u32)
+                    + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
             if write_type {
-                size += crate::tagged::field_size(0, &self.r#type, version);
+                size += crate::encoding::tagged::field_size(0, &self.r#type, version);
             }
         }
         size
     }
 }
-impl crate::primitives::Decode for UpdateMetadataRequest {
+impl crate::encoding::Decode for UpdateMetadataRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -196,38 +206,38 @@ impl crate::primitives::Decode for UpdateMetadataRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 8 {
-            let run: [u8; 5] = crate::primitives::field::read_run(
+            let run: [u8; 5] = crate::encoding::field::read_run(
                 r,
                 &[("controller_id", 4), ("is_k_raft_controller", 1)],
             )?;
-            self.controller_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.is_k_raft_controller = crate::primitives::Fixed::from_chunk(&run[4..5]);
+            self.controller_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.is_k_raft_controller = crate::encoding::Fixed::from_chunk(&run[4..5]);
         } else {
-            let run: [u8; 4] = crate::primitives::field::read_run(
+            let run: [u8; 4] = crate::encoding::field::read_run(
                 r,
                 &[("controller_id", 4)],
             )?;
-            self.controller_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.controller_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
             self.is_k_raft_controller = false;
         }
         self.r#type = 0;
         if version >= 5 {
-            let run: [u8; 12] = crate::primitives::field::read_run(
+            let run: [u8; 12] = crate::encoding::field::read_run(
                 r,
                 &[("controller_epoch", 4), ("broker_epoch", 8)],
             )?;
-            self.controller_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.broker_epoch = crate::primitives::Fixed::from_chunk(&run[4..12]);
+            self.controller_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.broker_epoch = crate::encoding::Fixed::from_chunk(&run[4..12]);
         } else {
-            let run: [u8; 4] = crate::primitives::field::read_run(
+            let run: [u8; 4] = crate::encoding::field::read_run(
                 r,
                 &[("controller_epoch", 4)],
             )?;
-            self.controller_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.controller_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
             self.broker_epoch = -1;
         }
         if version <= 4 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.ungrouped_partition_states,
                 r,
                 version,
@@ -238,7 +248,7 @@ impl crate::primitives::Decode for UpdateMetadataRequest {
             self.ungrouped_partition_states.clear();
         }
         if version >= 5 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_states,
                 r,
                 version,
@@ -248,7 +258,7 @@ impl crate::primitives::Decode for UpdateMetadataRequest {
         } else {
             self.topic_states.clear();
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.live_brokers,
             r,
             version,
@@ -257,14 +267,14 @@ impl crate::primitives::Decode for UpdateMetadataRequest {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 6 {
-            crate::tagged::decode_section(
+            crate::encoding::tagged::decode_section(
                 r,
                 1,
                 &mut self.unknown_tagged_fields,
                 |tag, r| {
                     match tag {
                         0 if version >= 8 => {
-                            self.r#type = crate::primitives::field::decode_tagged(
+                            self.r#type = crate::encoding::field::decode_tagged(
                                 r,
                                 version,
                                 "type",
@@ -291,10 +301,10 @@ impl crate::primitives::Decode for UpdateMetadataRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for UpdateMetadataRequest {}
+impl crate::encoding::Struct for UpdateMetadataRequest {}
 impl crate::entity::Entities for UpdateMetadataRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.controller_id, "ControllerId", f);
+        crate::encoding::broker_id(&self.controller_id, "ControllerId", f);
         if version <= 4 {
             crate::entity::Entities::visit_entities(
                 &self.ungrouped_partition_states,
@@ -308,7 +318,7 @@ impl crate::entity::Entities for UpdateMetadataRequest {
         crate::entity::Entities::visit_entities(&self.live_brokers, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.controller_id, "ControllerId", f);
+        crate::encoding::broker_id_mut(&mut self.controller_id, "ControllerId", f);
         if version <= 4 {
             crate::entity::Entities::rewrite_entities(
                 &mut self.ungrouped_partition_states,
@@ -368,7 +378,7 @@ pub struct UpdateMetadataPartitionState {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for UpdateMetadataPartitionState {
+impl crate::encoding::Wire for UpdateMetadataPartitionState {
     #[inline]
     fn encode_value(
         &self,
@@ -382,7 +392,7 @@ impl crate::primitives::Wire for UpdateMetadataPartitionState {
                     + self.offline_replicas.len() * 4,
             );
         if version <= 4 {
-            crate::primitives::field::put_str(
+            crate::encoding::field::put_str(
                 &mut s,
                 &self.topic_name,
                 false,
@@ -395,21 +405,16 @@ impl crate::primitives::Wire for UpdateMetadataPartitionState {
         run[8..12].copy_from_slice(&self.leader.to_be_bytes());
         run[12..16].copy_from_slice(&self.leader_epoch.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_fixed_array(
-            &mut s,
-            &self.isr,
-            version >= 6,
-            "isr",
-        )?;
+        crate::encoding::field::put_fixed_array(&mut s, &self.isr, version >= 6, "isr")?;
         s.put_fixed(self.zk_version)?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.replicas,
             version >= 6,
             "replicas",
         )?;
         if version >= 4 {
-            crate::primitives::field::put_fixed_array(
+            crate::encoding::field::put_fixed_array(
                 &mut s,
                 &self.offline_replicas,
                 version >= 6,
@@ -422,14 +427,14 @@ impl crate::primitives::Wire for UpdateMetadataPartitionState {
         s.finish();
         if version >= 6 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -437,36 +442,33 @@ impl crate::primitives::Wire for UpdateMetadataPartitionState {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version <= 4 {
-            size
-                += crate::primitives::Wire::value_size(&self.topic_name, version, false);
+            size += crate::encoding::Wire::value_size(&self.topic_name, version, false);
         }
         size += 4;
         size += 4;
         size += 4;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.isr, version, version >= 6);
+        size += crate::encoding::Wire::value_size(&self.isr, version, version >= 6);
         size += 4;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.replicas,
-                version,
-                version >= 6,
-            );
+        size += crate::encoding::Wire::value_size(&self.replicas, version, version >= 6);
         if version >= 4 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.offline_replicas,
                     version,
                     version >= 6,
                 );
         }
         if version >= 6 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for UpdateMetadataPartitionState {
+impl crate::encoding::Decode for UpdateMetadataPartitionState {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -475,7 +477,7 @@ impl crate::primitives::Decode for UpdateMetadataPartitionState {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 4 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_name,
                 r,
                 version,
@@ -485,7 +487,7 @@ impl crate::primitives::Decode for UpdateMetadataPartitionState {
         } else {
             self.topic_name.clear();
         }
-        let run: [u8; 16] = crate::primitives::field::read_run(
+        let run: [u8; 16] = crate::encoding::field::read_run(
             r,
             &[
                 ("partition_index", 4),
@@ -494,31 +496,31 @@ impl crate::primitives::Decode for UpdateMetadataPartitionState {
                 ("leader_epoch", 4),
             ],
         )?;
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.controller_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
-        self.leader = crate::primitives::Fixed::from_chunk(&run[8..12]);
-        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[12..16]);
-        crate::primitives::field::decode_fixed_array_into(
+        self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.controller_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
+        self.leader = crate::encoding::Fixed::from_chunk(&run[8..12]);
+        self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[12..16]);
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.isr,
             r,
             version >= 6,
             "isr",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.zk_version,
             r,
             version,
             false,
             "zk_version",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.replicas,
             r,
             version >= 6,
             "replicas",
         )?;
         if version >= 4 {
-            crate::primitives::field::decode_fixed_array_into(
+            crate::encoding::field::decode_fixed_array_into(
                 &mut self.offline_replicas,
                 r,
                 version >= 6,
@@ -529,7 +531,7 @@ impl crate::primitives::Decode for UpdateMetadataPartitionState {
         }
         self.unknown_tagged_fields.clear();
         if version >= 6 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -551,28 +553,28 @@ impl crate::primitives::Decode for UpdateMetadataPartitionState {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for UpdateMetadataPartitionState {}
+impl crate::encoding::Struct for UpdateMetadataPartitionState {}
 impl crate::entity::Entities for UpdateMetadataPartitionState {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version <= 4 {
-            crate::entity::topic_name(&self.topic_name, "TopicName", f);
+            crate::encoding::topic_name(&self.topic_name, "TopicName", f);
         }
-        crate::entity::broker_id(&self.leader, "Leader", f);
-        crate::entity::broker_id(&self.isr, "Isr", f);
-        crate::entity::broker_id(&self.replicas, "Replicas", f);
+        crate::encoding::broker_id(&self.leader, "Leader", f);
+        crate::encoding::broker_id(&self.isr, "Isr", f);
+        crate::encoding::broker_id(&self.replicas, "Replicas", f);
         if version >= 4 {
-            crate::entity::broker_id(&self.offline_replicas, "OfflineReplicas", f);
+            crate::encoding::broker_id(&self.offline_replicas, "OfflineReplicas", f);
         }
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
         if version <= 4 {
-            crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+            crate::encoding::topic_name_mut(&mut self.topic_name, "TopicName", f);
         }
-        crate::entity::broker_id_mut(&mut self.leader, "Leader", f);
-        crate::entity::broker_id_mut(&mut self.isr, "Isr", f);
-        crate::entity::broker_id_mut(&mut self.replicas, "Replicas", f);
+        crate::encoding::broker_id_mut(&mut self.leader, "Leader", f);
+        crate::encoding::broker_id_mut(&mut self.isr, "Isr", f);
+        crate::encoding::broker_id_mut(&mut self.replicas, "Replicas", f);
         if version >= 4 {
-            crate::entity::broker_id_mut(
+            crate::encoding::broker_id_mut(
                 &mut self.offline_replicas,
                 "OfflineReplicas",
                 f,
@@ -598,7 +600,7 @@ pub struct UpdateMetadataTopicState {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for UpdateMetadataTopicState {
+impl crate::encoding::Wire for UpdateMetadataTopicState {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -606,7 +608,7 @@ impl crate::primitives::Wire for UpdateMetadataTopicState {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(26 + self.topic_name.len());
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.topic_name,
             version >= 6,
@@ -615,14 +617,14 @@ impl crate::primitives::Wire for UpdateMetadataTopicState {
         if version >= 7 {
             s.put_fixed(self.topic_id)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.partition_states.len(),
             version >= 6,
             "partition_states",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partition_states,
             buf,
             version,
@@ -630,9 +632,13 @@ impl crate::primitives::Wire for UpdateMetadataTopicState {
             "partition_states",
         )?;
         if version >= 6 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -640,7 +646,7 @@ impl crate::primitives::Wire for UpdateMetadataTopicState {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.topic_name,
                 version,
                 version >= 6,
@@ -649,25 +655,28 @@ impl crate::primitives::Wire for UpdateMetadataTopicState {
             size += 16;
         }
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partition_states,
                 version,
                 version >= 6,
             );
         if version >= 6 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for UpdateMetadataTopicState {
+impl crate::encoding::Decode for UpdateMetadataTopicState {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_name,
             r,
             version,
@@ -675,7 +684,7 @@ impl crate::primitives::Decode for UpdateMetadataTopicState {
             "topic_name",
         )?;
         if version >= 7 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.topic_id,
                 r,
                 version,
@@ -685,7 +694,7 @@ impl crate::primitives::Decode for UpdateMetadataTopicState {
         } else {
             self.topic_id = crate::primitives::Uuid::NIL;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partition_states,
             r,
             version,
@@ -694,7 +703,7 @@ impl crate::primitives::Decode for UpdateMetadataTopicState {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 6 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -710,14 +719,14 @@ impl crate::primitives::Decode for UpdateMetadataTopicState {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for UpdateMetadataTopicState {}
+impl crate::encoding::Struct for UpdateMetadataTopicState {}
 impl crate::entity::Entities for UpdateMetadataTopicState {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+        crate::encoding::topic_name(&self.topic_name, "TopicName", f);
         crate::entity::Entities::visit_entities(&self.partition_states, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+        crate::encoding::topic_name_mut(&mut self.topic_name, "TopicName", f);
         crate::entity::Entities::rewrite_entities(
             &mut self.partition_states,
             version,
@@ -763,7 +772,7 @@ impl Default for UpdateMetadataBroker {
         }
     }
 }
-impl crate::primitives::Wire for UpdateMetadataBroker {
+impl crate::encoding::Wire for UpdateMetadataBroker {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -773,13 +782,13 @@ impl crate::primitives::Wire for UpdateMetadataBroker {
         let mut s = buf.segment(18 + self.v0_host.len());
         s.put_fixed(self.id)?;
         if version <= 0 {
-            crate::primitives::field::put_str(&mut s, &self.v0_host, false, "v0_host")?;
+            crate::encoding::field::put_str(&mut s, &self.v0_host, false, "v0_host")?;
         }
         if version <= 0 {
             s.put_fixed(self.v0_port)?;
         }
         if version >= 1 {
-            crate::primitives::field::put_count(
+            crate::encoding::field::put_count(
                 &mut s,
                 self.endpoints.len(),
                 version >= 6,
@@ -788,7 +797,7 @@ impl crate::primitives::Wire for UpdateMetadataBroker {
         }
         s.finish();
         if version >= 1 {
-            crate::primitives::field::encode_elements(
+            crate::encoding::field::encode_elements(
                 &self.endpoints,
                 buf,
                 version,
@@ -798,7 +807,7 @@ impl crate::primitives::Wire for UpdateMetadataBroker {
         }
         let mut s = buf.segment(6 + self.rack.as_ref().map_or(0, String::len));
         if version >= 2 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.rack.as_deref(),
                 version >= 6,
@@ -811,14 +820,14 @@ impl crate::primitives::Wire for UpdateMetadataBroker {
         s.finish();
         if version >= 6 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -827,43 +836,41 @@ impl crate::primitives::Wire for UpdateMetadataBroker {
         let mut size = 0;
         size += 4;
         if version <= 0 {
-            size += crate::primitives::Wire::value_size(&self.v0_host, version, false);
+            size += crate::encoding::Wire::value_size(&self.v0_host, version, false);
         }
         if version <= 0 {
             size += 4;
         }
         if version >= 1 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.endpoints,
                     version,
                     version >= 6,
                 );
         }
         if version >= 2 {
-            size
-                += crate::primitives::Wire::value_size(
-                    &self.rack,
-                    version,
-                    version >= 6,
-                );
+            size += crate::encoding::Wire::value_size(&self.rack, version, version >= 6);
         }
         if version >= 6 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for UpdateMetadataBroker {
+impl crate::encoding::Decode for UpdateMetadataBroker {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.id, r, version, false, "id")?;
+        crate::encoding::field::decode_into(&mut self.id, r, version, false, "id")?;
         if version <= 0 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.v0_host,
                 r,
                 version,
@@ -874,7 +881,7 @@ impl crate::primitives::Decode for UpdateMetadataBroker {
             self.v0_host.clear();
         }
         if version <= 0 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.v0_port,
                 r,
                 version,
@@ -885,7 +892,7 @@ impl crate::primitives::Decode for UpdateMetadataBroker {
             self.v0_port = 0;
         }
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.endpoints,
                 r,
                 version,
@@ -896,7 +903,7 @@ impl crate::primitives::Decode for UpdateMetadataBroker {
             self.endpoints.clear();
         }
         if version >= 2 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.rack,
                 r,
                 version,
@@ -908,7 +915,7 @@ impl crate::primitives::Decode for UpdateMetadataBroker {
         }
         self.unknown_tagged_fields.clear();
         if version >= 6 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -926,13 +933,13 @@ impl crate::primitives::Decode for UpdateMetadataBroker {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for UpdateMetadataBroker {}
+impl crate::encoding::Struct for UpdateMetadataBroker {}
 impl crate::entity::Entities for UpdateMetadataBroker {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.id, "Id", f);
+        crate::encoding::broker_id(&self.id, "Id", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.id, "Id", f);
+        crate::encoding::broker_id_mut(&mut self.id, "Id", f);
     }
 }
 /// Versions 1-8; flexible 6-8.
@@ -957,7 +964,7 @@ pub struct UpdateMetadataEndpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for UpdateMetadataEndpoint {
+impl crate::encoding::Wire for UpdateMetadataEndpoint {
     #[inline]
     fn encode_value(
         &self,
@@ -967,9 +974,9 @@ impl crate::primitives::Wire for UpdateMetadataEndpoint {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(17 + self.host.len() + self.listener.len());
         s.put_fixed(self.port)?;
-        crate::primitives::field::put_str(&mut s, &self.host, version >= 6, "host")?;
+        crate::encoding::field::put_str(&mut s, &self.host, version >= 6, "host")?;
         if version >= 3 {
-            crate::primitives::field::put_str(
+            crate::encoding::field::put_str(
                 &mut s,
                 &self.listener,
                 version >= 6,
@@ -983,14 +990,14 @@ impl crate::primitives::Wire for UpdateMetadataEndpoint {
         s.finish();
         if version >= 6 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -998,10 +1005,10 @@ impl crate::primitives::Wire for UpdateMetadataEndpoint {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.host, version, version >= 6);
+        size += crate::encoding::Wire::value_size(&self.host, version, version >= 6);
         if version >= 3 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.listener,
                     version,
                     version >= 6,
@@ -1009,12 +1016,15 @@ impl crate::primitives::Wire for UpdateMetadataEndpoint {
         }
         size += 2;
         if version >= 6 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for UpdateMetadataEndpoint {
+impl crate::encoding::Decode for UpdateMetadataEndpoint {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -1022,14 +1032,8 @@ impl crate::primitives::Decode for UpdateMetadataEndpoint {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.port,
-            r,
-            version,
-            false,
-            "port",
-        )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(&mut self.port, r, version, false, "port")?;
+        crate::encoding::field::decode_into(
             &mut self.host,
             r,
             version,
@@ -1037,7 +1041,7 @@ impl crate::primitives::Decode for UpdateMetadataEndpoint {
             "host",
         )?;
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.listener,
                 r,
                 version,
@@ -1047,7 +1051,7 @@ impl crate::primitives::Decode for UpdateMetadataEndpoint {
         } else {
             self.listener.clear();
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.security_protocol,
             r,
             version,
@@ -1056,7 +1060,7 @@ impl crate::primitives::Decode for UpdateMetadataEndpoint {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 6 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -1073,7 +1077,7 @@ impl crate::primitives::Decode for UpdateMetadataEndpoint {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for UpdateMetadataEndpoint {}
+impl crate::encoding::Struct for UpdateMetadataEndpoint {}
 impl crate::message::Message for UpdateMetadataRequest {
     const NAME: &'static str = "UpdateMetadataRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -12,7 +12,7 @@ pub struct UpdateMetadataResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for UpdateMetadataResponse {
+impl crate::encoding::Wire for UpdateMetadataResponse {
     #[inline]
     fn encode_value(
         &self,
@@ -28,14 +28,14 @@ impl crate::primitives::Wire for UpdateMetadataResponse {
         s.finish();
         if version >= 6 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -44,12 +44,15 @@ impl crate::primitives::Wire for UpdateMetadataResponse {
         let mut size = 0;
         size += 2;
         if version >= 6 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for UpdateMetadataResponse {
+impl crate::encoding::Decode for UpdateMetadataResponse {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -57,7 +60,7 @@ impl crate::primitives::Decode for UpdateMetadataResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.error_code,
             r,
             version,
@@ -66,7 +69,7 @@ impl crate::primitives::Decode for UpdateMetadataResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 6 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -80,7 +83,7 @@ impl crate::primitives::Decode for UpdateMetadataResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for UpdateMetadataResponse {}
+impl crate::encoding::Struct for UpdateMetadataResponse {}
 impl crate::entity::Entities for UpdateMetadataResponse {}
 impl crate::message::Message for UpdateMetadataResponse {
     const NAME: &'static str = "UpdateMetadataResponse";

@@ -45,7 +45,7 @@ impl Default for UpdateRaftVoterRequest {
         }
     }
 }
-impl crate::primitives::Wire for UpdateRaftVoterRequest {
+impl crate::encoding::Wire for UpdateRaftVoterRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -53,7 +53,7 @@ impl crate::primitives::Wire for UpdateRaftVoterRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(34 + self.cluster_id.as_ref().map_or(0, String::len));
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.cluster_id.as_deref(),
             true,
@@ -64,77 +64,84 @@ impl crate::primitives::Wire for UpdateRaftVoterRequest {
         run[4..8].copy_from_slice(&self.voter_id.to_be_bytes());
         run[8..24].copy_from_slice(&self.voter_directory_id.0);
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.listeners.len(),
             true,
             "listeners",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.listeners,
             buf,
             version,
             true,
             "listeners",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.k_raft_version_feature,
             buf,
             version,
             false,
             "k_raft_version_feature",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.cluster_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.cluster_id, version, true);
         size += 4;
         size += 4;
         size += 16;
-        size += crate::primitives::Wire::value_size(&self.listeners, version, true);
+        size += crate::encoding::Wire::value_size(&self.listeners, version, true);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.k_raft_version_feature,
                 version,
                 false,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for UpdateRaftVoterRequest {
+impl crate::encoding::Decode for UpdateRaftVoterRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.cluster_id,
             r,
             version,
             true,
             "cluster_id",
         )?;
-        let run: [u8; 24] = crate::primitives::field::read_run(
+        let run: [u8; 24] = crate::encoding::field::read_run(
             r,
             &[("current_leader_epoch", 4), ("voter_id", 4), ("voter_directory_id", 16)],
         )?;
-        self.current_leader_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.voter_id = crate::primitives::Fixed::from_chunk(&run[4..8]);
-        self.voter_directory_id = crate::primitives::Fixed::from_chunk(&run[8..24]);
-        crate::primitives::field::decode_into(
+        self.current_leader_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.voter_id = crate::encoding::Fixed::from_chunk(&run[4..8]);
+        self.voter_directory_id = crate::encoding::Fixed::from_chunk(&run[8..24]);
+        crate::encoding::field::decode_into(
             &mut self.listeners,
             r,
             version,
             true,
             "listeners",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.k_raft_version_feature,
             r,
             version,
@@ -142,7 +149,11 @@ impl crate::primitives::Decode for UpdateRaftVoterRequest {
             "k_raft_version_feature",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -152,11 +163,11 @@ impl crate::primitives::Decode for UpdateRaftVoterRequest {
         self.voter_id = 0;
         self.voter_directory_id = crate::primitives::Uuid::NIL;
         self.listeners.clear();
-        crate::primitives::Decode::reset_value(&mut self.k_raft_version_feature);
+        crate::encoding::Decode::reset_value(&mut self.k_raft_version_feature);
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for UpdateRaftVoterRequest {}
+impl crate::encoding::Struct for UpdateRaftVoterRequest {}
 impl crate::entity::Entities for UpdateRaftVoterRequest {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -176,7 +187,7 @@ pub struct Listener {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for Listener {
+impl crate::encoding::Wire for Listener {
     #[inline]
     fn encode_value(
         &self,
@@ -185,29 +196,36 @@ impl crate::primitives::Wire for Listener {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(13 + self.name.len() + self.host.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
-        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.host, true, "host")?;
         s.put_fixed(self.port)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size += crate::primitives::Wire::value_size(&self.host, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.host, version, true);
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for Listener {
+impl crate::encoding::Decode for Listener {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -215,17 +233,15 @@ impl crate::primitives::Decode for Listener {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
-        crate::primitives::field::decode_into(
-            &mut self.port,
-            r,
-            version,
-            false,
-            "port",
-        )?;
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::encoding::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::encoding::field::decode_into(&mut self.port, r, version, false, "port")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -236,7 +252,7 @@ impl crate::primitives::Decode for Listener {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Listener {}
+impl crate::encoding::Struct for Listener {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct KRaftVersionFeature {
@@ -251,7 +267,7 @@ pub struct KRaftVersionFeature {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for KRaftVersionFeature {
+impl crate::encoding::Wire for KRaftVersionFeature {
     #[inline]
     fn encode_value(
         &self,
@@ -269,7 +285,11 @@ impl crate::primitives::Wire for KRaftVersionFeature {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -278,11 +298,14 @@ impl crate::primitives::Wire for KRaftVersionFeature {
         let mut size = 0;
         size += 2;
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for KRaftVersionFeature {
+impl crate::encoding::Decode for KRaftVersionFeature {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -290,14 +313,18 @@ impl crate::primitives::Decode for KRaftVersionFeature {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 4] = crate::primitives::field::read_run(
+        let run: [u8; 4] = crate::encoding::field::read_run(
             r,
             &[("min_supported_version", 2), ("max_supported_version", 2)],
         )?;
-        self.min_supported_version = crate::primitives::Fixed::from_chunk(&run[0..2]);
-        self.max_supported_version = crate::primitives::Fixed::from_chunk(&run[2..4]);
+        self.min_supported_version = crate::encoding::Fixed::from_chunk(&run[0..2]);
+        self.max_supported_version = crate::encoding::Fixed::from_chunk(&run[2..4]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -307,7 +334,7 @@ impl crate::primitives::Decode for KRaftVersionFeature {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for KRaftVersionFeature {}
+impl crate::encoding::Struct for KRaftVersionFeature {}
 impl crate::message::Message for UpdateRaftVoterRequest {
     const NAME: &'static str = "UpdateRaftVoterRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -20,7 +20,7 @@ pub struct UpdateRaftVoterResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for UpdateRaftVoterResponse {
+impl crate::encoding::Wire for UpdateRaftVoterResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -40,9 +40,9 @@ impl crate::primitives::Wire for UpdateRaftVoterResponse {
         if write_current_leader || !self.unknown_tagged_fields.is_empty() {
             let mut count = self.unknown_tagged_fields.len();
             count += usize::from(write_current_leader);
-            crate::primitives::varint::put_uvarint(buf, count as u32);
+            crate::encoding::put_uvarint(buf, count as u32);
             if write_current_leader {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     0,
                     &self.current_leader,
@@ -50,7 +50,11 @@ impl crate::primitives::Wire for UpdateRaftVoterResponse {
                     "current_leader",
                 )?;
             }
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+            crate::encoding::tagged::encode_unknown(
+                buf,
+                &self.unknown_tagged_fields,
+                1,
+            )?;
         }
         Ok(())
     }
@@ -63,37 +67,38 @@ impl crate::primitives::Wire for UpdateRaftVoterResponse {
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_current_leader);
         size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            += crate::encoding::uvarint_len(count as u32)
+                + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
         if write_current_leader {
-            size += crate::tagged::field_size(0, &self.current_leader, version);
+            size
+                += crate::encoding::tagged::field_size(0, &self.current_leader, version);
         }
         size
     }
 }
-impl crate::primitives::Decode for UpdateRaftVoterResponse {
+impl crate::encoding::Decode for UpdateRaftVoterResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("throttle_time_ms", 4), ("error_code", 2)],
         )?;
-        self.throttle_time_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::Decode::reset_value(&mut self.current_leader);
+        self.throttle_time_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        crate::encoding::Decode::reset_value(&mut self.current_leader);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
+        crate::encoding::tagged::decode_section(
             r,
             1,
             &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
                     0 => {
-                        self.current_leader = crate::primitives::field::decode_tagged(
+                        self.current_leader = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "current_leader",
@@ -110,11 +115,11 @@ impl crate::primitives::Decode for UpdateRaftVoterResponse {
     fn reset_value(&mut self) {
         self.throttle_time_ms = 0;
         self.error_code = 0;
-        crate::primitives::Decode::reset_value(&mut self.current_leader);
+        crate::encoding::Decode::reset_value(&mut self.current_leader);
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for UpdateRaftVoterResponse {}
+impl crate::encoding::Struct for UpdateRaftVoterResponse {}
 impl crate::entity::Entities for UpdateRaftVoterResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.current_leader, version, f);
@@ -156,7 +161,7 @@ impl Default for CurrentLeader {
         }
     }
 }
-impl crate::primitives::Wire for CurrentLeader {
+impl crate::encoding::Wire for CurrentLeader {
     #[inline]
     fn encode_value(
         &self,
@@ -169,14 +174,18 @@ impl crate::primitives::Wire for CurrentLeader {
         run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
         run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        crate::encoding::field::put_str(&mut s, &self.host, true, "host")?;
         s.put_fixed(self.port)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -185,13 +194,16 @@ impl crate::primitives::Wire for CurrentLeader {
         let mut size = 0;
         size += 4;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.host, version, true);
+        size += crate::encoding::Wire::value_size(&self.host, version, true);
         size += 4;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for CurrentLeader {
+impl crate::encoding::Decode for CurrentLeader {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -199,22 +211,20 @@ impl crate::primitives::Decode for CurrentLeader {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 8] = crate::primitives::field::read_run(
+        let run: [u8; 8] = crate::encoding::field::read_run(
             r,
             &[("leader_id", 4), ("leader_epoch", 4)],
         )?;
-        self.leader_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
-        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
-        crate::primitives::field::decode_into(
-            &mut self.port,
-            r,
-            version,
-            false,
-            "port",
-        )?;
+        self.leader_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
+        crate::encoding::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::encoding::field::decode_into(&mut self.port, r, version, false, "port")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -226,13 +236,13 @@ impl crate::primitives::Decode for CurrentLeader {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for CurrentLeader {}
+impl crate::encoding::Struct for CurrentLeader {}
 impl crate::entity::Entities for CurrentLeader {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.leader_id, "LeaderId", f);
+        crate::encoding::broker_id(&self.leader_id, "LeaderId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.leader_id, "LeaderId", f);
+        crate::encoding::broker_id_mut(&mut self.leader_id, "LeaderId", f);
     }
 }
 impl crate::message::Message for UpdateRaftVoterResponse {

@@ -30,7 +30,7 @@ impl Default for VoteRequest {
         }
     }
 }
-impl crate::primitives::Wire for VoteRequest {
+impl crate::encoding::Wire for VoteRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -38,7 +38,7 @@ impl crate::primitives::Wire for VoteRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(14 + self.cluster_id.as_ref().map_or(0, String::len));
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.cluster_id.as_deref(),
             true,
@@ -47,38 +47,45 @@ impl crate::primitives::Wire for VoteRequest {
         if version >= 1 {
             s.put_fixed(self.voter_id)?;
         }
-        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
+        crate::encoding::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
             true,
             "topics",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.cluster_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.cluster_id, version, true);
         if version >= 1 {
             size += 4;
         }
-        size += crate::primitives::Wire::value_size(&self.topics, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.topics, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for VoteRequest {
+impl crate::encoding::Decode for VoteRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.cluster_id,
             r,
             version,
@@ -86,7 +93,7 @@ impl crate::primitives::Decode for VoteRequest {
             "cluster_id",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.voter_id,
                 r,
                 version,
@@ -96,7 +103,7 @@ impl crate::primitives::Decode for VoteRequest {
         } else {
             self.voter_id = -1;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -104,7 +111,11 @@ impl crate::primitives::Decode for VoteRequest {
             "topics",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -115,17 +126,17 @@ impl crate::primitives::Decode for VoteRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for VoteRequest {}
+impl crate::encoding::Struct for VoteRequest {}
 impl crate::entity::Entities for VoteRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         if version >= 1 {
-            crate::entity::broker_id(&self.voter_id, "VoterId", f);
+            crate::encoding::broker_id(&self.voter_id, "VoterId", f);
         }
         crate::entity::Entities::visit_entities(&self.topics, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
         if version >= 1 {
-            crate::entity::broker_id_mut(&mut self.voter_id, "VoterId", f);
+            crate::encoding::broker_id_mut(&mut self.voter_id, "VoterId", f);
         }
         crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
     }
@@ -144,7 +155,7 @@ pub struct TopicData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopicData {
+impl crate::encoding::Wire for TopicData {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -152,48 +163,55 @@ impl crate::primitives::Wire for TopicData {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.topic_name.len());
-        crate::primitives::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             true,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
             true,
             "partitions",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic_name, version, true);
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.topic_name, version, true);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopicData {
+impl crate::encoding::Decode for TopicData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_name,
             r,
             version,
             true,
             "topic_name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -201,7 +219,11 @@ impl crate::primitives::Decode for TopicData {
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -211,14 +233,14 @@ impl crate::primitives::Decode for TopicData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicData {}
+impl crate::encoding::Struct for TopicData {}
 impl crate::entity::Entities for TopicData {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.topic_name, "TopicName", f);
+        crate::encoding::topic_name(&self.topic_name, "TopicName", f);
         crate::entity::Entities::visit_entities(&self.partitions, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.topic_name, "TopicName", f);
+        crate::encoding::topic_name_mut(&mut self.topic_name, "TopicName", f);
         crate::entity::Entities::rewrite_entities(&mut self.partitions, version, f);
     }
 }
@@ -260,7 +282,7 @@ pub struct PartitionData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for PartitionData {
+impl crate::encoding::Wire for PartitionData {
     #[inline]
     fn encode_value(
         &self,
@@ -269,7 +291,7 @@ impl crate::primitives::Wire for PartitionData {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 2 && self.pre_vote {
-            return Err(crate::primitives::field::non_default("pre_vote"));
+            return Err(crate::encoding::field::non_default("pre_vote"));
         }
         let mut s = buf.segment(58);
         if version >= 1 {
@@ -304,7 +326,11 @@ impl crate::primitives::Wire for PartitionData {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -325,11 +351,14 @@ impl crate::primitives::Wire for PartitionData {
         if version >= 2 {
             size += 1;
         }
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for PartitionData {
+impl crate::encoding::Decode for PartitionData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -338,7 +367,7 @@ impl crate::primitives::Decode for PartitionData {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
-            let run: [u8; 44] = crate::primitives::field::read_run(
+            let run: [u8; 44] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("partition_index", 4),
@@ -348,43 +377,45 @@ impl crate::primitives::Decode for PartitionData {
                     ("voter_directory_id", 16),
                 ],
             )?;
-            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.replica_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
-            self.replica_id = crate::primitives::Fixed::from_chunk(&run[8..12]);
-            self.replica_directory_id = crate::primitives::Fixed::from_chunk(
-                &run[12..28],
-            );
-            self.voter_directory_id = crate::primitives::Fixed::from_chunk(&run[28..44]);
+            self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.replica_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
+            self.replica_id = crate::encoding::Fixed::from_chunk(&run[8..12]);
+            self.replica_directory_id = crate::encoding::Fixed::from_chunk(&run[12..28]);
+            self.voter_directory_id = crate::encoding::Fixed::from_chunk(&run[28..44]);
         } else {
-            let run: [u8; 12] = crate::primitives::field::read_run(
+            let run: [u8; 12] = crate::encoding::field::read_run(
                 r,
                 &[("partition_index", 4), ("replica_epoch", 4), ("replica_id", 4)],
             )?;
-            self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.replica_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
-            self.replica_id = crate::primitives::Fixed::from_chunk(&run[8..12]);
+            self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.replica_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
+            self.replica_id = crate::encoding::Fixed::from_chunk(&run[8..12]);
             self.replica_directory_id = crate::primitives::Uuid::NIL;
             self.voter_directory_id = crate::primitives::Uuid::NIL;
         }
         if version >= 2 {
-            let run: [u8; 13] = crate::primitives::field::read_run(
+            let run: [u8; 13] = crate::encoding::field::read_run(
                 r,
                 &[("last_offset_epoch", 4), ("last_offset", 8), ("pre_vote", 1)],
             )?;
-            self.last_offset_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.last_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
-            self.pre_vote = crate::primitives::Fixed::from_chunk(&run[12..13]);
+            self.last_offset_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.last_offset = crate::encoding::Fixed::from_chunk(&run[4..12]);
+            self.pre_vote = crate::encoding::Fixed::from_chunk(&run[12..13]);
         } else {
-            let run: [u8; 12] = crate::primitives::field::read_run(
+            let run: [u8; 12] = crate::encoding::field::read_run(
                 r,
                 &[("last_offset_epoch", 4), ("last_offset", 8)],
             )?;
-            self.last_offset_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.last_offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
+            self.last_offset_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.last_offset = crate::encoding::Fixed::from_chunk(&run[4..12]);
             self.pre_vote = false;
         }
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -400,13 +431,13 @@ impl crate::primitives::Decode for PartitionData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for PartitionData {}
+impl crate::encoding::Struct for PartitionData {}
 impl crate::entity::Entities for PartitionData {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.replica_id, "ReplicaId", f);
+        crate::encoding::broker_id(&self.replica_id, "ReplicaId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
+        crate::encoding::broker_id_mut(&mut self.replica_id, "ReplicaId", f);
     }
 }
 impl crate::message::Message for VoteRequest {

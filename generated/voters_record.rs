@@ -16,7 +16,7 @@ pub struct VotersRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for VotersRecord {
+impl crate::encoding::Wire for VotersRecord {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -25,42 +25,49 @@ impl crate::primitives::Wire for VotersRecord {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(7);
         s.put_fixed(self.version)?;
-        crate::primitives::field::put_count(&mut s, self.voters.len(), true, "voters")?;
+        crate::encoding::field::put_count(&mut s, self.voters.len(), true, "voters")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.voters,
             buf,
             version,
             true,
             "voters",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.voters, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.voters, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for VotersRecord {
+impl crate::encoding::Decode for VotersRecord {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.version,
             r,
             version,
             false,
             "version",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.voters,
             r,
             version,
@@ -68,7 +75,11 @@ impl crate::primitives::Decode for VotersRecord {
             "voters",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -78,7 +89,7 @@ impl crate::primitives::Decode for VotersRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for VotersRecord {}
+impl crate::encoding::Struct for VotersRecord {}
 impl crate::entity::Entities for VotersRecord {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.voters, version, f);
@@ -109,7 +120,7 @@ pub struct Voter {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for Voter {
+impl crate::encoding::Wire for Voter {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -121,28 +132,32 @@ impl crate::primitives::Wire for Voter {
         run[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
         run[4..20].copy_from_slice(&self.voter_directory_id.0);
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.endpoints.len(),
             true,
             "endpoints",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.endpoints,
             buf,
             version,
             true,
             "endpoints",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.k_raft_version_feature,
             buf,
             version,
             false,
             "k_raft_version_feature",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -150,38 +165,41 @@ impl crate::primitives::Wire for Voter {
         let mut size = 0;
         size += 4;
         size += 16;
-        size += crate::primitives::Wire::value_size(&self.endpoints, version, true);
+        size += crate::encoding::Wire::value_size(&self.endpoints, version, true);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.k_raft_version_feature,
                 version,
                 false,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for Voter {
+impl crate::encoding::Decode for Voter {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 20] = crate::primitives::field::read_run(
+        let run: [u8; 20] = crate::encoding::field::read_run(
             r,
             &[("voter_id", 4), ("voter_directory_id", 16)],
         )?;
-        self.voter_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.voter_directory_id = crate::primitives::Fixed::from_chunk(&run[4..20]);
-        crate::primitives::field::decode_into(
+        self.voter_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.voter_directory_id = crate::encoding::Fixed::from_chunk(&run[4..20]);
+        crate::encoding::field::decode_into(
             &mut self.endpoints,
             r,
             version,
             true,
             "endpoints",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.k_raft_version_feature,
             r,
             version,
@@ -189,7 +207,11 @@ impl crate::primitives::Decode for Voter {
             "k_raft_version_feature",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -197,17 +219,17 @@ impl crate::primitives::Decode for Voter {
         self.voter_id = 0;
         self.voter_directory_id = crate::primitives::Uuid::NIL;
         self.endpoints.clear();
-        crate::primitives::Decode::reset_value(&mut self.k_raft_version_feature);
+        crate::encoding::Decode::reset_value(&mut self.k_raft_version_feature);
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Voter {}
+impl crate::encoding::Struct for Voter {}
 impl crate::entity::Entities for Voter {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.voter_id, "VoterId", f);
+        crate::encoding::broker_id(&self.voter_id, "VoterId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.voter_id, "VoterId", f);
+        crate::encoding::broker_id_mut(&mut self.voter_id, "VoterId", f);
     }
 }
 /// Versions 0; flexible 0.
@@ -228,7 +250,7 @@ pub struct Endpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for Endpoint {
+impl crate::encoding::Wire for Endpoint {
     #[inline]
     fn encode_value(
         &self,
@@ -237,29 +259,36 @@ impl crate::primitives::Wire for Endpoint {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(13 + self.name.len() + self.host.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
-        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.host, true, "host")?;
         s.put_fixed(self.port)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size += crate::primitives::Wire::value_size(&self.host, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.host, version, true);
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for Endpoint {
+impl crate::encoding::Decode for Endpoint {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -267,17 +296,15 @@ impl crate::primitives::Decode for Endpoint {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
-        crate::primitives::field::decode_into(
-            &mut self.port,
-            r,
-            version,
-            false,
-            "port",
-        )?;
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::encoding::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::encoding::field::decode_into(&mut self.port, r, version, false, "port")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -288,7 +315,7 @@ impl crate::primitives::Decode for Endpoint {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Endpoint {}
+impl crate::encoding::Struct for Endpoint {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct KRaftVersionFeature {
@@ -303,7 +330,7 @@ pub struct KRaftVersionFeature {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for KRaftVersionFeature {
+impl crate::encoding::Wire for KRaftVersionFeature {
     #[inline]
     fn encode_value(
         &self,
@@ -321,7 +348,11 @@ impl crate::primitives::Wire for KRaftVersionFeature {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -330,11 +361,14 @@ impl crate::primitives::Wire for KRaftVersionFeature {
         let mut size = 0;
         size += 2;
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for KRaftVersionFeature {
+impl crate::encoding::Decode for KRaftVersionFeature {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -342,14 +376,18 @@ impl crate::primitives::Decode for KRaftVersionFeature {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 4] = crate::primitives::field::read_run(
+        let run: [u8; 4] = crate::encoding::field::read_run(
             r,
             &[("min_supported_version", 2), ("max_supported_version", 2)],
         )?;
-        self.min_supported_version = crate::primitives::Fixed::from_chunk(&run[0..2]);
-        self.max_supported_version = crate::primitives::Fixed::from_chunk(&run[2..4]);
+        self.min_supported_version = crate::encoding::Fixed::from_chunk(&run[0..2]);
+        self.max_supported_version = crate::encoding::Fixed::from_chunk(&run[2..4]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -359,7 +397,7 @@ impl crate::primitives::Decode for KRaftVersionFeature {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for KRaftVersionFeature {}
+impl crate::encoding::Struct for KRaftVersionFeature {}
 impl crate::message::Message for VotersRecord {
     const NAME: &'static str = "VotersRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

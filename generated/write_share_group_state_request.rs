@@ -16,7 +16,7 @@ pub struct WriteShareGroupStateRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for WriteShareGroupStateRequest {
+impl crate::encoding::Wire for WriteShareGroupStateRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -24,43 +24,50 @@ impl crate::primitives::Wire for WriteShareGroupStateRequest {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.group_id.len());
-        crate::primitives::field::put_str(&mut s, &self.group_id, true, "group_id")?;
-        crate::primitives::field::put_count(&mut s, self.topics.len(), true, "topics")?;
+        crate::encoding::field::put_str(&mut s, &self.group_id, true, "group_id")?;
+        crate::encoding::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
             true,
             "topics",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.group_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.topics, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.group_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.topics, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for WriteShareGroupStateRequest {
+impl crate::encoding::Decode for WriteShareGroupStateRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_id,
             r,
             version,
             true,
             "group_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -68,7 +75,11 @@ impl crate::primitives::Decode for WriteShareGroupStateRequest {
             "topics",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -78,7 +89,7 @@ impl crate::primitives::Decode for WriteShareGroupStateRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for WriteShareGroupStateRequest {}
+impl crate::encoding::Struct for WriteShareGroupStateRequest {}
 impl crate::entity::Entities for WriteShareGroupStateRequest {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -94,7 +105,7 @@ pub struct WriteStateData {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for WriteStateData {
+impl crate::encoding::Wire for WriteStateData {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -103,47 +114,54 @@ impl crate::primitives::Wire for WriteStateData {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(21);
         s.put_fixed(self.topic_id)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             true,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
             true,
             "partitions",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 16;
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for WriteStateData {
+impl crate::encoding::Decode for WriteStateData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_id,
             r,
             version,
             false,
             "topic_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -151,7 +169,11 @@ impl crate::primitives::Decode for WriteStateData {
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -161,7 +183,7 @@ impl crate::primitives::Decode for WriteStateData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for WriteStateData {}
+impl crate::encoding::Struct for WriteStateData {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PartitionData {
@@ -205,7 +227,7 @@ impl Default for PartitionData {
         }
     }
 }
-impl crate::primitives::Wire for PartitionData {
+impl crate::encoding::Wire for PartitionData {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -229,21 +251,25 @@ impl crate::primitives::Wire for PartitionData {
             run[12..20].copy_from_slice(&self.start_offset.to_be_bytes());
             s.put_slice(&run)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.state_batches.len(),
             true,
             "state_batches",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.state_batches,
             buf,
             version,
             true,
             "state_batches",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -256,12 +282,15 @@ impl crate::primitives::Wire for PartitionData {
         if version >= 1 {
             size += 4;
         }
-        size += crate::primitives::Wire::value_size(&self.state_batches, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.state_batches, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for PartitionData {
+impl crate::encoding::Decode for PartitionData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -269,7 +298,7 @@ impl crate::primitives::Decode for PartitionData {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 1 {
-            let run: [u8; 24] = crate::primitives::field::read_run(
+            let run: [u8; 24] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("partition", 4),
@@ -279,15 +308,15 @@ impl crate::primitives::Decode for PartitionData {
                     ("delivery_complete_count", 4),
                 ],
             )?;
-            self.partition = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.state_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
-            self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[8..12]);
-            self.start_offset = crate::primitives::Fixed::from_chunk(&run[12..20]);
-            self.delivery_complete_count = crate::primitives::Fixed::from_chunk(
+            self.partition = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.state_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
+            self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[8..12]);
+            self.start_offset = crate::encoding::Fixed::from_chunk(&run[12..20]);
+            self.delivery_complete_count = crate::encoding::Fixed::from_chunk(
                 &run[20..24],
             );
         } else {
-            let run: [u8; 20] = crate::primitives::field::read_run(
+            let run: [u8; 20] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("partition", 4),
@@ -296,13 +325,13 @@ impl crate::primitives::Decode for PartitionData {
                     ("start_offset", 8),
                 ],
             )?;
-            self.partition = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.state_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
-            self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[8..12]);
-            self.start_offset = crate::primitives::Fixed::from_chunk(&run[12..20]);
+            self.partition = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.state_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
+            self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[8..12]);
+            self.start_offset = crate::encoding::Fixed::from_chunk(&run[12..20]);
             self.delivery_complete_count = -1;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.state_batches,
             r,
             version,
@@ -310,7 +339,11 @@ impl crate::primitives::Decode for PartitionData {
             "state_batches",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -324,7 +357,7 @@ impl crate::primitives::Decode for PartitionData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for PartitionData {}
+impl crate::encoding::Struct for PartitionData {}
 /// Versions 0-1; flexible 0-1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StateBatch {
@@ -347,7 +380,7 @@ pub struct StateBatch {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for StateBatch {
+impl crate::encoding::Wire for StateBatch {
     #[inline]
     fn encode_value(
         &self,
@@ -367,7 +400,11 @@ impl crate::primitives::Wire for StateBatch {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -378,11 +415,14 @@ impl crate::primitives::Wire for StateBatch {
         size += 8;
         size += 1;
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for StateBatch {
+impl crate::encoding::Decode for StateBatch {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -390,7 +430,7 @@ impl crate::primitives::Decode for StateBatch {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 19] = crate::primitives::field::read_run(
+        let run: [u8; 19] = crate::encoding::field::read_run(
             r,
             &[
                 ("first_offset", 8),
@@ -399,12 +439,16 @@ impl crate::primitives::Decode for StateBatch {
                 ("delivery_count", 2),
             ],
         )?;
-        self.first_offset = crate::primitives::Fixed::from_chunk(&run[0..8]);
-        self.last_offset = crate::primitives::Fixed::from_chunk(&run[8..16]);
-        self.delivery_state = crate::primitives::Fixed::from_chunk(&run[16..17]);
-        self.delivery_count = crate::primitives::Fixed::from_chunk(&run[17..19]);
+        self.first_offset = crate::encoding::Fixed::from_chunk(&run[0..8]);
+        self.last_offset = crate::encoding::Fixed::from_chunk(&run[8..16]);
+        self.delivery_state = crate::encoding::Fixed::from_chunk(&run[16..17]);
+        self.delivery_count = crate::encoding::Fixed::from_chunk(&run[17..19]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -416,7 +460,7 @@ impl crate::primitives::Decode for StateBatch {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for StateBatch {}
+impl crate::encoding::Struct for StateBatch {}
 impl crate::message::Message for WriteShareGroupStateRequest {
     const NAME: &'static str = "WriteShareGroupStateRequest";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -12,14 +12,14 @@ pub struct WriteTxnMarkersRequest {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for WriteTxnMarkersRequest {
+impl crate::encoding::Wire for WriteTxnMarkersRequest {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.markers,
             buf,
             version,
@@ -27,31 +27,37 @@ impl crate::primitives::Wire for WriteTxnMarkersRequest {
             "markers",
         )?;
         if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(&self.markers, version, version >= 1);
+        size += crate::encoding::Wire::value_size(&self.markers, version, version >= 1);
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for WriteTxnMarkersRequest {
+impl crate::encoding::Decode for WriteTxnMarkersRequest {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.markers,
             r,
             version,
@@ -60,7 +66,7 @@ impl crate::primitives::Decode for WriteTxnMarkersRequest {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -74,7 +80,7 @@ impl crate::primitives::Decode for WriteTxnMarkersRequest {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for WriteTxnMarkersRequest {}
+impl crate::encoding::Struct for WriteTxnMarkersRequest {}
 impl crate::entity::Entities for WriteTxnMarkersRequest {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.markers, version, f);
@@ -113,7 +119,7 @@ pub struct WritableTxnMarker {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for WritableTxnMarker {
+impl crate::encoding::Wire for WritableTxnMarker {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -126,14 +132,14 @@ impl crate::primitives::Wire for WritableTxnMarker {
         run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
         run[10..11].copy_from_slice(&[u8::from(self.transaction_result)]);
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.topics.len(),
             version >= 1,
             "topics",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -155,14 +161,14 @@ impl crate::primitives::Wire for WritableTxnMarker {
         s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -172,32 +178,35 @@ impl crate::primitives::Wire for WritableTxnMarker {
         size += 8;
         size += 2;
         size += 1;
-        size += crate::primitives::Wire::value_size(&self.topics, version, version >= 1);
+        size += crate::encoding::Wire::value_size(&self.topics, version, version >= 1);
         size += 4;
         if version >= 2 {
             size += 1;
         }
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for WritableTxnMarker {
+impl crate::encoding::Decode for WritableTxnMarker {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 11] = crate::primitives::field::read_run(
+        let run: [u8; 11] = crate::encoding::field::read_run(
             r,
             &[("producer_id", 8), ("producer_epoch", 2), ("transaction_result", 1)],
         )?;
-        self.producer_id = crate::primitives::Fixed::from_chunk(&run[0..8]);
-        self.producer_epoch = crate::primitives::Fixed::from_chunk(&run[8..10]);
-        self.transaction_result = crate::primitives::Fixed::from_chunk(&run[10..11]);
-        crate::primitives::field::decode_into(
+        self.producer_id = crate::encoding::Fixed::from_chunk(&run[0..8]);
+        self.producer_epoch = crate::encoding::Fixed::from_chunk(&run[8..10]);
+        self.transaction_result = crate::encoding::Fixed::from_chunk(&run[10..11]);
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -205,23 +214,23 @@ impl crate::primitives::Decode for WritableTxnMarker {
             "topics",
         )?;
         if version >= 2 {
-            let run: [u8; 5] = crate::primitives::field::read_run(
+            let run: [u8; 5] = crate::encoding::field::read_run(
                 r,
                 &[("coordinator_epoch", 4), ("transaction_version", 1)],
             )?;
-            self.coordinator_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.transaction_version = crate::primitives::Fixed::from_chunk(&run[4..5]);
+            self.coordinator_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.transaction_version = crate::encoding::Fixed::from_chunk(&run[4..5]);
         } else {
-            let run: [u8; 4] = crate::primitives::field::read_run(
+            let run: [u8; 4] = crate::encoding::field::read_run(
                 r,
                 &[("coordinator_epoch", 4)],
             )?;
-            self.coordinator_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            self.coordinator_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
             self.transaction_version = 0;
         }
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -240,14 +249,14 @@ impl crate::primitives::Decode for WritableTxnMarker {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for WritableTxnMarker {}
+impl crate::encoding::Struct for WritableTxnMarker {}
 impl crate::entity::Entities for WritableTxnMarker {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::producer_id(&self.producer_id, "ProducerId", f);
+        crate::encoding::producer_id(&self.producer_id, "ProducerId", f);
         crate::entity::Entities::visit_entities(&self.topics, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::producer_id_mut(&mut self.producer_id, "ProducerId", f);
+        crate::encoding::producer_id_mut(&mut self.producer_id, "ProducerId", f);
         crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
@@ -265,7 +274,7 @@ pub struct WritableTxnMarkerTopic {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for WritableTxnMarkerTopic {
+impl crate::encoding::Wire for WritableTxnMarkerTopic {
     #[inline]
     fn encode_value(
         &self,
@@ -274,8 +283,8 @@ impl crate::primitives::Wire for WritableTxnMarkerTopic {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(11 + self.name.len() + self.partition_indexes.len() * 4);
-        crate::primitives::field::put_str(&mut s, &self.name, version >= 1, "name")?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_str(&mut s, &self.name, version >= 1, "name")?;
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.partition_indexes,
             version >= 1,
@@ -287,34 +296,37 @@ impl crate::primitives::Wire for WritableTxnMarkerTopic {
         s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 1);
+        size += crate::encoding::Wire::value_size(&self.name, version, version >= 1);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partition_indexes,
                 version,
                 version >= 1,
             );
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for WritableTxnMarkerTopic {
+impl crate::encoding::Decode for WritableTxnMarkerTopic {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -322,14 +334,14 @@ impl crate::primitives::Decode for WritableTxnMarkerTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.name,
             r,
             version,
             version >= 1,
             "name",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.partition_indexes,
             r,
             version >= 1,
@@ -337,7 +349,7 @@ impl crate::primitives::Decode for WritableTxnMarkerTopic {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -352,13 +364,13 @@ impl crate::primitives::Decode for WritableTxnMarkerTopic {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for WritableTxnMarkerTopic {}
+impl crate::encoding::Struct for WritableTxnMarkerTopic {}
 impl crate::entity::Entities for WritableTxnMarkerTopic {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
     }
 }
 impl crate::message::Message for WriteTxnMarkersRequest {

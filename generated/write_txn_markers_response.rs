@@ -12,14 +12,14 @@ pub struct WriteTxnMarkersResponse {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for WriteTxnMarkersResponse {
+impl crate::encoding::Wire for WriteTxnMarkersResponse {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.markers,
             buf,
             version,
@@ -27,31 +27,37 @@ impl crate::primitives::Wire for WriteTxnMarkersResponse {
             "markers",
         )?;
         if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size
-            += crate::primitives::Wire::value_size(&self.markers, version, version >= 1);
+        size += crate::encoding::Wire::value_size(&self.markers, version, version >= 1);
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for WriteTxnMarkersResponse {
+impl crate::encoding::Decode for WriteTxnMarkersResponse {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.markers,
             r,
             version,
@@ -60,7 +66,7 @@ impl crate::primitives::Decode for WriteTxnMarkersResponse {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -74,7 +80,7 @@ impl crate::primitives::Decode for WriteTxnMarkersResponse {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for WriteTxnMarkersResponse {}
+impl crate::encoding::Struct for WriteTxnMarkersResponse {}
 impl crate::entity::Entities for WriteTxnMarkersResponse {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
         crate::entity::Entities::visit_entities(&self.markers, version, f);
@@ -97,7 +103,7 @@ pub struct WritableTxnMarkerResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for WritableTxnMarkerResult {
+impl crate::encoding::Wire for WritableTxnMarkerResult {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -106,14 +112,14 @@ impl crate::primitives::Wire for WritableTxnMarkerResult {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(13);
         s.put_fixed(self.producer_id)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.topics.len(),
             version >= 1,
             "topics",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topics,
             buf,
             version,
@@ -121,9 +127,13 @@ impl crate::primitives::Wire for WritableTxnMarkerResult {
             "topics",
         )?;
         if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -131,28 +141,31 @@ impl crate::primitives::Wire for WritableTxnMarkerResult {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 8;
-        size += crate::primitives::Wire::value_size(&self.topics, version, version >= 1);
+        size += crate::encoding::Wire::value_size(&self.topics, version, version >= 1);
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for WritableTxnMarkerResult {
+impl crate::encoding::Decode for WritableTxnMarkerResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.producer_id,
             r,
             version,
             false,
             "producer_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -161,7 +174,7 @@ impl crate::primitives::Decode for WritableTxnMarkerResult {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -176,14 +189,14 @@ impl crate::primitives::Decode for WritableTxnMarkerResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for WritableTxnMarkerResult {}
+impl crate::encoding::Struct for WritableTxnMarkerResult {}
 impl crate::entity::Entities for WritableTxnMarkerResult {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::producer_id(&self.producer_id, "ProducerId", f);
+        crate::encoding::producer_id(&self.producer_id, "ProducerId", f);
         crate::entity::Entities::visit_entities(&self.topics, version, f);
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::producer_id_mut(&mut self.producer_id, "ProducerId", f);
+        crate::encoding::producer_id_mut(&mut self.producer_id, "ProducerId", f);
         crate::entity::Entities::rewrite_entities(&mut self.topics, version, f);
     }
 }
@@ -201,7 +214,7 @@ pub struct WritableTxnMarkerTopicResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for WritableTxnMarkerTopicResult {
+impl crate::encoding::Wire for WritableTxnMarkerTopicResult {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -209,15 +222,15 @@ impl crate::primitives::Wire for WritableTxnMarkerTopicResult {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, version >= 1, "name")?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_str(&mut s, &self.name, version >= 1, "name")?;
+        crate::encoding::field::put_count(
             &mut s,
             self.partitions.len(),
             version >= 1,
             "partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partitions,
             buf,
             version,
@@ -225,43 +238,50 @@ impl crate::primitives::Wire for WritableTxnMarkerTopicResult {
             "partitions",
         )?;
         if version >= 1 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, version >= 1);
+        size += crate::encoding::Wire::value_size(&self.name, version, version >= 1);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partitions,
                 version,
                 version >= 1,
             );
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for WritableTxnMarkerTopicResult {
+impl crate::encoding::Decode for WritableTxnMarkerTopicResult {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.name,
             r,
             version,
             version >= 1,
             "name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions,
             r,
             version,
@@ -270,7 +290,7 @@ impl crate::primitives::Decode for WritableTxnMarkerTopicResult {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -285,13 +305,13 @@ impl crate::primitives::Decode for WritableTxnMarkerTopicResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for WritableTxnMarkerTopicResult {}
+impl crate::encoding::Struct for WritableTxnMarkerTopicResult {}
 impl crate::entity::Entities for WritableTxnMarkerTopicResult {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::topic_name(&self.name, "Name", f);
+        crate::encoding::topic_name(&self.name, "Name", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::topic_name_mut(&mut self.name, "Name", f);
+        crate::encoding::topic_name_mut(&mut self.name, "Name", f);
     }
 }
 /// Versions 0-2; flexible 1-2.
@@ -308,7 +328,7 @@ pub struct WritableTxnMarkerPartitionResult {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for WritableTxnMarkerPartitionResult {
+impl crate::encoding::Wire for WritableTxnMarkerPartitionResult {
     #[inline]
     fn encode_value(
         &self,
@@ -327,14 +347,14 @@ impl crate::primitives::Wire for WritableTxnMarkerPartitionResult {
         s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -344,12 +364,15 @@ impl crate::primitives::Wire for WritableTxnMarkerPartitionResult {
         size += 4;
         size += 2;
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for WritableTxnMarkerPartitionResult {
+impl crate::encoding::Decode for WritableTxnMarkerPartitionResult {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -357,15 +380,15 @@ impl crate::primitives::Decode for WritableTxnMarkerPartitionResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("partition_index", 4), ("error_code", 2)],
         )?;
-        self.partition_index = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.error_code = crate::primitives::Fixed::from_chunk(&run[4..6]);
+        self.partition_index = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.error_code = crate::encoding::Fixed::from_chunk(&run[4..6]);
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -380,7 +403,7 @@ impl crate::primitives::Decode for WritableTxnMarkerPartitionResult {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for WritableTxnMarkerPartitionResult {}
+impl crate::encoding::Struct for WritableTxnMarkerPartitionResult {}
 impl crate::message::Message for WriteTxnMarkersResponse {
     const NAME: &'static str = "WriteTxnMarkersResponse";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -7,10 +7,11 @@
 
 use bytes::{Bytes, BytesMut};
 
+use crate::encoding::{DecodeNullable, Nullable};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::message::{ApiMessage, Message};
 use crate::messages::{RequestHeader, ResponseHeader};
-use crate::primitives::{Decode, DecodeNullable, Nullable, Reader, Wire, Writer};
+use crate::primitives::{Decode, Reader, Wire, Writer};
 
 /// An embedded request or response with its header, e.g. the
 /// `RequestData` of an EnvelopeRequest: `header ‖ body` as raw bytes.

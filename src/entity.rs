@@ -182,100 +182,107 @@ impl<T: Entities> Entities for Option<T> {
     }
 }
 
-/// The Rust types of entity fields: `String`, `i32`, `i64`, and arrays and
-/// nullable forms of them. Generated code calls it through [`topic_name`],
-/// [`topic_name_mut`] and the like.
-pub trait EntityField {
-    /// Calls `f` on the value (each element, for arrays; nothing for null).
-    fn visit_as(&self, entity_type: EntityType, field: &'static str, f: &mut Visit<'_>);
-    /// Calls `f` on the value to rewrite it (each element, for arrays; nothing for null).
-    fn rewrite_as(&mut self, entity_type: EntityType, field: &'static str, f: &mut Rewrite<'_>);
-}
+/// Helpers the generated code calls (through the crate's hidden `encoding`
+/// module), one pair per entity type.
+pub(crate) mod support {
+    use super::*;
 
-impl EntityField for String {
-    fn visit_as(&self, entity_type: EntityType, field: &'static str, f: &mut Visit<'_>) {
-        f(EntityRef { entity_type, field, value: EntityValue::Str(self) });
+    /// The Rust types of entity fields: `String`, `i32`, `i64`, and arrays and
+    /// nullable forms of them. Generated code calls it through [`topic_name`],
+    /// [`topic_name_mut`] and the like.
+    pub trait EntityField {
+        /// Calls `f` on the value (each element, for arrays; nothing for null).
+        fn visit_as(&self, entity_type: EntityType, field: &'static str, f: &mut Visit<'_>);
+        /// Calls `f` on the value to rewrite it (each element, for arrays; nothing for null).
+        fn rewrite_as(&mut self, entity_type: EntityType, field: &'static str, f: &mut Rewrite<'_>);
     }
 
-    fn rewrite_as(&mut self, entity_type: EntityType, field: &'static str, f: &mut Rewrite<'_>) {
-        f(EntityMut { entity_type, field, value: EntityValueMut::Str(self) });
-    }
-}
+    impl EntityField for String {
+        fn visit_as(&self, entity_type: EntityType, field: &'static str, f: &mut Visit<'_>) {
+            f(EntityRef { entity_type, field, value: EntityValue::Str(self) });
+        }
 
-impl EntityField for i32 {
-    fn visit_as(&self, entity_type: EntityType, field: &'static str, f: &mut Visit<'_>) {
-        f(EntityRef { entity_type, field, value: EntityValue::Int32(*self) });
-    }
-
-    fn rewrite_as(&mut self, entity_type: EntityType, field: &'static str, f: &mut Rewrite<'_>) {
-        f(EntityMut { entity_type, field, value: EntityValueMut::Int32(self) });
-    }
-}
-
-impl EntityField for i64 {
-    fn visit_as(&self, entity_type: EntityType, field: &'static str, f: &mut Visit<'_>) {
-        f(EntityRef { entity_type, field, value: EntityValue::Int64(*self) });
-    }
-
-    fn rewrite_as(&mut self, entity_type: EntityType, field: &'static str, f: &mut Rewrite<'_>) {
-        f(EntityMut { entity_type, field, value: EntityValueMut::Int64(self) });
-    }
-}
-
-impl<T: EntityField> EntityField for Vec<T> {
-    fn visit_as(&self, entity_type: EntityType, field: &'static str, f: &mut Visit<'_>) {
-        for item in self {
-            item.visit_as(entity_type, field, f);
+        fn rewrite_as(&mut self, entity_type: EntityType, field: &'static str, f: &mut Rewrite<'_>) {
+            f(EntityMut { entity_type, field, value: EntityValueMut::Str(self) });
         }
     }
 
-    fn rewrite_as(&mut self, entity_type: EntityType, field: &'static str, f: &mut Rewrite<'_>) {
-        for item in self {
-            item.rewrite_as(entity_type, field, f);
+    impl EntityField for i32 {
+        fn visit_as(&self, entity_type: EntityType, field: &'static str, f: &mut Visit<'_>) {
+            f(EntityRef { entity_type, field, value: EntityValue::Int32(*self) });
         }
-    }
-}
 
-impl<T: EntityField> EntityField for Option<T> {
-    fn visit_as(&self, entity_type: EntityType, field: &'static str, f: &mut Visit<'_>) {
-        if let Some(item) = self {
-            item.visit_as(entity_type, field, f);
+        fn rewrite_as(&mut self, entity_type: EntityType, field: &'static str, f: &mut Rewrite<'_>) {
+            f(EntityMut { entity_type, field, value: EntityValueMut::Int32(self) });
         }
     }
 
-    fn rewrite_as(&mut self, entity_type: EntityType, field: &'static str, f: &mut Rewrite<'_>) {
-        if let Some(item) = self {
-            item.rewrite_as(entity_type, field, f);
+    impl EntityField for i64 {
+        fn visit_as(&self, entity_type: EntityType, field: &'static str, f: &mut Visit<'_>) {
+            f(EntityRef { entity_type, field, value: EntityValue::Int64(*self) });
+        }
+
+        fn rewrite_as(&mut self, entity_type: EntityType, field: &'static str, f: &mut Rewrite<'_>) {
+            f(EntityMut { entity_type, field, value: EntityValueMut::Int64(self) });
         }
     }
-}
 
-macro_rules! helpers {
-    ($($visit:ident, $rewrite:ident => $variant:ident;)*) => {$(
-        #[doc = concat!("Calls `f` on `value`, a field of entity type [`EntityType::", stringify!($variant), "`] (generated code's shorthand).")]
-        #[inline]
-        pub fn $visit<T: EntityField + ?Sized>(value: &T, field: &'static str, f: &mut Visit<'_>) {
-            value.visit_as(EntityType::$variant, field, f);
+    impl<T: EntityField> EntityField for Vec<T> {
+        fn visit_as(&self, entity_type: EntityType, field: &'static str, f: &mut Visit<'_>) {
+            for item in self {
+                item.visit_as(entity_type, field, f);
+            }
         }
 
-        #[doc = concat!("Calls `f` on `value`, a field of entity type [`EntityType::", stringify!($variant), "`], to rewrite it (generated code's shorthand).")]
-        #[inline]
-        pub fn $rewrite<T: EntityField + ?Sized>(value: &mut T, field: &'static str, f: &mut Rewrite<'_>) {
-            value.rewrite_as(EntityType::$variant, field, f);
+        fn rewrite_as(&mut self, entity_type: EntityType, field: &'static str, f: &mut Rewrite<'_>) {
+            for item in self {
+                item.rewrite_as(entity_type, field, f);
+            }
         }
-    )*};
-}
+    }
 
-helpers! {
-    topic_name, topic_name_mut => TopicName;
-    broker_id, broker_id_mut => BrokerId;
-    group_id, group_id_mut => GroupId;
-    transactional_id, transactional_id_mut => TransactionalId;
-    producer_id, producer_id_mut => ProducerId;
+    impl<T: EntityField> EntityField for Option<T> {
+        fn visit_as(&self, entity_type: EntityType, field: &'static str, f: &mut Visit<'_>) {
+            if let Some(item) = self {
+                item.visit_as(entity_type, field, f);
+            }
+        }
+
+        fn rewrite_as(&mut self, entity_type: EntityType, field: &'static str, f: &mut Rewrite<'_>) {
+            if let Some(item) = self {
+                item.rewrite_as(entity_type, field, f);
+            }
+        }
+    }
+
+    macro_rules! helpers {
+        ($($visit:ident, $rewrite:ident => $variant:ident;)*) => {$(
+            #[doc = concat!("Calls `f` on `value`, a field of entity type [`EntityType::", stringify!($variant), "`] (generated code's shorthand).")]
+            #[inline]
+            pub fn $visit<T: EntityField + ?Sized>(value: &T, field: &'static str, f: &mut Visit<'_>) {
+                value.visit_as(EntityType::$variant, field, f);
+            }
+
+            #[doc = concat!("Calls `f` on `value`, a field of entity type [`EntityType::", stringify!($variant), "`], to rewrite it (generated code's shorthand).")]
+            #[inline]
+            pub fn $rewrite<T: EntityField + ?Sized>(value: &mut T, field: &'static str, f: &mut Rewrite<'_>) {
+                value.rewrite_as(EntityType::$variant, field, f);
+            }
+        )*};
+    }
+
+    helpers! {
+        topic_name, topic_name_mut => TopicName;
+        broker_id, broker_id_mut => BrokerId;
+        group_id, group_id_mut => GroupId;
+        transactional_id, transactional_id_mut => TransactionalId;
+        producer_id, producer_id_mut => ProducerId;
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::support::*;
     use super::*;
 
     #[test]

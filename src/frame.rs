@@ -224,7 +224,7 @@ pub fn encode_response(
 
 /// A whole response frame (4-byte size, header, body) as chunks whose
 /// concatenation is the frame, sharing every `records` or `bytes` value of
-/// at least [`SHARE_MIN`](crate::primitives::writer::SHARE_MIN) bytes with
+/// at least [`SHARE_MIN`](crate::message::SHARE_MIN) bytes with
 /// `body` instead of copying it ([`Message::encode_vectored`]): a broker
 /// answers a Fetch with megabytes of records without touching them, by
 /// writing the chunks with `write_vectored` or as a [`Buf`] chain.

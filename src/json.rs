@@ -247,96 +247,100 @@ fn expected(what: &'static str, version: i16) -> JsonError {
 }
 
 // ---------------------------------------------------------------------------
-// Helpers the generated code calls.
+/// Helpers the generated code calls (through the crate's hidden `encoding`
+/// module): each puts the struct and field on the error.
+pub(crate) mod support {
+    use super::*;
 
-/// The object of a struct's JSON form, for `owner`.
-///
-/// # Errors
-/// [`JsonErrorKind::Expected`] when `json` is not an object.
-pub fn object<'a>(json: &'a Value, owner: &'static str, version: i16) -> Result<&'a Map<String, Value>, JsonError> {
-    json.as_object().ok_or_else(|| JsonError { message: owner, ..expected("a JSON object", version) })
-}
-
-/// Reads field `key` of struct `owner` from `json`.
-///
-/// # Errors
-/// The field's error, with `owner` and `key` in its path.
-#[inline]
-pub fn field<T: FromJson>(json: &Value, version: i16, owner: &'static str, key: &str) -> Result<T, JsonError> {
-    T::from_json(json, version).map_err(|e| e.within(owner, key))
-}
-
-/// Writes field `key` of struct `owner` into `out`.
-///
-/// # Errors
-/// The field's error, with `owner` and `key` in its path.
-#[inline]
-pub fn put<T: ToJson + ?Sized>(
-    out: &mut Map<String, Value>,
-    value: &T,
-    version: i16,
-    options: JsonOptions,
-    owner: &'static str,
-    key: &str,
-) -> Result<(), JsonError> {
-    let json = value.to_json_with(version, options).map_err(|e| e.within(owner, key))?;
-    out.insert(key.to_owned(), json);
-    Ok(())
-}
-
-/// As [`put`], for a field marked sensitive: unless `options` say
-/// otherwise, the string `"<redacted N bytes>"` (`null` when null) in
-/// place of its value.
-///
-/// # Errors
-/// As [`put`] (none when redacted).
-#[inline]
-pub fn put_sensitive<T: ToJson + Sensitive + ?Sized>(
-    out: &mut Map<String, Value>,
-    value: &T,
-    version: i16,
-    options: JsonOptions,
-    owner: &'static str,
-    key: &str,
-) -> Result<(), JsonError> {
-    if !options.redact_sensitive {
-        return put(out, value, version, options, owner, key);
+    /// The object of a struct's JSON form, for `owner`.
+    ///
+    /// # Errors
+    /// [`JsonErrorKind::Expected`] when `json` is not an object.
+    pub fn object<'a>(json: &'a Value, owner: &'static str, version: i16) -> Result<&'a Map<String, Value>, JsonError> {
+        json.as_object().ok_or_else(|| JsonError { message: owner, ..expected("a JSON object", version) })
     }
-    let json = match value.redacted_len() {
-        Some(len) => Value::String(redacted_text(len)),
-        None => Value::Null,
-    };
-    out.insert(key.to_owned(), json);
-    Ok(())
-}
 
-/// The error for field `key` of `owner` missing at `version`.
-pub fn missing(owner: &'static str, key: &str, version: i16) -> JsonError {
-    JsonError::new(JsonErrorKind::Missing, version).within(owner, key)
-}
+    /// Reads field `key` of struct `owner` from `json`.
+    ///
+    /// # Errors
+    /// The field's error, with `owner` and `key` in its path.
+    #[inline]
+    pub fn field<T: FromJson>(json: &Value, version: i16, owner: &'static str, key: &str) -> Result<T, JsonError> {
+        T::from_json(json, version).map_err(|e| e.within(owner, key))
+    }
 
-/// The error for field `key` of `owner` holding a non-default value at a
-/// `version` that lacks it.
-pub fn non_default(owner: &'static str, key: &str, version: i16) -> JsonError {
-    JsonError::new(JsonErrorKind::NonDefaultField, version).within(owner, key)
-}
+    /// Writes field `key` of struct `owner` into `out`.
+    ///
+    /// # Errors
+    /// The field's error, with `owner` and `key` in its path.
+    #[inline]
+    pub fn put<T: ToJson + ?Sized>(
+        out: &mut Map<String, Value>,
+        value: &T,
+        version: i16,
+        options: JsonOptions,
+        owner: &'static str,
+        key: &str,
+    ) -> Result<(), JsonError> {
+        let json = value.to_json_with(version, options).map_err(|e| e.within(owner, key))?;
+        out.insert(key.to_owned(), json);
+        Ok(())
+    }
 
-/// The error for an api key without a message in this build.
-pub fn unknown_api_key(api_key: i16, version: i16) -> JsonError {
-    JsonError::new(JsonErrorKind::UnknownApiKey(api_key), version)
-}
+    /// As [`put`], for a field marked sensitive: unless `options` say
+    /// otherwise, the string `"<redacted N bytes>"` (`null` when null) in
+    /// place of its value.
+    ///
+    /// # Errors
+    /// As [`put`] (none when redacted).
+    #[inline]
+    pub fn put_sensitive<T: ToJson + Sensitive + ?Sized>(
+        out: &mut Map<String, Value>,
+        value: &T,
+        version: i16,
+        options: JsonOptions,
+        owner: &'static str,
+        key: &str,
+    ) -> Result<(), JsonError> {
+        if !options.redact_sensitive {
+            return put(out, value, version, options, owner, key);
+        }
+        let json = match value.redacted_len() {
+            Some(len) => Value::String(redacted_text(len)),
+            None => Value::Null,
+        };
+        out.insert(key.to_owned(), json);
+        Ok(())
+    }
 
-/// A `records` field as Kafka's `write(data, version)` writes it: `""`
-/// whatever the records hold.
-pub fn records(_records: &Bytes) -> Value {
-    Value::String(String::new())
-}
+    /// The error for field `key` of `owner` missing at `version`.
+    pub fn missing(owner: &'static str, key: &str, version: i16) -> JsonError {
+        JsonError::new(JsonErrorKind::Missing, version).within(owner, key)
+    }
 
-/// A nullable `records` field: `null`, or `""` as [`records`].
-pub fn nullable_records(records: &Option<Bytes>) -> Value {
-    match records {
-        None => Value::Null,
-        Some(_) => Value::String(String::new()),
+    /// The error for field `key` of `owner` holding a non-default value at a
+    /// `version` that lacks it.
+    pub fn non_default(owner: &'static str, key: &str, version: i16) -> JsonError {
+        JsonError::new(JsonErrorKind::NonDefaultField, version).within(owner, key)
+    }
+
+    /// The error for an api key without a message in this build.
+    pub fn unknown_api_key(api_key: i16, version: i16) -> JsonError {
+        JsonError::new(JsonErrorKind::UnknownApiKey(api_key), version)
+    }
+
+    /// A `records` field as Kafka's `write(data, version)` writes it: `""`
+    /// whatever the records hold.
+    pub fn records(_records: &Bytes) -> Value {
+        Value::String(String::new())
+    }
+
+    /// A nullable `records` field: `null`, or `""` as [`records`].
+    pub fn nullable_records(records: &Option<Bytes>) -> Value {
+        match records {
+            None => Value::Null,
+            Some(_) => Value::String(String::new()),
+        }
     }
 }
 

@@ -8,6 +8,11 @@ use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::primitives::writer::all_or_nothing;
 use crate::primitives::{Decode, Input, IntoOwned, Reader, Wire, Writer};
 
+/// The shortest `bytes` or `records` value, in bytes (512), that
+/// [`Message::encode_vectored`] hands out as a chunk sharing the message's
+/// memory instead of copying it.
+pub use crate::primitives::writer::SHARE_MIN;
+
 /// An inclusive range of versions; empty when `min > max`.
 ///
 /// # Example
@@ -152,7 +157,7 @@ pub trait Message: Wire + Default + Clone + fmt::Debug + PartialEq {
     /// The message encoded at `version` as a list of chunks whose
     /// concatenation is the encoding, without copying large values:
     /// every `bytes` or `records` value of at least
-    /// [`SHARE_MIN`](crate::primitives::writer::SHARE_MIN) bytes is its own
+    /// [`SHARE_MIN`](crate::message::SHARE_MIN) bytes is its own
     /// chunk, sharing memory with the message; the rest is copied into the
     /// chunks between them. For writing a Fetch response or a Produce request
     /// with `write_vectored`, or as a [`bytes::Buf`] chain, without

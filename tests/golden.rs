@@ -15,6 +15,7 @@
 //! decode time with a typed error, where Java accepts them.
 
 use kafka_wire::api::{api_info, CONTROLLED_SHUTDOWN_KEY};
+use kafka_wire::encoding::{put_uvarint, put_varint, put_varlong};
 use kafka_wire::error::{DecodeError, DecodeErrorKind, EncodeErrorKind, PathSegment};
 use kafka_wire::message::Message;
 use kafka_wire::messages::alter_configs_request::{AlterConfigsResource, AlterableConfig};
@@ -33,7 +34,6 @@ use kafka_wire::messages::{
     ProduceRequest, RequestHeader, ResponseHeader, SaslAuthenticateRequest, SaslAuthenticateResponse,
     SaslHandshakeRequest, UpdateFeaturesRequest,
 };
-use kafka_wire::primitives::varint::{put_uvarint, put_varint, put_varlong};
 use kafka_wire::primitives::{Reader, Uuid};
 use kafka_wire::tagged::RawTaggedField;
 use kafka_wire::{Bytes, BytesMut};

@@ -581,7 +581,7 @@ fn records_fields(frame: &[u8]) -> Vec<Bytes> {
             let len = end - start;
             let classic = start >= 4 && frame[start - 4..start] == (len as i32).to_be_bytes();
             let mut compact = Vec::new();
-            kafka_wire::primitives::varint::put_uvarint(&mut compact, len as u32 + 1);
+            kafka_wire::encoding::put_uvarint(&mut compact, len as u32 + 1);
             let compact = frame[..start].ends_with(&compact);
             assert!(classic || compact, "no records length prefix before the batch at {start}");
             Bytes::copy_from_slice(&frame[start..end])

@@ -4,10 +4,10 @@
 
 use kafka_wire::frame;
 use kafka_wire::message::Message;
+use kafka_wire::message::SHARE_MIN;
 use kafka_wire::messages::fetch_response::{FetchableTopicResponse, PartitionData};
 use kafka_wire::messages::produce_request::{PartitionProduceData, TopicProduceData};
 use kafka_wire::messages::{FetchResponse, ProduceRequest, ResponseBody, ResponseHeader};
-use kafka_wire::primitives::writer::SHARE_MIN;
 use kafka_wire::{Bytes, BytesMut};
 
 fn records(len: usize, fill: u8) -> Bytes {

@@ -97,7 +97,7 @@ fn coordinator_records_compile_to_structs_with_a_codec() -> Result<(), Error> {
     assert!(key.contains("pub struct ConsumerGroupMetadataKey {"), "{key}");
     assert!(key.contains("The ConsumerGroupMetadataKey coordinator record key (api key 3)"), "{key}");
     assert!(key.contains("pub group_id: String,"), "{key}");
-    for item in ["primitives::Wire", "primitives::Decode", "message::Message"] {
+    for item in ["encoding::Wire", "encoding::Decode", "message::Message"] {
         assert!(key.contains(&format!("impl ::kafka_wire::{item} for ConsumerGroupMetadataKey")), "{item}: {key}");
     }
     // The apiKey is the record type, not an api: no ApiMessage impl.

@@ -57,7 +57,7 @@ impl<B: Input, T: Decode<B>> Decode<B> for Vec<T> {
 /// Writes each of `items` (the elements of an array, after its count),
 /// naming the index of the one that fails.
 #[inline]
-pub(super) fn encode_items<T: Wire>(
+pub(crate) fn encode_items<T: Wire>(
     items: &[T],
     buf: &mut Writer<'_>,
     version: i16,

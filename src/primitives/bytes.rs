@@ -31,7 +31,7 @@ pub(crate) fn put_len(buf: &mut Writer<'_>, len: usize, flexible: bool) -> Resul
 /// uvarint, in the first of the returned bytes), or the error for one
 /// beyond an int32. Not generic, so compiled once.
 #[inline(never)]
-pub(super) fn long_len(len: usize) -> Result<([u8; 10], usize), EncodeError> {
+pub(crate) fn long_len(len: usize) -> Result<([u8; 10], usize), EncodeError> {
     if len >= i32::MAX as usize {
         return Err(too_long(len));
     }

@@ -49,7 +49,7 @@ fn put_long_str_len(buf: &mut Writer<'_>, len: usize, flexible: bool) -> Result<
 /// uvarint, in the first of the returned bytes), or the error for a string
 /// longer than an int16 length allows. Not generic, so compiled once.
 #[inline(never)]
-pub(super) fn long_str_len(len: usize) -> Result<([u8; 10], usize), EncodeError> {
+pub(crate) fn long_str_len(len: usize) -> Result<([u8; 10], usize), EncodeError> {
     if len > MAX_STRING_LEN {
         return Err(super::bytes::too_long(len));
     }

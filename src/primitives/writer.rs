@@ -26,7 +26,7 @@ pub const SHARE_MIN: usize = 512;
 /// # Example
 /// ```
 /// use bytes::{BufMut, BytesMut};
-/// use kafka_wire::primitives::writer::all_or_nothing;
+/// use kafka_wire::encoding::all_or_nothing;
 /// let mut buf = BytesMut::from(&b"earlier frame"[..]);
 /// let result = all_or_nothing(&mut buf, |b| {
 ///     b.put_u32(7);
@@ -113,7 +113,8 @@ impl<'a> Writer<'a> {
     /// # Example
     /// ```
     /// use bytes::{Bytes, BytesMut};
-    /// use kafka_wire::primitives::writer::{Writer, SHARE_MIN};
+    /// use kafka_wire::message::SHARE_MIN;
+    /// use kafka_wire::primitives::Writer;
     /// let (mut buf, mut chunks) = (BytesMut::new(), Vec::new());
     /// let mut w = Writer::vectored(&mut buf, &mut chunks);
     /// w.put_shared(&Bytes::from(vec![0u8; SHARE_MIN - 1])); // short: copied

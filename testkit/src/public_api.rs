@@ -21,7 +21,6 @@ use std::path::{Path, PathBuf};
 
 use quote::ToTokens;
 
-
 /// A module of the crate: its path from the crate root and its items.
 struct Module {
     path: Vec<String>,
@@ -131,7 +130,7 @@ impl Surface<'_> {
             match item {
                 syn::Item::Mod(m) if is_pub(&m.vis) && !is_test_only(&m.attrs) => {
                     let name = m.ident.to_string();
-                    self.lines.insert(format!("mod {shown}::{name}"));
+                    self.lines.insert(format!("mod {shown}::{name}{}", markers(&m.attrs)));
                     let mut child = at.to_vec();
                     child.push(name.clone());
                     self.module(&child, &format!("{shown}::{name}"));
@@ -182,15 +181,19 @@ impl Surface<'_> {
             // A re-export of a re-export.
             for item in &target.items {
                 let syn::Item::Use(u) = item else { continue };
+                if has_glob(&u.tree) {
+                    continue;
+                }
                 let mut leaves = Vec::new();
                 use_leaves(&u.tree, Vec::new(), &mut leaves);
                 if let Some((inner, _)) = leaves.into_iter().find(|(_, n)| *n == name) {
                     return self.reexport(&module, &inner, shown);
                 }
             }
-            // A module that `include!`s generated code: its items are not read.
-            let includes = target.items.iter().any(|i| matches!(i, syn::Item::Macro(m) if m.mac.path.is_ident("include")));
-            assert!(includes, "pub use {}: no item {name} in module {}", path.join("::"), module.join("::"));
+            // A module that `include!`s generated code or defines items with a
+            // macro: those items are not read, only named.
+            let macros = target.items.iter().any(|i| matches!(i, syn::Item::Macro(_)));
+            assert!(macros, "pub use {}: no item {name} in module {}", path.join("::"), module.join("::"));
             self.lines.insert(format!("use {}::{name} as {shown} (generated)", module.join("::")));
         }
     }
@@ -355,6 +358,16 @@ fn item_name(item: &syn::Item) -> Option<String> {
         _ => return None,
     };
     Some(ident.to_string())
+}
+
+/// True when a use tree imports with a glob somewhere (`use super::*`).
+fn has_glob(tree: &syn::UseTree) -> bool {
+    match tree {
+        syn::UseTree::Path(p) => has_glob(&p.tree),
+        syn::UseTree::Glob(_) => true,
+        syn::UseTree::Group(g) => g.items.iter().any(has_glob),
+        syn::UseTree::Name(_) | syn::UseTree::Rename(_) => false,
+    }
 }
 
 /// The leaves of a use tree: each path and the name it is visible as.

@@ -97,7 +97,8 @@ impl WrappedRequest {
     /// 32767 bytes). After an error `buf` holds what it held before.
     pub fn encode(&self, buf: &mut BytesMut) -> Result<(), EncodeError> {
         let start = buf.len();
-        let written = self.header.encode(buf, ENVELOPE_HEADER_VERSION).and_then(|()| self.envelope.encode(buf, ENVELOPE_VERSION));
+        let written =
+            self.header.encode(buf, ENVELOPE_HEADER_VERSION).and_then(|()| self.envelope.encode(buf, ENVELOPE_VERSION));
         if written.is_err() {
             buf.truncate(start);
         }

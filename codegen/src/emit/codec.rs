@@ -23,7 +23,7 @@ pub fn emit_wire_impl(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
     let encode_inline = is_leaf(view).then(|| quote!(#[inline]));
     let decode = emit_decode_impl(view, cx, Form::Owned);
     quote! {
-        impl #rt::primitives::Wire for #ident {
+        impl #rt::encoding::Wire for #ident {
             #encode_inline
             fn encode_value(&self, #buf: &mut #rt::primitives::Writer<'_>, #encode_version: i16, _flexible: bool) -> Result<(), #rt::error::EncodeError> {
                 #encode
@@ -88,7 +88,7 @@ fn emit_decode_impl(view: &StructView<'_>, cx: &EmitContext, form: Form) -> Toke
         Form::Borrowed => (quote!(<'a>), quote!(<&'a [u8]>), Form::Borrowed.type_path(view.def.name)),
     };
     quote! {
-        impl #generics #rt::primitives::Decode #input for #ty {
+        impl #generics #rt::encoding::Decode #input for #ty {
             #inline
             fn decode_value_into(&mut self, #r: &mut #rt::primitives::Reader #input, #version: i16, _flexible: bool) -> Result<(), #rt::error::DecodeError> {
                 #decode
@@ -100,7 +100,7 @@ fn emit_decode_impl(view: &StructView<'_>, cx: &EmitContext, form: Form) -> Toke
             }
         }
 
-        impl #generics #rt::primitives::Struct for #ty {}
+        impl #generics #rt::encoding::Struct for #ty {}
     }
 }
 
@@ -145,7 +145,7 @@ fn emit_encode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
                 let name = &f.name;
                 body.extend(quote! {
                     if #test {
-                        return Err(#rt::primitives::field::non_default(#name));
+                        return Err(#rt::encoding::field::non_default(#name));
                     }
                 });
             }
@@ -218,12 +218,11 @@ fn piece(group: &[&FieldView<'_>], within: Versions, rt: &TokenStream) -> Option
     let narrowed = f.positional.intersect(within);
     let flexible = flexible_expr(f, narrowed);
     let (write, most_of_value) = match (&f.field.ty, f.option) {
-        (FieldType::String, false) => (
-            quote!(#rt::primitives::field::put_str(&mut s, &self.#ident, #flexible, #name)?;),
-            quote!(self.#ident.len()),
-        ),
+        (FieldType::String, false) => {
+            (quote!(#rt::encoding::field::put_str(&mut s, &self.#ident, #flexible, #name)?;), quote!(self.#ident.len()))
+        }
         (FieldType::String, true) => (
-            quote!(#rt::primitives::field::put_nullable_str(&mut s, self.#ident.as_deref(), #flexible, #name)?;),
+            quote!(#rt::encoding::field::put_nullable_str(&mut s, self.#ident.as_deref(), #flexible, #name)?;),
             quote!(self.#ident.as_ref().map_or(0, String::len)),
         ),
         _ => {
@@ -234,7 +233,7 @@ fn piece(group: &[&FieldView<'_>], within: Versions, rt: &TokenStream) -> Option
                     quote!(self.#ident.len() * #size)
                 }
             };
-            (quote!(#rt::primitives::field::put_fixed_array(&mut s, &self.#ident, #flexible, #name)?;), most)
+            (quote!(#rt::encoding::field::put_fixed_array(&mut s, &self.#ident, #flexible, #name)?;), most)
         }
     };
     let null_check = null_check(f, narrowed, rt);
@@ -263,11 +262,11 @@ fn count_piece(f: &FieldView<'_>, within: Versions, rt: &TokenStream) -> Option<
     let cond = Cond::new(f.positional, within);
     Some(Piece {
         before: TokenStream::new(),
-        writes: cond.guard(quote!(#rt::primitives::field::put_count(&mut s, self.#ident.len(), #flexible, #name)?;)),
+        writes: cond.guard(quote!(#rt::encoding::field::put_count(&mut s, self.#ident.len(), #flexible, #name)?;)),
         most: 5,
         most_of_values: None,
         after: cond.guard(quote! {
-            #rt::primitives::field::encode_elements(&self.#ident, buf, version, #flexible, #name)?;
+            #rt::encoding::field::encode_elements(&self.#ident, buf, version, #flexible, #name)?;
         }),
         alone: Some(write_group(&[f], within, rt)),
     })
@@ -290,7 +289,7 @@ fn section_piece(
         quote!(#(#flags ||)* !self.unknown_tagged_fields.is_empty()),
     );
     let section = if tagged.is_empty() {
-        quote!(#rt::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, #known)?;)
+        quote!(#rt::encoding::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, #known)?;)
     } else {
         let writes = tagged.iter().map(|f| {
             let (ident, name, flag) = (&f.ident, &f.name, flag_ident(f));
@@ -299,16 +298,16 @@ fn section_piece(
             quote! {
                 if #flag {
                     #null_check
-                    #rt::tagged::encode_field(buf, #tag, &self.#ident, version, #name)?;
+                    #rt::encoding::tagged::encode_field(buf, #tag, &self.#ident, version, #name)?;
                 }
             }
         });
         quote! {
             let mut count = self.unknown_tagged_fields.len();
             #(count += usize::from(#flags);)*
-            #rt::primitives::varint::put_uvarint(buf, count as u32);
+            #rt::encoding::put_uvarint(buf, count as u32);
             #(#writes)*
-            #rt::tagged::encode_unknown(buf, &self.unknown_tagged_fields, #known)?;
+            #rt::encoding::tagged::encode_unknown(buf, &self.unknown_tagged_fields, #known)?;
         }
     };
     let (writes, after, alone) = match cond {
@@ -320,7 +319,7 @@ fn section_piece(
                         #section
                     }
                 } else {
-                    #rt::tagged::check_none(&self.unknown_tagged_fields)?;
+                    #rt::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
                 }
             },
             quote! {
@@ -328,7 +327,7 @@ fn section_piece(
                     #(#flag_lets)*
                     #section
                 } else {
-                    #rt::tagged::check_none(&self.unknown_tagged_fields)?;
+                    #rt::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
                 }
             },
         ),
@@ -371,8 +370,8 @@ fn write_group(group: &[&FieldView<'_>], within: Versions, rt: &TokenStream) -> 
     let write = marked_where_nullable(
         f,
         narrowed,
-        quote!(#rt::primitives::field::encode(&self.#ident, buf, version, #flexible, #name)?;),
-        quote!(#rt::primitives::field::encode_required(&self.#ident, buf, version, #flexible, #name)?;),
+        quote!(#rt::encoding::field::encode(&self.#ident, buf, version, #flexible, #name)?;),
+        quote!(#rt::encoding::field::encode_required(&self.#ident, buf, version, #flexible, #name)?;),
     );
     Cond::new(f.positional, within).guard(quote! {
         #null_check
@@ -479,7 +478,7 @@ fn fixed_run(run: &[&FieldView<'_>], sink: Sink, rt: &TokenStream) -> TokenStrea
         ([], _) => return TokenStream::new(),
         ([f], Sink::Writer) => {
             let ident = &f.ident;
-            return quote!(#rt::primitives::Fixed::put(self.#ident, buf););
+            return quote!(#rt::encoding::Fixed::put(self.#ident, buf););
         }
         ([f], Sink::Segment) => {
             let ident = &f.ident;
@@ -531,10 +530,10 @@ fn read_run(run: &[&FieldView<'_>], rt: &TokenStream) -> TokenStream {
     });
     let reads = slices.into_iter().map(|(f, range)| {
         let ident = &f.ident;
-        quote!(self.#ident = #rt::primitives::Fixed::from_chunk(&run[#range]);)
+        quote!(self.#ident = #rt::encoding::Fixed::from_chunk(&run[#range]);)
     });
     quote! {
-        let run: [u8; #len] = #rt::primitives::field::read_run(r, &[#(#sizes),*])?;
+        let run: [u8; #len] = #rt::encoding::field::read_run(r, &[#(#sizes),*])?;
         #(#reads)*
     }
 }
@@ -564,7 +563,7 @@ fn null_check(f: &FieldView<'_>, narrowed: Versions, rt: &TokenStream) -> TokenS
         .map(|test| {
             quote! {
                 if #test {
-                    return Err(#rt::primitives::field::null_not_allowed(#name));
+                    return Err(#rt::encoding::field::null_not_allowed(#name));
                 }
             }
         })
@@ -601,8 +600,8 @@ fn emit_size(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
             None => marked_where_nullable(
                 f,
                 f.positional.intersect(within),
-                quote!(size += #rt::primitives::Wire::value_size(&self.#ident, version, #flexible);),
-                quote!(size += #rt::primitives::field::size_required(&self.#ident, version, #flexible);),
+                quote!(size += #rt::encoding::Wire::value_size(&self.#ident, version, #flexible);),
+                quote!(size += #rt::encoding::field::size_required(&self.#ident, version, #flexible);),
             ),
         };
         body.extend(Cond::new(f.positional, within).guard(add));
@@ -625,18 +624,18 @@ fn emit_size(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
             let tag = Literal::u32_unsuffixed(f.field.tag.unwrap_or_default());
             quote! {
                 if #flag {
-                    size += #rt::tagged::field_size(#tag, &self.#ident, version);
+                    size += #rt::encoding::tagged::field_size(#tag, &self.#ident, version);
                 }
             }
         });
         let section = if tagged.is_empty() {
-            quote!(size += #rt::tagged::unknown_section_size(&self.unknown_tagged_fields);)
+            quote!(size += #rt::encoding::tagged::unknown_section_size(&self.unknown_tagged_fields);)
         } else {
             quote! {
                 #(#flags)*
                 #count_decl
                 #(#counts)*
-                size += #rt::primitives::varint::uvarint_len(count as u32) + #rt::tagged::unknown_size(&self.unknown_tagged_fields);
+                size += #rt::encoding::uvarint_len(count as u32) + #rt::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
                 #(#sizes)*
             }
         };
@@ -675,14 +674,14 @@ fn emit_decode(view: &StructView<'_>, rt: &TokenStream, form: Form) -> TokenStre
         let narrowed = f.positional.intersect(within);
         let flexible = flexible_expr(f, narrowed);
         let read = if f.is_fixed_array() && form == Form::Owned {
-            quote!(#rt::primitives::field::decode_fixed_array_into(&mut self.#ident, r, #flexible, #name)?;)
+            quote!(#rt::encoding::field::decode_fixed_array_into(&mut self.#ident, r, #flexible, #name)?;)
         } else {
-            quote!(#rt::primitives::field::decode_into(&mut self.#ident, r, version, #flexible, #name)?;)
+            quote!(#rt::encoding::field::decode_into(&mut self.#ident, r, version, #flexible, #name)?;)
         };
         let read = match f.option {
             false => read,
             true => {
-                let required = quote!(#rt::primitives::field::decode_required_into(&mut self.#ident, r, version, #flexible, #name)?;);
+                let required = quote!(#rt::encoding::field::decode_required_into(&mut self.#ident, r, version, #flexible, #name)?;);
                 match Cond::new(f.field.nullable_versions, narrowed) {
                     Cond::Always => read,
                     Cond::Never => required,
@@ -710,15 +709,15 @@ fn emit_decode(view: &StructView<'_>, rt: &TokenStream, form: Form) -> TokenStre
                     Cond::When(e, _) => quote!(if #e),
                     _ => quote!(),
                 };
-                quote!(#tag #guard => self.#ident = #rt::primitives::field::decode_tagged(r, version, #name)?,)
+                quote!(#tag #guard => self.#ident = #rt::encoding::field::decode_tagged(r, version, #name)?,)
             })
             .collect::<Vec<_>>();
         let known = Literal::u32_unsuffixed(view.known_tags);
         let read = if arms.is_empty() {
-            quote!(#rt::tagged::decode_unknown_section(r, #known, &mut self.unknown_tagged_fields)?;)
+            quote!(#rt::encoding::tagged::decode_unknown_section(r, #known, &mut self.unknown_tagged_fields)?;)
         } else {
             quote! {
-                #rt::tagged::decode_section(r, #known, &mut self.unknown_tagged_fields, |tag, r| {
+                #rt::encoding::tagged::decode_section(r, #known, &mut self.unknown_tagged_fields, |tag, r| {
                     match tag {
                         #(#arms)*
                         _ => return Ok(false),

@@ -28,12 +28,14 @@ pub fn json_key(name: &str) -> String {
 fn value_to_json(f: &FieldView<'_>, rt: &TokenStream, owner: &str, key: &str) -> TokenStream {
     let ident = &f.ident;
     match (&f.field.ty, f.option) {
-        (FieldType::Records, false) => quote!(out.insert(#key.into(), #rt::json::records(&self.#ident));),
-        (FieldType::Records, true) => quote!(out.insert(#key.into(), #rt::json::nullable_records(&self.#ident));),
-        _ if f.sensitive => {
-            quote!(#rt::json::put_sensitive(&mut out, &self.#ident, version, options, #owner, #key)?;)
+        (FieldType::Records, false) => quote!(out.insert(#key.into(), #rt::encoding::json::records(&self.#ident));),
+        (FieldType::Records, true) => {
+            quote!(out.insert(#key.into(), #rt::encoding::json::nullable_records(&self.#ident));)
         }
-        _ => quote!(#rt::json::put(&mut out, &self.#ident, version, options, #owner, #key)?;),
+        _ if f.sensitive => {
+            quote!(#rt::encoding::json::put_sensitive(&mut out, &self.#ident, version, options, #owner, #key)?;)
+        }
+        _ => quote!(#rt::encoding::json::put(&mut out, &self.#ident, version, options, #owner, #key)?;),
     }
 }
 
@@ -55,7 +57,7 @@ pub fn emit_json_impls(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
             if let Some(test) = present.and_not(non_default) {
                 checks.extend(quote! {
                     if #test {
-                        return Err(#rt::json::non_default(#owner, #key, version));
+                        return Err(#rt::encoding::json::non_default(#owner, #key, version));
                     }
                 });
             }
@@ -78,12 +80,14 @@ pub fn emit_json_impls(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
         let mandatory = Cond::new(f.positional, within);
         let absent = match mandatory {
             Cond::Never => quote!(),
-            Cond::Always => quote!(else { return Err(#rt::json::missing(#owner, #key, version)); }),
-            Cond::When(test, _) => quote!(else if #test { return Err(#rt::json::missing(#owner, #key, version)); }),
+            Cond::Always => quote!(else { return Err(#rt::encoding::json::missing(#owner, #key, version)); }),
+            Cond::When(test, _) => {
+                quote!(else if #test { return Err(#rt::encoding::json::missing(#owner, #key, version)); })
+            }
         };
         reads.extend(quote! {
             if let Some(v) = object.get(#key) {
-                value.#ident = #rt::json::field(v, version, #owner, #key)?;
+                value.#ident = #rt::encoding::json::field(v, version, #owner, #key)?;
             } #absent
         });
     }
@@ -110,7 +114,7 @@ pub fn emit_json_impls(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
         impl #rt::json::FromJson for #ident {
             #[allow(clippy::field_reassign_with_default)]
             fn from_json(json: &#rt::json::Value, #from_version: i16) -> Result<Self, #rt::json::JsonError> {
-                #object_binding = #rt::json::object(json, #owner, version)?;
+                #object_binding = #rt::encoding::json::object(json, #owner, version)?;
                 #value_binding = Self::default();
                 #reads
                 Ok(value)

@@ -18,7 +18,7 @@ pub struct ConsumerGroupCurrentMemberAssignmentValue {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ConsumerGroupCurrentMemberAssignmentValue {
+impl crate::encoding::Wire for ConsumerGroupCurrentMemberAssignmentValue {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -31,28 +31,32 @@ impl crate::primitives::Wire for ConsumerGroupCurrentMemberAssignmentValue {
         run[4..8].copy_from_slice(&self.previous_member_epoch.to_be_bytes());
         run[8..9].copy_from_slice(&self.state.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.assigned_partitions.len(),
             true,
             "assigned_partitions",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.assigned_partitions,
             buf,
             version,
             true,
             "assigned_partitions",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.partitions_pending_revocation,
             buf,
             version,
             true,
             "partitions_pending_revocation",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -62,43 +66,46 @@ impl crate::primitives::Wire for ConsumerGroupCurrentMemberAssignmentValue {
         size += 4;
         size += 1;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.assigned_partitions,
                 version,
                 true,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partitions_pending_revocation,
                 version,
                 true,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ConsumerGroupCurrentMemberAssignmentValue {
+impl crate::encoding::Decode for ConsumerGroupCurrentMemberAssignmentValue {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 9] = crate::primitives::field::read_run(
+        let run: [u8; 9] = crate::encoding::field::read_run(
             r,
             &[("member_epoch", 4), ("previous_member_epoch", 4), ("state", 1)],
         )?;
-        self.member_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.previous_member_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
-        self.state = crate::primitives::Fixed::from_chunk(&run[8..9]);
-        crate::primitives::field::decode_into(
+        self.member_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.previous_member_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
+        self.state = crate::encoding::Fixed::from_chunk(&run[8..9]);
+        crate::encoding::field::decode_into(
             &mut self.assigned_partitions,
             r,
             version,
             true,
             "assigned_partitions",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partitions_pending_revocation,
             r,
             version,
@@ -106,7 +113,11 @@ impl crate::primitives::Decode for ConsumerGroupCurrentMemberAssignmentValue {
             "partitions_pending_revocation",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -119,7 +130,7 @@ impl crate::primitives::Decode for ConsumerGroupCurrentMemberAssignmentValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ConsumerGroupCurrentMemberAssignmentValue {}
+impl crate::encoding::Struct for ConsumerGroupCurrentMemberAssignmentValue {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TopicPartitions {
@@ -142,7 +153,7 @@ impl Default for TopicPartitions {
         }
     }
 }
-impl crate::primitives::Wire for TopicPartitions {
+impl crate::encoding::Wire for TopicPartitions {
     #[inline]
     fn encode_value(
         &self,
@@ -156,7 +167,7 @@ impl crate::primitives::Wire for TopicPartitions {
             .is_none_or(|v| !v.is_empty());
         let mut s = buf.segment(22 + self.partitions.len() * 4);
         s.put_fixed(self.topic_id)?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.partitions,
             true,
@@ -169,9 +180,9 @@ impl crate::primitives::Wire for TopicPartitions {
         if write_assignment_epochs || !self.unknown_tagged_fields.is_empty() {
             let mut count = self.unknown_tagged_fields.len();
             count += usize::from(write_assignment_epochs);
-            crate::primitives::varint::put_uvarint(buf, count as u32);
+            crate::encoding::put_uvarint(buf, count as u32);
             if write_assignment_epochs {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     0,
                     &self.assignment_epochs,
@@ -179,7 +190,11 @@ impl crate::primitives::Wire for TopicPartitions {
                     "assignment_epochs",
                 )?;
             }
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+            crate::encoding::tagged::encode_unknown(
+                buf,
+                &self.unknown_tagged_fields,
+                1,
+            )?;
         }
         Ok(())
     }
@@ -187,7 +202,7 @@ impl crate::primitives::Wire for TopicPartitions {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 16;
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
         let write_assignment_epochs = self
             .assignment_epochs
             .as_ref()
@@ -195,15 +210,20 @@ impl crate::primitives::Wire for TopicPartitions {
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_assignment_epochs);
         size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            += crate::encoding::uvarint_len(count as u32)
+                + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
         if write_assignment_epochs {
-            size += crate::tagged::field_size(0, &self.assignment_epochs, version);
+            size
+                += crate::encoding::tagged::field_size(
+                    0,
+                    &self.assignment_epochs,
+                    version,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for TopicPartitions {
+impl crate::encoding::Decode for TopicPartitions {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -211,14 +231,14 @@ impl crate::primitives::Decode for TopicPartitions {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_id,
             r,
             version,
             false,
             "topic_id",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
             true,
@@ -226,14 +246,14 @@ impl crate::primitives::Decode for TopicPartitions {
         )?;
         self.assignment_epochs = Some(Vec::new());
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
+        crate::encoding::tagged::decode_section(
             r,
             1,
             &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
                     0 => {
-                        self.assignment_epochs = crate::primitives::field::decode_tagged(
+                        self.assignment_epochs = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "assignment_epochs",
@@ -254,7 +274,7 @@ impl crate::primitives::Decode for TopicPartitions {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicPartitions {}
+impl crate::encoding::Struct for TopicPartitions {}
 impl crate::message::Message for ConsumerGroupCurrentMemberAssignmentValue {
     const NAME: &'static str = "ConsumerGroupCurrentMemberAssignmentValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -42,7 +42,7 @@ impl Default for ConsumerGroupMemberMetadataValue {
         }
     }
 }
-impl crate::primitives::Wire for ConsumerGroupMemberMetadataValue {
+impl crate::encoding::Wire for ConsumerGroupMemberMetadataValue {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -55,33 +55,28 @@ impl crate::primitives::Wire for ConsumerGroupMemberMetadataValue {
                     + self.rack_id.as_ref().map_or(0, String::len) + self.client_id.len()
                     + self.client_host.len(),
             );
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.instance_id.as_deref(),
             true,
             "instance_id",
         )?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.rack_id.as_deref(),
             true,
             "rack_id",
         )?;
-        crate::primitives::field::put_str(&mut s, &self.client_id, true, "client_id")?;
-        crate::primitives::field::put_str(
-            &mut s,
-            &self.client_host,
-            true,
-            "client_host",
-        )?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_str(&mut s, &self.client_id, true, "client_id")?;
+        crate::encoding::field::put_str(&mut s, &self.client_host, true, "client_host")?;
+        crate::encoding::field::put_count(
             &mut s,
             self.subscribed_topic_names.len(),
             true,
             "subscribed_topic_names",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.subscribed_topic_names,
             buf,
             version,
@@ -97,14 +92,14 @@ impl crate::primitives::Wire for ConsumerGroupMemberMetadataValue {
                 15 + self.subscribed_topic_regex.as_ref().map_or(0, String::len)
                     + self.server_assignor.as_ref().map_or(0, String::len),
             );
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.subscribed_topic_regex.as_deref(),
             true,
             "subscribed_topic_regex",
         )?;
         s.put_fixed(self.rebalance_timeout_ms)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.server_assignor.as_deref(),
             true,
@@ -117,9 +112,9 @@ impl crate::primitives::Wire for ConsumerGroupMemberMetadataValue {
         if write_classic_member_metadata || !self.unknown_tagged_fields.is_empty() {
             let mut count = self.unknown_tagged_fields.len();
             count += usize::from(write_classic_member_metadata);
-            crate::primitives::varint::put_uvarint(buf, count as u32);
+            crate::encoding::put_uvarint(buf, count as u32);
             if write_classic_member_metadata {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     0,
                     &self.classic_member_metadata,
@@ -127,32 +122,35 @@ impl crate::primitives::Wire for ConsumerGroupMemberMetadataValue {
                     "classic_member_metadata",
                 )?;
             }
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+            crate::encoding::tagged::encode_unknown(
+                buf,
+                &self.unknown_tagged_fields,
+                1,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.instance_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.rack_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.client_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.client_host, version, true);
+        size += crate::encoding::Wire::value_size(&self.instance_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.rack_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.client_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.client_host, version, true);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.subscribed_topic_names,
                 version,
                 true,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.subscribed_topic_regex,
                 version,
                 true,
             );
         size += 4;
-        size
-            += crate::primitives::Wire::value_size(&self.server_assignor, version, true);
+        size += crate::encoding::Wire::value_size(&self.server_assignor, version, true);
         let write_classic_member_metadata = self
             .classic_member_metadata
             .as_ref()
@@ -160,71 +158,76 @@ impl crate::primitives::Wire for ConsumerGroupMemberMetadataValue {
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_classic_member_metadata);
         size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            += crate::encoding::uvarint_len(count as u32)
+                + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
         if write_classic_member_metadata {
-            size += crate::tagged::field_size(0, &self.classic_member_metadata, version);
+            size
+                += crate::encoding::tagged::field_size(
+                    0,
+                    &self.classic_member_metadata,
+                    version,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for ConsumerGroupMemberMetadataValue {
+impl crate::encoding::Decode for ConsumerGroupMemberMetadataValue {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.instance_id,
             r,
             version,
             true,
             "instance_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.rack_id,
             r,
             version,
             true,
             "rack_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.client_id,
             r,
             version,
             true,
             "client_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.client_host,
             r,
             version,
             true,
             "client_host",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.subscribed_topic_names,
             r,
             version,
             true,
             "subscribed_topic_names",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.subscribed_topic_regex,
             r,
             version,
             true,
             "subscribed_topic_regex",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.rebalance_timeout_ms,
             r,
             version,
             false,
             "rebalance_timeout_ms",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.server_assignor,
             r,
             version,
@@ -233,14 +236,14 @@ impl crate::primitives::Decode for ConsumerGroupMemberMetadataValue {
         )?;
         self.classic_member_metadata = Some(ClassicMemberMetadata::default());
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
+        crate::encoding::tagged::decode_section(
             r,
             1,
             &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
                     0 => {
-                        self.classic_member_metadata = crate::primitives::field::decode_tagged(
+                        self.classic_member_metadata = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "classic_member_metadata",
@@ -267,7 +270,7 @@ impl crate::primitives::Decode for ConsumerGroupMemberMetadataValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ConsumerGroupMemberMetadataValue {}
+impl crate::encoding::Struct for ConsumerGroupMemberMetadataValue {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClassicMemberMetadata {
@@ -278,7 +281,7 @@ pub struct ClassicMemberMetadata {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ClassicMemberMetadata {
+impl crate::encoding::Wire for ClassicMemberMetadata {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -287,21 +290,25 @@ impl crate::primitives::Wire for ClassicMemberMetadata {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.session_timeout_ms)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.supported_protocols.len(),
             true,
             "supported_protocols",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.supported_protocols,
             buf,
             version,
             true,
             "supported_protocols",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -309,30 +316,33 @@ impl crate::primitives::Wire for ClassicMemberMetadata {
         let mut size = 0;
         size += 4;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.supported_protocols,
                 version,
                 true,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ClassicMemberMetadata {
+impl crate::encoding::Decode for ClassicMemberMetadata {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.session_timeout_ms,
             r,
             version,
             false,
             "session_timeout_ms",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.supported_protocols,
             r,
             version,
@@ -340,7 +350,11 @@ impl crate::primitives::Decode for ClassicMemberMetadata {
             "supported_protocols",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -350,7 +364,7 @@ impl crate::primitives::Decode for ClassicMemberMetadata {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ClassicMemberMetadata {}
+impl crate::encoding::Struct for ClassicMemberMetadata {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClassicProtocol {
@@ -361,7 +375,7 @@ pub struct ClassicProtocol {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ClassicProtocol {
+impl crate::encoding::Wire for ClassicProtocol {
     #[inline]
     fn encode_value(
         &self,
@@ -370,28 +384,29 @@ impl crate::primitives::Wire for ClassicProtocol {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(5 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
         s.finish();
-        crate::primitives::field::encode(
-            &self.metadata,
+        crate::encoding::field::encode(&self.metadata, buf, version, true, "metadata")?;
+        crate::encoding::tagged::encode_unknown_section(
             buf,
-            version,
-            true,
-            "metadata",
+            &self.unknown_tagged_fields,
+            0,
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size += crate::primitives::Wire::value_size(&self.metadata, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.metadata, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ClassicProtocol {
+impl crate::encoding::Decode for ClassicProtocol {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -399,8 +414,8 @@ impl crate::primitives::Decode for ClassicProtocol {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::encoding::field::decode_into(
             &mut self.metadata,
             r,
             version,
@@ -408,7 +423,11 @@ impl crate::primitives::Decode for ClassicProtocol {
             "metadata",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -418,7 +437,7 @@ impl crate::primitives::Decode for ClassicProtocol {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ClassicProtocol {}
+impl crate::encoding::Struct for ClassicProtocol {}
 impl crate::message::Message for ConsumerGroupMemberMetadataValue {
     const NAME: &'static str = "ConsumerGroupMemberMetadataValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -12,7 +12,7 @@ pub struct ConsumerGroupMetadataValue {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ConsumerGroupMetadataValue {
+impl crate::encoding::Wire for ConsumerGroupMetadataValue {
     #[inline]
     fn encode_value(
         &self,
@@ -30,9 +30,9 @@ impl crate::primitives::Wire for ConsumerGroupMetadataValue {
         if write_metadata_hash || !self.unknown_tagged_fields.is_empty() {
             let mut count = self.unknown_tagged_fields.len();
             count += usize::from(write_metadata_hash);
-            crate::primitives::varint::put_uvarint(buf, count as u32);
+            crate::encoding::put_uvarint(buf, count as u32);
             if write_metadata_hash {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     0,
                     &self.metadata_hash,
@@ -40,7 +40,11 @@ impl crate::primitives::Wire for ConsumerGroupMetadataValue {
                     "metadata_hash",
                 )?;
             }
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+            crate::encoding::tagged::encode_unknown(
+                buf,
+                &self.unknown_tagged_fields,
+                1,
+            )?;
         }
         Ok(())
     }
@@ -52,15 +56,15 @@ impl crate::primitives::Wire for ConsumerGroupMetadataValue {
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_metadata_hash);
         size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            += crate::encoding::uvarint_len(count as u32)
+                + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
         if write_metadata_hash {
-            size += crate::tagged::field_size(0, &self.metadata_hash, version);
+            size += crate::encoding::tagged::field_size(0, &self.metadata_hash, version);
         }
         size
     }
 }
-impl crate::primitives::Decode for ConsumerGroupMetadataValue {
+impl crate::encoding::Decode for ConsumerGroupMetadataValue {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -68,7 +72,7 @@ impl crate::primitives::Decode for ConsumerGroupMetadataValue {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.epoch,
             r,
             version,
@@ -77,14 +81,14 @@ impl crate::primitives::Decode for ConsumerGroupMetadataValue {
         )?;
         self.metadata_hash = 0;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
+        crate::encoding::tagged::decode_section(
             r,
             1,
             &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
                     0 => {
-                        self.metadata_hash = crate::primitives::field::decode_tagged(
+                        self.metadata_hash = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "metadata_hash",
@@ -104,7 +108,7 @@ impl crate::primitives::Decode for ConsumerGroupMetadataValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ConsumerGroupMetadataValue {}
+impl crate::encoding::Struct for ConsumerGroupMetadataValue {}
 impl crate::message::Message for ConsumerGroupMetadataValue {
     const NAME: &'static str = "ConsumerGroupMetadataValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -10,33 +10,40 @@ pub struct ConsumerGroupPartitionMetadataValue {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ConsumerGroupPartitionMetadataValue {
+impl crate::encoding::Wire for ConsumerGroupPartitionMetadataValue {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::field::encode(&self.topics, buf, version, true, "topics")?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topics, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.topics, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ConsumerGroupPartitionMetadataValue {
+impl crate::encoding::Decode for ConsumerGroupPartitionMetadataValue {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
@@ -44,7 +51,11 @@ impl crate::primitives::Decode for ConsumerGroupPartitionMetadataValue {
             "topics",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -53,7 +64,7 @@ impl crate::primitives::Decode for ConsumerGroupPartitionMetadataValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ConsumerGroupPartitionMetadataValue {}
+impl crate::encoding::Struct for ConsumerGroupPartitionMetadataValue {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicMetadata {
@@ -68,7 +79,7 @@ pub struct TopicMetadata {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopicMetadata {
+impl crate::encoding::Wire for TopicMetadata {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -77,70 +88,77 @@ impl crate::primitives::Wire for TopicMetadata {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(30 + self.topic_name.len());
         s.put_fixed(self.topic_id)?;
-        crate::primitives::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        crate::encoding::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
         s.put_fixed(self.num_partitions)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.partition_metadata.len(),
             true,
             "partition_metadata",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.partition_metadata,
             buf,
             version,
             true,
             "partition_metadata",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 16;
-        size += crate::primitives::Wire::value_size(&self.topic_name, version, true);
+        size += crate::encoding::Wire::value_size(&self.topic_name, version, true);
         size += 4;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partition_metadata,
                 version,
                 true,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopicMetadata {
+impl crate::encoding::Decode for TopicMetadata {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_id,
             r,
             version,
             false,
             "topic_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_name,
             r,
             version,
             true,
             "topic_name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.num_partitions,
             r,
             version,
             false,
             "num_partitions",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partition_metadata,
             r,
             version,
@@ -148,7 +166,11 @@ impl crate::primitives::Decode for TopicMetadata {
             "partition_metadata",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -160,7 +182,7 @@ impl crate::primitives::Decode for TopicMetadata {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicMetadata {}
+impl crate::encoding::Struct for TopicMetadata {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionMetadata {
@@ -171,7 +193,7 @@ pub struct PartitionMetadata {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for PartitionMetadata {
+impl crate::encoding::Wire for PartitionMetadata {
     #[inline]
     fn encode_value(
         &self,
@@ -181,28 +203,35 @@ impl crate::primitives::Wire for PartitionMetadata {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.partition)?;
-        crate::primitives::field::put_count(&mut s, self.racks.len(), true, "racks")?;
+        crate::encoding::field::put_count(&mut s, self.racks.len(), true, "racks")?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.racks,
             buf,
             version,
             true,
             "racks",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.racks, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.racks, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for PartitionMetadata {
+impl crate::encoding::Decode for PartitionMetadata {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -210,22 +239,20 @@ impl crate::primitives::Decode for PartitionMetadata {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partition,
             r,
             version,
             false,
             "partition",
         )?;
-        crate::primitives::field::decode_into(
-            &mut self.racks,
-            r,
-            version,
-            true,
-            "racks",
-        )?;
+        crate::encoding::field::decode_into(&mut self.racks, r, version, true, "racks")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -235,7 +262,7 @@ impl crate::primitives::Decode for PartitionMetadata {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for PartitionMetadata {}
+impl crate::encoding::Struct for PartitionMetadata {}
 impl crate::message::Message for ConsumerGroupPartitionMetadataValue {
     const NAME: &'static str = "ConsumerGroupPartitionMetadataValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -10,7 +10,7 @@ pub struct ConsumerGroupRegularExpressionKey {
     /// Versions 0.
     pub regular_expression: String,
 }
-impl crate::primitives::Wire for ConsumerGroupRegularExpressionKey {
+impl crate::encoding::Wire for ConsumerGroupRegularExpressionKey {
     #[inline]
     fn encode_value(
         &self,
@@ -20,8 +20,8 @@ impl crate::primitives::Wire for ConsumerGroupRegularExpressionKey {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf
             .segment(10 + self.group_id.len() + self.regular_expression.len());
-        crate::primitives::field::put_str(&mut s, &self.group_id, false, "group_id")?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(&mut s, &self.group_id, false, "group_id")?;
+        crate::encoding::field::put_str(
             &mut s,
             &self.regular_expression,
             false,
@@ -33,9 +33,9 @@ impl crate::primitives::Wire for ConsumerGroupRegularExpressionKey {
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.group_id, version, false);
+        size += crate::encoding::Wire::value_size(&self.group_id, version, false);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.regular_expression,
                 version,
                 false,
@@ -43,7 +43,7 @@ impl crate::primitives::Wire for ConsumerGroupRegularExpressionKey {
         size
     }
 }
-impl crate::primitives::Decode for ConsumerGroupRegularExpressionKey {
+impl crate::encoding::Decode for ConsumerGroupRegularExpressionKey {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -51,14 +51,14 @@ impl crate::primitives::Decode for ConsumerGroupRegularExpressionKey {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_id,
             r,
             version,
             false,
             "group_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.regular_expression,
             r,
             version,
@@ -73,7 +73,7 @@ impl crate::primitives::Decode for ConsumerGroupRegularExpressionKey {
         self.regular_expression.clear();
     }
 }
-impl crate::primitives::Struct for ConsumerGroupRegularExpressionKey {}
+impl crate::encoding::Struct for ConsumerGroupRegularExpressionKey {}
 impl crate::message::Message for ConsumerGroupRegularExpressionKey {
     const NAME: &'static str = "ConsumerGroupRegularExpressionKey";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

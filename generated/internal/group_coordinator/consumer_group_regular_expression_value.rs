@@ -14,7 +14,7 @@ pub struct ConsumerGroupRegularExpressionValue {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ConsumerGroupRegularExpressionValue {
+impl crate::encoding::Wire for ConsumerGroupRegularExpressionValue {
     #[inline]
     fn encode_value(
         &self,
@@ -22,7 +22,7 @@ impl crate::primitives::Wire for ConsumerGroupRegularExpressionValue {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.topics, buf, version, true, "topics")?;
+        crate::encoding::field::encode(&self.topics, buf, version, true, "topics")?;
         let mut s = buf.segment(17);
         let mut run = [0u8; 16];
         run[0..8].copy_from_slice(&self.version.to_be_bytes());
@@ -33,21 +33,28 @@ impl crate::primitives::Wire for ConsumerGroupRegularExpressionValue {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topics, version, true);
+        size += crate::encoding::Wire::value_size(&self.topics, version, true);
         size += 8;
         size += 8;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ConsumerGroupRegularExpressionValue {
+impl crate::encoding::Decode for ConsumerGroupRegularExpressionValue {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -55,21 +62,25 @@ impl crate::primitives::Decode for ConsumerGroupRegularExpressionValue {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topics,
             r,
             version,
             true,
             "topics",
         )?;
-        let run: [u8; 16] = crate::primitives::field::read_run(
+        let run: [u8; 16] = crate::encoding::field::read_run(
             r,
             &[("version", 8), ("timestamp", 8)],
         )?;
-        self.version = crate::primitives::Fixed::from_chunk(&run[0..8]);
-        self.timestamp = crate::primitives::Fixed::from_chunk(&run[8..16]);
+        self.version = crate::encoding::Fixed::from_chunk(&run[0..8]);
+        self.timestamp = crate::encoding::Fixed::from_chunk(&run[8..16]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -80,7 +91,7 @@ impl crate::primitives::Decode for ConsumerGroupRegularExpressionValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ConsumerGroupRegularExpressionValue {}
+impl crate::encoding::Struct for ConsumerGroupRegularExpressionValue {}
 impl crate::message::Message for ConsumerGroupRegularExpressionValue {
     const NAME: &'static str = "ConsumerGroupRegularExpressionValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

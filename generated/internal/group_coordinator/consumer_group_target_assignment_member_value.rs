@@ -10,44 +10,46 @@ pub struct ConsumerGroupTargetAssignmentMemberValue {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ConsumerGroupTargetAssignmentMemberValue {
+impl crate::encoding::Wire for ConsumerGroupTargetAssignmentMemberValue {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.topic_partitions,
             buf,
             version,
             true,
             "topic_partitions",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
+        size += crate::encoding::Wire::value_size(&self.topic_partitions, version, true);
         size
-            += crate::primitives::Wire::value_size(
-                &self.topic_partitions,
-                version,
-                true,
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
         size
     }
 }
-impl crate::primitives::Decode for ConsumerGroupTargetAssignmentMemberValue {
+impl crate::encoding::Decode for ConsumerGroupTargetAssignmentMemberValue {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_partitions,
             r,
             version,
@@ -55,7 +57,11 @@ impl crate::primitives::Decode for ConsumerGroupTargetAssignmentMemberValue {
             "topic_partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -64,7 +70,7 @@ impl crate::primitives::Decode for ConsumerGroupTargetAssignmentMemberValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ConsumerGroupTargetAssignmentMemberValue {}
+impl crate::encoding::Struct for ConsumerGroupTargetAssignmentMemberValue {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicPartition {
@@ -75,7 +81,7 @@ pub struct TopicPartition {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopicPartition {
+impl crate::encoding::Wire for TopicPartition {
     #[inline]
     fn encode_value(
         &self,
@@ -85,7 +91,7 @@ impl crate::primitives::Wire for TopicPartition {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(22 + self.partitions.len() * 4);
         s.put_fixed(self.topic_id)?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.partitions,
             true,
@@ -96,7 +102,11 @@ impl crate::primitives::Wire for TopicPartition {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -104,12 +114,15 @@ impl crate::primitives::Wire for TopicPartition {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 16;
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopicPartition {
+impl crate::encoding::Decode for TopicPartition {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -117,21 +130,25 @@ impl crate::primitives::Decode for TopicPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_id,
             r,
             version,
             false,
             "topic_id",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
             true,
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -141,7 +158,7 @@ impl crate::primitives::Decode for TopicPartition {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicPartition {}
+impl crate::encoding::Struct for TopicPartition {}
 impl crate::message::Message for ConsumerGroupTargetAssignmentMemberValue {
     const NAME: &'static str = "ConsumerGroupTargetAssignmentMemberValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

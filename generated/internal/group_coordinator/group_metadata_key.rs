@@ -8,7 +8,7 @@ pub struct GroupMetadataKey {
     /// Versions 0.
     pub group: String,
 }
-impl crate::primitives::Wire for GroupMetadataKey {
+impl crate::encoding::Wire for GroupMetadataKey {
     #[inline]
     fn encode_value(
         &self,
@@ -17,18 +17,18 @@ impl crate::primitives::Wire for GroupMetadataKey {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(5 + self.group.len());
-        crate::primitives::field::put_str(&mut s, &self.group, false, "group")?;
+        crate::encoding::field::put_str(&mut s, &self.group, false, "group")?;
         s.finish();
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.group, version, false);
+        size += crate::encoding::Wire::value_size(&self.group, version, false);
         size
     }
 }
-impl crate::primitives::Decode for GroupMetadataKey {
+impl crate::encoding::Decode for GroupMetadataKey {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -36,7 +36,7 @@ impl crate::primitives::Decode for GroupMetadataKey {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group,
             r,
             version,
@@ -50,7 +50,7 @@ impl crate::primitives::Decode for GroupMetadataKey {
         self.group.clear();
     }
 }
-impl crate::primitives::Struct for GroupMetadataKey {}
+impl crate::encoding::Struct for GroupMetadataKey {}
 impl crate::message::Message for GroupMetadataKey {
     const NAME: &'static str = "GroupMetadataKey";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

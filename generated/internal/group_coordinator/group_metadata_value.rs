@@ -33,7 +33,7 @@ impl Default for GroupMetadataValue {
         }
     }
 }
-impl crate::primitives::Wire for GroupMetadataValue {
+impl crate::encoding::Wire for GroupMetadataValue {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -46,20 +46,20 @@ impl crate::primitives::Wire for GroupMetadataValue {
                     + self.protocol.as_ref().map_or(0, String::len)
                     + self.leader.as_ref().map_or(0, String::len),
             );
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.protocol_type,
             version >= 4,
             "protocol_type",
         )?;
         s.put_fixed(self.generation)?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.protocol.as_deref(),
             version >= 4,
             "protocol",
         )?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.leader.as_deref(),
             version >= 4,
@@ -68,14 +68,14 @@ impl crate::primitives::Wire for GroupMetadataValue {
         if version >= 2 {
             s.put_fixed(self.current_state_timestamp)?;
         }
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.members.len(),
             version >= 4,
             "members",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.members,
             buf,
             version,
@@ -83,9 +83,13 @@ impl crate::primitives::Wire for GroupMetadataValue {
             "members",
         )?;
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -93,59 +97,56 @@ impl crate::primitives::Wire for GroupMetadataValue {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.protocol_type,
                 version,
                 version >= 4,
             );
         size += 4;
-        size
-            += crate::primitives::Wire::value_size(
-                &self.protocol,
-                version,
-                version >= 4,
-            );
-        size += crate::primitives::Wire::value_size(&self.leader, version, version >= 4);
+        size += crate::encoding::Wire::value_size(&self.protocol, version, version >= 4);
+        size += crate::encoding::Wire::value_size(&self.leader, version, version >= 4);
         if version >= 2 {
             size += 8;
         }
-        size
-            += crate::primitives::Wire::value_size(&self.members, version, version >= 4);
+        size += crate::encoding::Wire::value_size(&self.members, version, version >= 4);
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for GroupMetadataValue {
+impl crate::encoding::Decode for GroupMetadataValue {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.protocol_type,
             r,
             version,
             version >= 4,
             "protocol_type",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.generation,
             r,
             version,
             false,
             "generation",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.protocol,
             r,
             version,
             version >= 4,
             "protocol",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.leader,
             r,
             version,
@@ -153,7 +154,7 @@ impl crate::primitives::Decode for GroupMetadataValue {
             "leader",
         )?;
         if version >= 2 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.current_state_timestamp,
                 r,
                 version,
@@ -163,7 +164,7 @@ impl crate::primitives::Decode for GroupMetadataValue {
         } else {
             self.current_state_timestamp = -1;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.members,
             r,
             version,
@@ -172,7 +173,7 @@ impl crate::primitives::Decode for GroupMetadataValue {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -191,7 +192,7 @@ impl crate::primitives::Decode for GroupMetadataValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for GroupMetadataValue {}
+impl crate::encoding::Struct for GroupMetadataValue {}
 /// Versions 0-4; flexible 4.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MemberMetadata {
@@ -229,7 +230,7 @@ impl Default for MemberMetadata {
         }
     }
 }
-impl crate::primitives::Wire for MemberMetadata {
+impl crate::encoding::Wire for MemberMetadata {
     #[inline]
     fn encode_value(
         &self,
@@ -243,27 +244,27 @@ impl crate::primitives::Wire for MemberMetadata {
                     + self.group_instance_id.as_ref().map_or(0, String::len)
                     + self.client_id.len() + self.client_host.len(),
             );
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.member_id,
             version >= 4,
             "member_id",
         )?;
         if version >= 3 {
-            crate::primitives::field::put_nullable_str(
+            crate::encoding::field::put_nullable_str(
                 &mut s,
                 self.group_instance_id.as_deref(),
                 version >= 4,
                 "group_instance_id",
             )?;
         }
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.client_id,
             version >= 4,
             "client_id",
         )?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.client_host,
             version >= 4,
@@ -274,14 +275,14 @@ impl crate::primitives::Wire for MemberMetadata {
         }
         s.put_fixed(self.session_timeout)?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.subscription,
             buf,
             version,
             version >= 4,
             "subscription",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.assignment,
             buf,
             version,
@@ -289,9 +290,13 @@ impl crate::primitives::Wire for MemberMetadata {
             "assignment",
         )?;
         if version >= 4 {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -299,27 +304,19 @@ impl crate::primitives::Wire for MemberMetadata {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
-                &self.member_id,
-                version,
-                version >= 4,
-            );
+            += crate::encoding::Wire::value_size(&self.member_id, version, version >= 4);
         if version >= 3 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.group_instance_id,
                     version,
                     version >= 4,
                 );
         }
         size
-            += crate::primitives::Wire::value_size(
-                &self.client_id,
-                version,
-                version >= 4,
-            );
+            += crate::encoding::Wire::value_size(&self.client_id, version, version >= 4);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.client_host,
                 version,
                 version >= 4,
@@ -329,24 +326,27 @@ impl crate::primitives::Wire for MemberMetadata {
         }
         size += 4;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.subscription,
                 version,
                 version >= 4,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.assignment,
                 version,
                 version >= 4,
             );
         if version >= 4 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for MemberMetadata {
+impl crate::encoding::Decode for MemberMetadata {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -354,7 +354,7 @@ impl crate::primitives::Decode for MemberMetadata {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.member_id,
             r,
             version,
@@ -362,7 +362,7 @@ impl crate::primitives::Decode for MemberMetadata {
             "member_id",
         )?;
         if version >= 3 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.group_instance_id,
                 r,
                 version,
@@ -372,14 +372,14 @@ impl crate::primitives::Decode for MemberMetadata {
         } else {
             self.group_instance_id = None;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.client_id,
             r,
             version,
             version >= 4,
             "client_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.client_host,
             r,
             version,
@@ -387,7 +387,7 @@ impl crate::primitives::Decode for MemberMetadata {
             "client_host",
         )?;
         if version >= 1 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.rebalance_timeout,
                 r,
                 version,
@@ -397,21 +397,21 @@ impl crate::primitives::Decode for MemberMetadata {
         } else {
             self.rebalance_timeout = -1;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.session_timeout,
             r,
             version,
             false,
             "session_timeout",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.subscription,
             r,
             version,
             version >= 4,
             "subscription",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.assignment,
             r,
             version,
@@ -420,7 +420,7 @@ impl crate::primitives::Decode for MemberMetadata {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -441,7 +441,7 @@ impl crate::primitives::Decode for MemberMetadata {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for MemberMetadata {}
+impl crate::encoding::Struct for MemberMetadata {}
 impl crate::message::Message for GroupMetadataValue {
     const NAME: &'static str = "GroupMetadataValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

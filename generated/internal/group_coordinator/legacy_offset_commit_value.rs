@@ -12,7 +12,7 @@ pub struct LegacyOffsetCommitValue {
     /// Versions 0.
     pub commit_timestamp: i64,
 }
-impl crate::primitives::Wire for LegacyOffsetCommitValue {
+impl crate::encoding::Wire for LegacyOffsetCommitValue {
     #[inline]
     fn encode_value(
         &self,
@@ -22,7 +22,7 @@ impl crate::primitives::Wire for LegacyOffsetCommitValue {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(21 + self.metadata.len());
         s.put_fixed(self.offset)?;
-        crate::primitives::field::put_str(&mut s, &self.metadata, false, "metadata")?;
+        crate::encoding::field::put_str(&mut s, &self.metadata, false, "metadata")?;
         s.put_fixed(self.commit_timestamp)?;
         s.finish();
         Ok(())
@@ -31,12 +31,12 @@ impl crate::primitives::Wire for LegacyOffsetCommitValue {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 8;
-        size += crate::primitives::Wire::value_size(&self.metadata, version, false);
+        size += crate::encoding::Wire::value_size(&self.metadata, version, false);
         size += 8;
         size
     }
 }
-impl crate::primitives::Decode for LegacyOffsetCommitValue {
+impl crate::encoding::Decode for LegacyOffsetCommitValue {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -44,21 +44,21 @@ impl crate::primitives::Decode for LegacyOffsetCommitValue {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.offset,
             r,
             version,
             false,
             "offset",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.metadata,
             r,
             version,
             false,
             "metadata",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.commit_timestamp,
             r,
             version,
@@ -74,7 +74,7 @@ impl crate::primitives::Decode for LegacyOffsetCommitValue {
         self.commit_timestamp = 0;
     }
 }
-impl crate::primitives::Struct for LegacyOffsetCommitValue {}
+impl crate::encoding::Struct for LegacyOffsetCommitValue {}
 impl crate::message::Message for LegacyOffsetCommitValue {
     const NAME: &'static str = "LegacyOffsetCommitValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

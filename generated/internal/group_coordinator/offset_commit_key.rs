@@ -12,7 +12,7 @@ pub struct OffsetCommitKey {
     /// Versions 0.
     pub partition: i32,
 }
-impl crate::primitives::Wire for OffsetCommitKey {
+impl crate::encoding::Wire for OffsetCommitKey {
     #[inline]
     fn encode_value(
         &self,
@@ -21,8 +21,8 @@ impl crate::primitives::Wire for OffsetCommitKey {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(14 + self.group.len() + self.topic.len());
-        crate::primitives::field::put_str(&mut s, &self.group, false, "group")?;
-        crate::primitives::field::put_str(&mut s, &self.topic, false, "topic")?;
+        crate::encoding::field::put_str(&mut s, &self.group, false, "group")?;
+        crate::encoding::field::put_str(&mut s, &self.topic, false, "topic")?;
         s.put_fixed(self.partition)?;
         s.finish();
         Ok(())
@@ -30,13 +30,13 @@ impl crate::primitives::Wire for OffsetCommitKey {
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.group, version, false);
-        size += crate::primitives::Wire::value_size(&self.topic, version, false);
+        size += crate::encoding::Wire::value_size(&self.group, version, false);
+        size += crate::encoding::Wire::value_size(&self.topic, version, false);
         size += 4;
         size
     }
 }
-impl crate::primitives::Decode for OffsetCommitKey {
+impl crate::encoding::Decode for OffsetCommitKey {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -44,21 +44,21 @@ impl crate::primitives::Decode for OffsetCommitKey {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group,
             r,
             version,
             false,
             "group",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic,
             r,
             version,
             false,
             "topic",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.partition,
             r,
             version,
@@ -74,7 +74,7 @@ impl crate::primitives::Decode for OffsetCommitKey {
         self.partition = 0;
     }
 }
-impl crate::primitives::Struct for OffsetCommitKey {}
+impl crate::encoding::Struct for OffsetCommitKey {}
 impl crate::message::Message for OffsetCommitKey {
     const NAME: &'static str = "OffsetCommitKey";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -33,7 +33,7 @@ impl Default for OffsetCommitValue {
         }
     }
 }
-impl crate::primitives::Wire for OffsetCommitValue {
+impl crate::encoding::Wire for OffsetCommitValue {
     #[inline]
     fn encode_value(
         &self,
@@ -51,7 +51,7 @@ impl crate::primitives::Wire for OffsetCommitValue {
         } else {
             s.put_fixed(self.offset)?;
         }
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.metadata,
             version >= 4,
@@ -73,9 +73,9 @@ impl crate::primitives::Wire for OffsetCommitValue {
             if write_topic_id || !self.unknown_tagged_fields.is_empty() {
                 let mut count = self.unknown_tagged_fields.len();
                 count += usize::from(write_topic_id);
-                crate::primitives::varint::put_uvarint(buf, count as u32);
+                crate::encoding::put_uvarint(buf, count as u32);
                 if write_topic_id {
-                    crate::tagged::encode_field(
+                    crate::encoding::tagged::encode_field(
                         buf,
                         0,
                         &self.topic_id,
@@ -83,10 +83,14 @@ impl crate::primitives::Wire for OffsetCommitValue {
                         "topic_id",
                     )?;
                 }
-                crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+                crate::encoding::tagged::encode_unknown(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    1,
+                )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -97,12 +101,7 @@ impl crate::primitives::Wire for OffsetCommitValue {
         if version >= 3 {
             size += 4;
         }
-        size
-            += crate::primitives::Wire::value_size(
-                &self.metadata,
-                version,
-                version >= 4,
-            );
+        size += crate::encoding::Wire::value_size(&self.metadata, version, version >= 4);
         size += 8;
         if version == 1 {
             size += 8;
@@ -112,16 +111,16 @@ impl crate::primitives::Wire for OffsetCommitValue {
             let mut count = self.unknown_tagged_fields.len();
             count += usize::from(write_topic_id);
             size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+                += crate::encoding::uvarint_len(count as u32)
+                    + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
             if write_topic_id {
-                size += crate::tagged::field_size(0, &self.topic_id, version);
+                size += crate::encoding::tagged::field_size(0, &self.topic_id, version);
             }
         }
         size
     }
 }
-impl crate::primitives::Decode for OffsetCommitValue {
+impl crate::encoding::Decode for OffsetCommitValue {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -130,18 +129,18 @@ impl crate::primitives::Decode for OffsetCommitValue {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 3 {
-            let run: [u8; 12] = crate::primitives::field::read_run(
+            let run: [u8; 12] = crate::encoding::field::read_run(
                 r,
                 &[("offset", 8), ("leader_epoch", 4)],
             )?;
-            self.offset = crate::primitives::Fixed::from_chunk(&run[0..8]);
-            self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[8..12]);
+            self.offset = crate::encoding::Fixed::from_chunk(&run[0..8]);
+            self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[8..12]);
         } else {
-            let run: [u8; 8] = crate::primitives::field::read_run(r, &[("offset", 8)])?;
-            self.offset = crate::primitives::Fixed::from_chunk(&run[0..8]);
+            let run: [u8; 8] = crate::encoding::field::read_run(r, &[("offset", 8)])?;
+            self.offset = crate::encoding::Fixed::from_chunk(&run[0..8]);
             self.leader_epoch = -1;
         }
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.metadata,
             r,
             version,
@@ -149,31 +148,31 @@ impl crate::primitives::Decode for OffsetCommitValue {
             "metadata",
         )?;
         if version == 1 {
-            let run: [u8; 16] = crate::primitives::field::read_run(
+            let run: [u8; 16] = crate::encoding::field::read_run(
                 r,
                 &[("commit_timestamp", 8), ("expire_timestamp", 8)],
             )?;
-            self.commit_timestamp = crate::primitives::Fixed::from_chunk(&run[0..8]);
-            self.expire_timestamp = crate::primitives::Fixed::from_chunk(&run[8..16]);
+            self.commit_timestamp = crate::encoding::Fixed::from_chunk(&run[0..8]);
+            self.expire_timestamp = crate::encoding::Fixed::from_chunk(&run[8..16]);
         } else {
-            let run: [u8; 8] = crate::primitives::field::read_run(
+            let run: [u8; 8] = crate::encoding::field::read_run(
                 r,
                 &[("commit_timestamp", 8)],
             )?;
-            self.commit_timestamp = crate::primitives::Fixed::from_chunk(&run[0..8]);
+            self.commit_timestamp = crate::encoding::Fixed::from_chunk(&run[0..8]);
             self.expire_timestamp = -1;
         }
         self.topic_id = crate::primitives::Uuid::NIL;
         self.unknown_tagged_fields.clear();
         if version >= 4 {
-            crate::tagged::decode_section(
+            crate::encoding::tagged::decode_section(
                 r,
                 1,
                 &mut self.unknown_tagged_fields,
                 |tag, r| {
                     match tag {
                         0 => {
-                            self.topic_id = crate::primitives::field::decode_tagged(
+                            self.topic_id = crate::encoding::field::decode_tagged(
                                 r,
                                 version,
                                 "topic_id",
@@ -198,7 +197,7 @@ impl crate::primitives::Decode for OffsetCommitValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for OffsetCommitValue {}
+impl crate::encoding::Struct for OffsetCommitValue {}
 impl crate::message::Message for OffsetCommitValue {
     const NAME: &'static str = "OffsetCommitValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

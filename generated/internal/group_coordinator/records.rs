@@ -342,7 +342,7 @@ impl crate::internal::RecordData for CoordinatorRecordKey {
             21 => <StreamsGroupTargetAssignmentMemberKey as crate::json::FromJson>::from_json(json, version).map(Self::StreamsGroupTargetAssignmentMemberKey),
             22 => <StreamsGroupCurrentMemberAssignmentKey as crate::json::FromJson>::from_json(json, version).map(Self::StreamsGroupCurrentMemberAssignmentKey),
             23 => <StreamsGroupTopologyKey as crate::json::FromJson>::from_json(json, version).map(Self::StreamsGroupTopologyKey),
-            _ => Err(crate::json::unknown_api_key(record_type, version)),
+            _ => Err(crate::encoding::json::unknown_api_key(record_type, version)),
         }
     }
     #[cfg(feature = "sample")]
@@ -717,7 +717,7 @@ impl crate::internal::RecordData for CoordinatorRecordValue {
             21 => <StreamsGroupTargetAssignmentMemberValue as crate::json::FromJson>::from_json(json, version).map(Self::StreamsGroupTargetAssignmentMemberValue),
             22 => <StreamsGroupCurrentMemberAssignmentValue as crate::json::FromJson>::from_json(json, version).map(Self::StreamsGroupCurrentMemberAssignmentValue),
             23 => <StreamsGroupTopologyValue as crate::json::FromJson>::from_json(json, version).map(Self::StreamsGroupTopologyValue),
-            _ => Err(crate::json::unknown_api_key(record_type, version)),
+            _ => Err(crate::encoding::json::unknown_api_key(record_type, version)),
         }
     }
     #[cfg(feature = "sample")]

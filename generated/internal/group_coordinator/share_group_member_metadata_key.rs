@@ -10,7 +10,7 @@ pub struct ShareGroupMemberMetadataKey {
     /// Versions 0.
     pub member_id: String,
 }
-impl crate::primitives::Wire for ShareGroupMemberMetadataKey {
+impl crate::encoding::Wire for ShareGroupMemberMetadataKey {
     #[inline]
     fn encode_value(
         &self,
@@ -19,20 +19,20 @@ impl crate::primitives::Wire for ShareGroupMemberMetadataKey {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.group_id.len() + self.member_id.len());
-        crate::primitives::field::put_str(&mut s, &self.group_id, false, "group_id")?;
-        crate::primitives::field::put_str(&mut s, &self.member_id, false, "member_id")?;
+        crate::encoding::field::put_str(&mut s, &self.group_id, false, "group_id")?;
+        crate::encoding::field::put_str(&mut s, &self.member_id, false, "member_id")?;
         s.finish();
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.group_id, version, false);
-        size += crate::primitives::Wire::value_size(&self.member_id, version, false);
+        size += crate::encoding::Wire::value_size(&self.group_id, version, false);
+        size += crate::encoding::Wire::value_size(&self.member_id, version, false);
         size
     }
 }
-impl crate::primitives::Decode for ShareGroupMemberMetadataKey {
+impl crate::encoding::Decode for ShareGroupMemberMetadataKey {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -40,14 +40,14 @@ impl crate::primitives::Decode for ShareGroupMemberMetadataKey {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_id,
             r,
             version,
             false,
             "group_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.member_id,
             r,
             version,
@@ -62,7 +62,7 @@ impl crate::primitives::Decode for ShareGroupMemberMetadataKey {
         self.member_id.clear();
     }
 }
-impl crate::primitives::Struct for ShareGroupMemberMetadataKey {}
+impl crate::encoding::Struct for ShareGroupMemberMetadataKey {}
 impl crate::message::Message for ShareGroupMemberMetadataKey {
     const NAME: &'static str = "ShareGroupMemberMetadataKey";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

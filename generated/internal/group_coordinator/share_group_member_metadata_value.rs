@@ -27,7 +27,7 @@ impl Default for ShareGroupMemberMetadataValue {
         }
     }
 }
-impl crate::primitives::Wire for ShareGroupMemberMetadataValue {
+impl crate::encoding::Wire for ShareGroupMemberMetadataValue {
     #[inline]
     fn encode_value(
         &self,
@@ -40,53 +40,55 @@ impl crate::primitives::Wire for ShareGroupMemberMetadataValue {
                 20 + self.rack_id.as_ref().map_or(0, String::len) + self.client_id.len()
                     + self.client_host.len(),
             );
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.rack_id.as_deref(),
             true,
             "rack_id",
         )?;
-        crate::primitives::field::put_str(&mut s, &self.client_id, true, "client_id")?;
-        crate::primitives::field::put_str(
-            &mut s,
-            &self.client_host,
-            true,
-            "client_host",
-        )?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_str(&mut s, &self.client_id, true, "client_id")?;
+        crate::encoding::field::put_str(&mut s, &self.client_host, true, "client_host")?;
+        crate::encoding::field::put_count(
             &mut s,
             self.subscribed_topic_names.len(),
             true,
             "subscribed_topic_names",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.subscribed_topic_names,
             buf,
             version,
             true,
             "subscribed_topic_names",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.rack_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.client_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.client_host, version, true);
+        size += crate::encoding::Wire::value_size(&self.rack_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.client_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.client_host, version, true);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.subscribed_topic_names,
                 version,
                 true,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ShareGroupMemberMetadataValue {
+impl crate::encoding::Decode for ShareGroupMemberMetadataValue {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -94,28 +96,28 @@ impl crate::primitives::Decode for ShareGroupMemberMetadataValue {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.rack_id,
             r,
             version,
             true,
             "rack_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.client_id,
             r,
             version,
             true,
             "client_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.client_host,
             r,
             version,
             true,
             "client_host",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.subscribed_topic_names,
             r,
             version,
@@ -123,7 +125,11 @@ impl crate::primitives::Decode for ShareGroupMemberMetadataValue {
             "subscribed_topic_names",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -135,7 +141,7 @@ impl crate::primitives::Decode for ShareGroupMemberMetadataValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ShareGroupMemberMetadataValue {}
+impl crate::encoding::Struct for ShareGroupMemberMetadataValue {}
 impl crate::message::Message for ShareGroupMemberMetadataValue {
     const NAME: &'static str = "ShareGroupMemberMetadataValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -12,7 +12,7 @@ pub struct ShareGroupMetadataValue {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ShareGroupMetadataValue {
+impl crate::encoding::Wire for ShareGroupMetadataValue {
     #[inline]
     fn encode_value(
         &self,
@@ -30,7 +30,11 @@ impl crate::primitives::Wire for ShareGroupMetadataValue {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -39,11 +43,14 @@ impl crate::primitives::Wire for ShareGroupMetadataValue {
         let mut size = 0;
         size += 4;
         size += 8;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ShareGroupMetadataValue {
+impl crate::encoding::Decode for ShareGroupMetadataValue {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -51,14 +58,18 @@ impl crate::primitives::Decode for ShareGroupMetadataValue {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 12] = crate::primitives::field::read_run(
+        let run: [u8; 12] = crate::encoding::field::read_run(
             r,
             &[("epoch", 4), ("metadata_hash", 8)],
         )?;
-        self.epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.metadata_hash = crate::primitives::Fixed::from_chunk(&run[4..12]);
+        self.epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.metadata_hash = crate::encoding::Fixed::from_chunk(&run[4..12]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -68,7 +79,7 @@ impl crate::primitives::Decode for ShareGroupMetadataValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ShareGroupMetadataValue {}
+impl crate::encoding::Struct for ShareGroupMetadataValue {}
 impl crate::message::Message for ShareGroupMetadataValue {
     const NAME: &'static str = "ShareGroupMetadataValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -14,80 +14,86 @@ pub struct ShareGroupStatePartitionMetadataValue {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ShareGroupStatePartitionMetadataValue {
+impl crate::encoding::Wire for ShareGroupStatePartitionMetadataValue {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.initializing_topics,
             buf,
             version,
             true,
             "initializing_topics",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.initialized_topics,
             buf,
             version,
             true,
             "initialized_topics",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.deleting_topics,
             buf,
             version,
             true,
             "deleting_topics",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.initializing_topics,
                 version,
                 true,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.initialized_topics,
                 version,
                 true,
             );
+        size += crate::encoding::Wire::value_size(&self.deleting_topics, version, true);
         size
-            += crate::primitives::Wire::value_size(&self.deleting_topics, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ShareGroupStatePartitionMetadataValue {
+impl crate::encoding::Decode for ShareGroupStatePartitionMetadataValue {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.initializing_topics,
             r,
             version,
             true,
             "initializing_topics",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.initialized_topics,
             r,
             version,
             true,
             "initialized_topics",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.deleting_topics,
             r,
             version,
@@ -95,7 +101,11 @@ impl crate::primitives::Decode for ShareGroupStatePartitionMetadataValue {
             "deleting_topics",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -106,7 +116,7 @@ impl crate::primitives::Decode for ShareGroupStatePartitionMetadataValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ShareGroupStatePartitionMetadataValue {}
+impl crate::encoding::Struct for ShareGroupStatePartitionMetadataValue {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicPartitionsInfo {
@@ -119,7 +129,7 @@ pub struct TopicPartitionsInfo {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopicPartitionsInfo {
+impl crate::encoding::Wire for TopicPartitionsInfo {
     #[inline]
     fn encode_value(
         &self,
@@ -129,8 +139,8 @@ impl crate::primitives::Wire for TopicPartitionsInfo {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(27 + self.topic_name.len() + self.partitions.len() * 4);
         s.put_fixed(self.topic_id)?;
-        crate::primitives::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.partitions,
             true,
@@ -141,7 +151,11 @@ impl crate::primitives::Wire for TopicPartitionsInfo {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -149,13 +163,16 @@ impl crate::primitives::Wire for TopicPartitionsInfo {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 16;
-        size += crate::primitives::Wire::value_size(&self.topic_name, version, true);
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.topic_name, version, true);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopicPartitionsInfo {
+impl crate::encoding::Decode for TopicPartitionsInfo {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -163,28 +180,32 @@ impl crate::primitives::Decode for TopicPartitionsInfo {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_id,
             r,
             version,
             false,
             "topic_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_name,
             r,
             version,
             true,
             "topic_name",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
             true,
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -195,7 +216,7 @@ impl crate::primitives::Decode for TopicPartitionsInfo {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicPartitionsInfo {}
+impl crate::encoding::Struct for TopicPartitionsInfo {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicInfo {
@@ -206,7 +227,7 @@ pub struct TopicInfo {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopicInfo {
+impl crate::encoding::Wire for TopicInfo {
     #[inline]
     fn encode_value(
         &self,
@@ -216,13 +237,17 @@ impl crate::primitives::Wire for TopicInfo {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(22 + self.topic_name.len());
         s.put_fixed(self.topic_id)?;
-        crate::primitives::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        crate::encoding::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -230,12 +255,15 @@ impl crate::primitives::Wire for TopicInfo {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 16;
-        size += crate::primitives::Wire::value_size(&self.topic_name, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.topic_name, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopicInfo {
+impl crate::encoding::Decode for TopicInfo {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -243,14 +271,14 @@ impl crate::primitives::Decode for TopicInfo {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_id,
             r,
             version,
             false,
             "topic_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_name,
             r,
             version,
@@ -258,7 +286,11 @@ impl crate::primitives::Decode for TopicInfo {
             "topic_name",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -268,7 +300,7 @@ impl crate::primitives::Decode for TopicInfo {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicInfo {}
+impl crate::encoding::Struct for TopicInfo {}
 impl crate::message::Message for ShareGroupStatePartitionMetadataValue {
     const NAME: &'static str = "ShareGroupStatePartitionMetadataValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -12,7 +12,7 @@ pub struct ShareGroupTargetAssignmentMetadataValue {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ShareGroupTargetAssignmentMetadataValue {
+impl crate::encoding::Wire for ShareGroupTargetAssignmentMetadataValue {
     #[inline]
     fn encode_value(
         &self,
@@ -30,9 +30,9 @@ impl crate::primitives::Wire for ShareGroupTargetAssignmentMetadataValue {
         if write_assignment_timestamp || !self.unknown_tagged_fields.is_empty() {
             let mut count = self.unknown_tagged_fields.len();
             count += usize::from(write_assignment_timestamp);
-            crate::primitives::varint::put_uvarint(buf, count as u32);
+            crate::encoding::put_uvarint(buf, count as u32);
             if write_assignment_timestamp {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     0,
                     &self.assignment_timestamp,
@@ -40,7 +40,11 @@ impl crate::primitives::Wire for ShareGroupTargetAssignmentMetadataValue {
                     "assignment_timestamp",
                 )?;
             }
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+            crate::encoding::tagged::encode_unknown(
+                buf,
+                &self.unknown_tagged_fields,
+                1,
+            )?;
         }
         Ok(())
     }
@@ -52,15 +56,20 @@ impl crate::primitives::Wire for ShareGroupTargetAssignmentMetadataValue {
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_assignment_timestamp);
         size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            += crate::encoding::uvarint_len(count as u32)
+                + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
         if write_assignment_timestamp {
-            size += crate::tagged::field_size(0, &self.assignment_timestamp, version);
+            size
+                += crate::encoding::tagged::field_size(
+                    0,
+                    &self.assignment_timestamp,
+                    version,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for ShareGroupTargetAssignmentMetadataValue {
+impl crate::encoding::Decode for ShareGroupTargetAssignmentMetadataValue {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -68,7 +77,7 @@ impl crate::primitives::Decode for ShareGroupTargetAssignmentMetadataValue {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.assignment_epoch,
             r,
             version,
@@ -77,14 +86,14 @@ impl crate::primitives::Decode for ShareGroupTargetAssignmentMetadataValue {
         )?;
         self.assignment_timestamp = 0;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
+        crate::encoding::tagged::decode_section(
             r,
             1,
             &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
                     0 => {
-                        self.assignment_timestamp = crate::primitives::field::decode_tagged(
+                        self.assignment_timestamp = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "assignment_timestamp",
@@ -104,7 +113,7 @@ impl crate::primitives::Decode for ShareGroupTargetAssignmentMetadataValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ShareGroupTargetAssignmentMetadataValue {}
+impl crate::encoding::Struct for ShareGroupTargetAssignmentMetadataValue {}
 impl crate::message::Message for ShareGroupTargetAssignmentMetadataValue {
     const NAME: &'static str = "ShareGroupTargetAssignmentMetadataValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -26,7 +26,7 @@ pub struct StreamsGroupCurrentMemberAssignmentValue {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for StreamsGroupCurrentMemberAssignmentValue {
+impl crate::encoding::Wire for StreamsGroupCurrentMemberAssignmentValue {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -39,56 +39,60 @@ impl crate::primitives::Wire for StreamsGroupCurrentMemberAssignmentValue {
         run[4..8].copy_from_slice(&self.previous_member_epoch.to_be_bytes());
         run[8..9].copy_from_slice(&self.state.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.active_tasks.len(),
             true,
             "active_tasks",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.active_tasks,
             buf,
             version,
             true,
             "active_tasks",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.standby_tasks,
             buf,
             version,
             true,
             "standby_tasks",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.warmup_tasks,
             buf,
             version,
             true,
             "warmup_tasks",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.active_tasks_pending_revocation,
             buf,
             version,
             true,
             "active_tasks_pending_revocation",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.standby_tasks_pending_revocation,
             buf,
             version,
             true,
             "standby_tasks_pending_revocation",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.warmup_tasks_pending_revocation,
             buf,
             version,
             true,
             "warmup_tasks_pending_revocation",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
@@ -97,81 +101,84 @@ impl crate::primitives::Wire for StreamsGroupCurrentMemberAssignmentValue {
         size += 4;
         size += 4;
         size += 1;
-        size += crate::primitives::Wire::value_size(&self.active_tasks, version, true);
-        size += crate::primitives::Wire::value_size(&self.standby_tasks, version, true);
-        size += crate::primitives::Wire::value_size(&self.warmup_tasks, version, true);
+        size += crate::encoding::Wire::value_size(&self.active_tasks, version, true);
+        size += crate::encoding::Wire::value_size(&self.standby_tasks, version, true);
+        size += crate::encoding::Wire::value_size(&self.warmup_tasks, version, true);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.active_tasks_pending_revocation,
                 version,
                 true,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.standby_tasks_pending_revocation,
                 version,
                 true,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.warmup_tasks_pending_revocation,
                 version,
                 true,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for StreamsGroupCurrentMemberAssignmentValue {
+impl crate::encoding::Decode for StreamsGroupCurrentMemberAssignmentValue {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 9] = crate::primitives::field::read_run(
+        let run: [u8; 9] = crate::encoding::field::read_run(
             r,
             &[("member_epoch", 4), ("previous_member_epoch", 4), ("state", 1)],
         )?;
-        self.member_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.previous_member_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
-        self.state = crate::primitives::Fixed::from_chunk(&run[8..9]);
-        crate::primitives::field::decode_into(
+        self.member_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.previous_member_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
+        self.state = crate::encoding::Fixed::from_chunk(&run[8..9]);
+        crate::encoding::field::decode_into(
             &mut self.active_tasks,
             r,
             version,
             true,
             "active_tasks",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.standby_tasks,
             r,
             version,
             true,
             "standby_tasks",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.warmup_tasks,
             r,
             version,
             true,
             "warmup_tasks",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.active_tasks_pending_revocation,
             r,
             version,
             true,
             "active_tasks_pending_revocation",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.standby_tasks_pending_revocation,
             r,
             version,
             true,
             "standby_tasks_pending_revocation",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.warmup_tasks_pending_revocation,
             r,
             version,
@@ -179,7 +186,11 @@ impl crate::primitives::Decode for StreamsGroupCurrentMemberAssignmentValue {
             "warmup_tasks_pending_revocation",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -196,7 +207,7 @@ impl crate::primitives::Decode for StreamsGroupCurrentMemberAssignmentValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for StreamsGroupCurrentMemberAssignmentValue {}
+impl crate::encoding::Struct for StreamsGroupCurrentMemberAssignmentValue {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskIds {
@@ -219,7 +230,7 @@ impl Default for TaskIds {
         }
     }
 }
-impl crate::primitives::Wire for TaskIds {
+impl crate::encoding::Wire for TaskIds {
     #[inline]
     fn encode_value(
         &self,
@@ -233,13 +244,13 @@ impl crate::primitives::Wire for TaskIds {
             .is_none_or(|v| !v.is_empty());
         let mut s = buf
             .segment(11 + self.subtopology_id.len() + self.partitions.len() * 4);
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.subtopology_id,
             true,
             "subtopology_id",
         )?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.partitions,
             true,
@@ -252,9 +263,9 @@ impl crate::primitives::Wire for TaskIds {
         if write_assignment_epochs || !self.unknown_tagged_fields.is_empty() {
             let mut count = self.unknown_tagged_fields.len();
             count += usize::from(write_assignment_epochs);
-            crate::primitives::varint::put_uvarint(buf, count as u32);
+            crate::encoding::put_uvarint(buf, count as u32);
             if write_assignment_epochs {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     0,
                     &self.assignment_epochs,
@@ -262,15 +273,19 @@ impl crate::primitives::Wire for TaskIds {
                     "assignment_epochs",
                 )?;
             }
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+            crate::encoding::tagged::encode_unknown(
+                buf,
+                &self.unknown_tagged_fields,
+                1,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.subtopology_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
+        size += crate::encoding::Wire::value_size(&self.subtopology_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
         let write_assignment_epochs = self
             .assignment_epochs
             .as_ref()
@@ -278,15 +293,20 @@ impl crate::primitives::Wire for TaskIds {
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_assignment_epochs);
         size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            += crate::encoding::uvarint_len(count as u32)
+                + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
         if write_assignment_epochs {
-            size += crate::tagged::field_size(0, &self.assignment_epochs, version);
+            size
+                += crate::encoding::tagged::field_size(
+                    0,
+                    &self.assignment_epochs,
+                    version,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for TaskIds {
+impl crate::encoding::Decode for TaskIds {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -294,14 +314,14 @@ impl crate::primitives::Decode for TaskIds {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.subtopology_id,
             r,
             version,
             true,
             "subtopology_id",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
             true,
@@ -309,14 +329,14 @@ impl crate::primitives::Decode for TaskIds {
         )?;
         self.assignment_epochs = Some(Vec::new());
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
+        crate::encoding::tagged::decode_section(
             r,
             1,
             &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
                     0 => {
-                        self.assignment_epochs = crate::primitives::field::decode_tagged(
+                        self.assignment_epochs = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "assignment_epochs",
@@ -337,7 +357,7 @@ impl crate::primitives::Decode for TaskIds {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TaskIds {}
+impl crate::encoding::Struct for TaskIds {}
 impl crate::message::Message for StreamsGroupCurrentMemberAssignmentValue {
     const NAME: &'static str = "StreamsGroupCurrentMemberAssignmentValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -42,7 +42,7 @@ impl Default for StreamsGroupMemberMetadataValue {
         }
     }
 }
-impl crate::primitives::Wire for StreamsGroupMemberMetadataValue {
+impl crate::encoding::Wire for StreamsGroupMemberMetadataValue {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -55,120 +55,122 @@ impl crate::primitives::Wire for StreamsGroupMemberMetadataValue {
                     + self.rack_id.as_ref().map_or(0, String::len) + self.client_id.len()
                     + self.client_host.len() + self.process_id.len(),
             );
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.instance_id.as_deref(),
             true,
             "instance_id",
         )?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.rack_id.as_deref(),
             true,
             "rack_id",
         )?;
-        crate::primitives::field::put_str(&mut s, &self.client_id, true, "client_id")?;
-        crate::primitives::field::put_str(
-            &mut s,
-            &self.client_host,
-            true,
-            "client_host",
-        )?;
+        crate::encoding::field::put_str(&mut s, &self.client_id, true, "client_id")?;
+        crate::encoding::field::put_str(&mut s, &self.client_host, true, "client_host")?;
         let mut run = [0u8; 8];
         run[0..4].copy_from_slice(&self.rebalance_timeout_ms.to_be_bytes());
         run[4..8].copy_from_slice(&self.topology_epoch.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_str(&mut s, &self.process_id, true, "process_id")?;
+        crate::encoding::field::put_str(&mut s, &self.process_id, true, "process_id")?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.user_endpoint,
             buf,
             version,
             false,
             "user_endpoint",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.client_tags,
             buf,
             version,
             true,
             "client_tags",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.instance_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.rack_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.client_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.client_host, version, true);
+        size += crate::encoding::Wire::value_size(&self.instance_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.rack_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.client_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.client_host, version, true);
         size += 4;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.process_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.user_endpoint, version, false);
-        size += crate::primitives::Wire::value_size(&self.client_tags, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.process_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.user_endpoint, version, false);
+        size += crate::encoding::Wire::value_size(&self.client_tags, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for StreamsGroupMemberMetadataValue {
+impl crate::encoding::Decode for StreamsGroupMemberMetadataValue {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.instance_id,
             r,
             version,
             true,
             "instance_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.rack_id,
             r,
             version,
             true,
             "rack_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.client_id,
             r,
             version,
             true,
             "client_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.client_host,
             r,
             version,
             true,
             "client_host",
         )?;
-        let run: [u8; 8] = crate::primitives::field::read_run(
+        let run: [u8; 8] = crate::encoding::field::read_run(
             r,
             &[("rebalance_timeout_ms", 4), ("topology_epoch", 4)],
         )?;
-        self.rebalance_timeout_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.topology_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
-        crate::primitives::field::decode_into(
+        self.rebalance_timeout_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.topology_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
+        crate::encoding::field::decode_into(
             &mut self.process_id,
             r,
             version,
             true,
             "process_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.user_endpoint,
             r,
             version,
             false,
             "user_endpoint",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.client_tags,
             r,
             version,
@@ -176,7 +178,11 @@ impl crate::primitives::Decode for StreamsGroupMemberMetadataValue {
             "client_tags",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -193,7 +199,7 @@ impl crate::primitives::Decode for StreamsGroupMemberMetadataValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for StreamsGroupMemberMetadataValue {}
+impl crate::encoding::Struct for StreamsGroupMemberMetadataValue {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Endpoint {
@@ -204,7 +210,7 @@ pub struct Endpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for Endpoint {
+impl crate::encoding::Wire for Endpoint {
     #[inline]
     fn encode_value(
         &self,
@@ -213,27 +219,34 @@ impl crate::primitives::Wire for Endpoint {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(8 + self.host.len());
-        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        crate::encoding::field::put_str(&mut s, &self.host, true, "host")?;
         s.put_fixed(self.port)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.host, version, true);
+        size += crate::encoding::Wire::value_size(&self.host, version, true);
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for Endpoint {
+impl crate::encoding::Decode for Endpoint {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -241,16 +254,14 @@ impl crate::primitives::Decode for Endpoint {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
-        crate::primitives::field::decode_into(
-            &mut self.port,
-            r,
-            version,
-            false,
-            "port",
-        )?;
+        crate::encoding::field::decode_into(&mut self.host, r, version, true, "host")?;
+        crate::encoding::field::decode_into(&mut self.port, r, version, false, "port")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -260,7 +271,7 @@ impl crate::primitives::Decode for Endpoint {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Endpoint {}
+impl crate::encoding::Struct for Endpoint {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct KeyValue {
@@ -271,7 +282,7 @@ pub struct KeyValue {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for KeyValue {
+impl crate::encoding::Wire for KeyValue {
     #[inline]
     fn encode_value(
         &self,
@@ -280,27 +291,34 @@ impl crate::primitives::Wire for KeyValue {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(11 + self.key.len() + self.value.len());
-        crate::primitives::field::put_str(&mut s, &self.key, true, "key")?;
-        crate::primitives::field::put_str(&mut s, &self.value, true, "value")?;
+        crate::encoding::field::put_str(&mut s, &self.key, true, "key")?;
+        crate::encoding::field::put_str(&mut s, &self.value, true, "value")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.key, version, true);
-        size += crate::primitives::Wire::value_size(&self.value, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.key, version, true);
+        size += crate::encoding::Wire::value_size(&self.value, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for KeyValue {
+impl crate::encoding::Decode for KeyValue {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -308,16 +326,14 @@ impl crate::primitives::Decode for KeyValue {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.key, r, version, true, "key")?;
-        crate::primitives::field::decode_into(
-            &mut self.value,
-            r,
-            version,
-            true,
-            "value",
-        )?;
+        crate::encoding::field::decode_into(&mut self.key, r, version, true, "key")?;
+        crate::encoding::field::decode_into(&mut self.value, r, version, true, "value")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -327,7 +343,7 @@ impl crate::primitives::Decode for KeyValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for KeyValue {}
+impl crate::encoding::Struct for KeyValue {}
 impl crate::message::Message for StreamsGroupMemberMetadataValue {
     const NAME: &'static str = "StreamsGroupMemberMetadataValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -33,7 +33,7 @@ impl Default for StreamsGroupMetadataValue {
         }
     }
 }
-impl crate::primitives::Wire for StreamsGroupMetadataValue {
+impl crate::encoding::Wire for StreamsGroupMetadataValue {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -72,9 +72,9 @@ impl crate::primitives::Wire for StreamsGroupMetadataValue {
             count += usize::from(write_last_assignment_configs);
             count += usize::from(write_stored_description_topology_epoch);
             count += usize::from(write_failed_description_topology_epoch);
-            crate::primitives::varint::put_uvarint(buf, count as u32);
+            crate::encoding::put_uvarint(buf, count as u32);
             if write_validated_topology_epoch {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     0,
                     &self.validated_topology_epoch,
@@ -83,7 +83,7 @@ impl crate::primitives::Wire for StreamsGroupMetadataValue {
                 )?;
             }
             if write_last_assignment_configs {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     1,
                     &self.last_assignment_configs,
@@ -92,7 +92,7 @@ impl crate::primitives::Wire for StreamsGroupMetadataValue {
                 )?;
             }
             if write_stored_description_topology_epoch {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     2,
                     &self.stored_description_topology_epoch,
@@ -101,7 +101,7 @@ impl crate::primitives::Wire for StreamsGroupMetadataValue {
                 )?;
             }
             if write_failed_description_topology_epoch {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     3,
                     &self.failed_description_topology_epoch,
@@ -109,7 +109,11 @@ impl crate::primitives::Wire for StreamsGroupMetadataValue {
                     "failed_description_topology_epoch",
                 )?;
             }
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 4)?;
+            crate::encoding::tagged::encode_unknown(
+                buf,
+                &self.unknown_tagged_fields,
+                4,
+            )?;
         }
         Ok(())
     }
@@ -133,18 +137,27 @@ impl crate::primitives::Wire for StreamsGroupMetadataValue {
         count += usize::from(write_stored_description_topology_epoch);
         count += usize::from(write_failed_description_topology_epoch);
         size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            += crate::encoding::uvarint_len(count as u32)
+                + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
         if write_validated_topology_epoch {
             size
-                += crate::tagged::field_size(0, &self.validated_topology_epoch, version);
+                += crate::encoding::tagged::field_size(
+                    0,
+                    &self.validated_topology_epoch,
+                    version,
+                );
         }
         if write_last_assignment_configs {
-            size += crate::tagged::field_size(1, &self.last_assignment_configs, version);
+            size
+                += crate::encoding::tagged::field_size(
+                    1,
+                    &self.last_assignment_configs,
+                    version,
+                );
         }
         if write_stored_description_topology_epoch {
             size
-                += crate::tagged::field_size(
+                += crate::encoding::tagged::field_size(
                     2,
                     &self.stored_description_topology_epoch,
                     version,
@@ -152,7 +165,7 @@ impl crate::primitives::Wire for StreamsGroupMetadataValue {
         }
         if write_failed_description_topology_epoch {
             size
-                += crate::tagged::field_size(
+                += crate::encoding::tagged::field_size(
                     3,
                     &self.failed_description_topology_epoch,
                     version,
@@ -161,53 +174,53 @@ impl crate::primitives::Wire for StreamsGroupMetadataValue {
         size
     }
 }
-impl crate::primitives::Decode for StreamsGroupMetadataValue {
+impl crate::encoding::Decode for StreamsGroupMetadataValue {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 12] = crate::primitives::field::read_run(
+        let run: [u8; 12] = crate::encoding::field::read_run(
             r,
             &[("epoch", 4), ("metadata_hash", 8)],
         )?;
-        self.epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.metadata_hash = crate::primitives::Fixed::from_chunk(&run[4..12]);
+        self.epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.metadata_hash = crate::encoding::Fixed::from_chunk(&run[4..12]);
         self.validated_topology_epoch = -1;
         self.last_assignment_configs = Some(Vec::new());
         self.stored_description_topology_epoch = -1;
         self.failed_description_topology_epoch = -1;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
+        crate::encoding::tagged::decode_section(
             r,
             4,
             &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
                     0 => {
-                        self.validated_topology_epoch = crate::primitives::field::decode_tagged(
+                        self.validated_topology_epoch = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "validated_topology_epoch",
                         )?;
                     }
                     1 => {
-                        self.last_assignment_configs = crate::primitives::field::decode_tagged(
+                        self.last_assignment_configs = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "last_assignment_configs",
                         )?;
                     }
                     2 => {
-                        self.stored_description_topology_epoch = crate::primitives::field::decode_tagged(
+                        self.stored_description_topology_epoch = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "stored_description_topology_epoch",
                         )?;
                     }
                     3 => {
-                        self.failed_description_topology_epoch = crate::primitives::field::decode_tagged(
+                        self.failed_description_topology_epoch = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "failed_description_topology_epoch",
@@ -231,7 +244,7 @@ impl crate::primitives::Decode for StreamsGroupMetadataValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for StreamsGroupMetadataValue {}
+impl crate::encoding::Struct for StreamsGroupMetadataValue {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LastAssignmentConfig {
@@ -242,7 +255,7 @@ pub struct LastAssignmentConfig {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for LastAssignmentConfig {
+impl crate::encoding::Wire for LastAssignmentConfig {
     #[inline]
     fn encode_value(
         &self,
@@ -251,27 +264,34 @@ impl crate::primitives::Wire for LastAssignmentConfig {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(11 + self.key.len() + self.value.len());
-        crate::primitives::field::put_str(&mut s, &self.key, true, "key")?;
-        crate::primitives::field::put_str(&mut s, &self.value, true, "value")?;
+        crate::encoding::field::put_str(&mut s, &self.key, true, "key")?;
+        crate::encoding::field::put_str(&mut s, &self.value, true, "value")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.key, version, true);
-        size += crate::primitives::Wire::value_size(&self.value, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.key, version, true);
+        size += crate::encoding::Wire::value_size(&self.value, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for LastAssignmentConfig {
+impl crate::encoding::Decode for LastAssignmentConfig {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -279,16 +299,14 @@ impl crate::primitives::Decode for LastAssignmentConfig {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.key, r, version, true, "key")?;
-        crate::primitives::field::decode_into(
-            &mut self.value,
-            r,
-            version,
-            true,
-            "value",
-        )?;
+        crate::encoding::field::decode_into(&mut self.key, r, version, true, "key")?;
+        crate::encoding::field::decode_into(&mut self.value, r, version, true, "value")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -298,7 +316,7 @@ impl crate::primitives::Decode for LastAssignmentConfig {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for LastAssignmentConfig {}
+impl crate::encoding::Struct for LastAssignmentConfig {}
 impl crate::message::Message for StreamsGroupMetadataValue {
     const NAME: &'static str = "StreamsGroupMetadataValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -14,69 +14,76 @@ pub struct StreamsGroupTargetAssignmentMemberValue {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for StreamsGroupTargetAssignmentMemberValue {
+impl crate::encoding::Wire for StreamsGroupTargetAssignmentMemberValue {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.active_tasks,
             buf,
             version,
             true,
             "active_tasks",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.standby_tasks,
             buf,
             version,
             true,
             "standby_tasks",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.warmup_tasks,
             buf,
             version,
             true,
             "warmup_tasks",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.active_tasks, version, true);
-        size += crate::primitives::Wire::value_size(&self.standby_tasks, version, true);
-        size += crate::primitives::Wire::value_size(&self.warmup_tasks, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.active_tasks, version, true);
+        size += crate::encoding::Wire::value_size(&self.standby_tasks, version, true);
+        size += crate::encoding::Wire::value_size(&self.warmup_tasks, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for StreamsGroupTargetAssignmentMemberValue {
+impl crate::encoding::Decode for StreamsGroupTargetAssignmentMemberValue {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.active_tasks,
             r,
             version,
             true,
             "active_tasks",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.standby_tasks,
             r,
             version,
             true,
             "standby_tasks",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.warmup_tasks,
             r,
             version,
@@ -84,7 +91,11 @@ impl crate::primitives::Decode for StreamsGroupTargetAssignmentMemberValue {
             "warmup_tasks",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -95,7 +106,7 @@ impl crate::primitives::Decode for StreamsGroupTargetAssignmentMemberValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for StreamsGroupTargetAssignmentMemberValue {}
+impl crate::encoding::Struct for StreamsGroupTargetAssignmentMemberValue {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TaskIds {
@@ -106,7 +117,7 @@ pub struct TaskIds {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TaskIds {
+impl crate::encoding::Wire for TaskIds {
     #[inline]
     fn encode_value(
         &self,
@@ -116,13 +127,13 @@ impl crate::primitives::Wire for TaskIds {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf
             .segment(11 + self.subtopology_id.len() + self.partitions.len() * 4);
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.subtopology_id,
             true,
             "subtopology_id",
         )?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.partitions,
             true,
@@ -133,20 +144,27 @@ impl crate::primitives::Wire for TaskIds {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.subtopology_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.partitions, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.subtopology_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.partitions, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TaskIds {
+impl crate::encoding::Decode for TaskIds {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -154,21 +172,25 @@ impl crate::primitives::Decode for TaskIds {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.subtopology_id,
             r,
             version,
             true,
             "subtopology_id",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.partitions,
             r,
             true,
             "partitions",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -178,7 +200,7 @@ impl crate::primitives::Decode for TaskIds {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TaskIds {}
+impl crate::encoding::Struct for TaskIds {}
 impl crate::message::Message for StreamsGroupTargetAssignmentMemberValue {
     const NAME: &'static str = "StreamsGroupTargetAssignmentMemberValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

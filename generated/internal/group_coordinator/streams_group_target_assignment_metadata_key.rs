@@ -8,7 +8,7 @@ pub struct StreamsGroupTargetAssignmentMetadataKey {
     /// Versions 0.
     pub group_id: String,
 }
-impl crate::primitives::Wire for StreamsGroupTargetAssignmentMetadataKey {
+impl crate::encoding::Wire for StreamsGroupTargetAssignmentMetadataKey {
     #[inline]
     fn encode_value(
         &self,
@@ -17,18 +17,18 @@ impl crate::primitives::Wire for StreamsGroupTargetAssignmentMetadataKey {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(5 + self.group_id.len());
-        crate::primitives::field::put_str(&mut s, &self.group_id, false, "group_id")?;
+        crate::encoding::field::put_str(&mut s, &self.group_id, false, "group_id")?;
         s.finish();
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.group_id, version, false);
+        size += crate::encoding::Wire::value_size(&self.group_id, version, false);
         size
     }
 }
-impl crate::primitives::Decode for StreamsGroupTargetAssignmentMetadataKey {
+impl crate::encoding::Decode for StreamsGroupTargetAssignmentMetadataKey {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -36,7 +36,7 @@ impl crate::primitives::Decode for StreamsGroupTargetAssignmentMetadataKey {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_id,
             r,
             version,
@@ -50,7 +50,7 @@ impl crate::primitives::Decode for StreamsGroupTargetAssignmentMetadataKey {
         self.group_id.clear();
     }
 }
-impl crate::primitives::Struct for StreamsGroupTargetAssignmentMetadataKey {}
+impl crate::encoding::Struct for StreamsGroupTargetAssignmentMetadataKey {}
 impl crate::message::Message for StreamsGroupTargetAssignmentMetadataKey {
     const NAME: &'static str = "StreamsGroupTargetAssignmentMetadataKey";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

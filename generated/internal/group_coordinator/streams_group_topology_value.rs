@@ -12,7 +12,7 @@ pub struct StreamsGroupTopologyValue {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for StreamsGroupTopologyValue {
+impl crate::encoding::Wire for StreamsGroupTopologyValue {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -21,47 +21,54 @@ impl crate::primitives::Wire for StreamsGroupTopologyValue {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.epoch)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.subtopologies.len(),
             true,
             "subtopologies",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.subtopologies,
             buf,
             version,
             true,
             "subtopologies",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += crate::primitives::Wire::value_size(&self.subtopologies, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.subtopologies, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for StreamsGroupTopologyValue {
+impl crate::encoding::Decode for StreamsGroupTopologyValue {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.epoch,
             r,
             version,
             false,
             "epoch",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.subtopologies,
             r,
             version,
@@ -69,7 +76,11 @@ impl crate::primitives::Decode for StreamsGroupTopologyValue {
             "subtopologies",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -79,7 +90,7 @@ impl crate::primitives::Decode for StreamsGroupTopologyValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for StreamsGroupTopologyValue {}
+impl crate::encoding::Struct for StreamsGroupTopologyValue {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicConfig {
@@ -90,7 +101,7 @@ pub struct TopicConfig {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopicConfig {
+impl crate::encoding::Wire for TopicConfig {
     #[inline]
     fn encode_value(
         &self,
@@ -99,27 +110,34 @@ impl crate::primitives::Wire for TopicConfig {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(11 + self.key.len() + self.value.len());
-        crate::primitives::field::put_str(&mut s, &self.key, true, "key")?;
-        crate::primitives::field::put_str(&mut s, &self.value, true, "value")?;
+        crate::encoding::field::put_str(&mut s, &self.key, true, "key")?;
+        crate::encoding::field::put_str(&mut s, &self.value, true, "value")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.key, version, true);
-        size += crate::primitives::Wire::value_size(&self.value, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.key, version, true);
+        size += crate::encoding::Wire::value_size(&self.value, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopicConfig {
+impl crate::encoding::Decode for TopicConfig {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -127,16 +145,14 @@ impl crate::primitives::Decode for TopicConfig {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.key, r, version, true, "key")?;
-        crate::primitives::field::decode_into(
-            &mut self.value,
-            r,
-            version,
-            true,
-            "value",
-        )?;
+        crate::encoding::field::decode_into(&mut self.key, r, version, true, "key")?;
+        crate::encoding::field::decode_into(&mut self.value, r, version, true, "value")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -146,7 +162,7 @@ impl crate::primitives::Decode for TopicConfig {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicConfig {}
+impl crate::encoding::Struct for TopicConfig {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicInfo {
@@ -161,7 +177,7 @@ pub struct TopicInfo {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopicInfo {
+impl crate::encoding::Wire for TopicInfo {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -169,54 +185,61 @@ impl crate::primitives::Wire for TopicInfo {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(16 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.partitions.to_be_bytes());
         run[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.topic_configs.len(),
             true,
             "topic_configs",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.topic_configs,
             buf,
             version,
             true,
             "topic_configs",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
         size += 4;
         size += 2;
-        size += crate::primitives::Wire::value_size(&self.topic_configs, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.topic_configs, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopicInfo {
+impl crate::encoding::Decode for TopicInfo {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        let run: [u8; 6] = crate::primitives::field::read_run(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        let run: [u8; 6] = crate::encoding::field::read_run(
             r,
             &[("partitions", 4), ("replication_factor", 2)],
         )?;
-        self.partitions = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.replication_factor = crate::primitives::Fixed::from_chunk(&run[4..6]);
-        crate::primitives::field::decode_into(
+        self.partitions = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.replication_factor = crate::encoding::Fixed::from_chunk(&run[4..6]);
+        crate::encoding::field::decode_into(
             &mut self.topic_configs,
             r,
             version,
@@ -224,7 +247,11 @@ impl crate::primitives::Decode for TopicInfo {
             "topic_configs",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -236,7 +263,7 @@ impl crate::primitives::Decode for TopicInfo {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicInfo {}
+impl crate::encoding::Struct for TopicInfo {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Subtopology {
@@ -257,7 +284,7 @@ pub struct Subtopology {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for Subtopology {
+impl crate::encoding::Wire for Subtopology {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -265,153 +292,160 @@ impl crate::primitives::Wire for Subtopology {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.subtopology_id.len());
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.subtopology_id,
             true,
             "subtopology_id",
         )?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.source_topics.len(),
             true,
             "source_topics",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.source_topics,
             buf,
             version,
             true,
             "source_topics",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.source_topic_regex,
             buf,
             version,
             true,
             "source_topic_regex",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.state_changelog_topics,
             buf,
             version,
             true,
             "state_changelog_topics",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.repartition_sink_topics,
             buf,
             version,
             true,
             "repartition_sink_topics",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.repartition_source_topics,
             buf,
             version,
             true,
             "repartition_source_topics",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.copartition_groups,
             buf,
             version,
             true,
             "copartition_groups",
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.subtopology_id, version, true);
-        size += crate::primitives::Wire::value_size(&self.source_topics, version, true);
+        size += crate::encoding::Wire::value_size(&self.subtopology_id, version, true);
+        size += crate::encoding::Wire::value_size(&self.source_topics, version, true);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.source_topic_regex,
                 version,
                 true,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.state_changelog_topics,
                 version,
                 true,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.repartition_sink_topics,
                 version,
                 true,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.repartition_source_topics,
                 version,
                 true,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.copartition_groups,
                 version,
                 true,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for Subtopology {
+impl crate::encoding::Decode for Subtopology {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.subtopology_id,
             r,
             version,
             true,
             "subtopology_id",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.source_topics,
             r,
             version,
             true,
             "source_topics",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.source_topic_regex,
             r,
             version,
             true,
             "source_topic_regex",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.state_changelog_topics,
             r,
             version,
             true,
             "state_changelog_topics",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.repartition_sink_topics,
             r,
             version,
             true,
             "repartition_sink_topics",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.repartition_source_topics,
             r,
             version,
             true,
             "repartition_source_topics",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.copartition_groups,
             r,
             version,
@@ -419,7 +453,11 @@ impl crate::primitives::Decode for Subtopology {
             "copartition_groups",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -434,7 +472,7 @@ impl crate::primitives::Decode for Subtopology {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Subtopology {}
+impl crate::encoding::Struct for Subtopology {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CopartitionGroup {
@@ -447,7 +485,7 @@ pub struct CopartitionGroup {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for CopartitionGroup {
+impl crate::encoding::Wire for CopartitionGroup {
     #[inline]
     fn encode_value(
         &self,
@@ -460,19 +498,19 @@ impl crate::primitives::Wire for CopartitionGroup {
                 16 + self.source_topics.len() * 2 + self.source_topic_regex.len() * 2
                     + self.repartition_source_topics.len() * 2,
             );
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.source_topics,
             true,
             "source_topics",
         )?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.source_topic_regex,
             true,
             "source_topic_regex",
         )?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.repartition_source_topics,
             true,
@@ -483,31 +521,38 @@ impl crate::primitives::Wire for CopartitionGroup {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.source_topics, version, true);
+        size += crate::encoding::Wire::value_size(&self.source_topics, version, true);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.source_topic_regex,
                 version,
                 true,
             );
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.repartition_source_topics,
                 version,
                 true,
             );
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for CopartitionGroup {
+impl crate::encoding::Decode for CopartitionGroup {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -515,26 +560,30 @@ impl crate::primitives::Decode for CopartitionGroup {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.source_topics,
             r,
             true,
             "source_topics",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.source_topic_regex,
             r,
             true,
             "source_topic_regex",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.repartition_source_topics,
             r,
             true,
             "repartition_source_topics",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -545,7 +594,7 @@ impl crate::primitives::Decode for CopartitionGroup {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for CopartitionGroup {}
+impl crate::encoding::Struct for CopartitionGroup {}
 impl crate::message::Message for StreamsGroupTopologyValue {
     const NAME: &'static str = "StreamsGroupTopologyValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -10,7 +10,7 @@ pub struct AbortTransactionRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AbortTransactionRecord {
+impl crate::encoding::Wire for AbortTransactionRecord {
     #[inline]
     fn encode_value(
         &self,
@@ -21,11 +21,17 @@ impl crate::primitives::Wire for AbortTransactionRecord {
         let write_reason = self.reason.is_some();
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_reason);
-        crate::primitives::varint::put_uvarint(buf, count as u32);
+        crate::encoding::put_uvarint(buf, count as u32);
         if write_reason {
-            crate::tagged::encode_field(buf, 0, &self.reason, version, "reason")?;
+            crate::encoding::tagged::encode_field(
+                buf,
+                0,
+                &self.reason,
+                version,
+                "reason",
+            )?;
         }
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+        crate::encoding::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
         Ok(())
     }
     #[inline]
@@ -35,15 +41,15 @@ impl crate::primitives::Wire for AbortTransactionRecord {
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_reason);
         size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            += crate::encoding::uvarint_len(count as u32)
+                + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
         if write_reason {
-            size += crate::tagged::field_size(0, &self.reason, version);
+            size += crate::encoding::tagged::field_size(0, &self.reason, version);
         }
         size
     }
 }
-impl crate::primitives::Decode for AbortTransactionRecord {
+impl crate::encoding::Decode for AbortTransactionRecord {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -53,14 +59,14 @@ impl crate::primitives::Decode for AbortTransactionRecord {
     ) -> Result<(), crate::error::DecodeError> {
         self.reason = None;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
+        crate::encoding::tagged::decode_section(
             r,
             1,
             &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
                     0 => {
-                        self.reason = crate::primitives::field::decode_tagged(
+                        self.reason = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "reason",
@@ -79,7 +85,7 @@ impl crate::primitives::Decode for AbortTransactionRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AbortTransactionRecord {}
+impl crate::encoding::Struct for AbortTransactionRecord {}
 impl crate::message::Message for AbortTransactionRecord {
     const NAME: &'static str = "AbortTransactionRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -24,7 +24,7 @@ pub struct AccessControlEntryRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for AccessControlEntryRecord {
+impl crate::encoding::Wire for AccessControlEntryRecord {
     #[inline]
     fn encode_value(
         &self,
@@ -40,15 +40,15 @@ impl crate::primitives::Wire for AccessControlEntryRecord {
         run[0..16].copy_from_slice(&self.id.0);
         run[16..17].copy_from_slice(&self.resource_type.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.resource_name,
             true,
             "resource_name",
         )?;
         s.put_fixed(self.pattern_type)?;
-        crate::primitives::field::put_str(&mut s, &self.principal, true, "principal")?;
-        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        crate::encoding::field::put_str(&mut s, &self.principal, true, "principal")?;
+        crate::encoding::field::put_str(&mut s, &self.host, true, "host")?;
         let mut run = [0u8; 2];
         run[0..1].copy_from_slice(&self.operation.to_be_bytes());
         run[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
@@ -58,7 +58,11 @@ impl crate::primitives::Wire for AccessControlEntryRecord {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -67,17 +71,20 @@ impl crate::primitives::Wire for AccessControlEntryRecord {
         let mut size = 0;
         size += 16;
         size += 1;
-        size += crate::primitives::Wire::value_size(&self.resource_name, version, true);
+        size += crate::encoding::Wire::value_size(&self.resource_name, version, true);
         size += 1;
-        size += crate::primitives::Wire::value_size(&self.principal, version, true);
-        size += crate::primitives::Wire::value_size(&self.host, version, true);
+        size += crate::encoding::Wire::value_size(&self.principal, version, true);
+        size += crate::encoding::Wire::value_size(&self.host, version, true);
         size += 1;
         size += 1;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for AccessControlEntryRecord {
+impl crate::encoding::Decode for AccessControlEntryRecord {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -85,42 +92,46 @@ impl crate::primitives::Decode for AccessControlEntryRecord {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 17] = crate::primitives::field::read_run(
+        let run: [u8; 17] = crate::encoding::field::read_run(
             r,
             &[("id", 16), ("resource_type", 1)],
         )?;
-        self.id = crate::primitives::Fixed::from_chunk(&run[0..16]);
-        self.resource_type = crate::primitives::Fixed::from_chunk(&run[16..17]);
-        crate::primitives::field::decode_into(
+        self.id = crate::encoding::Fixed::from_chunk(&run[0..16]);
+        self.resource_type = crate::encoding::Fixed::from_chunk(&run[16..17]);
+        crate::encoding::field::decode_into(
             &mut self.resource_name,
             r,
             version,
             true,
             "resource_name",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.pattern_type,
             r,
             version,
             false,
             "pattern_type",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.principal,
             r,
             version,
             true,
             "principal",
         )?;
-        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
-        let run: [u8; 2] = crate::primitives::field::read_run(
+        crate::encoding::field::decode_into(&mut self.host, r, version, true, "host")?;
+        let run: [u8; 2] = crate::encoding::field::read_run(
             r,
             &[("operation", 1), ("permission_type", 1)],
         )?;
-        self.operation = crate::primitives::Fixed::from_chunk(&run[0..1]);
-        self.permission_type = crate::primitives::Fixed::from_chunk(&run[1..2]);
+        self.operation = crate::encoding::Fixed::from_chunk(&run[0..1]);
+        self.permission_type = crate::encoding::Fixed::from_chunk(&run[1..2]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -136,7 +147,7 @@ impl crate::primitives::Decode for AccessControlEntryRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for AccessControlEntryRecord {}
+impl crate::encoding::Struct for AccessControlEntryRecord {}
 impl crate::message::Message for AccessControlEntryRecord {
     const NAME: &'static str = "AccessControlEntryRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

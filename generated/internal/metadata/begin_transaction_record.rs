@@ -10,7 +10,7 @@ pub struct BeginTransactionRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for BeginTransactionRecord {
+impl crate::encoding::Wire for BeginTransactionRecord {
     #[inline]
     fn encode_value(
         &self,
@@ -21,11 +21,11 @@ impl crate::primitives::Wire for BeginTransactionRecord {
         let write_name = self.name.is_some();
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_name);
-        crate::primitives::varint::put_uvarint(buf, count as u32);
+        crate::encoding::put_uvarint(buf, count as u32);
         if write_name {
-            crate::tagged::encode_field(buf, 0, &self.name, version, "name")?;
+            crate::encoding::tagged::encode_field(buf, 0, &self.name, version, "name")?;
         }
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+        crate::encoding::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
         Ok(())
     }
     #[inline]
@@ -35,15 +35,15 @@ impl crate::primitives::Wire for BeginTransactionRecord {
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_name);
         size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            += crate::encoding::uvarint_len(count as u32)
+                + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
         if write_name {
-            size += crate::tagged::field_size(0, &self.name, version);
+            size += crate::encoding::tagged::field_size(0, &self.name, version);
         }
         size
     }
 }
-impl crate::primitives::Decode for BeginTransactionRecord {
+impl crate::encoding::Decode for BeginTransactionRecord {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -53,14 +53,14 @@ impl crate::primitives::Decode for BeginTransactionRecord {
     ) -> Result<(), crate::error::DecodeError> {
         self.name = None;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
+        crate::encoding::tagged::decode_section(
             r,
             1,
             &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
                     0 => {
-                        self.name = crate::primitives::field::decode_tagged(
+                        self.name = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "name",
@@ -79,7 +79,7 @@ impl crate::primitives::Decode for BeginTransactionRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for BeginTransactionRecord {}
+impl crate::encoding::Struct for BeginTransactionRecord {}
 impl crate::message::Message for BeginTransactionRecord {
     const NAME: &'static str = "BeginTransactionRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

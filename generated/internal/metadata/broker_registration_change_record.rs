@@ -20,7 +20,7 @@ pub struct BrokerRegistrationChangeRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for BrokerRegistrationChangeRecord {
+impl crate::encoding::Wire for BrokerRegistrationChangeRecord {
     #[inline]
     fn encode_value(
         &self,
@@ -29,13 +29,13 @@ impl crate::primitives::Wire for BrokerRegistrationChangeRecord {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.in_controlled_shutdown != 0 {
-            return Err(crate::primitives::field::non_default("in_controlled_shutdown"));
+            return Err(crate::encoding::field::non_default("in_controlled_shutdown"));
         }
         if version < 2 && !self.log_dirs.is_empty() {
-            return Err(crate::primitives::field::non_default("log_dirs"));
+            return Err(crate::encoding::field::non_default("log_dirs"));
         }
         if version < 3 && self.cordoned_log_dirs.is_some() {
-            return Err(crate::primitives::field::non_default("cordoned_log_dirs"));
+            return Err(crate::encoding::field::non_default("cordoned_log_dirs"));
         }
         let write_fenced = self.fenced != 0;
         let write_in_controlled_shutdown = version >= 1
@@ -61,12 +61,18 @@ impl crate::primitives::Wire for BrokerRegistrationChangeRecord {
             count += usize::from(write_in_controlled_shutdown);
             count += usize::from(write_log_dirs);
             count += usize::from(write_cordoned_log_dirs);
-            crate::primitives::varint::put_uvarint(buf, count as u32);
+            crate::encoding::put_uvarint(buf, count as u32);
             if write_fenced {
-                crate::tagged::encode_field(buf, 0, &self.fenced, version, "fenced")?;
+                crate::encoding::tagged::encode_field(
+                    buf,
+                    0,
+                    &self.fenced,
+                    version,
+                    "fenced",
+                )?;
             }
             if write_in_controlled_shutdown {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     1,
                     &self.in_controlled_shutdown,
@@ -75,7 +81,7 @@ impl crate::primitives::Wire for BrokerRegistrationChangeRecord {
                 )?;
             }
             if write_log_dirs {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     2,
                     &self.log_dirs,
@@ -84,7 +90,7 @@ impl crate::primitives::Wire for BrokerRegistrationChangeRecord {
                 )?;
             }
             if write_cordoned_log_dirs {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     3,
                     &self.cordoned_log_dirs,
@@ -92,7 +98,11 @@ impl crate::primitives::Wire for BrokerRegistrationChangeRecord {
                     "cordoned_log_dirs",
                 )?;
             }
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 4)?;
+            crate::encoding::tagged::encode_unknown(
+                buf,
+                &self.unknown_tagged_fields,
+                4,
+            )?;
         }
         Ok(())
     }
@@ -112,24 +122,34 @@ impl crate::primitives::Wire for BrokerRegistrationChangeRecord {
         count += usize::from(write_log_dirs);
         count += usize::from(write_cordoned_log_dirs);
         size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            += crate::encoding::uvarint_len(count as u32)
+                + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
         if write_fenced {
-            size += crate::tagged::field_size(0, &self.fenced, version);
+            size += crate::encoding::tagged::field_size(0, &self.fenced, version);
         }
         if write_in_controlled_shutdown {
-            size += crate::tagged::field_size(1, &self.in_controlled_shutdown, version);
+            size
+                += crate::encoding::tagged::field_size(
+                    1,
+                    &self.in_controlled_shutdown,
+                    version,
+                );
         }
         if write_log_dirs {
-            size += crate::tagged::field_size(2, &self.log_dirs, version);
+            size += crate::encoding::tagged::field_size(2, &self.log_dirs, version);
         }
         if write_cordoned_log_dirs {
-            size += crate::tagged::field_size(3, &self.cordoned_log_dirs, version);
+            size
+                += crate::encoding::tagged::field_size(
+                    3,
+                    &self.cordoned_log_dirs,
+                    version,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for BrokerRegistrationChangeRecord {
+impl crate::encoding::Decode for BrokerRegistrationChangeRecord {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -137,46 +157,46 @@ impl crate::primitives::Decode for BrokerRegistrationChangeRecord {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 12] = crate::primitives::field::read_run(
+        let run: [u8; 12] = crate::encoding::field::read_run(
             r,
             &[("broker_id", 4), ("broker_epoch", 8)],
         )?;
-        self.broker_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.broker_epoch = crate::primitives::Fixed::from_chunk(&run[4..12]);
+        self.broker_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.broker_epoch = crate::encoding::Fixed::from_chunk(&run[4..12]);
         self.fenced = 0;
         self.in_controlled_shutdown = 0;
         self.log_dirs.clear();
         self.cordoned_log_dirs = None;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
+        crate::encoding::tagged::decode_section(
             r,
             4,
             &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
                     0 => {
-                        self.fenced = crate::primitives::field::decode_tagged(
+                        self.fenced = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "fenced",
                         )?;
                     }
                     1 if version >= 1 => {
-                        self.in_controlled_shutdown = crate::primitives::field::decode_tagged(
+                        self.in_controlled_shutdown = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "in_controlled_shutdown",
                         )?;
                     }
                     2 if version >= 2 => {
-                        self.log_dirs = crate::primitives::field::decode_tagged(
+                        self.log_dirs = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "log_dirs",
                         )?;
                     }
                     3 if version >= 3 => {
-                        self.cordoned_log_dirs = crate::primitives::field::decode_tagged(
+                        self.cordoned_log_dirs = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "cordoned_log_dirs",
@@ -200,13 +220,13 @@ impl crate::primitives::Decode for BrokerRegistrationChangeRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for BrokerRegistrationChangeRecord {}
+impl crate::encoding::Struct for BrokerRegistrationChangeRecord {}
 impl crate::entity::Entities for BrokerRegistrationChangeRecord {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.broker_id, "BrokerId", f);
+        crate::encoding::broker_id(&self.broker_id, "BrokerId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.broker_id, "BrokerId", f);
+        crate::encoding::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
 impl crate::message::Message for BrokerRegistrationChangeRecord {

@@ -16,16 +16,16 @@ pub struct ClientQuotaRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ClientQuotaRecord {
+impl crate::encoding::Wire for ClientQuotaRecord {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(&self.entity, buf, version, true, "entity")?;
+        crate::encoding::field::encode(&self.entity, buf, version, true, "entity")?;
         let mut s = buf.segment(15 + self.key.len());
-        crate::primitives::field::put_str(&mut s, &self.key, true, "key")?;
+        crate::encoding::field::put_str(&mut s, &self.key, true, "key")?;
         let mut run = [0u8; 9];
         run[0..8].copy_from_slice(&self.value.to_be_bytes());
         run[8..9].copy_from_slice(&[u8::from(self.remove)]);
@@ -35,44 +35,55 @@ impl crate::primitives::Wire for ClientQuotaRecord {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.entity, version, true);
-        size += crate::primitives::Wire::value_size(&self.key, version, true);
+        size += crate::encoding::Wire::value_size(&self.entity, version, true);
+        size += crate::encoding::Wire::value_size(&self.key, version, true);
         size += 8;
         size += 1;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ClientQuotaRecord {
+impl crate::encoding::Decode for ClientQuotaRecord {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.entity,
             r,
             version,
             true,
             "entity",
         )?;
-        crate::primitives::field::decode_into(&mut self.key, r, version, true, "key")?;
-        let run: [u8; 9] = crate::primitives::field::read_run(
+        crate::encoding::field::decode_into(&mut self.key, r, version, true, "key")?;
+        let run: [u8; 9] = crate::encoding::field::read_run(
             r,
             &[("value", 8), ("remove", 1)],
         )?;
-        self.value = crate::primitives::Fixed::from_chunk(&run[0..8]);
-        self.remove = crate::primitives::Fixed::from_chunk(&run[8..9]);
+        self.value = crate::encoding::Fixed::from_chunk(&run[0..8]);
+        self.remove = crate::encoding::Fixed::from_chunk(&run[8..9]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -84,7 +95,7 @@ impl crate::primitives::Decode for ClientQuotaRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ClientQuotaRecord {}
+impl crate::encoding::Struct for ClientQuotaRecord {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EntityData {
@@ -104,7 +115,7 @@ impl Default for EntityData {
         }
     }
 }
-impl crate::primitives::Wire for EntityData {
+impl crate::encoding::Wire for EntityData {
     #[inline]
     fn encode_value(
         &self,
@@ -117,13 +128,8 @@ impl crate::primitives::Wire for EntityData {
                 11 + self.entity_type.len()
                     + self.entity_name.as_ref().map_or(0, String::len),
             );
-        crate::primitives::field::put_str(
-            &mut s,
-            &self.entity_type,
-            true,
-            "entity_type",
-        )?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_str(&mut s, &self.entity_type, true, "entity_type")?;
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.entity_name.as_deref(),
             true,
@@ -134,20 +140,27 @@ impl crate::primitives::Wire for EntityData {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.entity_type, version, true);
-        size += crate::primitives::Wire::value_size(&self.entity_name, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.entity_type, version, true);
+        size += crate::encoding::Wire::value_size(&self.entity_name, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for EntityData {
+impl crate::encoding::Decode for EntityData {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -155,14 +168,14 @@ impl crate::primitives::Decode for EntityData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.entity_type,
             r,
             version,
             true,
             "entity_type",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.entity_name,
             r,
             version,
@@ -170,7 +183,11 @@ impl crate::primitives::Decode for EntityData {
             "entity_name",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -180,7 +197,7 @@ impl crate::primitives::Decode for EntityData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for EntityData {}
+impl crate::encoding::Struct for EntityData {}
 impl crate::message::Message for ClientQuotaRecord {
     const NAME: &'static str = "ClientQuotaRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -27,7 +27,7 @@ impl Default for ConfigRecord {
         }
     }
 }
-impl crate::primitives::Wire for ConfigRecord {
+impl crate::encoding::Wire for ConfigRecord {
     #[inline]
     fn encode_value(
         &self,
@@ -41,14 +41,14 @@ impl crate::primitives::Wire for ConfigRecord {
                     + self.value.as_ref().map_or(0, String::len),
             );
         s.put_fixed(self.resource_type)?;
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.resource_name,
             true,
             "resource_name",
         )?;
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.value.as_deref(),
             true,
@@ -59,7 +59,11 @@ impl crate::primitives::Wire for ConfigRecord {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -67,14 +71,17 @@ impl crate::primitives::Wire for ConfigRecord {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 1;
-        size += crate::primitives::Wire::value_size(&self.resource_name, version, true);
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size += crate::primitives::Wire::value_size(&self.value, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.resource_name, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.value, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ConfigRecord {
+impl crate::encoding::Decode for ConfigRecord {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -82,30 +89,28 @@ impl crate::primitives::Decode for ConfigRecord {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.resource_type,
             r,
             version,
             false,
             "resource_type",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.resource_name,
             r,
             version,
             true,
             "resource_name",
         )?;
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(
-            &mut self.value,
-            r,
-            version,
-            true,
-            "value",
-        )?;
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::encoding::field::decode_into(&mut self.value, r, version, true, "value")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -117,7 +122,7 @@ impl crate::primitives::Decode for ConfigRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ConfigRecord {}
+impl crate::encoding::Struct for ConfigRecord {}
 impl crate::message::Message for ConfigRecord {
     const NAME: &'static str = "ConfigRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

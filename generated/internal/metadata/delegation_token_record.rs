@@ -22,7 +22,7 @@ pub struct DelegationTokenRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for DelegationTokenRecord {
+impl crate::encoding::Wire for DelegationTokenRecord {
     #[inline]
     fn encode_value(
         &self,
@@ -31,16 +31,16 @@ impl crate::primitives::Wire for DelegationTokenRecord {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(15 + self.owner.len() + self.requester.len());
-        crate::primitives::field::put_str(&mut s, &self.owner, true, "owner")?;
-        crate::primitives::field::put_str(&mut s, &self.requester, true, "requester")?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_str(&mut s, &self.owner, true, "owner")?;
+        crate::encoding::field::put_str(&mut s, &self.requester, true, "requester")?;
+        crate::encoding::field::put_count(
             &mut s,
             self.renewers.len(),
             true,
             "renewers",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.renewers,
             buf,
             version,
@@ -53,31 +53,38 @@ impl crate::primitives::Wire for DelegationTokenRecord {
         run[8..16].copy_from_slice(&self.max_timestamp.to_be_bytes());
         run[16..24].copy_from_slice(&self.expiration_timestamp.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_str(&mut s, &self.token_id, true, "token_id")?;
+        crate::encoding::field::put_str(&mut s, &self.token_id, true, "token_id")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.owner, version, true);
-        size += crate::primitives::Wire::value_size(&self.requester, version, true);
-        size += crate::primitives::Wire::value_size(&self.renewers, version, true);
+        size += crate::encoding::Wire::value_size(&self.owner, version, true);
+        size += crate::encoding::Wire::value_size(&self.requester, version, true);
+        size += crate::encoding::Wire::value_size(&self.renewers, version, true);
         size += 8;
         size += 8;
         size += 8;
-        size += crate::primitives::Wire::value_size(&self.token_id, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.token_id, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for DelegationTokenRecord {
+impl crate::encoding::Decode for DelegationTokenRecord {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -85,35 +92,29 @@ impl crate::primitives::Decode for DelegationTokenRecord {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
-            &mut self.owner,
-            r,
-            version,
-            true,
-            "owner",
-        )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(&mut self.owner, r, version, true, "owner")?;
+        crate::encoding::field::decode_into(
             &mut self.requester,
             r,
             version,
             true,
             "requester",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.renewers,
             r,
             version,
             true,
             "renewers",
         )?;
-        let run: [u8; 24] = crate::primitives::field::read_run(
+        let run: [u8; 24] = crate::encoding::field::read_run(
             r,
             &[("issue_timestamp", 8), ("max_timestamp", 8), ("expiration_timestamp", 8)],
         )?;
-        self.issue_timestamp = crate::primitives::Fixed::from_chunk(&run[0..8]);
-        self.max_timestamp = crate::primitives::Fixed::from_chunk(&run[8..16]);
-        self.expiration_timestamp = crate::primitives::Fixed::from_chunk(&run[16..24]);
-        crate::primitives::field::decode_into(
+        self.issue_timestamp = crate::encoding::Fixed::from_chunk(&run[0..8]);
+        self.max_timestamp = crate::encoding::Fixed::from_chunk(&run[8..16]);
+        self.expiration_timestamp = crate::encoding::Fixed::from_chunk(&run[16..24]);
+        crate::encoding::field::decode_into(
             &mut self.token_id,
             r,
             version,
@@ -121,7 +122,11 @@ impl crate::primitives::Decode for DelegationTokenRecord {
             "token_id",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -136,7 +141,7 @@ impl crate::primitives::Decode for DelegationTokenRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for DelegationTokenRecord {}
+impl crate::encoding::Struct for DelegationTokenRecord {}
 impl crate::message::Message for DelegationTokenRecord {
     const NAME: &'static str = "DelegationTokenRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -12,7 +12,7 @@ pub struct FeatureLevelRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for FeatureLevelRecord {
+impl crate::encoding::Wire for FeatureLevelRecord {
     #[inline]
     fn encode_value(
         &self,
@@ -21,27 +21,34 @@ impl crate::primitives::Wire for FeatureLevelRecord {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(8 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
         s.put_fixed(self.feature_level)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for FeatureLevelRecord {
+impl crate::encoding::Decode for FeatureLevelRecord {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -49,8 +56,8 @@ impl crate::primitives::Decode for FeatureLevelRecord {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::encoding::field::decode_into(
             &mut self.feature_level,
             r,
             version,
@@ -58,7 +65,11 @@ impl crate::primitives::Decode for FeatureLevelRecord {
             "feature_level",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -68,7 +79,7 @@ impl crate::primitives::Decode for FeatureLevelRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for FeatureLevelRecord {}
+impl crate::encoding::Struct for FeatureLevelRecord {}
 impl crate::message::Message for FeatureLevelRecord {
     const NAME: &'static str = "FeatureLevelRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

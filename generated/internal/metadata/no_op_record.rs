@@ -8,7 +8,7 @@ pub struct NoOpRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for NoOpRecord {
+impl crate::encoding::Wire for NoOpRecord {
     #[inline]
     fn encode_value(
         &self,
@@ -16,17 +16,24 @@ impl crate::primitives::Wire for NoOpRecord {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for NoOpRecord {
+impl crate::encoding::Decode for NoOpRecord {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -35,7 +42,11 @@ impl crate::primitives::Decode for NoOpRecord {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -43,7 +54,7 @@ impl crate::primitives::Decode for NoOpRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for NoOpRecord {}
+impl crate::encoding::Struct for NoOpRecord {}
 impl crate::message::Message for NoOpRecord {
     const NAME: &'static str = "NoOpRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -48,7 +48,7 @@ impl Default for PartitionChangeRecord {
         }
     }
 }
-impl crate::primitives::Wire for PartitionChangeRecord {
+impl crate::encoding::Wire for PartitionChangeRecord {
     #[inline]
     fn encode_value(
         &self,
@@ -57,15 +57,13 @@ impl crate::primitives::Wire for PartitionChangeRecord {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.directories.is_some() {
-            return Err(crate::primitives::field::non_default("directories"));
+            return Err(crate::encoding::field::non_default("directories"));
         }
         if version < 2 && self.eligible_leader_replicas.is_some() {
-            return Err(
-                crate::primitives::field::non_default("eligible_leader_replicas"),
-            );
+            return Err(crate::encoding::field::non_default("eligible_leader_replicas"));
         }
         if version < 2 && self.last_known_elr.is_some() {
-            return Err(crate::primitives::field::non_default("last_known_elr"));
+            return Err(crate::encoding::field::non_default("last_known_elr"));
         }
         let write_isr = self.isr.is_some();
         let write_leader = self.leader != -2;
@@ -105,15 +103,27 @@ impl crate::primitives::Wire for PartitionChangeRecord {
             count += usize::from(write_eligible_leader_replicas);
             count += usize::from(write_last_known_elr);
             count += usize::from(write_directories);
-            crate::primitives::varint::put_uvarint(buf, count as u32);
+            crate::encoding::put_uvarint(buf, count as u32);
             if write_isr {
-                crate::tagged::encode_field(buf, 0, &self.isr, version, "isr")?;
+                crate::encoding::tagged::encode_field(
+                    buf,
+                    0,
+                    &self.isr,
+                    version,
+                    "isr",
+                )?;
             }
             if write_leader {
-                crate::tagged::encode_field(buf, 1, &self.leader, version, "leader")?;
+                crate::encoding::tagged::encode_field(
+                    buf,
+                    1,
+                    &self.leader,
+                    version,
+                    "leader",
+                )?;
             }
             if write_replicas {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     2,
                     &self.replicas,
@@ -122,7 +132,7 @@ impl crate::primitives::Wire for PartitionChangeRecord {
                 )?;
             }
             if write_removing_replicas {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     3,
                     &self.removing_replicas,
@@ -131,7 +141,7 @@ impl crate::primitives::Wire for PartitionChangeRecord {
                 )?;
             }
             if write_adding_replicas {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     4,
                     &self.adding_replicas,
@@ -140,7 +150,7 @@ impl crate::primitives::Wire for PartitionChangeRecord {
                 )?;
             }
             if write_leader_recovery_state {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     5,
                     &self.leader_recovery_state,
@@ -149,7 +159,7 @@ impl crate::primitives::Wire for PartitionChangeRecord {
                 )?;
             }
             if write_eligible_leader_replicas {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     6,
                     &self.eligible_leader_replicas,
@@ -158,7 +168,7 @@ impl crate::primitives::Wire for PartitionChangeRecord {
                 )?;
             }
             if write_last_known_elr {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     7,
                     &self.last_known_elr,
@@ -167,7 +177,7 @@ impl crate::primitives::Wire for PartitionChangeRecord {
                 )?;
             }
             if write_directories {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     8,
                     &self.directories,
@@ -175,7 +185,11 @@ impl crate::primitives::Wire for PartitionChangeRecord {
                     "directories",
                 )?;
             }
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 9)?;
+            crate::encoding::tagged::encode_unknown(
+                buf,
+                &self.unknown_tagged_fields,
+                9,
+            )?;
         }
         Ok(())
     }
@@ -205,40 +219,60 @@ impl crate::primitives::Wire for PartitionChangeRecord {
         count += usize::from(write_eligible_leader_replicas);
         count += usize::from(write_last_known_elr);
         size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            += crate::encoding::uvarint_len(count as u32)
+                + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
         if write_isr {
-            size += crate::tagged::field_size(0, &self.isr, version);
+            size += crate::encoding::tagged::field_size(0, &self.isr, version);
         }
         if write_leader {
-            size += crate::tagged::field_size(1, &self.leader, version);
+            size += crate::encoding::tagged::field_size(1, &self.leader, version);
         }
         if write_replicas {
-            size += crate::tagged::field_size(2, &self.replicas, version);
+            size += crate::encoding::tagged::field_size(2, &self.replicas, version);
         }
         if write_removing_replicas {
-            size += crate::tagged::field_size(3, &self.removing_replicas, version);
+            size
+                += crate::encoding::tagged::field_size(
+                    3,
+                    &self.removing_replicas,
+                    version,
+                );
         }
         if write_adding_replicas {
-            size += crate::tagged::field_size(4, &self.adding_replicas, version);
+            size
+                += crate::encoding::tagged::field_size(
+                    4,
+                    &self.adding_replicas,
+                    version,
+                );
         }
         if write_leader_recovery_state {
-            size += crate::tagged::field_size(5, &self.leader_recovery_state, version);
+            size
+                += crate::encoding::tagged::field_size(
+                    5,
+                    &self.leader_recovery_state,
+                    version,
+                );
         }
         if write_directories {
-            size += crate::tagged::field_size(8, &self.directories, version);
+            size += crate::encoding::tagged::field_size(8, &self.directories, version);
         }
         if write_eligible_leader_replicas {
             size
-                += crate::tagged::field_size(6, &self.eligible_leader_replicas, version);
+                += crate::encoding::tagged::field_size(
+                    6,
+                    &self.eligible_leader_replicas,
+                    version,
+                );
         }
         if write_last_known_elr {
-            size += crate::tagged::field_size(7, &self.last_known_elr, version);
+            size
+                += crate::encoding::tagged::field_size(7, &self.last_known_elr, version);
         }
         size
     }
 }
-impl crate::primitives::Decode for PartitionChangeRecord {
+impl crate::encoding::Decode for PartitionChangeRecord {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -246,12 +280,12 @@ impl crate::primitives::Decode for PartitionChangeRecord {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 20] = crate::primitives::field::read_run(
+        let run: [u8; 20] = crate::encoding::field::read_run(
             r,
             &[("partition_id", 4), ("topic_id", 16)],
         )?;
-        self.partition_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.topic_id = crate::primitives::Fixed::from_chunk(&run[4..20]);
+        self.partition_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.topic_id = crate::encoding::Fixed::from_chunk(&run[4..20]);
         self.isr = None;
         self.leader = -2;
         self.replicas = None;
@@ -262,70 +296,70 @@ impl crate::primitives::Decode for PartitionChangeRecord {
         self.eligible_leader_replicas = None;
         self.last_known_elr = None;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
+        crate::encoding::tagged::decode_section(
             r,
             9,
             &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
                     0 => {
-                        self.isr = crate::primitives::field::decode_tagged(
+                        self.isr = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "isr",
                         )?;
                     }
                     1 => {
-                        self.leader = crate::primitives::field::decode_tagged(
+                        self.leader = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "leader",
                         )?;
                     }
                     2 => {
-                        self.replicas = crate::primitives::field::decode_tagged(
+                        self.replicas = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "replicas",
                         )?;
                     }
                     3 => {
-                        self.removing_replicas = crate::primitives::field::decode_tagged(
+                        self.removing_replicas = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "removing_replicas",
                         )?;
                     }
                     4 => {
-                        self.adding_replicas = crate::primitives::field::decode_tagged(
+                        self.adding_replicas = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "adding_replicas",
                         )?;
                     }
                     5 => {
-                        self.leader_recovery_state = crate::primitives::field::decode_tagged(
+                        self.leader_recovery_state = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "leader_recovery_state",
                         )?;
                     }
                     8 if version >= 1 => {
-                        self.directories = crate::primitives::field::decode_tagged(
+                        self.directories = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "directories",
                         )?;
                     }
                     6 if version >= 2 => {
-                        self.eligible_leader_replicas = crate::primitives::field::decode_tagged(
+                        self.eligible_leader_replicas = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "eligible_leader_replicas",
                         )?;
                     }
                     7 if version >= 2 => {
-                        self.last_known_elr = crate::primitives::field::decode_tagged(
+                        self.last_known_elr = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "last_known_elr",
@@ -354,40 +388,44 @@ impl crate::primitives::Decode for PartitionChangeRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for PartitionChangeRecord {}
+impl crate::encoding::Struct for PartitionChangeRecord {}
 impl crate::entity::Entities for PartitionChangeRecord {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.isr, "Isr", f);
-        crate::entity::broker_id(&self.leader, "Leader", f);
-        crate::entity::broker_id(&self.replicas, "Replicas", f);
-        crate::entity::broker_id(&self.removing_replicas, "RemovingReplicas", f);
-        crate::entity::broker_id(&self.adding_replicas, "AddingReplicas", f);
+        crate::encoding::broker_id(&self.isr, "Isr", f);
+        crate::encoding::broker_id(&self.leader, "Leader", f);
+        crate::encoding::broker_id(&self.replicas, "Replicas", f);
+        crate::encoding::broker_id(&self.removing_replicas, "RemovingReplicas", f);
+        crate::encoding::broker_id(&self.adding_replicas, "AddingReplicas", f);
         if version >= 2 {
-            crate::entity::broker_id(
+            crate::encoding::broker_id(
                 &self.eligible_leader_replicas,
                 "EligibleLeaderReplicas",
                 f,
             );
         }
         if version >= 2 {
-            crate::entity::broker_id(&self.last_known_elr, "LastKnownElr", f);
+            crate::encoding::broker_id(&self.last_known_elr, "LastKnownElr", f);
         }
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.isr, "Isr", f);
-        crate::entity::broker_id_mut(&mut self.leader, "Leader", f);
-        crate::entity::broker_id_mut(&mut self.replicas, "Replicas", f);
-        crate::entity::broker_id_mut(&mut self.removing_replicas, "RemovingReplicas", f);
-        crate::entity::broker_id_mut(&mut self.adding_replicas, "AddingReplicas", f);
+        crate::encoding::broker_id_mut(&mut self.isr, "Isr", f);
+        crate::encoding::broker_id_mut(&mut self.leader, "Leader", f);
+        crate::encoding::broker_id_mut(&mut self.replicas, "Replicas", f);
+        crate::encoding::broker_id_mut(
+            &mut self.removing_replicas,
+            "RemovingReplicas",
+            f,
+        );
+        crate::encoding::broker_id_mut(&mut self.adding_replicas, "AddingReplicas", f);
         if version >= 2 {
-            crate::entity::broker_id_mut(
+            crate::encoding::broker_id_mut(
                 &mut self.eligible_leader_replicas,
                 "EligibleLeaderReplicas",
                 f,
             );
         }
         if version >= 2 {
-            crate::entity::broker_id_mut(&mut self.last_known_elr, "LastKnownElr", f);
+            crate::encoding::broker_id_mut(&mut self.last_known_elr, "LastKnownElr", f);
         }
     }
 }

@@ -54,7 +54,7 @@ impl Default for PartitionRecord {
         }
     }
 }
-impl crate::primitives::Wire for PartitionRecord {
+impl crate::encoding::Wire for PartitionRecord {
     #[inline]
     fn encode_value(
         &self,
@@ -63,15 +63,13 @@ impl crate::primitives::Wire for PartitionRecord {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && !self.directories.is_empty() {
-            return Err(crate::primitives::field::non_default("directories"));
+            return Err(crate::encoding::field::non_default("directories"));
         }
         if version < 2 && self.eligible_leader_replicas.is_some() {
-            return Err(
-                crate::primitives::field::non_default("eligible_leader_replicas"),
-            );
+            return Err(crate::encoding::field::non_default("eligible_leader_replicas"));
         }
         if version < 2 && self.last_known_elr.is_some() {
-            return Err(crate::primitives::field::non_default("last_known_elr"));
+            return Err(crate::encoding::field::non_default("last_known_elr"));
         }
         let write_leader_recovery_state = self.leader_recovery_state != 0;
         let write_eligible_leader_replicas = version >= 2
@@ -87,20 +85,20 @@ impl crate::primitives::Wire for PartitionRecord {
         run[0..4].copy_from_slice(&self.partition_id.to_be_bytes());
         run[4..20].copy_from_slice(&self.topic_id.0);
         s.put_slice(&run)?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.replicas,
             true,
             "replicas",
         )?;
-        crate::primitives::field::put_fixed_array(&mut s, &self.isr, true, "isr")?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(&mut s, &self.isr, true, "isr")?;
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.removing_replicas,
             true,
             "removing_replicas",
         )?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.adding_replicas,
             true,
@@ -112,7 +110,7 @@ impl crate::primitives::Wire for PartitionRecord {
         run[4..8].copy_from_slice(&self.partition_epoch.to_be_bytes());
         s.put_slice(&run)?;
         if version >= 1 {
-            crate::primitives::field::put_fixed_array(
+            crate::encoding::field::put_fixed_array(
                 &mut s,
                 &self.directories,
                 true,
@@ -132,9 +130,9 @@ impl crate::primitives::Wire for PartitionRecord {
             count += usize::from(write_leader_recovery_state);
             count += usize::from(write_eligible_leader_replicas);
             count += usize::from(write_last_known_elr);
-            crate::primitives::varint::put_uvarint(buf, count as u32);
+            crate::encoding::put_uvarint(buf, count as u32);
             if write_leader_recovery_state {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     0,
                     &self.leader_recovery_state,
@@ -143,7 +141,7 @@ impl crate::primitives::Wire for PartitionRecord {
                 )?;
             }
             if write_eligible_leader_replicas {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     1,
                     &self.eligible_leader_replicas,
@@ -152,7 +150,7 @@ impl crate::primitives::Wire for PartitionRecord {
                 )?;
             }
             if write_last_known_elr {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     2,
                     &self.last_known_elr,
@@ -160,7 +158,11 @@ impl crate::primitives::Wire for PartitionRecord {
                     "last_known_elr",
                 )?;
             }
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 3)?;
+            crate::encoding::tagged::encode_unknown(
+                buf,
+                &self.unknown_tagged_fields,
+                3,
+            )?;
         }
         Ok(())
     }
@@ -169,22 +171,16 @@ impl crate::primitives::Wire for PartitionRecord {
         let mut size = 0;
         size += 4;
         size += 16;
-        size += crate::primitives::Wire::value_size(&self.replicas, version, true);
-        size += crate::primitives::Wire::value_size(&self.isr, version, true);
+        size += crate::encoding::Wire::value_size(&self.replicas, version, true);
+        size += crate::encoding::Wire::value_size(&self.isr, version, true);
         size
-            += crate::primitives::Wire::value_size(
-                &self.removing_replicas,
-                version,
-                true,
-            );
-        size
-            += crate::primitives::Wire::value_size(&self.adding_replicas, version, true);
+            += crate::encoding::Wire::value_size(&self.removing_replicas, version, true);
+        size += crate::encoding::Wire::value_size(&self.adding_replicas, version, true);
         size += 4;
         size += 4;
         size += 4;
         if version >= 1 {
-            size
-                += crate::primitives::Wire::value_size(&self.directories, version, true);
+            size += crate::encoding::Wire::value_size(&self.directories, version, true);
         }
         let write_leader_recovery_state = self.leader_recovery_state != 0;
         let write_eligible_leader_replicas = version >= 2
@@ -195,22 +191,32 @@ impl crate::primitives::Wire for PartitionRecord {
         count += usize::from(write_eligible_leader_replicas);
         count += usize::from(write_last_known_elr);
         size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            += crate::encoding::uvarint_len(count as u32)
+                + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
         if write_leader_recovery_state {
-            size += crate::tagged::field_size(0, &self.leader_recovery_state, version);
+            size
+                += crate::encoding::tagged::field_size(
+                    0,
+                    &self.leader_recovery_state,
+                    version,
+                );
         }
         if write_eligible_leader_replicas {
             size
-                += crate::tagged::field_size(1, &self.eligible_leader_replicas, version);
+                += crate::encoding::tagged::field_size(
+                    1,
+                    &self.eligible_leader_replicas,
+                    version,
+                );
         }
         if write_last_known_elr {
-            size += crate::tagged::field_size(2, &self.last_known_elr, version);
+            size
+                += crate::encoding::tagged::field_size(2, &self.last_known_elr, version);
         }
         size
     }
 }
-impl crate::primitives::Decode for PartitionRecord {
+impl crate::encoding::Decode for PartitionRecord {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -218,37 +224,32 @@ impl crate::primitives::Decode for PartitionRecord {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 20] = crate::primitives::field::read_run(
+        let run: [u8; 20] = crate::encoding::field::read_run(
             r,
             &[("partition_id", 4), ("topic_id", 16)],
         )?;
-        self.partition_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.topic_id = crate::primitives::Fixed::from_chunk(&run[4..20]);
-        crate::primitives::field::decode_fixed_array_into(
+        self.partition_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.topic_id = crate::encoding::Fixed::from_chunk(&run[4..20]);
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.replicas,
             r,
             true,
             "replicas",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
-            &mut self.isr,
-            r,
-            true,
-            "isr",
-        )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(&mut self.isr, r, true, "isr")?;
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.removing_replicas,
             r,
             true,
             "removing_replicas",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.adding_replicas,
             r,
             true,
             "adding_replicas",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.leader,
             r,
             version,
@@ -256,14 +257,14 @@ impl crate::primitives::Decode for PartitionRecord {
             "leader",
         )?;
         self.leader_recovery_state = 0;
-        let run: [u8; 8] = crate::primitives::field::read_run(
+        let run: [u8; 8] = crate::encoding::field::read_run(
             r,
             &[("leader_epoch", 4), ("partition_epoch", 4)],
         )?;
-        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.partition_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
+        self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.partition_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
         if version >= 1 {
-            crate::primitives::field::decode_fixed_array_into(
+            crate::encoding::field::decode_fixed_array_into(
                 &mut self.directories,
                 r,
                 true,
@@ -275,28 +276,28 @@ impl crate::primitives::Decode for PartitionRecord {
         self.eligible_leader_replicas = None;
         self.last_known_elr = None;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
+        crate::encoding::tagged::decode_section(
             r,
             3,
             &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
                     0 => {
-                        self.leader_recovery_state = crate::primitives::field::decode_tagged(
+                        self.leader_recovery_state = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "leader_recovery_state",
                         )?;
                     }
                     1 if version >= 2 => {
-                        self.eligible_leader_replicas = crate::primitives::field::decode_tagged(
+                        self.eligible_leader_replicas = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "eligible_leader_replicas",
                         )?;
                     }
                     2 if version >= 2 => {
-                        self.last_known_elr = crate::primitives::field::decode_tagged(
+                        self.last_known_elr = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "last_known_elr",
@@ -327,38 +328,42 @@ impl crate::primitives::Decode for PartitionRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for PartitionRecord {}
+impl crate::encoding::Struct for PartitionRecord {}
 impl crate::entity::Entities for PartitionRecord {
     fn visit_entities(&self, version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.replicas, "Replicas", f);
-        crate::entity::broker_id(&self.removing_replicas, "RemovingReplicas", f);
-        crate::entity::broker_id(&self.adding_replicas, "AddingReplicas", f);
-        crate::entity::broker_id(&self.leader, "Leader", f);
+        crate::encoding::broker_id(&self.replicas, "Replicas", f);
+        crate::encoding::broker_id(&self.removing_replicas, "RemovingReplicas", f);
+        crate::encoding::broker_id(&self.adding_replicas, "AddingReplicas", f);
+        crate::encoding::broker_id(&self.leader, "Leader", f);
         if version >= 2 {
-            crate::entity::broker_id(
+            crate::encoding::broker_id(
                 &self.eligible_leader_replicas,
                 "EligibleLeaderReplicas",
                 f,
             );
         }
         if version >= 2 {
-            crate::entity::broker_id(&self.last_known_elr, "LastKnownElr", f);
+            crate::encoding::broker_id(&self.last_known_elr, "LastKnownElr", f);
         }
     }
     fn rewrite_entities(&mut self, version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.replicas, "Replicas", f);
-        crate::entity::broker_id_mut(&mut self.removing_replicas, "RemovingReplicas", f);
-        crate::entity::broker_id_mut(&mut self.adding_replicas, "AddingReplicas", f);
-        crate::entity::broker_id_mut(&mut self.leader, "Leader", f);
+        crate::encoding::broker_id_mut(&mut self.replicas, "Replicas", f);
+        crate::encoding::broker_id_mut(
+            &mut self.removing_replicas,
+            "RemovingReplicas",
+            f,
+        );
+        crate::encoding::broker_id_mut(&mut self.adding_replicas, "AddingReplicas", f);
+        crate::encoding::broker_id_mut(&mut self.leader, "Leader", f);
         if version >= 2 {
-            crate::entity::broker_id_mut(
+            crate::encoding::broker_id_mut(
                 &mut self.eligible_leader_replicas,
                 "EligibleLeaderReplicas",
                 f,
             );
         }
         if version >= 2 {
-            crate::entity::broker_id_mut(&mut self.last_known_elr, "LastKnownElr", f);
+            crate::encoding::broker_id_mut(&mut self.last_known_elr, "LastKnownElr", f);
         }
     }
 }

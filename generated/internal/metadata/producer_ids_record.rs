@@ -24,7 +24,7 @@ impl Default for ProducerIdsRecord {
         }
     }
 }
-impl crate::primitives::Wire for ProducerIdsRecord {
+impl crate::encoding::Wire for ProducerIdsRecord {
     #[inline]
     fn encode_value(
         &self,
@@ -43,7 +43,11 @@ impl crate::primitives::Wire for ProducerIdsRecord {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -53,11 +57,14 @@ impl crate::primitives::Wire for ProducerIdsRecord {
         size += 4;
         size += 8;
         size += 8;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ProducerIdsRecord {
+impl crate::encoding::Decode for ProducerIdsRecord {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -65,15 +72,19 @@ impl crate::primitives::Decode for ProducerIdsRecord {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 20] = crate::primitives::field::read_run(
+        let run: [u8; 20] = crate::encoding::field::read_run(
             r,
             &[("broker_id", 4), ("broker_epoch", 8), ("next_producer_id", 8)],
         )?;
-        self.broker_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.broker_epoch = crate::primitives::Fixed::from_chunk(&run[4..12]);
-        self.next_producer_id = crate::primitives::Fixed::from_chunk(&run[12..20]);
+        self.broker_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.broker_epoch = crate::encoding::Fixed::from_chunk(&run[4..12]);
+        self.next_producer_id = crate::encoding::Fixed::from_chunk(&run[12..20]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -84,13 +95,13 @@ impl crate::primitives::Decode for ProducerIdsRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ProducerIdsRecord {}
+impl crate::encoding::Struct for ProducerIdsRecord {}
 impl crate::entity::Entities for ProducerIdsRecord {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.broker_id, "BrokerId", f);
+        crate::encoding::broker_id(&self.broker_id, "BrokerId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.broker_id, "BrokerId", f);
+        crate::encoding::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
 impl crate::message::Message for ProducerIdsRecord {

@@ -412,7 +412,7 @@ impl crate::internal::RecordData for MetadataRecord {
             27 => <RegisterControllerRecord as crate::json::FromJson>::from_json(json, version).map(Self::RegisterControllerRecord),
             28 => <ClearElrRecord as crate::json::FromJson>::from_json(json, version).map(Self::ClearElrRecord),
             29 => <UnregisterControllerRecord as crate::json::FromJson>::from_json(json, version).map(Self::UnregisterControllerRecord),
-            _ => Err(crate::json::unknown_api_key(record_type, version)),
+            _ => Err(crate::encoding::json::unknown_api_key(record_type, version)),
         }
     }
     #[cfg(feature = "sample")]

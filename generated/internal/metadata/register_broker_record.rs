@@ -48,7 +48,7 @@ impl Default for RegisterBrokerRecord {
         }
     }
 }
-impl crate::primitives::Wire for RegisterBrokerRecord {
+impl crate::encoding::Wire for RegisterBrokerRecord {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -56,16 +56,16 @@ impl crate::primitives::Wire for RegisterBrokerRecord {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 2 && self.is_migrating_zk_broker {
-            return Err(crate::primitives::field::non_default("is_migrating_zk_broker"));
+            return Err(crate::encoding::field::non_default("is_migrating_zk_broker"));
         }
         if version < 1 && self.in_controlled_shutdown {
-            return Err(crate::primitives::field::non_default("in_controlled_shutdown"));
+            return Err(crate::encoding::field::non_default("in_controlled_shutdown"));
         }
         if version < 3 && !self.log_dirs.is_empty() {
-            return Err(crate::primitives::field::non_default("log_dirs"));
+            return Err(crate::encoding::field::non_default("log_dirs"));
         }
         if version < 4 && self.cordoned_log_dirs.is_some() {
-            return Err(crate::primitives::field::non_default("cordoned_log_dirs"));
+            return Err(crate::encoding::field::non_default("cordoned_log_dirs"));
         }
         let mut s = buf.segment(34);
         if version >= 2 {
@@ -80,31 +80,25 @@ impl crate::primitives::Wire for RegisterBrokerRecord {
         run[0..16].copy_from_slice(&self.incarnation_id.0);
         run[16..24].copy_from_slice(&self.broker_epoch.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.end_points.len(),
             true,
             "end_points",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.end_points,
             buf,
             version,
             true,
             "end_points",
         )?;
-        crate::primitives::field::encode(
-            &self.features,
-            buf,
-            version,
-            true,
-            "features",
-        )?;
+        crate::encoding::field::encode(&self.features, buf, version, true, "features")?;
         let write_log_dirs = version >= 3 && !self.log_dirs.is_empty();
         let write_cordoned_log_dirs = version >= 4 && self.cordoned_log_dirs.is_some();
         let mut s = buf.segment(8 + self.rack.as_ref().map_or(0, String::len));
-        crate::primitives::field::put_nullable_str(
+        crate::encoding::field::put_nullable_str(
             &mut s,
             self.rack.as_deref(),
             true,
@@ -130,9 +124,9 @@ impl crate::primitives::Wire for RegisterBrokerRecord {
             let mut count = self.unknown_tagged_fields.len();
             count += usize::from(write_log_dirs);
             count += usize::from(write_cordoned_log_dirs);
-            crate::primitives::varint::put_uvarint(buf, count as u32);
+            crate::encoding::put_uvarint(buf, count as u32);
             if write_log_dirs {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     0,
                     &self.log_dirs,
@@ -141,7 +135,7 @@ impl crate::primitives::Wire for RegisterBrokerRecord {
                 )?;
             }
             if write_cordoned_log_dirs {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     1,
                     &self.cordoned_log_dirs,
@@ -149,7 +143,11 @@ impl crate::primitives::Wire for RegisterBrokerRecord {
                     "cordoned_log_dirs",
                 )?;
             }
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 2)?;
+            crate::encoding::tagged::encode_unknown(
+                buf,
+                &self.unknown_tagged_fields,
+                2,
+            )?;
         }
         Ok(())
     }
@@ -162,9 +160,9 @@ impl crate::primitives::Wire for RegisterBrokerRecord {
         }
         size += 16;
         size += 8;
-        size += crate::primitives::Wire::value_size(&self.end_points, version, true);
-        size += crate::primitives::Wire::value_size(&self.features, version, true);
-        size += crate::primitives::Wire::value_size(&self.rack, version, true);
+        size += crate::encoding::Wire::value_size(&self.end_points, version, true);
+        size += crate::encoding::Wire::value_size(&self.features, version, true);
+        size += crate::encoding::Wire::value_size(&self.rack, version, true);
         size += 1;
         if version >= 1 {
             size += 1;
@@ -175,18 +173,23 @@ impl crate::primitives::Wire for RegisterBrokerRecord {
         count += usize::from(write_log_dirs);
         count += usize::from(write_cordoned_log_dirs);
         size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            += crate::encoding::uvarint_len(count as u32)
+                + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
         if write_log_dirs {
-            size += crate::tagged::field_size(0, &self.log_dirs, version);
+            size += crate::encoding::tagged::field_size(0, &self.log_dirs, version);
         }
         if write_cordoned_log_dirs {
-            size += crate::tagged::field_size(1, &self.cordoned_log_dirs, version);
+            size
+                += crate::encoding::tagged::field_size(
+                    1,
+                    &self.cordoned_log_dirs,
+                    version,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for RegisterBrokerRecord {
+impl crate::encoding::Decode for RegisterBrokerRecord {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -194,75 +197,68 @@ impl crate::primitives::Decode for RegisterBrokerRecord {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version >= 2 {
-            let run: [u8; 5] = crate::primitives::field::read_run(
+            let run: [u8; 5] = crate::encoding::field::read_run(
                 r,
                 &[("broker_id", 4), ("is_migrating_zk_broker", 1)],
             )?;
-            self.broker_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.is_migrating_zk_broker = crate::primitives::Fixed::from_chunk(
-                &run[4..5],
-            );
+            self.broker_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.is_migrating_zk_broker = crate::encoding::Fixed::from_chunk(&run[4..5]);
         } else {
-            let run: [u8; 4] = crate::primitives::field::read_run(
-                r,
-                &[("broker_id", 4)],
-            )?;
-            self.broker_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
+            let run: [u8; 4] = crate::encoding::field::read_run(r, &[("broker_id", 4)])?;
+            self.broker_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
             self.is_migrating_zk_broker = false;
         }
-        let run: [u8; 24] = crate::primitives::field::read_run(
+        let run: [u8; 24] = crate::encoding::field::read_run(
             r,
             &[("incarnation_id", 16), ("broker_epoch", 8)],
         )?;
-        self.incarnation_id = crate::primitives::Fixed::from_chunk(&run[0..16]);
-        self.broker_epoch = crate::primitives::Fixed::from_chunk(&run[16..24]);
-        crate::primitives::field::decode_into(
+        self.incarnation_id = crate::encoding::Fixed::from_chunk(&run[0..16]);
+        self.broker_epoch = crate::encoding::Fixed::from_chunk(&run[16..24]);
+        crate::encoding::field::decode_into(
             &mut self.end_points,
             r,
             version,
             true,
             "end_points",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.features,
             r,
             version,
             true,
             "features",
         )?;
-        crate::primitives::field::decode_into(&mut self.rack, r, version, true, "rack")?;
+        crate::encoding::field::decode_into(&mut self.rack, r, version, true, "rack")?;
         if version >= 1 {
-            let run: [u8; 2] = crate::primitives::field::read_run(
+            let run: [u8; 2] = crate::encoding::field::read_run(
                 r,
                 &[("fenced", 1), ("in_controlled_shutdown", 1)],
             )?;
-            self.fenced = crate::primitives::Fixed::from_chunk(&run[0..1]);
-            self.in_controlled_shutdown = crate::primitives::Fixed::from_chunk(
-                &run[1..2],
-            );
+            self.fenced = crate::encoding::Fixed::from_chunk(&run[0..1]);
+            self.in_controlled_shutdown = crate::encoding::Fixed::from_chunk(&run[1..2]);
         } else {
-            let run: [u8; 1] = crate::primitives::field::read_run(r, &[("fenced", 1)])?;
-            self.fenced = crate::primitives::Fixed::from_chunk(&run[0..1]);
+            let run: [u8; 1] = crate::encoding::field::read_run(r, &[("fenced", 1)])?;
+            self.fenced = crate::encoding::Fixed::from_chunk(&run[0..1]);
             self.in_controlled_shutdown = false;
         }
         self.log_dirs.clear();
         self.cordoned_log_dirs = None;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
+        crate::encoding::tagged::decode_section(
             r,
             2,
             &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
                     0 if version >= 3 => {
-                        self.log_dirs = crate::primitives::field::decode_tagged(
+                        self.log_dirs = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "log_dirs",
                         )?;
                     }
                     1 if version >= 4 => {
-                        self.cordoned_log_dirs = crate::primitives::field::decode_tagged(
+                        self.cordoned_log_dirs = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "cordoned_log_dirs",
@@ -291,13 +287,13 @@ impl crate::primitives::Decode for RegisterBrokerRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for RegisterBrokerRecord {}
+impl crate::encoding::Struct for RegisterBrokerRecord {}
 impl crate::entity::Entities for RegisterBrokerRecord {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.broker_id, "BrokerId", f);
+        crate::encoding::broker_id(&self.broker_id, "BrokerId", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.broker_id, "BrokerId", f);
+        crate::encoding::broker_id_mut(&mut self.broker_id, "BrokerId", f);
     }
 }
 /// Versions 0-4; flexible 0-4.
@@ -314,7 +310,7 @@ pub struct BrokerEndpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for BrokerEndpoint {
+impl crate::encoding::Wire for BrokerEndpoint {
     #[inline]
     fn encode_value(
         &self,
@@ -323,8 +319,8 @@ impl crate::primitives::Wire for BrokerEndpoint {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(15 + self.name.len() + self.host.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
-        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.host, true, "host")?;
         let mut run = [0u8; 4];
         run[0..2].copy_from_slice(&self.port.to_be_bytes());
         run[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
@@ -334,22 +330,29 @@ impl crate::primitives::Wire for BrokerEndpoint {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size += crate::primitives::Wire::value_size(&self.host, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.host, version, true);
         size += 2;
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for BrokerEndpoint {
+impl crate::encoding::Decode for BrokerEndpoint {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -357,16 +360,20 @@ impl crate::primitives::Decode for BrokerEndpoint {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
-        let run: [u8; 4] = crate::primitives::field::read_run(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::encoding::field::decode_into(&mut self.host, r, version, true, "host")?;
+        let run: [u8; 4] = crate::encoding::field::read_run(
             r,
             &[("port", 2), ("security_protocol", 2)],
         )?;
-        self.port = crate::primitives::Fixed::from_chunk(&run[0..2]);
-        self.security_protocol = crate::primitives::Fixed::from_chunk(&run[2..4]);
+        self.port = crate::encoding::Fixed::from_chunk(&run[0..2]);
+        self.security_protocol = crate::encoding::Fixed::from_chunk(&run[2..4]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -378,7 +385,7 @@ impl crate::primitives::Decode for BrokerEndpoint {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for BrokerEndpoint {}
+impl crate::encoding::Struct for BrokerEndpoint {}
 /// Versions 0-4; flexible 0-4.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BrokerFeature {
@@ -391,7 +398,7 @@ pub struct BrokerFeature {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for BrokerFeature {
+impl crate::encoding::Wire for BrokerFeature {
     #[inline]
     fn encode_value(
         &self,
@@ -400,7 +407,7 @@ impl crate::primitives::Wire for BrokerFeature {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
         let mut run = [0u8; 4];
         run[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
         run[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
@@ -410,21 +417,28 @@ impl crate::primitives::Wire for BrokerFeature {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
         size += 2;
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for BrokerFeature {
+impl crate::encoding::Decode for BrokerFeature {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -432,15 +446,19 @@ impl crate::primitives::Decode for BrokerFeature {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        let run: [u8; 4] = crate::primitives::field::read_run(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        let run: [u8; 4] = crate::encoding::field::read_run(
             r,
             &[("min_supported_version", 2), ("max_supported_version", 2)],
         )?;
-        self.min_supported_version = crate::primitives::Fixed::from_chunk(&run[0..2]);
-        self.max_supported_version = crate::primitives::Fixed::from_chunk(&run[2..4]);
+        self.min_supported_version = crate::encoding::Fixed::from_chunk(&run[0..2]);
+        self.max_supported_version = crate::encoding::Fixed::from_chunk(&run[2..4]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -451,7 +469,7 @@ impl crate::primitives::Decode for BrokerFeature {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for BrokerFeature {}
+impl crate::encoding::Struct for BrokerFeature {}
 impl crate::message::Message for RegisterBrokerRecord {
     const NAME: &'static str = "RegisterBrokerRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

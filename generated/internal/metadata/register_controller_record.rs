@@ -18,7 +18,7 @@ pub struct RegisterControllerRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for RegisterControllerRecord {
+impl crate::encoding::Wire for RegisterControllerRecord {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -31,28 +31,26 @@ impl crate::primitives::Wire for RegisterControllerRecord {
         run[4..20].copy_from_slice(&self.incarnation_id.0);
         run[20..21].copy_from_slice(&[u8::from(self.zk_migration_ready)]);
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.end_points.len(),
             true,
             "end_points",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.end_points,
             buf,
             version,
             true,
             "end_points",
         )?;
-        crate::primitives::field::encode(
-            &self.features,
+        crate::encoding::field::encode(&self.features, buf, version, true, "features")?;
+        crate::encoding::tagged::encode_unknown_section(
             buf,
-            version,
-            true,
-            "features",
+            &self.unknown_tagged_fields,
+            0,
         )?;
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
         Ok(())
     }
     #[inline]
@@ -61,34 +59,37 @@ impl crate::primitives::Wire for RegisterControllerRecord {
         size += 4;
         size += 16;
         size += 1;
-        size += crate::primitives::Wire::value_size(&self.end_points, version, true);
-        size += crate::primitives::Wire::value_size(&self.features, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.end_points, version, true);
+        size += crate::encoding::Wire::value_size(&self.features, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for RegisterControllerRecord {
+impl crate::encoding::Decode for RegisterControllerRecord {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 21] = crate::primitives::field::read_run(
+        let run: [u8; 21] = crate::encoding::field::read_run(
             r,
             &[("controller_id", 4), ("incarnation_id", 16), ("zk_migration_ready", 1)],
         )?;
-        self.controller_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.incarnation_id = crate::primitives::Fixed::from_chunk(&run[4..20]);
-        self.zk_migration_ready = crate::primitives::Fixed::from_chunk(&run[20..21]);
-        crate::primitives::field::decode_into(
+        self.controller_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.incarnation_id = crate::encoding::Fixed::from_chunk(&run[4..20]);
+        self.zk_migration_ready = crate::encoding::Fixed::from_chunk(&run[20..21]);
+        crate::encoding::field::decode_into(
             &mut self.end_points,
             r,
             version,
             true,
             "end_points",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.features,
             r,
             version,
@@ -96,7 +97,11 @@ impl crate::primitives::Decode for RegisterControllerRecord {
             "features",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -109,7 +114,7 @@ impl crate::primitives::Decode for RegisterControllerRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for RegisterControllerRecord {}
+impl crate::encoding::Struct for RegisterControllerRecord {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ControllerEndpoint {
@@ -124,7 +129,7 @@ pub struct ControllerEndpoint {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ControllerEndpoint {
+impl crate::encoding::Wire for ControllerEndpoint {
     #[inline]
     fn encode_value(
         &self,
@@ -133,8 +138,8 @@ impl crate::primitives::Wire for ControllerEndpoint {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(15 + self.name.len() + self.host.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
-        crate::primitives::field::put_str(&mut s, &self.host, true, "host")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.host, true, "host")?;
         let mut run = [0u8; 4];
         run[0..2].copy_from_slice(&self.port.to_be_bytes());
         run[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
@@ -144,22 +149,29 @@ impl crate::primitives::Wire for ControllerEndpoint {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
-        size += crate::primitives::Wire::value_size(&self.host, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.host, version, true);
         size += 2;
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ControllerEndpoint {
+impl crate::encoding::Decode for ControllerEndpoint {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -167,16 +179,20 @@ impl crate::primitives::Decode for ControllerEndpoint {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(&mut self.host, r, version, true, "host")?;
-        let run: [u8; 4] = crate::primitives::field::read_run(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::encoding::field::decode_into(&mut self.host, r, version, true, "host")?;
+        let run: [u8; 4] = crate::encoding::field::read_run(
             r,
             &[("port", 2), ("security_protocol", 2)],
         )?;
-        self.port = crate::primitives::Fixed::from_chunk(&run[0..2]);
-        self.security_protocol = crate::primitives::Fixed::from_chunk(&run[2..4]);
+        self.port = crate::encoding::Fixed::from_chunk(&run[0..2]);
+        self.security_protocol = crate::encoding::Fixed::from_chunk(&run[2..4]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -188,7 +204,7 @@ impl crate::primitives::Decode for ControllerEndpoint {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ControllerEndpoint {}
+impl crate::encoding::Struct for ControllerEndpoint {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ControllerFeature {
@@ -201,7 +217,7 @@ pub struct ControllerFeature {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ControllerFeature {
+impl crate::encoding::Wire for ControllerFeature {
     #[inline]
     fn encode_value(
         &self,
@@ -210,7 +226,7 @@ impl crate::primitives::Wire for ControllerFeature {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(10 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
         let mut run = [0u8; 4];
         run[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
         run[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
@@ -220,21 +236,28 @@ impl crate::primitives::Wire for ControllerFeature {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
         size += 2;
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ControllerFeature {
+impl crate::encoding::Decode for ControllerFeature {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -242,15 +265,19 @@ impl crate::primitives::Decode for ControllerFeature {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        let run: [u8; 4] = crate::primitives::field::read_run(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        let run: [u8; 4] = crate::encoding::field::read_run(
             r,
             &[("min_supported_version", 2), ("max_supported_version", 2)],
         )?;
-        self.min_supported_version = crate::primitives::Fixed::from_chunk(&run[0..2]);
-        self.max_supported_version = crate::primitives::Fixed::from_chunk(&run[2..4]);
+        self.min_supported_version = crate::encoding::Fixed::from_chunk(&run[0..2]);
+        self.max_supported_version = crate::encoding::Fixed::from_chunk(&run[2..4]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -261,7 +288,7 @@ impl crate::primitives::Decode for ControllerFeature {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ControllerFeature {}
+impl crate::encoding::Struct for ControllerFeature {}
 impl crate::message::Message for RegisterControllerRecord {
     const NAME: &'static str = "RegisterControllerRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

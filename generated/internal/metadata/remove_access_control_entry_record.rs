@@ -10,7 +10,7 @@ pub struct RemoveAccessControlEntryRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for RemoveAccessControlEntryRecord {
+impl crate::encoding::Wire for RemoveAccessControlEntryRecord {
     #[inline]
     fn encode_value(
         &self,
@@ -25,7 +25,11 @@ impl crate::primitives::Wire for RemoveAccessControlEntryRecord {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -33,11 +37,14 @@ impl crate::primitives::Wire for RemoveAccessControlEntryRecord {
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 16;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for RemoveAccessControlEntryRecord {
+impl crate::encoding::Decode for RemoveAccessControlEntryRecord {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -45,9 +52,13 @@ impl crate::primitives::Decode for RemoveAccessControlEntryRecord {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.id, r, version, false, "id")?;
+        crate::encoding::field::decode_into(&mut self.id, r, version, false, "id")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -56,7 +67,7 @@ impl crate::primitives::Decode for RemoveAccessControlEntryRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for RemoveAccessControlEntryRecord {}
+impl crate::encoding::Struct for RemoveAccessControlEntryRecord {}
 impl crate::message::Message for RemoveAccessControlEntryRecord {
     const NAME: &'static str = "RemoveAccessControlEntryRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -10,7 +10,7 @@ pub struct RemoveDelegationTokenRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for RemoveDelegationTokenRecord {
+impl crate::encoding::Wire for RemoveDelegationTokenRecord {
     #[inline]
     fn encode_value(
         &self,
@@ -19,25 +19,32 @@ impl crate::primitives::Wire for RemoveDelegationTokenRecord {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(6 + self.token_id.len());
-        crate::primitives::field::put_str(&mut s, &self.token_id, true, "token_id")?;
+        crate::encoding::field::put_str(&mut s, &self.token_id, true, "token_id")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.token_id, version, true);
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size += crate::encoding::Wire::value_size(&self.token_id, version, true);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for RemoveDelegationTokenRecord {
+impl crate::encoding::Decode for RemoveDelegationTokenRecord {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -45,7 +52,7 @@ impl crate::primitives::Decode for RemoveDelegationTokenRecord {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.token_id,
             r,
             version,
@@ -53,7 +60,11 @@ impl crate::primitives::Decode for RemoveDelegationTokenRecord {
             "token_id",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -62,7 +73,7 @@ impl crate::primitives::Decode for RemoveDelegationTokenRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for RemoveDelegationTokenRecord {}
+impl crate::encoding::Struct for RemoveDelegationTokenRecord {}
 impl crate::message::Message for RemoveDelegationTokenRecord {
     const NAME: &'static str = "RemoveDelegationTokenRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

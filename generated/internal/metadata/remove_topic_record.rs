@@ -10,7 +10,7 @@ pub struct RemoveTopicRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for RemoveTopicRecord {
+impl crate::encoding::Wire for RemoveTopicRecord {
     #[inline]
     fn encode_value(
         &self,
@@ -25,7 +25,11 @@ impl crate::primitives::Wire for RemoveTopicRecord {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -33,11 +37,14 @@ impl crate::primitives::Wire for RemoveTopicRecord {
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 16;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for RemoveTopicRecord {
+impl crate::encoding::Decode for RemoveTopicRecord {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -45,7 +52,7 @@ impl crate::primitives::Decode for RemoveTopicRecord {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_id,
             r,
             version,
@@ -53,7 +60,11 @@ impl crate::primitives::Decode for RemoveTopicRecord {
             "topic_id",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -62,7 +73,7 @@ impl crate::primitives::Decode for RemoveTopicRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for RemoveTopicRecord {}
+impl crate::encoding::Struct for RemoveTopicRecord {}
 impl crate::message::Message for RemoveTopicRecord {
     const NAME: &'static str = "RemoveTopicRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -12,7 +12,7 @@ pub struct UnfenceBrokerRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for UnfenceBrokerRecord {
+impl crate::encoding::Wire for UnfenceBrokerRecord {
     #[inline]
     fn encode_value(
         &self,
@@ -30,7 +30,11 @@ impl crate::primitives::Wire for UnfenceBrokerRecord {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -39,11 +43,14 @@ impl crate::primitives::Wire for UnfenceBrokerRecord {
         let mut size = 0;
         size += 4;
         size += 8;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for UnfenceBrokerRecord {
+impl crate::encoding::Decode for UnfenceBrokerRecord {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -51,14 +58,18 @@ impl crate::primitives::Decode for UnfenceBrokerRecord {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 12] = crate::primitives::field::read_run(
+        let run: [u8; 12] = crate::encoding::field::read_run(
             r,
             &[("id", 4), ("epoch", 8)],
         )?;
-        self.id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.epoch = crate::primitives::Fixed::from_chunk(&run[4..12]);
+        self.id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.epoch = crate::encoding::Fixed::from_chunk(&run[4..12]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -68,13 +79,13 @@ impl crate::primitives::Decode for UnfenceBrokerRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for UnfenceBrokerRecord {}
+impl crate::encoding::Struct for UnfenceBrokerRecord {}
 impl crate::entity::Entities for UnfenceBrokerRecord {
     fn visit_entities(&self, _version: i16, f: &mut crate::entity::Visit<'_>) {
-        crate::entity::broker_id(&self.id, "Id", f);
+        crate::encoding::broker_id(&self.id, "Id", f);
     }
     fn rewrite_entities(&mut self, _version: i16, f: &mut crate::entity::Rewrite<'_>) {
-        crate::entity::broker_id_mut(&mut self.id, "Id", f);
+        crate::encoding::broker_id_mut(&mut self.id, "Id", f);
     }
 }
 impl crate::message::Message for UnfenceBrokerRecord {

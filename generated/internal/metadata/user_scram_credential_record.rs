@@ -39,7 +39,7 @@ impl ::core::fmt::Debug for UserScramCredentialRecord {
             .finish()
     }
 }
-impl crate::primitives::Wire for UserScramCredentialRecord {
+impl crate::encoding::Wire for UserScramCredentialRecord {
     #[inline]
     fn encode_value(
         &self,
@@ -48,18 +48,18 @@ impl crate::primitives::Wire for UserScramCredentialRecord {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(6 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
         s.put_fixed(self.mechanism)?;
         s.finish();
-        crate::primitives::field::encode(&self.salt, buf, version, true, "salt")?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(&self.salt, buf, version, true, "salt")?;
+        crate::encoding::field::encode(
             &self.stored_key,
             buf,
             version,
             true,
             "stored_key",
         )?;
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.server_key,
             buf,
             version,
@@ -73,24 +73,31 @@ impl crate::primitives::Wire for UserScramCredentialRecord {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
         size += 1;
-        size += crate::primitives::Wire::value_size(&self.salt, version, true);
-        size += crate::primitives::Wire::value_size(&self.stored_key, version, true);
-        size += crate::primitives::Wire::value_size(&self.server_key, version, true);
+        size += crate::encoding::Wire::value_size(&self.salt, version, true);
+        size += crate::encoding::Wire::value_size(&self.stored_key, version, true);
+        size += crate::encoding::Wire::value_size(&self.server_key, version, true);
         size += 4;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for UserScramCredentialRecord {
+impl crate::encoding::Decode for UserScramCredentialRecord {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -98,30 +105,30 @@ impl crate::primitives::Decode for UserScramCredentialRecord {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        crate::encoding::field::decode_into(
             &mut self.mechanism,
             r,
             version,
             false,
             "mechanism",
         )?;
-        crate::primitives::field::decode_into(&mut self.salt, r, version, true, "salt")?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(&mut self.salt, r, version, true, "salt")?;
+        crate::encoding::field::decode_into(
             &mut self.stored_key,
             r,
             version,
             true,
             "stored_key",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.server_key,
             r,
             version,
             true,
             "server_key",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.iterations,
             r,
             version,
@@ -129,7 +136,11 @@ impl crate::primitives::Decode for UserScramCredentialRecord {
             "iterations",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -143,7 +154,7 @@ impl crate::primitives::Decode for UserScramCredentialRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for UserScramCredentialRecord {}
+impl crate::encoding::Struct for UserScramCredentialRecord {}
 impl crate::message::Message for UserScramCredentialRecord {
     const NAME: &'static str = "UserScramCredentialRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -10,7 +10,7 @@ pub struct ZkMigrationStateRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for ZkMigrationStateRecord {
+impl crate::encoding::Wire for ZkMigrationStateRecord {
     #[inline]
     fn encode_value(
         &self,
@@ -25,7 +25,11 @@ impl crate::primitives::Wire for ZkMigrationStateRecord {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -33,11 +37,14 @@ impl crate::primitives::Wire for ZkMigrationStateRecord {
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 1;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for ZkMigrationStateRecord {
+impl crate::encoding::Decode for ZkMigrationStateRecord {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -45,7 +52,7 @@ impl crate::primitives::Decode for ZkMigrationStateRecord {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.zk_migration_state,
             r,
             version,
@@ -53,7 +60,11 @@ impl crate::primitives::Decode for ZkMigrationStateRecord {
             "zk_migration_state",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -62,7 +73,7 @@ impl crate::primitives::Decode for ZkMigrationStateRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ZkMigrationStateRecord {}
+impl crate::encoding::Struct for ZkMigrationStateRecord {}
 impl crate::message::Message for ZkMigrationStateRecord {
     const NAME: &'static str = "ZkMigrationStateRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

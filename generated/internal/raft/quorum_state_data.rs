@@ -36,7 +36,7 @@ impl Default for QuorumStateData {
         }
     }
 }
-impl crate::primitives::Wire for QuorumStateData {
+impl crate::encoding::Wire for QuorumStateData {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -44,20 +44,20 @@ impl crate::primitives::Wire for QuorumStateData {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version > 0 && !self.cluster_id.is_empty() {
-            return Err(crate::primitives::field::non_default("cluster_id"));
+            return Err(crate::encoding::field::non_default("cluster_id"));
         }
         if version < 1 && !self.voted_directory_id.is_nil() {
-            return Err(crate::primitives::field::non_default("voted_directory_id"));
+            return Err(crate::encoding::field::non_default("voted_directory_id"));
         }
         if version > 0 && self.applied_offset != 0 {
-            return Err(crate::primitives::field::non_default("applied_offset"));
+            return Err(crate::encoding::field::non_default("applied_offset"));
         }
         if version > 0 && self.current_voters.as_ref().is_none_or(|v| !v.is_empty()) {
-            return Err(crate::primitives::field::non_default("current_voters"));
+            return Err(crate::encoding::field::non_default("current_voters"));
         }
         let mut s = buf.segment(41 + self.cluster_id.len());
         if version <= 0 {
-            crate::primitives::field::put_str(
+            crate::encoding::field::put_str(
                 &mut s,
                 &self.cluster_id,
                 true,
@@ -83,7 +83,7 @@ impl crate::primitives::Wire for QuorumStateData {
         }
         s.finish();
         if version <= 0 {
-            crate::primitives::field::encode(
+            crate::encoding::field::encode(
                 &self.current_voters,
                 buf,
                 version,
@@ -91,14 +91,18 @@ impl crate::primitives::Wire for QuorumStateData {
                 "current_voters",
             )?;
         }
-        crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+        crate::encoding::tagged::encode_unknown_section(
+            buf,
+            &self.unknown_tagged_fields,
+            0,
+        )?;
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         if version <= 0 {
-            size += crate::primitives::Wire::value_size(&self.cluster_id, version, true);
+            size += crate::encoding::Wire::value_size(&self.cluster_id, version, true);
         }
         size += 4;
         size += 4;
@@ -111,17 +115,20 @@ impl crate::primitives::Wire for QuorumStateData {
         }
         if version <= 0 {
             size
-                += crate::primitives::Wire::value_size(
+                += crate::encoding::Wire::value_size(
                     &self.current_voters,
                     version,
                     true,
                 );
         }
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for QuorumStateData {
+impl crate::encoding::Decode for QuorumStateData {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
@@ -129,7 +136,7 @@ impl crate::primitives::Decode for QuorumStateData {
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
         if version <= 0 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.cluster_id,
                 r,
                 version,
@@ -140,7 +147,7 @@ impl crate::primitives::Decode for QuorumStateData {
             self.cluster_id.clear();
         }
         if version >= 1 {
-            let run: [u8; 28] = crate::primitives::field::read_run(
+            let run: [u8; 28] = crate::encoding::field::read_run(
                 r,
                 &[
                     ("leader_id", 4),
@@ -149,22 +156,22 @@ impl crate::primitives::Decode for QuorumStateData {
                     ("voted_directory_id", 16),
                 ],
             )?;
-            self.leader_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
-            self.voted_id = crate::primitives::Fixed::from_chunk(&run[8..12]);
-            self.voted_directory_id = crate::primitives::Fixed::from_chunk(&run[12..28]);
+            self.leader_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
+            self.voted_id = crate::encoding::Fixed::from_chunk(&run[8..12]);
+            self.voted_directory_id = crate::encoding::Fixed::from_chunk(&run[12..28]);
         } else {
-            let run: [u8; 12] = crate::primitives::field::read_run(
+            let run: [u8; 12] = crate::encoding::field::read_run(
                 r,
                 &[("leader_id", 4), ("leader_epoch", 4), ("voted_id", 4)],
             )?;
-            self.leader_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-            self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
-            self.voted_id = crate::primitives::Fixed::from_chunk(&run[8..12]);
+            self.leader_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+            self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
+            self.voted_id = crate::encoding::Fixed::from_chunk(&run[8..12]);
             self.voted_directory_id = crate::primitives::Uuid::NIL;
         }
         if version <= 0 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.applied_offset,
                 r,
                 version,
@@ -175,7 +182,7 @@ impl crate::primitives::Decode for QuorumStateData {
             self.applied_offset = 0;
         }
         if version <= 0 {
-            crate::primitives::field::decode_into(
+            crate::encoding::field::decode_into(
                 &mut self.current_voters,
                 r,
                 version,
@@ -186,7 +193,11 @@ impl crate::primitives::Decode for QuorumStateData {
             self.current_voters = Some(Vec::new());
         }
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -201,7 +212,7 @@ impl crate::primitives::Decode for QuorumStateData {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for QuorumStateData {}
+impl crate::encoding::Struct for QuorumStateData {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Voter {
@@ -210,7 +221,7 @@ pub struct Voter {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for Voter {
+impl crate::encoding::Wire for Voter {
     #[inline]
     fn encode_value(
         &self,
@@ -225,7 +236,11 @@ impl crate::primitives::Wire for Voter {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -233,11 +248,14 @@ impl crate::primitives::Wire for Voter {
     fn value_size(&self, _version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size += 4;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for Voter {
+impl crate::encoding::Decode for Voter {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -245,7 +263,7 @@ impl crate::primitives::Decode for Voter {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.voter_id,
             r,
             version,
@@ -253,7 +271,11 @@ impl crate::primitives::Decode for Voter {
             "voter_id",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -262,7 +284,7 @@ impl crate::primitives::Decode for Voter {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for Voter {}
+impl crate::encoding::Struct for Voter {}
 impl crate::message::Message for QuorumStateData {
     const NAME: &'static str = "QuorumStateData";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -62,7 +62,7 @@ impl crate::internal::RecordData for CoordinatorRecordKey {
         match record_type {
             0 => <ShareSnapshotKey as crate::json::FromJson>::from_json(json, version).map(Self::ShareSnapshotKey),
             1 => <ShareUpdateKey as crate::json::FromJson>::from_json(json, version).map(Self::ShareUpdateKey),
-            _ => Err(crate::json::unknown_api_key(record_type, version)),
+            _ => Err(crate::encoding::json::unknown_api_key(record_type, version)),
         }
     }
     #[cfg(feature = "sample")]
@@ -137,7 +137,7 @@ impl crate::internal::RecordData for CoordinatorRecordValue {
         match record_type {
             0 => <ShareSnapshotValue as crate::json::FromJson>::from_json(json, version).map(Self::ShareSnapshotValue),
             1 => <ShareUpdateValue as crate::json::FromJson>::from_json(json, version).map(Self::ShareUpdateValue),
-            _ => Err(crate::json::unknown_api_key(record_type, version)),
+            _ => Err(crate::encoding::json::unknown_api_key(record_type, version)),
         }
     }
     #[cfg(feature = "sample")]

@@ -39,7 +39,7 @@ impl Default for ShareSnapshotValue {
         }
     }
 }
-impl crate::primitives::Wire for ShareSnapshotValue {
+impl crate::encoding::Wire for ShareSnapshotValue {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -57,14 +57,14 @@ impl crate::primitives::Wire for ShareSnapshotValue {
         run[0..8].copy_from_slice(&self.create_timestamp.to_be_bytes());
         run[8..16].copy_from_slice(&self.write_timestamp.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.state_batches.len(),
             true,
             "state_batches",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.state_batches,
             buf,
             version,
@@ -74,9 +74,9 @@ impl crate::primitives::Wire for ShareSnapshotValue {
         let write_delivery_complete_count = self.delivery_complete_count != -1;
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_delivery_complete_count);
-        crate::primitives::varint::put_uvarint(buf, count as u32);
+        crate::encoding::put_uvarint(buf, count as u32);
         if write_delivery_complete_count {
-            crate::tagged::encode_field(
+            crate::encoding::tagged::encode_field(
                 buf,
                 0,
                 &self.delivery_complete_count,
@@ -84,7 +84,7 @@ impl crate::primitives::Wire for ShareSnapshotValue {
                 "delivery_complete_count",
             )?;
         }
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+        crate::encoding::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
         Ok(())
     }
     #[inline]
@@ -96,27 +96,32 @@ impl crate::primitives::Wire for ShareSnapshotValue {
         size += 8;
         size += 8;
         size += 8;
-        size += crate::primitives::Wire::value_size(&self.state_batches, version, true);
+        size += crate::encoding::Wire::value_size(&self.state_batches, version, true);
         let write_delivery_complete_count = self.delivery_complete_count != -1;
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_delivery_complete_count);
         size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            += crate::encoding::uvarint_len(count as u32)
+                + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
         if write_delivery_complete_count {
-            size += crate::tagged::field_size(0, &self.delivery_complete_count, version);
+            size
+                += crate::encoding::tagged::field_size(
+                    0,
+                    &self.delivery_complete_count,
+                    version,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for ShareSnapshotValue {
+impl crate::encoding::Decode for ShareSnapshotValue {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 20] = crate::primitives::field::read_run(
+        let run: [u8; 20] = crate::encoding::field::read_run(
             r,
             &[
                 ("snapshot_epoch", 4),
@@ -125,18 +130,18 @@ impl crate::primitives::Decode for ShareSnapshotValue {
                 ("start_offset", 8),
             ],
         )?;
-        self.snapshot_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.state_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
-        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[8..12]);
-        self.start_offset = crate::primitives::Fixed::from_chunk(&run[12..20]);
+        self.snapshot_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.state_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
+        self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[8..12]);
+        self.start_offset = crate::encoding::Fixed::from_chunk(&run[12..20]);
         self.delivery_complete_count = -1;
-        let run: [u8; 16] = crate::primitives::field::read_run(
+        let run: [u8; 16] = crate::encoding::field::read_run(
             r,
             &[("create_timestamp", 8), ("write_timestamp", 8)],
         )?;
-        self.create_timestamp = crate::primitives::Fixed::from_chunk(&run[0..8]);
-        self.write_timestamp = crate::primitives::Fixed::from_chunk(&run[8..16]);
-        crate::primitives::field::decode_into(
+        self.create_timestamp = crate::encoding::Fixed::from_chunk(&run[0..8]);
+        self.write_timestamp = crate::encoding::Fixed::from_chunk(&run[8..16]);
+        crate::encoding::field::decode_into(
             &mut self.state_batches,
             r,
             version,
@@ -144,14 +149,14 @@ impl crate::primitives::Decode for ShareSnapshotValue {
             "state_batches",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
+        crate::encoding::tagged::decode_section(
             r,
             1,
             &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
                     0 => {
-                        self.delivery_complete_count = crate::primitives::field::decode_tagged(
+                        self.delivery_complete_count = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "delivery_complete_count",
@@ -177,7 +182,7 @@ impl crate::primitives::Decode for ShareSnapshotValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ShareSnapshotValue {}
+impl crate::encoding::Struct for ShareSnapshotValue {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StateBatch {
@@ -192,7 +197,7 @@ pub struct StateBatch {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for StateBatch {
+impl crate::encoding::Wire for StateBatch {
     #[inline]
     fn encode_value(
         &self,
@@ -212,7 +217,11 @@ impl crate::primitives::Wire for StateBatch {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -223,11 +232,14 @@ impl crate::primitives::Wire for StateBatch {
         size += 8;
         size += 1;
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for StateBatch {
+impl crate::encoding::Decode for StateBatch {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -235,7 +247,7 @@ impl crate::primitives::Decode for StateBatch {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 19] = crate::primitives::field::read_run(
+        let run: [u8; 19] = crate::encoding::field::read_run(
             r,
             &[
                 ("first_offset", 8),
@@ -244,12 +256,16 @@ impl crate::primitives::Decode for StateBatch {
                 ("delivery_count", 2),
             ],
         )?;
-        self.first_offset = crate::primitives::Fixed::from_chunk(&run[0..8]);
-        self.last_offset = crate::primitives::Fixed::from_chunk(&run[8..16]);
-        self.delivery_state = crate::primitives::Fixed::from_chunk(&run[16..17]);
-        self.delivery_count = crate::primitives::Fixed::from_chunk(&run[17..19]);
+        self.first_offset = crate::encoding::Fixed::from_chunk(&run[0..8]);
+        self.last_offset = crate::encoding::Fixed::from_chunk(&run[8..16]);
+        self.delivery_state = crate::encoding::Fixed::from_chunk(&run[16..17]);
+        self.delivery_count = crate::encoding::Fixed::from_chunk(&run[17..19]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -261,7 +277,7 @@ impl crate::primitives::Decode for StateBatch {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for StateBatch {}
+impl crate::encoding::Struct for StateBatch {}
 impl crate::message::Message for ShareSnapshotValue {
     const NAME: &'static str = "ShareSnapshotValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

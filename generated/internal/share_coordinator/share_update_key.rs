@@ -12,7 +12,7 @@ pub struct ShareUpdateKey {
     /// Versions 0.
     pub partition: i32,
 }
-impl crate::primitives::Wire for ShareUpdateKey {
+impl crate::encoding::Wire for ShareUpdateKey {
     #[inline]
     fn encode_value(
         &self,
@@ -21,7 +21,7 @@ impl crate::primitives::Wire for ShareUpdateKey {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(25 + self.group_id.len());
-        crate::primitives::field::put_str(&mut s, &self.group_id, false, "group_id")?;
+        crate::encoding::field::put_str(&mut s, &self.group_id, false, "group_id")?;
         let mut run = [0u8; 20];
         run[0..16].copy_from_slice(&self.topic_id.0);
         run[16..20].copy_from_slice(&self.partition.to_be_bytes());
@@ -32,13 +32,13 @@ impl crate::primitives::Wire for ShareUpdateKey {
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.group_id, version, false);
+        size += crate::encoding::Wire::value_size(&self.group_id, version, false);
         size += 16;
         size += 4;
         size
     }
 }
-impl crate::primitives::Decode for ShareUpdateKey {
+impl crate::encoding::Decode for ShareUpdateKey {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -46,19 +46,19 @@ impl crate::primitives::Decode for ShareUpdateKey {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.group_id,
             r,
             version,
             false,
             "group_id",
         )?;
-        let run: [u8; 20] = crate::primitives::field::read_run(
+        let run: [u8; 20] = crate::encoding::field::read_run(
             r,
             &[("topic_id", 16), ("partition", 4)],
         )?;
-        self.topic_id = crate::primitives::Fixed::from_chunk(&run[0..16]);
-        self.partition = crate::primitives::Fixed::from_chunk(&run[16..20]);
+        self.topic_id = crate::encoding::Fixed::from_chunk(&run[0..16]);
+        self.partition = crate::encoding::Fixed::from_chunk(&run[16..20]);
         Ok(())
     }
     #[inline]
@@ -68,7 +68,7 @@ impl crate::primitives::Decode for ShareUpdateKey {
         self.partition = 0;
     }
 }
-impl crate::primitives::Struct for ShareUpdateKey {}
+impl crate::encoding::Struct for ShareUpdateKey {}
 impl crate::message::Message for ShareUpdateKey {
     const NAME: &'static str = "ShareUpdateKey";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

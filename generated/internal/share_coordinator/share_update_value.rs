@@ -30,7 +30,7 @@ impl Default for ShareUpdateValue {
         }
     }
 }
-impl crate::primitives::Wire for ShareUpdateValue {
+impl crate::encoding::Wire for ShareUpdateValue {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -43,14 +43,14 @@ impl crate::primitives::Wire for ShareUpdateValue {
         run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
         run[8..16].copy_from_slice(&self.start_offset.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.state_batches.len(),
             true,
             "state_batches",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.state_batches,
             buf,
             version,
@@ -60,9 +60,9 @@ impl crate::primitives::Wire for ShareUpdateValue {
         let write_delivery_complete_count = self.delivery_complete_count != -1;
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_delivery_complete_count);
-        crate::primitives::varint::put_uvarint(buf, count as u32);
+        crate::encoding::put_uvarint(buf, count as u32);
         if write_delivery_complete_count {
-            crate::tagged::encode_field(
+            crate::encoding::tagged::encode_field(
                 buf,
                 0,
                 &self.delivery_complete_count,
@@ -70,7 +70,7 @@ impl crate::primitives::Wire for ShareUpdateValue {
                 "delivery_complete_count",
             )?;
         }
-        crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+        crate::encoding::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
         Ok(())
     }
     #[inline]
@@ -79,35 +79,40 @@ impl crate::primitives::Wire for ShareUpdateValue {
         size += 4;
         size += 4;
         size += 8;
-        size += crate::primitives::Wire::value_size(&self.state_batches, version, true);
+        size += crate::encoding::Wire::value_size(&self.state_batches, version, true);
         let write_delivery_complete_count = self.delivery_complete_count != -1;
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_delivery_complete_count);
         size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            += crate::encoding::uvarint_len(count as u32)
+                + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
         if write_delivery_complete_count {
-            size += crate::tagged::field_size(0, &self.delivery_complete_count, version);
+            size
+                += crate::encoding::tagged::field_size(
+                    0,
+                    &self.delivery_complete_count,
+                    version,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for ShareUpdateValue {
+impl crate::encoding::Decode for ShareUpdateValue {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 16] = crate::primitives::field::read_run(
+        let run: [u8; 16] = crate::encoding::field::read_run(
             r,
             &[("snapshot_epoch", 4), ("leader_epoch", 4), ("start_offset", 8)],
         )?;
-        self.snapshot_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[4..8]);
-        self.start_offset = crate::primitives::Fixed::from_chunk(&run[8..16]);
+        self.snapshot_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[4..8]);
+        self.start_offset = crate::encoding::Fixed::from_chunk(&run[8..16]);
         self.delivery_complete_count = -1;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.state_batches,
             r,
             version,
@@ -115,14 +120,14 @@ impl crate::primitives::Decode for ShareUpdateValue {
             "state_batches",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
+        crate::encoding::tagged::decode_section(
             r,
             1,
             &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
                     0 => {
-                        self.delivery_complete_count = crate::primitives::field::decode_tagged(
+                        self.delivery_complete_count = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "delivery_complete_count",
@@ -145,7 +150,7 @@ impl crate::primitives::Decode for ShareUpdateValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for ShareUpdateValue {}
+impl crate::encoding::Struct for ShareUpdateValue {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StateBatch {
@@ -160,7 +165,7 @@ pub struct StateBatch {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for StateBatch {
+impl crate::encoding::Wire for StateBatch {
     #[inline]
     fn encode_value(
         &self,
@@ -180,7 +185,11 @@ impl crate::primitives::Wire for StateBatch {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -191,11 +200,14 @@ impl crate::primitives::Wire for StateBatch {
         size += 8;
         size += 1;
         size += 2;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for StateBatch {
+impl crate::encoding::Decode for StateBatch {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -203,7 +215,7 @@ impl crate::primitives::Decode for StateBatch {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 19] = crate::primitives::field::read_run(
+        let run: [u8; 19] = crate::encoding::field::read_run(
             r,
             &[
                 ("first_offset", 8),
@@ -212,12 +224,16 @@ impl crate::primitives::Decode for StateBatch {
                 ("delivery_count", 2),
             ],
         )?;
-        self.first_offset = crate::primitives::Fixed::from_chunk(&run[0..8]);
-        self.last_offset = crate::primitives::Fixed::from_chunk(&run[8..16]);
-        self.delivery_state = crate::primitives::Fixed::from_chunk(&run[16..17]);
-        self.delivery_count = crate::primitives::Fixed::from_chunk(&run[17..19]);
+        self.first_offset = crate::encoding::Fixed::from_chunk(&run[0..8]);
+        self.last_offset = crate::encoding::Fixed::from_chunk(&run[8..16]);
+        self.delivery_state = crate::encoding::Fixed::from_chunk(&run[16..17]);
+        self.delivery_count = crate::encoding::Fixed::from_chunk(&run[17..19]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -229,7 +245,7 @@ impl crate::primitives::Decode for StateBatch {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for StateBatch {}
+impl crate::encoding::Struct for StateBatch {}
 impl crate::message::Message for ShareUpdateValue {
     const NAME: &'static str = "ShareUpdateValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -10,7 +10,7 @@ pub struct ProducerSnapshot {
     /// Versions 1.
     pub producer_entries: Vec<ProducerEntry>,
 }
-impl crate::primitives::Wire for ProducerSnapshot {
+impl crate::encoding::Wire for ProducerSnapshot {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -19,14 +19,14 @@ impl crate::primitives::Wire for ProducerSnapshot {
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(9);
         s.put_fixed(self.crc)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.producer_entries.len(),
             false,
             "producer_entries",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.producer_entries,
             buf,
             version,
@@ -40,23 +40,19 @@ impl crate::primitives::Wire for ProducerSnapshot {
         let mut size = 0;
         size += 4;
         size
-            += crate::primitives::Wire::value_size(
-                &self.producer_entries,
-                version,
-                false,
-            );
+            += crate::encoding::Wire::value_size(&self.producer_entries, version, false);
         size
     }
 }
-impl crate::primitives::Decode for ProducerSnapshot {
+impl crate::encoding::Decode for ProducerSnapshot {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.crc, r, version, false, "crc")?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(&mut self.crc, r, version, false, "crc")?;
+        crate::encoding::field::decode_into(
             &mut self.producer_entries,
             r,
             version,
@@ -71,7 +67,7 @@ impl crate::primitives::Decode for ProducerSnapshot {
         self.producer_entries.clear();
     }
 }
-impl crate::primitives::Struct for ProducerSnapshot {}
+impl crate::encoding::Struct for ProducerSnapshot {}
 /// Versions 1; flexible none.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ProducerEntry {
@@ -92,7 +88,7 @@ pub struct ProducerEntry {
     /// Versions 1.
     pub current_txn_first_offset: i64,
 }
-impl crate::primitives::Wire for ProducerEntry {
+impl crate::encoding::Wire for ProducerEntry {
     #[inline]
     fn encode_value(
         &self,
@@ -126,7 +122,7 @@ impl crate::primitives::Wire for ProducerEntry {
         size
     }
 }
-impl crate::primitives::Decode for ProducerEntry {
+impl crate::encoding::Decode for ProducerEntry {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -134,7 +130,7 @@ impl crate::primitives::Decode for ProducerEntry {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 46] = crate::primitives::field::read_run(
+        let run: [u8; 46] = crate::encoding::field::read_run(
             r,
             &[
                 ("producer_id", 8),
@@ -147,16 +143,14 @@ impl crate::primitives::Decode for ProducerEntry {
                 ("current_txn_first_offset", 8),
             ],
         )?;
-        self.producer_id = crate::primitives::Fixed::from_chunk(&run[0..8]);
-        self.epoch = crate::primitives::Fixed::from_chunk(&run[8..10]);
-        self.last_sequence = crate::primitives::Fixed::from_chunk(&run[10..14]);
-        self.last_offset = crate::primitives::Fixed::from_chunk(&run[14..22]);
-        self.offset_delta = crate::primitives::Fixed::from_chunk(&run[22..26]);
-        self.timestamp = crate::primitives::Fixed::from_chunk(&run[26..34]);
-        self.coordinator_epoch = crate::primitives::Fixed::from_chunk(&run[34..38]);
-        self.current_txn_first_offset = crate::primitives::Fixed::from_chunk(
-            &run[38..46],
-        );
+        self.producer_id = crate::encoding::Fixed::from_chunk(&run[0..8]);
+        self.epoch = crate::encoding::Fixed::from_chunk(&run[8..10]);
+        self.last_sequence = crate::encoding::Fixed::from_chunk(&run[10..14]);
+        self.last_offset = crate::encoding::Fixed::from_chunk(&run[14..22]);
+        self.offset_delta = crate::encoding::Fixed::from_chunk(&run[22..26]);
+        self.timestamp = crate::encoding::Fixed::from_chunk(&run[26..34]);
+        self.coordinator_epoch = crate::encoding::Fixed::from_chunk(&run[34..38]);
+        self.current_txn_first_offset = crate::encoding::Fixed::from_chunk(&run[38..46]);
         Ok(())
     }
     #[inline]
@@ -171,7 +165,7 @@ impl crate::primitives::Decode for ProducerEntry {
         self.current_txn_first_offset = 0;
     }
 }
-impl crate::primitives::Struct for ProducerEntry {}
+impl crate::encoding::Struct for ProducerEntry {}
 impl crate::message::Message for ProducerSnapshot {
     const NAME: &'static str = "ProducerSnapshot";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

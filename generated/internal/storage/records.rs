@@ -90,7 +90,7 @@ impl crate::internal::RecordData for RemoteLogMetadataRecord {
             1 => <RemoteLogSegmentMetadataUpdateRecord as crate::json::FromJson>::from_json(json, version).map(Self::RemoteLogSegmentMetadataUpdateRecord),
             2 => <RemotePartitionDeleteMetadataRecord as crate::json::FromJson>::from_json(json, version).map(Self::RemotePartitionDeleteMetadataRecord),
             3 => <RemoteLogSegmentMetadataSnapshotRecord as crate::json::FromJson>::from_json(json, version).map(Self::RemoteLogSegmentMetadataSnapshotRecord),
-            _ => Err(crate::json::unknown_api_key(record_type, version)),
+            _ => Err(crate::encoding::json::unknown_api_key(record_type, version)),
         }
     }
     #[cfg(feature = "sample")]

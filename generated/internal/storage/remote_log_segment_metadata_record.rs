@@ -30,14 +30,14 @@ pub struct RemoteLogSegmentMetadataRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for RemoteLogSegmentMetadataRecord {
+impl crate::encoding::Wire for RemoteLogSegmentMetadataRecord {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.remote_log_segment_id,
             buf,
             version,
@@ -52,22 +52,22 @@ impl crate::primitives::Wire for RemoteLogSegmentMetadataRecord {
         run[20..28].copy_from_slice(&self.max_timestamp_ms.to_be_bytes());
         run[28..36].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.segment_leader_epochs.len(),
             true,
             "segment_leader_epochs",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.segment_leader_epochs,
             buf,
             version,
             true,
             "segment_leader_epochs",
         )?;
-        crate::primitives::Fixed::put(self.segment_size_in_bytes, buf);
-        crate::primitives::field::encode(
+        crate::encoding::Fixed::put(self.segment_size_in_bytes, buf);
+        crate::encoding::field::encode(
             &self.custom_metadata,
             buf,
             version,
@@ -84,9 +84,9 @@ impl crate::primitives::Wire for RemoteLogSegmentMetadataRecord {
         if write_txn_index_empty || !self.unknown_tagged_fields.is_empty() {
             let mut count = self.unknown_tagged_fields.len();
             count += usize::from(write_txn_index_empty);
-            crate::primitives::varint::put_uvarint(buf, count as u32);
+            crate::encoding::put_uvarint(buf, count as u32);
             if write_txn_index_empty {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     0,
                     &self.txn_index_empty,
@@ -94,7 +94,11 @@ impl crate::primitives::Wire for RemoteLogSegmentMetadataRecord {
                     "txn_index_empty",
                 )?;
             }
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+            crate::encoding::tagged::encode_unknown(
+                buf,
+                &self.unknown_tagged_fields,
+                1,
+            )?;
         }
         Ok(())
     }
@@ -102,7 +106,7 @@ impl crate::primitives::Wire for RemoteLogSegmentMetadataRecord {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.remote_log_segment_id,
                 version,
                 false,
@@ -113,42 +117,46 @@ impl crate::primitives::Wire for RemoteLogSegmentMetadataRecord {
         size += 8;
         size += 8;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.segment_leader_epochs,
                 version,
                 true,
             );
         size += 4;
-        size
-            += crate::primitives::Wire::value_size(&self.custom_metadata, version, true);
+        size += crate::encoding::Wire::value_size(&self.custom_metadata, version, true);
         size += 1;
         let write_txn_index_empty = self.txn_index_empty;
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_txn_index_empty);
         size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            += crate::encoding::uvarint_len(count as u32)
+                + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
         if write_txn_index_empty {
-            size += crate::tagged::field_size(0, &self.txn_index_empty, version);
+            size
+                += crate::encoding::tagged::field_size(
+                    0,
+                    &self.txn_index_empty,
+                    version,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for RemoteLogSegmentMetadataRecord {
+impl crate::encoding::Decode for RemoteLogSegmentMetadataRecord {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.remote_log_segment_id,
             r,
             version,
             false,
             "remote_log_segment_id",
         )?;
-        let run: [u8; 36] = crate::primitives::field::read_run(
+        let run: [u8; 36] = crate::encoding::field::read_run(
             r,
             &[
                 ("start_offset", 8),
@@ -158,33 +166,33 @@ impl crate::primitives::Decode for RemoteLogSegmentMetadataRecord {
                 ("event_timestamp_ms", 8),
             ],
         )?;
-        self.start_offset = crate::primitives::Fixed::from_chunk(&run[0..8]);
-        self.end_offset = crate::primitives::Fixed::from_chunk(&run[8..16]);
-        self.broker_id = crate::primitives::Fixed::from_chunk(&run[16..20]);
-        self.max_timestamp_ms = crate::primitives::Fixed::from_chunk(&run[20..28]);
-        self.event_timestamp_ms = crate::primitives::Fixed::from_chunk(&run[28..36]);
-        crate::primitives::field::decode_into(
+        self.start_offset = crate::encoding::Fixed::from_chunk(&run[0..8]);
+        self.end_offset = crate::encoding::Fixed::from_chunk(&run[8..16]);
+        self.broker_id = crate::encoding::Fixed::from_chunk(&run[16..20]);
+        self.max_timestamp_ms = crate::encoding::Fixed::from_chunk(&run[20..28]);
+        self.event_timestamp_ms = crate::encoding::Fixed::from_chunk(&run[28..36]);
+        crate::encoding::field::decode_into(
             &mut self.segment_leader_epochs,
             r,
             version,
             true,
             "segment_leader_epochs",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.segment_size_in_bytes,
             r,
             version,
             false,
             "segment_size_in_bytes",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.custom_metadata,
             r,
             version,
             true,
             "custom_metadata",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.remote_log_segment_state,
             r,
             version,
@@ -193,14 +201,14 @@ impl crate::primitives::Decode for RemoteLogSegmentMetadataRecord {
         )?;
         self.txn_index_empty = false;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
+        crate::encoding::tagged::decode_section(
             r,
             1,
             &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
                     0 => {
-                        self.txn_index_empty = crate::primitives::field::decode_tagged(
+                        self.txn_index_empty = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "txn_index_empty",
@@ -215,7 +223,7 @@ impl crate::primitives::Decode for RemoteLogSegmentMetadataRecord {
     }
     #[inline]
     fn reset_value(&mut self) {
-        crate::primitives::Decode::reset_value(&mut self.remote_log_segment_id);
+        crate::encoding::Decode::reset_value(&mut self.remote_log_segment_id);
         self.start_offset = 0;
         self.end_offset = 0;
         self.broker_id = 0;
@@ -229,7 +237,7 @@ impl crate::primitives::Decode for RemoteLogSegmentMetadataRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for RemoteLogSegmentMetadataRecord {}
+impl crate::encoding::Struct for RemoteLogSegmentMetadataRecord {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RemoteLogSegmentIdEntry {
@@ -240,14 +248,14 @@ pub struct RemoteLogSegmentIdEntry {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for RemoteLogSegmentIdEntry {
+impl crate::encoding::Wire for RemoteLogSegmentIdEntry {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.topic_id_partition,
             buf,
             version,
@@ -261,7 +269,11 @@ impl crate::primitives::Wire for RemoteLogSegmentIdEntry {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -269,43 +281,50 @@ impl crate::primitives::Wire for RemoteLogSegmentIdEntry {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.topic_id_partition,
                 version,
                 false,
             );
         size += 16;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for RemoteLogSegmentIdEntry {
+impl crate::encoding::Decode for RemoteLogSegmentIdEntry {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_id_partition,
             r,
             version,
             false,
             "topic_id_partition",
         )?;
-        crate::primitives::field::decode_into(&mut self.id, r, version, false, "id")?;
+        crate::encoding::field::decode_into(&mut self.id, r, version, false, "id")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
     fn reset_value(&mut self) {
-        crate::primitives::Decode::reset_value(&mut self.topic_id_partition);
+        crate::encoding::Decode::reset_value(&mut self.topic_id_partition);
         self.id = crate::primitives::Uuid::NIL;
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for RemoteLogSegmentIdEntry {}
+impl crate::encoding::Struct for RemoteLogSegmentIdEntry {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicIdPartitionEntry {
@@ -318,7 +337,7 @@ pub struct TopicIdPartitionEntry {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopicIdPartitionEntry {
+impl crate::encoding::Wire for TopicIdPartitionEntry {
     #[inline]
     fn encode_value(
         &self,
@@ -327,7 +346,7 @@ impl crate::primitives::Wire for TopicIdPartitionEntry {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(26 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
         let mut run = [0u8; 20];
         run[0..16].copy_from_slice(&self.id.0);
         run[16..20].copy_from_slice(&self.partition.to_be_bytes());
@@ -337,21 +356,28 @@ impl crate::primitives::Wire for TopicIdPartitionEntry {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
         size += 16;
         size += 4;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopicIdPartitionEntry {
+impl crate::encoding::Decode for TopicIdPartitionEntry {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -359,15 +385,19 @@ impl crate::primitives::Decode for TopicIdPartitionEntry {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        let run: [u8; 20] = crate::primitives::field::read_run(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        let run: [u8; 20] = crate::encoding::field::read_run(
             r,
             &[("id", 16), ("partition", 4)],
         )?;
-        self.id = crate::primitives::Fixed::from_chunk(&run[0..16]);
-        self.partition = crate::primitives::Fixed::from_chunk(&run[16..20]);
+        self.id = crate::encoding::Fixed::from_chunk(&run[0..16]);
+        self.partition = crate::encoding::Fixed::from_chunk(&run[16..20]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -378,7 +408,7 @@ impl crate::primitives::Decode for TopicIdPartitionEntry {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicIdPartitionEntry {}
+impl crate::encoding::Struct for TopicIdPartitionEntry {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SegmentLeaderEpochEntry {
@@ -389,7 +419,7 @@ pub struct SegmentLeaderEpochEntry {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for SegmentLeaderEpochEntry {
+impl crate::encoding::Wire for SegmentLeaderEpochEntry {
     #[inline]
     fn encode_value(
         &self,
@@ -407,7 +437,11 @@ impl crate::primitives::Wire for SegmentLeaderEpochEntry {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -416,11 +450,14 @@ impl crate::primitives::Wire for SegmentLeaderEpochEntry {
         let mut size = 0;
         size += 4;
         size += 8;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for SegmentLeaderEpochEntry {
+impl crate::encoding::Decode for SegmentLeaderEpochEntry {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -428,14 +465,18 @@ impl crate::primitives::Decode for SegmentLeaderEpochEntry {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 12] = crate::primitives::field::read_run(
+        let run: [u8; 12] = crate::encoding::field::read_run(
             r,
             &[("leader_epoch", 4), ("offset", 8)],
         )?;
-        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
+        self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.offset = crate::encoding::Fixed::from_chunk(&run[4..12]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -445,7 +486,7 @@ impl crate::primitives::Decode for SegmentLeaderEpochEntry {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for SegmentLeaderEpochEntry {}
+impl crate::encoding::Struct for SegmentLeaderEpochEntry {}
 impl crate::message::Message for RemoteLogSegmentMetadataRecord {
     const NAME: &'static str = "RemoteLogSegmentMetadataRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -30,7 +30,7 @@ pub struct RemoteLogSegmentMetadataSnapshotRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for RemoteLogSegmentMetadataSnapshotRecord {
+impl crate::encoding::Wire for RemoteLogSegmentMetadataSnapshotRecord {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -46,22 +46,22 @@ impl crate::primitives::Wire for RemoteLogSegmentMetadataSnapshotRecord {
         run[36..44].copy_from_slice(&self.max_timestamp_ms.to_be_bytes());
         run[44..52].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
         s.put_slice(&run)?;
-        crate::primitives::field::put_count(
+        crate::encoding::field::put_count(
             &mut s,
             self.segment_leader_epochs.len(),
             true,
             "segment_leader_epochs",
         )?;
         s.finish();
-        crate::primitives::field::encode_elements(
+        crate::encoding::field::encode_elements(
             &self.segment_leader_epochs,
             buf,
             version,
             true,
             "segment_leader_epochs",
         )?;
-        crate::primitives::Fixed::put(self.segment_size_in_bytes, buf);
-        crate::primitives::field::encode(
+        crate::encoding::Fixed::put(self.segment_size_in_bytes, buf);
+        crate::encoding::field::encode(
             &self.custom_metadata,
             buf,
             version,
@@ -78,9 +78,9 @@ impl crate::primitives::Wire for RemoteLogSegmentMetadataSnapshotRecord {
         if write_txn_index_empty || !self.unknown_tagged_fields.is_empty() {
             let mut count = self.unknown_tagged_fields.len();
             count += usize::from(write_txn_index_empty);
-            crate::primitives::varint::put_uvarint(buf, count as u32);
+            crate::encoding::put_uvarint(buf, count as u32);
             if write_txn_index_empty {
-                crate::tagged::encode_field(
+                crate::encoding::tagged::encode_field(
                     buf,
                     0,
                     &self.txn_index_empty,
@@ -88,7 +88,11 @@ impl crate::primitives::Wire for RemoteLogSegmentMetadataSnapshotRecord {
                     "txn_index_empty",
                 )?;
             }
-            crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 1)?;
+            crate::encoding::tagged::encode_unknown(
+                buf,
+                &self.unknown_tagged_fields,
+                1,
+            )?;
         }
         Ok(())
     }
@@ -102,35 +106,39 @@ impl crate::primitives::Wire for RemoteLogSegmentMetadataSnapshotRecord {
         size += 8;
         size += 8;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.segment_leader_epochs,
                 version,
                 true,
             );
         size += 4;
-        size
-            += crate::primitives::Wire::value_size(&self.custom_metadata, version, true);
+        size += crate::encoding::Wire::value_size(&self.custom_metadata, version, true);
         size += 1;
         let write_txn_index_empty = self.txn_index_empty;
         let mut count = self.unknown_tagged_fields.len();
         count += usize::from(write_txn_index_empty);
         size
-            += crate::primitives::varint::uvarint_len(count as u32)
-                + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+            += crate::encoding::uvarint_len(count as u32)
+                + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
         if write_txn_index_empty {
-            size += crate::tagged::field_size(0, &self.txn_index_empty, version);
+            size
+                += crate::encoding::tagged::field_size(
+                    0,
+                    &self.txn_index_empty,
+                    version,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for RemoteLogSegmentMetadataSnapshotRecord {
+impl crate::encoding::Decode for RemoteLogSegmentMetadataSnapshotRecord {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 52] = crate::primitives::field::read_run(
+        let run: [u8; 52] = crate::encoding::field::read_run(
             r,
             &[
                 ("segment_id", 16),
@@ -141,34 +149,34 @@ impl crate::primitives::Decode for RemoteLogSegmentMetadataSnapshotRecord {
                 ("event_timestamp_ms", 8),
             ],
         )?;
-        self.segment_id = crate::primitives::Fixed::from_chunk(&run[0..16]);
-        self.start_offset = crate::primitives::Fixed::from_chunk(&run[16..24]);
-        self.end_offset = crate::primitives::Fixed::from_chunk(&run[24..32]);
-        self.broker_id = crate::primitives::Fixed::from_chunk(&run[32..36]);
-        self.max_timestamp_ms = crate::primitives::Fixed::from_chunk(&run[36..44]);
-        self.event_timestamp_ms = crate::primitives::Fixed::from_chunk(&run[44..52]);
-        crate::primitives::field::decode_into(
+        self.segment_id = crate::encoding::Fixed::from_chunk(&run[0..16]);
+        self.start_offset = crate::encoding::Fixed::from_chunk(&run[16..24]);
+        self.end_offset = crate::encoding::Fixed::from_chunk(&run[24..32]);
+        self.broker_id = crate::encoding::Fixed::from_chunk(&run[32..36]);
+        self.max_timestamp_ms = crate::encoding::Fixed::from_chunk(&run[36..44]);
+        self.event_timestamp_ms = crate::encoding::Fixed::from_chunk(&run[44..52]);
+        crate::encoding::field::decode_into(
             &mut self.segment_leader_epochs,
             r,
             version,
             true,
             "segment_leader_epochs",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.segment_size_in_bytes,
             r,
             version,
             false,
             "segment_size_in_bytes",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.custom_metadata,
             r,
             version,
             true,
             "custom_metadata",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.remote_log_segment_state,
             r,
             version,
@@ -177,14 +185,14 @@ impl crate::primitives::Decode for RemoteLogSegmentMetadataSnapshotRecord {
         )?;
         self.txn_index_empty = false;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_section(
+        crate::encoding::tagged::decode_section(
             r,
             1,
             &mut self.unknown_tagged_fields,
             |tag, r| {
                 match tag {
                     0 => {
-                        self.txn_index_empty = crate::primitives::field::decode_tagged(
+                        self.txn_index_empty = crate::encoding::field::decode_tagged(
                             r,
                             version,
                             "txn_index_empty",
@@ -213,7 +221,7 @@ impl crate::primitives::Decode for RemoteLogSegmentMetadataSnapshotRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for RemoteLogSegmentMetadataSnapshotRecord {}
+impl crate::encoding::Struct for RemoteLogSegmentMetadataSnapshotRecord {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SegmentLeaderEpochEntry {
@@ -224,7 +232,7 @@ pub struct SegmentLeaderEpochEntry {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for SegmentLeaderEpochEntry {
+impl crate::encoding::Wire for SegmentLeaderEpochEntry {
     #[inline]
     fn encode_value(
         &self,
@@ -242,7 +250,11 @@ impl crate::primitives::Wire for SegmentLeaderEpochEntry {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -251,11 +263,14 @@ impl crate::primitives::Wire for SegmentLeaderEpochEntry {
         let mut size = 0;
         size += 4;
         size += 8;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for SegmentLeaderEpochEntry {
+impl crate::encoding::Decode for SegmentLeaderEpochEntry {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -263,14 +278,18 @@ impl crate::primitives::Decode for SegmentLeaderEpochEntry {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        let run: [u8; 12] = crate::primitives::field::read_run(
+        let run: [u8; 12] = crate::encoding::field::read_run(
             r,
             &[("leader_epoch", 4), ("offset", 8)],
         )?;
-        self.leader_epoch = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.offset = crate::primitives::Fixed::from_chunk(&run[4..12]);
+        self.leader_epoch = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.offset = crate::encoding::Fixed::from_chunk(&run[4..12]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -280,7 +299,7 @@ impl crate::primitives::Decode for SegmentLeaderEpochEntry {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for SegmentLeaderEpochEntry {}
+impl crate::encoding::Struct for SegmentLeaderEpochEntry {}
 impl crate::message::Message for RemoteLogSegmentMetadataSnapshotRecord {
     const NAME: &'static str = "RemoteLogSegmentMetadataSnapshotRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -18,14 +18,14 @@ pub struct RemoteLogSegmentMetadataUpdateRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for RemoteLogSegmentMetadataUpdateRecord {
+impl crate::encoding::Wire for RemoteLogSegmentMetadataUpdateRecord {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.remote_log_segment_id,
             buf,
             version,
@@ -36,7 +36,7 @@ impl crate::primitives::Wire for RemoteLogSegmentMetadataUpdateRecord {
         run[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
         run[4..12].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
         buf.extend_from_slice(&run);
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.custom_metadata,
             buf,
             version,
@@ -50,7 +50,11 @@ impl crate::primitives::Wire for RemoteLogSegmentMetadataUpdateRecord {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -58,48 +62,50 @@ impl crate::primitives::Wire for RemoteLogSegmentMetadataUpdateRecord {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.remote_log_segment_id,
                 version,
                 false,
             );
         size += 4;
         size += 8;
-        size
-            += crate::primitives::Wire::value_size(&self.custom_metadata, version, true);
+        size += crate::encoding::Wire::value_size(&self.custom_metadata, version, true);
         size += 1;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for RemoteLogSegmentMetadataUpdateRecord {
+impl crate::encoding::Decode for RemoteLogSegmentMetadataUpdateRecord {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.remote_log_segment_id,
             r,
             version,
             false,
             "remote_log_segment_id",
         )?;
-        let run: [u8; 12] = crate::primitives::field::read_run(
+        let run: [u8; 12] = crate::encoding::field::read_run(
             r,
             &[("broker_id", 4), ("event_timestamp_ms", 8)],
         )?;
-        self.broker_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.event_timestamp_ms = crate::primitives::Fixed::from_chunk(&run[4..12]);
-        crate::primitives::field::decode_into(
+        self.broker_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.event_timestamp_ms = crate::encoding::Fixed::from_chunk(&run[4..12]);
+        crate::encoding::field::decode_into(
             &mut self.custom_metadata,
             r,
             version,
             true,
             "custom_metadata",
         )?;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.remote_log_segment_state,
             r,
             version,
@@ -107,12 +113,16 @@ impl crate::primitives::Decode for RemoteLogSegmentMetadataUpdateRecord {
             "remote_log_segment_state",
         )?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
     fn reset_value(&mut self) {
-        crate::primitives::Decode::reset_value(&mut self.remote_log_segment_id);
+        crate::encoding::Decode::reset_value(&mut self.remote_log_segment_id);
         self.broker_id = 0;
         self.event_timestamp_ms = 0;
         self.custom_metadata = None;
@@ -120,7 +130,7 @@ impl crate::primitives::Decode for RemoteLogSegmentMetadataUpdateRecord {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for RemoteLogSegmentMetadataUpdateRecord {}
+impl crate::encoding::Struct for RemoteLogSegmentMetadataUpdateRecord {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RemoteLogSegmentIdEntry {
@@ -131,14 +141,14 @@ pub struct RemoteLogSegmentIdEntry {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for RemoteLogSegmentIdEntry {
+impl crate::encoding::Wire for RemoteLogSegmentIdEntry {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.topic_id_partition,
             buf,
             version,
@@ -152,7 +162,11 @@ impl crate::primitives::Wire for RemoteLogSegmentIdEntry {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -160,43 +174,50 @@ impl crate::primitives::Wire for RemoteLogSegmentIdEntry {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.topic_id_partition,
                 version,
                 false,
             );
         size += 16;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for RemoteLogSegmentIdEntry {
+impl crate::encoding::Decode for RemoteLogSegmentIdEntry {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_id_partition,
             r,
             version,
             false,
             "topic_id_partition",
         )?;
-        crate::primitives::field::decode_into(&mut self.id, r, version, false, "id")?;
+        crate::encoding::field::decode_into(&mut self.id, r, version, false, "id")?;
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
     fn reset_value(&mut self) {
-        crate::primitives::Decode::reset_value(&mut self.topic_id_partition);
+        crate::encoding::Decode::reset_value(&mut self.topic_id_partition);
         self.id = crate::primitives::Uuid::NIL;
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for RemoteLogSegmentIdEntry {}
+impl crate::encoding::Struct for RemoteLogSegmentIdEntry {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicIdPartitionEntry {
@@ -209,7 +230,7 @@ pub struct TopicIdPartitionEntry {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopicIdPartitionEntry {
+impl crate::encoding::Wire for TopicIdPartitionEntry {
     #[inline]
     fn encode_value(
         &self,
@@ -218,7 +239,7 @@ impl crate::primitives::Wire for TopicIdPartitionEntry {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(26 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
         let mut run = [0u8; 20];
         run[0..16].copy_from_slice(&self.id.0);
         run[16..20].copy_from_slice(&self.partition.to_be_bytes());
@@ -228,21 +249,28 @@ impl crate::primitives::Wire for TopicIdPartitionEntry {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
         size += 16;
         size += 4;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopicIdPartitionEntry {
+impl crate::encoding::Decode for TopicIdPartitionEntry {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -250,15 +278,19 @@ impl crate::primitives::Decode for TopicIdPartitionEntry {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        let run: [u8; 20] = crate::primitives::field::read_run(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        let run: [u8; 20] = crate::encoding::field::read_run(
             r,
             &[("id", 16), ("partition", 4)],
         )?;
-        self.id = crate::primitives::Fixed::from_chunk(&run[0..16]);
-        self.partition = crate::primitives::Fixed::from_chunk(&run[16..20]);
+        self.id = crate::encoding::Fixed::from_chunk(&run[0..16]);
+        self.partition = crate::encoding::Fixed::from_chunk(&run[16..20]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -269,7 +301,7 @@ impl crate::primitives::Decode for TopicIdPartitionEntry {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicIdPartitionEntry {}
+impl crate::encoding::Struct for TopicIdPartitionEntry {}
 impl crate::message::Message for RemoteLogSegmentMetadataUpdateRecord {
     const NAME: &'static str = "RemoteLogSegmentMetadataUpdateRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -16,14 +16,14 @@ pub struct RemotePartitionDeleteMetadataRecord {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for RemotePartitionDeleteMetadataRecord {
+impl crate::encoding::Wire for RemotePartitionDeleteMetadataRecord {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.topic_id_partition,
             buf,
             version,
@@ -41,7 +41,11 @@ impl crate::primitives::Wire for RemotePartitionDeleteMetadataRecord {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
@@ -49,7 +53,7 @@ impl crate::primitives::Wire for RemotePartitionDeleteMetadataRecord {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.topic_id_partition,
                 version,
                 false,
@@ -57,25 +61,28 @@ impl crate::primitives::Wire for RemotePartitionDeleteMetadataRecord {
         size += 4;
         size += 8;
         size += 1;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for RemotePartitionDeleteMetadataRecord {
+impl crate::encoding::Decode for RemotePartitionDeleteMetadataRecord {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic_id_partition,
             r,
             version,
             false,
             "topic_id_partition",
         )?;
-        let run: [u8; 13] = crate::primitives::field::read_run(
+        let run: [u8; 13] = crate::encoding::field::read_run(
             r,
             &[
                 ("broker_id", 4),
@@ -83,25 +90,29 @@ impl crate::primitives::Decode for RemotePartitionDeleteMetadataRecord {
                 ("remote_partition_delete_state", 1),
             ],
         )?;
-        self.broker_id = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.event_timestamp_ms = crate::primitives::Fixed::from_chunk(&run[4..12]);
-        self.remote_partition_delete_state = crate::primitives::Fixed::from_chunk(
+        self.broker_id = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.event_timestamp_ms = crate::encoding::Fixed::from_chunk(&run[4..12]);
+        self.remote_partition_delete_state = crate::encoding::Fixed::from_chunk(
             &run[12..13],
         );
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
     fn reset_value(&mut self) {
-        crate::primitives::Decode::reset_value(&mut self.topic_id_partition);
+        crate::encoding::Decode::reset_value(&mut self.topic_id_partition);
         self.broker_id = 0;
         self.event_timestamp_ms = 0;
         self.remote_partition_delete_state = 0;
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for RemotePartitionDeleteMetadataRecord {}
+impl crate::encoding::Struct for RemotePartitionDeleteMetadataRecord {}
 /// Versions 0; flexible 0.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TopicIdPartitionEntry {
@@ -114,7 +125,7 @@ pub struct TopicIdPartitionEntry {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for TopicIdPartitionEntry {
+impl crate::encoding::Wire for TopicIdPartitionEntry {
     #[inline]
     fn encode_value(
         &self,
@@ -123,7 +134,7 @@ impl crate::primitives::Wire for TopicIdPartitionEntry {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(26 + self.name.len());
-        crate::primitives::field::put_str(&mut s, &self.name, true, "name")?;
+        crate::encoding::field::put_str(&mut s, &self.name, true, "name")?;
         let mut run = [0u8; 20];
         run[0..16].copy_from_slice(&self.id.0);
         run[16..20].copy_from_slice(&self.partition.to_be_bytes());
@@ -133,21 +144,28 @@ impl crate::primitives::Wire for TopicIdPartitionEntry {
         }
         s.finish();
         if !self.unknown_tagged_fields.is_empty() {
-            crate::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
+            crate::encoding::tagged::encode_unknown_section(
+                buf,
+                &self.unknown_tagged_fields,
+                0,
+            )?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.name, version, true);
+        size += crate::encoding::Wire::value_size(&self.name, version, true);
         size += 16;
         size += 4;
-        size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+        size
+            += crate::encoding::tagged::unknown_section_size(
+                &self.unknown_tagged_fields,
+            );
         size
     }
 }
-impl crate::primitives::Decode for TopicIdPartitionEntry {
+impl crate::encoding::Decode for TopicIdPartitionEntry {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -155,15 +173,19 @@ impl crate::primitives::Decode for TopicIdPartitionEntry {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(&mut self.name, r, version, true, "name")?;
-        let run: [u8; 20] = crate::primitives::field::read_run(
+        crate::encoding::field::decode_into(&mut self.name, r, version, true, "name")?;
+        let run: [u8; 20] = crate::encoding::field::read_run(
             r,
             &[("id", 16), ("partition", 4)],
         )?;
-        self.id = crate::primitives::Fixed::from_chunk(&run[0..16]);
-        self.partition = crate::primitives::Fixed::from_chunk(&run[16..20]);
+        self.id = crate::encoding::Fixed::from_chunk(&run[0..16]);
+        self.partition = crate::encoding::Fixed::from_chunk(&run[16..20]);
         self.unknown_tagged_fields.clear();
-        crate::tagged::decode_unknown_section(r, 0, &mut self.unknown_tagged_fields)?;
+        crate::encoding::tagged::decode_unknown_section(
+            r,
+            0,
+            &mut self.unknown_tagged_fields,
+        )?;
         Ok(())
     }
     #[inline]
@@ -174,7 +196,7 @@ impl crate::primitives::Decode for TopicIdPartitionEntry {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TopicIdPartitionEntry {}
+impl crate::encoding::Struct for TopicIdPartitionEntry {}
 impl crate::message::Message for RemotePartitionDeleteMetadataRecord {
     const NAME: &'static str = "RemotePartitionDeleteMetadataRecord";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -48,7 +48,7 @@ impl crate::internal::RecordData for CoordinatorRecordKey {
     fn from_json(record_type: i16, json: &crate::json::Value, version: i16) -> Result<Self, crate::json::JsonError> {
         match record_type {
             0 => <TransactionLogKey as crate::json::FromJson>::from_json(json, version).map(Self::TransactionLogKey),
-            _ => Err(crate::json::unknown_api_key(record_type, version)),
+            _ => Err(crate::encoding::json::unknown_api_key(record_type, version)),
         }
     }
     #[cfg(feature = "sample")]
@@ -108,7 +108,7 @@ impl crate::internal::RecordData for CoordinatorRecordValue {
     fn from_json(record_type: i16, json: &crate::json::Value, version: i16) -> Result<Self, crate::json::JsonError> {
         match record_type {
             0 => <TransactionLogValue as crate::json::FromJson>::from_json(json, version).map(Self::TransactionLogValue),
-            _ => Err(crate::json::unknown_api_key(record_type, version)),
+            _ => Err(crate::encoding::json::unknown_api_key(record_type, version)),
         }
     }
     #[cfg(feature = "sample")]

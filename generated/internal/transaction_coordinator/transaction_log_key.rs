@@ -8,7 +8,7 @@ pub struct TransactionLogKey {
     /// Versions 0.
     pub transactional_id: String,
 }
-impl crate::primitives::Wire for TransactionLogKey {
+impl crate::encoding::Wire for TransactionLogKey {
     #[inline]
     fn encode_value(
         &self,
@@ -17,7 +17,7 @@ impl crate::primitives::Wire for TransactionLogKey {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(5 + self.transactional_id.len());
-        crate::primitives::field::put_str(
+        crate::encoding::field::put_str(
             &mut s,
             &self.transactional_id,
             false,
@@ -30,15 +30,11 @@ impl crate::primitives::Wire for TransactionLogKey {
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
         size
-            += crate::primitives::Wire::value_size(
-                &self.transactional_id,
-                version,
-                false,
-            );
+            += crate::encoding::Wire::value_size(&self.transactional_id, version, false);
         size
     }
 }
-impl crate::primitives::Decode for TransactionLogKey {
+impl crate::encoding::Decode for TransactionLogKey {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -46,7 +42,7 @@ impl crate::primitives::Decode for TransactionLogKey {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.transactional_id,
             r,
             version,
@@ -60,7 +56,7 @@ impl crate::primitives::Decode for TransactionLogKey {
         self.transactional_id.clear();
     }
 }
-impl crate::primitives::Struct for TransactionLogKey {}
+impl crate::encoding::Struct for TransactionLogKey {}
 impl crate::message::Message for TransactionLogKey {
     const NAME: &'static str = "TransactionLogKey";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

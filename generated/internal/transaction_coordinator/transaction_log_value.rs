@@ -48,7 +48,7 @@ impl Default for TransactionLogValue {
         }
     }
 }
-impl crate::primitives::Wire for TransactionLogValue {
+impl crate::encoding::Wire for TransactionLogValue {
     fn encode_value(
         &self,
         buf: &mut crate::primitives::Writer<'_>,
@@ -56,17 +56,17 @@ impl crate::primitives::Wire for TransactionLogValue {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         if version < 1 && self.previous_producer_id != -1 {
-            return Err(crate::primitives::field::non_default("previous_producer_id"));
+            return Err(crate::encoding::field::non_default("previous_producer_id"));
         }
         if version < 1 && self.next_producer_id != -1 {
-            return Err(crate::primitives::field::non_default("next_producer_id"));
+            return Err(crate::encoding::field::non_default("next_producer_id"));
         }
         if version < 1 && self.next_producer_epoch != -1 {
-            return Err(crate::primitives::field::non_default("next_producer_epoch"));
+            return Err(crate::encoding::field::non_default("next_producer_epoch"));
         }
         if version < 1 && self.client_transaction_version != 0 {
             return Err(
-                crate::primitives::field::non_default("client_transaction_version"),
+                crate::encoding::field::non_default("client_transaction_version"),
             );
         }
         let mut s = buf.segment(15);
@@ -77,7 +77,7 @@ impl crate::primitives::Wire for TransactionLogValue {
         run[4..5].copy_from_slice(&self.transaction_status.to_be_bytes());
         s.put_slice(&run)?;
         s.finish();
-        crate::primitives::field::encode(
+        crate::encoding::field::encode(
             &self.transaction_partitions,
             buf,
             version,
@@ -111,9 +111,9 @@ impl crate::primitives::Wire for TransactionLogValue {
                 count += usize::from(write_next_producer_id);
                 count += usize::from(write_client_transaction_version);
                 count += usize::from(write_next_producer_epoch);
-                crate::primitives::varint::put_uvarint(buf, count as u32);
+                crate::encoding::put_uvarint(buf, count as u32);
                 if write_previous_producer_id {
-                    crate::tagged::encode_field(
+                    crate::encoding::tagged::encode_field(
                         buf,
                         0,
                         &self.previous_producer_id,
@@ -122,7 +122,7 @@ impl crate::primitives::Wire for TransactionLogValue {
                     )?;
                 }
                 if write_next_producer_id {
-                    crate::tagged::encode_field(
+                    crate::encoding::tagged::encode_field(
                         buf,
                         1,
                         &self.next_producer_id,
@@ -131,7 +131,7 @@ impl crate::primitives::Wire for TransactionLogValue {
                     )?;
                 }
                 if write_client_transaction_version {
-                    crate::tagged::encode_field(
+                    crate::encoding::tagged::encode_field(
                         buf,
                         2,
                         &self.client_transaction_version,
@@ -140,7 +140,7 @@ impl crate::primitives::Wire for TransactionLogValue {
                     )?;
                 }
                 if write_next_producer_epoch {
-                    crate::tagged::encode_field(
+                    crate::encoding::tagged::encode_field(
                         buf,
                         3,
                         &self.next_producer_epoch,
@@ -148,10 +148,14 @@ impl crate::primitives::Wire for TransactionLogValue {
                         "next_producer_epoch",
                     )?;
                 }
-                crate::tagged::encode_unknown(buf, &self.unknown_tagged_fields, 4)?;
+                crate::encoding::tagged::encode_unknown(
+                    buf,
+                    &self.unknown_tagged_fields,
+                    4,
+                )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
@@ -163,7 +167,7 @@ impl crate::primitives::Wire for TransactionLogValue {
         size += 4;
         size += 1;
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.transaction_partitions,
                 version,
                 version >= 1,
@@ -181,21 +185,35 @@ impl crate::primitives::Wire for TransactionLogValue {
             count += usize::from(write_next_producer_epoch);
             count += usize::from(write_client_transaction_version);
             size
-                += crate::primitives::varint::uvarint_len(count as u32)
-                    + crate::tagged::unknown_size(&self.unknown_tagged_fields);
+                += crate::encoding::uvarint_len(count as u32)
+                    + crate::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
             if write_previous_producer_id {
                 size
-                    += crate::tagged::field_size(0, &self.previous_producer_id, version);
+                    += crate::encoding::tagged::field_size(
+                        0,
+                        &self.previous_producer_id,
+                        version,
+                    );
             }
             if write_next_producer_id {
-                size += crate::tagged::field_size(1, &self.next_producer_id, version);
+                size
+                    += crate::encoding::tagged::field_size(
+                        1,
+                        &self.next_producer_id,
+                        version,
+                    );
             }
             if write_next_producer_epoch {
-                size += crate::tagged::field_size(3, &self.next_producer_epoch, version);
+                size
+                    += crate::encoding::tagged::field_size(
+                        3,
+                        &self.next_producer_epoch,
+                        version,
+                    );
             }
             if write_client_transaction_version {
                 size
-                    += crate::tagged::field_size(
+                    += crate::encoding::tagged::field_size(
                         2,
                         &self.client_transaction_version,
                         version,
@@ -205,14 +223,14 @@ impl crate::primitives::Wire for TransactionLogValue {
         size
     }
 }
-impl crate::primitives::Decode for TransactionLogValue {
+impl crate::encoding::Decode for TransactionLogValue {
     fn decode_value_into(
         &mut self,
         r: &mut crate::primitives::Reader,
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.producer_id,
             r,
             version,
@@ -221,7 +239,7 @@ impl crate::primitives::Decode for TransactionLogValue {
         )?;
         self.previous_producer_id = -1;
         self.next_producer_id = -1;
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.producer_epoch,
             r,
             version,
@@ -229,64 +247,64 @@ impl crate::primitives::Decode for TransactionLogValue {
             "producer_epoch",
         )?;
         self.next_producer_epoch = -1;
-        let run: [u8; 5] = crate::primitives::field::read_run(
+        let run: [u8; 5] = crate::encoding::field::read_run(
             r,
             &[("transaction_timeout_ms", 4), ("transaction_status", 1)],
         )?;
-        self.transaction_timeout_ms = crate::primitives::Fixed::from_chunk(&run[0..4]);
-        self.transaction_status = crate::primitives::Fixed::from_chunk(&run[4..5]);
-        crate::primitives::field::decode_into(
+        self.transaction_timeout_ms = crate::encoding::Fixed::from_chunk(&run[0..4]);
+        self.transaction_status = crate::encoding::Fixed::from_chunk(&run[4..5]);
+        crate::encoding::field::decode_into(
             &mut self.transaction_partitions,
             r,
             version,
             version >= 1,
             "transaction_partitions",
         )?;
-        let run: [u8; 16] = crate::primitives::field::read_run(
+        let run: [u8; 16] = crate::encoding::field::read_run(
             r,
             &[
                 ("transaction_last_update_timestamp_ms", 8),
                 ("transaction_start_timestamp_ms", 8),
             ],
         )?;
-        self.transaction_last_update_timestamp_ms = crate::primitives::Fixed::from_chunk(
+        self.transaction_last_update_timestamp_ms = crate::encoding::Fixed::from_chunk(
             &run[0..8],
         );
-        self.transaction_start_timestamp_ms = crate::primitives::Fixed::from_chunk(
+        self.transaction_start_timestamp_ms = crate::encoding::Fixed::from_chunk(
             &run[8..16],
         );
         self.client_transaction_version = 0;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_section(
+            crate::encoding::tagged::decode_section(
                 r,
                 4,
                 &mut self.unknown_tagged_fields,
                 |tag, r| {
                     match tag {
                         0 => {
-                            self.previous_producer_id = crate::primitives::field::decode_tagged(
+                            self.previous_producer_id = crate::encoding::field::decode_tagged(
                                 r,
                                 version,
                                 "previous_producer_id",
                             )?;
                         }
                         1 => {
-                            self.next_producer_id = crate::primitives::field::decode_tagged(
+                            self.next_producer_id = crate::encoding::field::decode_tagged(
                                 r,
                                 version,
                                 "next_producer_id",
                             )?;
                         }
                         3 => {
-                            self.next_producer_epoch = crate::primitives::field::decode_tagged(
+                            self.next_producer_epoch = crate::encoding::field::decode_tagged(
                                 r,
                                 version,
                                 "next_producer_epoch",
                             )?;
                         }
                         2 => {
-                            self.client_transaction_version = crate::primitives::field::decode_tagged(
+                            self.client_transaction_version = crate::encoding::field::decode_tagged(
                                 r,
                                 version,
                                 "client_transaction_version",
@@ -316,7 +334,7 @@ impl crate::primitives::Decode for TransactionLogValue {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for TransactionLogValue {}
+impl crate::encoding::Struct for TransactionLogValue {}
 /// Versions 0-1; flexible 1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartitionsSchema {
@@ -327,7 +345,7 @@ pub struct PartitionsSchema {
     /// Tagged fields this schema does not define, kept as read and written back in tag order.
     pub unknown_tagged_fields: Vec<crate::tagged::RawTaggedField>,
 }
-impl crate::primitives::Wire for PartitionsSchema {
+impl crate::encoding::Wire for PartitionsSchema {
     #[inline]
     fn encode_value(
         &self,
@@ -336,8 +354,8 @@ impl crate::primitives::Wire for PartitionsSchema {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         let mut s = buf.segment(11 + self.topic.len() + self.partition_ids.len() * 4);
-        crate::primitives::field::put_str(&mut s, &self.topic, version >= 1, "topic")?;
-        crate::primitives::field::put_fixed_array(
+        crate::encoding::field::put_str(&mut s, &self.topic, version >= 1, "topic")?;
+        crate::encoding::field::put_fixed_array(
             &mut s,
             &self.partition_ids,
             version >= 1,
@@ -349,34 +367,37 @@ impl crate::primitives::Wire for PartitionsSchema {
         s.finish();
         if version >= 1 {
             if !self.unknown_tagged_fields.is_empty() {
-                crate::tagged::encode_unknown_section(
+                crate::encoding::tagged::encode_unknown_section(
                     buf,
                     &self.unknown_tagged_fields,
                     0,
                 )?;
             }
         } else {
-            crate::tagged::check_none(&self.unknown_tagged_fields)?;
+            crate::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
         }
         Ok(())
     }
     #[inline]
     fn value_size(&self, version: i16, _flexible: bool) -> usize {
         let mut size = 0;
-        size += crate::primitives::Wire::value_size(&self.topic, version, version >= 1);
+        size += crate::encoding::Wire::value_size(&self.topic, version, version >= 1);
         size
-            += crate::primitives::Wire::value_size(
+            += crate::encoding::Wire::value_size(
                 &self.partition_ids,
                 version,
                 version >= 1,
             );
         if version >= 1 {
-            size += crate::tagged::unknown_section_size(&self.unknown_tagged_fields);
+            size
+                += crate::encoding::tagged::unknown_section_size(
+                    &self.unknown_tagged_fields,
+                );
         }
         size
     }
 }
-impl crate::primitives::Decode for PartitionsSchema {
+impl crate::encoding::Decode for PartitionsSchema {
     #[inline(always)]
     fn decode_value_into(
         &mut self,
@@ -384,14 +405,14 @@ impl crate::primitives::Decode for PartitionsSchema {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::DecodeError> {
-        crate::primitives::field::decode_into(
+        crate::encoding::field::decode_into(
             &mut self.topic,
             r,
             version,
             version >= 1,
             "topic",
         )?;
-        crate::primitives::field::decode_fixed_array_into(
+        crate::encoding::field::decode_fixed_array_into(
             &mut self.partition_ids,
             r,
             version >= 1,
@@ -399,7 +420,7 @@ impl crate::primitives::Decode for PartitionsSchema {
         )?;
         self.unknown_tagged_fields.clear();
         if version >= 1 {
-            crate::tagged::decode_unknown_section(
+            crate::encoding::tagged::decode_unknown_section(
                 r,
                 0,
                 &mut self.unknown_tagged_fields,
@@ -414,7 +435,7 @@ impl crate::primitives::Decode for PartitionsSchema {
         self.unknown_tagged_fields.clear();
     }
 }
-impl crate::primitives::Struct for PartitionsSchema {}
+impl crate::encoding::Struct for PartitionsSchema {}
 impl crate::message::Message for TransactionLogValue {
     const NAME: &'static str = "TransactionLogValue";
     const VERSIONS: crate::message::VersionRange = crate::message::VersionRange::new(

@@ -15,9 +15,9 @@ use std::mem::MaybeUninit;
 
 use bytes::BytesMut;
 
-use super::string::MAX_STRING_LEN;
-use super::{Fixed, Writer};
 use crate::error::{EncodeError, EncodeErrorKind};
+use crate::primitives::string::MAX_STRING_LEN;
+use crate::primitives::{Fixed, Writer};
 
 /// Reserved, not yet initialized bytes at the end of a [`Writer`]'s
 /// buffer, and how many of them have been written. What is written is
@@ -186,7 +186,7 @@ impl<'w> Segment<'w> {
         } else if flexible && s.len() < 0x7f {
             self.put_prefixed([s.len() as u8 + 1], s.as_bytes())
         } else {
-            let (prefix, n) = super::string::long_str_len(s.len())?;
+            let (prefix, n) = crate::primitives::string::long_str_len(s.len())?;
             self.put_slice(prefix.get(..n).unwrap_or_default())?;
             self.put_slice(s.as_bytes())
         }
@@ -293,7 +293,7 @@ impl<'w> Segment<'w> {
         } else if !flexible && count < i32::MAX as usize {
             self.put_fixed(count as i32)
         } else {
-            let (prefix, n) = super::bytes::long_len(count)?;
+            let (prefix, n) = crate::primitives::bytes::long_len(count)?;
             match flexible {
                 true => self.put_slice(prefix.get(..n).unwrap_or_default()),
                 false => self.put_slice(&(count as i32).to_be_bytes()),

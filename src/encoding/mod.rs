@@ -1,0 +1,36 @@
+//! What generated code calls, and nothing users need: the per-field encode,
+//! size and decode helpers that put the field's name on an error, the
+//! tagged-field section, reserved segments of the output buffer, varints
+//! and the traits every schema type implements.
+//!
+//! Hidden from the documentation and outside the crate's stable surface:
+//! kafka-wire-codegen emits calls to these paths (`kafka_wire::encoding::…`,
+//! or `crate::encoding::…` inside this crate), and they change with it.
+//! Users encode and decode through [`crate::message::Message`] and the
+//! frame types.
+
+pub mod field;
+mod segment;
+pub mod tagged;
+
+pub use crate::entity::support::{
+    broker_id, broker_id_mut, group_id, group_id_mut, producer_id, producer_id_mut, topic_name, topic_name_mut,
+    transactional_id, transactional_id_mut, EntityField,
+};
+pub use crate::primitives::fixed::{Fixed, Struct};
+pub use crate::primitives::nullable::{DecodeNullable, Nullable};
+pub use crate::primitives::varint::{
+    decode_u32, decode_u64, put_uvarint, put_uvarlong, put_varint, put_varlong, unzigzag32, unzigzag64, uvarint_len,
+    uvarlong_len, varint_len, varlong_len, zigzag32, zigzag64,
+};
+pub use crate::primitives::writer::{all_or_nothing, SHARE_MIN};
+pub use crate::primitives::{Decode, Wire};
+pub use segment::Segment;
+
+/// Kafka's JSON form: the helpers of generated `ToJson` and `FromJson` impls.
+#[cfg(feature = "json")]
+pub mod json {
+    pub use crate::json::support::{
+        field, missing, non_default, nullable_records, object, put, put_sensitive, records, unknown_api_key,
+    };
+}

@@ -1,0 +1,49 @@
+//! Fixed-width values and the marker trait of generated structs.
+
+use super::{Uuid, Wire, Writer};
+
+/// A fixed-width value (`bool`, the integers, `float64`, `uuid`): it has
+/// one size at every version and cannot fail to encode.
+///
+/// # Example
+/// ```
+/// use kafka_wire::encoding::Fixed;
+/// use kafka_wire::primitives::Writer;
+/// let mut buf = bytes::BytesMut::new();
+/// 7i32.put(&mut Writer::new(&mut buf));
+/// assert_eq!(&buf[..], [0, 0, 0, 7]);
+/// ```
+pub trait Fixed: Wire + Copy + 'static + sealed::Sealed {
+    /// The encoded size, in bytes.
+    const SIZE: usize;
+
+    /// Appends the value's big-endian bytes.
+    fn put(self, buf: &mut Writer<'_>);
+
+    /// Writes the value's big-endian bytes to `out`, which is
+    /// [`Fixed::SIZE`] bytes long: every byte of it is written.
+    fn write(self, out: &mut [std::mem::MaybeUninit<u8>]);
+
+    /// The value from its encoding; `chunk` is [`Fixed::SIZE`] bytes long
+    /// (anything shorter reads as zero bytes, never a panic).
+    fn from_chunk(chunk: &[u8]) -> Self;
+}
+
+/// A generated struct: a message body, a struct nested in one, or the
+/// borrowed view of either. Nullable struct fields (`Option<S>`) use a
+/// one-byte marker before the struct.
+pub trait Struct: Default {}
+
+mod sealed {
+    /// Keeps [`super::Fixed`] to this crate's fixed-width types.
+    pub trait Sealed {}
+    impl Sealed for bool {}
+    impl Sealed for i8 {}
+    impl Sealed for i16 {}
+    impl Sealed for u16 {}
+    impl Sealed for i32 {}
+    impl Sealed for u32 {}
+    impl Sealed for i64 {}
+    impl Sealed for f64 {}
+    impl Sealed for super::Uuid {}
+}
