@@ -60,17 +60,9 @@ use crate::primitives::Reader;
 
 /// The default largest frame a codec accepts: 104,857,600 bytes (100 MiB),
 /// the default of Kafka's broker setting `socket.request.max.bytes`.
-///
-/// ```
-/// assert_eq!(kafka_wire::codec::DEFAULT_MAX_FRAME_SIZE, 100 * 1024 * 1024);
-/// ```
 pub const DEFAULT_MAX_FRAME_SIZE: usize = 100 * 1024 * 1024;
 
-/// Size of the frame's length prefix, in bytes.
-///
-/// ```
-/// assert_eq!(kafka_wire::codec::SIZE_PREFIX_LEN, 4);
-/// ```
+/// Size of the frame's length prefix: 4 bytes (a big-endian int32).
 pub const SIZE_PREFIX_LEN: usize = 4;
 
 /// Why a codec could not read or write a frame.
