@@ -220,7 +220,8 @@ impl RecordBatchBuilder {
     /// [`RecordError::TooLarge`] when a record, the record count or the
     /// batch passes the format's int32 limits; [`RecordError::UnknownCompression`]
     /// for attributes bits 0-2 of 5-7; [`RecordError::CompressionUnavailable`]
-    /// or [`RecordError::Compress`] from the codec. `buf` is left as it was.
+    /// or [`RecordError::Compress`] from the codec. On error, see
+    /// [buffers after an error](crate::error#buffers-after-an-error).
     pub fn encode(&self, buf: &mut BytesMut) -> Result<(), RecordError> {
         let start = buf.len();
         let result = self.encode_inner(buf, start);

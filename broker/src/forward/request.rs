@@ -94,7 +94,8 @@ impl WrappedRequest {
     ///
     /// # Errors
     /// An encode error of the header or body (for example a client id over
-    /// 32767 bytes). After an error `buf` holds what it held before.
+    /// 32767 bytes). On error, see
+    /// [buffers after an error](kafka_wire::error#buffers-after-an-error).
     pub fn encode(&self, buf: &mut BytesMut) -> Result<(), EncodeError> {
         let start = buf.len();
         let written = self.header.encode(buf, ENVELOPE_HEADER_VERSION).and_then(|()| self.envelope.encode(buf, ENVELOPE_VERSION));
