@@ -4,7 +4,8 @@
 use bytes::{Bytes, BytesMut};
 
 use super::batch::{Attributes, BatchHeader, TimestampType, LOG_OVERHEAD, MAGIC_V2};
-use super::compression::{compress, Compression};
+use super::compression::compress;
+use super::compression_type::Compression;
 use super::error::{Location, RecordError};
 use super::record::{to_i32, Header, Record};
 
