@@ -13,7 +13,7 @@ use kafka_wire::message::{ApiMessage, Message};
 use kafka_wire::messages::{DefaultPrincipalData, EnvelopeRequest, EnvelopeResponse, RequestBody, RequestHeader};
 use kafka_wire::primitives::Reader;
 
-use super::response::envelope_error;
+use super::error_envelope::envelope_error;
 
 /// The Envelope api's version this module writes (its only version, 0).
 pub const ENVELOPE_VERSION: i16 = 0;
