@@ -41,9 +41,9 @@ use kafka_wire::messages::{
     SaslAuthenticateRequest, SaslHandshakeRequest,
 };
 use kafka_wire::primitives::Uuid;
-use kafka_wire_broker::reauth::{reauthenticate_after, StdJitter};
 use kafka_wire::records::{Batch, Batches, Compression, DecodeOptions, Header, RecordBatchBuilder, XERIAL_HEADER};
 use kafka_wire::Bytes;
+use kafka_wire_broker::reauth::{reauthenticate_after, StdJitter};
 use tokio::net::TcpStream;
 use tokio::time::Instant;
 use tokio_util::codec::Framed;

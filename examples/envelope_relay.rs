@@ -72,10 +72,10 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
 use kafka_wire::codec::{Correlated, Correlator, FrameCodec};
-use kafka_wire_broker::forward::{self, ForwardOutcome, ForwardedRequest};
 use kafka_wire::frame::{self, RequestFrame, ResponseFrame};
 use kafka_wire::messages::{EnvelopeRequest, EnvelopeResponse, RequestBody, ResponseBody};
 use kafka_wire::{Bytes, BytesMut};
+use kafka_wire_broker::forward::{self, ForwardOutcome, ForwardedRequest};
 use serde_json::{json, Map, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
@@ -454,11 +454,11 @@ fn response_reencodes(response: &ResponseFrame, original: &[u8]) -> bool {
 /// KIP-507), decoded with kafka-wire's Connect schemas.
 mod connect {
     use super::{lock, Shared};
+    use kafka_wire::messages::{ConnectAssignment, RequestBody, ResponseBody};
+    use kafka_wire::Bytes;
     use kafka_wire_connect::protocol::{
         decode_allocation, decode_assignment, decode_worker_metadata, encode_assignment, encode_worker_metadata,
     };
-    use kafka_wire::messages::{ConnectAssignment, RequestBody, ResponseBody};
-    use kafka_wire::Bytes;
     use serde_json::{json, Map, Value};
 
     const CONNECT: &str = "connect";

@@ -41,18 +41,18 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use common::cluster::{unique, Cluster};
 use common::conn::Conn;
-use kafka_wire_connect::protocol::{
-    decode_allocation, decode_assignment, decode_worker_metadata, encode_worker_metadata, ConnectProtocol,
-};
-use kafka_wire_connect::session_key::SESSION_KEY_RECORD_KEY;
-use kafka_wire_connect::signing::{AUTHORIZATION_HEADER, SIGNATURE_ALGORITHM_HEADER};
-use kafka_wire_connect::{verify, InterWorkerConfig, SessionKey, SignatureAlgorithm, SignatureError};
 use kafka_wire::messages::join_group_request::JoinGroupRequestProtocol;
 use kafka_wire::messages::leave_group_request::MemberIdentity;
 use kafka_wire::messages::{
     ConnectWorkerMetadata, DescribeGroupsRequest, JoinGroupRequest, LeaveGroupRequest, SyncGroupRequest,
 };
 use kafka_wire::records::DecodeOptions;
+use kafka_wire_connect::protocol::{
+    decode_allocation, decode_assignment, decode_worker_metadata, encode_worker_metadata, ConnectProtocol,
+};
+use kafka_wire_connect::session_key::SESSION_KEY_RECORD_KEY;
+use kafka_wire_connect::signing::{AUTHORIZATION_HEADER, SIGNATURE_ALGORITHM_HEADER};
+use kafka_wire_connect::{verify, InterWorkerConfig, SessionKey, SignatureAlgorithm, SignatureError};
 
 /// One worker at a time: each is a JVM, and the machines are small.
 static ONE_WORKER: Mutex<()> = Mutex::new(());

@@ -28,7 +28,6 @@ use std::time::{Duration, Instant};
 use common::cluster::{suffix, unique, Cluster};
 use common::conn::Conn;
 use kafka_wire::error_code::ErrorCode;
-use kafka_wire_broker::forward::{self, unwrap_request, unwrap_response, wrap_request, ForwardOutcome, WrappedRequest};
 use kafka_wire::frame::{self, ResponseFrame};
 use kafka_wire::message::{ApiMessage, Message, Request};
 use kafka_wire::messages::alter_configs_request::{AlterConfigsResource, AlterableConfig};
@@ -42,6 +41,7 @@ use kafka_wire::messages::{
     EnvelopeRequest, EnvelopeResponse, MetadataRequest, RequestBody, RequestHeader, ResponseBody,
 };
 use kafka_wire::{Bytes, BytesMut};
+use kafka_wire_broker::forward::{self, unwrap_request, unwrap_response, wrap_request, ForwardOutcome, WrappedRequest};
 use serde_json::Value;
 
 const CLIENT_ID: &str = "kw-envelope-test";

@@ -17,7 +17,6 @@ use proptest::prelude::*;
 use kafka_wire::api::API_INFO;
 use kafka_wire::entity::{Entities, EntityValueMut};
 use kafka_wire::error::{DecodeErrorKind, EncodeErrorKind};
-use kafka_wire_broker::forward::{decode_client_address, decode_principal, unwrap_request, wrap_request, UnwrapError};
 use kafka_wire::frame;
 use kafka_wire::internal::log::{
     read_log, read_log_with, read_snapshot, ControlRecord as LogControlRecord, ControlValue, Entry, LogEntry, LogError,
@@ -41,6 +40,7 @@ use kafka_wire::records::{
 use kafka_wire::redact::Redacted;
 use kafka_wire::sample::SampleGen;
 use kafka_wire::{Bytes, BytesMut};
+use kafka_wire_broker::forward::{decode_client_address, decode_principal, unwrap_request, wrap_request, UnwrapError};
 
 fn options(verify_crc: bool, max_decompressed_size: usize, reject_partial_batch: bool) -> DecodeOptions {
     let mut options = DecodeOptions::default();

@@ -85,10 +85,6 @@ use std::time::Instant;
 use kafka_wire::api::{api_info, API_INFO};
 use kafka_wire::embedded::EmbeddedMessage;
 use kafka_wire::error_code::ErrorCode;
-use kafka_wire_broker::forward::{
-    envelope_error, unwrap_request, unwrap_response, wrap_request, wrap_response, ForwardOutcome, ForwardedRequest,
-    WrappedRequest,
-};
 use kafka_wire::frame;
 use kafka_wire::message::{Message, VersionRange};
 use kafka_wire::messages::{
@@ -106,6 +102,10 @@ use kafka_wire::primitives::{Reader, Uuid};
 use kafka_wire::sample::{Sample, SampleGen};
 use kafka_wire::tagged::RawTaggedField;
 use kafka_wire::{Bytes, BytesMut};
+use kafka_wire_broker::forward::{
+    envelope_error, unwrap_request, unwrap_response, wrap_request, wrap_response, ForwardOutcome, ForwardedRequest,
+    WrappedRequest,
+};
 
 /// The releases run as oracles: the newest and the oldest of
 /// `scripts/kafka-releases`.

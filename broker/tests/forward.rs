@@ -7,11 +7,6 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use kafka_wire::api::{api_info, API_INFO};
 use kafka_wire::error::DecodeErrorKind;
 use kafka_wire::error_code::ErrorCode;
-use kafka_wire_broker::forward::{
-    cluster_authorization_failed, envelope_error, error_response, forwardable_apis, unwrap_request, unwrap_response,
-    wrap_request, wrap_response, ForwardOutcome, ForwardedRequest, NotForwardable, ResponseError, UnwrapError,
-    WrapError, WrappedRequest,
-};
 use kafka_wire::frame;
 use kafka_wire::message::Message;
 use kafka_wire::messages::create_topics_request::CreatableTopic;
@@ -23,6 +18,11 @@ use kafka_wire::messages::{
 };
 use kafka_wire::primitives::Uuid;
 use kafka_wire::{Bytes, BytesMut};
+use kafka_wire_broker::forward::{
+    cluster_authorization_failed, envelope_error, error_response, forwardable_apis, unwrap_request, unwrap_response,
+    wrap_request, wrap_response, ForwardOutcome, ForwardedRequest, NotForwardable, ResponseError, UnwrapError,
+    WrapError, WrappedRequest,
+};
 
 fn hex(text: &str) -> Bytes {
     let clean: String = text.split_whitespace().collect();

@@ -7,14 +7,14 @@
 //! int16 length, bytes and arrays with an int32 length, -1 (`ffff` /
 //! `ffffffff`) for null.
 
-use kafka_wire_connect::protocol::{
-    body_version, choose_protocol, decode_allocation, decode_assignment, decode_worker_metadata, encode_assignment,
-    encode_worker_metadata, ConnectProtocol, ConnectProtocolError, Versioned,
-};
 use kafka_wire::error::{DecodeErrorKind, EncodeErrorKind};
 use kafka_wire::messages::connect_assignment::ConnectorAssignment;
 use kafka_wire::messages::{ConnectAssignment, ConnectWorkerMetadata};
 use kafka_wire::Bytes;
+use kafka_wire_connect::protocol::{
+    body_version, choose_protocol, decode_allocation, decode_assignment, decode_worker_metadata, encode_assignment,
+    encode_worker_metadata, ConnectProtocol, ConnectProtocolError, Versioned,
+};
 
 fn hex(text: &str) -> Bytes {
     let clean: String = text.split_whitespace().collect();

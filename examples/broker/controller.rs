@@ -24,10 +24,6 @@ use std::time::Duration;
 use bytes::{Bytes, BytesMut};
 use kafka_wire::error::{DecodeError, EncodeError};
 use kafka_wire::error_code::ErrorCode;
-use kafka_wire_broker::forward::{
-    cluster_authorization_failed, envelope_error, unwrap_request, unwrap_response, wrap_request, wrap_response,
-    ForwardOutcome, ResponseError, UnwrappedRequest, WrapError,
-};
 use kafka_wire::frame::{self, RequestFrame};
 use kafka_wire::messages::create_topics_request::CreatableTopic;
 use kafka_wire::messages::create_topics_response::CreatableTopicResult;
@@ -35,6 +31,10 @@ use kafka_wire::messages::delete_topics_response::DeletableTopicResult;
 use kafka_wire::messages::{
     CreateTopicsRequest, CreateTopicsResponse, DefaultPrincipalData, DeleteTopicsRequest, DeleteTopicsResponse,
     EnvelopeResponse, RequestBody, RequestHeader, ResponseBody, ResponseHeader,
+};
+use kafka_wire_broker::forward::{
+    cluster_authorization_failed, envelope_error, unwrap_request, unwrap_response, wrap_request, wrap_response,
+    ForwardOutcome, ResponseError, UnwrappedRequest, WrapError,
 };
 use tokio::sync::{mpsc, oneshot};
 

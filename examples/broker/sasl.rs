@@ -18,8 +18,8 @@ use kafka_wire::error_code::ErrorCode;
 use kafka_wire::messages::{
     SaslAuthenticateRequest, SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse,
 };
-use kafka_wire_broker::reauth::{session_lifetime_ms, RequestDecision, SessionExpiry};
 use kafka_wire::Bytes;
+use kafka_wire_broker::reauth::{session_lifetime_ms, RequestDecision, SessionExpiry};
 use subtle::ConstantTimeEq;
 
 /// The one mechanism served.

@@ -21,7 +21,6 @@ use std::path::{Path, PathBuf};
 
 use quote::ToTokens;
 
-
 /// A module of the crate: its path from the crate root and its items.
 struct Module {
     path: Vec<String>,
@@ -189,7 +188,8 @@ impl Surface<'_> {
                 }
             }
             // A module that `include!`s generated code: its items are not read.
-            let includes = target.items.iter().any(|i| matches!(i, syn::Item::Macro(m) if m.mac.path.is_ident("include")));
+            let includes =
+                target.items.iter().any(|i| matches!(i, syn::Item::Macro(m) if m.mac.path.is_ident("include")));
             assert!(includes, "pub use {}: no item {name} in module {}", path.join("::"), module.join("::"));
             self.lines.insert(format!("use {}::{name} as {shown} (generated)", module.join("::")));
         }

@@ -98,7 +98,8 @@ impl WrappedRequest {
     /// [buffers after an error](kafka_wire::error#buffers-after-an-error).
     pub fn encode(&self, buf: &mut BytesMut) -> Result<(), EncodeError> {
         let start = buf.len();
-        let written = self.header.encode(buf, ENVELOPE_HEADER_VERSION).and_then(|()| self.envelope.encode(buf, ENVELOPE_VERSION));
+        let written =
+            self.header.encode(buf, ENVELOPE_HEADER_VERSION).and_then(|()| self.envelope.encode(buf, ENVELOPE_VERSION));
         if written.is_err() {
             buf.truncate(start);
         }
