@@ -60,17 +60,9 @@ use crate::primitives::Reader;
 
 /// The default largest frame a codec accepts: 104,857,600 bytes (100 MiB),
 /// the default of Kafka's broker setting `socket.request.max.bytes`.
-///
-/// ```
-/// assert_eq!(kafka_wire::codec::DEFAULT_MAX_FRAME_SIZE, 100 * 1024 * 1024);
-/// ```
 pub const DEFAULT_MAX_FRAME_SIZE: usize = 100 * 1024 * 1024;
 
-/// Size of the frame's length prefix, in bytes.
-///
-/// ```
-/// assert_eq!(kafka_wire::codec::SIZE_PREFIX_LEN, 4);
-/// ```
+/// Size of the frame's length prefix: 4 bytes (a big-endian int32).
 pub const SIZE_PREFIX_LEN: usize = 4;
 
 /// Why a codec could not read or write a frame.
@@ -222,7 +214,7 @@ impl FrameCodec {
     /// # Errors
     /// What `write` returns, as [`CodecError::Encode`];
     /// [`CodecError::FrameTooLarge`] over [`FrameCodec::max_frame_size`] (or
-    /// `i32::MAX`). `dst` is left as it was.
+    /// `i32::MAX`). On error, see [buffers after an error](crate::error#buffers-after-an-error).
     fn encode_in_place(
         &self,
         dst: &mut BytesMut,
@@ -345,7 +337,7 @@ impl Encoder<Bytes> for FrameCodec {
     ///
     /// # Errors
     /// [`CodecError::FrameTooLarge`] over [`FrameCodec::max_frame_size`] (or
-    /// `i32::MAX`); `dst` is left as it was.
+    /// `i32::MAX`). On error, see [buffers after an error](crate::error#buffers-after-an-error).
     fn encode(&mut self, frame: Bytes, dst: &mut BytesMut) -> Result<(), CodecError> {
         let max = self.max_frame_size.min(i32::MAX as usize);
         if frame.len() > max {
@@ -479,7 +471,8 @@ impl RawRequest {
     /// follow each other.
     ///
     /// # Errors
-    /// As [`RawRequest::decode`]; `frame` then holds a valid but unspecified value.
+    /// As [`RawRequest::decode`]. For `frame` after an error, see
+    /// [values decoded into after an error](crate::error#values-decoded-into-after-an-error).
     ///
     /// ```
     /// use kafka_wire::codec::RawRequest;
@@ -635,7 +628,8 @@ impl Encoder<ResponseFrame> for ServerCodec {
     ///
     /// # Errors
     /// [`CodecError::Encode`] when the header or body cannot be encoded at
-    /// the version; [`CodecError::FrameTooLarge`]. `dst` is left as it was.
+    /// the version; [`CodecError::FrameTooLarge`]. On error, see
+    /// [buffers after an error](crate::error#buffers-after-an-error).
     fn encode(&mut self, response: ResponseFrame, dst: &mut BytesMut) -> Result<(), CodecError> {
         self.frames
             .encode_in_place(dst, |b| frame::encode_response(&response.header, &response.body, response.version, b))
@@ -760,7 +754,8 @@ impl Encoder<RequestFrame> for ClientCodec {
     /// # Errors
     /// [`CodecError::Encode`] when the header and body disagree on the api
     /// key or cannot be encoded at the version; [`CodecError::FrameTooLarge`].
-    /// `dst` is left as it was and nothing is remembered.
+    /// On error nothing is remembered; see also
+    /// [buffers after an error](crate::error#buffers-after-an-error).
     fn encode(&mut self, request: RequestFrame, dst: &mut BytesMut) -> Result<(), CodecError> {
         self.frames.encode_in_place(dst, |b| frame::encode_request(&request.header, &request.body, b))?;
         if expects_response(&request.body) {

@@ -5,6 +5,41 @@
 //! Generated code adds one path segment per level on the way out, so a leaf
 //! error such as "need 4 bytes, have 1" reads in full as
 //! `MetadataResponse v12: topics[3].partitions[0].leader_id: need 4 bytes, have 1 (offset 87)`.
+//!
+//! # Buffers after an error
+//!
+//! The encoders that append a whole message, header, frame or batch to a
+//! caller's buffer (a `BytesMut`, named `buf` or `dst`) append everything
+//! or nothing. When one returns an error, the buffer has the length and
+//! the bytes it had before the call: no partial message, size prefix or
+//! frame stays behind, so a buffer that already holds other frames can
+//! still be sent as it is. Only capacity reserved on the way may remain.
+//!
+//! This holds for [`Message::encode`], the dispatch enums' `encode`, the
+//! [`frame`](crate::frame) encoders, [`RecordBatchBuilder::encode`], the
+//! encoders of internal records (feature `internal-records`) and the tokio
+//! codecs (feature `tokio`); most go through [`all_or_nothing`]. It does
+//! not hold for the building blocks they are made of: a failed
+//! [`Wire::encode_value`] may leave part of a value in its writer's buffer.
+//!
+//! # Values decoded into after an error
+//!
+//! The decoders that reuse a value the caller keeps ([`Message::decode_into`],
+//! the dispatch enums' `decode_into`, [`frame::decode_request_into`] and
+//! [`frame::decode_response_into`]) may have overwritten part of it when
+//! they fail. The value is still valid: it can be dropped, inspected, or
+//! decoded into again, and the next successful decode gives the same
+//! result as a fresh one. What it holds after the error is unspecified:
+//! some fields may come from the failed input, others from what it held
+//! before.
+//!
+//! [`Message::encode`]: crate::message::Message::encode
+//! [`RecordBatchBuilder::encode`]: crate::records::RecordBatchBuilder::encode
+//! [`Message::decode_into`]: crate::message::Message::decode_into
+//! [`frame::decode_request_into`]: crate::frame::decode_request_into
+//! [`frame::decode_response_into`]: crate::frame::decode_response_into
+//! [`all_or_nothing`]: crate::primitives::writer::all_or_nothing
+//! [`Wire::encode_value`]: crate::primitives::Wire::encode_value
 
 use std::fmt;
 

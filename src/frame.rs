@@ -97,7 +97,8 @@ pub fn decode_request(buf: Bytes) -> Result<RequestFrame, DecodeError> {
 /// equals what [`decode_request`] returns.
 ///
 /// # Errors
-/// As [`decode_request`]; `frame` then holds a valid but unspecified value.
+/// As [`decode_request`]. For `frame` after an error, see
+/// [values decoded into after an error](crate::error#values-decoded-into-after-an-error).
 ///
 /// # Example
 /// ```
@@ -159,8 +160,8 @@ pub fn decode_request_frame(mut buf: Bytes) -> Result<RequestFrame, DecodeError>
 ///
 /// # Errors
 /// An unknown api key, a body of another api key than the header's, or a
-/// header or body that the version cannot carry. After an error `buf` holds
-/// what it held before.
+/// header or body that the version cannot carry. On error, see
+/// [buffers after an error](crate::error#buffers-after-an-error).
 ///
 /// # Example
 /// ```
@@ -192,7 +193,7 @@ pub fn encode_request(header: &RequestHeader, body: &RequestBody, buf: &mut Byte
 ///
 /// # Errors
 /// An unknown api key, or a header or body that the version cannot carry.
-/// After an error `buf` holds what it held before.
+/// On error, see [buffers after an error](crate::error#buffers-after-an-error).
 ///
 /// # Example
 /// ```
@@ -292,9 +293,9 @@ pub fn encode_response_frame_vectored(
 /// Appends a frame: a 4-byte size, then what `write` appends.
 ///
 /// # Errors
-/// What `write` returns, or a frame over `i32::MAX` bytes. After an error
-/// `buf` holds what it held before (no size, no partial frame), as long as
-/// `write` only appends.
+/// What `write` returns, or a frame over `i32::MAX` bytes. On error, see
+/// [buffers after an error](crate::error#buffers-after-an-error); the rule
+/// holds here as long as `write` only appends.
 ///
 /// ```
 /// use kafka_wire::message::Message;
@@ -354,7 +355,8 @@ pub fn decode_response(buf: Bytes, api_key: i16, api_version: i16) -> Result<Res
 /// fallback included.
 ///
 /// # Errors
-/// As [`decode_response`]; `frame` then holds a valid but unspecified value.
+/// As [`decode_response`]. For `frame` after an error, see
+/// [values decoded into after an error](crate::error#values-decoded-into-after-an-error).
 ///
 /// # Example
 /// ```

@@ -35,56 +35,27 @@ use super::signing::{SignatureAlgorithm, UnknownAlgorithm};
 
 /// Setting `inter.worker.key.generation.algorithm`: the algorithm session
 /// keys are generated for. Default `HmacSHA256`.
-///
-/// ```
-/// use kafka_wire_connect::config::INTER_WORKER_KEY_GENERATION_ALGORITHM;
-/// assert_eq!(INTER_WORKER_KEY_GENERATION_ALGORITHM, "inter.worker.key.generation.algorithm");
-/// ```
 pub const INTER_WORKER_KEY_GENERATION_ALGORITHM: &str = "inter.worker.key.generation.algorithm";
 
 /// Setting `inter.worker.key.size`: session key size in bits. Default unset,
 /// meaning [`SignatureAlgorithm::default_key_size_bits`] of the generation
 /// algorithm.
-///
-/// ```
-/// use kafka_wire_connect::config::INTER_WORKER_KEY_SIZE;
-/// assert_eq!(INTER_WORKER_KEY_SIZE, "inter.worker.key.size");
-/// ```
 pub const INTER_WORKER_KEY_SIZE: &str = "inter.worker.key.size";
 
 /// Setting `inter.worker.key.ttl.ms`: how long, in ms, a session key is used
 /// before the leader makes a new one. Default
 /// [`DEFAULT_INTER_WORKER_KEY_TTL_MS`].
-///
-/// ```
-/// use kafka_wire_connect::config::INTER_WORKER_KEY_TTL_MS;
-/// assert_eq!(INTER_WORKER_KEY_TTL_MS, "inter.worker.key.ttl.ms");
-/// ```
 pub const INTER_WORKER_KEY_TTL_MS: &str = "inter.worker.key.ttl.ms";
 
 /// Setting `inter.worker.signature.algorithm`: the MAC this worker signs its
 /// internal requests with. Default `HmacSHA256`.
-///
-/// ```
-/// use kafka_wire_connect::config::INTER_WORKER_SIGNATURE_ALGORITHM;
-/// assert_eq!(INTER_WORKER_SIGNATURE_ALGORITHM, "inter.worker.signature.algorithm");
-/// ```
 pub const INTER_WORKER_SIGNATURE_ALGORITHM: &str = "inter.worker.signature.algorithm";
 
 /// Setting `inter.worker.verification.algorithms`: comma-separated MACs this
 /// worker accepts on internal requests. Default `HmacSHA256`.
-///
-/// ```
-/// use kafka_wire_connect::config::INTER_WORKER_VERIFICATION_ALGORITHMS;
-/// assert_eq!(INTER_WORKER_VERIFICATION_ALGORITHMS, "inter.worker.verification.algorithms");
-/// ```
 pub const INTER_WORKER_VERIFICATION_ALGORITHMS: &str = "inter.worker.verification.algorithms";
 
 /// Default of `inter.worker.key.ttl.ms`: 3,600,000 ms (one hour).
-///
-/// ```
-/// assert_eq!(kafka_wire_connect::config::DEFAULT_INTER_WORKER_KEY_TTL_MS, 60 * 60 * 1000);
-/// ```
 pub const DEFAULT_INTER_WORKER_KEY_TTL_MS: u64 = 3_600_000;
 
 /// A signing setting that cannot be used.

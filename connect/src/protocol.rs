@@ -77,12 +77,6 @@ pub enum ConnectProtocol {
 impl ConnectProtocol {
     /// Every protocol, most preferred first: `sessioned`, `compatible`,
     /// `default`.
-    ///
-    /// ```
-    /// use kafka_wire_connect::protocol::ConnectProtocol;
-    /// let names: Vec<_> = ConnectProtocol::PREFERENCE.iter().map(|p| p.name()).collect();
-    /// assert_eq!(names, ["sessioned", "compatible", "default"]);
-    /// ```
     pub const PREFERENCE: [ConnectProtocol; 3] =
         [ConnectProtocol::Sessioned, ConnectProtocol::Compatible, ConnectProtocol::Eager];
 

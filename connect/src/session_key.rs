@@ -35,10 +35,6 @@ use subtle::ConstantTimeEq;
 use super::signing::{SignatureAlgorithm, UnknownAlgorithm, BASE64};
 
 /// Record key of the session key in the Connect config topic: `session-key`.
-///
-/// ```
-/// assert_eq!(kafka_wire_connect::session_key::SESSION_KEY_RECORD_KEY, "session-key");
-/// ```
 pub const SESSION_KEY_RECORD_KEY: &str = "session-key";
 
 /// Why a stored session key could not be read.

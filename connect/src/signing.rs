@@ -41,23 +41,12 @@ use base64::Engine as _;
 use hmac::digest::KeyInit;
 use hmac::{Hmac, Mac};
 
-/// Header carrying the request signature: base64 (standard alphabet, padded)
-/// of the HMAC of the raw request body (KIP-507).
-///
-/// ```
-/// assert_eq!(kafka_wire_connect::signing::AUTHORIZATION_HEADER, "X-Connect-Authorization");
-/// ```
+/// Header carrying the request signature, `X-Connect-Authorization`: base64
+/// (standard alphabet, padded) of the HMAC of the raw request body (KIP-507).
 pub const AUTHORIZATION_HEADER: &str = "X-Connect-Authorization";
 
-/// Header carrying the JCA name of the MAC used to sign the request
-/// (KIP-507).
-///
-/// ```
-/// assert_eq!(
-///     kafka_wire_connect::signing::SIGNATURE_ALGORITHM_HEADER,
-///     "X-Connect-Request-Signature-Algorithm"
-/// );
-/// ```
+/// Header carrying the JCA name of the MAC used to sign the request,
+/// `X-Connect-Request-Signature-Algorithm` (KIP-507).
 pub const SIGNATURE_ALGORITHM_HEADER: &str = "X-Connect-Request-Signature-Algorithm";
 
 /// Base64 with the standard alphabet: writes padding, reads with or without

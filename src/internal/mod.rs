@@ -272,8 +272,8 @@ impl<T: RecordData> ApiMessageAndVersion<T> {
     ///
     /// # Errors
     /// As [`Message::encode`](crate::message::Message::encode) (a version
-    /// the record type lacks, a negative version among them); `buf` is then
-    /// left as it was.
+    /// the record type lacks, a negative version among them). On error, see
+    /// [buffers after an error](crate::error#buffers-after-an-error).
     pub fn encode_framed(&self, buf: &mut BytesMut) -> Result<(), EncodeError> {
         if self.version < 0 {
             return Err(EncodeError::new(EncodeErrorKind::UnsupportedVersion(self.version)));
@@ -325,7 +325,8 @@ impl<T: RecordData> ApiMessageAndVersion<T> {
     /// Appends the value as [`ApiMessageAndVersion::decode_prefixed`] reads it.
     ///
     /// # Errors
-    /// As [`Message::encode`](crate::message::Message::encode); `buf` is then left as it was.
+    /// As [`Message::encode`](crate::message::Message::encode). On error, see
+    /// [buffers after an error](crate::error#buffers-after-an-error).
     pub fn encode_prefixed(&self, buf: &mut BytesMut) -> Result<(), EncodeError> {
         all_or_nothing(buf, |buf| {
             buf.put_i16(self.version);

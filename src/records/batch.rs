@@ -24,7 +24,8 @@
 
 use bytes::Bytes;
 
-use super::compression::{decompress, Compression};
+use super::compression::decompress;
+use super::compression_type::Compression;
 use super::error::{At, Location, RecordError};
 use super::record::{Record, MIN_RECORD_SIZE};
 use super::DecodeOptions;

@@ -4,7 +4,8 @@
 use bytes::{Bytes, BytesMut};
 
 use super::batch::{Attributes, BatchHeader, TimestampType, LOG_OVERHEAD, MAGIC_V2};
-use super::compression::{compress, Compression};
+use super::compression::compress;
+use super::compression_type::Compression;
 use super::error::{Location, RecordError};
 use super::record::{to_i32, Header, Record};
 
@@ -220,7 +221,8 @@ impl RecordBatchBuilder {
     /// [`RecordError::TooLarge`] when a record, the record count or the
     /// batch passes the format's int32 limits; [`RecordError::UnknownCompression`]
     /// for attributes bits 0-2 of 5-7; [`RecordError::CompressionUnavailable`]
-    /// or [`RecordError::Compress`] from the codec. `buf` is left as it was.
+    /// or [`RecordError::Compress`] from the codec. On error, see
+    /// [buffers after an error](crate::error#buffers-after-an-error).
     pub fn encode(&self, buf: &mut BytesMut) -> Result<(), RecordError> {
         let start = buf.len();
         let result = self.encode_inner(buf, start);

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::compression::Compression;
+use super::compression_type::Compression;
 use crate::error::DecodeError;
 
 /// Where in a record set a problem was found.

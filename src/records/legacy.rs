@@ -21,7 +21,8 @@
 use bytes::Bytes;
 
 use super::batch::{TimestampType, LOG_OVERHEAD};
-use super::compression::{decompress_legacy, Compression};
+use super::compression::decompress_legacy;
+use super::compression_type::Compression;
 use super::error::{At, Location, RecordError};
 use super::DecodeOptions;
 use crate::error::{DecodeError, DecodeErrorKind};

@@ -59,6 +59,7 @@ mod batch;
 mod batches;
 mod builder;
 mod compression;
+mod compression_type;
 mod control;
 mod error;
 mod legacy;
@@ -70,7 +71,8 @@ pub use self::batch::{
 };
 pub use self::batches::{Batch, Batches, PartialBatch};
 pub use self::builder::RecordBatchBuilder;
-pub use self::compression::{compress, decompress, Compression, XERIAL_HEADER};
+pub use self::compression::{compress, decompress, XERIAL_HEADER};
+pub use self::compression_type::Compression;
 pub use self::control::{
     ControlRecord, ControlRecordKey, ControlRecordType, EndTxnMarker, CONTROL_RECORD_KEY_SIZE,
     CONTROL_RECORD_KEY_VERSION, END_TXN_MARKER_SIZE, END_TXN_MARKER_VERSION,

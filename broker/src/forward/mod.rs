@@ -60,19 +60,19 @@
 //! [`EnvelopeRequest`]: kafka_wire::messages::EnvelopeRequest
 //! [`ApiInfo::forwardable`]: kafka_wire::api::ApiInfo::forwardable
 
+mod error_envelope;
 mod error_response;
 mod request;
 mod response;
 
+pub use error_envelope::{cluster_authorization_failed, envelope_error};
 pub use error_response::{error_response, NotForwardable};
 pub use request::{
     client_address_bytes, decode_client_address, decode_principal, encode_principal, unwrap_request, wrap_request,
     ForwardedRequest, UnwrapError, UnwrappedRequest, WrapError, WrappedRequest, ENVELOPE_HEADER_VERSION,
     ENVELOPE_VERSION, PRINCIPAL_DATA_VERSION,
 };
-pub use response::{
-    cluster_authorization_failed, envelope_error, unwrap_response, wrap_response, ForwardOutcome, ResponseError,
-};
+pub use response::{unwrap_response, wrap_response, ForwardOutcome, ResponseError};
 
 use kafka_wire::api::{ApiInfo, API_INFO};
 

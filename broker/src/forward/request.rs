@@ -13,7 +13,7 @@ use kafka_wire::message::{ApiMessage, Message};
 use kafka_wire::messages::{DefaultPrincipalData, EnvelopeRequest, EnvelopeResponse, RequestBody, RequestHeader};
 use kafka_wire::primitives::Reader;
 
-use super::response::envelope_error;
+use super::error_envelope::envelope_error;
 
 /// The Envelope api's version this module writes (its only version, 0).
 pub const ENVELOPE_VERSION: i16 = 0;
@@ -94,7 +94,8 @@ impl WrappedRequest {
     ///
     /// # Errors
     /// An encode error of the header or body (for example a client id over
-    /// 32767 bytes). After an error `buf` holds what it held before.
+    /// 32767 bytes). On error, see
+    /// [buffers after an error](kafka_wire::error#buffers-after-an-error).
     pub fn encode(&self, buf: &mut BytesMut) -> Result<(), EncodeError> {
         let start = buf.len();
         let written =

@@ -1,5 +1,6 @@
-//! The response direction: the controller wraps its answer (or an error)
-//! in an EnvelopeResponse; the forwarding broker reads it and decides.
+//! The response direction: the controller wraps its answer in an
+//! EnvelopeResponse (or refuses with an error envelope, `error_envelope`);
+//! the forwarding broker reads it and decides.
 
 use bytes::BytesMut;
 
@@ -43,29 +44,6 @@ pub fn wrap_response(
         error_code: ErrorCode::None.code(),
         ..Default::default()
     })
-}
-
-/// An error EnvelopeResponse: no response data, `code` as the envelope's
-/// `ErrorCode`.
-///
-/// ```
-/// use kafka_wire::error_code::ErrorCode;
-/// let envelope = kafka_wire_broker::forward::envelope_error(ErrorCode::NotController);
-/// assert_eq!((envelope.response_data, envelope.error_code), (None, 41));
-/// ```
-pub fn envelope_error(code: ErrorCode) -> EnvelopeResponse {
-    EnvelopeResponse { response_data: None, error_code: code.code(), ..Default::default() }
-}
-
-/// The controller's answer when the envelope's sender fails the
-/// CLUSTER_ACTION check on the cluster resource: an error EnvelopeResponse
-/// with CLUSTER_AUTHORIZATION_FAILED (31).
-///
-/// ```
-/// assert_eq!(kafka_wire_broker::forward::cluster_authorization_failed().error_code, 31);
-/// ```
-pub fn cluster_authorization_failed() -> EnvelopeResponse {
-    envelope_error(ErrorCode::ClusterAuthorizationFailed)
 }
 
 /// What the forwarding broker does with the controller's answer
