@@ -222,17 +222,6 @@ pub fn decode_required_into<B: Input, T: Decode<B>>(
     }
 }
 
-/// Reads a value into an `Option` field at a version where null is not allowed.
-#[inline]
-pub fn decode_required<B: Input, T: Decode<B>>(
-    r: &mut Reader<B>,
-    version: i16,
-    flexible: bool,
-    name: &'static str,
-) -> Result<Option<T>, DecodeError> {
-    decode(r, version, flexible, name).map(Some)
-}
-
 #[inline]
 pub fn decode_tagged<B: Input, T: Decode<B>>(
     r: &mut Reader<B>,

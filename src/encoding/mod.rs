@@ -19,10 +19,7 @@ pub use crate::entity::support::{
 };
 pub use crate::primitives::fixed::{Fixed, Struct};
 pub use crate::primitives::nullable::{DecodeNullable, Nullable};
-pub use crate::primitives::varint::{
-    decode_u32, decode_u64, put_uvarint, put_uvarlong, put_varint, put_varlong, unzigzag32, unzigzag64, uvarint_len,
-    uvarlong_len, varint_len, varlong_len, zigzag32, zigzag64,
-};
+pub use crate::primitives::varint::{put_uvarint, put_varint, put_varlong, uvarint_len};
 pub use crate::primitives::writer::{all_or_nothing, SHARE_MIN};
 pub use crate::primitives::{Decode, Wire};
 pub use segment::Segment;
