@@ -34,6 +34,23 @@
 //! `kafka-wire-connect` (KIP-507 signed Connect requests, the worker group
 //! protocol).
 //!
+//! # One verb for one act
+//!
+//! Every type with a wire form uses the same names for the same acts:
+//!
+//! | verb | what it does |
+//! |---|---|
+//! | `encode(&self, buf, …)` | appends the encoding to a `BytesMut`; on error `buf` is as it was |
+//! | `encode_to(&self, writer, …)` | appends into a [`primitives::Writer`] (plain or vectored) |
+//! | `encoded_size(&self, …)` | the number of bytes `encode` appends |
+//! | `to_bytes(&self, …)` | the encoding as a new `Bytes` |
+//! | `decode(buf, …)` | reads one value from the front of `buf` and advances past it |
+//! | `decode_exact(bytes, …)` | reads one value that fills `bytes`; anything left over is an error |
+//! | `decode_into(&mut self, buf, …)` | `decode` into a kept value, reusing its allocations |
+//! | `decode_from(reader, …)` | `decode` from a [`primitives::Reader`], for callers that hold one |
+//! | `parse(bytes)` | reads a head (sizes, api key, batch header) and keeps the rest undecoded |
+//! | `from_*`, `into_*` | conversions between in-memory forms, no wire bytes involved |
+//!
 //! Every decode error names the message, version, field path and byte
 //! offset; decoding never panics and never allocates more than the input
 //! can hold.

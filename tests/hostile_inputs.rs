@@ -657,7 +657,7 @@ proptest! {
         // The record-layer reader.
         let record = Record { key: key.clone(), value: value.clone(), ..Record::default() };
         let at = Location::batch(5).record(1);
-        match ControlRecord::read(&record, at) {
+        match ControlRecord::from_record(&record, at) {
             Ok(c) => {
                 let key = key.expect("a key");
                 prop_assert!(key.len() >= 4 && version >= 0);
@@ -875,7 +875,7 @@ proptest! {
         } else {
             prop_assert_eq!(last, increment_sequence(base_sequence, last_offset_delta));
         }
-        let _ = (header.last_offset(), header.size());
+        let _ = (header.last_offset(), header.batch_size());
         let record = Record { offset_delta, timestamp_delta, ..Record::default() };
         let _ = (header.offset_of(&record), header.timestamp_of(&record));
         let mut bytes = Vec::new();

@@ -1,19 +1,14 @@
-//! The public surface of kafka-wire, guarded against accidental
-//! growth: every public item, one a line, in `tests/public_api.txt`.
+//! The public surface of kafka-wire, guarded against accidental growth:
+//! every public item, one a line, in `tests/public_api.txt`.
 //!
 //! When the surface changes on purpose, refresh the list and review the
 //! diff with the change:
 //!
 //! ```text
-//! KAFKA_WIRE_REFRESH_PUBLIC_API=1 cargo test -p kafka-wire --test public_api
+//! KAFKA_WIRE_REFRESH_PUBLIC_API=1 cargo test -p kafka-wire --all-features --test public_api
 //! ```
 
 #[test]
 fn public_api_is_the_checked_in_list() {
-    kafka_wire_testkit::public_api::check(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")),
-        "kafka_wire",
-        "tests/public_api.txt",
-        "KAFKA_WIRE_REFRESH_PUBLIC_API=1 cargo test -p kafka-wire --test public_api",
-    );
+    kafka_wire_testkit::public_api::check_package(env!("CARGO_MANIFEST_DIR").as_ref(), env!("CARGO_PKG_NAME"));
 }

@@ -106,7 +106,7 @@ fn v14_decodes_and_reencodes_byte_exact() {
 fn v14_header_alone() {
     // Only the first 61 bytes: the header reads without the records.
     let h = BatchHeader::decode(&V14[..61]).unwrap();
-    assert_eq!((h.record_count, h.size(), h.last_offset()), (1, 71, 0));
+    assert_eq!((h.record_count, h.batch_size(), h.last_offset()), (1, 71, 0));
     let err = BatchHeader::decode(&V14[..60]).unwrap_err();
     assert!(matches!(
         &err,
@@ -266,7 +266,7 @@ fn compressed_records_share_one_buffer() {
         let mut b = RecordBatchBuilder::new(0);
         b.compression(codec);
         three_records(&mut b, true);
-        let raw_len: usize = b.records().iter().map(|r| r.encoded_len().unwrap()).sum();
+        let raw_len: usize = b.records().iter().map(|r| r.encoded_size().unwrap()).sum();
         let batch = single_batch(b.build().unwrap(), options()).unwrap();
         let (mut lo, mut hi) = (usize::MAX, 0);
         for r in records_of(&batch, &options()).unwrap() {
@@ -725,7 +725,7 @@ proptest! {
 
         let batch = single_batch(bytes.clone(), options()).unwrap();
         let h = *batch.header();
-        prop_assert_eq!(h.size(), bytes.len());
+        prop_assert_eq!(h.batch_size(), bytes.len());
         prop_assert_eq!((h.base_offset, h.partition_leader_epoch, h.base_timestamp), (base_offset, leader_epoch, base_timestamp));
         prop_assert_eq!((h.producer_id, h.producer_epoch, h.base_sequence), producer);
         prop_assert_eq!(h.attributes.compression(), Some(codec));

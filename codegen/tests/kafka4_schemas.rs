@@ -97,8 +97,9 @@ fn coordinator_records_compile_to_structs_with_a_codec() -> Result<(), Error> {
     assert!(key.contains("pub struct ConsumerGroupMetadataKey {"), "{key}");
     assert!(key.contains("The ConsumerGroupMetadataKey coordinator record key (api key 3)"), "{key}");
     assert!(key.contains("pub group_id: String,"), "{key}");
-    for item in ["encoding::Wire", "encoding::Decode", "message::Message"] {
-        assert!(key.contains(&format!("impl ::kafka_wire::{item} for ConsumerGroupMetadataKey")), "{item}: {key}");
+    assert!(key.contains("use ::kafka_wire::encoding as enc;"), "{key}");
+    for item in ["enc::Wire", "enc::Decode", "::kafka_wire::message::Message"] {
+        assert!(key.contains(&format!("impl {item} for ConsumerGroupMetadataKey")), "{item}: {key}");
     }
     // The apiKey is the record type, not an api: no ApiMessage impl.
     assert!(!key.contains("ApiMessage"), "{key}");

@@ -32,7 +32,7 @@ fn the_default_redacts_sasl_auth_bytes() -> Result<(), Error> {
     let request = file(&out, "sasl_authenticate_request.rs");
     assert!(request.contains("#[derive(Clone, PartialEq, Default)]\npub struct SaslAuthenticateRequest"), "{request}");
     assert!(request.contains(".field(\"auth_bytes\", &::kafka_wire::redact::Redacted(&self.auth_bytes))"), "{request}");
-    assert!(request.contains("::kafka_wire::encoding::json::put_sensitive(\n"), "{request}");
+    assert!(request.contains("enc::json::put_sensitive(\n"), "{request}");
     let response = file(&out, "sasl_authenticate_response.rs");
     assert!(response.contains("Redacted(&self.auth_bytes)"), "{response}");
     // The error message is not a secret: printed as the derive would.

@@ -209,7 +209,7 @@ impl Attributes {
 /// let h = BatchHeader::decode(&bytes).unwrap();
 /// assert_eq!((h.base_offset, h.batch_length, h.crc, h.record_count), (0, 59, 0x2a7198a5, 1));
 /// assert_eq!(h.base_timestamp, 1_700_000_000_000);
-/// assert_eq!(h.size(), 71);
+/// assert_eq!(h.batch_size(), 71);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct BatchHeader {
@@ -309,7 +309,7 @@ impl BatchHeader {
     }
 
     /// Bytes in the whole batch: `batch_length` + 12.
-    pub fn size(&self) -> usize {
+    pub fn batch_size(&self) -> usize {
         self.batch_length.max(0) as usize + LOG_OVERHEAD
     }
 
@@ -392,7 +392,7 @@ impl RecordBatch {
     /// `batch_length` + 12 is not the length of `bytes`.
     pub fn parse(bytes: Bytes) -> Result<Self, RecordError> {
         let header = BatchHeader::decode(&bytes)?;
-        if header.size() != bytes.len() {
+        if header.batch_size() != bytes.len() {
             return Err(RecordError::Invalid {
                 at: Location::batch(header.base_offset).field("batch_length"),
                 what: "batch length does not match the bytes of the batch",

@@ -240,7 +240,7 @@ impl RecordBatchBuilder {
         })?;
         let mut records_len = 0usize;
         for r in &self.records {
-            records_len = records_len.saturating_add(r.encoded_len()?);
+            records_len = records_len.saturating_add(r.encoded_size()?);
         }
         if compression == Compression::None {
             buf.reserve(BatchHeader::SIZE.saturating_add(records_len));

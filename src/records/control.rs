@@ -288,7 +288,7 @@ impl EndTxnMarker {
 ///     value: Some(EndTxnMarker::new(3).to_bytes()),
 ///     ..Record::default()
 /// };
-/// let control = ControlRecord::read(&record, Location::batch(40).record(0)).unwrap();
+/// let control = ControlRecord::from_record(&record, Location::batch(40).record(0)).unwrap();
 /// assert_eq!(control.key.record_type, ControlRecordType::Abort);
 /// assert_eq!(control.marker, Some(EndTxnMarker { version: 0, coordinator_epoch: 3 }));
 /// ```
@@ -309,7 +309,7 @@ impl ControlRecord {
     /// abort marker without a value; the errors of
     /// [`ControlRecordKey::decode`] and [`EndTxnMarker::decode`], located
     /// at `at`.
-    pub fn read(record: &Record, at: Location) -> Result<Self, RecordError> {
+    pub fn from_record(record: &Record, at: Location) -> Result<Self, RecordError> {
         let key = record
             .key
             .as_deref()
@@ -356,7 +356,7 @@ impl RecordBatch {
         }
         let mut out = Vec::new();
         for (index, record) in self.records(options)?.enumerate() {
-            out.push(ControlRecord::read(&record?, at.record(index))?);
+            out.push(ControlRecord::from_record(&record?, at.record(index))?);
         }
         Ok(out)
     }
@@ -457,17 +457,17 @@ mod tests {
         let at = Location::batch(10).record(2);
         let no_key = Record { value: Some(EndTxnMarker::new(0).to_bytes()), ..Record::default() };
         assert_eq!(
-            ControlRecord::read(&no_key, at).unwrap_err().to_string(),
+            ControlRecord::from_record(&no_key, at).unwrap_err().to_string(),
             "batch at offset 10, record 2, control key: control record without a key"
         );
         let no_value =
             Record { key: Some(ControlRecordKey::new(ControlRecordType::Commit).to_bytes()), ..Record::default() };
         assert_eq!(
-            ControlRecord::read(&no_value, at).unwrap_err().to_string(),
+            ControlRecord::from_record(&no_value, at).unwrap_err().to_string(),
             "batch at offset 10, record 2, marker: transaction marker without a value"
         );
         let short_value = Record { value: Some(Bytes::from_static(&[0, 0, 0])), ..no_value.clone() };
-        let err = ControlRecord::read(&short_value, at).unwrap_err();
+        let err = ControlRecord::from_record(&short_value, at).unwrap_err();
         assert_eq!(err.location(), Some(&at.field("marker")));
         // A leader-change record's value is not read here.
         let leader = Record {
@@ -475,7 +475,7 @@ mod tests {
             value: Some(Bytes::from_static(b"anything")),
             ..Record::default()
         };
-        let read = ControlRecord::read(&leader, at).unwrap();
+        let read = ControlRecord::from_record(&leader, at).unwrap();
         assert_eq!((read.key.record_type, read.marker), (ControlRecordType::LeaderChange, None));
     }
 }

@@ -143,7 +143,7 @@ impl Record {
     ///
     /// # Errors
     /// As [`Record::body_len`].
-    pub fn encoded_len(&self) -> Result<usize, RecordError> {
+    pub fn encoded_size(&self) -> Result<usize, RecordError> {
         let body = self.body_len()?;
         Ok(varint_len(body as i32) + body)
     }
@@ -255,7 +255,7 @@ mod tests {
             .with_header("a", Some("2".into()));
         let mut buf = Vec::new();
         record.encode(&mut buf).unwrap();
-        assert_eq!(buf.len(), record.encoded_len().unwrap());
+        assert_eq!(buf.len(), record.encoded_size().unwrap());
         let back = decode(&buf).unwrap();
         let pairs: Vec<_> = back.headers.iter().map(|h| (h.key_str().unwrap(), h.value.as_deref())).collect();
         assert_eq!(pairs, [("a", Some(&b"1"[..])), ("a", None), ("b", Some(&b""[..])), ("a", Some(&b"2"[..]))]);

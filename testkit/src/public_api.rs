@@ -413,6 +413,15 @@ fn resolve(at: &[String], path: &[String]) -> (Vec<String>, String) {
     (resolved, name.clone())
 }
 
+/// [`check`] for the library of the package `package` at `manifest_dir`,
+/// against its `tests/public_api.txt`: called from each package's
+/// `tests/public_api.rs` as
+/// `check_package(env!("CARGO_MANIFEST_DIR").as_ref(), env!("CARGO_PKG_NAME"))`.
+pub fn check_package(manifest_dir: &Path, package: &str) {
+    let refresh = format!("KAFKA_WIRE_REFRESH_PUBLIC_API=1 cargo test -p {package} --all-features --test public_api");
+    check(manifest_dir, &package.replace('-', "_"), "tests/public_api.txt", &refresh);
+}
+
 /// Checks the public surface of the crate at `manifest_dir` (its `src/`),
 /// named `crate_name` in paths, against the list `manifest_dir/list`;
 /// rewrites the list instead when `KAFKA_WIRE_REFRESH_PUBLIC_API` is set.

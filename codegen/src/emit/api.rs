@@ -309,7 +309,7 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
             pub fn from_json(api_key: i16, json: &#rt::json::Value, version: i16) -> Result<Self, #rt::json::JsonError> {
                 match api_key {
                     #(#from)*
-                    _ => Err(#rt::encoding::json::unknown_api_key(api_key, version)),
+                    _ => Err(enc::json::unknown_api_key(api_key, version)),
                 }
             }
         }
@@ -353,7 +353,7 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
             #[doc = #encode_errors]
             /// After an error `buf` holds what it held before.
             pub fn encode(&self, buf: &mut #rt::BytesMut, version: i16) -> Result<(), #rt::error::EncodeError> {
-                #rt::encoding::all_or_nothing(buf, |buf| self.encode_to(&mut #rt::primitives::Writer::new(buf), version))
+                enc::all_or_nothing(buf, |buf| self.encode_to(&mut #rt::primitives::Writer::new(buf), version))
             }
 
             #[doc = #encode_to_doc]

@@ -23,7 +23,7 @@ pub fn emit_wire_impl(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
     let encode_inline = is_leaf(view).then(|| quote!(#[inline]));
     let decode = emit_decode_impl(view, cx, Form::Owned);
     quote! {
-        impl #rt::encoding::Wire for #ident {
+        impl enc::Wire for #ident {
             #encode_inline
             fn encode_value(&self, #buf: &mut #rt::primitives::Writer<'_>, #encode_version: i16, _flexible: bool) -> Result<(), #rt::error::EncodeError> {
                 #encode
@@ -88,7 +88,7 @@ fn emit_decode_impl(view: &StructView<'_>, cx: &EmitContext, form: Form) -> Toke
         Form::Borrowed => (quote!(<'a>), quote!(<&'a [u8]>), Form::Borrowed.type_path(view.def.name)),
     };
     quote! {
-        impl #generics #rt::encoding::Decode #input for #ty {
+        impl #generics enc::Decode #input for #ty {
             #inline
             fn decode_value_into(&mut self, #r: &mut #rt::primitives::Reader #input, #version: i16, _flexible: bool) -> Result<(), #rt::error::DecodeError> {
                 #decode
@@ -100,7 +100,7 @@ fn emit_decode_impl(view: &StructView<'_>, cx: &EmitContext, form: Form) -> Toke
             }
         }
 
-        impl #generics #rt::encoding::Struct for #ty {}
+        impl #generics enc::Struct for #ty {}
     }
 }
 
@@ -145,7 +145,7 @@ fn emit_encode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
                 let name = &f.name;
                 body.extend(quote! {
                     if #test {
-                        return Err(#rt::encoding::field::non_default(#name));
+                        return Err(enc::field::non_default(#name));
                     }
                 });
             }
@@ -159,15 +159,15 @@ fn emit_encode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
         if group[0].positional.intersect(within).is_empty() {
             continue; // tagged at every version: written with the section
         }
-        if let Some(p) = piece(&group, within, rt) {
+        if let Some(p) = piece(&group, within) {
             pending.push(p);
-        } else if let Some(p) = count_piece(group[0], within, rt) {
+        } else if let Some(p) = count_piece(group[0], within) {
             // The count ends the segment; the elements follow it.
             pending.push(p);
             body.extend(segment(std::mem::take(&mut pending)));
         } else {
             body.extend(segment(std::mem::take(&mut pending)));
-            body.extend(write_group(&group, within, rt));
+            body.extend(write_group(&group, within));
         }
     }
     if view.has_tagged_section() {
@@ -178,7 +178,7 @@ fn emit_encode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
         tagged.sort_by_key(|f| f.field.tag);
         let known = Literal::u32_unsuffixed(view.known_tags);
         let flags = tagged_flags(&tagged, section_versions, rt);
-        pending.push(section_piece(&tagged, flags, Cond::new(section_versions, within), known, rt));
+        pending.push(section_piece(&tagged, flags, Cond::new(section_versions, within), known));
     }
     body.extend(segment(pending));
     quote!(#body Ok(()))
@@ -201,17 +201,17 @@ struct Piece {
 
 /// The piece of a group that a segment can write: fixed-width fields,
 /// strings, and arrays of fixed-width values.
-fn piece(group: &[&FieldView<'_>], within: Versions, rt: &TokenStream) -> Option<Piece> {
+fn piece(group: &[&FieldView<'_>], within: Versions) -> Option<Piece> {
     let f = group[0];
     if f.is_fixed() {
         let len = group.iter().filter_map(|f| f.fixed_size()).sum();
         return Some(Piece {
             before: TokenStream::new(),
-            writes: by_tier(group, within, |n| fixed_run(&group[..n], Sink::Segment, rt)),
+            writes: by_tier(group, within, |n| fixed_run(&group[..n], Sink::Segment)),
             most: len,
             most_of_values: None,
             after: TokenStream::new(),
-            alone: Some(by_tier(group, within, |n| fixed_run(&group[..n], Sink::Writer, rt))),
+            alone: Some(by_tier(group, within, |n| fixed_run(&group[..n], Sink::Writer))),
         });
     }
     let (ident, name) = (&f.ident, &f.name);
@@ -219,10 +219,10 @@ fn piece(group: &[&FieldView<'_>], within: Versions, rt: &TokenStream) -> Option
     let flexible = flexible_expr(f, narrowed);
     let (write, most_of_value) = match (&f.field.ty, f.option) {
         (FieldType::String, false) => {
-            (quote!(#rt::encoding::field::put_str(&mut s, &self.#ident, #flexible, #name)?;), quote!(self.#ident.len()))
+            (quote!(enc::field::put_str(&mut s, &self.#ident, #flexible, #name)?;), quote!(self.#ident.len()))
         }
         (FieldType::String, true) => (
-            quote!(#rt::encoding::field::put_nullable_str(&mut s, self.#ident.as_deref(), #flexible, #name)?;),
+            quote!(enc::field::put_nullable_str(&mut s, self.#ident.as_deref(), #flexible, #name)?;),
             quote!(self.#ident.as_ref().map_or(0, String::len)),
         ),
         _ => {
@@ -233,10 +233,10 @@ fn piece(group: &[&FieldView<'_>], within: Versions, rt: &TokenStream) -> Option
                     quote!(self.#ident.len() * #size)
                 }
             };
-            (quote!(#rt::encoding::field::put_fixed_array(&mut s, &self.#ident, #flexible, #name)?;), most)
+            (quote!(enc::field::put_fixed_array(&mut s, &self.#ident, #flexible, #name)?;), most)
         }
     };
-    let null_check = null_check(f, narrowed, rt);
+    let null_check = null_check(f, narrowed);
     Some(Piece {
         before: TokenStream::new(),
         writes: Cond::new(f.positional, within).guard(quote! {
@@ -253,7 +253,7 @@ fn piece(group: &[&FieldView<'_>], within: Versions, rt: &TokenStream) -> Option
 
 /// The piece of a non-nullable array of structs or strings: its count in
 /// the segment, its elements written after it.
-fn count_piece(f: &FieldView<'_>, within: Versions, rt: &TokenStream) -> Option<Piece> {
+fn count_piece(f: &FieldView<'_>, within: Versions) -> Option<Piece> {
     if f.option || !matches!(f.field.ty, FieldType::Array(_)) {
         return None;
     }
@@ -262,13 +262,13 @@ fn count_piece(f: &FieldView<'_>, within: Versions, rt: &TokenStream) -> Option<
     let cond = Cond::new(f.positional, within);
     Some(Piece {
         before: TokenStream::new(),
-        writes: cond.guard(quote!(#rt::encoding::field::put_count(&mut s, self.#ident.len(), #flexible, #name)?;)),
+        writes: cond.guard(quote!(enc::field::put_count(&mut s, self.#ident.len(), #flexible, #name)?;)),
         most: 5,
         most_of_values: None,
         after: cond.guard(quote! {
-            #rt::encoding::field::encode_elements(&self.#ident, buf, version, #flexible, #name)?;
+            enc::field::encode_elements(&self.#ident, buf, version, #flexible, #name)?;
         }),
-        alone: Some(write_group(&[f], within, rt)),
+        alone: Some(write_group(&[f], within)),
     })
 }
 
@@ -276,38 +276,32 @@ fn count_piece(f: &FieldView<'_>, within: Versions, rt: &TokenStream) -> Option<
 /// field kept) in the segment, and after it the rare section with fields:
 /// its count, the known fields that differ from their defaults (the
 /// `write_…` flags of [`tagged_flags`]), then the unknown ones.
-fn section_piece(
-    tagged: &[&FieldView<'_>],
-    flag_lets: Vec<TokenStream>,
-    cond: Cond,
-    known: Literal,
-    rt: &TokenStream,
-) -> Piece {
+fn section_piece(tagged: &[&FieldView<'_>], flag_lets: Vec<TokenStream>, cond: Cond, known: Literal) -> Piece {
     let flags: Vec<_> = tagged.iter().map(|f| flag_ident(f)).collect();
     let (empty, some) = (
         quote!(#(!#flags &&)* self.unknown_tagged_fields.is_empty()),
         quote!(#(#flags ||)* !self.unknown_tagged_fields.is_empty()),
     );
     let section = if tagged.is_empty() {
-        quote!(#rt::encoding::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, #known)?;)
+        quote!(enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, #known)?;)
     } else {
         let writes = tagged.iter().map(|f| {
             let (ident, name, flag) = (&f.ident, &f.name, flag_ident(f));
             let tag = Literal::u32_unsuffixed(f.field.tag.unwrap_or_default());
-            let null_check = null_check(f, f.tagged, rt);
+            let null_check = null_check(f, f.tagged);
             quote! {
                 if #flag {
                     #null_check
-                    #rt::encoding::tagged::encode_field(buf, #tag, &self.#ident, version, #name)?;
+                    enc::tagged::encode_field(buf, #tag, &self.#ident, version, #name)?;
                 }
             }
         });
         quote! {
             let mut count = self.unknown_tagged_fields.len();
             #(count += usize::from(#flags);)*
-            #rt::encoding::put_uvarint(buf, count as u32);
+            enc::put_uvarint(buf, count as u32);
             #(#writes)*
-            #rt::encoding::tagged::encode_unknown(buf, &self.unknown_tagged_fields, #known)?;
+            enc::tagged::encode_unknown(buf, &self.unknown_tagged_fields, #known)?;
         }
     };
     let (writes, after, alone) = match cond {
@@ -319,7 +313,7 @@ fn section_piece(
                         #section
                     }
                 } else {
-                    #rt::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
+                    enc::tagged::check_none(&self.unknown_tagged_fields)?;
                 }
             },
             quote! {
@@ -327,7 +321,7 @@ fn section_piece(
                     #(#flag_lets)*
                     #section
                 } else {
-                    #rt::encoding::tagged::check_none(&self.unknown_tagged_fields)?;
+                    enc::tagged::check_none(&self.unknown_tagged_fields)?;
                 }
             },
         ),
@@ -361,17 +355,17 @@ fn segment(pieces: Vec<Piece>) -> TokenStream {
 
 /// Writes a group that no segment takes: a struct, an array of them, bytes,
 /// records, or a nullable value other than a string.
-fn write_group(group: &[&FieldView<'_>], within: Versions, rt: &TokenStream) -> TokenStream {
+fn write_group(group: &[&FieldView<'_>], within: Versions) -> TokenStream {
     let f = group[0];
     let (ident, name) = (&f.ident, &f.name);
     let narrowed = f.positional.intersect(within);
-    let null_check = null_check(f, narrowed, rt);
+    let null_check = null_check(f, narrowed);
     let flexible = flexible_expr(f, narrowed);
     let write = marked_where_nullable(
         f,
         narrowed,
-        quote!(#rt::encoding::field::encode(&self.#ident, buf, version, #flexible, #name)?;),
-        quote!(#rt::encoding::field::encode_required(&self.#ident, buf, version, #flexible, #name)?;),
+        quote!(enc::field::encode(&self.#ident, buf, version, #flexible, #name)?;),
+        quote!(enc::field::encode_required(&self.#ident, buf, version, #flexible, #name)?;),
     );
     Cond::new(f.positional, within).guard(quote! {
         #null_check
@@ -473,12 +467,12 @@ enum Sink {
 
 /// Writes adjacent fixed-width fields: one at a time when alone, else their
 /// big-endian bytes gathered in an array and appended at once.
-fn fixed_run(run: &[&FieldView<'_>], sink: Sink, rt: &TokenStream) -> TokenStream {
+fn fixed_run(run: &[&FieldView<'_>], sink: Sink) -> TokenStream {
     match (run, sink) {
         ([], _) => return TokenStream::new(),
         ([f], Sink::Writer) => {
             let ident = &f.ident;
-            return quote!(#rt::encoding::Fixed::put(self.#ident, buf););
+            return quote!(enc::Fixed::put(self.#ident, buf););
         }
         ([f], Sink::Segment) => {
             let ident = &f.ident;
@@ -522,7 +516,7 @@ fn run_layout<'a, 'b>(run: &[&'a FieldView<'b>]) -> (Literal, Vec<(&'a FieldView
 
 /// Reads a run of adjacent fixed-width fields with one bounds check, then
 /// takes each value from its slice of the run.
-fn read_run(run: &[&FieldView<'_>], rt: &TokenStream) -> TokenStream {
+fn read_run(run: &[&FieldView<'_>]) -> TokenStream {
     let (len, slices) = run_layout(run);
     let sizes = run.iter().map(|f| {
         let (name, size) = (&f.name, Literal::usize_unsuffixed(f.fixed_size().unwrap_or_default()));
@@ -530,10 +524,10 @@ fn read_run(run: &[&FieldView<'_>], rt: &TokenStream) -> TokenStream {
     });
     let reads = slices.into_iter().map(|(f, range)| {
         let ident = &f.ident;
-        quote!(self.#ident = #rt::encoding::Fixed::from_chunk(&run[#range]);)
+        quote!(self.#ident = enc::Fixed::from_chunk(&run[#range]);)
     });
     quote! {
-        let run: [u8; #len] = #rt::encoding::field::read_run(r, &[#(#sizes),*])?;
+        let run: [u8; #len] = enc::field::read_run(r, &[#(#sizes),*])?;
         #(#reads)*
     }
 }
@@ -553,7 +547,7 @@ fn flexible_expr(f: &FieldView<'_>, narrowed: Versions) -> TokenStream {
 }
 
 /// Refuses `None` where the field is not nullable, within `narrowed`.
-fn null_check(f: &FieldView<'_>, narrowed: Versions, rt: &TokenStream) -> TokenStream {
+fn null_check(f: &FieldView<'_>, narrowed: Versions) -> TokenStream {
     if !f.option {
         return TokenStream::new();
     }
@@ -563,7 +557,7 @@ fn null_check(f: &FieldView<'_>, narrowed: Versions, rt: &TokenStream) -> TokenS
         .map(|test| {
             quote! {
                 if #test {
-                    return Err(#rt::encoding::field::null_not_allowed(#name));
+                    return Err(enc::field::null_not_allowed(#name));
                 }
             }
         })
@@ -600,8 +594,8 @@ fn emit_size(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
             None => marked_where_nullable(
                 f,
                 f.positional.intersect(within),
-                quote!(size += #rt::encoding::Wire::value_size(&self.#ident, version, #flexible);),
-                quote!(size += #rt::encoding::field::size_required(&self.#ident, version, #flexible);),
+                quote!(size += enc::Wire::value_size(&self.#ident, version, #flexible);),
+                quote!(size += enc::field::size_required(&self.#ident, version, #flexible);),
             ),
         };
         body.extend(Cond::new(f.positional, within).guard(add));
@@ -624,18 +618,18 @@ fn emit_size(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
             let tag = Literal::u32_unsuffixed(f.field.tag.unwrap_or_default());
             quote! {
                 if #flag {
-                    size += #rt::encoding::tagged::field_size(#tag, &self.#ident, version);
+                    size += enc::tagged::field_size(#tag, &self.#ident, version);
                 }
             }
         });
         let section = if tagged.is_empty() {
-            quote!(size += #rt::encoding::tagged::unknown_section_size(&self.unknown_tagged_fields);)
+            quote!(size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);)
         } else {
             quote! {
                 #(#flags)*
                 #count_decl
                 #(#counts)*
-                size += #rt::encoding::uvarint_len(count as u32) + #rt::encoding::tagged::unknown_size(&self.unknown_tagged_fields);
+                size += enc::uvarint_len(count as u32) + enc::tagged::unknown_size(&self.unknown_tagged_fields);
                 #(#sizes)*
             }
         };
@@ -663,7 +657,7 @@ fn emit_decode(view: &StructView<'_>, rt: &TokenStream, form: Form) -> TokenStre
             body.extend(by_tier(&group, within, |n| match n {
                 0 => resets(&group),
                 _ => {
-                    let (read, absent) = (read_run(&group[..n], rt), resets(&group[n..]));
+                    let (read, absent) = (read_run(&group[..n]), resets(&group[n..]));
                     quote!(#read #absent)
                 }
             }));
@@ -674,14 +668,15 @@ fn emit_decode(view: &StructView<'_>, rt: &TokenStream, form: Form) -> TokenStre
         let narrowed = f.positional.intersect(within);
         let flexible = flexible_expr(f, narrowed);
         let read = if f.is_fixed_array() && form == Form::Owned {
-            quote!(#rt::encoding::field::decode_fixed_array_into(&mut self.#ident, r, #flexible, #name)?;)
+            quote!(enc::field::decode_fixed_array_into(&mut self.#ident, r, #flexible, #name)?;)
         } else {
-            quote!(#rt::encoding::field::decode_into(&mut self.#ident, r, version, #flexible, #name)?;)
+            quote!(enc::field::decode_into(&mut self.#ident, r, version, #flexible, #name)?;)
         };
         let read = match f.option {
             false => read,
             true => {
-                let required = quote!(#rt::encoding::field::decode_required_into(&mut self.#ident, r, version, #flexible, #name)?;);
+                let required =
+                    quote!(enc::field::decode_required_into(&mut self.#ident, r, version, #flexible, #name)?;);
                 match Cond::new(f.field.nullable_versions, narrowed) {
                     Cond::Always => read,
                     Cond::Never => required,
@@ -709,15 +704,15 @@ fn emit_decode(view: &StructView<'_>, rt: &TokenStream, form: Form) -> TokenStre
                     Cond::When(e, _) => quote!(if #e),
                     _ => quote!(),
                 };
-                quote!(#tag #guard => self.#ident = #rt::encoding::field::decode_tagged(r, version, #name)?,)
+                quote!(#tag #guard => self.#ident = enc::field::decode_tagged(r, version, #name)?,)
             })
             .collect::<Vec<_>>();
         let known = Literal::u32_unsuffixed(view.known_tags);
         let read = if arms.is_empty() {
-            quote!(#rt::encoding::tagged::decode_unknown_section(r, #known, &mut self.unknown_tagged_fields)?;)
+            quote!(enc::tagged::decode_unknown_section(r, #known, &mut self.unknown_tagged_fields)?;)
         } else {
             quote! {
-                #rt::encoding::tagged::decode_section(r, #known, &mut self.unknown_tagged_fields, |tag, r| {
+                enc::tagged::decode_section(r, #known, &mut self.unknown_tagged_fields, |tag, r| {
                     match tag {
                         #(#arms)*
                         _ => return Ok(false),

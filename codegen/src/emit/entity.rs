@@ -87,8 +87,8 @@ pub fn emit_entities_impl(
         if let Some((visit, rewrite)) = entity_helpers(f.field.entity_type) {
             versioned |= matches!(present, Cond::When(..));
             let name = &f.field.name;
-            visits.extend(present.guard(quote!(#rt::encoding::#visit(&self.#field, #name, f);)));
-            rewrites.extend(present.guard(quote!(#rt::encoding::#rewrite(&mut self.#field, #name, f);)));
+            visits.extend(present.guard(quote!(enc::#visit(&self.#field, #name, f);)));
+            rewrites.extend(present.guard(quote!(enc::#rewrite(&mut self.#field, #name, f);)));
         } else if f.field.ty.struct_name().is_some_and(|n| with.contains(n)) {
             versioned = true;
             visits.extend(present.guard(quote!(#rt::entity::Entities::visit_entities(&self.#field, version, f);)));

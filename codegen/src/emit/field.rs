@@ -179,7 +179,7 @@ impl<'a> FieldView<'a> {
                 (FieldType::Array(_), _) if !(form == Form::Borrowed && self.is_fixed_array()) => {
                     return quote!(self.#ident.clear();)
                 }
-                (FieldType::Struct(_), _) => return quote!(#rt::encoding::Decode::reset_value(&mut self.#ident);),
+                (FieldType::Struct(_), _) => return quote!(enc::Decode::reset_value(&mut self.#ident);),
                 _ => {}
             }
         }

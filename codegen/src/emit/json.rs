@@ -25,17 +25,17 @@ pub fn json_key(name: &str) -> String {
 /// The JSON value of field `f` of `self`: the runtime's `ToJson`, except
 /// `records`, which Kafka writes as `""`, and sensitive fields, redacted
 /// unless the options say otherwise.
-fn value_to_json(f: &FieldView<'_>, rt: &TokenStream, owner: &str, key: &str) -> TokenStream {
+fn value_to_json(f: &FieldView<'_>, owner: &str, key: &str) -> TokenStream {
     let ident = &f.ident;
     match (&f.field.ty, f.option) {
-        (FieldType::Records, false) => quote!(out.insert(#key.into(), #rt::encoding::json::records(&self.#ident));),
+        (FieldType::Records, false) => quote!(out.insert(#key.into(), enc::json::records(&self.#ident));),
         (FieldType::Records, true) => {
-            quote!(out.insert(#key.into(), #rt::encoding::json::nullable_records(&self.#ident));)
+            quote!(out.insert(#key.into(), enc::json::nullable_records(&self.#ident));)
         }
         _ if f.sensitive => {
-            quote!(#rt::encoding::json::put_sensitive(&mut out, &self.#ident, version, options, #owner, #key)?;)
+            quote!(enc::json::put_sensitive(&mut out, &self.#ident, version, options, #owner, #key)?;)
         }
-        _ => quote!(#rt::encoding::json::put(&mut out, &self.#ident, version, options, #owner, #key)?;),
+        _ => quote!(enc::json::put(&mut out, &self.#ident, version, options, #owner, #key)?;),
     }
 }
 
@@ -57,12 +57,12 @@ pub fn emit_json_impls(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
             if let Some(test) = present.and_not(non_default) {
                 checks.extend(quote! {
                     if #test {
-                        return Err(#rt::encoding::json::non_default(#owner, #key, version));
+                        return Err(enc::json::non_default(#owner, #key, version));
                     }
                 });
             }
         }
-        let write = value_to_json(f, rt, owner, &key);
+        let write = value_to_json(f, owner, &key);
         // Tagged fields are written only when they differ from their default.
         let write = if f.tagged.is_empty() {
             present.guard(write)
@@ -80,14 +80,14 @@ pub fn emit_json_impls(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
         let mandatory = Cond::new(f.positional, within);
         let absent = match mandatory {
             Cond::Never => quote!(),
-            Cond::Always => quote!(else { return Err(#rt::encoding::json::missing(#owner, #key, version)); }),
+            Cond::Always => quote!(else { return Err(enc::json::missing(#owner, #key, version)); }),
             Cond::When(test, _) => {
-                quote!(else if #test { return Err(#rt::encoding::json::missing(#owner, #key, version)); })
+                quote!(else if #test { return Err(enc::json::missing(#owner, #key, version)); })
             }
         };
         reads.extend(quote! {
             if let Some(v) = object.get(#key) {
-                value.#ident = #rt::encoding::json::field(v, version, #owner, #key)?;
+                value.#ident = enc::json::field(v, version, #owner, #key)?;
             } #absent
         });
     }
@@ -114,7 +114,7 @@ pub fn emit_json_impls(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
         impl #rt::json::FromJson for #ident {
             #[allow(clippy::field_reassign_with_default)]
             fn from_json(json: &#rt::json::Value, #from_version: i16) -> Result<Self, #rt::json::JsonError> {
-                #object_binding = #rt::encoding::json::object(json, #owner, version)?;
+                #object_binding = enc::json::object(json, #owner, version)?;
                 #value_binding = Self::default();
                 #reads
                 Ok(value)
