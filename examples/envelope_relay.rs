@@ -311,7 +311,7 @@ fn describe_request(line: &mut Map<String, Value>, frame: Bytes, shared: &Shared
         line.insert("api_version".into(), i16::from_be_bytes([head[2], head[3]]).into());
         line.insert("correlation_id".into(), i32::from_be_bytes([head[4], head[5], head[6], head[7]]).into());
     }
-    let request = match frame::decode_request(frame.clone()) {
+    let request = match frame::RequestFrame::decode(frame.clone()) {
         Ok(request) => request,
         Err(e) => {
             line.insert("decoded".into(), false.into());
@@ -345,7 +345,11 @@ fn describe_response(line: &mut Map<String, Value>, frame: Bytes, shared: &Share
     line.insert("api_key".into(), answered.api_key.into());
     line.insert("api_version".into(), answered.api_version.into());
     line.insert("correlation_id".into(), answered.correlation_id.into());
-    let response = match frame::decode_response(frame.clone(), answered.api_key, answered.api_version) {
+    let response = match frame::ResponseFrame::decode(
+        frame.clone(),
+        kafka_wire::api::ApiKey::try_from(answered.api_key).expect("a known api key"),
+        answered.api_version,
+    ) {
         Ok(response) => response,
         Err(e) => {
             line.insert("decoded".into(), false.into());
@@ -441,13 +445,14 @@ fn unwrap_envelope_response(envelope: &EnvelopeResponse, forwarded: &ForwardedRe
 /// Whether encoding a decoded request again gives `original` exactly.
 fn request_reencodes(request: &RequestFrame, original: &[u8]) -> bool {
     let mut buf = BytesMut::with_capacity(original.len());
-    frame::encode_request(&request.header, &request.body, &mut buf).is_ok() && buf[..] == *original
+    frame::RequestFrame::encode_parts(&request.header, &request.body, &mut buf).is_ok() && buf[..] == *original
 }
 
 /// Whether encoding a decoded response again gives `original` exactly.
 fn response_reencodes(response: &ResponseFrame, original: &[u8]) -> bool {
     let mut buf = BytesMut::with_capacity(original.len());
-    frame::encode_response(&response.header, &response.body, response.version, &mut buf).is_ok() && buf[..] == *original
+    frame::ResponseFrame::encode_parts(&response.header, &response.body, response.version, &mut buf).is_ok()
+        && buf[..] == *original
 }
 
 /// The Connect group protocol blobs of JoinGroup and SyncGroup (KIP-415,

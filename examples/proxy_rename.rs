@@ -22,20 +22,20 @@ const TENANT: &str = "tenant-a.";
 
 /// Client → broker: decode, prefix every topic name, encode again.
 fn to_broker(frame: Bytes) -> Result<BytesMut, Box<dyn std::error::Error>> {
-    let RequestFrame { header, mut body } = frame::decode_request(frame)?;
+    let RequestFrame { header, mut body } = frame::RequestFrame::decode(frame)?;
     body.rewrite_entities(header.request_api_version, &mut |e| {
         if let (EntityType::TopicName, EntityValueMut::Str(name)) = (e.entity_type, e.value) {
             name.insert_str(0, TENANT);
         }
     });
     let mut out = BytesMut::new();
-    frame::encode_request(&header, &body, &mut out)?;
+    frame::RequestFrame::encode_parts(&header, &body, &mut out)?;
     Ok(out)
 }
 
 /// Broker → client: the same on the response, the prefix taken off.
 fn to_client(frame: Bytes, api_key: i16, version: i16) -> Result<BytesMut, Box<dyn std::error::Error>> {
-    let mut response = frame::decode_response(frame, api_key, version)?;
+    let mut response = frame::ResponseFrame::decode(frame, kafka_wire::api::ApiKey::try_from(api_key)?, version)?;
     response.body.rewrite_entities(response.version, &mut |e| {
         if let (EntityType::TopicName, EntityValueMut::Str(name)) = (e.entity_type, e.value) {
             if let Some(bare) = name.strip_prefix(TENANT) {
@@ -44,7 +44,7 @@ fn to_client(frame: Bytes, api_key: i16, version: i16) -> Result<BytesMut, Box<d
         }
     });
     let mut out = BytesMut::new();
-    frame::encode_response(&response.header, &response.body, response.version, &mut out)?;
+    frame::ResponseFrame::encode_parts(&response.header, &response.body, response.version, &mut out)?;
     Ok(out)
 }
 
@@ -58,9 +58,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ..Default::default()
     };
     let mut client_frame = BytesMut::new();
-    frame::encode_request(&header, &request.into(), &mut client_frame)?;
+    frame::RequestFrame::encode_parts(&header, &request.into(), &mut client_frame)?;
 
-    let upstream = frame::decode_request(to_broker(client_frame.freeze())?.freeze())?;
+    let upstream = frame::RequestFrame::decode(to_broker(client_frame.freeze())?.freeze())?;
     println!("the broker sees: {:?}", upstream.body);
 
     // What the broker answers, in the tenant's namespace.
@@ -70,14 +70,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     .into();
     let mut broker_frame = BytesMut::new();
-    frame::encode_response(
+    frame::ResponseFrame::encode_parts(
         &ResponseHeader { correlation_id: 7, ..Default::default() },
         &answer,
         version,
         &mut broker_frame,
     )?;
 
-    let back = frame::decode_response(to_client(broker_frame.freeze(), 3, version)?.freeze(), 3, version)?;
+    let back = frame::ResponseFrame::decode(
+        to_client(broker_frame.freeze(), 3, version)?.freeze(),
+        kafka_wire::api::ApiKey::Metadata,
+        version,
+    )?;
     println!("the client sees: {:?}", back.body);
     let ResponseBody::Metadata(metadata) = back.body else { return Err("not a Metadata response".into()) };
     assert_eq!(metadata.topics[0].name.as_deref(), Some("orders"));

@@ -47,13 +47,13 @@
 use std::collections::VecDeque;
 use std::io;
 
-use bytes::{Buf, BufMut, Bytes, BytesMut};
+use bytes::{Buf, Bytes, BytesMut};
 use tokio_util::codec::{Decoder, Encoder};
 
-use crate::api::api_info;
+use crate::api::{api_info, ApiKey};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, UnexpectedBody};
-use crate::frame::{self, RequestFrame, ResponseFrame};
-use crate::message::{Message, Request};
+use crate::frame::{self, RequestFrame, RequestHead, ResponseFrame};
+use crate::message::Request;
 use crate::messages::{RequestBody, RequestHeader, ResponseBody};
 use crate::primitives::writer::all_or_nothing;
 use crate::primitives::Reader;
@@ -63,7 +63,7 @@ use crate::primitives::Reader;
 pub const DEFAULT_MAX_FRAME_SIZE: usize = 100 * 1024 * 1024;
 
 /// Size of the frame's length prefix: 4 bytes (a big-endian int32).
-pub const SIZE_PREFIX_LEN: usize = 4;
+pub const SIZE_PREFIX_LEN: usize = frame::size_prefix::LEN;
 
 /// Why a codec could not read or write a frame.
 ///
@@ -223,12 +223,12 @@ impl FrameCodec {
         let max = self.max_frame_size.min(i32::MAX as usize);
         let mut too_large = None;
         let written = all_or_nothing(dst, |dst| {
-            frame::write_frame(dst, |body| {
+            frame::size_prefix::write(dst, |body| {
                 let start = body.len();
                 write(body)?;
                 let size = body.len() - start;
                 if size > max {
-                    // Caught below; checked before write_frame's own int32 check.
+                    // Caught below; checked before the size prefix's own int32 check.
                     too_large = Some(size);
                     return Err(EncodeError::new(EncodeErrorKind::TooLong(size)));
                 }
@@ -244,10 +244,9 @@ impl FrameCodec {
     /// Reads the size prefix from `src` (consuming it) once 4 bytes are
     /// there, after checking it.
     fn decode_head(&mut self, src: &mut BytesMut) -> Result<Option<usize>, CodecError> {
-        if src.len() < SIZE_PREFIX_LEN {
+        let Some(size) = frame::size_prefix::peek(src) else {
             return Ok(None);
-        }
-        let size = i32::from_be_bytes([src[0], src[1], src[2], src[3]]);
+        };
         let size = usize::try_from(size).map_err(|_| CodecError::NegativeSize(size))?;
         if size > self.max_frame_size {
             return Err(CodecError::FrameTooLarge { size, max: self.max_frame_size });
@@ -343,9 +342,9 @@ impl Encoder<Bytes> for FrameCodec {
         if frame.len() > max {
             return Err(CodecError::FrameTooLarge { size: frame.len(), max });
         }
+        let size = frame::size_prefix::encode(frame.len())?;
         dst.reserve(SIZE_PREFIX_LEN + frame.len());
-        // Fits: checked against i32::MAX above.
-        dst.put_i32(frame.len() as i32);
+        dst.extend_from_slice(&size);
         dst.extend_from_slice(&frame);
         Ok(())
     }
@@ -373,9 +372,7 @@ impl Encoder<Bytes> for FrameCodec {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RawRequest {
     bytes: Bytes,
-    api_key: i16,
-    api_version: i16,
-    correlation_id: i32,
+    head: RequestHead,
 }
 
 impl RawRequest {
@@ -391,13 +388,18 @@ impl RawRequest {
     /// assert!(matches!(short, Err(CodecError::ShortRequest(3))));
     /// ```
     pub fn parse(bytes: Bytes) -> Result<Self, CodecError> {
-        if bytes.len() < 8 {
-            return Err(CodecError::ShortRequest(bytes.len()));
-        }
-        let api_key = i16::from_be_bytes([bytes[0], bytes[1]]);
-        let api_version = i16::from_be_bytes([bytes[2], bytes[3]]);
-        let correlation_id = i32::from_be_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]);
-        Ok(Self { bytes, api_key, api_version, correlation_id })
+        let head = parse_head(&bytes)?;
+        Ok(Self { bytes, head })
+    }
+
+    /// The request's head: api key, api version and correlation id.
+    ///
+    /// ```
+    /// let raw = kafka_wire::codec::RawRequest::parse(kafka_wire::Bytes::from_static(&[0, 3, 0, 12, 0, 0, 0, 1])).unwrap();
+    /// assert_eq!(raw.head().header_version().ok(), Some(2)); // Metadata v12 is flexible
+    /// ```
+    pub fn head(&self) -> RequestHead {
+        self.head
     }
 
     /// The request's api key.
@@ -407,7 +409,7 @@ impl RawRequest {
     /// assert_eq!(raw.api_key(), 3); // Metadata
     /// ```
     pub fn api_key(&self) -> i16 {
-        self.api_key
+        self.head.api_key
     }
 
     /// The request's api version.
@@ -417,7 +419,7 @@ impl RawRequest {
     /// assert_eq!(raw.api_version(), 12);
     /// ```
     pub fn api_version(&self) -> i16 {
-        self.api_version
+        self.head.api_version
     }
 
     /// The request's correlation id, which the response must echo.
@@ -427,7 +429,7 @@ impl RawRequest {
     /// assert_eq!(raw.correlation_id(), 1);
     /// ```
     pub fn correlation_id(&self) -> i32 {
-        self.correlation_id
+        self.head.correlation_id
     }
 
     /// The whole request, header and body, as received (no size prefix).
@@ -450,7 +452,7 @@ impl RawRequest {
         self.bytes
     }
 
-    /// Decodes header and body ([`frame::decode_request`]); `bytes` fields
+    /// Decodes header and body ([`RequestFrame::decode`]); `bytes` fields
     /// of the body share the frame's memory.
     ///
     /// # Errors
@@ -462,10 +464,10 @@ impl RawRequest {
     /// assert!(raw.decode().is_err()); // api key 32512 is unknown
     /// ```
     pub fn decode(&self) -> Result<RequestFrame, CodecError> {
-        Ok(frame::decode_request(self.bytes.clone())?)
+        Ok(RequestFrame::decode(self.bytes.clone())?)
     }
 
-    /// Decodes header and body into `frame` ([`frame::decode_request_into`]),
+    /// Decodes header and body into `frame` ([`RequestFrame::decode_into`]),
     /// reusing what it holds: a connection that keeps one `RequestFrame`
     /// allocates nothing once it has grown, while requests of one api key
     /// follow each other.
@@ -486,11 +488,12 @@ impl RawRequest {
     /// ```
     #[inline]
     pub fn decode_into(&self, frame: &mut RequestFrame) -> Result<(), CodecError> {
-        Ok(frame::decode_request_into(self.bytes.clone(), frame)?)
+        Ok(frame.decode_into(self.bytes.clone())?)
     }
 
     /// Decodes header and body as [`RawRequest::decode`] does, but accepts
-    /// bytes after the body and returns how many there were.
+    /// bytes after the body and returns how many there were
+    /// ([`RequestFrame::decode_lenient`]).
     ///
     /// Kafka's broker reads a request's fields and ignores what follows, and
     /// real clients rely on it: librdkafka 2.16 asks Metadata v12 for every
@@ -519,12 +522,7 @@ impl RawRequest {
     /// # Ok::<(), kafka_wire::codec::CodecError>(())
     /// ```
     pub fn decode_ignoring_trailing(&self) -> Result<(RequestFrame, usize), CodecError> {
-        let info =
-            api_info(self.api_key).ok_or_else(|| DecodeError::new(DecodeErrorKind::UnknownApiKey(self.api_key), 0))?;
-        let mut r = Reader::new(self.bytes.clone());
-        let header = RequestHeader::decode_from(&mut r, info.request_header_version(self.api_version))?;
-        let body = RequestBody::decode(self.api_key, &mut r, self.api_version)?;
-        Ok((RequestFrame { header, body }, r.remaining()))
+        Ok(RequestFrame::decode_lenient(self.bytes.clone())?)
     }
 }
 
@@ -631,8 +629,7 @@ impl Encoder<ResponseFrame> for ServerCodec {
     /// the version; [`CodecError::FrameTooLarge`]. On error, see
     /// [buffers after an error](crate::error#buffers-after-an-error).
     fn encode(&mut self, response: ResponseFrame, dst: &mut BytesMut) -> Result<(), CodecError> {
-        self.frames
-            .encode_in_place(dst, |b| frame::encode_response(&response.header, &response.body, response.version, b))
+        self.frames.encode_in_place(dst, |b| response.encode(b))
     }
 }
 
@@ -669,7 +666,7 @@ impl Encoder<Bytes> for ServerCodec {
 /// requests with `acks = 0` get no answer and are not remembered. An
 /// ApiVersions response is decoded at version 0 when it does not decode at
 /// the request's version (the UNSUPPORTED_VERSION fallback,
-/// [`frame::decode_response`]).
+/// [`ResponseFrame::decode`]).
 ///
 /// ```
 /// use kafka_wire::codec::ClientCodec;
@@ -757,7 +754,7 @@ impl Encoder<RequestFrame> for ClientCodec {
     /// On error nothing is remembered; see also
     /// [buffers after an error](crate::error#buffers-after-an-error).
     fn encode(&mut self, request: RequestFrame, dst: &mut BytesMut) -> Result<(), CodecError> {
-        self.frames.encode_in_place(dst, |b| frame::encode_request(&request.header, &request.body, b))?;
+        self.frames.encode_in_place(dst, |b| request.encode(b))?;
         if expects_response(&request.body) {
             self.correlator.push(Correlated {
                 correlation_id: request.header.correlation_id,
@@ -772,7 +769,9 @@ impl Encoder<RequestFrame> for ClientCodec {
 impl ClientCodec {
     fn response(&mut self, frame: Bytes) -> Result<ResponseFrame, CodecError> {
         let request = self.correlator.response(&frame)?;
-        Ok(frame::decode_response(frame, request.api_key, request.api_version)?)
+        let api_key = ApiKey::try_from(request.api_key)
+            .map_err(|_| DecodeError::new(DecodeErrorKind::UnknownApiKey(request.api_key), 0))?;
+        Ok(ResponseFrame::decode(frame, api_key, request.api_version)?)
     }
 }
 
@@ -814,7 +813,7 @@ pub struct Correlated {
     /// The request's api key: the response's body is of this api key.
     pub api_key: i16,
     /// The request's api version: the response's body is of this version
-    /// (save for the ApiVersions fallback of [`frame::decode_response`]),
+    /// (save for the ApiVersions fallback of [`ResponseFrame::decode`]),
     /// and its header version follows from api key and version
     /// ([`ApiInfo::response_header_version`](crate::api::ApiInfo::response_header_version)).
     pub api_version: i16,
@@ -843,7 +842,7 @@ pub struct Correlated {
 /// # Example
 /// ```
 /// use kafka_wire::codec::{CodecError, Correlated, Correlator};
-/// use kafka_wire::frame;
+/// use kafka_wire::frame::RequestFrame;
 /// use kafka_wire::messages::{MetadataRequest, ProduceRequest, RequestBody, RequestHeader};
 /// use kafka_wire::BytesMut;
 ///
@@ -852,7 +851,7 @@ pub struct Correlated {
 /// let request = |api_key, api_version, correlation_id, body: RequestBody| {
 ///     let header = RequestHeader { request_api_key: api_key, request_api_version: api_version, correlation_id, ..Default::default() };
 ///     let mut buf = BytesMut::new();
-///     frame::encode_request(&header, &body, &mut buf).map(|()| buf)
+///     RequestFrame { header, body }.encode(&mut buf).map(|()| buf)
 /// };
 /// let metadata = request(3, 12, 1, MetadataRequest::default().into())?;
 /// let produce = request(0, 9, 2, ProduceRequest { acks: 0, ..Default::default() }.into())?;
@@ -909,11 +908,15 @@ impl Correlator {
     /// # Ok::<(), CodecError>(())
     /// ```
     pub fn request(&mut self, frame: &[u8]) -> Result<bool, CodecError> {
-        let raw = RawHeader::parse(frame)?;
-        if raw.api_key == PRODUCE_KEY && produce_acks(frame, raw.api_version)? == 0 {
+        let head = parse_head(frame)?;
+        if head.api_key == PRODUCE_KEY && produce_acks(frame, head.api_version)? == 0 {
             return Ok(false);
         }
-        self.push(raw);
+        self.push(Correlated {
+            correlation_id: head.correlation_id,
+            api_key: head.api_key,
+            api_version: head.api_version,
+        });
         Ok(true)
     }
 
@@ -969,21 +972,10 @@ impl Correlator {
 /// Api key of Produce, whose requests with `Acks` = 0 get no response.
 const PRODUCE_KEY: i16 = 0;
 
-/// The three fields every request header starts with.
-struct RawHeader;
-
-impl RawHeader {
-    /// Api key, api version and correlation id from a request frame.
-    fn parse(frame: &[u8]) -> Result<Correlated, CodecError> {
-        match frame.first_chunk::<8>() {
-            Some(b) => Ok(Correlated {
-                api_key: i16::from_be_bytes([b[0], b[1]]),
-                api_version: i16::from_be_bytes([b[2], b[3]]),
-                correlation_id: i32::from_be_bytes([b[4], b[5], b[6], b[7]]),
-            }),
-            None => Err(CodecError::ShortRequest(frame.len())),
-        }
-    }
+/// The head of a request frame, or [`CodecError::ShortRequest`] under its
+/// 8 bytes (whatever the api key: a proxy relays unknown ones too).
+fn parse_head(frame: &[u8]) -> Result<RequestHead, CodecError> {
+    RequestHead::parse(frame).map_err(|_| CodecError::ShortRequest(frame.len()))
 }
 
 /// The `Acks` of a Produce request frame at `api_version`, read past the
@@ -1106,6 +1098,7 @@ mod tests {
         ApiVersionsRequest, ApiVersionsResponse, MetadataRequest, ProduceRequest, RequestHeader, ResponseBody,
         ResponseHeader,
     };
+    use bytes::BufMut;
 
     fn frame(body: &[u8]) -> BytesMut {
         let mut buf = BytesMut::new();
@@ -1314,11 +1307,11 @@ mod tests {
         assert!(matches!(ClientCodec::new().encode(bad, &mut wire), Err(CodecError::Encode(_))));
         assert_eq!(&wire[..], b"queued");
         // Within the maximum: the frame follows what was queued, byte for byte
-        // what frame::write_frame gives.
+        // what RequestFrame::encode_sized gives.
         let mut client = ClientCodec::with_frames(FrameCodec::with_max_frame_size(256));
         client.encode(request(), &mut wire)?;
         let mut expected = BytesMut::from(&b"queued"[..]);
-        frame::write_frame(&mut expected, |b| frame::encode_request(&header, &body.clone().into(), b))?;
+        RequestFrame { header: header.clone(), body: body.clone().into() }.encode_sized(&mut expected)?;
         assert_eq!((&wire[..], client.in_flight()), (&expected[..], 1));
 
         let mut server = ServerCodec::with_frames(FrameCodec::with_max_frame_size(8));

@@ -140,13 +140,9 @@ impl EmbeddedMessage {
     }
 
     fn read_request_header(&self) -> Result<(RequestHeader, Reader), DecodeError> {
+        let header_version = crate::frame::RequestHead::parse(&self.0)?.header_version()?;
         let mut r = Reader::new(self.0.clone());
-        let mut peek = r.clone();
-        let api_key = peek.read_i16()?;
-        let api_version = peek.read_i16()?;
-        let info = crate::api::api_info(api_key)
-            .ok_or_else(|| DecodeError::new(DecodeErrorKind::UnknownApiKey(api_key), 0))?;
-        let header = RequestHeader::decode_from(&mut r, info.request_header_version(api_version))?;
+        let header = RequestHeader::decode_from(&mut r, header_version)?;
         Ok((header, r))
     }
 

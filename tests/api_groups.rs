@@ -86,7 +86,7 @@ fn a_frame_of_an_api_key_not_compiled_keeps_its_header() -> Result<(), kafka_wir
     let mut r = Reader::new(kafka_wire::Bytes::from_static(frame));
     let header = <RequestHeader as kafka_wire::message::Message>::decode_from(&mut r, 2)?;
     assert_eq!((header.request_api_key, header.correlation_id), (19, 42));
-    match kafka_wire::frame::decode_request(kafka_wire::Bytes::from_static(frame)) {
+    match kafka_wire::frame::RequestFrame::decode(kafka_wire::Bytes::from_static(frame)) {
         Ok(decoded) => {
             assert!(compiled(19));
             assert_eq!(decoded.header, header);

@@ -15,13 +15,14 @@ use kafka_wire::{Bytes, BytesMut};
 
 fn reencode_request(f: &RequestFrame) -> Bytes {
     let mut buf = BytesMut::new();
-    frame::write_frame(&mut buf, |b| frame::encode_request(&f.header, &f.body, b)).expect("encodes");
+    frame::size_prefix::write(&mut buf, |b| frame::RequestFrame::encode_parts(&f.header, &f.body, b)).expect("encodes");
     buf.freeze()
 }
 
 fn reencode_response(f: &ResponseFrame) -> Bytes {
     let mut buf = BytesMut::new();
-    frame::write_frame(&mut buf, |b| frame::encode_response(&f.header, &f.body, f.version, b)).expect("encodes");
+    frame::size_prefix::write(&mut buf, |b| frame::ResponseFrame::encode_parts(&f.header, &f.body, f.version, b))
+        .expect("encodes");
     buf.freeze()
 }
 
@@ -33,12 +34,17 @@ fn every_captured_frame_round_trips() {
     let mut by_value = 0;
     for c in &captures {
         let result = if c.request {
-            frame::decode_request_frame(c.bytes.clone()).map(|f| {
+            frame::RequestFrame::decode_sized(c.bytes.clone()).map(|f| {
                 assert_eq!((f.header.request_api_key, f.header.request_api_version), (c.api_key, c.api_version));
                 (reencode_request(&f), None)
             })
         } else {
-            frame::decode_response_frame(c.bytes.clone(), c.api_key, c.api_version).map(|f| {
+            frame::ResponseFrame::decode_sized(
+                c.bytes.clone(),
+                kafka_wire::api::ApiKey::try_from(c.api_key).expect("a known api key"),
+                c.api_version,
+            )
+            .map(|f| {
                 let again = reencode_response(&f);
                 (again, Some(f))
             })
@@ -48,7 +54,12 @@ fn every_captured_frame_round_trips() {
             Ok((again, _)) if again == c.bytes => {}
             Ok((again, Some(f))) if c.peer == "tansu" => {
                 // Same value, fewer bytes: the default-valued tagged fields are gone.
-                let back = frame::decode_response_frame(again.clone(), c.api_key, c.api_version).expect("re-decodes");
+                let back = frame::ResponseFrame::decode_sized(
+                    again.clone(),
+                    kafka_wire::api::ApiKey::try_from(c.api_key).expect("a known api key"),
+                    c.api_version,
+                )
+                .expect("re-decodes");
                 assert_eq!(back, f, "{}", c.file);
                 assert!(again.len() < c.bytes.len(), "{}", c.file);
                 by_value += 1;
@@ -70,7 +81,8 @@ fn every_captured_frame_round_trips() {
 fn unsupported_version_answer_falls_back_to_v0() {
     let Some(captures) = captures() else { return };
     let c = captures.iter().find(|c| c.file == "noida/kafka-python-ApiVersions-v4-resp-err35.hex").expect("capture");
-    let f = frame::decode_response_frame(c.bytes.clone(), 18, 4).expect("decodes through the v0 fallback");
+    let f = frame::ResponseFrame::decode_sized(c.bytes.clone(), kafka_wire::api::ApiKey::ApiVersions, 4)
+        .expect("decodes through the v0 fallback");
     assert_eq!(f.version, 0);
     let kafka_wire::messages::ResponseBody::ApiVersions(body) = f.body else { panic!("ApiVersions body") };
     assert_eq!(body.error_code, 35);

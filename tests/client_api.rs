@@ -20,7 +20,8 @@ use kafka_wire::messages::{
 /// The ApiVersions response body of the capture `file`, decoded at `version`.
 fn api_versions(captures: &[Capture], file: &str, version: i16) -> ApiVersionsResponse {
     let c = captures.iter().find(|c| c.file == file).unwrap_or_else(|| panic!("capture {file}"));
-    let f = frame::decode_response_frame(c.bytes.clone(), 18, version).expect("decodes");
+    let f = frame::ResponseFrame::decode_sized(c.bytes.clone(), kafka_wire::api::ApiKey::ApiVersions, version)
+        .expect("decodes");
     ApiVersionsResponse::try_from(f.body).expect("an ApiVersions body")
 }
 
@@ -120,7 +121,7 @@ mod correlator {
     /// A request frame without its size prefix.
     fn request(header: &RequestHeader, body: impl Into<RequestBody>) -> Bytes {
         let mut buf = BytesMut::new();
-        frame::encode_request(header, &body.into(), &mut buf).expect("encodes");
+        frame::RequestFrame::encode_parts(header, &body.into(), &mut buf).expect("encodes");
         buf.freeze()
     }
 
@@ -162,8 +163,12 @@ mod correlator {
             let expected =
                 Correlated { correlation_id: q.correlation_id, api_key: q.api_key, api_version: q.api_version };
             assert_eq!(answered, expected, "{}", a.file);
-            frame::decode_response(a.bytes.slice(4..), answered.api_key, answered.api_version)
-                .unwrap_or_else(|e| panic!("{}: {e}", a.file));
+            frame::ResponseFrame::decode(
+                a.bytes.slice(4..),
+                kafka_wire::api::ApiKey::try_from(answered.api_key).expect("a known api key"),
+                answered.api_version,
+            )
+            .unwrap_or_else(|e| panic!("{}: {e}", a.file));
         }
         assert_eq!(correlator.in_flight(), 0);
     }
@@ -175,7 +180,7 @@ mod correlator {
         let Some(captures) = captures() else { return };
         let mut seen = 0;
         for c in captures.iter().filter(|c| c.request && c.api_key == 0) {
-            let f = frame::decode_request_frame(c.bytes.clone()).expect("decodes");
+            let f = frame::RequestFrame::decode_sized(c.bytes.clone()).expect("decodes");
             let RequestBody::Produce(mut produce) = f.body else { panic!("{}: a Produce body", c.file) };
             assert_ne!(produce.acks, 0, "{}", c.file);
             let mut correlator = Correlator::new();

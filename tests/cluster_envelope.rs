@@ -64,7 +64,7 @@ fn send_envelope_on(
     envelope.encode(&mut buf, forward::ENVELOPE_VERSION).expect("envelope encodes");
     let answer = conn.round_trip(&buf)?;
     let ResponseFrame { header: answer_header, body, .. } =
-        frame::decode_response(answer, EnvelopeRequest::API_KEY, forward::ENVELOPE_VERSION)
+        frame::ResponseFrame::decode(answer, kafka_wire::api::ApiKey::Envelope, forward::ENVELOPE_VERSION)
             .expect("EnvelopeResponse decodes");
     assert_eq!(answer_header.correlation_id, header.correlation_id);
     let ResponseBody::Envelope(response) = body else { panic!("not an EnvelopeResponse: {body:?}") };
@@ -81,7 +81,7 @@ fn client_request<R: Request + Into<RequestBody>>(request: R, api_version: i16, 
         ..Default::default()
     };
     let mut buf = BytesMut::new();
-    frame::encode_request(&header, &request.into(), &mut buf).expect("client request encodes");
+    frame::RequestFrame::encode_parts(&header, &request.into(), &mut buf).expect("client request encodes");
     buf.freeze()
 }
 

@@ -29,10 +29,10 @@ fn seeds() -> Vec<(String, Vec<u8>, Vec<u8>)> {
                 continue;
             };
             let mut req = BytesMut::new();
-            frame::encode_request(&header, &request, &mut req).expect("sampled requests encode");
+            frame::RequestFrame::encode_parts(&header, &request, &mut req).expect("sampled requests encode");
             let mut resp = BytesMut::from(&[index as u8, (version - info.valid_versions.min) as u8][..]);
             let rh = ResponseHeader { correlation_id: 7, ..Default::default() };
-            frame::encode_response(&rh, &response, version, &mut resp).expect("sampled responses encode");
+            frame::ResponseFrame::encode_parts(&rh, &response, version, &mut resp).expect("sampled responses encode");
             out.push((format!("{}-v{version}", info.name), req.to_vec(), resp.to_vec()));
         }
     }
@@ -45,7 +45,7 @@ fn write_or_check_seeds() {
     assert!(seeds.len() > 300, "every api key and version gives a seed");
     let Some(dir) = std::env::var_os("FUZZ_SEEDS_DIR") else {
         for (name, req, _) in &seeds {
-            frame::decode_request(req.clone().into()).unwrap_or_else(|e| panic!("{name}: {e}"));
+            frame::RequestFrame::decode(req.clone().into()).unwrap_or_else(|e| panic!("{name}: {e}"));
         }
         return;
     };

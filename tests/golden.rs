@@ -152,8 +152,8 @@ fn failed_frame_and_body_encodes_leave_the_buffer_as_it_was() {
     let header = ResponseHeader { correlation_id: 3, ..Default::default() };
     let mut buf = BytesMut::from(&b"earlier"[..]);
     assert!(body.encode(&mut buf, 0).is_err());
-    assert!(frame::encode_response(&header, &body, 0, &mut buf).is_err());
-    assert!(frame::write_frame(&mut buf, |b| frame::encode_response(&header, &body, 0, b)).is_err());
+    assert!(frame::ResponseFrame::encode_parts(&header, &body, 0, &mut buf).is_err());
+    assert!(frame::size_prefix::write(&mut buf, |b| frame::ResponseFrame::encode_parts(&header, &body, 0, b)).is_err());
     assert_eq!(&buf[..], b"earlier");
     // A request whose client id is too long for its int16 length.
     let header = RequestHeader {
@@ -164,14 +164,14 @@ fn failed_frame_and_body_encodes_leave_the_buffer_as_it_was() {
         ..Default::default()
     };
     let body = RequestBody::from(ApiVersionsRequest::default());
-    assert!(frame::encode_request(&header, &body, &mut buf).is_err());
-    assert!(frame::write_frame(&mut buf, |b| frame::encode_request(&header, &body, b)).is_err());
+    assert!(frame::RequestFrame::encode_parts(&header, &body, &mut buf).is_err());
+    assert!(frame::size_prefix::write(&mut buf, |b| frame::RequestFrame::encode_parts(&header, &body, b)).is_err());
     assert_eq!(&buf[..], b"earlier");
     // And the same calls that succeed append exactly their frame.
     let header = RequestHeader { client_id: Some("c".into()), ..header };
-    frame::write_frame(&mut buf, |b| frame::encode_request(&header, &body, b)).expect("encodes");
+    frame::size_prefix::write(&mut buf, |b| frame::RequestFrame::encode_parts(&header, &body, b)).expect("encodes");
     assert_eq!(&buf[..7], b"earlier");
-    let frame = frame::decode_request_frame(buf.split_off(7).freeze()).expect("decodes");
+    let frame = frame::RequestFrame::decode_sized(buf.split_off(7).freeze()).expect("decodes");
     assert_eq!((frame.header, frame.body), (header, body));
 }
 
@@ -1587,9 +1587,10 @@ fn v3_fallback_through_frame_decode_response() {
     use kafka_wire::frame;
     use kafka_wire::messages::ResponseBody;
     // V3: the v0-shaped reply (after correlation id 1) to an ApiVersions v4
-    // request: frame::decode_response re-reads it at v0 and says so.
+    // request: ResponseFrame::decode re-reads it at v0 and says so.
     let reply = hex("00 00 00 01  00 23 00 00 00 01 00 12 00 00 00 03");
-    let decoded = frame::decode_response(reply.clone(), 18, 4).expect("decodes through the v0 fallback");
+    let decoded = frame::ResponseFrame::decode(reply.clone(), kafka_wire::api::ApiKey::ApiVersions, 4)
+        .expect("decodes through the v0 fallback");
     assert_eq!(decoded.version, 0);
     // Decoded into a kept frame, fresh or holding a v3 ApiVersions response
     // (in place, then the fallback over what the failed try left): the same.
@@ -1597,24 +1598,26 @@ fn v3_fallback_through_frame_decode_response() {
     for earlier in [None, Some(v3)] {
         let mut kept = frame::ResponseFrame::default();
         if let Some(earlier) = earlier {
-            frame::decode_response_into(earlier, 18, 3, &mut kept).expect("v3 decodes");
+            kept.decode_into(earlier, kafka_wire::api::ApiKey::ApiVersions, 3).expect("v3 decodes");
         }
-        frame::decode_response_into(reply.clone(), 18, 4, &mut kept).expect("decodes through the v0 fallback");
+        kept.decode_into(reply.clone(), kafka_wire::api::ApiKey::ApiVersions, 4)
+            .expect("decodes through the v0 fallback");
         assert_eq!(kept, decoded);
     }
     assert_eq!(decoded.header, ResponseHeader { correlation_id: 1, ..Default::default() });
     assert_eq!(decoded.body, ResponseBody::ApiVersions(api_versions(35, 3)));
     // Another api gets no fallback: the same body bytes as a Metadata v4 response are refused.
-    assert!(frame::decode_response(reply, 3, 4).is_err());
+    assert!(frame::ResponseFrame::decode(reply, kafka_wire::api::ApiKey::Metadata, 4).is_err());
     // The fallback is for a body that does not decode at the version asked: a
     // v3-shaped body decodes at v3.
     let v3 = hex("00 00 00 01  00 00 02 00 12 00 00 00 03 00 00 00 00 00 00");
-    let decoded = frame::decode_response(v3, 18, 3).unwrap();
+    let decoded = frame::ResponseFrame::decode(v3, kafka_wire::api::ApiKey::ApiVersions, 3).unwrap();
     assert_eq!((decoded.version, decoded.body), (3, ResponseBody::ApiVersions(api_versions(0, 3))));
     // A body that fits neither v3 nor v0 (v0 leaves a byte over) fails with
     // the error at the version asked, not the fallback's.
     let neither = hex("00 00 00 01  00 23 00 00 00 00 ff");
-    let err = frame::decode_response(neither, 18, 3).expect_err("fits no version");
+    let err =
+        frame::ResponseFrame::decode(neither, kafka_wire::api::ApiKey::ApiVersions, 3).expect_err("fits no version");
     assert_eq!(err.message(), Some(("ApiVersionsResponse", 3)), "{err}");
     assert!(matches!(err.kind(), DecodeErrorKind::NullNotAllowed), "{err}");
 }
@@ -1624,7 +1627,7 @@ fn bytes_left_over_after_a_frame_body_name_the_body() {
     use kafka_wire::frame;
     let header = header_18_3_7(Some("k"));
     let request = [header.to_bytes(2).unwrap(), ApiVersionsRequest::default().to_bytes(3).unwrap(), hex("00")].concat();
-    let err = frame::decode_request(Bytes::from(request.clone())).expect_err("a byte over");
+    let err = frame::RequestFrame::decode(Bytes::from(request.clone())).expect_err("a byte over");
     assert_eq!(err.kind(), &DecodeErrorKind::TrailingBytes(1), "{err}");
     assert_eq!(err.message(), Some(("ApiVersionsRequest", 3)), "{err}");
     assert_eq!(err.offset(), request.len() - 1, "{err}");
@@ -1633,7 +1636,8 @@ fn bytes_left_over_after_a_frame_body_name_the_body() {
         hex("00 00 00 00 00 00 00 00"),
     ]
     .concat();
-    let err = frame::decode_response(Bytes::from(response), 17, 1).expect_err("bytes over");
+    let err = frame::ResponseFrame::decode(Bytes::from(response), kafka_wire::api::ApiKey::SaslHandshake, 1)
+        .expect_err("bytes over");
     assert_eq!(err.message(), Some(("SaslHandshakeResponse", 1)), "{err}");
     assert!(err.to_string().starts_with("SaslHandshakeResponse v1: "), "{err}");
 }

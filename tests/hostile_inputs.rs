@@ -1003,7 +1003,7 @@ fn forwardable_requests() -> &'static [Vec<u8>] {
                     ..Default::default()
                 };
                 let mut buf = BytesMut::new();
-                frame::encode_request(&header, &body, &mut buf).expect("sampled requests encode");
+                frame::RequestFrame::encode_parts(&header, &body, &mut buf).expect("sampled requests encode");
                 out.push(buf.to_vec());
             }
         }
@@ -1081,11 +1081,11 @@ proptest! {
                 // What unwraps encodes back, trailing bytes aside.
                 // (Compared as bytes: a mutated float may be NaN.)
                 let mut buf = BytesMut::new();
-                frame::encode_request(&u.header, &u.body, &mut buf).expect("what decodes encodes");
+                frame::RequestFrame::encode_parts(&u.header, &u.body, &mut buf).expect("what decodes encodes");
                 let once = buf.freeze();
-                let again = frame::decode_request(once.clone()).expect("and decodes");
+                let again = frame::RequestFrame::decode(once.clone()).expect("and decodes");
                 let mut buf = BytesMut::new();
-                frame::encode_request(&again.header, &again.body, &mut buf).expect("encodes");
+                frame::RequestFrame::encode_parts(&again.header, &again.body, &mut buf).expect("encodes");
                 prop_assert_eq!(buf.freeze(), once);
             }
             Err(e) => check_unwrap_error(&e)?,

@@ -58,7 +58,7 @@
 //!   bodies with error 35 (UNSUPPORTED_VERSION) and an empty or filled api
 //!   list, written by kafka-wire, are read by Kafka at v0 to the same bytes
 //!   and refused by Kafka at every later version (so Kafka's client falls
-//!   back to v0 too); kafka-wire's `frame::decode_response` of a response
+//!   back to v0 too); kafka-wire's `ResponseFrame::decode` of a response
 //!   frame to a later ApiVersions request carrying such a body reads it at
 //!   v0, to the values Kafka reads.
 //!
@@ -1661,7 +1661,7 @@ fn envelopes(
                 }
             };
             let mut framed = BytesMut::new();
-            match frame::encode_request(&header, &body, &mut framed) {
+            match frame::RequestFrame::encode_parts(&header, &body, &mut framed) {
                 Ok(()) if framed[..] == embedded.as_bytes()[..] => {}
                 Ok(()) => fail(format!(
                     "frame::encode_request and EmbeddedMessage::from_request differ: {}",
@@ -2070,7 +2070,7 @@ struct FallbackTally {
 /// the version sent, and on failure again at v0). kafka-wire writes such
 /// bodies at v0; Kafka reads them at v0 to the same bytes; at every version
 /// from 1 both have, Kafka's read must fail (so Kafka falls back too); and
-/// kafka-wire's `frame::decode_response` (and `decode_response_into`,
+/// kafka-wire's `ResponseFrame::decode` (and `ResponseFrame::decode_into`,
 /// `decode_response_frame`) of a response frame to ApiVersions at that
 /// version, header (at Kafka's header version) then the v0 body, reads
 /// them at v0 to the values Kafka's JSON form shows.
@@ -2205,15 +2205,16 @@ fn api_versions_fallback(
                 bytes: frame_bytes.clone(),
             });
             let expected = frame::ResponseFrame { header, body: ResponseBody::from(body.clone()), version: 0 };
-            let ours = match frame::decode_response(frame_bytes.clone(), 18, v) {
+            let ours = match frame::ResponseFrame::decode(frame_bytes.clone(), kafka_wire::api::ApiKey::ApiVersions, v)
+            {
                 Ok(f) => f,
                 Err(e) => {
-                    fail(format!("frame::decode_response refuses {}: {e}", short_hex(&frame_bytes)));
+                    fail(format!("ResponseFrame::decode refuses {}: {e}", short_hex(&frame_bytes)));
                     continue;
                 }
             };
             let ResponseBody::ApiVersions(read_body) = &ours.body else {
-                fail(format!("frame::decode_response reads another api: {:?}", ours.body));
+                fail(format!("ResponseFrame::decode reads another api: {:?}", ours.body));
                 continue;
             };
             let values = serde_json::json!({
@@ -2224,23 +2225,23 @@ fn api_versions_fallback(
             });
             if ours != expected || values != *theirs {
                 fail(format!(
-                    "frame::decode_response reads {} at v{} as {values}; Kafka reads it at v0 as {theirs} \
+                    "ResponseFrame::decode reads {} at v{} as {values}; Kafka reads it at v0 as {theirs} \
                      (expected version 0 and the body written)",
                     short_hex(&frame_bytes),
                     ours.version
                 ));
             }
             let mut into = frame::ResponseFrame::default();
-            match frame::decode_response_into(frame_bytes.clone(), 18, v, &mut into) {
+            match into.decode_into(frame_bytes.clone(), kafka_wire::api::ApiKey::ApiVersions, v) {
                 Ok(()) if into == ours => {}
-                Ok(()) => fail(format!("frame::decode_response_into reads {into:?}, decode_response {ours:?}")),
-                Err(e) => fail(format!("frame::decode_response_into refuses it: {e}")),
+                Ok(()) => fail(format!("ResponseFrame::decode_into reads {into:?}, decode_response {ours:?}")),
+                Err(e) => fail(format!("ResponseFrame::decode_into refuses it: {e}")),
             }
             let sized = Bytes::from([&(frame_bytes.len() as i32).to_be_bytes()[..], &frame_bytes[..]].concat());
-            match frame::decode_response_frame(sized, 18, v) {
+            match frame::ResponseFrame::decode_sized(sized, kafka_wire::api::ApiKey::ApiVersions, v) {
                 Ok(f) if f == ours => {}
-                Ok(f) => fail(format!("frame::decode_response_frame reads {f:?}, decode_response {ours:?}")),
-                Err(e) => fail(format!("frame::decode_response_frame refuses it: {e}")),
+                Ok(f) => fail(format!("ResponseFrame::decode_sized reads {f:?}, decode_response {ours:?}")),
+                Err(e) => fail(format!("ResponseFrame::decode_sized refuses it: {e}")),
             }
         }
         rows.push(format!(

@@ -194,8 +194,8 @@ mod hostile {
                     let _ = ResponseBody::decode(info.api_key, &mut Reader::new(bytes.clone()), version);
                 }
             }
-            let _ = kafka_wire::frame::decode_request(bytes.clone());
-            let _ = kafka_wire::frame::decode_request_frame(bytes);
+            let _ = kafka_wire::frame::RequestFrame::decode(bytes.clone());
+            let _ = kafka_wire::frame::RequestFrame::decode_sized(bytes);
         }
     }
 }
@@ -344,18 +344,18 @@ fn sample_frames(seed: u64) -> Result<Frames, Box<dyn std::error::Error>> {
             (header.request_api_key, header.request_api_version) = (info.api_key, version);
             let body = RequestBody::sample(info.api_key, &mut g, version).ok_or("request sample")?;
             let mut buf = BytesMut::new();
-            frame::encode_request(&header, &body, &mut buf)?;
+            frame::RequestFrame::encode_parts(&header, &body, &mut buf)?;
             let request = buf.split().freeze();
             let response_header = ResponseHeader::sample(&mut g, info.response_header_version(version));
             let response = ResponseBody::sample(info.api_key, &mut g, version).ok_or("response sample")?;
-            frame::encode_response(&response_header, &response, version, &mut buf)?;
+            frame::ResponseFrame::encode_parts(&response_header, &response, version, &mut buf)?;
             out.push((info.api_key, version, request, buf.split().freeze()));
         }
     }
     Ok(out)
 }
 
-/// `frame::decode_request_into` and `decode_response_into` into one kept
+/// `RequestFrame::decode_into` and `ResponseFrame::decode_into` into one kept
 /// frame, across api keys (the body replaced) and within one (the body
 /// decoded in place over another sample at another version), give what
 /// the fresh decoders give, and fail as they fail on every truncation.
@@ -371,24 +371,43 @@ fn frames_decoded_into_a_kept_frame_equal_fresh_ones() -> Result<(), Box<dyn std
     // version (in place, other values).
     for (i, (api_key, version, request_bytes, response_bytes)) in first.iter().enumerate() {
         for earlier in [&second[i.saturating_sub(1)], &second[i]] {
-            frame::decode_request_into(earlier.2.clone(), &mut request)?;
-            frame::decode_response_into(earlier.3.clone(), earlier.0, earlier.1, &mut response)?;
-            frame::decode_request_into(request_bytes.clone(), &mut request)?;
-            assert_eq!(request, frame::decode_request(request_bytes.clone())?, "api {api_key} v{version}");
-            frame::decode_response_into(response_bytes.clone(), *api_key, *version, &mut response)?;
-            let fresh = frame::decode_response(response_bytes.clone(), *api_key, *version)?;
+            request.decode_into(earlier.2.clone())?;
+            response.decode_into(
+                earlier.3.clone(),
+                kafka_wire::api::ApiKey::try_from(earlier.0).expect("a known api key"),
+                earlier.1,
+            )?;
+            request.decode_into(request_bytes.clone())?;
+            assert_eq!(request, frame::RequestFrame::decode(request_bytes.clone())?, "api {api_key} v{version}");
+            response.decode_into(
+                response_bytes.clone(),
+                kafka_wire::api::ApiKey::try_from(*api_key).expect("a known api key"),
+                *version,
+            )?;
+            let fresh = frame::ResponseFrame::decode(
+                response_bytes.clone(),
+                kafka_wire::api::ApiKey::try_from(*api_key).expect("a known api key"),
+                *version,
+            )?;
             assert_eq!(response, fresh, "api {api_key} v{version}");
         }
         for cut in 0..request_bytes.len() {
-            let want = frame::decode_request(request_bytes.slice(..cut)).map(|_| ()).map_err(|e| e.to_string());
-            let got = frame::decode_request_into(request_bytes.slice(..cut), &mut request).map_err(|e| e.to_string());
+            let want = frame::RequestFrame::decode(request_bytes.slice(..cut)).map(|_| ()).map_err(|e| e.to_string());
+            let got = request.decode_into(request_bytes.slice(..cut)).map_err(|e| e.to_string());
             assert_eq!(got, want, "api {api_key} v{version}, request cut at {cut}");
         }
         for cut in 0..response_bytes.len() {
             let prefix = response_bytes.slice(..cut);
-            let want =
-                frame::decode_response(prefix.clone(), *api_key, *version).map(|_| ()).map_err(|e| e.to_string());
-            let got = frame::decode_response_into(prefix, *api_key, *version, &mut response).map_err(|e| e.to_string());
+            let want = frame::ResponseFrame::decode(
+                prefix.clone(),
+                kafka_wire::api::ApiKey::try_from(*api_key).expect("a known api key"),
+                *version,
+            )
+            .map(|_| ())
+            .map_err(|e| e.to_string());
+            let got = response
+                .decode_into(prefix, kafka_wire::api::ApiKey::try_from(*api_key).expect("a known api key"), *version)
+                .map_err(|e| e.to_string());
             assert_eq!(got, want, "api {api_key} v{version}, response cut at {cut}");
         }
         checked += 1;

@@ -101,9 +101,11 @@ fn response_frame_chunks_match_the_copied_frame() {
     });
     let header = ResponseHeader { correlation_id: 42, ..Default::default() };
     for version in [4, 11, 12] {
-        let chunks = frame::encode_response_frame_vectored(&header, &body, version).unwrap();
+        let chunks =
+            frame::ResponseFrame { header: header.clone(), body: body.clone(), version }.encode_vectored().unwrap();
         let mut whole = BytesMut::new();
-        frame::write_frame(&mut whole, |b| frame::encode_response(&header, &body, version, b)).unwrap();
+        frame::size_prefix::write(&mut whole, |b| frame::ResponseFrame::encode_parts(&header, &body, version, b))
+            .unwrap();
         assert_eq!(chunks.concat(), whole, "v{version}");
         assert_eq!(chunks.iter().filter(|c| c.as_ptr() == big.as_ptr()).count(), 1);
         assert_eq!(&chunks[0][..4], &((whole.len() - 4) as i32).to_be_bytes());
@@ -111,9 +113,11 @@ fn response_frame_chunks_match_the_copied_frame() {
     // Nothing large enough to share: one chunk, the size patched in place.
     let small = ResponseBody::from(FetchResponse { throttle_time_ms: 5, ..Default::default() });
     for version in [4, 12] {
-        let chunks = frame::encode_response_frame_vectored(&header, &small, version).unwrap();
+        let chunks =
+            frame::ResponseFrame { header: header.clone(), body: small.clone(), version }.encode_vectored().unwrap();
         let mut whole = BytesMut::new();
-        frame::write_frame(&mut whole, |b| frame::encode_response(&header, &small, version, b)).unwrap();
+        frame::size_prefix::write(&mut whole, |b| frame::ResponseFrame::encode_parts(&header, &small, version, b))
+            .unwrap();
         assert_eq!(chunks.len(), 1, "v{version}");
         assert_eq!(chunks[0], whole, "v{version}");
     }

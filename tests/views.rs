@@ -170,26 +170,50 @@ fn frame_views_decode_what_owned_frames_decode() -> Result<(), Box<dyn std::erro
             (header.request_api_key, header.request_api_version) = (info.api_key, version);
             let body = RequestBody::sample(info.api_key, &mut g, version).ok_or("request sample")?;
             let mut buf = BytesMut::new();
-            frame::encode_request(&header, &body, &mut buf)?;
+            frame::RequestFrame::encode_parts(&header, &body, &mut buf)?;
             let bytes = buf.split().freeze();
-            assert_eq!(frame::decode_request_view(&bytes)?.into_owned(), frame::decode_request(bytes.clone())?);
+            assert_eq!(
+                frame::RequestFrameRef::decode(&bytes)?.into_owned(),
+                frame::RequestFrame::decode(bytes.clone())?
+            );
 
             let response_header = ResponseHeader::sample(&mut g, info.response_header_version(version));
             let response = ResponseBody::sample(info.api_key, &mut g, version).ok_or("response sample")?;
-            frame::encode_response(&response_header, &response, version, &mut buf)?;
+            frame::ResponseFrame::encode_parts(&response_header, &response, version, &mut buf)?;
             let response_bytes = buf.split().freeze();
-            let view = frame::decode_response_view(&response_bytes, info.api_key, version)?;
-            assert_eq!(view.into_owned(), frame::decode_response(response_bytes.clone(), info.api_key, version)?);
+            let view = frame::ResponseFrameRef::decode(
+                &response_bytes,
+                kafka_wire::api::ApiKey::try_from(info.api_key).expect("a known api key"),
+                version,
+            )?;
+            assert_eq!(
+                view.into_owned(),
+                frame::ResponseFrame::decode(
+                    response_bytes.clone(),
+                    kafka_wire::api::ApiKey::try_from(info.api_key).expect("a known api key"),
+                    version
+                )?
+            );
 
             for cut in 0..bytes.len() {
-                let want = frame::decode_request(bytes.slice(..cut)).map(|_| ()).map_err(|e| e.to_string());
-                let got = frame::decode_request_view(&bytes[..cut]).map(|_| ()).map_err(|e| e.to_string());
+                let want = frame::RequestFrame::decode(bytes.slice(..cut)).map(|_| ()).map_err(|e| e.to_string());
+                let got = frame::RequestFrameRef::decode(&bytes[..cut]).map(|_| ()).map_err(|e| e.to_string());
                 assert_eq!(got, want, "api {} v{version}, {cut} bytes", info.api_key);
             }
             for cut in 0..response_bytes.len() {
                 let prefix = response_bytes.slice(..cut);
-                let want = frame::decode_response(prefix.clone(), info.api_key, version).map(|f| f.version);
-                let got = frame::decode_response_view(&prefix, info.api_key, version).map(|f| f.version);
+                let want = frame::ResponseFrame::decode(
+                    prefix.clone(),
+                    kafka_wire::api::ApiKey::try_from(info.api_key).expect("a known api key"),
+                    version,
+                )
+                .map(|f| f.version);
+                let got = frame::ResponseFrameRef::decode(
+                    &prefix,
+                    kafka_wire::api::ApiKey::try_from(info.api_key).expect("a known api key"),
+                    version,
+                )
+                .map(|f| f.version);
                 assert_eq!(got.map_err(|e| e.to_string()), want.map_err(|e| e.to_string()));
             }
             frames += 2;
@@ -212,9 +236,9 @@ fn an_api_versions_response_falls_back_to_v0_in_views_too() -> Result<(), Box<dy
         ..Default::default()
     };
     let bytes = [ResponseHeader { correlation_id: 4, ..Default::default() }.to_bytes(0)?, body.to_bytes(0)?].concat();
-    let view = frame::decode_response_view(&bytes, 18, 3)?;
+    let view = frame::ResponseFrameRef::decode(&bytes, kafka_wire::api::ApiKey::ApiVersions, 3)?;
     assert_eq!((view.version, view.header.correlation_id), (0, 4));
-    let owned = frame::decode_response(Bytes::copy_from_slice(&bytes), 18, 3)?;
+    let owned = frame::ResponseFrame::decode(Bytes::copy_from_slice(&bytes), kafka_wire::api::ApiKey::ApiVersions, 3)?;
     assert_eq!(owned.version, 0);
     assert_eq!(view.into_owned(), owned);
     Ok(())

@@ -45,7 +45,7 @@ fn v4(a: u8, b: u8, c: u8, d: u8) -> IpAddr {
 /// Header then body, the header at the version the api key and version call for.
 fn request_bytes(header: &RequestHeader, body: &RequestBody) -> Bytes {
     let mut buf = BytesMut::new();
-    frame::encode_request(header, body, &mut buf).expect("encodes");
+    frame::RequestFrame::encode_parts(header, body, &mut buf).expect("encodes");
     buf.freeze()
 }
 
@@ -112,7 +112,7 @@ fn wraps_a_captured_create_topics_v4_request_byte_for_byte() {
     // Through the wire and back: the controller sees the same bytes and request.
     let mut buf = BytesMut::new();
     wrapped.encode(&mut buf).unwrap();
-    let decoded = frame::decode_request(buf.freeze()).unwrap();
+    let decoded = frame::RequestFrame::decode(buf.freeze()).unwrap();
     assert_eq!(decoded.header, wrapped.header);
     let RequestBody::Envelope(envelope) = decoded.body else { panic!("not an envelope") };
     assert_eq!(envelope.request_data.as_bytes(), &request);
@@ -160,11 +160,11 @@ fn golden_envelope_request_frame() {
     let principal = DefaultPrincipalData { r#type: "User".into(), name: "a".into(), ..Default::default() };
     let wrapped = wrap_request(hex(CLIENT_REQUEST), &principal, v4(10, 0, 0, 7), 100, Some("b1")).unwrap();
     let mut buf = BytesMut::new();
-    frame::write_frame(&mut buf, |b| wrapped.encode(b)).unwrap();
+    frame::size_prefix::write(&mut buf, |b| wrapped.encode(b)).unwrap();
     assert_eq!(hex::encode(&buf), hex::encode(hex(GOLDEN_ENVELOPE_FRAME)));
 
     // And back.
-    let decoded = frame::decode_request_frame(hex(GOLDEN_ENVELOPE_FRAME)).unwrap();
+    let decoded = frame::RequestFrame::decode_sized(hex(GOLDEN_ENVELOPE_FRAME)).unwrap();
     assert_eq!(decoded.header.initial_principal_name.as_deref(), Some("a"));
     assert_eq!(decoded.header.initial_client_id.as_deref(), Some("c"));
     let RequestBody::Envelope(envelope) = decoded.body else { panic!("not an envelope") };

@@ -4,7 +4,7 @@
 //! ```text
 //! connection task                                   controller task
 //!   client's CreateTopics bytes
-//!   └─ forward::wrap_request ─▶ EnvelopeRequest bytes ──channel──▶ frame::decode_request
+//!   └─ forward::wrap_request ─▶ EnvelopeRequest bytes ──channel──▶ RequestFrame::decode
 //!                                                                 CLUSTER_ACTION check (sender)
 //!                                                                 forward::unwrap_request
 //!                                                                 create / delete topics
@@ -136,7 +136,7 @@ impl Controller {
                 .await
                 .map_err(|_| ForwardError::Unavailable)?
                 .map_err(|_| ForwardError::Unavailable)?;
-            let response = frame::decode_response(answer, 58, 0)?;
+            let response = frame::ResponseFrame::decode(answer, kafka_wire::api::ApiKey::Envelope, 0)?;
             let envelope = EnvelopeResponse::try_from(response.body).map_err(|_| ForwardError::Mismatch)?;
             if response.header.correlation_id != correlation_id {
                 return Err(ForwardError::Mismatch);
@@ -178,7 +178,7 @@ impl Controller {
             .collect();
         let body = RequestBody::CreateTopics(CreateTopicsRequest { topics, ..Default::default() });
         let mut buf = BytesMut::new();
-        frame::encode_request(&header, &body, &mut buf)?;
+        frame::RequestFrame::encode_parts(&header, &body, &mut buf)?;
         CreateTopicsResponse::try_from(self.forward(buf.freeze(), principal, client).await?)
             .map_err(|_| ForwardError::Mismatch)
     }
@@ -188,7 +188,7 @@ impl Controller {
 /// EnvelopeResponse bytes out.
 fn handle_envelope(cluster: &Cluster, config: &Config, trusted_sender: &str, request: Bytes) -> Bytes {
     let correlation_id = request.get(4..8).map_or(0, |b| i32::from_be_bytes([b[0], b[1], b[2], b[3]]));
-    let envelope_response = match frame::decode_request(request) {
+    let envelope_response = match frame::RequestFrame::decode(request) {
         Ok(RequestFrame { header, body: RequestBody::Envelope(envelope) }) => {
             if header.client_id.as_deref() != Some(trusted_sender) {
                 // The CLUSTER_ACTION check on the envelope's sender.
@@ -208,7 +208,7 @@ fn handle_envelope(cluster: &Cluster, config: &Config, trusted_sender: &str, req
     let header = ResponseHeader { correlation_id, ..Default::default() };
     let mut buf = BytesMut::new();
     let body = ResponseBody::Envelope(envelope_response);
-    if let Err(e) = frame::encode_response(&header, &body, 0, &mut buf) {
+    if let Err(e) = frame::ResponseFrame::encode_parts(&header, &body, 0, &mut buf) {
         log!("controller: cannot encode an envelope response: {e}");
     }
     buf.freeze()

@@ -8,11 +8,11 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let bytes = Bytes::copy_from_slice(data);
-    let _ = frame::decode_request_frame(bytes.clone());
-    if let Ok(f) = frame::decode_request(bytes) {
+    let _ = frame::RequestFrame::decode_sized(bytes.clone());
+    if let Ok(f) = frame::RequestFrame::decode(bytes) {
         let mut buf = BytesMut::new();
-        if frame::encode_request(&f.header, &f.body, &mut buf).is_ok() {
-            let again = frame::decode_request(buf.freeze()).expect("our own encoding decodes");
+        if frame::RequestFrame::encode_parts(&f.header, &f.body, &mut buf).is_ok() {
+            let again = frame::RequestFrame::decode(buf.freeze()).expect("our own encoding decodes");
             assert_eq!(again, f);
         }
     }

@@ -118,7 +118,7 @@ impl Conn {
             ..Default::default()
         };
         let mut buf = BytesMut::new();
-        frame::encode_request(&header, body, &mut buf).expect("encode request");
+        frame::RequestFrame::encode_parts(&header, body, &mut buf).expect("encode request");
         (header, buf)
     }
 
@@ -129,7 +129,12 @@ impl Conn {
         R: Request,
         R::Response: TryFrom<ResponseBody>,
     {
-        let response = frame::decode_response(answer, R::API_KEY, header.request_api_version).expect("decode response");
+        let response = frame::ResponseFrame::decode(
+            answer,
+            kafka_wire::api::ApiKey::try_from(R::API_KEY).expect("a known api key"),
+            header.request_api_version,
+        )
+        .expect("decode response");
         assert_eq!(response.header.correlation_id, header.correlation_id);
         R::Response::try_from(response.body).unwrap_or_else(|_| panic!("api key {}: another body", R::API_KEY))
     }

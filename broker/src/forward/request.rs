@@ -9,6 +9,7 @@ use kafka_wire::api::api_info;
 use kafka_wire::embedded::EmbeddedMessage;
 use kafka_wire::error::{DecodeError, DecodeErrorKind, EncodeError};
 use kafka_wire::error_code::ErrorCode;
+use kafka_wire::frame::RequestHead;
 use kafka_wire::message::{ApiMessage, Message};
 use kafka_wire::messages::{DefaultPrincipalData, EnvelopeRequest, EnvelopeResponse, RequestBody, RequestHeader};
 use kafka_wire::primitives::Reader;
@@ -90,7 +91,7 @@ pub struct WrappedRequest {
 
 impl WrappedRequest {
     /// Appends the envelope request, header (v2) then body (v0), without
-    /// the 4-byte size (see [`kafka_wire::frame::write_frame`]).
+    /// the 4-byte size (see [`kafka_wire::frame::size_prefix::write`]).
     ///
     /// # Errors
     /// An encode error of the header or body (for example a client id over
@@ -439,11 +440,13 @@ struct Embedded {
 /// known api key for its version), then nesting and forwardability, then
 /// the version and the body. Bytes after the body are counted, not refused.
 fn read_embedded(bytes: &Bytes) -> Result<Embedded, Refusal> {
-    let mut r = Reader::new(bytes.clone());
-    let mut peek = r.clone();
-    let api_key = peek.read_i16().map_err(Refusal::Header)?;
-    let version = peek.read_i16().map_err(Refusal::Header)?;
+    let head = RequestHead::parse(bytes).map_err(|e| match e.kind() {
+        DecodeErrorKind::UnknownApiKey(api_key) => Refusal::UnknownApiKey(*api_key),
+        _ => Refusal::Header(e),
+    })?;
+    let (api_key, version) = (head.api_key, head.api_version);
     let info = api_info(api_key).ok_or(Refusal::UnknownApiKey(api_key))?;
+    let mut r = Reader::new(bytes.clone());
     let header = RequestHeader::decode_from(&mut r, info.request_header_version(version)).map_err(Refusal::Header)?;
     if api_key == EnvelopeRequest::API_KEY {
         return Err(Refusal::Nested);

@@ -4,10 +4,11 @@
 
 use bytes::BytesMut;
 
+use kafka_wire::api::ApiKey;
 use kafka_wire::embedded::EmbeddedMessage;
-use kafka_wire::error::{DecodeError, EncodeError};
+use kafka_wire::error::{DecodeError, DecodeErrorKind, EncodeError};
 use kafka_wire::error_code::ErrorCode;
-use kafka_wire::frame;
+use kafka_wire::frame::ResponseFrame;
 use kafka_wire::messages::{EnvelopeResponse, ResponseBody, ResponseHeader};
 
 use super::error_response::{error_response, NotForwardable};
@@ -38,7 +39,7 @@ pub fn wrap_response(
     api_version: i16,
 ) -> Result<EnvelopeResponse, EncodeError> {
     let mut buf = BytesMut::new();
-    frame::encode_response(header, body, api_version, &mut buf)?;
+    ResponseFrame::encode_parts(header, body, api_version, &mut buf)?;
     Ok(EnvelopeResponse {
         response_data: Some(EmbeddedMessage(buf.freeze())),
         error_code: ErrorCode::None.code(),
@@ -144,8 +145,9 @@ pub fn unwrap_response(
         code => return Ok(ForwardOutcome::ErrorToClient(error_response(&forwarded.body, version, code)?)),
     }
     let data = response.response_data.as_ref().ok_or(ResponseError::MissingResponseData)?;
-    let answer = frame::decode_response(data.as_bytes().clone(), forwarded.api_key(), version)
-        .map_err(ResponseError::Malformed)?;
+    let api_key = ApiKey::try_from(forwarded.api_key())
+        .map_err(|e| ResponseError::Malformed(DecodeError::new(DecodeErrorKind::UnknownApiKey(e.0), 0)))?;
+    let answer = ResponseFrame::decode(data.as_bytes().clone(), api_key, version).map_err(ResponseError::Malformed)?;
     if answer.header.correlation_id != forwarded.correlation_id() {
         return Err(ResponseError::CorrelationIdMismatch {
             expected: forwarded.correlation_id(),
