@@ -18,15 +18,15 @@
 //! This holds for [`Message::encode`], the dispatch enums' `encode`, the
 //! [`frame`](crate::frame) encoders, [`RecordBatchBuilder::encode`], the
 //! encoders of internal records (feature `internal-records`) and the tokio
-//! codecs (feature `tokio`); most go through [`all_or_nothing`]. It does
+//! codecs (feature `tokio`): each truncates the buffer back on error. It does
 //! not hold for the building blocks they are made of: a failed
 //! [`Wire::encode_value`] may leave part of a value in its writer's buffer.
 //!
 //! # Values decoded into after an error
 //!
 //! The decoders that reuse a value the caller keeps ([`Message::decode_into`],
-//! the dispatch enums' `decode_into`, [`frame::decode_request_into`] and
-//! [`frame::decode_response_into`]) may have overwritten part of it when
+//! the dispatch enums' `decode_into`, [`RequestFrame::decode_into`] and
+//! [`ResponseFrame::decode_into`]) may have overwritten part of it when
 //! they fail. The value is still valid: it can be dropped, inspected, or
 //! decoded into again, and the next successful decode gives the same
 //! result as a fresh one. What it holds after the error is unspecified:
@@ -36,9 +36,8 @@
 //! [`Message::encode`]: crate::message::Message::encode
 //! [`RecordBatchBuilder::encode`]: crate::records::RecordBatchBuilder::encode
 //! [`Message::decode_into`]: crate::message::Message::decode_into
-//! [`frame::decode_request_into`]: crate::frame::decode_request_into
-//! [`frame::decode_response_into`]: crate::frame::decode_response_into
-//! [`all_or_nothing`]: crate::primitives::writer::all_or_nothing
+//! [`RequestFrame::decode_into`]: crate::frame::RequestFrame::decode_into
+//! [`ResponseFrame::decode_into`]: crate::frame::ResponseFrame::decode_into
 //! [`Wire::encode_value`]: crate::primitives::Wire::encode_value
 
 use std::fmt;

@@ -157,7 +157,7 @@ pub trait Message: Wire + Default + Clone + fmt::Debug + PartialEq {
     /// The message encoded at `version` as a list of chunks whose
     /// concatenation is the encoding, without copying large values:
     /// every `bytes` or `records` value of at least
-    /// [`SHARE_MIN`](crate::message::SHARE_MIN) bytes is its own
+    /// [`SHARE_MIN`] bytes is its own
     /// chunk, sharing memory with the message; the rest is copied into the
     /// chunks between them. For writing a Fetch response or a Produce request
     /// with `write_vectored`, or as a [`bytes::Buf`] chain, without

@@ -59,7 +59,7 @@ use crate::primitives::{Reader, Writer};
 pub mod log;
 
 /// The `metadata` family: every record of the KRaft metadata log
-/// (`__cluster_metadata`) and its snapshots, and [`MetadataRecord`] over
+/// (`__cluster_metadata`) and its snapshots, and [`MetadataRecord`](metadata::MetadataRecord) over
 /// their record types.
 pub mod metadata {
     include!(concat!(env!("OUT_DIR"), "/internal/metadata/mod.rs"));

@@ -335,7 +335,7 @@ impl RecordBatch {
     /// # Errors
     /// [`RecordError::Invalid`] (field `attributes`) when the batch is not a
     /// control batch; the errors of [`RecordBatch::records`] and of
-    /// [`ControlRecord::read`], naming the batch and record index.
+    /// [`ControlRecord::from_record`], naming the batch and record index.
     ///
     /// # Example
     /// ```
