@@ -78,11 +78,6 @@ pub struct ApiInfo {
     pub compiled: bool,
 }
 
-/// Api key of ApiVersions, whose response header is always v0 (KIP-511).
-pub const API_VERSIONS_KEY: i16 = 18;
-/// Api key of ControlledShutdown, whose v0 request uses request header v0.
-pub const CONTROLLED_SHUTDOWN_KEY: i16 = 7;
-
 impl ApiInfo {
     /// The request header version for `api_version`: 2 in flexible
     /// versions, else 1; 0 for ControlledShutdown v0. Total, as Kafka's:
@@ -96,7 +91,7 @@ impl ApiInfo {
     /// assert_eq!(info.request_header_version(i16::MAX), 2);
     /// ```
     pub const fn request_header_version(&self, api_version: i16) -> i16 {
-        if self.api_key == CONTROLLED_SHUTDOWN_KEY && api_version == 0 {
+        if self.api_key == ApiKey::ControlledShutdown.code() && api_version == 0 {
             0
         } else if self.flexible_versions.contains(api_version) {
             2
@@ -116,7 +111,8 @@ impl ApiInfo {
     /// assert_eq!((metadata.response_header_version(8), metadata.response_header_version(100)), (0, 1));
     /// ```
     pub const fn response_header_version(&self, api_version: i16) -> i16 {
-        if self.api_key == API_VERSIONS_KEY {
+        // ApiVersions answers in header v0 whatever the version (KIP-511).
+        if self.api_key == ApiKey::ApiVersions.code() {
             0
         } else if self.response_flexible_versions.contains(api_version) {
             1

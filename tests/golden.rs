@@ -14,7 +14,7 @@
 //! says so: unknown tags that are not strictly ascending are refused at
 //! decode time with a typed error, where Java accepts them.
 
-use kafka_wire::api::{api_info, CONTROLLED_SHUTDOWN_KEY};
+use kafka_wire::api::api_info;
 use kafka_wire::encoding::{put_uvarint, put_varint, put_varlong};
 use kafka_wire::error::{DecodeError, DecodeErrorKind, EncodeErrorKind, PathSegment};
 use kafka_wire::message::Message;
@@ -28,6 +28,7 @@ use kafka_wire::messages::list_offsets_request::{ListOffsetsPartition, ListOffse
 use kafka_wire::messages::metadata_response::{MetadataResponsePartition, MetadataResponseTopic};
 use kafka_wire::messages::produce_request::{PartitionProduceData, TopicProduceData};
 use kafka_wire::messages::update_features_request::FeatureUpdateKey;
+use kafka_wire::messages::ApiKey;
 use kafka_wire::messages::{
     AlterConfigsRequest, ApiVersionsRequest, ApiVersionsResponse, CreateAclsRequest, CreateTopicsRequest,
     CreateTopicsResponse, FetchRequest, FetchResponse, ListOffsetsRequest, MetadataRequest, MetadataResponse,
@@ -477,7 +478,7 @@ fn v2_api_versions_response_uses_response_header_v0() {
     assert_eq!(err.offset(), 2, "{err}");
 
     // V2 companion check: ControlledShutdown v0 uses request header v0 (no ClientId).
-    let controlled_shutdown = api_info(CONTROLLED_SHUTDOWN_KEY).unwrap();
+    let controlled_shutdown = api_info(ApiKey::ControlledShutdown.code()).unwrap();
     assert_eq!(controlled_shutdown.request_header_version(0), 0);
     assert_eq!(controlled_shutdown.request_header_version(1), 1);
     assert_eq!(controlled_shutdown.request_header_version(3), 2);

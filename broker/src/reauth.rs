@@ -35,10 +35,11 @@
 //! ```
 //! use kafka_wire_broker::reauth::{
 //!     reauthenticate_after, resolve_connections_max_reauth_ms, session_lifetime_ms,
-//!     RequestDecision, SessionExpiry, API_KEY_API_VERSIONS, API_KEY_SASL_HANDSHAKE,
+//!     RequestDecision, SessionExpiry,
 //! };
 //! use std::collections::HashMap;
 //! use std::time::Duration;
+//! use kafka_wire::messages::ApiKey;
 //!
 //! // Broker: one hour for SASL_SSL/OAUTHBEARER, nothing elsewhere.
 //! let settings = HashMap::from([(
@@ -56,9 +57,9 @@
 //! let expiry = SessionExpiry::for_credential(max, Some(now + 600_000), now);
 //! assert_eq!(expiry, SessionExpiry::new(now, lifetime));
 //! assert_eq!(expiry.decide(0, now + 600_001), RequestDecision::CloseConnection);
-//! assert_eq!(expiry.decide(API_KEY_SASL_HANDSHAKE, now + 600_001), RequestDecision::Allow);
+//! assert_eq!(expiry.decide(ApiKey::SaslHandshake.code(), now + 600_001), RequestDecision::Allow);
 //! // Kafka's broker closes an expired connection on ApiVersions too.
-//! assert_eq!(expiry.decide(API_KEY_API_VERSIONS, now + 600_001), RequestDecision::CloseConnection);
+//! assert_eq!(expiry.decide(ApiKey::ApiVersions.code(), now + 600_001), RequestDecision::CloseConnection);
 //!
 //! // Client: SaslAuthenticate v1+ and r = 0.5 → 90% of the lifetime.
 //! let after = reauthenticate_after(2, lifetime, &mut || 0.5);
@@ -70,27 +71,14 @@ use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 use std::time::Duration;
 
+use kafka_wire::messages::ApiKey;
+
 /// The broker setting's base name, `connections.max.reauth.ms` (KIP-368).
 ///
 /// Maximum time, in ms, a SASL-authenticated connection may live before it
 /// must re-authenticate; `0` (Kafka's default) means no limit. It may be set
 /// per listener and per mechanism; see [`connections_max_reauth_ms_keys`].
 pub const CONNECTIONS_MAX_REAUTH_MS: &str = "connections.max.reauth.ms";
-
-/// API key of SaslHandshake (17): the one request allowed on an expired
-/// session, where it starts a re-authentication.
-pub const API_KEY_SASL_HANDSHAKE: i16 = 17;
-
-/// API key of ApiVersions (18). KIP-368's text allows it on an expired
-/// session; Kafka's broker closes the connection instead, and so does
-/// [`SessionExpiry::decide`] (see the module docs).
-pub const API_KEY_API_VERSIONS: i16 = 18;
-
-/// API key of SaslAuthenticate (36). On an expired session it is only
-/// handled as the second step of a re-authentication that a SaslHandshake
-/// started; sent on its own, Kafka's broker closes the connection, and
-/// [`SessionExpiry::decide`] says so too (see the module docs).
-pub const API_KEY_SASL_AUTHENTICATE: i16 = 36;
 
 /// A `connections.max.reauth.ms` value that cannot be used.
 ///
@@ -277,7 +265,7 @@ pub enum RequestDecision {
 /// assert!(!allowed_after_expiry(0)); // Produce
 /// ```
 pub const fn allowed_after_expiry(api_key: i16) -> bool {
-    api_key == API_KEY_SASL_HANDSHAKE
+    api_key == ApiKey::SaslHandshake.code()
 }
 
 /// When a connection's authenticated session expires, and the per-request
@@ -638,7 +626,7 @@ mod tests {
                     // re-authentication may follow.
                     assert_eq!(expiry.expires_at_ms(), credential, "{case}");
                     assert_eq!(expiry.decide(3, now + 1), RequestDecision::CloseConnection, "{case}");
-                    assert_eq!(expiry.decide(API_KEY_SASL_HANDSHAKE, now + 1), RequestDecision::Allow, "{case}");
+                    assert_eq!(expiry.decide(ApiKey::SaslHandshake.code(), now + 1), RequestDecision::Allow, "{case}");
                 }
             }
         }
