@@ -82,7 +82,9 @@ fn wrapped_create_topics() -> WrappedRequest {
 
 #[test]
 fn wraps_a_captured_create_topics_v4_request_byte_for_byte() {
-    let Some(shared) = kafka_wire_testkit::shared_dir("forward: CreateTopics v4 capture") else {
+    let Some(shared) =
+        kafka_wire_testkit::shared_dir("forward: CreateTopics v4 capture").unwrap_or_else(|e| panic!("{e}"))
+    else {
         return;
     };
     let text = std::fs::read_to_string(shared.join("captures/tansu/confluent-kafka-CreateTopics-v4-req.hex"))
@@ -417,7 +419,9 @@ fn a_successful_answer_reaches_the_client() {
 
 #[test]
 fn a_captured_create_topics_response_unwraps() {
-    let Some(shared) = kafka_wire_testkit::shared_dir("forward: CreateTopics v4 response capture") else {
+    let Some(shared) =
+        kafka_wire_testkit::shared_dir("forward: CreateTopics v4 response capture").unwrap_or_else(|e| panic!("{e}"))
+    else {
         return;
     };
     let text = std::fs::read_to_string(shared.join("captures/tansu/confluent-kafka-CreateTopics-v4-resp.hex"))

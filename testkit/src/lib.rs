@@ -13,31 +13,34 @@ pub fn workspace_root() -> PathBuf {
 }
 
 /// Skips a check whose prerequisite is missing: prints `message` to stderr
-/// and returns `None`.
+/// and returns `Ok(None)`.
 ///
-/// # Panics
-/// With `message` instead, when the environment variable `CI` is set to a
+/// # Errors
+/// `message` instead, when the environment variable `CI` is set to a
 /// non-empty value: in CI a missing prerequisite fails the run.
-pub fn skip<T>(message: &str) -> Option<T> {
+pub fn skip<T>(message: &str) -> Result<Option<T>, String> {
     if std::env::var_os("CI").is_some_and(|ci| !ci.is_empty()) {
-        panic!("{message}");
+        return Err(message.to_owned());
     }
     // Written to stderr directly: the test harness captures `eprintln!`.
     let _ = writeln!(std::io::stderr(), "{message}");
-    None
+    Ok(None)
 }
 
 /// The reference directory (Kafka's schemas as `kafka-messages/`, captured
 /// frames as `captures/`): `$KAFKA_WIRE_SHARED`, a relative path taken from
-/// the workspace root, default `../shared` beside the workspace. `None`,
-/// through [`skip`], when it is not there.
-pub fn shared_dir(what: &str) -> Option<PathBuf> {
+/// the workspace root, default `../shared` beside the workspace.
+/// `Ok(None)`, through [`skip`], when it is not there.
+///
+/// # Errors
+/// As [`skip`]: in CI, a missing directory.
+pub fn shared_dir(what: &str) -> Result<Option<PathBuf>, String> {
     let dir = match std::env::var_os("KAFKA_WIRE_SHARED") {
         Some(dir) if !dir.is_empty() => workspace_root().join(dir),
         _ => workspace_root().join("../shared"),
     };
     if dir.is_dir() {
-        return Some(dir);
+        return Ok(Some(dir));
     }
     skip(&format!("skipped: {what} needs {} (set KAFKA_WIRE_SHARED)", dir.display()))
 }

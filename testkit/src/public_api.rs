@@ -34,20 +34,20 @@ struct Crate {
 }
 
 impl Crate {
-    fn read(src: &Path) -> Self {
+    fn read(src: &Path) -> Result<Self, String> {
         let mut krate = Crate { modules: Vec::new() };
-        krate.load(Vec::new(), &src.join("lib.rs"), src.to_path_buf());
-        krate
+        krate.load(Vec::new(), &src.join("lib.rs"), src.to_path_buf())?;
+        Ok(krate)
     }
 
     /// Loads the module at `path` from `file`, its child modules from `dir`.
-    fn load(&mut self, path: Vec<String>, file: &Path, dir: PathBuf) {
-        let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-        let parsed = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-        self.add(path, parsed.items, &dir);
+    fn load(&mut self, path: Vec<String>, file: &Path, dir: PathBuf) -> Result<(), String> {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let parsed = syn::parse_file(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+        self.add(path, parsed.items, &dir)
     }
 
-    fn add(&mut self, path: Vec<String>, items: Vec<syn::Item>, dir: &Path) {
+    fn add(&mut self, path: Vec<String>, items: Vec<syn::Item>, dir: &Path) -> Result<(), String> {
         for item in &items {
             let syn::Item::Mod(m) = item else { continue };
             if is_test_only(&m.attrs) {
@@ -57,25 +57,27 @@ impl Crate {
             let mut child = path.clone();
             child.push(name.clone());
             match &m.content {
-                Some((_, inline)) => self.add(child, inline.clone(), &dir.join(&name)),
+                Some((_, inline)) => self.add(child, inline.clone(), &dir.join(&name))?,
                 None => {
                     let (flat, nested) = (dir.join(format!("{name}.rs")), dir.join(&name).join("mod.rs"));
                     let file = if flat.exists() { flat } else { nested };
-                    assert!(
-                        file.exists(),
-                        "module {}: neither {name}.rs nor {name}/mod.rs in {}",
-                        child.join("::"),
-                        dir.display()
-                    );
-                    self.load(child, &file, dir.join(&name));
+                    if !file.exists() {
+                        return Err(format!(
+                            "module {}: neither {name}.rs nor {name}/mod.rs in {}",
+                            child.join("::"),
+                            dir.display()
+                        ));
+                    }
+                    self.load(child, &file, dir.join(&name))?;
                 }
             }
         }
         self.modules.push(Module { path, items });
+        Ok(())
     }
 
-    fn module(&self, path: &[String]) -> Option<&Module> {
-        self.modules.iter().find(|m| m.path == path)
+    fn module(&self, path: &[String]) -> Result<&Module, String> {
+        self.modules.iter().find(|m| m.path == path).ok_or_else(|| format!("no module {}", path.join("::")))
     }
 }
 
@@ -124,8 +126,8 @@ struct Surface<'a> {
 
 impl Surface<'_> {
     /// Lists the public items of the module at `at`, reachable as `shown`.
-    fn module(&mut self, at: &[String], shown: &str) {
-        let module = self.krate.module(at).unwrap_or_else(|| panic!("no module {}", at.join("::")));
+    fn module(&mut self, at: &[String], shown: &str) -> Result<(), String> {
+        let module = self.krate.module(at)?;
         for item in &module.items {
             match item {
                 syn::Item::Mod(m) if is_pub(&m.vis) && !is_test_only(&m.attrs) => {
@@ -133,30 +135,33 @@ impl Surface<'_> {
                     self.lines.insert(format!("mod {shown}::{name}{}", markers(&m.attrs)));
                     let mut child = at.to_vec();
                     child.push(name.clone());
-                    self.module(&child, &format!("{shown}::{name}"));
+                    self.module(&child, &format!("{shown}::{name}"))?;
                 }
                 syn::Item::Use(u) if is_pub(&u.vis) && !is_test_only(&u.attrs) => {
                     let mut leaves = Vec::new();
-                    use_leaves(&u.tree, Vec::new(), &mut leaves);
+                    use_leaves(&u.tree, Vec::new(), &mut leaves)?;
                     for (path, name) in leaves {
-                        self.reexport(at, &path, &format!("{shown}::{name}"));
+                        self.reexport(at, &path, &format!("{shown}::{name}"))?;
                     }
                 }
-                other => self.item(at, other, shown, None),
+                other => self.item(at, other, shown, None)?,
             }
         }
+        Ok(())
     }
 
     /// Lists the item `path` (as written in a `pub use` in module `at`),
     /// reachable as `shown`.
-    fn reexport(&mut self, at: &[String], path: &[String], shown: &str) {
-        let (module, name) = resolve(at, path);
-        let Some(target) = self.krate.module(&module) else {
+    fn reexport(&mut self, at: &[String], path: &[String], shown: &str) -> Result<(), String> {
+        let (module, name) = resolve(at, path)?;
+        let Ok(target) = self.krate.module(&module) else {
             // A re-export of another crate's item: listed by its path there.
             let local = matches!(path.first().map(String::as_str), Some("crate" | "self" | "super"));
-            assert!(!local, "pub use {}: module {} not found", path.join("::"), module.join("::"));
+            if local {
+                return Err(format!("pub use {}: module {} not found", path.join("::"), module.join("::")));
+            }
             self.lines.insert(format!("use {} as {shown}", path.join("::")));
-            return;
+            return Ok(());
         };
         let mut found = false;
         for item in &target.items {
@@ -169,11 +174,11 @@ impl Surface<'_> {
                     self.lines.insert(format!("mod {shown}"));
                     let mut child = module.clone();
                     child.push(name.clone());
-                    self.module(&child, shown);
+                    self.module(&child, shown)?;
                 }
                 other => {
                     let parent = shown.rsplit_once("::").map_or(shown, |(p, _)| p).to_owned();
-                    self.item(&module, other, &parent, Some(shown));
+                    self.item(&module, other, &parent, Some(shown))?;
                 }
             }
         }
@@ -185,7 +190,7 @@ impl Surface<'_> {
                     continue;
                 }
                 let mut leaves = Vec::new();
-                use_leaves(&u.tree, Vec::new(), &mut leaves);
+                use_leaves(&u.tree, Vec::new(), &mut leaves)?;
                 if let Some((inner, _)) = leaves.into_iter().find(|(_, n)| *n == name) {
                     return self.reexport(&module, &inner, shown);
                 }
@@ -193,14 +198,17 @@ impl Surface<'_> {
             // A module that `include!`s generated code or defines items with a
             // macro: those items are not read, only named.
             let macros = target.items.iter().any(|i| matches!(i, syn::Item::Macro(_)));
-            assert!(macros, "pub use {}: no item {name} in module {}", path.join("::"), module.join("::"));
+            if !macros {
+                return Err(format!("pub use {}: no item {name} in module {}", path.join("::"), module.join("::")));
+            }
             self.lines.insert(format!("use {}::{name} as {shown} (generated)", module.join("::")));
         }
+        Ok(())
     }
 
     /// Lists one item of module `at` (when public, or when re-exported: then
     /// `renamed` is its full public path).
-    fn item(&mut self, at: &[String], item: &syn::Item, shown: &str, renamed: Option<&str>) {
+    fn item(&mut self, at: &[String], item: &syn::Item, shown: &str, renamed: Option<&str>) -> Result<(), String> {
         let path = |ident: &syn::Ident| renamed.map_or_else(|| format!("{shown}::{ident}"), str::to_owned);
         let visible = |vis: &syn::Visibility, attrs: &[syn::Attribute]| {
             (renamed.is_some() || is_pub(vis)) && !is_test_only(attrs)
@@ -222,7 +230,7 @@ impl Surface<'_> {
                 let p = path(&s.ident);
                 self.lines.insert(format!("struct {p}{}{}", tidy(&s.generics), markers(&s.attrs)));
                 self.fields(&p, &s.fields, false);
-                self.impls(at, &s.ident, &s.attrs, &p);
+                self.impls(at, &s.ident, &s.attrs, &p)?;
             }
             syn::Item::Enum(e) if visible(&e.vis, &e.attrs) => {
                 let p = path(&e.ident);
@@ -232,7 +240,7 @@ impl Surface<'_> {
                     self.lines.insert(format!("variant {vp}{}", markers(&v.attrs)));
                     self.fields(&vp, &v.fields, true);
                 }
-                self.impls(at, &e.ident, &e.attrs, &p);
+                self.impls(at, &e.ident, &e.attrs, &p)?;
             }
             syn::Item::Trait(t) if visible(&t.vis, &t.attrs) => {
                 let p = path(&t.ident);
@@ -250,6 +258,7 @@ impl Surface<'_> {
             }
             _ => {}
         }
+        Ok(())
     }
 
     /// The public fields of a struct or variant at `p` (all fields of a variant).
@@ -266,7 +275,7 @@ impl Surface<'_> {
     /// The derives of a type, and the impls of its module (`at`) for it:
     /// trait impls by trait, inherent impls by their public methods and
     /// constants.
-    fn impls(&mut self, at: &[String], ident: &syn::Ident, attrs: &[syn::Attribute], p: &str) {
+    fn impls(&mut self, at: &[String], ident: &syn::Ident, attrs: &[syn::Attribute], p: &str) -> Result<(), String> {
         for attr in attrs.iter().filter(|a| a.path().is_ident("derive")) {
             let _ = attr.parse_nested_meta(|meta| {
                 let name = meta.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
@@ -274,7 +283,7 @@ impl Surface<'_> {
                 Ok(())
             });
         }
-        let module = self.krate.module(at).expect("module of the type");
+        let module = self.krate.module(at)?;
         for item in &module.items {
             let syn::Item::Impl(imp) = item else { continue };
             if is_test_only(&imp.attrs) || !names_type(&imp.self_ty, ident) {
@@ -302,6 +311,7 @@ impl Surface<'_> {
                 }
             }
         }
+        Ok(())
     }
 }
 
@@ -371,12 +381,12 @@ fn has_glob(tree: &syn::UseTree) -> bool {
 }
 
 /// The leaves of a use tree: each path and the name it is visible as.
-fn use_leaves(tree: &syn::UseTree, prefix: Vec<String>, out: &mut Vec<(Vec<String>, String)>) {
+fn use_leaves(tree: &syn::UseTree, prefix: Vec<String>, out: &mut Vec<(Vec<String>, String)>) -> Result<(), String> {
     match tree {
         syn::UseTree::Path(p) => {
             let mut prefix = prefix;
             prefix.push(p.ident.to_string());
-            use_leaves(&p.tree, prefix, out);
+            use_leaves(&p.tree, prefix, out)?;
         }
         syn::UseTree::Name(n) => {
             let mut path = prefix;
@@ -390,15 +400,20 @@ fn use_leaves(tree: &syn::UseTree, prefix: Vec<String>, out: &mut Vec<(Vec<Strin
             out.push((path, r.rename.to_string()));
         }
         syn::UseTree::Glob(_) => {
-            panic!("pub use {}::*: glob re-exports are not followed; name the items", prefix.join("::"))
+            return Err(format!("pub use {}::*: glob re-exports are not followed; name the items", prefix.join("::")));
         }
-        syn::UseTree::Group(g) => g.items.iter().for_each(|t| use_leaves(t, prefix.clone(), out)),
+        syn::UseTree::Group(g) => {
+            for t in &g.items {
+                use_leaves(t, prefix.clone(), out)?;
+            }
+        }
     }
+    Ok(())
 }
 
 /// The module and item name a use path of module `at` names.
-fn resolve(at: &[String], path: &[String]) -> (Vec<String>, String) {
-    let (name, module) = path.split_last().expect("a use path has a name");
+fn resolve(at: &[String], path: &[String]) -> Result<(Vec<String>, String), String> {
+    let (name, module) = path.split_last().ok_or("an empty use path")?;
     let mut resolved: Vec<String> = at.to_vec();
     for (i, segment) in module.iter().enumerate() {
         match segment.as_str() {
@@ -410,39 +425,39 @@ fn resolve(at: &[String], path: &[String]) -> (Vec<String>, String) {
             other => resolved.push(other.to_owned()),
         }
     }
-    (resolved, name.clone())
+    Ok((resolved, name.clone()))
 }
 
 /// [`check`] for the library of the package `package` at `manifest_dir`,
 /// against its `tests/public_api.txt`: called from each package's
 /// `tests/public_api.rs` as
 /// `check_package(env!("CARGO_MANIFEST_DIR").as_ref(), env!("CARGO_PKG_NAME"))`.
-pub fn check_package(manifest_dir: &Path, package: &str) {
+pub fn check_package(manifest_dir: &Path, package: &str) -> Result<(), String> {
     let refresh = format!("KAFKA_WIRE_REFRESH_PUBLIC_API=1 cargo test -p {package} --all-features --test public_api");
-    check(manifest_dir, &package.replace('-', "_"), "tests/public_api.txt", &refresh);
+    check(manifest_dir, &package.replace('-', "_"), "tests/public_api.txt", &refresh)
 }
 
 /// Checks the public surface of the crate at `manifest_dir` (its `src/`),
 /// named `crate_name` in paths, against the list `manifest_dir/list`;
 /// rewrites the list instead when `KAFKA_WIRE_REFRESH_PUBLIC_API` is set.
 ///
-/// # Panics
-/// With the difference (`-` listed but gone, `+` public but not listed) and
-/// the command that refreshes the list, `refresh`, when they differ.
-pub fn check(manifest_dir: &Path, crate_name: &str, list: &str, refresh: &str) {
-    let krate = Crate::read(&manifest_dir.join("src"));
+/// # Errors
+/// The difference (`-` listed but gone, `+` public but not listed) and the
+/// command that refreshes the list, `refresh`, when they differ; a source
+/// file or module that cannot be read or followed.
+pub fn check(manifest_dir: &Path, crate_name: &str, list: &str, refresh: &str) -> Result<(), String> {
+    let krate = Crate::read(&manifest_dir.join("src"))?;
     let mut surface = Surface { krate: &krate, name: crate_name, lines: BTreeSet::new() };
-    surface.module(&[], crate_name);
+    surface.module(&[], crate_name)?;
     let actual: String = surface.lines.iter().map(|l| format!("{l}\n")).collect();
 
     let list = manifest_dir.join(list);
     if std::env::var_os("KAFKA_WIRE_REFRESH_PUBLIC_API").is_some() {
-        std::fs::write(&list, &actual).unwrap_or_else(|e| panic!("{}: {e}", list.display()));
-        return;
+        return std::fs::write(&list, &actual).map_err(|e| format!("{}: {e}", list.display()));
     }
     let expected = std::fs::read_to_string(&list).unwrap_or_default();
     if expected == actual {
-        return;
+        return Ok(());
     }
     let expected_lines: BTreeSet<&str> = expected.lines().collect();
     let actual_lines: BTreeSet<&str> = actual.lines().collect();
@@ -453,10 +468,10 @@ pub fn check(manifest_dir: &Path, crate_name: &str, list: &str, refresh: &str) {
     for new in actual_lines.difference(&expected_lines) {
         diff.push_str(&format!("+ {new}\n"));
     }
-    panic!(
+    Err(format!(
         "the public API of {crate_name} differs from {} \
          (- listed but gone, + public but not listed):\n{diff}\n\
          If the change is meant, refresh the list and commit it with the change:\n    {refresh}",
         list.display()
-    );
+    ))
 }
