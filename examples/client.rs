@@ -334,7 +334,7 @@ impl Connection {
     async fn metadata(&mut self, topic: Option<&str>) -> Result<(MetadataResponse, i16), ClientError> {
         let version = self.version(3, 0)?;
         let topics = match topic {
-            Some(name) => Some(vec![MetadataRequestTopic { name: Some(name.to_string()), ..Default::default() }]),
+            Some(name) => Some(vec![MetadataRequestTopic { name: Some(name.into()), ..Default::default() }]),
             // v0 has no null: an empty list means all topics.
             None if version == 0 => Some(Vec::new()),
             None => None,
@@ -393,7 +393,7 @@ impl Client {
         let version = conn.version(19, 0)?;
         let request = CreateTopicsRequest {
             topics: vec![CreatableTopic {
-                name: topic.clone(),
+                name: topic.clone().into(),
                 num_partitions: 1,
                 replication_factor: 1,
                 ..Default::default()
@@ -499,7 +499,7 @@ impl Client {
             acks: -1,
             timeout_ms: 10_000,
             topic_data: vec![TopicProduceData {
-                name: topic.to_string(), // v0-12
+                name: topic.into(), // v0-12
                 topic_id,                // v13+
                 partition_data: vec![PartitionProduceData { index: 0, records: Some(records), ..Default::default() }],
                 ..Default::default()
@@ -564,7 +564,7 @@ impl Client {
                 max_wait_ms: 500,
                 min_bytes: 1,
                 topics: vec![FetchTopic {
-                    topic: topic.to_string(), // v0-12
+                    topic: topic.into(), // v0-12
                     topic_id,                 // v13+
                     partitions: vec![FetchPartition {
                         partition: 0,

@@ -143,9 +143,9 @@ struct Pending {
     correlator: Correlator,
     envelopes: HashMap<i32, ForwardedRequest>,
     /// JoinGroup and SyncGroup requests in flight: correlation id to group id.
-    group_requests: HashMap<i32, String>,
+    group_requests: HashMap<i32, kafka_wire::CompactString>,
     /// Protocol type of each group, as its JoinGroup requests named it.
-    group_types: HashMap<String, String>,
+    group_types: HashMap<kafka_wire::CompactString, kafka_wire::CompactString>,
 }
 
 type Shared = Arc<Mutex<Pending>>;
@@ -386,12 +386,12 @@ fn unwrap_envelope_request(envelope: &EnvelopeRequest, correlation_id: i32, shar
     match forward::unwrap_request(envelope) {
         Ok(unwrapped) => {
             summary.insert("unwrapped".into(), true.into());
-            summary.insert("principal_type".into(), unwrapped.principal.r#type.clone().into());
-            summary.insert("principal_name".into(), unwrapped.principal.name.clone().into());
+            summary.insert("principal_type".into(), unwrapped.principal.r#type.to_string().into());
+            summary.insert("principal_name".into(), unwrapped.principal.name.to_string().into());
             summary.insert("token_authenticated".into(), unwrapped.principal.token_authenticated.into());
             summary.insert("client_address".into(), unwrapped.client_address.to_string().into());
             summary.insert("inner_correlation_id".into(), unwrapped.header.correlation_id.into());
-            summary.insert("inner_client_id".into(), unwrapped.header.client_id.clone().into());
+            summary.insert("inner_client_id".into(), unwrapped.header.client_id.as_deref().map(str::to_owned).into());
             summary.insert("inner_decoded".into(), true.into());
             let forwarded = ForwardedRequest { header: unwrapped.header, body: unwrapped.body };
             let same = request_reencodes(
@@ -614,8 +614,8 @@ mod connect {
         summary.insert("decoded".into(), true.into());
         summary.insert("version".into(), version.into());
         summary.insert("error".into(), body.error.into());
-        summary.insert("leader".into(), body.leader.clone().into());
-        summary.insert("leader_url".into(), body.leader_url.clone().into());
+        summary.insert("leader".into(), body.leader.to_string().into());
+        summary.insert("leader_url".into(), body.leader_url.to_string().into());
         summary.insert("config_offset".into(), body.config_offset.into());
         summary.insert("assignment_null".into(), body.assignment.is_none().into());
         summary.insert("connectors".into(), connectors.into());

@@ -39,7 +39,7 @@ fn to_client(frame: Bytes, api_key: i16, version: i16) -> Result<BytesMut, Box<d
     response.body.rewrite_entities(response.version, &mut |e| {
         if let (EntityType::TopicName, EntityValueMut::Str(name)) = (e.entity_type, e.value) {
             if let Some(bare) = name.strip_prefix(TENANT) {
-                *name = bare.to_owned();
+                *name = bare.to_owned().into();
             }
         }
     });
@@ -65,7 +65,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // What the broker answers, in the tenant's namespace.
     let answer: ResponseBody = MetadataResponse {
-        topics: vec![MetadataResponseTopic { name: Some(format!("{TENANT}orders")), ..Default::default() }],
+        topics: vec![MetadataResponseTopic { name: Some(format!("{TENANT}orders").into()), ..Default::default() }],
         ..Default::default()
     }
     .into();

@@ -301,7 +301,7 @@ start() {
     wait_for controller "$!" "$DIR/logs/controller.log" "Kafka Server started" 120 || fail controller
 
     if [ "${KAFKA_CLUSTER_RELAY:-0}" = 1 ]; then
-        (cd "$ROOT" && cargo build -q --example envelope_relay --features tokio) || fail "building examples/envelope_relay"
+        (cd "$ROOT" && cargo build -q --example envelope_relay --features tokio,serde) || fail "building examples/envelope_relay"
         "$ROOT/target/debug/examples/envelope_relay" --listen "127.0.0.1:$RELAY_PORT" \
             --upstream "127.0.0.1:$CONTROLLER_PORT" --frames "$DIR/logs/relay-frames.jsonl" \
             >"$DIR/logs/relay.log" 2>&1 &

@@ -1055,7 +1055,7 @@ pub trait Call:
     /// assert_eq!((frame.header.request_api_key, frame.header.request_api_version, frame.header.correlation_id), (18, 3, 7));
     /// assert!(matches!(frame.body, RequestBody::ApiVersions(_)));
     /// ```
-    fn into_frame(self, api_version: i16, correlation_id: i32, client_id: Option<String>) -> RequestFrame {
+    fn into_frame(self, api_version: i16, correlation_id: i32, client_id: Option<crate::CompactString>) -> RequestFrame {
         let header = RequestHeader {
             request_api_key: Self::API_KEY,
             request_api_version: api_version,
@@ -1291,7 +1291,7 @@ mod tests {
     fn codecs_encode_in_place_and_leave_nothing_behind_on_an_error() -> Result<(), CodecError> {
         let header =
             RequestHeader { request_api_key: 18, request_api_version: 3, correlation_id: 5, ..Default::default() };
-        let body = ApiVersionsRequest { client_software_name: "t".repeat(64), ..Default::default() };
+        let body = ApiVersionsRequest { client_software_name: "t".repeat(64).into(), ..Default::default() };
         let request = || RequestFrame { header: header.clone(), body: body.clone().into() };
         let mut wire = BytesMut::from(&b"queued"[..]);
         // Too large for the maximum: refused after encoding, nothing kept, nothing remembered.

@@ -446,15 +446,15 @@ impl FromJson for f64 {
     }
 }
 
-impl ToJson for String {
+impl ToJson for crate::CompactString {
     fn to_json_with(&self, _version: i16, _options: JsonOptions) -> Result<Value, JsonError> {
-        Ok(Value::String(self.clone()))
+        Ok(Value::String(self.as_str().to_owned()))
     }
 }
 
-impl FromJson for String {
+impl FromJson for crate::CompactString {
     fn from_json(json: &Value, version: i16) -> Result<Self, JsonError> {
-        json.as_str().map(str::to_owned).ok_or_else(|| expected("a string", version))
+        json.as_str().map(crate::CompactString::from).ok_or_else(|| expected("a string", version))
     }
 }
 

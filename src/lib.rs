@@ -60,6 +60,12 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub use bytes::{Bytes, BytesMut};
+/// The type of every owned `string` field: a `String` that keeps up to 24
+/// bytes inline (topic names, group and client ids, config names), so that
+/// decoding them allocates nothing. It derefs to `str` and converts from
+/// `&str` and `String` with `into()` (`name: "orders".into()`); see
+/// `compact_str` for the rest of its API.
+pub use compact_str::CompactString;
 
 // Errors with their place: message, version, field path, byte offset.
 pub mod error;

@@ -106,7 +106,7 @@ impl Sample for Uuid {
     }
 }
 
-impl Sample for String {
+impl Sample for crate::CompactString {
     fn sample(g: &mut SampleGen, _: i16) -> Self {
         const CHARS: &[&str] = &["a", "k", "7", "-", ".", "é", "文", "🦀"];
         (0..g.below(6)).map(|_| CHARS[g.below(CHARS.len() as u64) as usize]).collect()

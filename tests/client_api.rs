@@ -200,12 +200,12 @@ mod correlator {
         for version in ProduceRequest::VERSIONS.min..=ProduceRequest::VERSIONS.max {
             for acks in [0, 1, -1] {
                 let mut h = header(0, version, 40 + i32::from(version));
-                h.client_id = Some("c".repeat(300));
+                h.client_id = Some("c".repeat(300).into());
                 if version >= 9 {
                     h.initial_principal_name = Some("User:alice".into());
                 }
                 let body = ProduceRequest {
-                    transactional_id: (version >= 3).then(|| "t".repeat(200)),
+                    transactional_id: (version >= 3).then(|| "t".repeat(200).into()),
                     acks,
                     timeout_ms: 1000,
                     ..Default::default()

@@ -532,7 +532,7 @@ fn connect_group_protocol_with_a_real_leader() {
         .collect();
     let join = |conn: &mut Conn, member_id: &str| {
         conn.call(JoinGroupRequest {
-            group_id: worker.group.clone(),
+            group_id: worker.group.clone().into(),
             session_timeout_ms: 10_000,
             rebalance_timeout_ms: 60_000,
             member_id: member_id.into(),
@@ -551,7 +551,7 @@ fn connect_group_protocol_with_a_real_leader() {
     assert_eq!(joined.protocol_name.as_deref(), Some("sessioned"), "{joined:?}");
     assert_ne!(joined.leader, joined.member_id, "the worker, first in the group, leads");
     let synced = conn.call(SyncGroupRequest {
-        group_id: worker.group.clone(),
+        group_id: worker.group.clone().into(),
         generation_id: joined.generation_id,
         member_id: joined.member_id.clone(),
         protocol_type: Some("connect".into()),
@@ -573,7 +573,7 @@ fn connect_group_protocol_with_a_real_leader() {
 
     // Kafka's own blobs, as the coordinator keeps them: the worker's
     // sessioned metadata (with its current allocation) and its assignment.
-    let described = conn.call(DescribeGroupsRequest { groups: vec![worker.group.clone()], ..Default::default() });
+    let described = conn.call(DescribeGroupsRequest { groups: vec![worker.group.clone().into()], ..Default::default() });
     let group = &described.groups[0];
     assert_eq!((group.error_code, group.protocol_type.as_str()), (0, "connect"), "{group:?}");
     assert_eq!(group.protocol_data, "sessioned", "{group:?}");
@@ -588,13 +588,13 @@ fn connect_group_protocol_with_a_real_leader() {
     assert_eq!(allocation.version, ConnectProtocol::Sessioned.version(), "{allocation:?}");
     let own = decode_assignment(leader.member_assignment.clone()).expect("the worker's assignment decodes");
     assert_eq!(own.version, ConnectProtocol::Sessioned.version(), "{own:?}");
-    assert_eq!((own.body.leader.as_str(), own.body.leader_url.clone()), (joined.leader.as_str(), worker.url()));
+    assert_eq!((own.body.leader.as_str(), own.body.leader_url.as_str()), (joined.leader.as_str(), worker.url().as_str()));
     assert_eq!(own.body.config_offset, config_end, "{own:?}");
     let ours = group.members.iter().find(|m| m.member_id == joined.member_id).expect("our member is described");
     assert_eq!(ours.member_assignment, synced.assignment, "the coordinator keeps the assignment we were sent");
 
     let left = conn.call(LeaveGroupRequest {
-        group_id: worker.group.clone(),
+        group_id: worker.group.clone().into(),
         members: vec![MemberIdentity { member_id: joined.member_id.clone(), ..Default::default() }],
         ..Default::default()
     });
@@ -686,7 +686,7 @@ fn two_sessioned_workers_through_the_relay() {
     loop {
         first.assert_running();
         second.assert_running();
-        let described = conn.call(DescribeGroupsRequest { groups: vec![group.clone()], ..Default::default() });
+        let described = conn.call(DescribeGroupsRequest { groups: vec![group.clone().into()], ..Default::default() });
         let g = &described.groups[0];
         if g.error_code == 0 && g.group_state == "Stable" && g.members.len() == 2 {
             assert_eq!((g.protocol_type.as_str(), g.protocol_data.as_str()), ("connect", "sessioned"), "{g:?}");

@@ -438,7 +438,7 @@ fn feature_levels(records: &[MetadataRecord]) -> BTreeMap<String, i16> {
     records
         .iter()
         .filter_map(|r| match r {
-            MetadataRecord::FeatureLevelRecord(f) => Some((f.name.clone(), f.feature_level)),
+            MetadataRecord::FeatureLevelRecord(f) => Some((f.name.to_string(), f.feature_level)),
             _ => None,
         })
         .collect()

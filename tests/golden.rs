@@ -14,6 +14,7 @@
 //! says so: unknown tags that are not strictly ascending are refused at
 //! decode time with a typed error, where Java accepts them.
 
+use kafka_wire::CompactString;
 use kafka_wire::api::api_info;
 use kafka_wire::encoding::{put_uvarint, put_varint, put_varlong};
 use kafka_wire::error::{DecodeError, DecodeErrorKind, EncodeErrorKind, PathSegment};
@@ -161,7 +162,7 @@ fn failed_frame_and_body_encodes_leave_the_buffer_as_it_was() {
         request_api_key: 18,
         request_api_version: 3,
         correlation_id: 1,
-        client_id: Some("c".repeat(40_000)),
+        client_id: Some("c".repeat(40_000).into()),
         ..Default::default()
     };
     let body = RequestBody::from(ApiVersionsRequest::default());
@@ -270,7 +271,7 @@ fn spec14_api_versions_request() {
     both_ways(&rk, 3, "03 726b 04 312e30 00");
     // spec §14, ApiVersionsRequest v3 with a 200-byte name: compact prefix is the varint c9 01 (201)
     let long = ApiVersionsRequest {
-        client_software_name: "x".repeat(200),
+        client_software_name: "x".repeat(200).into(),
         client_software_version: "1.0".into(),
         ..Default::default()
     };
@@ -915,7 +916,7 @@ fn v17_decoding_gives_schema_defaults() {
         session_id: 0,
         session_epoch: -1,
         cluster_id: None,
-        rack_id: String::new(),
+        rack_id: "".into(),
         ..Default::default()
     };
     both_ways(&expected, 2, "ffffffff 000001f4 00000001 00000000");
@@ -962,7 +963,7 @@ fn v17_decoding_gives_schema_defaults() {
             name: "t1".into(),
             topic_id: Uuid::NIL,
             error_code: 0,
-            error_message: Some(String::new()),
+            error_message: Some("".into()),
             topic_config_error_code: 0,
             num_partitions: -1,
             replication_factor: -1,
@@ -1015,7 +1016,7 @@ fn v18_compact_strings_use_length_plus_one() {
     };
     both_ways(&request, 3, "03 72 73 04 30 2E 31 00");
     // V18: name "" is 01
-    let empty = ApiVersionsRequest { client_software_name: String::new(), ..request };
+    let empty = ApiVersionsRequest { client_software_name: "".into(), ..request };
     both_ways(&empty, 3, "01 04 30 2E 31 00");
     // V18: 00 (null) for these non-nullable strings is an error.
     let err = decode_fails::<ApiVersionsRequest>(
@@ -1074,8 +1075,8 @@ fn reserved_segments_hold_multi_byte_prefixes() {
     let name = "n".repeat(200); // compact length 201: c9 01
     let value = "v".repeat(16_384); // compact length 16385: 81 80 01
     let config = CreatableTopicConfig {
-        name: name.clone(),
-        value: Some(value.clone()),
+        name: name.clone().into(),
+        value: Some(value.clone().into()),
         unknown_tagged_fields: vec![raw(7, "2a")],
     };
     let topic = CreatableTopic { name: "t".into(), configs: vec![config], ..Default::default() };
@@ -1105,7 +1106,7 @@ fn reserved_segments_hold_multi_byte_prefixes() {
 #[test]
 fn too_long_string_in_a_reserved_segment_names_its_field() {
     use kafka_wire::messages::create_topics_request::{CreatableTopic, CreatableTopicConfig};
-    let config = CreatableTopicConfig { name: "c".into(), value: Some("v".repeat(40_000)), ..Default::default() };
+    let config = CreatableTopicConfig { name: "c".into(), value: Some("v".repeat(40_000).into()), ..Default::default() };
     let topic = CreatableTopic { name: "t".into(), configs: vec![config], ..Default::default() };
     let request = CreateTopicsRequest { topics: vec![topic], ..Default::default() };
     for version in [4, 7] {
@@ -1541,13 +1542,13 @@ fn wire_decode_value_and_decode_value_into_agree_for_every_runtime_type() {
     wire_decodes("3ff8000000000000", false, 1.5f64, -0.0);
     wire_decodes("0123456789abcdef0011223344556677", false, uuid, Uuid::NIL);
     // Strings, classic and compact; null refused where T is not an Option.
-    wire_decodes("0002 726b", false, String::from("rk"), "a longer string held before".into());
-    wire_decodes("03 726b", true, String::from("rk"), String::new());
-    wire_refuses("ffff", false, DecodeErrorKind::NullNotAllowed, 0, String::from("x"));
-    wire_refuses("00", true, DecodeErrorKind::NullNotAllowed, 0, String::from("x"));
-    wire_decodes("ffff", false, None::<String>, Some("x".into()));
-    wire_decodes("00", true, None::<String>, Some("x".into()));
-    wire_decodes("01", true, Some(String::new()), None);
+    wire_decodes("0002 726b", false, CompactString::from("rk"), "a longer string held before".into());
+    wire_decodes("03 726b", true, CompactString::from("rk"), CompactString::default());
+    wire_refuses("ffff", false, DecodeErrorKind::NullNotAllowed, 0, CompactString::from("x"));
+    wire_refuses("00", true, DecodeErrorKind::NullNotAllowed, 0, CompactString::from("x"));
+    wire_decodes("ffff", false, None::<CompactString>, Some("x".into()));
+    wire_decodes("00", true, None::<CompactString>, Some("x".into()));
+    wire_decodes("01", true, Some(CompactString::default()), None);
     // Bytes and the embedded messages built on them.
     wire_decodes("00000002 0102", false, hex("0102"), hex("ffffff"));
     wire_decodes("03 0102", true, hex("0102"), Bytes::new());
@@ -1560,10 +1561,10 @@ fn wire_decode_value_and_decode_value_into_agree_for_every_runtime_type() {
     wire_decodes("00000002 00000001 00000002", false, vec![1i32, 2], vec![9, 9, 9]);
     wire_decodes("03 0001 0002", true, vec![1i16, 2], vec![]);
     wire_decodes("01", true, Vec::<i16>::new(), vec![7]);
-    wire_decodes("03 02 61 01", true, vec![String::from("a"), String::new()], vec!["xyz".into()]);
+    wire_decodes("03 02 61 01", true, vec![CompactString::from("a"), CompactString::default()], vec!["xyz".into()]);
     wire_refuses("ffffffff", false, DecodeErrorKind::NullNotAllowed, 0, vec![1i32]);
-    wire_decodes("00", true, None::<Vec<String>>, Some(vec!["x".into()]));
-    wire_decodes("00000000", false, Some(Vec::<String>::new()), None);
+    wire_decodes("00", true, None::<Vec<CompactString>>, Some(vec!["x".into()]));
+    wire_decodes("00000000", false, Some(Vec::<CompactString>::new()), None);
     // A nullable struct: marker ff (null) or 01 and the struct; a struct
     // decoded from its default or into one that holds other values.
     let cursor = Cursor { topic_name: "t".into(), partition_index: 3, ..Default::default() };

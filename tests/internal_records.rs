@@ -94,7 +94,7 @@ fn coordinator_key_and_value_golden_bytes() {
     let value = group::OffsetCommitValue {
         offset: 5,
         leader_epoch: 7,
-        metadata: String::new(),
+        metadata: "".into(),
         commit_timestamp: 9,
         ..Default::default()
     };

@@ -540,7 +540,7 @@ fn edge_values(target: Target, version: i16) -> Vec<(String, Value)> {
             if version >= 1 {
                 push("null client id".into(), RequestHeader { client_id: None, ..base.clone() });
                 for (label, s) in &strings {
-                    push(format!("client id: {label}"), RequestHeader { client_id: Some(s.clone()), ..base.clone() });
+                    push(format!("client id: {label}"), RequestHeader { client_id: Some(s.clone().into()), ..base.clone() });
                 }
             }
             if version >= 2 {
@@ -556,7 +556,7 @@ fn edge_values(target: Target, version: i16) -> Vec<(String, Value)> {
                 push(
                     "tags 0 and 1 (KIP-590 in schemas/, unknown to Kafka)".into(),
                     RequestHeader {
-                        initial_principal_name: Some(String::new()),
+                        initial_principal_name: Some("".into()),
                         initial_client_id: Some("文".into()),
                         ..plain.clone()
                     },
@@ -589,11 +589,11 @@ fn edge_values(target: Target, version: i16) -> Vec<(String, Value)> {
                 push("null transactional id", ProduceRequest { transactional_id: None, ..base.clone() });
                 push(
                     "empty transactional id",
-                    ProduceRequest { transactional_id: Some(String::new()), ..base.clone() },
+                    ProduceRequest { transactional_id: Some("".into()), ..base.clone() },
                 );
                 push(
                     "32767-byte transactional id",
-                    ProduceRequest { transactional_id: Some(longest("é")), ..base.clone() },
+                    ProduceRequest { transactional_id: Some(longest("é").into()), ..base.clone() },
                 );
             }
             for (label, records) in [
@@ -627,7 +627,7 @@ fn edge_values(target: Target, version: i16) -> Vec<(String, Value)> {
             for (label, name) in names {
                 let mut v = base.clone();
                 let mut topic = kafka_wire::messages::metadata_request::MetadataRequestTopic::sample(&mut g, version);
-                topic.name = name;
+                topic.name = name.map(Into::into);
                 v.topics = Some(vec![topic]);
                 push(label, v);
             }
@@ -637,7 +637,7 @@ fn edge_values(target: Target, version: i16) -> Vec<(String, Value)> {
             let base = CreateTopicsRequest::sample(&mut g, version);
             for (label, name) in &strings {
                 let topic = ct::CreatableTopic {
-                    name: name.clone(),
+                    name: name.clone().into(),
                     num_partitions: -1,
                     replication_factor: -1,
                     assignments: Vec::new(),
@@ -645,7 +645,7 @@ fn edge_values(target: Target, version: i16) -> Vec<(String, Value)> {
                         ct::CreatableTopicConfig { name: "null".into(), value: None, ..Default::default() },
                         ct::CreatableTopicConfig {
                             name: "empty".into(),
-                            value: Some(String::new()),
+                            value: Some("".into()),
                             ..Default::default()
                         },
                     ],
@@ -673,7 +673,7 @@ fn edge_values(target: Target, version: i16) -> Vec<(String, Value)> {
                 };
                 for (name_label, name) in [("null entity name", None), ("empty entity name", Some(String::new()))] {
                     let entity =
-                        acq::EntityData { entity_type: "user".into(), entity_name: name, ..Default::default() };
+                        acq::EntityData { entity_type: "user".into(), entity_name: name.map(Into::into), ..Default::default() };
                     let entry = acq::EntryData { entity: vec![entity], ops: vec![op.clone()], ..Default::default() };
                     let v = AlterClientQuotasRequest { entries: vec![entry], ..Default::default() };
                     out.push((format!("value {label}, {name_label}"), Value::Request(v.into())));
@@ -700,7 +700,7 @@ fn edge_values(target: Target, version: i16) -> Vec<(String, Value)> {
             ] {
                 let v = DescribeClientQuotasResponse {
                     error_code: i16::MIN,
-                    error_message: message,
+                    error_message: message.map(Into::into),
                     entries,
                     throttle_time_ms: i32::MAX,
                     ..Default::default()
@@ -1015,7 +1015,7 @@ fn limits(release: &'static str, rel: &Release, oracle: &mut Oracle, report: &mu
             continue;
         }
         for s in [&exactly, &too_long] {
-            let ours = RequestHeader { client_id: Some(s.clone()), ..Default::default() }.to_bytes(version);
+            let ours = RequestHeader { client_id: Some(s.clone().into()), ..Default::default() }.to_bytes(version);
             let json = serde_json::json!({
                 "requestApiKey": 18, "requestApiVersion": 0, "correlationId": 1, "clientId": s,
             });
@@ -1033,7 +1033,7 @@ fn limits(release: &'static str, rel: &Release, oracle: &mut Oracle, report: &mu
         if rel.versions(target).is_none_or(|(lo, hi)| version < lo || version > hi) {
             continue;
         }
-        let topic = ct::CreatableTopic { name: exactly.clone(), ..Default::default() };
+        let topic = ct::CreatableTopic { name: exactly.clone().into(), ..Default::default() };
         let ours = RequestBody::from(CreateTopicsRequest { topics: vec![topic], ..Default::default() });
         let json = serde_json::json!({
             "topics": [{ "name": exactly, "numPartitions": 1, "replicationFactor": 1, "assignments": [], "configs": [] }],
@@ -1524,7 +1524,7 @@ fn embedded_response_values(key: i16, version: i16) -> Vec<(String, ResponseBody
                     cacr::AclCreationResult { error_code: 0, error_message: None, ..Default::default() },
                     cacr::AclCreationResult {
                         error_code: 31, // CLUSTER_AUTHORIZATION_FAILED
-                        error_message: Some(String::new()),
+                        error_message: Some("".into()),
                         ..Default::default()
                     },
                 ],
@@ -1645,7 +1645,7 @@ fn envelopes(
                 request_api_key: key,
                 request_api_version: version,
                 correlation_id: if j == 2 { i32::MAX } else { 7919 * j as i32 + 1 },
-                client_id,
+                client_id: client_id.map(Into::into),
                 unknown_tagged_fields: if hv >= 2 && j == 1 {
                     vec![RawTaggedField::new(7, Bytes::from_static(b"t"))]
                 } else {

@@ -48,7 +48,7 @@ fn produce_shares_large_records_at_every_version() {
     for version in 3..=ProduceRequest::VERSIONS.max {
         if version == 13 {
             // v13 names topics by id (KIP-516).
-            request.topic_data[0].name = String::new();
+            request.topic_data[0].name = "".into();
             request.topic_data[0].topic_id = kafka_wire::primitives::Uuid::from_u128(0x1234);
         }
         assert_eq!(check(&request, version, &[&big, &other_big]), 2, "v{version}");

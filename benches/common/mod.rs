@@ -60,16 +60,16 @@ pub fn metadata_response(topics: usize, partitions: usize) -> kw::MetadataRespon
     let brokers = (0..6)
         .map(|id| kw::metadata_response::MetadataResponseBroker {
             node_id: id,
-            host: format!("broker-{id}.kafka.internal.example.com"),
+            host: format!("broker-{id}.kafka.internal.example.com").into(),
             port: 9092,
-            rack: Some(format!("rack-{}", id % 3)),
+            rack: Some(format!("rack-{}", id % 3).into()),
             ..Default::default()
         })
         .collect();
     let topics = (0..topics)
         .map(|t| kw::metadata_response::MetadataResponseTopic {
             error_code: 0,
-            name: Some(format!("orders.events.topic-{t:05}")),
+            name: Some(format!("orders.events.topic-{t:05}").into()),
             topic_id: uuid(t as u64 + 1),
             is_internal: false,
             partitions: (0..partitions)
@@ -187,7 +187,7 @@ pub fn create_topics_request(topics: usize, configs: usize) -> kw::CreateTopicsR
     kw::CreateTopicsRequest {
         topics: (0..topics)
             .map(|t| kw::create_topics_request::CreatableTopic {
-                name: format!("orders.events.topic-{t:05}"),
+                name: format!("orders.events.topic-{t:05}").into(),
                 num_partitions: 16,
                 replication_factor: 3,
                 assignments: Vec::new(),

@@ -238,7 +238,7 @@ fn wrap_refusals() {
     assert!(matches!(any(hex("0013 00")), Err(WrapError::Malformed(_))));
 
     // A principal name that cannot be encoded.
-    let huge = DefaultPrincipalData { name: "x".repeat(40_000), ..alice() };
+    let huge = DefaultPrincipalData { name: "x".repeat(40_000).into(), ..alice() };
     let result = wrap_request(good, &huge, v4(10, 0, 0, 1), 1, None);
     let Err(err @ WrapError::Principal(_)) = result else { panic!("{result:?}") };
     assert_eq!(err.error_code(), ErrorCode::UnknownServerError);
@@ -490,7 +490,7 @@ fn client_error_topics(envelope: &EnvelopeResponse) -> Vec<(String, i16)> {
     // The body is a valid CreateTopics v4 response.
     let bytes = body.to_bytes(4).unwrap();
     assert_eq!(CreateTopicsResponse::decode_exact(bytes, 4).unwrap(), body);
-    body.topics.iter().map(|t| (t.name.clone(), t.error_code)).collect()
+    body.topics.iter().map(|t| (t.name.to_string(), t.error_code)).collect()
 }
 
 #[test]
@@ -522,7 +522,7 @@ fn error_responses_name_every_item() {
     let ResponseBody::DeleteTopics(r) = error_response(&by_name.into(), 5, ErrorCode::NotController).unwrap() else {
         panic!()
     };
-    let got: Vec<_> = r.responses.iter().map(|t| (t.name.clone(), t.error_code)).collect();
+    let got: Vec<_> = r.responses.iter().map(|t| (t.name.as_deref().map(str::to_owned), t.error_code)).collect();
     assert_eq!(got, [(Some("x".to_string()), 41), (Some("y".to_string()), 41)]);
     let id = Uuid([7; 16]);
     let by_id = delete_topics_request::DeleteTopicsRequest {

@@ -23,6 +23,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use kafka_wire::CompactString;
 use kafka_wire::error_code::ErrorCode;
 use kafka_wire::messages::create_topics_response::CreatableTopicConfigs;
 use kafka_wire::messages::describe_configs_response::{
@@ -301,14 +302,14 @@ impl TopicConfig {
 }
 
 /// The items of a LIST value: comma-separated, trimmed, empty ones dropped.
-fn list_items(value: &str) -> Vec<String> {
-    value.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect()
+fn list_items(value: &str) -> Vec<CompactString> {
+    value.split(',').map(str::trim).filter(|s| !s.is_empty()).map(CompactString::from).collect()
 }
 
 /// Checks a topic's overrides, as CreateTopics and AlterConfigs give them.
 pub fn check_topic_configs<'a>(
     configs: impl IntoIterator<Item = (&'a str, Option<&'a str>)>,
-) -> Result<BTreeMap<String, String>, Refusal> {
+) -> Result<BTreeMap<CompactString, CompactString>, Refusal> {
     let mut out = BTreeMap::new();
     for (name, value) in configs {
         let Some(value) = value else {
@@ -317,7 +318,7 @@ pub fn check_topic_configs<'a>(
         let config = topic_config(name)
             .ok_or_else(|| refuse(ErrorCode::InvalidConfig, format!("{name} is not a topic config")))?;
         config.check(value)?;
-        if out.insert(name.to_string(), value.to_string()).is_some() {
+        if out.insert(name.into(), value.into()).is_some() {
             return Err(refuse(ErrorCode::InvalidRequest, format!("{name} is given twice")));
         }
     }
@@ -327,9 +328,9 @@ pub fn check_topic_configs<'a>(
 /// Applies IncrementalAlterConfigs operations (SET 0, DELETE 1, APPEND 2,
 /// SUBTRACT 3) to a topic's overrides; returns the new overrides.
 pub fn apply_incremental(
-    current: &BTreeMap<String, String>,
-    ops: &[(String, i8, Option<String>)],
-) -> Result<BTreeMap<String, String>, Refusal> {
+    current: &BTreeMap<CompactString, CompactString>,
+    ops: &[(CompactString, i8, Option<CompactString>)],
+) -> Result<BTreeMap<CompactString, CompactString>, Refusal> {
     let mut seen = BTreeSet::new();
     for (name, _, _) in ops {
         if !seen.insert(name.as_str()) {
@@ -361,7 +362,7 @@ pub fn apply_incremental(
                 ));
             }
             _ => {
-                let base = next.get(name.as_str()).map_or_else(|| config.inherited().0.to_string(), Clone::clone);
+                let base = next.get(name.as_str()).map_or_else(|| config.inherited().0.to_string().into(), Clone::clone);
                 let mut items = list_items(&base);
                 for item in list_items(value) {
                     if *op == 2 {
@@ -372,7 +373,7 @@ pub fn apply_incremental(
                         items.retain(|i| *i != item);
                     }
                 }
-                items.join(",")
+                items.join(",").into()
             }
         };
         config.check(&new_value)?;
@@ -383,8 +384,8 @@ pub fn apply_incremental(
 
 /// One described config.
 struct Described {
-    name: String,
-    value: Option<String>,
+    name: CompactString,
+    value: Option<CompactString>,
     source: i8,
     read_only: bool,
     kind: Kind,
@@ -392,7 +393,7 @@ struct Described {
 }
 
 /// Every config of a topic with these overrides.
-fn describe_topic(overrides: &BTreeMap<String, String>, with_synonyms: bool) -> Vec<Described> {
+fn describe_topic(overrides: &BTreeMap<CompactString, CompactString>, with_synonyms: bool) -> Vec<Described> {
     TOPIC_CONFIGS
         .iter()
         .map(|config| {
@@ -401,14 +402,14 @@ fn describe_topic(overrides: &BTreeMap<String, String>, with_synonyms: bool) -> 
                 Some(v) => (v.clone(), source::DYNAMIC_TOPIC_CONFIG),
                 None => {
                     let (v, s) = config.inherited();
-                    (v.to_string(), s)
+                    (v.into(), s)
                 }
             };
             let mut synonyms = Vec::new();
             if with_synonyms {
                 let synonym = |name: &str, value: &str, source| DescribeConfigsSynonym {
-                    name: name.to_string(),
-                    value: Some(value.to_string()),
+                    name: name.into(),
+                    value: Some(value.into()),
                     source,
                     ..Default::default()
                 };
@@ -427,7 +428,7 @@ fn describe_topic(overrides: &BTreeMap<String, String>, with_synonyms: bool) -> 
                 }
             }
             Described {
-                name: config.name.to_string(),
+                name: config.name.into(),
                 value: Some(value),
                 source,
                 read_only: false,
@@ -442,8 +443,8 @@ fn describe_topic(overrides: &BTreeMap<String, String>, with_synonyms: bool) -> 
 /// defaults (`node` false).
 fn describe_broker(config: &Config, port: u16, node: bool, with_synonyms: bool) -> Vec<Described> {
     let dynamic_default = |name: &str, value: &str, kind| Described {
-        name: name.to_string(),
-        value: Some(value.to_string()),
+        name: name.into(),
+        value: Some(value.into()),
         source: source::DYNAMIC_DEFAULT_BROKER_CONFIG,
         read_only: true,
         kind,
@@ -465,33 +466,33 @@ fn describe_broker(config: &Config, port: u16, node: bool, with_synonyms: bool) 
     let given = |option: &str| config.given.contains(option);
     let port_given = given("--port") || given("--host");
     let settings: Vec<Setting<'_>> = vec![
-        ("node.id", given("--node-id"), Some(config.node_id.to_string()), Some("-1"), Kind::Int),
+        ("node.id", given("--node-id"), Some(config.node_id.to_string().into()), Some("-1"), Kind::Int),
         ("process.roles", true, Some("broker,controller".into()), Some(""), Kind::List),
         (
             "listeners",
             port_given,
-            Some(format!("{listener}://{}:{port}", config.host)),
+            Some(format!("{listener}://{}:{port}", config.host).into()),
             Some("PLAINTEXT://:9092"),
             Kind::List,
         ),
         (
             "advertised.listeners",
             given("--advertise"),
-            Some(format!("{listener}://{advertised_host}:{advertised_port}")),
+            Some(format!("{listener}://{advertised_host}:{advertised_port}").into()),
             None,
             Kind::String,
         ),
         (
             "num.partitions",
             given("--default-partitions"),
-            Some(config.default_partitions.to_string()),
+            Some(config.default_partitions.to_string().into()),
             Some("1"),
             Kind::Int,
         ),
         (
             "auto.create.topics.enable",
             given("--no-auto-create-topics"),
-            Some(config.auto_create_topics.to_string()),
+            Some(config.auto_create_topics.to_string().into()),
             Some("true"),
             Kind::Boolean,
         ),
@@ -499,15 +500,15 @@ fn describe_broker(config: &Config, port: u16, node: bool, with_synonyms: bool) 
             "group.initial.rebalance.delay.ms",
             // This broker's default (300) is not Kafka's (3000).
             true,
-            Some(config.group_initial_delay.as_millis().to_string()),
+            Some(config.group_initial_delay.as_millis().to_string().into()),
             Some("3000"),
             Kind::Int,
         ),
-        ("connections.max.reauth.ms", given("--reauth-ms"), Some(config.reauth_ms.to_string()), Some("0"), Kind::Long),
+        ("connections.max.reauth.ms", given("--reauth-ms"), Some(config.reauth_ms.to_string().into()), Some("0"), Kind::Long),
         (
             "socket.request.max.bytes",
             given("--max-frame-size"),
-            Some(config.max_frame_size.to_string()),
+            Some(config.max_frame_size.to_string().into()),
             Some("104857600"),
             Kind::Int,
         ),
@@ -518,18 +519,18 @@ fn describe_broker(config: &Config, port: u16, node: bool, with_synonyms: bool) 
             let (value, source) = if set {
                 (value, source::STATIC_BROKER_CONFIG)
             } else {
-                (default.map(str::to_string), source::DEFAULT_CONFIG)
+                (default.map(CompactString::from), source::DEFAULT_CONFIG)
             };
             let synonyms = match (&value, with_synonyms) {
                 (Some(v), true) => vec![DescribeConfigsSynonym {
-                    name: name.to_string(),
+                    name: name.into(),
                     value: Some(v.clone()),
                     source,
                     ..Default::default()
                 }],
                 _ => Vec::new(),
             };
-            Described { name: name.to_string(), value, source, read_only: true, kind, synonyms }
+            Described { name: name.into(), value, source, read_only: true, kind, synonyms }
         })
         .collect();
     // The broker synonyms of the topic configs.
@@ -544,8 +545,8 @@ fn describe_broker(config: &Config, port: u16, node: bool, with_synonyms: bool) 
                 Some(value) => {
                     if with_synonyms {
                         synonyms.push(DescribeConfigsSynonym {
-                            name: name.to_string(),
-                            value: Some(value.to_string()),
+                            name: (*name).into(),
+                            value: Some(value.into()),
                             source: source::DYNAMIC_DEFAULT_BROKER_CONFIG,
                             ..Default::default()
                         });
@@ -553,8 +554,8 @@ fn describe_broker(config: &Config, port: u16, node: bool, with_synonyms: bool) 
                     Described { synonyms, ..dynamic_default(name, value, *kind) }
                 }
                 None => Described {
-                    name: name.to_string(),
-                    value: default.map(str::to_string),
+                    name: (*name).into(),
+                    value: default.map(CompactString::from),
                     source: source::DEFAULT_CONFIG,
                     read_only: true,
                     kind: *kind,
@@ -569,7 +570,7 @@ fn describe_broker(config: &Config, port: u16, node: bool, with_synonyms: bool) 
 
 /// A broker setting: name, whether its option was given, its value,
 /// Kafka's default, its type.
-type Setting<'a> = (&'a str, bool, Option<String>, Option<&'a str>, Kind);
+type Setting<'a> = (&'a str, bool, Option<CompactString>, Option<&'a str>, Kind);
 
 fn broker_synonym_kind(name: &str) -> Option<Kind> {
     TOPIC_CONFIGS.iter().flat_map(|c| c.synonyms.iter()).find(|(n, _, _)| *n == name).map(|(_, _, k)| *k)
@@ -646,7 +647,7 @@ pub fn describe(
                 }
                 Err(refusal) => {
                     result.error_code = refusal.code.code();
-                    result.error_message = Some(refusal.message);
+                    result.error_message = Some(refusal.message.into());
                 }
             }
             result
@@ -656,7 +657,7 @@ pub fn describe(
 }
 
 /// The configs of a created topic, as CreateTopics v5+ returns them.
-pub fn created_topic_configs(overrides: &BTreeMap<String, String>) -> Vec<CreatableTopicConfigs> {
+pub fn created_topic_configs(overrides: &BTreeMap<CompactString, CompactString>) -> Vec<CreatableTopicConfigs> {
     describe_topic(overrides, false)
         .into_iter()
         .map(|d| CreatableTopicConfigs {
@@ -675,7 +676,7 @@ enum Change<'a> {
     /// AlterConfigs: the whole set of overrides.
     Replace(Vec<(&'a str, Option<&'a str>)>),
     /// IncrementalAlterConfigs: operations.
-    Incremental(Vec<(String, i8, Option<String>)>),
+    Incremental(Vec<(CompactString, i8, Option<CompactString>)>),
 }
 
 /// Applies (or, with `validate_only`, checks) one resource's change;
@@ -736,7 +737,7 @@ pub fn alter(cluster: &Cluster, request: &AlterConfigsRequest, who: &str) -> Alt
             log_result("AlterConfigs", &r.resource_name, &result, request.validate_only, who);
             let (error_code, error_message) = match result {
                 Ok(_) => (0, None),
-                Err(refusal) => (refusal.code.code(), Some(refusal.message)),
+                Err(refusal) => (refusal.code.code(), Some(refusal.message.into())),
             };
             AlterConfigsResourceResponse {
                 error_code,
@@ -775,7 +776,7 @@ pub fn incremental_alter(
             log_result("IncrementalAlterConfigs", &r.resource_name, &result, request.validate_only, who);
             let (error_code, error_message) = match result {
                 Ok(_) => (0, None),
-                Err(refusal) => (refusal.code.code(), Some(refusal.message)),
+                Err(refusal) => (refusal.code.code(), Some(refusal.message.into())),
             };
             AlterConfigsResourceResponse {
                 error_code,
@@ -804,14 +805,14 @@ fn log_result(api: &str, name: &str, result: &Result<bool, Refusal>, validate_on
 mod tests {
     use super::*;
 
-    fn map(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
-        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    fn map(pairs: &[(&str, &str)]) -> BTreeMap<CompactString, CompactString> {
+        pairs.iter().map(|(k, v)| ((*k).into(), (*v).into())).collect()
     }
 
     #[test]
     fn checks_names_and_values() {
         assert_eq!(check_topic_configs([("retention.ms", Some("5"))]), Ok(map(&[("retention.ms", "5")])));
-        let code = |r: Result<BTreeMap<String, String>, Refusal>| r.map_err(|e| e.code);
+        let code = |r: Result<BTreeMap<CompactString, CompactString>, Refusal>| r.map_err(|e| e.code);
         assert_eq!(code(check_topic_configs([("no.such", Some("5"))])), Err(ErrorCode::InvalidConfig));
         assert_eq!(code(check_topic_configs([("retention.ms", Some("soon"))])), Err(ErrorCode::InvalidConfig));
         assert_eq!(code(check_topic_configs([("retention.ms", Some("-2"))])), Err(ErrorCode::InvalidConfig));
@@ -830,8 +831,8 @@ mod tests {
 
     #[test]
     fn incremental_operations() {
-        let ops = |list: &[(&str, i8, Option<&str>)]| -> Vec<(String, i8, Option<String>)> {
-            list.iter().map(|(n, o, v)| (n.to_string(), *o, v.map(str::to_string))).collect()
+        let ops = |list: &[(&str, i8, Option<&str>)]| -> Vec<(CompactString, i8, Option<CompactString>)> {
+            list.iter().map(|(n, o, v)| ((*n).into(), *o, v.map(CompactString::from))).collect()
         };
         let current = map(&[("cleanup.policy", "compact"), ("max.message.bytes", "2000000")]);
         let next = apply_incremental(

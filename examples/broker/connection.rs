@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
+use kafka_wire::CompactString;
 use kafka_wire::codec::{CodecError, FrameCodec, RawRequest, ServerCodec};
 use kafka_wire::frame::ResponseFrame;
 use kafka_wire::messages::{DefaultPrincipalData, RequestBody, ResponseBody, ResponseHeader};
@@ -32,9 +33,9 @@ pub struct Context {
     /// This connection's number, for the log.
     pub connection: u64,
     /// The client id of the latest request.
-    pub client_id: Option<String>,
+    pub client_id: Option<CompactString>,
     /// The authenticated user, with SASL.
-    pub user: Option<String>,
+    pub user: Option<CompactString>,
 }
 
 impl Context {
@@ -196,7 +197,7 @@ async fn handle(cx: &mut Context, session: &mut Option<Session>, raw: RawRequest
         }
         Err(e) => {
             let bytes = raw.bytes();
-            let shown: String = bytes.iter().take(256).map(|b| format!("{b:02x}")).collect();
+            let shown: CompactString = bytes.iter().take(256).map(|b| format!("{b:02x}")).collect();
             log!(
                 "connection {}: malformed {} v{version} request: {e}; closing (request bytes: {shown}{})",
                 cx.connection,
@@ -308,7 +309,7 @@ async fn handle(cx: &mut Context, session: &mut Option<Session>, raw: RawRequest
         RequestBody::InitProducerId(request) => reply(partitions::init_producer_id(cx, &request).into()),
         RequestBody::FindCoordinator(request) => reply(broker.groups.find_coordinator(&request, version).into()),
         RequestBody::JoinGroup(request) => {
-            let client = Client { client_id: cx.client(), host: format!("/{}", cx.peer.ip()) };
+            let client = Client { client_id: cx.client(), host: format!("/{}", cx.peer.ip()).into() };
             reply(broker.groups.join(client, &request, version).await.into())
         }
         RequestBody::SyncGroup(request) => reply(broker.groups.sync(&request, version).await.into()),

@@ -22,6 +22,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
+use kafka_wire::CompactString;
 use kafka_wire::error::{DecodeError, EncodeError};
 use kafka_wire::error_code::ErrorCode;
 use kafka_wire::frame::{self, RequestFrame};
@@ -96,7 +97,7 @@ pub struct Controller {
     calls: mpsc::Sender<Call>,
     /// The client id the broker puts on its envelopes; the controller's
     /// CLUSTER_ACTION check accepts only this sender.
-    sender_id: String,
+    sender_id: CompactString,
     next_correlation_id: AtomicI32,
 }
 
@@ -112,7 +113,7 @@ pub fn spawn(cluster: Arc<Cluster>, config: Arc<Config>) -> Controller {
             let _ = call.reply.send(answer);
         }
     });
-    Controller { calls, sender_id, next_correlation_id: AtomicI32::new(1) }
+    Controller { calls, sender_id: sender_id.into(), next_correlation_id: AtomicI32::new(1) }
 }
 
 impl Controller {
@@ -155,7 +156,7 @@ impl Controller {
     /// forwarded with the client's principal like any other.
     pub async fn auto_create(
         &self,
-        names: &[String],
+        names: &[CompactString],
         partitions: i32,
         principal: &DefaultPrincipalData,
         client: IpAddr,
@@ -164,7 +165,7 @@ impl Controller {
             request_api_key: 19,
             request_api_version: AUTO_CREATE_VERSION,
             correlation_id: 0,
-            client_id: Some(format!("{}-auto-create", self.sender_id)),
+            client_id: Some(format!("{}-auto-create", self.sender_id).into()),
             ..Default::default()
         };
         let topics = names
@@ -283,7 +284,7 @@ fn create_topics(
         match error {
             Some((code, message)) => {
                 result.error_code = code.code();
-                result.error_message = Some(message);
+                result.error_message = Some(message.into());
             }
             None => {
                 result.num_partitions = partitions;
@@ -309,7 +310,7 @@ fn create_topics(
 fn delete_topics(cluster: &Cluster, request: &DeleteTopicsRequest, version: i16, who: &str) -> DeleteTopicsResponse {
     let mut topics = cluster.topics();
     // Before v6 by name; from v6 by name or id.
-    let wanted: Vec<(Option<String>, kafka_wire::primitives::Uuid)> = if version >= 6 {
+    let wanted: Vec<(Option<CompactString>, kafka_wire::primitives::Uuid)> = if version >= 6 {
         request.topics.iter().map(|t| (t.name.clone(), t.topic_id)).collect()
     } else {
         request.topic_names.iter().map(|n| (Some(n.clone()), Default::default())).collect()
@@ -318,20 +319,20 @@ fn delete_topics(cluster: &Cluster, request: &DeleteTopicsRequest, version: i16,
     for (name, id) in wanted {
         let resolved = match &name {
             Some(name) => Some(name.clone()),
-            None => topics.name_of(&id).map(str::to_string),
+            None => topics.name_of(&id).map(CompactString::from),
         };
         let mut result = DeletableTopicResult { name: name.clone(), topic_id: id, ..Default::default() };
         match resolved.as_deref().and_then(|n| topics.delete(n).map(|id| (n, id))) {
             Some((n, deleted_id)) => {
                 log!("controller: deleted topic {n} for {who}");
-                result.name = Some(n.to_string());
+                result.name = Some(n.into());
                 result.topic_id = deleted_id;
             }
             None if name.is_none() => result.error_code = ErrorCode::UnknownTopicId.code(),
             None => result.error_code = ErrorCode::UnknownTopicOrPartition.code(),
         }
         if version < 6 && result.name.is_none() {
-            result.name = Some(String::new());
+            result.name = Some(CompactString::default());
         }
         responses.push(result);
     }

@@ -19,6 +19,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
+use kafka_wire::CompactString;
 use kafka_wire::error_code::ErrorCode;
 use kafka_wire::messages::describe_groups_response::{DescribedGroup, DescribedGroupMember};
 use kafka_wire::messages::find_coordinator_response::Coordinator as CoordinatorEntry;
@@ -74,12 +75,12 @@ impl GroupState {
 struct JoinResult {
     error: ErrorCode,
     generation: i32,
-    protocol_type: Option<String>,
-    protocol: Option<String>,
-    leader: String,
-    member_id: String,
+    protocol_type: Option<CompactString>,
+    protocol: Option<CompactString>,
+    leader: CompactString,
+    member_id: CompactString,
     /// For the leader: every member's id, instance id and metadata.
-    members: Vec<(String, Option<String>, Bytes)>,
+    members: Vec<(CompactString, Option<CompactString>, Bytes)>,
 }
 
 impl JoinResult {
@@ -89,8 +90,8 @@ impl JoinResult {
             generation: -1,
             protocol_type: None,
             protocol: None,
-            leader: String::new(),
-            member_id: String::new(),
+            leader: CompactString::default(),
+            member_id: CompactString::default(),
             members: Vec::new(),
         }
     }
@@ -104,14 +105,14 @@ struct SyncResult {
 }
 
 struct Member {
-    group_instance_id: Option<String>,
-    client_id: String,
-    client_host: String,
+    group_instance_id: Option<CompactString>,
+    client_id: CompactString,
+    client_host: CompactString,
     session_timeout: Duration,
     rebalance_timeout: Duration,
-    protocol_type: String,
+    protocol_type: CompactString,
     /// (name, metadata), in the member's order of preference.
-    protocols: Vec<(String, Bytes)>,
+    protocols: Vec<(CompactString, Bytes)>,
     /// Order of first join, for picking a leader.
     joined: u64,
     join: Option<oneshot::Sender<JoinResult>>,
@@ -123,16 +124,16 @@ struct Member {
 struct Committed {
     offset: i64,
     leader_epoch: i32,
-    metadata: Option<String>,
+    metadata: Option<CompactString>,
 }
 
 struct Group {
     state: GroupState,
     generation: i32,
-    protocol_type: Option<String>,
-    protocol: Option<String>,
-    leader: Option<String>,
-    members: BTreeMap<String, Member>,
+    protocol_type: Option<CompactString>,
+    protocol: Option<CompactString>,
+    leader: Option<CompactString>,
+    members: BTreeMap<CompactString, Member>,
     /// Counts rebalances; a timer acts only on its own.
     rebalance: u64,
     /// The current rebalance completes no sooner than this, once every
@@ -141,7 +142,7 @@ struct Group {
     /// ...and no later than this, without the members that did not.
     force_at: Instant,
     next_join: u64,
-    offsets: BTreeMap<(String, i32), Committed>,
+    offsets: BTreeMap<(CompactString, i32), Committed>,
 }
 
 impl Group {
@@ -191,7 +192,7 @@ impl Group {
     /// Ends PreparingRebalance: a new generation with the members that
     /// joined, and every waiting JoinGroup answered.
     fn complete(&mut self, group_id: &str) {
-        let late: Vec<String> =
+        let late: Vec<CompactString> =
             self.members.iter().filter(|(_, m)| m.join.is_none()).map(|(id, _)| id.clone()).collect();
         for id in late {
             log!("group {group_id}: member {id} did not rejoin in time; removed");
@@ -213,7 +214,7 @@ impl Group {
         self.protocol = protocol.clone();
         self.state = GroupState::CompletingRebalance;
         let name = protocol.clone().unwrap_or_default();
-        let everyone: Vec<(String, Option<String>, Bytes)> = self
+        let everyone: Vec<(CompactString, Option<CompactString>, Bytes)> = self
             .members
             .iter()
             .map(|(id, m)| (id.clone(), m.group_instance_id.clone(), metadata_for(m, &name)))
@@ -241,22 +242,22 @@ impl Group {
 
     /// The protocol every member supports that most members like best
     /// (ties: the leader's order).
-    fn choose_protocol(&self) -> Option<String> {
+    fn choose_protocol(&self) -> Option<CompactString> {
         let mut members = self.members.values();
         let first = members.next()?;
-        let candidates: Vec<&String> = first
+        let candidates: Vec<&CompactString> = first
             .protocols
             .iter()
             .map(|(name, _)| name)
             .filter(|name| self.members.values().all(|m| m.protocols.iter().any(|(n, _)| n == *name)))
             .collect();
-        let votes = |name: &String| {
+        let votes = |name: &CompactString| {
             self.members
                 .values()
                 .filter(|m| m.protocols.iter().map(|(n, _)| n).find(|n| candidates.contains(n)) == Some(name))
                 .count()
         };
-        let mut best: Option<(&String, usize)> = None;
+        let mut best: Option<(&CompactString, usize)> = None;
         for name in &candidates {
             let v = votes(name);
             if best.is_none_or(|(_, b)| v > b) {
@@ -267,7 +268,7 @@ impl Group {
     }
 
     /// Removes members, then rebalances (or empties) the group.
-    fn remove_members(&mut self, group_id: &str, ids: &[String], now: Instant) -> Option<Timer> {
+    fn remove_members(&mut self, group_id: &str, ids: &[CompactString], now: Instant) -> Option<Timer> {
         for id in ids {
             if let Some(member) = self.members.remove(id) {
                 if let Some(join) = member.join {
@@ -311,10 +312,10 @@ struct Timer {
 
 /// The coordinator of every group.
 pub struct Coordinator {
-    groups: Mutex<HashMap<String, Group>>,
+    groups: Mutex<HashMap<CompactString, Group>>,
     initial_delay: Duration,
     node_id: i32,
-    host: String,
+    host: CompactString,
     port: i32,
 }
 
@@ -323,20 +324,20 @@ pub struct Client<'a> {
     /// The request header's client id.
     pub client_id: &'a str,
     /// The client's address, as Kafka shows it (`/127.0.0.1`).
-    pub host: String,
+    pub host: CompactString,
 }
 
 impl Coordinator {
     /// A coordinator at this node's address.
-    pub fn new(initial_delay: Duration, node_id: i32, host: String, port: u16) -> Self {
+    pub fn new(initial_delay: Duration, node_id: i32, host: CompactString, port: u16) -> Self {
         Self { groups: Mutex::new(HashMap::new()), initial_delay, node_id, host, port: i32::from(port) }
     }
 
-    fn groups(&self) -> MutexGuard<'_, HashMap<String, Group>> {
+    fn groups(&self) -> MutexGuard<'_, HashMap<CompactString, Group>> {
         self.groups.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn start_timer(self: &Arc<Self>, group_id: String, timer: Timer) {
+    fn start_timer(self: &Arc<Self>, group_id: CompactString, timer: Timer) {
         let this = Arc::clone(self);
         // Lives at most until `force_at`.
         tokio::spawn(async move {
@@ -444,7 +445,7 @@ impl Coordinator {
                     .find(|(_, m)| m.group_instance_id.as_ref() == Some(instance))
                     .map(|(id, _)| id.clone())
             });
-            returning.unwrap_or_else(|| format!("{}-{}", client.client_id, random_uuid()))
+            returning.unwrap_or_else(|| format!("{}-{}", client.client_id, random_uuid()).into())
         } else if group.members.contains_key(&request.member_id) {
             request.member_id.clone()
         } else {
@@ -461,11 +462,11 @@ impl Coordinator {
         group.next_join += 1;
         let member = group.members.entry(member_id.clone()).or_insert_with(|| Member {
             group_instance_id: None,
-            client_id: String::new(),
-            client_host: String::new(),
+            client_id: CompactString::default(),
+            client_host: CompactString::default(),
             session_timeout,
             rebalance_timeout,
-            protocol_type: String::new(),
+            protocol_type: CompactString::default(),
             protocols: Vec::new(),
             joined,
             join: None,
@@ -474,7 +475,7 @@ impl Coordinator {
             last_seen: now,
         });
         member.group_instance_id = request.group_instance_id.clone();
-        member.client_id = client.client_id.to_string();
+        member.client_id = client.client_id.to_string().into();
         member.client_host = client.host;
         member.session_timeout = session_timeout;
         member.rebalance_timeout = rebalance_timeout;
@@ -545,7 +546,7 @@ impl Coordinator {
 
     /// Answers LeaveGroup (one member before v3, a list from v3).
     pub fn leave(self: &Arc<Self>, request: &LeaveGroupRequest, version: i16) -> LeaveGroupResponse {
-        let leaving: Vec<(String, Option<String>)> = if version >= 3 {
+        let leaving: Vec<(CompactString, Option<CompactString>)> = if version >= 3 {
             request.members.iter().map(|m| (m.member_id.clone(), m.group_instance_id.clone())).collect()
         } else {
             vec![(request.member_id.clone(), None)]
@@ -614,7 +615,7 @@ impl Coordinator {
         {
             let mut groups = self.groups();
             for (group_id, group) in groups.iter_mut() {
-                let expired: Vec<String> = group
+                let expired: Vec<CompactString> = group
                     .members
                     .iter()
                     .filter(|(_, m)| m.join.is_none() && m.sync.is_none() && now > m.last_seen + m.session_timeout)
@@ -787,7 +788,7 @@ impl Coordinator {
                         group_id: id.clone(),
                         group_state: group.state.name().into(),
                         protocol_type: group.protocol_type.clone().unwrap_or_default(),
-                        protocol_data: if stable { protocol.clone() } else { String::new() },
+                        protocol_data: if stable { protocol.clone() } else { CompactString::default() },
                         members: group
                             .members
                             .iter()
@@ -841,9 +842,9 @@ enum SyncStep {
     Wait(oneshot::Receiver<SyncResult>, Duration),
 }
 
-type SyncOutcome = (Option<String>, Option<String>, SyncStep);
+type SyncOutcome = (Option<CompactString>, Option<CompactString>, SyncStep);
 
-fn sync_step(groups: &mut HashMap<String, Group>, request: &SyncGroupRequest) -> Result<SyncOutcome, ErrorCode> {
+fn sync_step(groups: &mut HashMap<CompactString, Group>, request: &SyncGroupRequest) -> Result<SyncOutcome, ErrorCode> {
     let group = groups.get_mut(&request.group_id).ok_or(ErrorCode::UnknownMemberId)?;
     if !group.members.contains_key(&request.member_id) {
         return Err(ErrorCode::UnknownMemberId);
@@ -898,14 +899,14 @@ fn sync_step(groups: &mut HashMap<String, Group>, request: &SyncGroupRequest) ->
 }
 
 /// One committed offset: partition, offset, leader epoch, metadata.
-type OffsetRow = (i32, i64, i32, Option<String>);
+type OffsetRow = (i32, i64, i32, Option<CompactString>);
 
 /// Committed offsets of a group: all of them (`wanted` = None) or those
 /// asked for, -1 where nothing was committed.
-fn committed_offsets(group: Option<&Group>, wanted: Option<Vec<(String, Vec<i32>)>>) -> Vec<(String, Vec<OffsetRow>)> {
-    let entry = |topic: &str, partition: i32| match group.and_then(|g| g.offsets.get(&(topic.to_string(), partition))) {
+fn committed_offsets(group: Option<&Group>, wanted: Option<Vec<(CompactString, Vec<i32>)>>) -> Vec<(CompactString, Vec<OffsetRow>)> {
+    let entry = |topic: &str, partition: i32| match group.and_then(|g| g.offsets.get(&(topic.into(), partition))) {
         Some(c) => (partition, c.offset, c.leader_epoch, Some(c.metadata.clone().unwrap_or_default())),
-        None => (partition, -1, -1, Some(String::new())),
+        None => (partition, -1, -1, Some(CompactString::default())),
     };
     match wanted {
         Some(wanted) => wanted
@@ -916,7 +917,7 @@ fn committed_offsets(group: Option<&Group>, wanted: Option<Vec<(String, Vec<i32>
             })
             .collect(),
         None => {
-            let mut by_topic: BTreeMap<String, Vec<OffsetRow>> = BTreeMap::new();
+            let mut by_topic: BTreeMap<CompactString, Vec<OffsetRow>> = BTreeMap::new();
             if let Some(group) = group {
                 for (topic, partition) in group.offsets.keys() {
                     by_topic.entry(topic.clone()).or_default().push(entry(topic, *partition));
@@ -953,8 +954,8 @@ fn join_response(result: JoinResult, version: i16) -> JoinGroupResponse {
 
 fn sync_response(
     result: SyncResult,
-    protocol_type: Option<String>,
-    protocol: Option<String>,
+    protocol_type: Option<CompactString>,
+    protocol: Option<CompactString>,
     version: i16,
 ) -> SyncGroupResponse {
     let ok = result.error == ErrorCode::None && version >= 5;

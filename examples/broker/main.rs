@@ -120,7 +120,7 @@ async fn run(config: Config) -> std::io::Result<()> {
     let controller = controller::spawn(Arc::clone(&cluster), Arc::clone(&config));
     let (advertised_host, advertised_port) = config.advertised(port);
     let groups =
-        Arc::new(Coordinator::new(config.group_initial_delay, config.node_id, advertised_host, advertised_port));
+        Arc::new(Coordinator::new(config.group_initial_delay, config.node_id, advertised_host.into(), advertised_port));
     let versions = Versions::new(&config);
     let broker = Arc::new(Broker {
         config: Arc::clone(&config),

@@ -2,6 +2,7 @@
 //! asked for, created first when they are unknown and auto-creation is on.
 //! DescribeCluster: this node. Both name the advertised address.
 
+use kafka_wire::CompactString;
 use kafka_wire::error_code::ErrorCode;
 use kafka_wire::messages::describe_cluster_response::DescribeClusterBroker;
 use kafka_wire::messages::metadata_response::{
@@ -15,7 +16,7 @@ use crate::state::{valid_topic_name, Topic, Topics, LEADER_EPOCH};
 
 /// A topic the client asked for, by name or (v10+) by id.
 enum Wanted {
-    Name(String),
+    Name(CompactString),
     Id(Uuid),
 }
 
@@ -38,7 +39,7 @@ pub async fn handle(cx: &Context, request: &MetadataRequest, version: i16) -> Me
     };
     let allow_auto_create = config.auto_create_topics && (version < 4 || request.allow_auto_topic_creation);
     if let (Some(wanted), true) = (&wanted, allow_auto_create) {
-        let missing: Vec<String> = {
+        let missing: Vec<CompactString> = {
             let topics = cx.broker.cluster.topics();
             wanted
                 .iter()
@@ -71,12 +72,12 @@ pub async fn handle(cx: &Context, request: &MetadataRequest, version: i16) -> Me
     MetadataResponse {
         brokers: vec![MetadataResponseBroker {
             node_id: config.node_id,
-            host,
+            host: host.into(),
             port: i32::from(port),
             rack: None,
             ..Default::default()
         }],
-        cluster_id: Some(config.cluster_id.clone()),
+        cluster_id: Some(config.cluster_id.clone().into()),
         controller_id: config.node_id,
         topics: topics_out,
         ..Default::default()
@@ -123,7 +124,7 @@ fn describe(name: &str, topic: &Topic, node: i32) -> MetadataResponseTopic {
         .collect();
     MetadataResponseTopic {
         error_code: 0,
-        name: Some(name.to_string()),
+        name: Some(name.into()),
         topic_id: topic.id,
         is_internal: false,
         partitions,
@@ -142,7 +143,7 @@ pub fn describe_cluster(cx: &Context, request: &DescribeClusterRequest) -> Descr
             error_code: ErrorCode::UnsupportedEndpointType.code(),
             error_message: Some("this node serves the brokers endpoint type (1) only".into()),
             endpoint_type: request.endpoint_type,
-            cluster_id: config.cluster_id.clone(),
+            cluster_id: config.cluster_id.clone().into(),
             controller_id: -1,
             cluster_authorized_operations: i32::MIN,
             ..Default::default()
@@ -151,11 +152,11 @@ pub fn describe_cluster(cx: &Context, request: &DescribeClusterRequest) -> Descr
     let (host, port) = config.advertised(cx.broker.port);
     DescribeClusterResponse {
         endpoint_type: 1,
-        cluster_id: config.cluster_id.clone(),
+        cluster_id: config.cluster_id.clone().into(),
         controller_id: config.node_id,
         brokers: vec![DescribeClusterBroker {
             broker_id: config.node_id,
-            host,
+            host: host.into(),
             port: i32::from(port),
             rack: None,
             is_fenced: false,

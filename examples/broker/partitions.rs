@@ -119,7 +119,7 @@ fn read(cluster: &Cluster, request: &FetchRequest, version: i16) -> (FetchRespon
             let name = if version >= 13 {
                 topics.name_of(&wanted.topic_id).map(str::to_string)
             } else {
-                Some(wanted.topic.clone())
+                Some(wanted.topic.to_string())
             };
             let topic = name.as_deref().and_then(|n| topics.get(n));
             let partitions = wanted

@@ -14,6 +14,7 @@
 
 use std::collections::BTreeMap;
 
+use kafka_wire::CompactString;
 use kafka_wire::error_code::ErrorCode;
 use kafka_wire::messages::{
     SaslAuthenticateRequest, SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse,
@@ -57,7 +58,7 @@ pub enum Gate {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Authenticated {
     /// The user.
-    pub user: String,
+    pub user: CompactString,
     /// True for a KIP-368 re-authentication.
     pub reauthentication: bool,
     /// The session lifetime sent, ms (0 = none).
@@ -68,7 +69,7 @@ pub struct Authenticated {
 #[derive(Debug, Clone)]
 pub struct Session {
     phase: Phase,
-    user: Option<String>,
+    user: Option<CompactString>,
     expiry: SessionExpiry,
 }
 
@@ -112,7 +113,7 @@ impl Session {
     /// Answers SaslHandshake at `version`; the flag says to close the
     /// connection after the answer.
     pub fn handshake(&mut self, request: &SaslHandshakeRequest, version: i16) -> (SaslHandshakeResponse, bool) {
-        let mechanisms = vec![PLAIN.to_string()];
+        let mechanisms = vec![PLAIN.into()];
         let reauthentication = match self.phase {
             Phase::Handshake => false,
             // Re-authentication needs SaslAuthenticate (v1 handshakes).
@@ -204,12 +205,12 @@ impl Session {
 }
 
 fn failure(code: ErrorCode, message: &str) -> SaslAuthenticateResponse {
-    SaslAuthenticateResponse { error_code: code.code(), error_message: Some(message.to_string()), ..Default::default() }
+    SaslAuthenticateResponse { error_code: code.code(), error_message: Some(message.into()), ..Default::default() }
 }
 
 /// Checks a PLAIN message (RFC 4616: `authzid NUL authcid NUL passwd`)
 /// and returns the user. The authorization id must be empty or the user.
-fn check_plain(message: &[u8], users: &BTreeMap<String, String>) -> Option<String> {
+fn check_plain(message: &[u8], users: &BTreeMap<String, String>) -> Option<CompactString> {
     let mut parts = message.split(|&b| b == 0);
     let (authzid, user, password) = (parts.next()?, parts.next()?, parts.next()?);
     if parts.next().is_some() || user.is_empty() || password.is_empty() {
@@ -220,7 +221,7 @@ fn check_plain(message: &[u8], users: &BTreeMap<String, String>) -> Option<Strin
     }
     let user = std::str::from_utf8(user).ok()?;
     let expected = users.get(user)?;
-    bool::from(expected.as_bytes().ct_eq(password)).then(|| user.to_string())
+    bool::from(expected.as_bytes().ct_eq(password)).then(|| user.into())
 }
 
 #[cfg(test)]

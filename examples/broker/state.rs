@@ -9,6 +9,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use bytes::{Bytes, BytesMut};
+use kafka_wire::CompactString;
 use kafka_wire::error_code::ErrorCode;
 use kafka_wire::primitives::Uuid;
 use kafka_wire::records::{Batch, Batches, DecodeOptions, RecordBatch};
@@ -49,7 +50,7 @@ impl Stats {
     }
 
     /// One line with every counter.
-    pub fn summary(&self) -> String {
+    pub fn summary(&self) -> CompactString {
         let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
         format!(
             "connections={} authentications={} reauthentications={} expired_sessions={} forwarded={}",
@@ -58,7 +59,7 @@ impl Stats {
             get(&self.reauthentications),
             get(&self.expired_sessions),
             get(&self.forwarded)
-        )
+        ).into()
     }
 }
 
@@ -97,8 +98,8 @@ impl Cluster {
 /// The topics by name, and their names by topic id.
 #[derive(Default)]
 pub struct Topics {
-    by_name: BTreeMap<String, Topic>,
-    names_by_id: HashMap<Uuid, String>,
+    by_name: BTreeMap<CompactString, Topic>,
+    names_by_id: HashMap<Uuid, CompactString>,
 }
 
 /// One topic.
@@ -109,7 +110,7 @@ pub struct Topic {
     pub partitions: Vec<PartitionLog>,
     /// Its config overrides (CreateTopics, AlterConfigs,
     /// IncrementalAlterConfigs), by name; checked by `configs`.
-    pub configs: BTreeMap<String, String>,
+    pub configs: BTreeMap<CompactString, CompactString>,
 }
 
 impl Topics {
@@ -125,25 +126,25 @@ impl Topics {
 
     /// The name of the topic with id `id`.
     pub fn name_of(&self, id: &Uuid) -> Option<&str> {
-        self.names_by_id.get(id).map(String::as_str)
+        self.names_by_id.get(id).map(CompactString::as_str)
     }
 
     /// Every topic, by name.
-    pub fn iter(&self) -> impl Iterator<Item = (&String, &Topic)> {
+    pub fn iter(&self) -> impl Iterator<Item = (&CompactString, &Topic)> {
         self.by_name.iter()
     }
 
     /// Creates a topic with `partitions` empty partitions and these config
     /// overrides; returns its id.
-    pub fn create(&mut self, name: &str, partitions: i32, configs: BTreeMap<String, String>) -> Uuid {
+    pub fn create(&mut self, name: &str, partitions: i32, configs: BTreeMap<CompactString, CompactString>) -> Uuid {
         let mut id = random_uuid();
         while id.is_nil() || self.names_by_id.contains_key(&id) {
             id = random_uuid();
         }
         let count = usize::try_from(partitions).unwrap_or(0);
         let topic = Topic { id, partitions: (0..count).map(|_| PartitionLog::default()).collect(), configs };
-        self.by_name.insert(name.to_string(), topic);
-        self.names_by_id.insert(id, name.to_string());
+        self.by_name.insert(name.into(), topic);
+        self.names_by_id.insert(id, name.into());
         id
     }
 

@@ -210,10 +210,10 @@ macro_rules! owned_as_is {
 owned_as_is!(bool, i8, i16, u16, i32, u32, i64, f64, Uuid);
 
 impl IntoOwned for &str {
-    type Owned = String;
+    type Owned = crate::CompactString;
 
-    fn into_owned(self) -> String {
-        self.to_owned()
+    fn into_owned(self) -> crate::CompactString {
+        crate::CompactString::from(self)
     }
 }
 

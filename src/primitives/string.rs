@@ -7,6 +7,7 @@
 //! ```
 
 use bytes::BufMut;
+use compact_str::CompactString;
 
 use super::nullable::{decode_non_null, null_not_allowed};
 use super::varint::uvarint_len;
@@ -132,20 +133,24 @@ fn is_ascii(bytes: &[u8]) -> bool {
     bytes.iter().all(|&b| b < 0x80)
 }
 
-/// Makes `into` hold `s`: in place when its capacity suffices (a value
-/// decoded again), else as a new allocation of exactly `s.len()` bytes,
-/// which skips the growth path of `push_str` (a value decoded fresh).
+/// Makes `into` hold `s`. A string short enough to be kept inline, or one
+/// that does not fit the heap buffer `into` has, is written as a new value
+/// (no allocation when inline); a longer one reuses that heap buffer (a
+/// value decoded again).
 #[inline(always)]
-fn assign(into: &mut String, s: &str) {
-    if into.capacity() >= s.len() {
+fn assign(into: &mut CompactString, s: &str) {
+    if s.len() > INLINE_LEN && into.is_heap_allocated() && into.capacity() >= s.len() {
         into.clear();
         into.push_str(s);
     } else {
-        *into = s.to_owned();
+        *into = CompactString::new(s);
     }
 }
 
-impl Wire for String {
+/// The longest string a [`CompactString`] keeps inline, in bytes.
+const INLINE_LEN: usize = std::mem::size_of::<CompactString>();
+
+impl Wire for CompactString {
     #[inline]
     fn encode_value(&self, buf: &mut Writer<'_>, _: i16, flexible: bool) -> Result<(), EncodeError> {
         put_str(buf, self, flexible)
@@ -157,12 +162,12 @@ impl Wire for String {
     }
 }
 
-impl Decode for String {
+impl Decode for CompactString {
     #[inline]
     fn decode_value(r: &mut Reader, _: i16, flexible: bool) -> Result<Self, DecodeError> {
         let offset = r.offset();
         match read_str(r, flexible)? {
-            Some(s) => Ok(s.to_owned()),
+            Some(s) => Ok(CompactString::new(s)),
             None => Err(null_not_allowed(offset)),
         }
     }
@@ -186,7 +191,7 @@ impl Decode for String {
     }
 }
 
-impl Nullable for String {
+impl Nullable for CompactString {
     const CLASSIC_NULL_SIZE: usize = 2;
 
     #[inline]
@@ -195,10 +200,10 @@ impl Nullable for String {
     }
 }
 
-impl DecodeNullable for String {
+impl DecodeNullable for CompactString {
     #[inline]
     fn decode_option(r: &mut Reader, _: i16, flexible: bool) -> Result<Option<Self>, DecodeError> {
-        Ok(read_str(r, flexible)?.map(str::to_owned))
+        Ok(read_str(r, flexible)?.map(CompactString::new))
     }
 
     #[inline]
@@ -206,7 +211,7 @@ impl DecodeNullable for String {
         match (read_str(r, flexible)?, place.as_mut()) {
             (None, _) => *place = None,
             (Some(s), Some(into)) => assign(into, s),
-            (Some(s), None) => *place = Some(s.to_owned()),
+            (Some(s), None) => *place = Some(CompactString::new(s)),
         }
         Ok(())
     }

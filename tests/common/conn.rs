@@ -114,7 +114,7 @@ impl Conn {
             request_api_key: api_key,
             request_api_version: version,
             correlation_id: self.correlation_id(),
-            client_id: Some(self.client_id.clone()),
+            client_id: Some(self.client_id.clone().into()),
             ..Default::default()
         };
         let mut buf = BytesMut::new();

@@ -258,7 +258,7 @@ pub fn error_response(request: &RequestBody, version: i16, code: ErrorCode) -> R
             use alter_user_scram_credentials_response::{
                 AlterUserScramCredentialsResponse, AlterUserScramCredentialsResult,
             };
-            let mut users: Vec<&String> = Vec::new();
+            let mut users: Vec<&kafka_wire::CompactString> = Vec::new();
             for user in req.deletions.iter().map(|d| &d.name).chain(req.upsertions.iter().map(|u| &u.name)) {
                 if !users.contains(&user) {
                     users.push(user);

@@ -507,7 +507,7 @@ pub fn wrap_request(
         request_api_key: EnvelopeRequest::API_KEY,
         request_api_version: ENVELOPE_VERSION,
         correlation_id,
-        client_id: client_id.map(str::to_string),
+        client_id: client_id.map(Into::into),
         initial_principal_name: Some(principal.name.clone()),
         initial_client_id: client_header.client_id.clone(),
         ..Default::default()

@@ -223,7 +223,7 @@ fn piece(group: &[&FieldView<'_>], within: Versions) -> Option<Piece> {
         }
         (FieldType::String, true) => (
             quote!(enc::field::put_nullable_str(&mut s, self.#ident.as_deref(), #flexible, #name)?;),
-            quote!(self.#ident.as_ref().map_or(0, String::len)),
+            quote!(self.#ident.as_deref().map_or(0, str::len)),
         ),
         _ => {
             let most = match f.fixed_element_size()? {

@@ -195,8 +195,8 @@ impl<'a> FieldView<'a> {
             DefaultValue::Int(i) => int_literal(*i),
             DefaultValue::Float(f) => float_literal(*f),
             DefaultValue::Str(s) if form == Form::Borrowed => quote!(#s),
-            DefaultValue::Str(s) if s.is_empty() => quote!(String::new()),
-            DefaultValue::Str(s) => quote!(String::from(#s)),
+            DefaultValue::Str(s) if s.is_empty() => quote!(CompactString::const_new("")),
+            DefaultValue::Str(s) => quote!(CompactString::const_new(#s)),
             DefaultValue::Uuid(u) => {
                 let lit = Literal::u128_unsuffixed(*u);
                 quote!(#rt::primitives::Uuid::from_u128(#lit))
@@ -315,7 +315,7 @@ pub fn base_type(ty: &FieldType, rt: &TokenStream, form: Form) -> TokenStream {
         FieldType::Uint32 => quote!(u32),
         FieldType::Int64 => quote!(i64),
         FieldType::Float64 => quote!(f64),
-        FieldType::String => quote!(String),
+        FieldType::String => quote!(CompactString),
         FieldType::Bytes | FieldType::Records => quote!(#rt::Bytes),
         FieldType::Uuid => quote!(#rt::primitives::Uuid),
         FieldType::ApiMessage => quote!(#rt::embedded::EmbeddedMessage),
@@ -340,7 +340,7 @@ fn natural(ty: &FieldType, rt: &TokenStream, form: Form) -> TokenStream {
         FieldType::Uuid => quote!(#rt::primitives::Uuid::NIL),
         FieldType::String if form == Form::Borrowed => quote!(""),
         _ if form == Form::Borrowed => quote!(Default::default()),
-        FieldType::String => quote!(String::new()),
+        FieldType::String => quote!(CompactString::const_new("")),
         FieldType::Bytes | FieldType::Records => quote!(#rt::Bytes::new()),
         FieldType::Array(_) => quote!(Vec::new()),
         other => {

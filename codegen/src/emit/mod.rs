@@ -69,7 +69,7 @@ pub fn emit_message(
     responses: &std::collections::BTreeMap<i16, String>,
 ) -> TokenStream {
     let spec = checked.spec;
-    let mut out = encoding_import(cx);
+    let mut out = TokenStream::new();
     let entity_structs = entity::entity_structs(checked);
     for def in &checked.structs {
         let mut view = StructView::new(def, spec.flexible_versions);
@@ -91,12 +91,19 @@ pub fn emit_message(
         }
     }
     out.extend(api::emit_message_impls(spec, cx, responses));
-    out
+    let mut file = encoding_import(cx);
+    if codec::uses_ident(&out, "CompactString") {
+        let rt = &cx.runtime;
+        file.extend(quote!(use #rt::CompactString;));
+    }
+    file.extend(out);
+    file
 }
 
 /// The one import of a generated file: the runtime's hidden `encoding`
 /// module as `enc`, the prefix of every call generated code makes into the
-/// runtime's helpers (`enc::field::put_str`, `enc::Wire`, ...).
+/// runtime's helpers (`enc::field::put_str`, `enc::Wire`, ...); a message's file
+/// also imports `CompactString`, the type of its string fields, when it has any.
 pub fn encoding_import(cx: &EmitContext) -> TokenStream {
     let rt = &cx.runtime;
     quote!(use #rt::encoding as enc;)
