@@ -7,6 +7,7 @@ pub mod cond;
 pub mod entity;
 pub mod field;
 pub mod json;
+mod plan;
 pub mod redact;
 pub mod sample;
 pub mod structs;
@@ -76,12 +77,13 @@ pub fn emit_message(
         for f in &mut view.fields {
             f.sensitive = cx.sensitive.contains(&(spec.name.clone(), f.field.name.clone()));
         }
+        let plan = plan::StructPlan::new(&view);
         out.extend(structs::emit_struct(&view, spec, cx, field::Form::Owned));
-        out.extend(codec::emit_wire_impl(&view, cx));
+        out.extend(codec::emit_wire_impl(&plan, cx));
         out.extend(entity::emit_entities_impl(&view, spec, &entity_structs, cx));
         if cx.views {
             out.extend(structs::emit_struct(&view, spec, cx, field::Form::Borrowed));
-            out.extend(codec::emit_view_impls(&view, cx));
+            out.extend(codec::emit_view_impls(&plan, cx));
         }
         if cx.samples {
             out.extend(sample::emit_sample_impl(&view, cx));
