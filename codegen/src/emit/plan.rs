@@ -38,7 +38,8 @@ pub(crate) struct StructPlan<'v, 'a> {
 pub(crate) enum Group<'v, 'a> {
     /// Fixed-width fields, one or more.
     Run(Run<'v, 'a>),
-    /// A field of any other type, or one that no run takes.
+    /// A field of any other type: a string, bytes, an array, a struct, or
+    /// a nullable value.
     Single(FieldPlan<'v, 'a>),
 }
 
@@ -236,5 +237,72 @@ fn flexible_expr(f: &FieldView<'_>) -> TokenStream {
         | FieldType::Header
         | FieldType::Array(_) => Cond::new(f.flexible, f.positional).expr(),
         _ => quote!(false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Diagnostics;
+
+    const SCHEMA: &str = r#"{
+      "type": "data", "name": "P", "validVersions": "0-3", "flexibleVersions": "2+",
+      "fields": [
+        { "name": "A", "type": "int32", "versions": "0+" },
+        { "name": "B", "type": "int64", "versions": "1+" },
+        { "name": "C", "type": "int16", "versions": "1+" },
+        { "name": "D", "type": "int8", "versions": "0+" },
+        { "name": "S", "type": "string", "versions": "0+" },
+        { "name": "T1", "type": "int32", "versions": "2+", "taggedVersions": "2+", "tag": 1 },
+        { "name": "T0", "type": "string", "versions": "2+", "taggedVersions": "2+", "tag": 0 }
+      ]
+    }"#;
+
+    fn names(fields: &[FieldPlan<'_, '_>]) -> Vec<String> {
+        fields.iter().map(|f| f.view.field.name.clone()).collect()
+    }
+
+    fn text(c: &Cond) -> String {
+        c.expr().to_string()
+    }
+
+    #[test]
+    fn runs_tiers_and_the_tagged_section() {
+        let mut diags = Diagnostics::default();
+        let json = crate::load::parse(SCHEMA).unwrap();
+        let spec = crate::lower::lower("P.json", &json, &mut diags).unwrap();
+        let checked = crate::check::check(&spec, &mut diags);
+        assert!(diags.0.is_empty(), "{diags:?}");
+        let view = StructView::new(&checked.structs[0], spec.flexible_versions);
+        let plan = StructPlan::new(&view);
+
+        let [Group::Run(abc), Group::Run(d), Group::Single(s), Group::Run(t1), Group::Single(t0)] =
+            plan.groups.as_slice()
+        else {
+            panic!("groups: {}", plan.groups.len());
+        };
+        // D is present at a version where C is not: it starts a run.
+        assert_eq!(names(&abc.fields), ["A", "B", "C"]);
+        assert_eq!(abc.bytes, [0..4, 4..12, 12..14]);
+        assert_eq!(abc.len(), 14);
+        let tiers: Vec<_> = abc.tiers.iter().map(|t| (text(&t.cond), t.count)).collect();
+        assert_eq!(tiers, [("true".to_owned(), 1), ("version >= 1".to_owned(), 3)]);
+        assert_eq!(names(&d.fields), ["D"]);
+        assert_eq!(text(&s.positional), "true");
+        assert_eq!(s.flexible.to_string(), "version >= 2");
+        // Tagged at every version: a group of its own, never positional.
+        assert_eq!(names(&t1.fields), ["T1"]);
+        assert!(matches!(t1.fields[0].positional, Cond::Never));
+        assert_eq!(text(&t0.present), "version >= 2");
+        assert_eq!(plan.fields().count(), 7);
+        assert!(plan.leaf);
+
+        let section = plan.section.as_ref().unwrap();
+        assert_eq!(text(&section.present), "version >= 2");
+        assert_eq!(section.known, 2);
+        // Declared tag 1 first, written tag 0 first.
+        let wire: Vec<_> = section.on_the_wire().map(|t| (t.tag, t.flag.to_string())).collect();
+        assert_eq!(wire, [(0, "write_t0".to_owned()), (1, "write_t1".to_owned())]);
+        assert!(matches!(section.fields[0].tagged, Cond::Always));
     }
 }
