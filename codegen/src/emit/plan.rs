@@ -135,10 +135,24 @@ impl<'v, 'a> Group<'v, 'a> {
     }
 }
 
-impl Run<'_, '_> {
+impl<'v, 'a> Run<'v, 'a> {
     /// The byte length of the run.
     pub(crate) fn len(&self) -> usize {
         self.bytes.last().map_or(0, |b| b.end)
+    }
+
+    /// Appends a fixed-width field: its bytes follow the run's, and it
+    /// joins the last tier when present at the same versions.
+    fn push(&mut self, field: FieldPlan<'v, 'a>) {
+        let at = self.len();
+        self.bytes.push(at..at + field.view.fixed_size().unwrap_or_default());
+        let versions = field.view.positional;
+        let count = self.fields.len() + 1;
+        match (self.tiers.last_mut(), self.fields.last()) {
+            (Some(tier), Some(last)) if last.view.positional == versions => tier.count = count,
+            _ => self.tiers.push(Tier { cond: field.positional.clone(), count }),
+        }
+        self.fields.push(field);
     }
 }
 
@@ -209,22 +223,6 @@ fn groups<'v, 'a>(fields: &'v [FieldView<'a>], within: Versions) -> Vec<Group<'v
         });
     }
     groups
-}
-
-impl<'v, 'a> Run<'v, 'a> {
-    /// Appends a fixed-width field: its bytes follow the run's, and it
-    /// joins the last tier when present at the same versions.
-    fn push(&mut self, field: FieldPlan<'v, 'a>) {
-        let at = self.len();
-        self.bytes.push(at..at + field.view.fixed_size().unwrap_or_default());
-        let versions = field.view.positional;
-        let count = self.fields.len() + 1;
-        match (self.tiers.last_mut(), self.fields.last()) {
-            (Some(tier), Some(last)) if last.view.positional == versions => tier.count = count,
-            _ => self.tiers.push(Tier { cond: field.positional.clone(), count }),
-        }
-        self.fields.push(field);
-    }
 }
 
 /// The `flexible` argument of a field's positional reads and writes.
