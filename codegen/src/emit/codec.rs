@@ -7,21 +7,21 @@ use quote::{format_ident, quote};
 
 use super::cond::Cond;
 use super::field::{FieldView, Form};
-use super::{EmitContext, StructView};
+use super::plan::{FieldPlan, Group, Run, StructPlan, TaggedField};
+use super::EmitContext;
 use crate::model::FieldType;
 use crate::naming;
-use crate::versions::Versions;
 
 /// `impl Wire for X`, `impl Decode for X` and `impl Struct for X`.
-pub fn emit_wire_impl(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
+pub fn emit_wire_impl(plan: &StructPlan<'_, '_>, cx: &EmitContext) -> TokenStream {
     let rt = &cx.runtime;
-    let ident = naming::type_ident(view.def.name);
-    let encode = emit_encode(view, rt);
-    let size = emit_size(view, rt);
+    let ident = naming::type_ident(plan.view.def.name);
+    let encode = emit_encode(plan, rt);
+    let size = emit_size(plan, rt);
     let (buf, encode_version) = (param(&encode, "buf"), param(&encode, "version"));
     let size_version = param(&size, "version");
-    let encode_inline = is_leaf(view).then(|| quote!(#[inline]));
-    let decode = emit_decode_impl(view, cx, Form::Owned);
+    let encode_inline = plan.leaf.then(|| quote!(#[inline]));
+    let decode = emit_decode_impl(plan, cx, Form::Owned);
     quote! {
         impl enc::Wire for #ident {
             #encode_inline
@@ -42,17 +42,19 @@ pub fn emit_wire_impl(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
 /// The borrowed view's impls: `Decode<&'a [u8]>`, `Struct`, `IntoOwned`
 /// (field by field into the owned struct) and, for a message,
 /// `MessageView`.
-pub fn emit_view_impls(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
+pub fn emit_view_impls(plan: &StructPlan<'_, '_>, cx: &EmitContext) -> TokenStream {
     let rt = &cx.runtime;
+    let view = plan.view;
     let (owned, path) = (Form::Owned.type_path(view.def.name), Form::Borrowed.type_path(view.def.name));
-    let decode = emit_decode_impl(view, cx, Form::Borrowed);
+    let decode = emit_decode_impl(plan, cx, Form::Borrowed);
     let fields = view.fields.iter().map(|f| {
         let (ident, value) = (&f.ident, f.owned_value(rt));
         quote!(#ident: #value,)
     });
-    let unknown = view
-        .has_tagged_section()
-        .then(|| quote!(unknown_tagged_fields: #rt::primitives::IntoOwned::into_owned(self.unknown_tagged_fields),));
+    let unknown = plan
+        .section
+        .as_ref()
+        .map(|_| quote!(unknown_tagged_fields: #rt::primitives::IntoOwned::into_owned(self.unknown_tagged_fields),));
     let message = view.def.is_message.then(|| quote!(impl<'a> #rt::message::MessageView<'a> for #path {}));
     quote! {
         #decode
@@ -72,17 +74,18 @@ pub fn emit_view_impls(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
 
 /// `impl Decode for X` (or `impl<'a> Decode<&'a [u8]> for XRef<'a>`) and
 /// `impl Struct` for it: the decode at a version and the reset in place.
-fn emit_decode_impl(view: &StructView<'_>, cx: &EmitContext, form: Form) -> TokenStream {
+fn emit_decode_impl(plan: &StructPlan<'_, '_>, cx: &EmitContext, form: Form) -> TokenStream {
     let rt = &cx.runtime;
-    let decode = emit_decode(view, rt, form);
+    let view = plan.view;
+    let decode = emit_decode(plan, rt, form);
     let resets = view.fields.iter().map(|f| f.reset(rt, form));
-    let unknown = view.has_tagged_section().then(|| quote!(self.unknown_tagged_fields.clear();));
+    let unknown = plan.section.as_ref().map(|_| quote!(self.unknown_tagged_fields.clear();));
     let (r, version) = (param(&decode, "r"), param(&decode, "version"));
     // A struct without nested structs (a topic config, an api version
     // range, a partition's records) is decoded inline in the loop over its
     // array: with a records length read in place, the compiler would
     // otherwise keep a call per partition.
-    let inline = is_leaf(view).then(|| quote!(#[inline(always)]));
+    let inline = plan.leaf.then(|| quote!(#[inline(always)]));
     let (generics, input, ty) = match form {
         Form::Owned => (quote!(), quote!(), Form::Owned.type_path(view.def.name)),
         Form::Borrowed => (quote!(<'a>), quote!(<&'a [u8]>), Form::Borrowed.type_path(view.def.name)),
@@ -102,12 +105,6 @@ fn emit_decode_impl(view: &StructView<'_>, cx: &EmitContext, form: Form) -> Toke
 
         impl #generics enc::Struct for #ty {}
     }
-}
-
-/// A struct without nested structs: encoded and decoded inline in the loop
-/// over its array, a few writes or reads being less than the cost of a call.
-fn is_leaf(view: &StructView<'_>) -> bool {
-    view.fields.iter().all(|f| f.field.ty.struct_name().is_none())
 }
 
 /// The parameter `name`, with a leading underscore when `body` never names
@@ -132,17 +129,17 @@ pub fn uses_ident(tokens: &TokenStream, name: &str) -> bool {
     })
 }
 
-fn emit_encode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
-    let within = view.def.versions;
+fn emit_encode(plan: &StructPlan<'_, '_>, rt: &TokenStream) -> TokenStream {
     let mut body = TokenStream::new();
     // Checks that a field absent at this version holds its default come first:
     // they only read `self`, and leave the writes free to merge.
-    for f in &view.fields {
-        if !f.field.ignorable {
-            let ident = &f.ident;
-            let non_default = f.non_default(quote!(self.#ident), rt);
-            if let Some(test) = Cond::new(f.present, within).and_not(non_default) {
-                let name = &f.name;
+    for f in plan.fields() {
+        let v = f.view;
+        if !v.field.ignorable {
+            let ident = &v.ident;
+            let non_default = v.non_default(quote!(self.#ident), rt);
+            if let Some(test) = f.present.and_not(non_default) {
+                let name = &v.name;
                 body.extend(quote! {
                     if #test {
                         return Err(enc::field::non_default(#name));
@@ -155,30 +152,31 @@ fn emit_encode(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
     // gathered into segments: one reservation, then writes that keep the
     // buffer's pointer and position in registers.
     let mut pending: Vec<Piece> = Vec::new();
-    for group in groups(&view.fields, within) {
-        if group[0].positional.intersect(within).is_empty() {
+    for group in &plan.groups {
+        if group.fields().first().is_none_or(|f| f.view.positional.is_empty()) {
             continue; // tagged at every version: written with the section
         }
-        if let Some(p) = piece(&group, within) {
-            pending.push(p);
-        } else if let Some(p) = count_piece(group[0], within) {
-            // The count ends the segment; the elements follow it.
-            pending.push(p);
-            body.extend(segment(std::mem::take(&mut pending)));
-        } else {
-            body.extend(segment(std::mem::take(&mut pending)));
-            body.extend(write_group(&group, within));
+        match group {
+            Group::Run(run) => pending.push(run_piece(run)),
+            Group::Single(f) => {
+                if let Some(p) = piece(f) {
+                    pending.push(p);
+                } else if let Some(p) = count_piece(f) {
+                    // The count ends the segment; the elements follow it.
+                    pending.push(p);
+                    body.extend(segment(std::mem::take(&mut pending)));
+                } else {
+                    body.extend(segment(std::mem::take(&mut pending)));
+                    body.extend(write_field(f));
+                }
+            }
         }
     }
-    if view.has_tagged_section() {
-        let section_versions = view.flexible;
-        let mut tagged: Vec<_> = view.fields.iter().filter(|f| !f.tagged.is_empty()).collect();
-        // On the wire in ascending tag order, whatever the schema's field
-        // order (Kafka 4.4's PartitionChangeRecord declares tag 8 before 6).
-        tagged.sort_by_key(|f| f.field.tag);
-        let known = Literal::u32_unsuffixed(view.known_tags);
-        let flags = tagged_flags(&tagged, section_versions, rt);
-        pending.push(section_piece(&tagged, flags, Cond::new(section_versions, within), known));
+    if let Some(section) = &plan.section {
+        let tagged: Vec<_> = section.on_the_wire().collect();
+        let known = Literal::u32_unsuffixed(section.known);
+        let flags = tagged_flags(&tagged, rt);
+        pending.push(section_piece(&tagged, flags, &section.present, known));
     }
     body.extend(segment(pending));
     quote!(#body Ok(()))
@@ -199,25 +197,24 @@ struct Piece {
     alone: Option<TokenStream>,
 }
 
-/// The piece of a group that a segment can write: fixed-width fields,
-/// strings, and arrays of fixed-width values.
-fn piece(group: &[&FieldView<'_>], within: Versions) -> Option<Piece> {
-    let f = group[0];
-    if f.is_fixed() {
-        let len = group.iter().filter_map(|f| f.fixed_size()).sum();
-        return Some(Piece {
-            before: TokenStream::new(),
-            writes: by_tier(group, within, |n| fixed_run(&group[..n], Sink::Segment)),
-            most: len,
-            most_of_values: None,
-            after: TokenStream::new(),
-            alone: Some(by_tier(group, within, |n| fixed_run(&group[..n], Sink::Writer))),
-        });
+/// The piece of a run of fixed-width fields.
+fn run_piece(run: &Run<'_, '_>) -> Piece {
+    Piece {
+        before: TokenStream::new(),
+        writes: by_tier(run, |n| fixed_run(run, n, Sink::Segment)),
+        most: run.len(),
+        most_of_values: None,
+        after: TokenStream::new(),
+        alone: Some(by_tier(run, |n| fixed_run(run, n, Sink::Writer))),
     }
-    let (ident, name) = (&f.ident, &f.name);
-    let narrowed = f.positional.intersect(within);
-    let flexible = flexible_expr(f, narrowed);
-    let (write, most_of_value) = match (&f.field.ty, f.option) {
+}
+
+/// The piece of a field other than a fixed-width one that a segment can
+/// write: a string, or an array of fixed-width values.
+fn piece(f: &FieldPlan<'_, '_>) -> Option<Piece> {
+    let v = f.view;
+    let (ident, name, flexible) = (&v.ident, &v.name, &f.flexible);
+    let (write, most_of_value) = match (&v.field.ty, v.option) {
         (FieldType::String, false) => {
             (quote!(enc::field::put_str(&mut s, &self.#ident, #flexible, #name)?;), quote!(self.#ident.len()))
         }
@@ -226,7 +223,7 @@ fn piece(group: &[&FieldView<'_>], within: Versions) -> Option<Piece> {
             quote!(self.#ident.as_deref().map_or(0, str::len)),
         ),
         _ => {
-            let most = match f.fixed_element_size()? {
+            let most = match v.fixed_element_size()? {
                 1 => quote!(self.#ident.len()),
                 size => {
                     let size = Literal::usize_unsuffixed(size);
@@ -236,10 +233,10 @@ fn piece(group: &[&FieldView<'_>], within: Versions) -> Option<Piece> {
             (quote!(enc::field::put_fixed_array(&mut s, &self.#ident, #flexible, #name)?;), most)
         }
     };
-    let null_check = null_check(f, narrowed);
+    let null_check = null_check(v, &f.nullable);
     Some(Piece {
         before: TokenStream::new(),
-        writes: Cond::new(f.positional, within).guard(quote! {
+        writes: f.positional.guard(quote! {
             #null_check
             #write
         }),
@@ -253,22 +250,21 @@ fn piece(group: &[&FieldView<'_>], within: Versions) -> Option<Piece> {
 
 /// The piece of a non-nullable array of structs or strings: its count in
 /// the segment, its elements written after it.
-fn count_piece(f: &FieldView<'_>, within: Versions) -> Option<Piece> {
-    if f.option || !matches!(f.field.ty, FieldType::Array(_)) {
+fn count_piece(f: &FieldPlan<'_, '_>) -> Option<Piece> {
+    let v = f.view;
+    if v.option || !matches!(v.field.ty, FieldType::Array(_)) {
         return None;
     }
-    let (ident, name) = (&f.ident, &f.name);
-    let flexible = flexible_expr(f, f.positional.intersect(within));
-    let cond = Cond::new(f.positional, within);
+    let (ident, name, flexible) = (&v.ident, &v.name, &f.flexible);
     Some(Piece {
         before: TokenStream::new(),
-        writes: cond.guard(quote!(enc::field::put_count(&mut s, self.#ident.len(), #flexible, #name)?;)),
+        writes: f.positional.guard(quote!(enc::field::put_count(&mut s, self.#ident.len(), #flexible, #name)?;)),
         most: 5,
         most_of_values: None,
-        after: cond.guard(quote! {
+        after: f.positional.guard(quote! {
             enc::field::encode_elements(&self.#ident, buf, version, #flexible, #name)?;
         }),
-        alone: Some(write_group(&[f], within)),
+        alone: Some(write_field(f)),
     })
 }
 
@@ -276,8 +272,8 @@ fn count_piece(f: &FieldView<'_>, within: Versions) -> Option<Piece> {
 /// field kept) in the segment, and after it the rare section with fields:
 /// its count, the known fields that differ from their defaults (the
 /// `write_…` flags of [`tagged_flags`]), then the unknown ones.
-fn section_piece(tagged: &[&FieldView<'_>], flag_lets: Vec<TokenStream>, cond: Cond, known: Literal) -> Piece {
-    let flags: Vec<_> = tagged.iter().map(|f| flag_ident(f)).collect();
+fn section_piece(tagged: &[&TaggedField<'_, '_>], flag_lets: Vec<TokenStream>, cond: &Cond, known: Literal) -> Piece {
+    let flags: Vec<_> = tagged.iter().map(|t| &t.flag).collect();
     let (empty, some) = (
         quote!(#(!#flags &&)* self.unknown_tagged_fields.is_empty()),
         quote!(#(#flags ||)* !self.unknown_tagged_fields.is_empty()),
@@ -285,10 +281,10 @@ fn section_piece(tagged: &[&FieldView<'_>], flag_lets: Vec<TokenStream>, cond: C
     let section = if tagged.is_empty() {
         quote!(enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, #known)?;)
     } else {
-        let writes = tagged.iter().map(|f| {
-            let (ident, name, flag) = (&f.ident, &f.name, flag_ident(f));
-            let tag = Literal::u32_unsuffixed(f.field.tag.unwrap_or_default());
-            let null_check = null_check(f, f.tagged);
+        let writes = tagged.iter().map(|t| {
+            let (ident, name, flag) = (&t.view.ident, &t.view.name, &t.flag);
+            let tag = Literal::u32_unsuffixed(t.tag);
+            let null_check = null_check(t.view, &t.nullable);
             quote! {
                 if #flag {
                     #null_check
@@ -353,97 +349,55 @@ fn segment(pieces: Vec<Piece>) -> TokenStream {
     }
 }
 
-/// Writes a group that no segment takes: a struct, an array of them, bytes,
+/// Writes a field that no segment takes: a struct, an array of them, bytes,
 /// records, or a nullable value other than a string.
-fn write_group(group: &[&FieldView<'_>], within: Versions) -> TokenStream {
-    let f = group[0];
-    let (ident, name) = (&f.ident, &f.name);
-    let narrowed = f.positional.intersect(within);
-    let null_check = null_check(f, narrowed);
-    let flexible = flexible_expr(f, narrowed);
+fn write_field(f: &FieldPlan<'_, '_>) -> TokenStream {
+    let v = f.view;
+    let (ident, name, flexible) = (&v.ident, &v.name, &f.flexible);
+    let null_check = null_check(v, &f.nullable);
     let write = marked_where_nullable(
         f,
-        narrowed,
         quote!(enc::field::encode(&self.#ident, buf, version, #flexible, #name)?;),
         quote!(enc::field::encode_required(&self.#ident, buf, version, #flexible, #name)?;),
     );
-    Cond::new(f.positional, within).guard(quote! {
+    f.positional.guard(quote! {
         #null_check
         #write
     })
 }
 
 /// `nullable` (the `Option`'s own encoding or size) where the field is
-/// nullable, `bare` (the value's) elsewhere within `narrowed`. Only a
-/// struct's encoding differs (spec §4.5): its int8 presence marker exists
-/// only at its nullable versions. A null string, bytes or array is a length
-/// or count of -1 or 0, and a present one is the value's own encoding, so
-/// for them `nullable` serves every version.
-fn marked_where_nullable(
-    f: &FieldView<'_>,
-    narrowed: Versions,
-    nullable: TokenStream,
-    bare: TokenStream,
-) -> TokenStream {
-    if !f.option || !matches!(f.field.ty, FieldType::Struct(_)) {
+/// nullable, `bare` (the value's) elsewhere within its positional versions.
+/// Only a struct's encoding differs (spec §4.5): its int8 presence marker
+/// exists only at its nullable versions. A null string, bytes or array is a
+/// length or count of -1 or 0, and a present one is the value's own
+/// encoding, so for them `nullable` serves every version.
+fn marked_where_nullable(f: &FieldPlan<'_, '_>, nullable: TokenStream, bare: TokenStream) -> TokenStream {
+    if !f.view.option || !matches!(f.view.field.ty, FieldType::Struct(_)) {
         return nullable;
     }
-    match Cond::new(f.field.nullable_versions, narrowed) {
+    match &f.nullable {
         Cond::Always => nullable,
         Cond::Never => bare,
         Cond::When(e, _) => quote!(if #e { #nullable } else { #bare }),
     }
 }
 
-/// The fields in order, adjacent fixed-width fields gathered into one group
-/// (a run: written with one capacity check, read with one bounds check)
-/// while each is present at the versions of the one before it or fewer,
-/// every other field a group of its own. So at any version the fields of a
-/// run that are present are a prefix of it (see [`by_tier`]).
-fn groups<'a, 'b>(fields: &'a [FieldView<'b>], within: Versions) -> Vec<Vec<&'a FieldView<'b>>> {
-    let mut groups: Vec<Vec<&FieldView<'_>>> = Vec::new();
-    for f in fields {
-        let here = f.positional.intersect(within);
-        match groups.last_mut() {
-            Some(run)
-                if f.is_fixed()
-                    && run[0].is_fixed()
-                    && !here.is_empty()
-                    && run[run.len() - 1].positional.intersect(within).contains_range(here) =>
-            {
-                run.push(f)
-            }
-            _ => groups.push(vec![f]),
-        }
-    }
-    groups
-}
-
 /// The code for a run at each version: `branch(n)` handles the first `n`
-/// fields present (and `branch(0)` none), chosen by the versions of the
-/// run's tiers (adjacent fields present at the same versions), most
+/// fields present (and `branch(0)` none), chosen by the run's tiers, most
 /// fields first: `if version >= 5 { …5 fields… } else if version >= 4 { …4… }`.
 /// A tier present at every version still possible ends the chain.
-fn by_tier(run: &[&FieldView<'_>], within: Versions, branch: impl Fn(usize) -> TokenStream) -> TokenStream {
-    // (versions of a tier, fields up to and including it)
-    let mut tiers: Vec<(Versions, usize)> = Vec::new();
-    for (i, f) in run.iter().enumerate() {
-        let here = f.positional.intersect(within);
-        match tiers.last_mut() {
-            Some((versions, n)) if *versions == here => *n = i + 1,
-            _ => tiers.push((here, i + 1)),
-        }
-    }
+fn by_tier(run: &Run<'_, '_>, branch: impl Fn(usize) -> TokenStream) -> TokenStream {
     let mut arms = Vec::new();
     let mut otherwise = branch(0);
-    for &(versions, n) in tiers.iter().rev() {
-        match Cond::new(versions, within) {
+    for tier in run.tiers.iter().rev() {
+        match &tier.cond {
             Cond::Never => {}
             Cond::Always => {
-                otherwise = branch(n);
+                otherwise = branch(tier.count);
                 break;
             }
-            Cond::When(test, _) => arms.push((test, branch(n))),
+            Cond::When(test, _) => arms.push((test, branch(tier.count))),
         }
     }
     // Built from the last arm outwards, so that the tokens read `else if`.
@@ -465,25 +419,26 @@ enum Sink {
     Segment,
 }
 
-/// Writes adjacent fixed-width fields: one at a time when alone, else their
-/// big-endian bytes gathered in an array and appended at once.
-fn fixed_run(run: &[&FieldView<'_>], sink: Sink) -> TokenStream {
-    match (run, sink) {
+/// Writes the first `n` fields of a run: one at a time when alone, else
+/// their big-endian bytes gathered in an array and appended at once.
+fn fixed_run(run: &Run<'_, '_>, n: usize, sink: Sink) -> TokenStream {
+    let fields = &run.fields[..n];
+    match (fields, sink) {
         ([], _) => return TokenStream::new(),
         ([f], Sink::Writer) => {
-            let ident = &f.ident;
+            let ident = &f.view.ident;
             return quote!(enc::Fixed::put(self.#ident, buf););
         }
         ([f], Sink::Segment) => {
-            let ident = &f.ident;
+            let ident = &f.view.ident;
             return quote!(s.put_fixed(self.#ident)?;);
         }
         _ => {}
     }
-    let (len, slices) = run_layout(run);
-    let writes = slices.into_iter().map(|(f, range)| {
-        let ident = &f.ident;
-        let bytes = match f.field.ty {
+    let (len, ranges) = run_bytes(run, n);
+    let writes = fields.iter().zip(ranges).map(|(f, range)| {
+        let ident = &f.view.ident;
+        let bytes = match f.view.field.ty {
             FieldType::Bool => quote!([u8::from(self.#ident)]),
             FieldType::Uuid => quote!(self.#ident.0),
             _ => quote!(self.#ident.to_be_bytes()),
@@ -501,29 +456,31 @@ fn fixed_run(run: &[&FieldView<'_>], sink: Sink) -> TokenStream {
     }
 }
 
-/// The byte length of a run and each field's range in it (`start..end`).
-fn run_layout<'a, 'b>(run: &[&'a FieldView<'b>]) -> (Literal, Vec<(&'a FieldView<'b>, TokenStream)>) {
-    let mut at = 0;
-    let mut slices = Vec::new();
-    for &f in run {
-        let size = f.fixed_size().unwrap_or_default();
-        let (start, end) = (Literal::usize_unsuffixed(at), Literal::usize_unsuffixed(at + size));
-        slices.push((f, quote!(#start..#end)));
-        at += size;
-    }
-    (Literal::usize_unsuffixed(at), slices)
+/// The byte length of the first `n` fields of a run, and each one's range
+/// in it (`start..end`).
+fn run_bytes(run: &Run<'_, '_>, n: usize) -> (Literal, Vec<TokenStream>) {
+    let bytes = &run.bytes[..n];
+    let ranges = bytes
+        .iter()
+        .map(|b| {
+            let (start, end) = (Literal::usize_unsuffixed(b.start), Literal::usize_unsuffixed(b.end));
+            quote!(#start..#end)
+        })
+        .collect();
+    (Literal::usize_unsuffixed(bytes.last().map_or(0, |b| b.end)), ranges)
 }
 
-/// Reads a run of adjacent fixed-width fields with one bounds check, then
-/// takes each value from its slice of the run.
-fn read_run(run: &[&FieldView<'_>]) -> TokenStream {
-    let (len, slices) = run_layout(run);
-    let sizes = run.iter().map(|f| {
-        let (name, size) = (&f.name, Literal::usize_unsuffixed(f.fixed_size().unwrap_or_default()));
+/// Reads the first `n` fields of a run with one bounds check, then takes
+/// each value from its slice of the run.
+fn read_run(run: &Run<'_, '_>, n: usize) -> TokenStream {
+    let fields = &run.fields[..n];
+    let (len, ranges) = run_bytes(run, n);
+    let sizes = fields.iter().zip(&run.bytes).map(|(f, b)| {
+        let (name, size) = (&f.view.name, Literal::usize_unsuffixed(b.len()));
         quote!((#name, #size))
     });
-    let reads = slices.into_iter().map(|(f, range)| {
-        let ident = &f.ident;
+    let reads = fields.iter().zip(ranges).map(|(f, range)| {
+        let ident = &f.view.ident;
         quote!(self.#ident = enc::Fixed::from_chunk(&run[#range]);)
     });
     quote! {
@@ -532,27 +489,14 @@ fn read_run(run: &[&FieldView<'_>]) -> TokenStream {
     }
 }
 
-/// The `flexible` argument: whether strings, bytes and array prefixes are
-/// compact. Fixed-width values and structs ignore it, so they get `false`.
-fn flexible_expr(f: &FieldView<'_>, narrowed: Versions) -> TokenStream {
-    match f.field.ty {
-        FieldType::String
-        | FieldType::Bytes
-        | FieldType::Records
-        | FieldType::ApiMessage
-        | FieldType::Header
-        | FieldType::Array(_) => Cond::new(f.flexible, narrowed).expr(),
-        _ => quote!(false),
-    }
-}
-
-/// Refuses `None` where the field is not nullable, within `narrowed`.
-fn null_check(f: &FieldView<'_>, narrowed: Versions) -> TokenStream {
+/// Refuses `None` where the field is not nullable: `nullable` tests its
+/// nullable versions within those where it is written.
+fn null_check(f: &FieldView<'_>, nullable: &Cond) -> TokenStream {
     if !f.option {
         return TokenStream::new();
     }
     let (ident, name) = (&f.ident, &f.name);
-    Cond::new(f.field.nullable_versions, narrowed)
+    nullable
         .and_not(quote!(self.#ident.is_none()))
         .map(|test| {
             quote! {
@@ -565,64 +509,56 @@ fn null_check(f: &FieldView<'_>, narrowed: Versions) -> TokenStream {
 }
 
 /// `let write_x = <tagged here> && <not default>;` for each tagged field.
-fn tagged_flags(tagged: &[&FieldView<'_>], section_versions: Versions, rt: &TokenStream) -> Vec<TokenStream> {
+fn tagged_flags(tagged: &[&TaggedField<'_, '_>], rt: &TokenStream) -> Vec<TokenStream> {
     tagged
         .iter()
-        .map(|f| {
-            let (ident, flag) = (&f.ident, flag_ident(f));
-            let test = Cond::new(f.tagged, section_versions).and(f.non_default(quote!(self.#ident), rt));
+        .map(|t| {
+            let (ident, flag) = (&t.view.ident, &t.flag);
+            let test = t.tagged.and(t.view.non_default(quote!(self.#ident), rt));
             quote!(let #flag = #test;)
         })
         .collect()
 }
 
-fn flag_ident(f: &FieldView<'_>) -> proc_macro2::Ident {
-    quote::format_ident!("write_{}", f.name)
-}
-
-fn emit_size(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
-    let within = view.def.versions;
+fn emit_size(plan: &StructPlan<'_, '_>, rt: &TokenStream) -> TokenStream {
     let mut body = TokenStream::new();
-    for f in &view.fields {
-        let ident = &f.ident;
-        let flexible = flexible_expr(f, f.positional.intersect(within));
-        let add = match f.fixed_size() {
+    for f in plan.fields() {
+        let (ident, flexible) = (&f.view.ident, &f.flexible);
+        let add = match f.view.fixed_size() {
             Some(n) => {
                 let n = Literal::usize_unsuffixed(n);
                 quote!(size += #n;)
             }
             None => marked_where_nullable(
                 f,
-                f.positional.intersect(within),
                 quote!(size += enc::Wire::value_size(&self.#ident, version, #flexible);),
                 quote!(size += enc::field::size_required(&self.#ident, version, #flexible);),
             ),
         };
-        body.extend(Cond::new(f.positional, within).guard(add));
+        body.extend(f.positional.guard(add));
     }
-    if view.has_tagged_section() {
-        let section_versions = view.flexible;
-        let tagged: Vec<_> = view.fields.iter().filter(|f| !f.tagged.is_empty()).collect();
-        let flags = tagged_flags(&tagged, section_versions, rt);
+    if let Some(section) = &plan.section {
+        let tagged: Vec<_> = section.fields.iter().collect();
+        let flags = tagged_flags(&tagged, rt);
         let count_decl = if tagged.is_empty() {
             quote!(let count = self.unknown_tagged_fields.len();)
         } else {
             quote!(let mut count = self.unknown_tagged_fields.len();)
         };
-        let counts = tagged.iter().map(|f| {
-            let flag = flag_ident(f);
+        let counts = tagged.iter().map(|t| {
+            let flag = &t.flag;
             quote!(count += usize::from(#flag);)
         });
-        let sizes = tagged.iter().map(|f| {
-            let (ident, flag) = (&f.ident, flag_ident(f));
-            let tag = Literal::u32_unsuffixed(f.field.tag.unwrap_or_default());
+        let sizes = tagged.iter().map(|t| {
+            let (ident, flag) = (&t.view.ident, &t.flag);
+            let tag = Literal::u32_unsuffixed(t.tag);
             quote! {
                 if #flag {
                     size += enc::tagged::field_size(#tag, &self.#ident, version);
                 }
             }
         });
-        let section = if tagged.is_empty() {
+        let section_size = if tagged.is_empty() {
             quote!(size += enc::tagged::unknown_section_size(&self.unknown_tagged_fields);)
         } else {
             quote! {
@@ -633,7 +569,7 @@ fn emit_size(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
                 #(#sizes)*
             }
         };
-        body.extend(Cond::new(section_versions, within).guard(section));
+        body.extend(section.present.guard(section_size));
     }
     if body.is_empty() {
         return quote!(0);
@@ -645,69 +581,43 @@ fn emit_size(view: &StructView<'_>, rt: &TokenStream) -> TokenStream {
     }
 }
 
-fn emit_decode(view: &StructView<'_>, rt: &TokenStream, form: Form) -> TokenStream {
-    let within = view.def.versions;
+fn emit_decode(plan: &StructPlan<'_, '_>, rt: &TokenStream, form: Form) -> TokenStream {
     let mut body = TokenStream::new();
-    for group in groups(&view.fields, within) {
-        if group.len() > 1 {
-            let resets = |fields: &[&FieldView<'_>]| {
-                let resets = fields.iter().map(|f| f.reset(rt, form));
-                quote!(#(#resets)*)
-            };
-            body.extend(by_tier(&group, within, |n| match n {
-                0 => resets(&group),
-                _ => {
-                    let (read, absent) = (read_run(&group[..n]), resets(&group[n..]));
-                    quote!(#read #absent)
-                }
-            }));
-            continue;
-        }
-        let f = group[0];
-        let (ident, name) = (&f.ident, &f.name);
-        let narrowed = f.positional.intersect(within);
-        let flexible = flexible_expr(f, narrowed);
-        let read = if f.is_fixed_array() && form == Form::Owned {
-            quote!(enc::field::decode_fixed_array_into(&mut self.#ident, r, #flexible, #name)?;)
-        } else {
-            quote!(enc::field::decode_into(&mut self.#ident, r, version, #flexible, #name)?;)
-        };
-        let read = match f.option {
-            false => read,
-            true => {
-                let required =
-                    quote!(enc::field::decode_required_into(&mut self.#ident, r, version, #flexible, #name)?;);
-                match Cond::new(f.field.nullable_versions, narrowed) {
-                    Cond::Always => read,
-                    Cond::Never => required,
-                    Cond::When(e, _) => quote!(if #e { #read } else { #required }),
-                }
+    for group in &plan.groups {
+        match group {
+            Group::Run(run) if run.fields.len() > 1 => {
+                let resets = |fields: &[FieldPlan<'_, '_>]| {
+                    let resets = fields.iter().map(|f| f.view.reset(rt, form));
+                    quote!(#(#resets)*)
+                };
+                body.extend(by_tier(run, |n| match n {
+                    0 => resets(&run.fields),
+                    _ => {
+                        let (read, absent) = (read_run(run, n), resets(&run.fields[n..]));
+                        quote!(#read #absent)
+                    }
+                }));
             }
-        };
-        let reset = f.reset(rt, form);
-        body.extend(match Cond::new(f.positional, within) {
-            Cond::Always => read,
-            Cond::Never => reset,
-            Cond::When(e, _) => quote!(if #e { #read } else { #reset }),
-        });
+            // A lone fixed-width field is read as any other field.
+            _ => body.extend(group.fields().iter().map(|f| read_field(f, rt, form))),
+        }
     }
-    if view.has_tagged_section() {
-        let section_versions = view.flexible;
-        let tagged: Vec<_> = view.fields.iter().filter(|f| !f.tagged.is_empty()).collect();
+    if let Some(section) = &plan.section {
         // Tagged fields were reset with the fields absent from this version.
-        let arms = tagged
+        let arms = section
+            .fields
             .iter()
-            .map(|f| {
-                let (ident, name) = (&f.ident, &f.name);
-                let tag = Literal::u32_unsuffixed(f.field.tag.unwrap_or_default());
-                let guard = match Cond::new(f.tagged, section_versions) {
+            .map(|t| {
+                let (ident, name) = (&t.view.ident, &t.view.name);
+                let tag = Literal::u32_unsuffixed(t.tag);
+                let guard = match &t.tagged {
                     Cond::When(e, _) => quote!(if #e),
                     _ => quote!(),
                 };
                 quote!(#tag #guard => self.#ident = enc::field::decode_tagged(r, version, #name)?,)
             })
             .collect::<Vec<_>>();
-        let known = Literal::u32_unsuffixed(view.known_tags);
+        let known = Literal::u32_unsuffixed(section.known);
         let read = if arms.is_empty() {
             quote!(enc::tagged::decode_unknown_section(r, #known, &mut self.unknown_tagged_fields)?;)
         } else {
@@ -722,10 +632,38 @@ fn emit_decode(view: &StructView<'_>, rt: &TokenStream, form: Form) -> TokenStre
             }
         };
         body.extend(quote!(self.unknown_tagged_fields.clear();));
-        body.extend(Cond::new(section_versions, within).guard(read));
+        body.extend(section.present.guard(read));
     }
     quote! {
         #body
         Ok(())
+    }
+}
+
+/// Reads one field where it is positional, and resets it elsewhere.
+fn read_field(f: &FieldPlan<'_, '_>, rt: &TokenStream, form: Form) -> TokenStream {
+    let v = f.view;
+    let (ident, name, flexible) = (&v.ident, &v.name, &f.flexible);
+    let read = if v.is_fixed_array() && form == Form::Owned {
+        quote!(enc::field::decode_fixed_array_into(&mut self.#ident, r, #flexible, #name)?;)
+    } else {
+        quote!(enc::field::decode_into(&mut self.#ident, r, version, #flexible, #name)?;)
+    };
+    let read = match v.option {
+        false => read,
+        true => {
+            let required = quote!(enc::field::decode_required_into(&mut self.#ident, r, version, #flexible, #name)?;);
+            match &f.nullable {
+                Cond::Always => read,
+                Cond::Never => required,
+                Cond::When(e, _) => quote!(if #e { #read } else { #required }),
+            }
+        }
+    };
+    let reset = v.reset(rt, form);
+    match &f.positional {
+        Cond::Always => read,
+        Cond::Never => reset,
+        Cond::When(e, _) => quote!(if #e { #read } else { #reset }),
     }
 }

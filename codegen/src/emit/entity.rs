@@ -12,7 +12,8 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::cond::Cond;
-use super::{EmitContext, StructView};
+use super::plan::StructPlan;
+use super::EmitContext;
 use crate::check::Checked;
 use crate::model::{EntityType, Field, MessageSpec, SpecType};
 use crate::naming;
@@ -62,12 +63,13 @@ fn entity_helpers(entity: EntityType) -> Option<(Ident, Ident)> {
 /// The impl for one struct: with bodies when it is in `with`, empty for a
 /// request or response body without entities, nothing otherwise.
 pub fn emit_entities_impl(
-    view: &StructView<'_>,
+    plan: &StructPlan<'_, '_>,
     spec: &MessageSpec,
     with: &BTreeSet<&str>,
     cx: &EmitContext,
 ) -> TokenStream {
     let rt = &cx.runtime;
+    let view = plan.view;
     let ident = naming::type_ident(view.def.name);
     if !with.contains(view.def.name) {
         let api = matches!(spec.spec_type, SpecType::Request | SpecType::Response);
@@ -81,15 +83,14 @@ pub fn emit_entities_impl(
     let mut rewrites = TokenStream::new();
     // Whether the bodies read `version` (a guard, or a nested struct).
     let mut versioned = false;
-    for f in &view.fields {
-        let field = &f.ident;
-        let present = Cond::new(f.present, view.def.versions);
-        if let Some((visit, rewrite)) = entity_helpers(f.field.entity_type) {
+    for f in plan.fields() {
+        let (field, present) = (&f.view.ident, &f.present);
+        if let Some((visit, rewrite)) = entity_helpers(f.view.field.entity_type) {
             versioned |= matches!(present, Cond::When(..));
-            let name = &f.field.name;
+            let name = &f.view.field.name;
             visits.extend(present.guard(quote!(enc::#visit(&self.#field, #name, f);)));
             rewrites.extend(present.guard(quote!(enc::#rewrite(&mut self.#field, #name, f);)));
-        } else if f.field.ty.struct_name().is_some_and(|n| with.contains(n)) {
+        } else if f.view.field.ty.struct_name().is_some_and(|n| with.contains(n)) {
             versioned = true;
             visits.extend(present.guard(quote!(#rt::entity::Entities::visit_entities(&self.#field, version, f);)));
             rewrites

@@ -8,7 +8,8 @@ use quote::quote;
 
 use super::cond::Cond;
 use super::field::FieldView;
-use super::{EmitContext, StructView};
+use super::plan::StructPlan;
+use super::EmitContext;
 use crate::model::FieldType;
 use crate::naming;
 
@@ -40,18 +41,19 @@ fn value_to_json(f: &FieldView<'_>, owner: &str, key: &str) -> TokenStream {
 }
 
 /// Both impls for one struct.
-pub fn emit_json_impls(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
+pub fn emit_json_impls(plan: &StructPlan<'_, '_>, cx: &EmitContext) -> TokenStream {
     let rt = &cx.runtime;
+    let view = plan.view;
     let ident = naming::type_ident(view.def.name);
     let owner = view.def.name;
-    let within = view.def.versions;
     let mut checks = TokenStream::new();
     let mut writes = TokenStream::new();
     let mut reads = TokenStream::new();
-    for f in &view.fields {
+    for p in plan.fields() {
+        let f = p.view;
         let key = json_key(&f.field.name);
         let ident = &f.ident;
-        let present = Cond::new(f.present, within);
+        let present = &p.present;
         if !f.field.ignorable {
             let non_default = f.non_default(quote!(self.#ident), rt);
             if let Some(test) = present.and_not(non_default) {
@@ -77,8 +79,7 @@ pub fn emit_json_impls(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
             quote!(if #test { #write })
         };
         writes.extend(write);
-        let mandatory = Cond::new(f.positional, within);
-        let absent = match mandatory {
+        let absent = match &p.positional {
             Cond::Never => quote!(),
             Cond::Always => quote!(else { return Err(enc::json::missing(#owner, #key, version)); }),
             Cond::When(test, _) => {

@@ -1,5 +1,11 @@
 //! Model to tokens. Each emitter reads the checked model and cannot fail:
 //! every impossible case was refused by [`crate::check`].
+//!
+//! Per struct the flow is: checked struct ─▶ [`StructView`] (its fields'
+//! Rust names, types and version sets) ─▶ [`plan::StructPlan`] (where each
+//! field goes on the wire at which versions) ─▶ tokens. The declarations
+//! read the view; encode, size, decode and the other per-version emitters
+//! read the plan.
 
 pub mod api;
 pub mod codec;
@@ -7,6 +13,7 @@ pub mod cond;
 pub mod entity;
 pub mod field;
 pub mod json;
+mod plan;
 pub mod redact;
 pub mod sample;
 pub mod structs;
@@ -44,16 +51,13 @@ pub struct StructView<'a> {
     pub fields: Vec<FieldView<'a>>,
     /// Versions of the struct that end with a tagged-field section.
     pub flexible: Versions,
-    /// Count of tags the struct defines (`0..known_tags`).
-    pub known_tags: u32,
 }
 
 impl<'a> StructView<'a> {
     /// The view of `def` in a message whose flexible versions are `message_flexible`.
     pub fn new(def: &'a StructDef<'a>, message_flexible: Versions) -> Self {
         let fields = def.fields.iter().map(|f| FieldView::new(f, def.versions, message_flexible)).collect();
-        let known_tags = def.fields.iter().filter_map(|f| f.tag).map(|t| t + 1).max().unwrap_or(0);
-        StructView { def, fields, flexible: message_flexible.intersect(def.versions), known_tags }
+        StructView { def, fields, flexible: message_flexible.intersect(def.versions) }
     }
 
     /// True when some version of the struct has a tagged-field section.
@@ -76,18 +80,19 @@ pub fn emit_message(
         for f in &mut view.fields {
             f.sensitive = cx.sensitive.contains(&(spec.name.clone(), f.field.name.clone()));
         }
+        let plan = plan::StructPlan::new(&view);
         out.extend(structs::emit_struct(&view, spec, cx, field::Form::Owned));
-        out.extend(codec::emit_wire_impl(&view, cx));
-        out.extend(entity::emit_entities_impl(&view, spec, &entity_structs, cx));
+        out.extend(codec::emit_wire_impl(&plan, cx));
+        out.extend(entity::emit_entities_impl(&plan, spec, &entity_structs, cx));
         if cx.views {
             out.extend(structs::emit_struct(&view, spec, cx, field::Form::Borrowed));
-            out.extend(codec::emit_view_impls(&view, cx));
+            out.extend(codec::emit_view_impls(&plan, cx));
         }
         if cx.samples {
-            out.extend(sample::emit_sample_impl(&view, cx));
+            out.extend(sample::emit_sample_impl(&plan, cx));
         }
         if cx.json {
-            out.extend(json::emit_json_impls(&view, cx));
+            out.extend(json::emit_json_impls(&plan, cx));
         }
     }
     out.extend(api::emit_message_impls(spec, cx, responses));

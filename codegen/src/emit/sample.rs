@@ -6,16 +6,18 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::cond::Cond;
-use super::{EmitContext, StructView};
+use super::plan::StructPlan;
+use super::EmitContext;
 use crate::naming;
 
 /// `impl Sample for X`: fields present at the version get random values
 /// (null only where nullable); the others keep their defaults.
-pub fn emit_sample_impl(view: &StructView<'_>, cx: &EmitContext) -> TokenStream {
+pub fn emit_sample_impl(plan: &StructPlan<'_, '_>, cx: &EmitContext) -> TokenStream {
     let rt = &cx.runtime;
+    let view = plan.view;
     let ident = naming::type_ident(view.def.name);
-    let within = view.def.versions;
-    let fields = view.fields.iter().map(|f| {
+    let fields = plan.fields().map(|p| {
+        let f = p.view;
         let name = &f.ident;
         let value = quote!(#rt::sample::Sample::sample(g, version));
         let value = if f.option {
@@ -25,15 +27,15 @@ pub fn emit_sample_impl(view: &StructView<'_>, cx: &EmitContext) -> TokenStream 
         } else {
             value
         };
-        Cond::new(f.present, within).guard(quote!(value.#name = #value;))
+        p.present.guard(quote!(value.#name = #value;))
     });
-    let unknown = view.has_tagged_section().then(|| {
-        let known = Literal::u32_unsuffixed(view.known_tags);
-        Cond::new(view.flexible, within).guard(quote!(value.unknown_tagged_fields = g.unknown_tagged_fields(#known);))
+    let unknown = plan.section.as_ref().map(|section| {
+        let known = Literal::u32_unsuffixed(section.known);
+        section.present.guard(quote!(value.unknown_tagged_fields = g.unknown_tagged_fields(#known);))
     });
     let (g, version) = if view.fields.is_empty() && unknown.is_none() {
         (quote!(_g), quote!(_version))
-    } else if view.fields.is_empty() && !matches!(Cond::new(view.flexible, within), Cond::When(..)) {
+    } else if view.fields.is_empty() && !matches!(plan.section.as_ref().map(|s| &s.present), Some(Cond::When(..))) {
         (quote!(g), quote!(_version))
     } else {
         (quote!(g), quote!(version))
