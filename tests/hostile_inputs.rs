@@ -35,7 +35,7 @@ use kafka_wire::messages::{
 use kafka_wire::primitives::{ParseUuidError, Uuid};
 use kafka_wire::records::{
     increment_sequence, Attributes, BatchHeader, Compression, ControlRecord, ControlRecordKey, ControlRecordType,
-    DecodeOptions, EndTxnMarker, Location, Record, RecordBatchBuilder, RecordError, MAGIC_V2, NO_SEQUENCE,
+    DecodeOptions, EndTxnMarker, Location, Record, RecordBatchBuilder, RecordErrorKind, MAGIC_V2, NO_SEQUENCE,
 };
 use kafka_wire::redact::Redacted;
 use kafka_wire::sample::SampleGen;
@@ -531,7 +531,7 @@ fn truncated_logs_read_what_is_whole() {
         let (_, error) = read_all::<MetadataLogRecord>(&file[..cut], options);
         match error {
             None => assert!(batch_ends.contains(&cut), "cut {cut}"),
-            Some(LogError::Batch(e @ RecordError::PartialBatch { .. })) => {
+            Some(LogError::Batch(e)) if matches!(e.kind(), RecordErrorKind::PartialBatch { .. }) => {
                 assert!(e.to_string().contains("partial batch"), "{e}");
             }
             Some(other) => panic!("cut {cut}: {other}"),
@@ -773,8 +773,8 @@ fn compression_bombs_stop_at_the_limit() {
         let (entries, error) = read_all::<MetadataLogRecord>(&batch, options);
         assert!(entries.is_empty());
         match error {
-            Some(LogError::Batch(e @ RecordError::DecompressedTooLarge { limit, .. })) => {
-                assert_eq!(limit, 1 << 20);
+            Some(LogError::Batch(e)) if matches!(e.kind(), RecordErrorKind::DecompressedTooLarge { .. }) => {
+                assert_eq!(*e.kind(), RecordErrorKind::DecompressedTooLarge { limit: 1 << 20 });
                 assert!(e.to_string().starts_with("batch at offset 77, records: "), "{codec}: {e}");
             }
             other => panic!("{codec}: {other:?}"),
@@ -807,8 +807,11 @@ fn compression_bombs_stop_at_the_limit() {
         bytes[17..21].copy_from_slice(&crc.to_be_bytes());
         let (_, error) = read_all::<MetadataLogRecord>(&bytes, DecodeOptions::default());
         match error {
-            Some(LogError::Batch(RecordError::DecompressedTooLarge { limit, .. })) => {
-                assert_eq!(limit, DecodeOptions::DEFAULT_MAX_DECOMPRESSED_SIZE);
+            Some(LogError::Batch(e)) if matches!(e.kind(), RecordErrorKind::DecompressedTooLarge { .. }) => {
+                assert_eq!(
+                    *e.kind(),
+                    RecordErrorKind::DecompressedTooLarge { limit: DecodeOptions::DEFAULT_MAX_DECOMPRESSED_SIZE }
+                );
             }
             other => panic!("zstd bomb: {other:?}"),
         }
