@@ -27,7 +27,7 @@ use std::process::ExitCode;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use futures_util::{SinkExt, StreamExt};
-use kafka_wire::api::{api_info, negotiate, Negotiated};
+use kafka_wire::api::{negotiate, ApiKey, Negotiated};
 use kafka_wire::codec::{Call, ClientCodec, CodecError};
 use kafka_wire::error_code::ErrorCode;
 use kafka_wire::message::VersionRange;
@@ -72,8 +72,6 @@ usage: client [--bootstrap HOST:PORT] [--topic NAME] [--sasl-plain USER:PASS] [-
                           `produce-fetch: rounds R, connections C, reauthentications N, ...`
 ";
 
-/// ApiVersions: the one api negotiated before knowing anything.
-const API_VERSIONS: i16 = 18;
 /// The lowest Produce and Fetch versions that carry record batches v2.
 const MIN_PRODUCE: i16 = 3;
 const MIN_FETCH: i16 = 4;
@@ -264,7 +262,7 @@ impl Connection {
     /// body listing the broker's ApiVersions range), again at the highest
     /// version both have.
     async fn negotiate(&mut self) -> Result<(), ClientError> {
-        let ours = api_info(API_VERSIONS).map_or(0, |info| info.valid_versions.max);
+        let ours = ApiKey::ApiVersions.info().valid_versions.max;
         let request = || ApiVersionsRequest {
             client_software_name: "kafka-wire-example".into(),
             client_software_version: env!("CARGO_PKG_VERSION").into(),
@@ -275,7 +273,7 @@ impl Connection {
         if body.error_code == ErrorCode::UnsupportedVersion.code() {
             // The refusal lists the broker's ApiVersions versions (KIP-511).
             version = negotiate(&body)
-                .version(API_VERSIONS)
+                .version(ApiKey::ApiVersions)
                 .ok_or(ClientError::NoCommonVersion { api: "ApiVersions", floor: 0 })?;
             println!("  ApiVersions v{ours}: broker answered UNSUPPORTED_VERSION; retrying at v{version}");
             body = self.send_now(request(), version).await?;
@@ -289,8 +287,8 @@ impl Connection {
     }
 
     /// The highest version of `api_key` both sides support, at least `floor`.
-    fn version(&self, api_key: i16, floor: i16) -> Result<i16, ClientError> {
-        let info = api_info(api_key).ok_or(ClientError::Unexpected("an unknown api"))?;
+    fn version(&self, api_key: ApiKey, floor: i16) -> Result<i16, ClientError> {
+        let info = api_key.info();
         let common = self.negotiated.range(api_key).map(|r| r.intersect(VersionRange::new(floor, i16::MAX)));
         match common {
             Some(range) if !range.is_empty() => Ok(range.max),
@@ -305,12 +303,12 @@ impl Connection {
     /// connection). Sets when to re-authenticate next.
     async fn authenticate(&mut self) -> Result<(), ClientError> {
         let Some((user, password)) = self.sasl.clone() else { return Ok(()) };
-        let version = self.version(17, 1)?;
+        let version = self.version(ApiKey::SaslHandshake, 1)?;
         let body = self.send_now(SaslHandshakeRequest { mechanism: "PLAIN".into() }, version).await?;
         if body.error_code != 0 {
             return Err(kafka_error(format!("SaslHandshake (broker offers {:?})", body.mechanisms), body.error_code));
         }
-        let version = self.version(36, 0)?;
+        let version = self.version(ApiKey::SaslAuthenticate, 0)?;
         let message = Bytes::from(format!("\0{user}\0{password}"));
         let body =
             self.send_now(SaslAuthenticateRequest { auth_bytes: message, ..Default::default() }, version).await?;
@@ -332,7 +330,7 @@ impl Connection {
 
     /// Metadata for `topic` (or every topic), without creating anything.
     async fn metadata(&mut self, topic: Option<&str>) -> Result<(MetadataResponse, i16), ClientError> {
-        let version = self.version(3, 0)?;
+        let version = self.version(ApiKey::Metadata, 0)?;
         let topics = match topic {
             Some(name) => Some(vec![MetadataRequestTopic { name: Some(name.into()), ..Default::default() }]),
             // v0 has no null: an empty list means all topics.
@@ -390,7 +388,7 @@ impl Client {
         let topic = self.args.topic.clone().unwrap_or_else(|| format!("kafka-wire-example-{:08x}", random_u32()));
         let controller = Self::node(&metadata, metadata.controller_id).unwrap_or_else(|| bootstrap.clone());
         let conn = self.connection(&controller).await?;
-        let version = conn.version(19, 0)?;
+        let version = conn.version(ApiKey::CreateTopics, 0)?;
         let request = CreateTopicsRequest {
             topics: vec![CreatableTopic {
                 name: topic.clone().into(),
@@ -489,7 +487,7 @@ impl Client {
         let size = records.len();
         let deadline = Instant::now() + self.args.timeout;
         let conn = self.connection(leader).await?;
-        let mut version = conn.version(0, MIN_PRODUCE)?;
+        let mut version = conn.version(ApiKey::Produce, MIN_PRODUCE)?;
         if topic_id.is_nil() && version >= 13 {
             // Produce v13+ names topics by id (KIP-516), as Fetch v13+ does.
             version = 12;
@@ -547,7 +545,7 @@ impl Client {
         let codec = self.args.compression;
         let pad = self.args.pad;
         let conn = self.connection(leader).await?;
-        let mut version = conn.version(1, MIN_FETCH)?;
+        let mut version = conn.version(ApiKey::Fetch, MIN_FETCH)?;
         if topic_id.is_nil() && version >= 13 {
             // Fetch v13+ names topics by id; without one (a broker that
             // does not give ids), fall back to v12 as Kafka's client does.

@@ -413,7 +413,7 @@ fn unwrap_envelope_request(envelope: &EnvelopeRequest, correlation_id: i32, shar
 /// What [`forward::unwrap_response`] makes of an EnvelopeResponse.
 fn unwrap_envelope_response(envelope: &EnvelopeResponse, forwarded: &ForwardedRequest) -> Value {
     let mut summary = Map::new();
-    summary.insert("inner_api_key".into(), forwarded.api_key().into());
+    summary.insert("inner_api_key".into(), forwarded.api_key().code().into());
     summary.insert("inner_api_version".into(), forwarded.api_version().into());
     summary.insert("error_code".into(), envelope.error_code.into());
     match forward::unwrap_response(envelope, forwarded) {

@@ -201,9 +201,9 @@ pub enum ApiKey {
     UnregisterController = 94i16,
 }
 /// Facts about each api key, in api-key order.
-pub static API_INFO: &[crate::api::ApiInfo] = &[
+pub static API_INFO: &[crate::api::ApiInfo<ApiKey>] = &[
     crate::api::ApiInfo {
-        api_key: 0,
+        api_key: ApiKey::Produce,
         name: "Produce",
         request_name: "ProduceRequest",
         response_name: "ProduceResponse",
@@ -216,7 +216,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 1,
+        api_key: ApiKey::Fetch,
         name: "Fetch",
         request_name: "FetchRequest",
         response_name: "FetchResponse",
@@ -233,7 +233,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 2,
+        api_key: ApiKey::ListOffsets,
         name: "ListOffsets",
         request_name: "ListOffsetsRequest",
         response_name: "ListOffsetsResponse",
@@ -246,7 +246,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 3,
+        api_key: ApiKey::Metadata,
         name: "Metadata",
         request_name: "MetadataRequest",
         response_name: "MetadataResponse",
@@ -259,7 +259,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 4,
+        api_key: ApiKey::LeaderAndIsr,
         name: "LeaderAndIsr",
         request_name: "LeaderAndIsrRequest",
         response_name: "LeaderAndIsrResponse",
@@ -272,7 +272,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 5,
+        api_key: ApiKey::StopReplica,
         name: "StopReplica",
         request_name: "StopReplicaRequest",
         response_name: "StopReplicaResponse",
@@ -285,7 +285,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 6,
+        api_key: ApiKey::UpdateMetadata,
         name: "UpdateMetadata",
         request_name: "UpdateMetadataRequest",
         response_name: "UpdateMetadataResponse",
@@ -298,7 +298,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 7,
+        api_key: ApiKey::ControlledShutdown,
         name: "ControlledShutdown",
         request_name: "ControlledShutdownRequest",
         response_name: "ControlledShutdownResponse",
@@ -311,7 +311,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 8,
+        api_key: ApiKey::OffsetCommit,
         name: "OffsetCommit",
         request_name: "OffsetCommitRequest",
         response_name: "OffsetCommitResponse",
@@ -324,7 +324,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 9,
+        api_key: ApiKey::OffsetFetch,
         name: "OffsetFetch",
         request_name: "OffsetFetchRequest",
         response_name: "OffsetFetchResponse",
@@ -337,7 +337,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 10,
+        api_key: ApiKey::FindCoordinator,
         name: "FindCoordinator",
         request_name: "FindCoordinatorRequest",
         response_name: "FindCoordinatorResponse",
@@ -350,7 +350,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 11,
+        api_key: ApiKey::JoinGroup,
         name: "JoinGroup",
         request_name: "JoinGroupRequest",
         response_name: "JoinGroupResponse",
@@ -363,7 +363,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 12,
+        api_key: ApiKey::Heartbeat,
         name: "Heartbeat",
         request_name: "HeartbeatRequest",
         response_name: "HeartbeatResponse",
@@ -376,7 +376,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 13,
+        api_key: ApiKey::LeaveGroup,
         name: "LeaveGroup",
         request_name: "LeaveGroupRequest",
         response_name: "LeaveGroupResponse",
@@ -389,7 +389,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 14,
+        api_key: ApiKey::SyncGroup,
         name: "SyncGroup",
         request_name: "SyncGroupRequest",
         response_name: "SyncGroupResponse",
@@ -402,7 +402,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 15,
+        api_key: ApiKey::DescribeGroups,
         name: "DescribeGroups",
         request_name: "DescribeGroupsRequest",
         response_name: "DescribeGroupsResponse",
@@ -415,7 +415,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 16,
+        api_key: ApiKey::ListGroups,
         name: "ListGroups",
         request_name: "ListGroupsRequest",
         response_name: "ListGroupsResponse",
@@ -428,7 +428,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 17,
+        api_key: ApiKey::SaslHandshake,
         name: "SaslHandshake",
         request_name: "SaslHandshakeRequest",
         response_name: "SaslHandshakeResponse",
@@ -445,7 +445,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 18,
+        api_key: ApiKey::ApiVersions,
         name: "ApiVersions",
         request_name: "ApiVersionsRequest",
         response_name: "ApiVersionsResponse",
@@ -462,7 +462,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 19,
+        api_key: ApiKey::CreateTopics,
         name: "CreateTopics",
         request_name: "CreateTopicsRequest",
         response_name: "CreateTopicsResponse",
@@ -479,7 +479,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 20,
+        api_key: ApiKey::DeleteTopics,
         name: "DeleteTopics",
         request_name: "DeleteTopicsRequest",
         response_name: "DeleteTopicsResponse",
@@ -496,7 +496,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 21,
+        api_key: ApiKey::DeleteRecords,
         name: "DeleteRecords",
         request_name: "DeleteRecordsRequest",
         response_name: "DeleteRecordsResponse",
@@ -509,7 +509,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 22,
+        api_key: ApiKey::InitProducerId,
         name: "InitProducerId",
         request_name: "InitProducerIdRequest",
         response_name: "InitProducerIdResponse",
@@ -522,7 +522,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 23,
+        api_key: ApiKey::OffsetForLeaderEpoch,
         name: "OffsetForLeaderEpoch",
         request_name: "OffsetForLeaderEpochRequest",
         response_name: "OffsetForLeaderEpochResponse",
@@ -535,7 +535,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 24,
+        api_key: ApiKey::AddPartitionsToTxn,
         name: "AddPartitionsToTxn",
         request_name: "AddPartitionsToTxnRequest",
         response_name: "AddPartitionsToTxnResponse",
@@ -548,7 +548,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 25,
+        api_key: ApiKey::AddOffsetsToTxn,
         name: "AddOffsetsToTxn",
         request_name: "AddOffsetsToTxnRequest",
         response_name: "AddOffsetsToTxnResponse",
@@ -561,7 +561,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 26,
+        api_key: ApiKey::EndTxn,
         name: "EndTxn",
         request_name: "EndTxnRequest",
         response_name: "EndTxnResponse",
@@ -574,7 +574,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 27,
+        api_key: ApiKey::WriteTxnMarkers,
         name: "WriteTxnMarkers",
         request_name: "WriteTxnMarkersRequest",
         response_name: "WriteTxnMarkersResponse",
@@ -587,7 +587,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 28,
+        api_key: ApiKey::TxnOffsetCommit,
         name: "TxnOffsetCommit",
         request_name: "TxnOffsetCommitRequest",
         response_name: "TxnOffsetCommitResponse",
@@ -600,7 +600,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 29,
+        api_key: ApiKey::DescribeAcls,
         name: "DescribeAcls",
         request_name: "DescribeAclsRequest",
         response_name: "DescribeAclsResponse",
@@ -617,7 +617,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 30,
+        api_key: ApiKey::CreateAcls,
         name: "CreateAcls",
         request_name: "CreateAclsRequest",
         response_name: "CreateAclsResponse",
@@ -634,7 +634,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 31,
+        api_key: ApiKey::DeleteAcls,
         name: "DeleteAcls",
         request_name: "DeleteAclsRequest",
         response_name: "DeleteAclsResponse",
@@ -651,7 +651,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 32,
+        api_key: ApiKey::DescribeConfigs,
         name: "DescribeConfigs",
         request_name: "DescribeConfigsRequest",
         response_name: "DescribeConfigsResponse",
@@ -668,7 +668,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 33,
+        api_key: ApiKey::AlterConfigs,
         name: "AlterConfigs",
         request_name: "AlterConfigsRequest",
         response_name: "AlterConfigsResponse",
@@ -685,7 +685,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 34,
+        api_key: ApiKey::AlterReplicaLogDirs,
         name: "AlterReplicaLogDirs",
         request_name: "AlterReplicaLogDirsRequest",
         response_name: "AlterReplicaLogDirsResponse",
@@ -698,7 +698,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 35,
+        api_key: ApiKey::DescribeLogDirs,
         name: "DescribeLogDirs",
         request_name: "DescribeLogDirsRequest",
         response_name: "DescribeLogDirsResponse",
@@ -711,7 +711,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 36,
+        api_key: ApiKey::SaslAuthenticate,
         name: "SaslAuthenticate",
         request_name: "SaslAuthenticateRequest",
         response_name: "SaslAuthenticateResponse",
@@ -728,7 +728,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 37,
+        api_key: ApiKey::CreatePartitions,
         name: "CreatePartitions",
         request_name: "CreatePartitionsRequest",
         response_name: "CreatePartitionsResponse",
@@ -745,7 +745,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 38,
+        api_key: ApiKey::CreateDelegationToken,
         name: "CreateDelegationToken",
         request_name: "CreateDelegationTokenRequest",
         response_name: "CreateDelegationTokenResponse",
@@ -762,7 +762,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 39,
+        api_key: ApiKey::RenewDelegationToken,
         name: "RenewDelegationToken",
         request_name: "RenewDelegationTokenRequest",
         response_name: "RenewDelegationTokenResponse",
@@ -779,7 +779,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 40,
+        api_key: ApiKey::ExpireDelegationToken,
         name: "ExpireDelegationToken",
         request_name: "ExpireDelegationTokenRequest",
         response_name: "ExpireDelegationTokenResponse",
@@ -796,7 +796,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 41,
+        api_key: ApiKey::DescribeDelegationToken,
         name: "DescribeDelegationToken",
         request_name: "DescribeDelegationTokenRequest",
         response_name: "DescribeDelegationTokenResponse",
@@ -813,7 +813,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 42,
+        api_key: ApiKey::DeleteGroups,
         name: "DeleteGroups",
         request_name: "DeleteGroupsRequest",
         response_name: "DeleteGroupsResponse",
@@ -826,7 +826,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 43,
+        api_key: ApiKey::ElectLeaders,
         name: "ElectLeaders",
         request_name: "ElectLeadersRequest",
         response_name: "ElectLeadersResponse",
@@ -843,7 +843,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 44,
+        api_key: ApiKey::IncrementalAlterConfigs,
         name: "IncrementalAlterConfigs",
         request_name: "IncrementalAlterConfigsRequest",
         response_name: "IncrementalAlterConfigsResponse",
@@ -860,7 +860,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 45,
+        api_key: ApiKey::AlterPartitionReassignments,
         name: "AlterPartitionReassignments",
         request_name: "AlterPartitionReassignmentsRequest",
         response_name: "AlterPartitionReassignmentsResponse",
@@ -877,7 +877,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 46,
+        api_key: ApiKey::ListPartitionReassignments,
         name: "ListPartitionReassignments",
         request_name: "ListPartitionReassignmentsRequest",
         response_name: "ListPartitionReassignmentsResponse",
@@ -894,7 +894,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 47,
+        api_key: ApiKey::OffsetDelete,
         name: "OffsetDelete",
         request_name: "OffsetDeleteRequest",
         response_name: "OffsetDeleteResponse",
@@ -907,7 +907,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 48,
+        api_key: ApiKey::DescribeClientQuotas,
         name: "DescribeClientQuotas",
         request_name: "DescribeClientQuotasRequest",
         response_name: "DescribeClientQuotasResponse",
@@ -920,7 +920,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 49,
+        api_key: ApiKey::AlterClientQuotas,
         name: "AlterClientQuotas",
         request_name: "AlterClientQuotasRequest",
         response_name: "AlterClientQuotasResponse",
@@ -937,7 +937,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 50,
+        api_key: ApiKey::DescribeUserScramCredentials,
         name: "DescribeUserScramCredentials",
         request_name: "DescribeUserScramCredentialsRequest",
         response_name: "DescribeUserScramCredentialsResponse",
@@ -954,7 +954,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 51,
+        api_key: ApiKey::AlterUserScramCredentials,
         name: "AlterUserScramCredentials",
         request_name: "AlterUserScramCredentialsRequest",
         response_name: "AlterUserScramCredentialsResponse",
@@ -971,7 +971,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 52,
+        api_key: ApiKey::Vote,
         name: "Vote",
         request_name: "VoteRequest",
         response_name: "VoteResponse",
@@ -984,7 +984,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 53,
+        api_key: ApiKey::BeginQuorumEpoch,
         name: "BeginQuorumEpoch",
         request_name: "BeginQuorumEpochRequest",
         response_name: "BeginQuorumEpochResponse",
@@ -997,7 +997,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 54,
+        api_key: ApiKey::EndQuorumEpoch,
         name: "EndQuorumEpoch",
         request_name: "EndQuorumEpochRequest",
         response_name: "EndQuorumEpochResponse",
@@ -1010,7 +1010,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 55,
+        api_key: ApiKey::DescribeQuorum,
         name: "DescribeQuorum",
         request_name: "DescribeQuorumRequest",
         response_name: "DescribeQuorumResponse",
@@ -1023,7 +1023,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 56,
+        api_key: ApiKey::AlterPartition,
         name: "AlterPartition",
         request_name: "AlterPartitionRequest",
         response_name: "AlterPartitionResponse",
@@ -1036,7 +1036,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 57,
+        api_key: ApiKey::UpdateFeatures,
         name: "UpdateFeatures",
         request_name: "UpdateFeaturesRequest",
         response_name: "UpdateFeaturesResponse",
@@ -1053,7 +1053,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 58,
+        api_key: ApiKey::Envelope,
         name: "Envelope",
         request_name: "EnvelopeRequest",
         response_name: "EnvelopeResponse",
@@ -1066,7 +1066,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 59,
+        api_key: ApiKey::FetchSnapshot,
         name: "FetchSnapshot",
         request_name: "FetchSnapshotRequest",
         response_name: "FetchSnapshotResponse",
@@ -1079,7 +1079,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 60,
+        api_key: ApiKey::DescribeCluster,
         name: "DescribeCluster",
         request_name: "DescribeClusterRequest",
         response_name: "DescribeClusterResponse",
@@ -1096,7 +1096,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 61,
+        api_key: ApiKey::DescribeProducers,
         name: "DescribeProducers",
         request_name: "DescribeProducersRequest",
         response_name: "DescribeProducersResponse",
@@ -1109,7 +1109,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 62,
+        api_key: ApiKey::BrokerRegistration,
         name: "BrokerRegistration",
         request_name: "BrokerRegistrationRequest",
         response_name: "BrokerRegistrationResponse",
@@ -1122,7 +1122,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 63,
+        api_key: ApiKey::BrokerHeartbeat,
         name: "BrokerHeartbeat",
         request_name: "BrokerHeartbeatRequest",
         response_name: "BrokerHeartbeatResponse",
@@ -1135,7 +1135,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 64,
+        api_key: ApiKey::UnregisterBroker,
         name: "UnregisterBroker",
         request_name: "UnregisterBrokerRequest",
         response_name: "UnregisterBrokerResponse",
@@ -1148,7 +1148,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 65,
+        api_key: ApiKey::DescribeTransactions,
         name: "DescribeTransactions",
         request_name: "DescribeTransactionsRequest",
         response_name: "DescribeTransactionsResponse",
@@ -1161,7 +1161,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 66,
+        api_key: ApiKey::ListTransactions,
         name: "ListTransactions",
         request_name: "ListTransactionsRequest",
         response_name: "ListTransactionsResponse",
@@ -1174,7 +1174,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 67,
+        api_key: ApiKey::AllocateProducerIds,
         name: "AllocateProducerIds",
         request_name: "AllocateProducerIdsRequest",
         response_name: "AllocateProducerIdsResponse",
@@ -1187,7 +1187,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 68,
+        api_key: ApiKey::ConsumerGroupHeartbeat,
         name: "ConsumerGroupHeartbeat",
         request_name: "ConsumerGroupHeartbeatRequest",
         response_name: "ConsumerGroupHeartbeatResponse",
@@ -1200,7 +1200,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 69,
+        api_key: ApiKey::ConsumerGroupDescribe,
         name: "ConsumerGroupDescribe",
         request_name: "ConsumerGroupDescribeRequest",
         response_name: "ConsumerGroupDescribeResponse",
@@ -1213,7 +1213,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 70,
+        api_key: ApiKey::ControllerRegistration,
         name: "ControllerRegistration",
         request_name: "ControllerRegistrationRequest",
         response_name: "ControllerRegistrationResponse",
@@ -1226,7 +1226,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 71,
+        api_key: ApiKey::GetTelemetrySubscriptions,
         name: "GetTelemetrySubscriptions",
         request_name: "GetTelemetrySubscriptionsRequest",
         response_name: "GetTelemetrySubscriptionsResponse",
@@ -1239,7 +1239,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 72,
+        api_key: ApiKey::PushTelemetry,
         name: "PushTelemetry",
         request_name: "PushTelemetryRequest",
         response_name: "PushTelemetryResponse",
@@ -1252,7 +1252,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 73,
+        api_key: ApiKey::AssignReplicasToDirs,
         name: "AssignReplicasToDirs",
         request_name: "AssignReplicasToDirsRequest",
         response_name: "AssignReplicasToDirsResponse",
@@ -1265,7 +1265,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 74,
+        api_key: ApiKey::ListConfigResources,
         name: "ListConfigResources",
         request_name: "ListConfigResourcesRequest",
         response_name: "ListConfigResourcesResponse",
@@ -1278,7 +1278,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 75,
+        api_key: ApiKey::DescribeTopicPartitions,
         name: "DescribeTopicPartitions",
         request_name: "DescribeTopicPartitionsRequest",
         response_name: "DescribeTopicPartitionsResponse",
@@ -1291,7 +1291,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 76,
+        api_key: ApiKey::ShareGroupHeartbeat,
         name: "ShareGroupHeartbeat",
         request_name: "ShareGroupHeartbeatRequest",
         response_name: "ShareGroupHeartbeatResponse",
@@ -1304,7 +1304,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 77,
+        api_key: ApiKey::ShareGroupDescribe,
         name: "ShareGroupDescribe",
         request_name: "ShareGroupDescribeRequest",
         response_name: "ShareGroupDescribeResponse",
@@ -1317,7 +1317,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 78,
+        api_key: ApiKey::ShareFetch,
         name: "ShareFetch",
         request_name: "ShareFetchRequest",
         response_name: "ShareFetchResponse",
@@ -1330,7 +1330,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 79,
+        api_key: ApiKey::ShareAcknowledge,
         name: "ShareAcknowledge",
         request_name: "ShareAcknowledgeRequest",
         response_name: "ShareAcknowledgeResponse",
@@ -1343,7 +1343,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 80,
+        api_key: ApiKey::AddRaftVoter,
         name: "AddRaftVoter",
         request_name: "AddRaftVoterRequest",
         response_name: "AddRaftVoterResponse",
@@ -1356,7 +1356,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 81,
+        api_key: ApiKey::RemoveRaftVoter,
         name: "RemoveRaftVoter",
         request_name: "RemoveRaftVoterRequest",
         response_name: "RemoveRaftVoterResponse",
@@ -1369,7 +1369,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 82,
+        api_key: ApiKey::UpdateRaftVoter,
         name: "UpdateRaftVoter",
         request_name: "UpdateRaftVoterRequest",
         response_name: "UpdateRaftVoterResponse",
@@ -1382,7 +1382,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 83,
+        api_key: ApiKey::InitializeShareGroupState,
         name: "InitializeShareGroupState",
         request_name: "InitializeShareGroupStateRequest",
         response_name: "InitializeShareGroupStateResponse",
@@ -1395,7 +1395,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 84,
+        api_key: ApiKey::ReadShareGroupState,
         name: "ReadShareGroupState",
         request_name: "ReadShareGroupStateRequest",
         response_name: "ReadShareGroupStateResponse",
@@ -1408,7 +1408,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 85,
+        api_key: ApiKey::WriteShareGroupState,
         name: "WriteShareGroupState",
         request_name: "WriteShareGroupStateRequest",
         response_name: "WriteShareGroupStateResponse",
@@ -1421,7 +1421,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 86,
+        api_key: ApiKey::DeleteShareGroupState,
         name: "DeleteShareGroupState",
         request_name: "DeleteShareGroupStateRequest",
         response_name: "DeleteShareGroupStateResponse",
@@ -1434,7 +1434,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 87,
+        api_key: ApiKey::ReadShareGroupStateSummary,
         name: "ReadShareGroupStateSummary",
         request_name: "ReadShareGroupStateSummaryRequest",
         response_name: "ReadShareGroupStateSummaryResponse",
@@ -1447,7 +1447,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 88,
+        api_key: ApiKey::StreamsGroupHeartbeat,
         name: "StreamsGroupHeartbeat",
         request_name: "StreamsGroupHeartbeatRequest",
         response_name: "StreamsGroupHeartbeatResponse",
@@ -1460,7 +1460,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 89,
+        api_key: ApiKey::StreamsGroupDescribe,
         name: "StreamsGroupDescribe",
         request_name: "StreamsGroupDescribeRequest",
         response_name: "StreamsGroupDescribeResponse",
@@ -1473,7 +1473,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 90,
+        api_key: ApiKey::DescribeShareGroupOffsets,
         name: "DescribeShareGroupOffsets",
         request_name: "DescribeShareGroupOffsetsRequest",
         response_name: "DescribeShareGroupOffsetsResponse",
@@ -1486,7 +1486,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 91,
+        api_key: ApiKey::AlterShareGroupOffsets,
         name: "AlterShareGroupOffsets",
         request_name: "AlterShareGroupOffsetsRequest",
         response_name: "AlterShareGroupOffsetsResponse",
@@ -1499,7 +1499,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 92,
+        api_key: ApiKey::DeleteShareGroupOffsets,
         name: "DeleteShareGroupOffsets",
         request_name: "DeleteShareGroupOffsetsRequest",
         response_name: "DeleteShareGroupOffsetsResponse",
@@ -1512,7 +1512,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 93,
+        api_key: ApiKey::StreamsGroupTopologyDescriptionUpdate,
         name: "StreamsGroupTopologyDescriptionUpdate",
         request_name: "StreamsGroupTopologyDescriptionUpdateRequest",
         response_name: "StreamsGroupTopologyDescriptionUpdateResponse",
@@ -1525,7 +1525,7 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
     crate::api::ApiInfo {
-        api_key: 94,
+        api_key: ApiKey::UnregisterController,
         name: "UnregisterController",
         request_name: "UnregisterControllerRequest",
         response_name: "UnregisterControllerResponse",
@@ -1538,8 +1538,9 @@ pub static API_INFO: &[crate::api::ApiInfo] = &[
         compiled: true,
     },
 ];
-/// The facts about api key `code`, if this message set has it.
-pub fn api_info(code: i16) -> Option<&'static crate::api::ApiInfo> {
+/// The facts about api key `code` (a number read from the wire, which
+/// may be one this message set lacks), if this message set has it.
+pub fn api_info(code: i16) -> Option<&'static crate::api::ApiInfo<ApiKey>> {
     match code {
         0 => Some(&API_INFO[0usize]),
         1 => Some(&API_INFO[1usize]),
@@ -1743,7 +1744,7 @@ impl ApiKey {
         self as i16
     }
     /// The facts about this api key: name, versions, listeners, header versions.
-    pub fn info(self) -> &'static crate::api::ApiInfo {
+    pub fn info(self) -> &'static crate::api::ApiInfo<ApiKey> {
         match self {
             ApiKey::Produce => &API_INFO[0usize],
             ApiKey::Fetch => &API_INFO[1usize],
@@ -1841,6 +1842,12 @@ impl ApiKey {
             ApiKey::StreamsGroupTopologyDescriptionUpdate => &API_INFO[93usize],
             ApiKey::UnregisterController => &API_INFO[94usize],
         }
+    }
+}
+impl From<ApiKey> for i16 {
+    /// The api key's number on the wire, as [`ApiKey::code`].
+    fn from(key: ApiKey) -> i16 {
+        key.code()
     }
 }
 impl TryFrom<i16> for ApiKey {
@@ -2219,103 +2226,105 @@ impl Default for RequestBody {
 }
 impl RequestBody {
     /// The api key of the body.
-    pub fn api_key(&self) -> i16 {
+    pub fn api_key(&self) -> ApiKey {
         match self {
-            Self::Produce(_) => 0,
-            Self::Fetch(_) => 1,
-            Self::ListOffsets(_) => 2,
-            Self::Metadata(_) => 3,
-            Self::LeaderAndIsr(_) => 4,
-            Self::StopReplica(_) => 5,
-            Self::UpdateMetadata(_) => 6,
-            Self::ControlledShutdown(_) => 7,
-            Self::OffsetCommit(_) => 8,
-            Self::OffsetFetch(_) => 9,
-            Self::FindCoordinator(_) => 10,
-            Self::JoinGroup(_) => 11,
-            Self::Heartbeat(_) => 12,
-            Self::LeaveGroup(_) => 13,
-            Self::SyncGroup(_) => 14,
-            Self::DescribeGroups(_) => 15,
-            Self::ListGroups(_) => 16,
-            Self::SaslHandshake(_) => 17,
-            Self::ApiVersions(_) => 18,
-            Self::CreateTopics(_) => 19,
-            Self::DeleteTopics(_) => 20,
-            Self::DeleteRecords(_) => 21,
-            Self::InitProducerId(_) => 22,
-            Self::OffsetForLeaderEpoch(_) => 23,
-            Self::AddPartitionsToTxn(_) => 24,
-            Self::AddOffsetsToTxn(_) => 25,
-            Self::EndTxn(_) => 26,
-            Self::WriteTxnMarkers(_) => 27,
-            Self::TxnOffsetCommit(_) => 28,
-            Self::DescribeAcls(_) => 29,
-            Self::CreateAcls(_) => 30,
-            Self::DeleteAcls(_) => 31,
-            Self::DescribeConfigs(_) => 32,
-            Self::AlterConfigs(_) => 33,
-            Self::AlterReplicaLogDirs(_) => 34,
-            Self::DescribeLogDirs(_) => 35,
-            Self::SaslAuthenticate(_) => 36,
-            Self::CreatePartitions(_) => 37,
-            Self::CreateDelegationToken(_) => 38,
-            Self::RenewDelegationToken(_) => 39,
-            Self::ExpireDelegationToken(_) => 40,
-            Self::DescribeDelegationToken(_) => 41,
-            Self::DeleteGroups(_) => 42,
-            Self::ElectLeaders(_) => 43,
-            Self::IncrementalAlterConfigs(_) => 44,
-            Self::AlterPartitionReassignments(_) => 45,
-            Self::ListPartitionReassignments(_) => 46,
-            Self::OffsetDelete(_) => 47,
-            Self::DescribeClientQuotas(_) => 48,
-            Self::AlterClientQuotas(_) => 49,
-            Self::DescribeUserScramCredentials(_) => 50,
-            Self::AlterUserScramCredentials(_) => 51,
-            Self::Vote(_) => 52,
-            Self::BeginQuorumEpoch(_) => 53,
-            Self::EndQuorumEpoch(_) => 54,
-            Self::DescribeQuorum(_) => 55,
-            Self::AlterPartition(_) => 56,
-            Self::UpdateFeatures(_) => 57,
-            Self::Envelope(_) => 58,
-            Self::FetchSnapshot(_) => 59,
-            Self::DescribeCluster(_) => 60,
-            Self::DescribeProducers(_) => 61,
-            Self::BrokerRegistration(_) => 62,
-            Self::BrokerHeartbeat(_) => 63,
-            Self::UnregisterBroker(_) => 64,
-            Self::DescribeTransactions(_) => 65,
-            Self::ListTransactions(_) => 66,
-            Self::AllocateProducerIds(_) => 67,
-            Self::ConsumerGroupHeartbeat(_) => 68,
-            Self::ConsumerGroupDescribe(_) => 69,
-            Self::ControllerRegistration(_) => 70,
-            Self::GetTelemetrySubscriptions(_) => 71,
-            Self::PushTelemetry(_) => 72,
-            Self::AssignReplicasToDirs(_) => 73,
-            Self::ListConfigResources(_) => 74,
-            Self::DescribeTopicPartitions(_) => 75,
-            Self::ShareGroupHeartbeat(_) => 76,
-            Self::ShareGroupDescribe(_) => 77,
-            Self::ShareFetch(_) => 78,
-            Self::ShareAcknowledge(_) => 79,
-            Self::AddRaftVoter(_) => 80,
-            Self::RemoveRaftVoter(_) => 81,
-            Self::UpdateRaftVoter(_) => 82,
-            Self::InitializeShareGroupState(_) => 83,
-            Self::ReadShareGroupState(_) => 84,
-            Self::WriteShareGroupState(_) => 85,
-            Self::DeleteShareGroupState(_) => 86,
-            Self::ReadShareGroupStateSummary(_) => 87,
-            Self::StreamsGroupHeartbeat(_) => 88,
-            Self::StreamsGroupDescribe(_) => 89,
-            Self::DescribeShareGroupOffsets(_) => 90,
-            Self::AlterShareGroupOffsets(_) => 91,
-            Self::DeleteShareGroupOffsets(_) => 92,
-            Self::StreamsGroupTopologyDescriptionUpdate(_) => 93,
-            Self::UnregisterController(_) => 94,
+            Self::Produce(_) => ApiKey::Produce,
+            Self::Fetch(_) => ApiKey::Fetch,
+            Self::ListOffsets(_) => ApiKey::ListOffsets,
+            Self::Metadata(_) => ApiKey::Metadata,
+            Self::LeaderAndIsr(_) => ApiKey::LeaderAndIsr,
+            Self::StopReplica(_) => ApiKey::StopReplica,
+            Self::UpdateMetadata(_) => ApiKey::UpdateMetadata,
+            Self::ControlledShutdown(_) => ApiKey::ControlledShutdown,
+            Self::OffsetCommit(_) => ApiKey::OffsetCommit,
+            Self::OffsetFetch(_) => ApiKey::OffsetFetch,
+            Self::FindCoordinator(_) => ApiKey::FindCoordinator,
+            Self::JoinGroup(_) => ApiKey::JoinGroup,
+            Self::Heartbeat(_) => ApiKey::Heartbeat,
+            Self::LeaveGroup(_) => ApiKey::LeaveGroup,
+            Self::SyncGroup(_) => ApiKey::SyncGroup,
+            Self::DescribeGroups(_) => ApiKey::DescribeGroups,
+            Self::ListGroups(_) => ApiKey::ListGroups,
+            Self::SaslHandshake(_) => ApiKey::SaslHandshake,
+            Self::ApiVersions(_) => ApiKey::ApiVersions,
+            Self::CreateTopics(_) => ApiKey::CreateTopics,
+            Self::DeleteTopics(_) => ApiKey::DeleteTopics,
+            Self::DeleteRecords(_) => ApiKey::DeleteRecords,
+            Self::InitProducerId(_) => ApiKey::InitProducerId,
+            Self::OffsetForLeaderEpoch(_) => ApiKey::OffsetForLeaderEpoch,
+            Self::AddPartitionsToTxn(_) => ApiKey::AddPartitionsToTxn,
+            Self::AddOffsetsToTxn(_) => ApiKey::AddOffsetsToTxn,
+            Self::EndTxn(_) => ApiKey::EndTxn,
+            Self::WriteTxnMarkers(_) => ApiKey::WriteTxnMarkers,
+            Self::TxnOffsetCommit(_) => ApiKey::TxnOffsetCommit,
+            Self::DescribeAcls(_) => ApiKey::DescribeAcls,
+            Self::CreateAcls(_) => ApiKey::CreateAcls,
+            Self::DeleteAcls(_) => ApiKey::DeleteAcls,
+            Self::DescribeConfigs(_) => ApiKey::DescribeConfigs,
+            Self::AlterConfigs(_) => ApiKey::AlterConfigs,
+            Self::AlterReplicaLogDirs(_) => ApiKey::AlterReplicaLogDirs,
+            Self::DescribeLogDirs(_) => ApiKey::DescribeLogDirs,
+            Self::SaslAuthenticate(_) => ApiKey::SaslAuthenticate,
+            Self::CreatePartitions(_) => ApiKey::CreatePartitions,
+            Self::CreateDelegationToken(_) => ApiKey::CreateDelegationToken,
+            Self::RenewDelegationToken(_) => ApiKey::RenewDelegationToken,
+            Self::ExpireDelegationToken(_) => ApiKey::ExpireDelegationToken,
+            Self::DescribeDelegationToken(_) => ApiKey::DescribeDelegationToken,
+            Self::DeleteGroups(_) => ApiKey::DeleteGroups,
+            Self::ElectLeaders(_) => ApiKey::ElectLeaders,
+            Self::IncrementalAlterConfigs(_) => ApiKey::IncrementalAlterConfigs,
+            Self::AlterPartitionReassignments(_) => ApiKey::AlterPartitionReassignments,
+            Self::ListPartitionReassignments(_) => ApiKey::ListPartitionReassignments,
+            Self::OffsetDelete(_) => ApiKey::OffsetDelete,
+            Self::DescribeClientQuotas(_) => ApiKey::DescribeClientQuotas,
+            Self::AlterClientQuotas(_) => ApiKey::AlterClientQuotas,
+            Self::DescribeUserScramCredentials(_) => ApiKey::DescribeUserScramCredentials,
+            Self::AlterUserScramCredentials(_) => ApiKey::AlterUserScramCredentials,
+            Self::Vote(_) => ApiKey::Vote,
+            Self::BeginQuorumEpoch(_) => ApiKey::BeginQuorumEpoch,
+            Self::EndQuorumEpoch(_) => ApiKey::EndQuorumEpoch,
+            Self::DescribeQuorum(_) => ApiKey::DescribeQuorum,
+            Self::AlterPartition(_) => ApiKey::AlterPartition,
+            Self::UpdateFeatures(_) => ApiKey::UpdateFeatures,
+            Self::Envelope(_) => ApiKey::Envelope,
+            Self::FetchSnapshot(_) => ApiKey::FetchSnapshot,
+            Self::DescribeCluster(_) => ApiKey::DescribeCluster,
+            Self::DescribeProducers(_) => ApiKey::DescribeProducers,
+            Self::BrokerRegistration(_) => ApiKey::BrokerRegistration,
+            Self::BrokerHeartbeat(_) => ApiKey::BrokerHeartbeat,
+            Self::UnregisterBroker(_) => ApiKey::UnregisterBroker,
+            Self::DescribeTransactions(_) => ApiKey::DescribeTransactions,
+            Self::ListTransactions(_) => ApiKey::ListTransactions,
+            Self::AllocateProducerIds(_) => ApiKey::AllocateProducerIds,
+            Self::ConsumerGroupHeartbeat(_) => ApiKey::ConsumerGroupHeartbeat,
+            Self::ConsumerGroupDescribe(_) => ApiKey::ConsumerGroupDescribe,
+            Self::ControllerRegistration(_) => ApiKey::ControllerRegistration,
+            Self::GetTelemetrySubscriptions(_) => ApiKey::GetTelemetrySubscriptions,
+            Self::PushTelemetry(_) => ApiKey::PushTelemetry,
+            Self::AssignReplicasToDirs(_) => ApiKey::AssignReplicasToDirs,
+            Self::ListConfigResources(_) => ApiKey::ListConfigResources,
+            Self::DescribeTopicPartitions(_) => ApiKey::DescribeTopicPartitions,
+            Self::ShareGroupHeartbeat(_) => ApiKey::ShareGroupHeartbeat,
+            Self::ShareGroupDescribe(_) => ApiKey::ShareGroupDescribe,
+            Self::ShareFetch(_) => ApiKey::ShareFetch,
+            Self::ShareAcknowledge(_) => ApiKey::ShareAcknowledge,
+            Self::AddRaftVoter(_) => ApiKey::AddRaftVoter,
+            Self::RemoveRaftVoter(_) => ApiKey::RemoveRaftVoter,
+            Self::UpdateRaftVoter(_) => ApiKey::UpdateRaftVoter,
+            Self::InitializeShareGroupState(_) => ApiKey::InitializeShareGroupState,
+            Self::ReadShareGroupState(_) => ApiKey::ReadShareGroupState,
+            Self::WriteShareGroupState(_) => ApiKey::WriteShareGroupState,
+            Self::DeleteShareGroupState(_) => ApiKey::DeleteShareGroupState,
+            Self::ReadShareGroupStateSummary(_) => ApiKey::ReadShareGroupStateSummary,
+            Self::StreamsGroupHeartbeat(_) => ApiKey::StreamsGroupHeartbeat,
+            Self::StreamsGroupDescribe(_) => ApiKey::StreamsGroupDescribe,
+            Self::DescribeShareGroupOffsets(_) => ApiKey::DescribeShareGroupOffsets,
+            Self::AlterShareGroupOffsets(_) => ApiKey::AlterShareGroupOffsets,
+            Self::DeleteShareGroupOffsets(_) => ApiKey::DeleteShareGroupOffsets,
+            Self::StreamsGroupTopologyDescriptionUpdate(_) => {
+                ApiKey::StreamsGroupTopologyDescriptionUpdate
+            }
+            Self::UnregisterController(_) => ApiKey::UnregisterController,
         }
     }
     /// Appends the body encoded at `version`.
@@ -3729,7 +3738,7 @@ impl TryFrom<RequestBody> for super::produce_request::ProduceRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 0,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -3751,7 +3760,7 @@ impl TryFrom<RequestBody> for super::fetch_request::FetchRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 1,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -3773,7 +3782,7 @@ impl TryFrom<RequestBody> for super::list_offsets_request::ListOffsetsRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 2,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -3795,7 +3804,7 @@ impl TryFrom<RequestBody> for super::metadata_request::MetadataRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 3,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -3817,7 +3826,7 @@ impl TryFrom<RequestBody> for super::leader_and_isr_request::LeaderAndIsrRequest
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 4,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -3839,7 +3848,7 @@ impl TryFrom<RequestBody> for super::stop_replica_request::StopReplicaRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 5,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -3861,7 +3870,7 @@ impl TryFrom<RequestBody> for super::update_metadata_request::UpdateMetadataRequ
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 6,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -3885,7 +3894,7 @@ for super::controlled_shutdown_request::ControlledShutdownRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 7,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -3907,7 +3916,7 @@ impl TryFrom<RequestBody> for super::offset_commit_request::OffsetCommitRequest 
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 8,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -3929,7 +3938,7 @@ impl TryFrom<RequestBody> for super::offset_fetch_request::OffsetFetchRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 9,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -3951,7 +3960,7 @@ impl TryFrom<RequestBody> for super::find_coordinator_request::FindCoordinatorRe
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 10,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -3973,7 +3982,7 @@ impl TryFrom<RequestBody> for super::join_group_request::JoinGroupRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 11,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -3995,7 +4004,7 @@ impl TryFrom<RequestBody> for super::heartbeat_request::HeartbeatRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 12,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4017,7 +4026,7 @@ impl TryFrom<RequestBody> for super::leave_group_request::LeaveGroupRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 13,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4039,7 +4048,7 @@ impl TryFrom<RequestBody> for super::sync_group_request::SyncGroupRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 14,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4061,7 +4070,7 @@ impl TryFrom<RequestBody> for super::describe_groups_request::DescribeGroupsRequ
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 15,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4083,7 +4092,7 @@ impl TryFrom<RequestBody> for super::list_groups_request::ListGroupsRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 16,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4105,7 +4114,7 @@ impl TryFrom<RequestBody> for super::sasl_handshake_request::SaslHandshakeReques
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 17,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4127,7 +4136,7 @@ impl TryFrom<RequestBody> for super::api_versions_request::ApiVersionsRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 18,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4149,7 +4158,7 @@ impl TryFrom<RequestBody> for super::create_topics_request::CreateTopicsRequest 
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 19,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4171,7 +4180,7 @@ impl TryFrom<RequestBody> for super::delete_topics_request::DeleteTopicsRequest 
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 20,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4193,7 +4202,7 @@ impl TryFrom<RequestBody> for super::delete_records_request::DeleteRecordsReques
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 21,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4215,7 +4224,7 @@ impl TryFrom<RequestBody> for super::init_producer_id_request::InitProducerIdReq
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 22,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4241,7 +4250,7 @@ for super::offset_for_leader_epoch_request::OffsetForLeaderEpochRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 23,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4265,7 +4274,7 @@ for super::add_partitions_to_txn_request::AddPartitionsToTxnRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 24,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4287,7 +4296,7 @@ impl TryFrom<RequestBody> for super::add_offsets_to_txn_request::AddOffsetsToTxn
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 25,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4309,7 +4318,7 @@ impl TryFrom<RequestBody> for super::end_txn_request::EndTxnRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 26,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4331,7 +4340,7 @@ impl TryFrom<RequestBody> for super::write_txn_markers_request::WriteTxnMarkersR
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 27,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4353,7 +4362,7 @@ impl TryFrom<RequestBody> for super::txn_offset_commit_request::TxnOffsetCommitR
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 28,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4375,7 +4384,7 @@ impl TryFrom<RequestBody> for super::describe_acls_request::DescribeAclsRequest 
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 29,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4397,7 +4406,7 @@ impl TryFrom<RequestBody> for super::create_acls_request::CreateAclsRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 30,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4419,7 +4428,7 @@ impl TryFrom<RequestBody> for super::delete_acls_request::DeleteAclsRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 31,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4441,7 +4450,7 @@ impl TryFrom<RequestBody> for super::describe_configs_request::DescribeConfigsRe
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 32,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4463,7 +4472,7 @@ impl TryFrom<RequestBody> for super::alter_configs_request::AlterConfigsRequest 
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 33,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4489,7 +4498,7 @@ for super::alter_replica_log_dirs_request::AlterReplicaLogDirsRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 34,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4511,7 +4520,7 @@ impl TryFrom<RequestBody> for super::describe_log_dirs_request::DescribeLogDirsR
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 35,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4533,7 +4542,7 @@ impl TryFrom<RequestBody> for super::sasl_authenticate_request::SaslAuthenticate
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 36,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4555,7 +4564,7 @@ impl TryFrom<RequestBody> for super::create_partitions_request::CreatePartitions
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 37,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4581,7 +4590,7 @@ for super::create_delegation_token_request::CreateDelegationTokenRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 38,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4607,7 +4616,7 @@ for super::renew_delegation_token_request::RenewDelegationTokenRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 39,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4633,7 +4642,7 @@ for super::expire_delegation_token_request::ExpireDelegationTokenRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 40,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4659,7 +4668,7 @@ for super::describe_delegation_token_request::DescribeDelegationTokenRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 41,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4681,7 +4690,7 @@ impl TryFrom<RequestBody> for super::delete_groups_request::DeleteGroupsRequest 
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 42,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4703,7 +4712,7 @@ impl TryFrom<RequestBody> for super::elect_leaders_request::ElectLeadersRequest 
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 43,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4729,7 +4738,7 @@ for super::incremental_alter_configs_request::IncrementalAlterConfigsRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 44,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4756,7 +4765,7 @@ for super::alter_partition_reassignments_request::AlterPartitionReassignmentsReq
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 45,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4782,7 +4791,7 @@ for super::list_partition_reassignments_request::ListPartitionReassignmentsReque
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 46,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4804,7 +4813,7 @@ impl TryFrom<RequestBody> for super::offset_delete_request::OffsetDeleteRequest 
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 47,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4830,7 +4839,7 @@ for super::describe_client_quotas_request::DescribeClientQuotasRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 48,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4853,7 +4862,7 @@ for super::alter_client_quotas_request::AlterClientQuotasRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 49,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4880,7 +4889,7 @@ for super::describe_user_scram_credentials_request::DescribeUserScramCredentials
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 50,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4906,7 +4915,7 @@ for super::alter_user_scram_credentials_request::AlterUserScramCredentialsReques
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 51,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4928,7 +4937,7 @@ impl TryFrom<RequestBody> for super::vote_request::VoteRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 52,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4951,7 +4960,7 @@ for super::begin_quorum_epoch_request::BeginQuorumEpochRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 53,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4973,7 +4982,7 @@ impl TryFrom<RequestBody> for super::end_quorum_epoch_request::EndQuorumEpochReq
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 54,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -4995,7 +5004,7 @@ impl TryFrom<RequestBody> for super::describe_quorum_request::DescribeQuorumRequ
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 55,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5017,7 +5026,7 @@ impl TryFrom<RequestBody> for super::alter_partition_request::AlterPartitionRequ
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 56,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5039,7 +5048,7 @@ impl TryFrom<RequestBody> for super::update_features_request::UpdateFeaturesRequ
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 57,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5061,7 +5070,7 @@ impl TryFrom<RequestBody> for super::envelope_request::EnvelopeRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 58,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5083,7 +5092,7 @@ impl TryFrom<RequestBody> for super::fetch_snapshot_request::FetchSnapshotReques
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 59,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5105,7 +5114,7 @@ impl TryFrom<RequestBody> for super::describe_cluster_request::DescribeClusterRe
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 60,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5128,7 +5137,7 @@ for super::describe_producers_request::DescribeProducersRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 61,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5152,7 +5161,7 @@ for super::broker_registration_request::BrokerRegistrationRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 62,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5174,7 +5183,7 @@ impl TryFrom<RequestBody> for super::broker_heartbeat_request::BrokerHeartbeatRe
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 63,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5196,7 +5205,7 @@ impl TryFrom<RequestBody> for super::unregister_broker_request::UnregisterBroker
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 64,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5222,7 +5231,7 @@ for super::describe_transactions_request::DescribeTransactionsRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 65,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5244,7 +5253,7 @@ impl TryFrom<RequestBody> for super::list_transactions_request::ListTransactions
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 66,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5270,7 +5279,7 @@ for super::allocate_producer_ids_request::AllocateProducerIdsRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 67,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5296,7 +5305,7 @@ for super::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 68,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5322,7 +5331,7 @@ for super::consumer_group_describe_request::ConsumerGroupDescribeRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 69,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5348,7 +5357,7 @@ for super::controller_registration_request::ControllerRegistrationRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 70,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5374,7 +5383,7 @@ for super::get_telemetry_subscriptions_request::GetTelemetrySubscriptionsRequest
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 71,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5396,7 +5405,7 @@ impl TryFrom<RequestBody> for super::push_telemetry_request::PushTelemetryReques
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 72,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5422,7 +5431,7 @@ for super::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 73,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5448,7 +5457,7 @@ for super::list_config_resources_request::ListConfigResourcesRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 74,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5474,7 +5483,7 @@ for super::describe_topic_partitions_request::DescribeTopicPartitionsRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 75,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5500,7 +5509,7 @@ for super::share_group_heartbeat_request::ShareGroupHeartbeatRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 76,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5524,7 +5533,7 @@ for super::share_group_describe_request::ShareGroupDescribeRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 77,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5546,7 +5555,7 @@ impl TryFrom<RequestBody> for super::share_fetch_request::ShareFetchRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 78,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5568,7 +5577,7 @@ impl TryFrom<RequestBody> for super::share_acknowledge_request::ShareAcknowledge
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 79,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5590,7 +5599,7 @@ impl TryFrom<RequestBody> for super::add_raft_voter_request::AddRaftVoterRequest
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 80,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5612,7 +5621,7 @@ impl TryFrom<RequestBody> for super::remove_raft_voter_request::RemoveRaftVoterR
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 81,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5634,7 +5643,7 @@ impl TryFrom<RequestBody> for super::update_raft_voter_request::UpdateRaftVoterR
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 82,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5660,7 +5669,7 @@ for super::initialize_share_group_state_request::InitializeShareGroupStateReques
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 83,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5686,7 +5695,7 @@ for super::read_share_group_state_request::ReadShareGroupStateRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 84,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5712,7 +5721,7 @@ for super::write_share_group_state_request::WriteShareGroupStateRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 85,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5738,7 +5747,7 @@ for super::delete_share_group_state_request::DeleteShareGroupStateRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 86,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5765,7 +5774,7 @@ for super::read_share_group_state_summary_request::ReadShareGroupStateSummaryReq
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 87,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5791,7 +5800,7 @@ for super::streams_group_heartbeat_request::StreamsGroupHeartbeatRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 88,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5817,7 +5826,7 @@ for super::streams_group_describe_request::StreamsGroupDescribeRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 89,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5843,7 +5852,7 @@ for super::describe_share_group_offsets_request::DescribeShareGroupOffsetsReques
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 90,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5869,7 +5878,7 @@ for super::alter_share_group_offsets_request::AlterShareGroupOffsetsRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 91,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5895,7 +5904,7 @@ for super::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 92,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5922,7 +5931,7 @@ for super::streams_group_topology_description_update_request::StreamsGroupTopolo
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 93,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -5948,7 +5957,7 @@ for super::unregister_controller_request::UnregisterControllerRequest {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 94,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -6573,103 +6582,105 @@ impl Default for ResponseBody {
 }
 impl ResponseBody {
     /// The api key of the body.
-    pub fn api_key(&self) -> i16 {
+    pub fn api_key(&self) -> ApiKey {
         match self {
-            Self::Produce(_) => 0,
-            Self::Fetch(_) => 1,
-            Self::ListOffsets(_) => 2,
-            Self::Metadata(_) => 3,
-            Self::LeaderAndIsr(_) => 4,
-            Self::StopReplica(_) => 5,
-            Self::UpdateMetadata(_) => 6,
-            Self::ControlledShutdown(_) => 7,
-            Self::OffsetCommit(_) => 8,
-            Self::OffsetFetch(_) => 9,
-            Self::FindCoordinator(_) => 10,
-            Self::JoinGroup(_) => 11,
-            Self::Heartbeat(_) => 12,
-            Self::LeaveGroup(_) => 13,
-            Self::SyncGroup(_) => 14,
-            Self::DescribeGroups(_) => 15,
-            Self::ListGroups(_) => 16,
-            Self::SaslHandshake(_) => 17,
-            Self::ApiVersions(_) => 18,
-            Self::CreateTopics(_) => 19,
-            Self::DeleteTopics(_) => 20,
-            Self::DeleteRecords(_) => 21,
-            Self::InitProducerId(_) => 22,
-            Self::OffsetForLeaderEpoch(_) => 23,
-            Self::AddPartitionsToTxn(_) => 24,
-            Self::AddOffsetsToTxn(_) => 25,
-            Self::EndTxn(_) => 26,
-            Self::WriteTxnMarkers(_) => 27,
-            Self::TxnOffsetCommit(_) => 28,
-            Self::DescribeAcls(_) => 29,
-            Self::CreateAcls(_) => 30,
-            Self::DeleteAcls(_) => 31,
-            Self::DescribeConfigs(_) => 32,
-            Self::AlterConfigs(_) => 33,
-            Self::AlterReplicaLogDirs(_) => 34,
-            Self::DescribeLogDirs(_) => 35,
-            Self::SaslAuthenticate(_) => 36,
-            Self::CreatePartitions(_) => 37,
-            Self::CreateDelegationToken(_) => 38,
-            Self::RenewDelegationToken(_) => 39,
-            Self::ExpireDelegationToken(_) => 40,
-            Self::DescribeDelegationToken(_) => 41,
-            Self::DeleteGroups(_) => 42,
-            Self::ElectLeaders(_) => 43,
-            Self::IncrementalAlterConfigs(_) => 44,
-            Self::AlterPartitionReassignments(_) => 45,
-            Self::ListPartitionReassignments(_) => 46,
-            Self::OffsetDelete(_) => 47,
-            Self::DescribeClientQuotas(_) => 48,
-            Self::AlterClientQuotas(_) => 49,
-            Self::DescribeUserScramCredentials(_) => 50,
-            Self::AlterUserScramCredentials(_) => 51,
-            Self::Vote(_) => 52,
-            Self::BeginQuorumEpoch(_) => 53,
-            Self::EndQuorumEpoch(_) => 54,
-            Self::DescribeQuorum(_) => 55,
-            Self::AlterPartition(_) => 56,
-            Self::UpdateFeatures(_) => 57,
-            Self::Envelope(_) => 58,
-            Self::FetchSnapshot(_) => 59,
-            Self::DescribeCluster(_) => 60,
-            Self::DescribeProducers(_) => 61,
-            Self::BrokerRegistration(_) => 62,
-            Self::BrokerHeartbeat(_) => 63,
-            Self::UnregisterBroker(_) => 64,
-            Self::DescribeTransactions(_) => 65,
-            Self::ListTransactions(_) => 66,
-            Self::AllocateProducerIds(_) => 67,
-            Self::ConsumerGroupHeartbeat(_) => 68,
-            Self::ConsumerGroupDescribe(_) => 69,
-            Self::ControllerRegistration(_) => 70,
-            Self::GetTelemetrySubscriptions(_) => 71,
-            Self::PushTelemetry(_) => 72,
-            Self::AssignReplicasToDirs(_) => 73,
-            Self::ListConfigResources(_) => 74,
-            Self::DescribeTopicPartitions(_) => 75,
-            Self::ShareGroupHeartbeat(_) => 76,
-            Self::ShareGroupDescribe(_) => 77,
-            Self::ShareFetch(_) => 78,
-            Self::ShareAcknowledge(_) => 79,
-            Self::AddRaftVoter(_) => 80,
-            Self::RemoveRaftVoter(_) => 81,
-            Self::UpdateRaftVoter(_) => 82,
-            Self::InitializeShareGroupState(_) => 83,
-            Self::ReadShareGroupState(_) => 84,
-            Self::WriteShareGroupState(_) => 85,
-            Self::DeleteShareGroupState(_) => 86,
-            Self::ReadShareGroupStateSummary(_) => 87,
-            Self::StreamsGroupHeartbeat(_) => 88,
-            Self::StreamsGroupDescribe(_) => 89,
-            Self::DescribeShareGroupOffsets(_) => 90,
-            Self::AlterShareGroupOffsets(_) => 91,
-            Self::DeleteShareGroupOffsets(_) => 92,
-            Self::StreamsGroupTopologyDescriptionUpdate(_) => 93,
-            Self::UnregisterController(_) => 94,
+            Self::Produce(_) => ApiKey::Produce,
+            Self::Fetch(_) => ApiKey::Fetch,
+            Self::ListOffsets(_) => ApiKey::ListOffsets,
+            Self::Metadata(_) => ApiKey::Metadata,
+            Self::LeaderAndIsr(_) => ApiKey::LeaderAndIsr,
+            Self::StopReplica(_) => ApiKey::StopReplica,
+            Self::UpdateMetadata(_) => ApiKey::UpdateMetadata,
+            Self::ControlledShutdown(_) => ApiKey::ControlledShutdown,
+            Self::OffsetCommit(_) => ApiKey::OffsetCommit,
+            Self::OffsetFetch(_) => ApiKey::OffsetFetch,
+            Self::FindCoordinator(_) => ApiKey::FindCoordinator,
+            Self::JoinGroup(_) => ApiKey::JoinGroup,
+            Self::Heartbeat(_) => ApiKey::Heartbeat,
+            Self::LeaveGroup(_) => ApiKey::LeaveGroup,
+            Self::SyncGroup(_) => ApiKey::SyncGroup,
+            Self::DescribeGroups(_) => ApiKey::DescribeGroups,
+            Self::ListGroups(_) => ApiKey::ListGroups,
+            Self::SaslHandshake(_) => ApiKey::SaslHandshake,
+            Self::ApiVersions(_) => ApiKey::ApiVersions,
+            Self::CreateTopics(_) => ApiKey::CreateTopics,
+            Self::DeleteTopics(_) => ApiKey::DeleteTopics,
+            Self::DeleteRecords(_) => ApiKey::DeleteRecords,
+            Self::InitProducerId(_) => ApiKey::InitProducerId,
+            Self::OffsetForLeaderEpoch(_) => ApiKey::OffsetForLeaderEpoch,
+            Self::AddPartitionsToTxn(_) => ApiKey::AddPartitionsToTxn,
+            Self::AddOffsetsToTxn(_) => ApiKey::AddOffsetsToTxn,
+            Self::EndTxn(_) => ApiKey::EndTxn,
+            Self::WriteTxnMarkers(_) => ApiKey::WriteTxnMarkers,
+            Self::TxnOffsetCommit(_) => ApiKey::TxnOffsetCommit,
+            Self::DescribeAcls(_) => ApiKey::DescribeAcls,
+            Self::CreateAcls(_) => ApiKey::CreateAcls,
+            Self::DeleteAcls(_) => ApiKey::DeleteAcls,
+            Self::DescribeConfigs(_) => ApiKey::DescribeConfigs,
+            Self::AlterConfigs(_) => ApiKey::AlterConfigs,
+            Self::AlterReplicaLogDirs(_) => ApiKey::AlterReplicaLogDirs,
+            Self::DescribeLogDirs(_) => ApiKey::DescribeLogDirs,
+            Self::SaslAuthenticate(_) => ApiKey::SaslAuthenticate,
+            Self::CreatePartitions(_) => ApiKey::CreatePartitions,
+            Self::CreateDelegationToken(_) => ApiKey::CreateDelegationToken,
+            Self::RenewDelegationToken(_) => ApiKey::RenewDelegationToken,
+            Self::ExpireDelegationToken(_) => ApiKey::ExpireDelegationToken,
+            Self::DescribeDelegationToken(_) => ApiKey::DescribeDelegationToken,
+            Self::DeleteGroups(_) => ApiKey::DeleteGroups,
+            Self::ElectLeaders(_) => ApiKey::ElectLeaders,
+            Self::IncrementalAlterConfigs(_) => ApiKey::IncrementalAlterConfigs,
+            Self::AlterPartitionReassignments(_) => ApiKey::AlterPartitionReassignments,
+            Self::ListPartitionReassignments(_) => ApiKey::ListPartitionReassignments,
+            Self::OffsetDelete(_) => ApiKey::OffsetDelete,
+            Self::DescribeClientQuotas(_) => ApiKey::DescribeClientQuotas,
+            Self::AlterClientQuotas(_) => ApiKey::AlterClientQuotas,
+            Self::DescribeUserScramCredentials(_) => ApiKey::DescribeUserScramCredentials,
+            Self::AlterUserScramCredentials(_) => ApiKey::AlterUserScramCredentials,
+            Self::Vote(_) => ApiKey::Vote,
+            Self::BeginQuorumEpoch(_) => ApiKey::BeginQuorumEpoch,
+            Self::EndQuorumEpoch(_) => ApiKey::EndQuorumEpoch,
+            Self::DescribeQuorum(_) => ApiKey::DescribeQuorum,
+            Self::AlterPartition(_) => ApiKey::AlterPartition,
+            Self::UpdateFeatures(_) => ApiKey::UpdateFeatures,
+            Self::Envelope(_) => ApiKey::Envelope,
+            Self::FetchSnapshot(_) => ApiKey::FetchSnapshot,
+            Self::DescribeCluster(_) => ApiKey::DescribeCluster,
+            Self::DescribeProducers(_) => ApiKey::DescribeProducers,
+            Self::BrokerRegistration(_) => ApiKey::BrokerRegistration,
+            Self::BrokerHeartbeat(_) => ApiKey::BrokerHeartbeat,
+            Self::UnregisterBroker(_) => ApiKey::UnregisterBroker,
+            Self::DescribeTransactions(_) => ApiKey::DescribeTransactions,
+            Self::ListTransactions(_) => ApiKey::ListTransactions,
+            Self::AllocateProducerIds(_) => ApiKey::AllocateProducerIds,
+            Self::ConsumerGroupHeartbeat(_) => ApiKey::ConsumerGroupHeartbeat,
+            Self::ConsumerGroupDescribe(_) => ApiKey::ConsumerGroupDescribe,
+            Self::ControllerRegistration(_) => ApiKey::ControllerRegistration,
+            Self::GetTelemetrySubscriptions(_) => ApiKey::GetTelemetrySubscriptions,
+            Self::PushTelemetry(_) => ApiKey::PushTelemetry,
+            Self::AssignReplicasToDirs(_) => ApiKey::AssignReplicasToDirs,
+            Self::ListConfigResources(_) => ApiKey::ListConfigResources,
+            Self::DescribeTopicPartitions(_) => ApiKey::DescribeTopicPartitions,
+            Self::ShareGroupHeartbeat(_) => ApiKey::ShareGroupHeartbeat,
+            Self::ShareGroupDescribe(_) => ApiKey::ShareGroupDescribe,
+            Self::ShareFetch(_) => ApiKey::ShareFetch,
+            Self::ShareAcknowledge(_) => ApiKey::ShareAcknowledge,
+            Self::AddRaftVoter(_) => ApiKey::AddRaftVoter,
+            Self::RemoveRaftVoter(_) => ApiKey::RemoveRaftVoter,
+            Self::UpdateRaftVoter(_) => ApiKey::UpdateRaftVoter,
+            Self::InitializeShareGroupState(_) => ApiKey::InitializeShareGroupState,
+            Self::ReadShareGroupState(_) => ApiKey::ReadShareGroupState,
+            Self::WriteShareGroupState(_) => ApiKey::WriteShareGroupState,
+            Self::DeleteShareGroupState(_) => ApiKey::DeleteShareGroupState,
+            Self::ReadShareGroupStateSummary(_) => ApiKey::ReadShareGroupStateSummary,
+            Self::StreamsGroupHeartbeat(_) => ApiKey::StreamsGroupHeartbeat,
+            Self::StreamsGroupDescribe(_) => ApiKey::StreamsGroupDescribe,
+            Self::DescribeShareGroupOffsets(_) => ApiKey::DescribeShareGroupOffsets,
+            Self::AlterShareGroupOffsets(_) => ApiKey::AlterShareGroupOffsets,
+            Self::DeleteShareGroupOffsets(_) => ApiKey::DeleteShareGroupOffsets,
+            Self::StreamsGroupTopologyDescriptionUpdate(_) => {
+                ApiKey::StreamsGroupTopologyDescriptionUpdate
+            }
+            Self::UnregisterController(_) => ApiKey::UnregisterController,
         }
     }
     /// Appends the body encoded at `version`.
@@ -8083,7 +8094,7 @@ impl TryFrom<ResponseBody> for super::produce_response::ProduceResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 0,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8105,7 +8116,7 @@ impl TryFrom<ResponseBody> for super::fetch_response::FetchResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 1,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8127,7 +8138,7 @@ impl TryFrom<ResponseBody> for super::list_offsets_response::ListOffsetsResponse
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 2,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8149,7 +8160,7 @@ impl TryFrom<ResponseBody> for super::metadata_response::MetadataResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 3,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8171,7 +8182,7 @@ impl TryFrom<ResponseBody> for super::leader_and_isr_response::LeaderAndIsrRespo
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 4,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8193,7 +8204,7 @@ impl TryFrom<ResponseBody> for super::stop_replica_response::StopReplicaResponse
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 5,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8215,7 +8226,7 @@ impl TryFrom<ResponseBody> for super::update_metadata_response::UpdateMetadataRe
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 6,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8239,7 +8250,7 @@ for super::controlled_shutdown_response::ControlledShutdownResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 7,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8261,7 +8272,7 @@ impl TryFrom<ResponseBody> for super::offset_commit_response::OffsetCommitRespon
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 8,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8283,7 +8294,7 @@ impl TryFrom<ResponseBody> for super::offset_fetch_response::OffsetFetchResponse
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 9,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8306,7 +8317,7 @@ for super::find_coordinator_response::FindCoordinatorResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 10,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8328,7 +8339,7 @@ impl TryFrom<ResponseBody> for super::join_group_response::JoinGroupResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 11,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8350,7 +8361,7 @@ impl TryFrom<ResponseBody> for super::heartbeat_response::HeartbeatResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 12,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8372,7 +8383,7 @@ impl TryFrom<ResponseBody> for super::leave_group_response::LeaveGroupResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 13,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8394,7 +8405,7 @@ impl TryFrom<ResponseBody> for super::sync_group_response::SyncGroupResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 14,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8416,7 +8427,7 @@ impl TryFrom<ResponseBody> for super::describe_groups_response::DescribeGroupsRe
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 15,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8438,7 +8449,7 @@ impl TryFrom<ResponseBody> for super::list_groups_response::ListGroupsResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 16,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8460,7 +8471,7 @@ impl TryFrom<ResponseBody> for super::sasl_handshake_response::SaslHandshakeResp
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 17,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8482,7 +8493,7 @@ impl TryFrom<ResponseBody> for super::api_versions_response::ApiVersionsResponse
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 18,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8504,7 +8515,7 @@ impl TryFrom<ResponseBody> for super::create_topics_response::CreateTopicsRespon
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 19,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8526,7 +8537,7 @@ impl TryFrom<ResponseBody> for super::delete_topics_response::DeleteTopicsRespon
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 20,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8548,7 +8559,7 @@ impl TryFrom<ResponseBody> for super::delete_records_response::DeleteRecordsResp
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 21,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8570,7 +8581,7 @@ impl TryFrom<ResponseBody> for super::init_producer_id_response::InitProducerIdR
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 22,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8596,7 +8607,7 @@ for super::offset_for_leader_epoch_response::OffsetForLeaderEpochResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 23,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8622,7 +8633,7 @@ for super::add_partitions_to_txn_response::AddPartitionsToTxnResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 24,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8645,7 +8656,7 @@ for super::add_offsets_to_txn_response::AddOffsetsToTxnResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 25,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8667,7 +8678,7 @@ impl TryFrom<ResponseBody> for super::end_txn_response::EndTxnResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 26,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8690,7 +8701,7 @@ for super::write_txn_markers_response::WriteTxnMarkersResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 27,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8713,7 +8724,7 @@ for super::txn_offset_commit_response::TxnOffsetCommitResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 28,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8735,7 +8746,7 @@ impl TryFrom<ResponseBody> for super::describe_acls_response::DescribeAclsRespon
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 29,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8757,7 +8768,7 @@ impl TryFrom<ResponseBody> for super::create_acls_response::CreateAclsResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 30,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8779,7 +8790,7 @@ impl TryFrom<ResponseBody> for super::delete_acls_response::DeleteAclsResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 31,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8802,7 +8813,7 @@ for super::describe_configs_response::DescribeConfigsResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 32,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8824,7 +8835,7 @@ impl TryFrom<ResponseBody> for super::alter_configs_response::AlterConfigsRespon
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 33,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8850,7 +8861,7 @@ for super::alter_replica_log_dirs_response::AlterReplicaLogDirsResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 34,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8873,7 +8884,7 @@ for super::describe_log_dirs_response::DescribeLogDirsResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 35,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8896,7 +8907,7 @@ for super::sasl_authenticate_response::SaslAuthenticateResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 36,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8919,7 +8930,7 @@ for super::create_partitions_response::CreatePartitionsResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 37,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8945,7 +8956,7 @@ for super::create_delegation_token_response::CreateDelegationTokenResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 38,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8971,7 +8982,7 @@ for super::renew_delegation_token_response::RenewDelegationTokenResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 39,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -8997,7 +9008,7 @@ for super::expire_delegation_token_response::ExpireDelegationTokenResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 40,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9023,7 +9034,7 @@ for super::describe_delegation_token_response::DescribeDelegationTokenResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 41,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9045,7 +9056,7 @@ impl TryFrom<ResponseBody> for super::delete_groups_response::DeleteGroupsRespon
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 42,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9067,7 +9078,7 @@ impl TryFrom<ResponseBody> for super::elect_leaders_response::ElectLeadersRespon
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 43,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9093,7 +9104,7 @@ for super::incremental_alter_configs_response::IncrementalAlterConfigsResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 44,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9120,7 +9131,7 @@ for super::alter_partition_reassignments_response::AlterPartitionReassignmentsRe
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 45,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9147,7 +9158,7 @@ for super::list_partition_reassignments_response::ListPartitionReassignmentsResp
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 46,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9169,7 +9180,7 @@ impl TryFrom<ResponseBody> for super::offset_delete_response::OffsetDeleteRespon
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 47,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9195,7 +9206,7 @@ for super::describe_client_quotas_response::DescribeClientQuotasResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 48,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9219,7 +9230,7 @@ for super::alter_client_quotas_response::AlterClientQuotasResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 49,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9246,7 +9257,7 @@ for super::describe_user_scram_credentials_response::DescribeUserScramCredential
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 50,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9273,7 +9284,7 @@ for super::alter_user_scram_credentials_response::AlterUserScramCredentialsRespo
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 51,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9295,7 +9306,7 @@ impl TryFrom<ResponseBody> for super::vote_response::VoteResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 52,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9319,7 +9330,7 @@ for super::begin_quorum_epoch_response::BeginQuorumEpochResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 53,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9341,7 +9352,7 @@ impl TryFrom<ResponseBody> for super::end_quorum_epoch_response::EndQuorumEpochR
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 54,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9363,7 +9374,7 @@ impl TryFrom<ResponseBody> for super::describe_quorum_response::DescribeQuorumRe
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 55,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9385,7 +9396,7 @@ impl TryFrom<ResponseBody> for super::alter_partition_response::AlterPartitionRe
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 56,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9407,7 +9418,7 @@ impl TryFrom<ResponseBody> for super::update_features_response::UpdateFeaturesRe
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 57,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9429,7 +9440,7 @@ impl TryFrom<ResponseBody> for super::envelope_response::EnvelopeResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 58,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9451,7 +9462,7 @@ impl TryFrom<ResponseBody> for super::fetch_snapshot_response::FetchSnapshotResp
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 59,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9474,7 +9485,7 @@ for super::describe_cluster_response::DescribeClusterResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 60,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9498,7 +9509,7 @@ for super::describe_producers_response::DescribeProducersResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 61,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9522,7 +9533,7 @@ for super::broker_registration_response::BrokerRegistrationResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 62,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9545,7 +9556,7 @@ for super::broker_heartbeat_response::BrokerHeartbeatResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 63,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9568,7 +9579,7 @@ for super::unregister_broker_response::UnregisterBrokerResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 64,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9594,7 +9605,7 @@ for super::describe_transactions_response::DescribeTransactionsResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 65,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9617,7 +9628,7 @@ for super::list_transactions_response::ListTransactionsResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 66,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9643,7 +9654,7 @@ for super::allocate_producer_ids_response::AllocateProducerIdsResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 67,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9669,7 +9680,7 @@ for super::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 68,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9695,7 +9706,7 @@ for super::consumer_group_describe_response::ConsumerGroupDescribeResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 69,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9721,7 +9732,7 @@ for super::controller_registration_response::ControllerRegistrationResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 70,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9747,7 +9758,7 @@ for super::get_telemetry_subscriptions_response::GetTelemetrySubscriptionsRespon
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 71,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9769,7 +9780,7 @@ impl TryFrom<ResponseBody> for super::push_telemetry_response::PushTelemetryResp
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 72,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9795,7 +9806,7 @@ for super::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 73,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9821,7 +9832,7 @@ for super::list_config_resources_response::ListConfigResourcesResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 74,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9847,7 +9858,7 @@ for super::describe_topic_partitions_response::DescribeTopicPartitionsResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 75,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9873,7 +9884,7 @@ for super::share_group_heartbeat_response::ShareGroupHeartbeatResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 76,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9899,7 +9910,7 @@ for super::share_group_describe_response::ShareGroupDescribeResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 77,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9921,7 +9932,7 @@ impl TryFrom<ResponseBody> for super::share_fetch_response::ShareFetchResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 78,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9944,7 +9955,7 @@ for super::share_acknowledge_response::ShareAcknowledgeResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 79,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9966,7 +9977,7 @@ impl TryFrom<ResponseBody> for super::add_raft_voter_response::AddRaftVoterRespo
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 80,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -9989,7 +10000,7 @@ for super::remove_raft_voter_response::RemoveRaftVoterResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 81,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -10012,7 +10023,7 @@ for super::update_raft_voter_response::UpdateRaftVoterResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 82,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -10039,7 +10050,7 @@ for super::initialize_share_group_state_response::InitializeShareGroupStateRespo
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 83,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -10065,7 +10076,7 @@ for super::read_share_group_state_response::ReadShareGroupStateResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 84,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -10091,7 +10102,7 @@ for super::write_share_group_state_response::WriteShareGroupStateResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 85,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -10117,7 +10128,7 @@ for super::delete_share_group_state_response::DeleteShareGroupStateResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 86,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -10144,7 +10155,7 @@ for super::read_share_group_state_summary_response::ReadShareGroupStateSummaryRe
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 87,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -10170,7 +10181,7 @@ for super::streams_group_heartbeat_response::StreamsGroupHeartbeatResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 88,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -10196,7 +10207,7 @@ for super::streams_group_describe_response::StreamsGroupDescribeResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 89,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -10223,7 +10234,7 @@ for super::describe_share_group_offsets_response::DescribeShareGroupOffsetsRespo
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 90,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -10249,7 +10260,7 @@ for super::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 91,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -10275,7 +10286,7 @@ for super::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse 
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 92,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -10302,7 +10313,7 @@ for super::streams_group_topology_description_update_response::StreamsGroupTopol
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 93,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }
@@ -10328,7 +10339,7 @@ for super::unregister_controller_response::UnregisterControllerResponse {
             body => {
                 Err(crate::error::UnexpectedBody {
                     expected: 94,
-                    found: body.api_key(),
+                    found: body.api_key().code(),
                     body,
                 })
             }

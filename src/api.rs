@@ -33,9 +33,17 @@ pub enum Listener {
 
 /// Facts about one api key, from its request and response schemas.
 ///
+/// `K` is the api-key enum of the message set the table belongs to: this
+/// crate's [`ApiKey`] for [`API_INFO`], or the `ApiKey` that
+/// kafka-wire-codegen generates beside another message set's table. The
+/// methods read its number on the wire through `Into<i16>`, which every
+/// generated `ApiKey` implements.
+///
 /// # Example
 /// ```
-/// let info = kafka_wire::api::ApiKey::CreateTopics.info();
+/// use kafka_wire::api::ApiKey;
+/// let info = ApiKey::CreateTopics.info();
+/// assert_eq!(info.api_key, ApiKey::CreateTopics);
 /// assert_eq!((info.name, info.request_name, info.response_name), ("CreateTopics", "CreateTopicsRequest", "CreateTopicsResponse"));
 /// assert_eq!((info.valid_versions.to_string(), info.flexible_versions.to_string()), ("0-7".into(), "5+".into()));
 /// assert_eq!(info.request_header_version(7), 2);
@@ -43,9 +51,10 @@ pub enum Listener {
 /// assert_eq!(info.compiled, cfg!(feature = "admin"));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ApiInfo {
-    /// The api key.
-    pub api_key: i16,
+pub struct ApiInfo<K: 'static = ApiKey> {
+    /// The api key; its number on the wire is `api_key.into()` (for this
+    /// crate's table, [`ApiKey::code`]).
+    pub api_key: K,
     /// Its name, e.g. `"CreateTopics"`.
     pub name: &'static str,
     /// Its request's message name, e.g. `"CreateTopicsRequest"`, as errors
@@ -78,7 +87,18 @@ pub struct ApiInfo {
     pub compiled: bool,
 }
 
-impl ApiInfo {
+impl<K: Copy + Into<i16>> ApiInfo<K> {
+    /// The api key's number on the wire.
+    fn code(&self) -> i16 {
+        self.api_key.into()
+    }
+
+    /// The api key as this crate names it: `None` for a number this
+    /// crate's table lacks (an api key of a newer message set).
+    fn known(&self) -> Option<ApiKey> {
+        ApiKey::try_from(self.code()).ok()
+    }
+
     /// The request header version for `api_version`: 2 in flexible
     /// versions, else 1; 0 for ControlledShutdown v0. Total, as Kafka's:
     /// a version past the highest valid one follows the flexible range
@@ -90,8 +110,8 @@ impl ApiInfo {
     /// assert_eq!((info.request_header_version(2), info.request_header_version(3)), (1, 2));
     /// assert_eq!(info.request_header_version(i16::MAX), 2);
     /// ```
-    pub const fn request_header_version(&self, api_version: i16) -> i16 {
-        if self.api_key == ApiKey::ControlledShutdown.code() && api_version == 0 {
+    pub fn request_header_version(&self, api_version: i16) -> i16 {
+        if self.code() == ApiKey::ControlledShutdown.code() && api_version == 0 {
             0
         } else if self.flexible_versions.contains(api_version) {
             2
@@ -110,9 +130,9 @@ impl ApiInfo {
     /// let metadata = kafka_wire::api::ApiKey::Metadata.info(); // flexible 9+
     /// assert_eq!((metadata.response_header_version(8), metadata.response_header_version(100)), (0, 1));
     /// ```
-    pub const fn response_header_version(&self, api_version: i16) -> i16 {
+    pub fn response_header_version(&self, api_version: i16) -> i16 {
         // ApiVersions answers in header v0 whatever the version (KIP-511).
-        if self.api_key == ApiKey::ApiVersions.code() {
+        if self.code() == ApiKey::ApiVersions.code() {
             0
         } else if self.response_flexible_versions.contains(api_version) {
             1
@@ -120,9 +140,7 @@ impl ApiInfo {
             0
         }
     }
-}
 
-impl ApiInfo {
     /// True when a broker may forward this api's requests to the active
     /// controller inside an EnvelopeRequest (KIP-590): the admin writes
     /// (topics, ACLs, configs, partitions, delegation tokens, leader
@@ -134,16 +152,40 @@ impl ApiInfo {
     /// Not in the schemas: Kafka's `ApiKeys` table (spec §8.2).
     ///
     /// ```
-    /// use kafka_wire::api::{api_info, API_INFO};
-    /// assert!(api_info(19).unwrap().forwardable()); // CreateTopics
-    /// assert!(!api_info(3).unwrap().forwardable()); // Metadata
-    /// assert!(!api_info(58).unwrap().forwardable()); // Envelope
+    /// use kafka_wire::api::{ApiKey, API_INFO};
+    /// assert!(ApiKey::CreateTopics.info().forwardable());
+    /// assert!(!ApiKey::Metadata.info().forwardable());
+    /// assert!(!ApiKey::Envelope.info().forwardable());
     /// assert_eq!(API_INFO.iter().filter(|i| i.forwardable()).count(), 22);
     /// ```
-    pub const fn forwardable(&self) -> bool {
+    pub fn forwardable(&self) -> bool {
+        use ApiKey as K;
         matches!(
-            self.api_key,
-            19 | 20 | 30 | 31 | 33 | 37 | 38 | 39 | 40 | 43 | 44 | 45 | 46 | 49 | 51 | 55 | 57 | 64 | 67 | 80 | 81 | 94
+            self.known(),
+            Some(
+                K::CreateTopics
+                    | K::DeleteTopics
+                    | K::CreateAcls
+                    | K::DeleteAcls
+                    | K::AlterConfigs
+                    | K::CreatePartitions
+                    | K::CreateDelegationToken
+                    | K::RenewDelegationToken
+                    | K::ExpireDelegationToken
+                    | K::ElectLeaders
+                    | K::IncrementalAlterConfigs
+                    | K::AlterPartitionReassignments
+                    | K::ListPartitionReassignments
+                    | K::AlterClientQuotas
+                    | K::AlterUserScramCredentials
+                    | K::DescribeQuorum
+                    | K::UpdateFeatures
+                    | K::UnregisterBroker
+                    | K::AllocateProducerIds
+                    | K::AddRaftVoter
+                    | K::RemoveRaftVoter
+                    | K::UnregisterController
+            )
         )
     }
 
@@ -155,15 +197,37 @@ impl ApiInfo {
     /// Not in the schemas: Kafka's `ApiKeys` table (spec §8.2).
     ///
     /// ```
-    /// use kafka_wire::api::{api_info, API_INFO};
-    /// assert!(api_info(58).unwrap().cluster_action()); // Envelope
-    /// assert!(!api_info(19).unwrap().cluster_action()); // CreateTopics
+    /// use kafka_wire::api::{ApiKey, API_INFO};
+    /// assert!(ApiKey::Envelope.info().cluster_action());
+    /// assert!(!ApiKey::CreateTopics.info().cluster_action());
     /// assert_eq!(API_INFO.iter().filter(|i| i.cluster_action()).count(), 20);
     /// ```
-    pub const fn cluster_action(&self) -> bool {
+    pub fn cluster_action(&self) -> bool {
+        use ApiKey as K;
         matches!(
-            self.api_key,
-            4 | 5 | 6 | 7 | 27 | 52 | 53 | 54 | 55 | 56 | 57 | 58 | 62 | 63 | 67 | 83 | 84 | 85 | 86 | 87
+            self.known(),
+            Some(
+                K::LeaderAndIsr
+                    | K::StopReplica
+                    | K::UpdateMetadata
+                    | K::ControlledShutdown
+                    | K::WriteTxnMarkers
+                    | K::Vote
+                    | K::BeginQuorumEpoch
+                    | K::EndQuorumEpoch
+                    | K::DescribeQuorum
+                    | K::AlterPartition
+                    | K::UpdateFeatures
+                    | K::Envelope
+                    | K::BrokerRegistration
+                    | K::BrokerHeartbeat
+                    | K::AllocateProducerIds
+                    | K::InitializeShareGroupState
+                    | K::ReadShareGroupState
+                    | K::WriteShareGroupState
+                    | K::DeleteShareGroupState
+                    | K::ReadShareGroupStateSummary
+            )
         )
     }
 
@@ -177,14 +241,19 @@ impl ApiInfo {
     /// Not in the schemas: Kafka's `ApiKeys` table (spec §8.2).
     ///
     /// ```
-    /// use kafka_wire::api::{api_info, API_INFO};
-    /// assert!(api_info(36).unwrap().requires_delayed_allocation()); // SaslAuthenticate
-    /// assert!(api_info(19).unwrap().requires_delayed_allocation()); // CreateTopics (forwardable)
-    /// assert!(!api_info(3).unwrap().requires_delayed_allocation()); // Metadata
+    /// use kafka_wire::api::{ApiKey, API_INFO};
+    /// assert!(ApiKey::SaslAuthenticate.info().requires_delayed_allocation());
+    /// assert!(ApiKey::CreateTopics.info().requires_delayed_allocation()); // forwardable
+    /// assert!(!ApiKey::Metadata.info().requires_delayed_allocation());
     /// assert_eq!(API_INFO.iter().filter(|i| i.requires_delayed_allocation()).count(), 28);
     /// ```
-    pub const fn requires_delayed_allocation(&self) -> bool {
-        self.forwardable() || matches!(self.api_key, 0 | 11 | 14 | 36 | 58 | 72)
+    pub fn requires_delayed_allocation(&self) -> bool {
+        use ApiKey as K;
+        self.forwardable()
+            || matches!(
+                self.known(),
+                Some(K::Produce | K::JoinGroup | K::SyncGroup | K::SaslAuthenticate | K::Envelope | K::PushTelemetry)
+            )
     }
 }
 
@@ -210,16 +279,16 @@ impl ApiInfo {
 ///     ..Default::default()
 /// };
 /// let negotiated = negotiate(&response);
-/// assert_eq!(negotiated.version(ApiKey::Produce.code()), Some(13)); // ours 0-13, the broker's 3-99
-/// assert_eq!(negotiated.range(0), Some(VersionRange::new(3, 13)));
-/// assert_eq!(negotiated.version(3), Some(12)); // Metadata: the broker's highest
-/// assert_eq!(negotiated.version(1), None); // Fetch: not listed by the broker
-/// assert_eq!(negotiated.version(1000), None); // unknown here
+/// assert_eq!(negotiated.version(ApiKey::Produce), Some(13)); // ours 0-13, the broker's 3-99
+/// assert_eq!(negotiated.range(ApiKey::Produce), Some(VersionRange::new(3, 13)));
+/// assert_eq!(negotiated.version(ApiKey::Metadata), Some(12)); // the broker's highest
+/// assert_eq!(negotiated.version(ApiKey::Fetch), None); // not listed by the broker
+/// // Api key 1000, unknown here, is left out.
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Negotiated {
     /// (api key, versions both sides support), in api-key order, none empty.
-    ranges: Vec<(i16, VersionRange)>,
+    ranges: Vec<(ApiKey, VersionRange)>,
 }
 
 impl Negotiated {
@@ -228,10 +297,11 @@ impl Negotiated {
     /// (see [`Negotiated`]).
     ///
     /// ```
-    /// let negotiated = kafka_wire::api::Negotiated::default(); // nothing listed
-    /// assert_eq!(negotiated.version(18), None);
+    /// use kafka_wire::api::{ApiKey, Negotiated};
+    /// let negotiated = Negotiated::default(); // nothing listed
+    /// assert_eq!(negotiated.version(ApiKey::ApiVersions), None);
     /// ```
-    pub fn version(&self, api_key: i16) -> Option<i16> {
+    pub fn version(&self, api_key: ApiKey) -> Option<i16> {
         self.range(api_key).map(|r| r.max)
     }
 
@@ -241,10 +311,10 @@ impl Negotiated {
     /// `range.intersect(VersionRange::new(3, i16::MAX))`), or `None`.
     ///
     /// ```
-    /// use kafka_wire::api::Negotiated;
-    /// assert_eq!(Negotiated::default().range(0), None);
+    /// use kafka_wire::api::{ApiKey, Negotiated};
+    /// assert_eq!(Negotiated::default().range(ApiKey::Produce), None);
     /// ```
-    pub fn range(&self, api_key: i16) -> Option<VersionRange> {
+    pub fn range(&self, api_key: ApiKey) -> Option<VersionRange> {
         self.ranges.binary_search_by_key(&api_key, |&(key, _)| key).ok().map(|i| self.ranges[i].1)
     }
 }
@@ -267,7 +337,7 @@ impl Negotiated {
 /// nothing else is negotiated.
 ///
 /// ```
-/// use kafka_wire::api::negotiate;
+/// use kafka_wire::api::{negotiate, ApiKey};
 /// use kafka_wire::messages::api_versions_response::ApiVersion;
 /// use kafka_wire::messages::ApiVersionsResponse;
 ///
@@ -278,14 +348,14 @@ impl Negotiated {
 ///     ..Default::default()
 /// };
 /// let negotiated = negotiate(&refused);
-/// assert_eq!((negotiated.version(18), negotiated.version(3)), (Some(3), None));
+/// assert_eq!((negotiated.version(ApiKey::ApiVersions), negotiated.version(ApiKey::Metadata)), (Some(3), None));
 /// ```
 pub fn negotiate(response: &crate::messages::ApiVersionsResponse) -> Negotiated {
     let ranges = API_INFO
         .iter()
         .filter(|info| info.compiled)
         .filter_map(|info| {
-            let theirs = response.api_keys.iter().find(|k| k.api_key == info.api_key)?;
+            let theirs = response.api_keys.iter().find(|k| k.api_key == info.api_key.code())?;
             let mut ours = info.valid_versions;
             if info.latest_version_unstable {
                 ours.max = ours.max.saturating_sub(1);

@@ -50,7 +50,7 @@ use std::io;
 use bytes::{Buf, Bytes, BytesMut};
 use tokio_util::codec::{Decoder, Encoder};
 
-use crate::api::{api_info, ApiKey};
+use crate::api::ApiKey;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, UnexpectedBody};
 use crate::frame::{self, RequestFrame, RequestHead, ResponseFrame};
 use crate::message::Request;
@@ -909,7 +909,7 @@ impl Correlator {
     /// ```
     pub fn request(&mut self, frame: &[u8]) -> Result<bool, CodecError> {
         let head = parse_head(frame)?;
-        if head.api_key == PRODUCE_KEY && produce_acks(frame, head.api_version)? == 0 {
+        if head.api_key == ApiKey::Produce.code() && produce_acks(frame, head.api_version)? == 0 {
             return Ok(false);
         }
         self.push(Correlated {
@@ -969,9 +969,6 @@ impl Correlator {
     }
 }
 
-/// Api key of Produce, whose requests with `Acks` = 0 get no response.
-const PRODUCE_KEY: i16 = 0;
-
 /// The head of a request frame, or [`CodecError::ShortRequest`] under its
 /// 8 bytes (whatever the api key: a proxy relays unknown ones too).
 fn parse_head(frame: &[u8]) -> Result<RequestHead, CodecError> {
@@ -982,7 +979,7 @@ fn parse_head(frame: &[u8]) -> Result<RequestHead, CodecError> {
 /// header (client id, and tagged fields in flexible versions) and the
 /// body's `TransactionalId` (v3+), without decoding anything else.
 fn produce_acks(frame: &[u8], api_version: i16) -> Result<i16, DecodeError> {
-    let flexible = api_info(PRODUCE_KEY).is_some_and(|info| info.flexible_versions.contains(api_version));
+    let flexible = ApiKey::Produce.info().flexible_versions.contains(api_version);
     let mut r = Reader::new(frame);
     r.skip(8)?;
     // ClientId: a classic nullable string in every header version.

@@ -173,7 +173,7 @@ fn request_versions(buf: &[u8]) -> Result<(&'static ApiInfo, i16, i16), DecodeEr
 ///     header: RequestHeader { request_api_key: 18, correlation_id: 1, ..Default::default() },
 ///     body: ApiVersionsRequest::default().into(),
 /// };
-/// assert_eq!(frame.body.api_key(), frame.header.request_api_key);
+/// assert_eq!(frame.body.api_key().code(), frame.header.request_api_key);
 /// ```
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RequestFrame {
@@ -191,7 +191,7 @@ pub struct RequestFrame {
 /// ```
 /// let bytes = kafka_wire::Bytes::from_static(b"\x00\x00\x00\x07\x00\x00\x00\x00\x00\x00");
 /// let frame = kafka_wire::frame::ResponseFrame::decode(bytes, kafka_wire::api::ApiKey::SaslHandshake, 1)?;
-/// assert_eq!((frame.header.correlation_id, frame.body.api_key(), frame.version), (7, 17, 1));
+/// assert_eq!((frame.header.correlation_id, frame.body.api_key(), frame.version), (7, kafka_wire::api::ApiKey::SaslHandshake, 1));
 /// # Ok::<(), kafka_wire::error::DecodeError>(())
 /// ```
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -225,7 +225,7 @@ impl RequestFrame {
     /// let bytes = kafka_wire::Bytes::from_static(b"\x00\x12\x00\x03\x00\x00\x00\x02\x00\x01k\x00\x02p\x021\x00");
     /// let frame = RequestFrame::decode(bytes)?;
     /// assert_eq!(frame.header.correlation_id, 2);
-    /// assert_eq!(frame.body.api_key(), 18);
+    /// assert_eq!(frame.body.api_key(), kafka_wire::api::ApiKey::ApiVersions);
     /// # Ok::<(), kafka_wire::error::DecodeError>(())
     /// ```
     pub fn decode(buf: Bytes) -> Result<Self, DecodeError> {
@@ -273,7 +273,7 @@ impl RequestFrame {
         let (info, api_version, header_version) = request_versions(&buf)?;
         let mut r = Reader::new(buf);
         let header = RequestHeader::decode_from(&mut r, header_version)?;
-        let body = RequestBody::decode(info.api_key, &mut r, api_version)?;
+        let body = RequestBody::decode(info.api_key.code(), &mut r, api_version)?;
         Ok((Self { header, body }, r, info, api_version))
     }
 
@@ -304,7 +304,7 @@ impl RequestFrame {
         let (info, api_version, header_version) = request_versions(&buf)?;
         let mut r = Reader::new(buf);
         self.header.decode_into_from(&mut r, header_version)?;
-        self.body.decode_into(info.api_key, &mut r, api_version)?;
+        self.body.decode_into(info.api_key.code(), &mut r, api_version)?;
         body_end(&r, info.request_name, api_version)
     }
 
@@ -373,7 +373,7 @@ impl RequestFrame {
     pub fn encode_parts(header: &RequestHeader, body: &RequestBody, buf: &mut BytesMut) -> Result<(), EncodeError> {
         let info = api_info(header.request_api_key)
             .ok_or_else(|| EncodeError::new(EncodeErrorKind::Invalid("unknown api key in request header")))?;
-        if body.api_key() != header.request_api_key {
+        if body.api_key().code() != header.request_api_key {
             return Err(EncodeError::new(EncodeErrorKind::Invalid("request body and header name different api keys")));
         }
         all_or_nothing(buf, |buf| {
@@ -550,8 +550,7 @@ impl ResponseFrame {
     /// `api_version`, without moving them into a frame.
     ///
     /// # Errors
-    /// An unknown api key, or a header or body that the version cannot
-    /// carry. On error, see
+    /// A header or body that the version cannot carry. On error, see
     /// [buffers after an error](crate::error#buffers-after-an-error).
     ///
     /// # Example
@@ -571,7 +570,7 @@ impl ResponseFrame {
         api_version: i16,
         buf: &mut BytesMut,
     ) -> Result<(), EncodeError> {
-        let info = response_info(body)?;
+        let info = body.api_key().info();
         all_or_nothing(buf, |buf| {
             header.encode(buf, info.response_header_version(api_version))?;
             body.encode(buf, api_version)
@@ -636,7 +635,7 @@ impl ResponseFrame {
     /// # Ok::<(), kafka_wire::error::EncodeError>(())
     /// ```
     pub fn encode_vectored(&self) -> Result<Vec<Bytes>, EncodeError> {
-        let info = response_info(&self.body)?;
+        let info = self.body.api_key().info();
         let header_version = info.response_header_version(self.version);
         let (mut buf, mut chunks) = (BytesMut::new(), Vec::new());
         buf.put_i32(0); // the size, known once the frame is written
@@ -665,11 +664,6 @@ impl ResponseFrame {
     }
 }
 
-/// The api-key table's entry for a response body's api key.
-fn response_info(body: &ResponseBody) -> Result<&'static ApiInfo, EncodeError> {
-    api_info(body.api_key()).ok_or_else(|| EncodeError::new(EncodeErrorKind::Invalid("unknown api key")))
-}
-
 /// The body of a response after its header, and the version it was read
 /// at: an ApiVersions response that fails at `api_version` is read again at
 /// v0 (a broker answers a version it does not support with a v0 body),
@@ -683,14 +677,14 @@ fn response_body<B: Input, T>(
     mut decode: impl FnMut(i16, &mut Reader<B>, i16) -> Result<T, DecodeError>,
 ) -> Result<(T, i16), DecodeError> {
     let mut whole = |mut r: Reader<B>, version: i16| {
-        let body = decode(info.api_key, &mut r, version)?;
+        let body = decode(info.api_key.code(), &mut r, version)?;
         if exact {
             body_end(&r, info.response_name, version)?;
         }
         Ok((body, version))
     };
     match whole(r.clone(), api_version) {
-        Err(e) if info.api_key == ApiKey::ApiVersions.code() && api_version > 0 => whole(r, 0).map_err(|_| e),
+        Err(e) if info.api_key == ApiKey::ApiVersions && api_version > 0 => whole(r, 0).map_err(|_| e),
         result => result,
     }
 }
@@ -872,7 +866,7 @@ impl<'a> RequestFrameRef<'a> {
     /// // ApiVersions v3 from kafka-python, as in `RequestFrame::decode`.
     /// let bytes = b"\x00\x12\x00\x03\x00\x00\x00\x02\x00\x01k\x00\x02p\x021\x00";
     /// let frame = RequestFrameRef::decode(bytes)?;
-    /// assert_eq!((frame.header.client_id, frame.body.api_key()), (Some("k"), 18));
+    /// assert_eq!((frame.header.client_id, frame.body.api_key()), (Some("k"), kafka_wire::api::ApiKey::ApiVersions));
     /// assert_eq!(frame.into_owned(), RequestFrame::decode(kafka_wire::Bytes::from_static(bytes))?);
     /// # }
     /// # Ok::<(), kafka_wire::error::DecodeError>(())
@@ -882,7 +876,7 @@ impl<'a> RequestFrameRef<'a> {
         let (info, api_version, header_version) = request_versions(buf)?;
         let mut r = Reader::new(buf);
         let header = MessageView::decode_from(&mut r, header_version)?;
-        let body = crate::messages::RequestBodyRef::decode(info.api_key, &mut r, api_version)?;
+        let body = crate::messages::RequestBodyRef::decode(info.api_key.code(), &mut r, api_version)?;
         body_end(&r, info.request_name, api_version)?;
         Ok(Self { header, body })
     }

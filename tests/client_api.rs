@@ -32,21 +32,21 @@ fn negotiates_with_tansu() {
     assert_eq!((response.error_code, response.api_keys.len()), (0, 36));
     let negotiated = negotiate(&response);
     // Core api keys, always compiled: the lower of tansu's and ours.
-    assert_eq!(negotiated.version(ApiKey::Produce.code()), Some(11)); // tansu 0-11, ours 0-13
-    assert_eq!(negotiated.range(0), Some(VersionRange::new(0, 11)));
-    assert_eq!(negotiated.version(1), Some(17)); // Fetch: tansu 0-17, ours 0-18
-    assert_eq!(negotiated.version(3), Some(12)); // Metadata: tansu 0-12, ours 0-13
-    assert_eq!(negotiated.version(18), Some(4)); // ApiVersions: tansu 0-4, ours 0-5
-    assert_eq!(negotiated.version(22), Some(5)); // InitProducerId: tansu 0-5
-    assert_eq!(negotiated.version(71), Some(0)); // GetTelemetrySubscriptions
-    assert_eq!(negotiated.version(68), None); // ConsumerGroupHeartbeat: tansu does not list it
-                                              // Admin api keys only with the `admin` feature.
-    assert_eq!(negotiated.version(19), cfg!(feature = "admin").then_some(7)); // CreateTopics 0-7 both
-    assert_eq!(negotiated.version(60), cfg!(feature = "admin").then_some(1)); // DescribeCluster: tansu 0-1
-                                                                              // Every api key tansu lists that this build compiles, and no other.
+    assert_eq!(negotiated.version(ApiKey::Produce), Some(11)); // tansu 0-11, ours 0-13
+    assert_eq!(negotiated.range(ApiKey::Produce), Some(VersionRange::new(0, 11)));
+    assert_eq!(negotiated.version(ApiKey::Fetch), Some(17)); // tansu 0-17, ours 0-18
+    assert_eq!(negotiated.version(ApiKey::Metadata), Some(12)); // tansu 0-12, ours 0-13
+    assert_eq!(negotiated.version(ApiKey::ApiVersions), Some(4)); // tansu 0-4, ours 0-5
+    assert_eq!(negotiated.version(ApiKey::InitProducerId), Some(5)); // tansu 0-5
+    assert_eq!(negotiated.version(ApiKey::GetTelemetrySubscriptions), Some(0));
+    assert_eq!(negotiated.version(ApiKey::ConsumerGroupHeartbeat), None); // tansu does not list it
+                                                                          // Admin api keys only with the `admin` feature.
+    assert_eq!(negotiated.version(ApiKey::CreateTopics), cfg!(feature = "admin").then_some(7)); // 0-7 both
+    assert_eq!(negotiated.version(ApiKey::DescribeCluster), cfg!(feature = "admin").then_some(1)); // tansu 0-1
+                                                                                                   // Every api key tansu lists that this build compiles, and no other.
     let listed: Vec<i16> = response.api_keys.iter().map(|k| k.api_key).collect();
     for info in kafka_wire::api::API_INFO {
-        let expected = info.compiled && listed.contains(&info.api_key);
+        let expected = info.compiled && listed.contains(&info.api_key.code());
         assert_eq!(negotiated.version(info.api_key).is_some(), expected, "{}", info.name);
     }
 }
@@ -59,8 +59,10 @@ fn negotiates_after_unsupported_version() {
     let response = api_versions(&captures, "noida/kafka-python-ApiVersions-v4-resp-err35.hex", 4);
     assert_eq!(response.error_code, 35);
     let negotiated = negotiate(&response);
-    assert_eq!(negotiated.version(18), Some(3), "ask again at v3");
-    assert!(kafka_wire::api::API_INFO.iter().all(|i| i.api_key == 18 || negotiated.version(i.api_key).is_none()));
+    assert_eq!(negotiated.version(ApiKey::ApiVersions), Some(3), "ask again at v3");
+    assert!(kafka_wire::api::API_INFO
+        .iter()
+        .all(|i| i.api_key == ApiKey::ApiVersions || negotiated.version(i.api_key).is_none()));
 }
 
 #[test]
@@ -80,12 +82,15 @@ fn negotiation_edges() {
         ..Default::default()
     };
     let negotiated = negotiate(&response);
-    assert_eq!(negotiated.version(0), None);
-    assert_eq!(negotiated.version(3), None);
-    assert_eq!(negotiated.range(1), Some(VersionRange::new(4, 4)));
+    assert_eq!(negotiated.version(ApiKey::Produce), None);
+    assert_eq!(negotiated.version(ApiKey::Metadata), None);
+    assert_eq!(negotiated.range(ApiKey::Fetch), Some(VersionRange::new(4, 4)));
     assert!(api_info(22).unwrap().latest_version_unstable);
-    assert_eq!(negotiated.version(22), Some(5), "the unstable v6 is not used");
-    assert_eq!((negotiated.version(-1), negotiated.version(i16::MAX)), (None, None));
+    assert_eq!(negotiated.version(ApiKey::InitProducerId), Some(5), "the unstable v6 is not used");
+    // The unknown api keys are left out: every negotiated one is in the table.
+    let negotiated_keys: Vec<ApiKey> =
+        ApiKey::ALL.iter().copied().filter(|k| negotiated.version(*k).is_some()).collect();
+    assert_eq!(negotiated_keys, [ApiKey::Fetch, ApiKey::InitProducerId]);
     assert_eq!(negotiate(&ApiVersionsResponse::default()), Negotiated::default());
 }
 

@@ -442,7 +442,7 @@ fn check(api_key: i16, key: KpApiKey, version: i16, side: Side, excuse: Option<&
 
 /// Why an (api key, version) is not checked against kafka-protocol at all.
 fn not_comparable(info: &ApiInfo, version: i16) -> Option<String> {
-    let Ok(key) = KpApiKey::try_from(info.api_key) else {
+    let Ok(key) = KpApiKey::try_from(info.api_key.code()) else {
         return Some("kafka-protocol 0.18 lacks this api key".into());
     };
     let theirs = key.valid_versions();
@@ -470,7 +470,7 @@ fn kafka_wire_and_kafka_protocol_agree() {
     )];
 
     for info in API_INFO {
-        let kp_key = KpApiKey::try_from(info.api_key).ok();
+        let kp_key = KpApiKey::try_from(info.api_key.code()).ok();
         let mut checked = Vec::new();
         // reason -> versions, per side ("" when both sides).
         let mut skipped: BTreeMap<String, Vec<i16>> = BTreeMap::new();
@@ -483,15 +483,16 @@ fn kafka_wire_and_kafka_protocol_agree() {
             let key = kp_key.expect("comparable implies the key exists");
             let mut all_sides = true;
             for side in [Side::Request, Side::Response] {
-                if let Some(bug) = KAFKA_WIRE_BUGS.iter().find(|k| k.covers(info.api_key, version, side)) {
+                if let Some(bug) = KAFKA_WIRE_BUGS.iter().find(|k| k.covers(info.api_key.code(), version, side)) {
                     skipped.entry(format!("{side:?} BUG in kafka-wire: {}", bug.reason)).or_default().push(version);
                     all_sides = false;
                     continue;
                 }
                 let partial = KNOWN_DIFFERENCES
                     .iter()
-                    .find(|k| k.failures_containing.is_some() && k.covers(info.api_key, version, side));
-                let outcome = check(info.api_key, key, version, side, partial.and_then(|k| k.failures_containing));
+                    .find(|k| k.failures_containing.is_some() && k.covers(info.api_key.code(), version, side));
+                let outcome =
+                    check(info.api_key.code(), key, version, side, partial.and_then(|k| k.failures_containing));
                 if let Some(known) = partial.filter(|_| outcome.excused > 0) {
                     excused_cases += outcome.excused;
                     skipped
@@ -504,7 +505,7 @@ fn kafka_wire_and_kafka_protocol_agree() {
                 }
                 if let Some(known) = KNOWN_DIFFERENCES
                     .iter()
-                    .find(|k| k.failures_containing.is_none() && k.covers(info.api_key, version, side))
+                    .find(|k| k.failures_containing.is_none() && k.covers(info.api_key.code(), version, side))
                 {
                     skipped
                         .entry(format!("{side:?} known kafka-protocol difference: {}", known.reason))
@@ -526,7 +527,7 @@ fn kafka_wire_and_kafka_protocol_agree() {
                     unexpected.push(format!(
                         "{} (key {}) v{version} {side:?}: {} of {} cases differ\n    {}",
                         info.name,
-                        info.api_key,
+                        info.api_key.code(),
                         outcome.failed_seeds,
                         SEEDS + 1,
                         outcome.failures.join("\n    ")
@@ -545,7 +546,7 @@ fn kafka_wire_and_kafka_protocol_agree() {
             skipped.iter().map(|(why, vs)| format!("{}: {why}", common::version_ranges(vs))).collect();
         table.push(format!(
             "{:>4}  {:<30} {:<9} {:<9} {:<11} {}",
-            info.api_key,
+            info.api_key.code(),
             info.name,
             info.valid_versions.to_string(),
             theirs.unwrap_or_else(|| "none".into()),
@@ -585,7 +586,7 @@ fn kafka_wire_and_kafka_protocol_agree() {
 fn kafka_wire_bugs() {
     let mut failures = Vec::new();
     for bug in KAFKA_WIRE_BUGS {
-        let Some(info) = API_INFO.iter().find(|i| i.api_key == bug.api_key) else { continue };
+        let Some(info) = API_INFO.iter().find(|i| i.api_key.code() == bug.api_key) else { continue };
         let key = KpApiKey::try_from(bug.api_key).expect("a bug entry names an api key kafka-protocol has");
         for version in versions(info).filter(|v| (bug.versions.0..=bug.versions.1).contains(v)) {
             for side in [Side::Request, Side::Response].into_iter().filter(|s| bug.side.is_none_or(|b| b == *s)) {

@@ -15,16 +15,16 @@ fn seeds() -> Vec<(String, Vec<u8>, Vec<u8>)> {
     let mut out = Vec::new();
     for (index, info) in API_INFO.iter().enumerate() {
         for version in info.valid_versions.min..=info.valid_versions.max {
-            let mut g = SampleGen::new(((info.api_key as u64) << 16) ^ version as u64);
+            let mut g = SampleGen::new(((info.api_key.code() as u64) << 16) ^ version as u64);
             let header = RequestHeader {
-                request_api_key: info.api_key,
+                request_api_key: info.api_key.code(),
                 request_api_version: version,
                 correlation_id: 7,
                 ..Default::default()
             };
             let (Some(request), Some(response)) = (
-                RequestBody::sample(info.api_key, &mut g, version),
-                ResponseBody::sample(info.api_key, &mut g, version),
+                RequestBody::sample(info.api_key.code(), &mut g, version),
+                ResponseBody::sample(info.api_key.code(), &mut g, version),
             ) else {
                 continue;
             };

@@ -35,7 +35,7 @@ use kafka_wire::messages::{
 use kafka_wire::primitives::{ParseUuidError, Uuid};
 use kafka_wire::records::{
     increment_sequence, Attributes, BatchHeader, Compression, ControlRecord, ControlRecordKey, ControlRecordType,
-    DecodeOptions, EndTxnMarker, Location, Record, RecordBatchBuilder, RecordError, MAGIC_V2, NO_SEQUENCE,
+    DecodeOptions, EndTxnMarker, Location, Record, RecordBatchBuilder, RecordErrorKind, MAGIC_V2, NO_SEQUENCE,
 };
 use kafka_wire::redact::Redacted;
 use kafka_wire::sample::SampleGen;
@@ -531,7 +531,7 @@ fn truncated_logs_read_what_is_whole() {
         let (_, error) = read_all::<MetadataLogRecord>(&file[..cut], options);
         match error {
             None => assert!(batch_ends.contains(&cut), "cut {cut}"),
-            Some(LogError::Batch(e @ RecordError::PartialBatch { .. })) => {
+            Some(LogError::Batch(e)) if matches!(e.kind(), RecordErrorKind::PartialBatch { .. }) => {
                 assert!(e.to_string().contains("partial batch"), "{e}");
             }
             Some(other) => panic!("cut {cut}: {other}"),
@@ -773,8 +773,8 @@ fn compression_bombs_stop_at_the_limit() {
         let (entries, error) = read_all::<MetadataLogRecord>(&batch, options);
         assert!(entries.is_empty());
         match error {
-            Some(LogError::Batch(e @ RecordError::DecompressedTooLarge { limit, .. })) => {
-                assert_eq!(limit, 1 << 20);
+            Some(LogError::Batch(e)) if matches!(e.kind(), RecordErrorKind::DecompressedTooLarge { .. }) => {
+                assert_eq!(*e.kind(), RecordErrorKind::DecompressedTooLarge { limit: 1 << 20 });
                 assert!(e.to_string().starts_with("batch at offset 77, records: "), "{codec}: {e}");
             }
             other => panic!("{codec}: {other:?}"),
@@ -807,8 +807,11 @@ fn compression_bombs_stop_at_the_limit() {
         bytes[17..21].copy_from_slice(&crc.to_be_bytes());
         let (_, error) = read_all::<MetadataLogRecord>(&bytes, DecodeOptions::default());
         match error {
-            Some(LogError::Batch(RecordError::DecompressedTooLarge { limit, .. })) => {
-                assert_eq!(limit, DecodeOptions::DEFAULT_MAX_DECOMPRESSED_SIZE);
+            Some(LogError::Batch(e)) if matches!(e.kind(), RecordErrorKind::DecompressedTooLarge { .. }) => {
+                assert_eq!(
+                    *e.kind(),
+                    RecordErrorKind::DecompressedTooLarge { limit: DecodeOptions::DEFAULT_MAX_DECOMPRESSED_SIZE }
+                );
             }
             other => panic!("zstd bomb: {other:?}"),
         }
@@ -993,10 +996,10 @@ fn forwardable_requests() -> &'static [Vec<u8>] {
         let mut out = Vec::new();
         for info in API_INFO.iter().filter(|i| i.forwardable()) {
             for version in info.valid_versions.min..=info.valid_versions.max {
-                let mut g = SampleGen::new(((info.api_key as u64) << 16) ^ version as u64);
-                let Some(body) = RequestBody::sample(info.api_key, &mut g, version) else { continue };
+                let mut g = SampleGen::new(((info.api_key.code() as u64) << 16) ^ version as u64);
+                let Some(body) = RequestBody::sample(info.api_key.code(), &mut g, version) else { continue };
                 let header = RequestHeader {
-                    request_api_key: info.api_key,
+                    request_api_key: info.api_key.code(),
                     request_api_version: version,
                     correlation_id: 11,
                     client_id: Some("c".into()),
@@ -1109,10 +1112,10 @@ fn entities_rewritten_too_long_are_encode_errors() {
     let (mut rewritten, mut refused) = (0, 0);
     for info in API_INFO {
         for version in info.valid_versions.min..=info.valid_versions.max {
-            let mut g = SampleGen::new(((info.api_key as u64) << 16) ^ version as u64 ^ 0xe);
+            let mut g = SampleGen::new(((info.api_key.code() as u64) << 16) ^ version as u64 ^ 0xe);
             let (Some(request), Some(response)) = (
-                RequestBody::sample(info.api_key, &mut g, version),
-                ResponseBody::sample(info.api_key, &mut g, version),
+                RequestBody::sample(info.api_key.code(), &mut g, version),
+                ResponseBody::sample(info.api_key.code(), &mut g, version),
             ) else {
                 continue;
             };
@@ -1144,7 +1147,7 @@ fn entities_rewritten_too_long_are_encode_errors() {
                 let mut buf = BytesMut::new();
                 body.encode(&mut buf, version).unwrap_or_else(|e| panic!("{place}: {e}"));
                 let mut r = kafka_wire::primitives::Reader::new(buf.freeze());
-                let read = RequestBody::decode(info.api_key, &mut r, version).expect("decodes");
+                let read = RequestBody::decode(info.api_key.code(), &mut r, version).expect("decodes");
                 assert_eq!(read, body, "{place}");
                 rewritten += 1;
             } else {

@@ -326,8 +326,8 @@ fn run_release(release: &str, launcher: &Path) -> Outcome {
     let mut cases = Vec::new();
     let mut targets = vec![Target::RequestHeader, Target::ResponseHeader];
     for info in API_INFO {
-        targets.push(Target::Request(info.api_key));
-        targets.push(Target::Response(info.api_key));
+        targets.push(Target::Request(info.api_key.code()));
+        targets.push(Target::Response(info.api_key.code()));
     }
     for &target in &targets {
         let Some(&(lo, hi, unstable)) = theirs.get(&target) else { continue };
@@ -456,8 +456,8 @@ fn run_release(release: &str, launcher: &Path) -> Outcome {
 fn ours_round_trip(value: &Value, version: i16) -> Result<(), String> {
     let json = value.to_json(version)?;
     let target = match value {
-        Value::Request(b) => Target::Request(b.api_key()),
-        Value::Response(b) => Target::Response(b.api_key()),
+        Value::Request(b) => Target::Request(b.api_key().code()),
+        Value::Response(b) => Target::Response(b.api_key().code()),
         Value::RequestHeader(_) => Target::RequestHeader,
         Value::ResponseHeader(_) => Target::ResponseHeader,
     };

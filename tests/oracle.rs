@@ -1192,7 +1192,7 @@ fn malformed(release: &'static str, rel: &Release, oracle: &mut Oracle, report: 
 fn header_versions(release: &'static str, rel: &Release, report: &mut Report) -> usize {
     let mut checked = 0;
     for info in API_INFO {
-        let Some(api) = rel.apis.get(&info.api_key) else { continue };
+        let Some(api) = rel.apis.get(&info.api_key.code()) else { continue };
         for version in api.versions.0..=api.versions.1 {
             if !info.valid_versions.contains(version) {
                 continue;
@@ -1206,7 +1206,7 @@ fn header_versions(release: &'static str, rel: &Release, report: &mut Report) ->
                     "header versions (request, response): kafka-wire {ours:?}, Kafka {theirs:?} for {} v{version}",
                     info.name
                 );
-                report.fail(release, rel, Target::Api(info.api_key, Side::Request), version, text);
+                report.fail(release, rel, Target::Api(info.api_key.code(), Side::Request), version, text);
             }
         }
     }
@@ -1340,7 +1340,7 @@ fn embed_request(header: &RequestHeader, body: &RequestBody) -> Result<EmbeddedM
         RequestBody::CreateTopics(b) => EmbeddedMessage::from_request(header, b),
         RequestBody::CreateAcls(b) => EmbeddedMessage::from_request(header, b),
         RequestBody::AlterConfigs(b) => EmbeddedMessage::from_request(header, b),
-        other => return Err(format!("no typed embedding here for api key {}", other.api_key())),
+        other => return Err(format!("no typed embedding here for api key {}", other.api_key().code())),
     };
     embedded.map_err(|e| format!("kafka-wire cannot embed it: {e}"))
 }
@@ -1361,7 +1361,7 @@ fn embed_response(header: &ResponseHeader, body: &ResponseBody, version: i16) ->
     let embedded = match body {
         ResponseBody::CreateTopics(b) => EmbeddedMessage::from_response(header, b, version),
         ResponseBody::CreateAcls(b) => EmbeddedMessage::from_response(header, b, version),
-        other => return Err(format!("no typed embedding here for api key {}", other.api_key())),
+        other => return Err(format!("no typed embedding here for api key {}", other.api_key().code())),
     };
     embedded.map_err(|e| format!("kafka-wire cannot embed it: {e}"))
 }
@@ -2107,7 +2107,7 @@ fn api_versions_fallback(
         ),
         (
             format!("error 35, every api key of kafka-wire ({})", API_INFO.len()),
-            API_INFO.iter().map(|i| entry(i.api_key, i.valid_versions.min, i.valid_versions.max)).collect(),
+            API_INFO.iter().map(|i| entry(i.api_key.code(), i.valid_versions.min, i.valid_versions.max)).collect(),
         ),
     ];
     // (body index, what, version, decode question, whether Kafka must refuse)
@@ -2279,8 +2279,8 @@ fn run_release(release: &'static str, launcher: &Path) -> (Report, Vec<String>, 
 
     let mut targets = vec![Target::Header(Side::Request), Target::Header(Side::Response)];
     for info in API_INFO {
-        targets.push(Target::Api(info.api_key, Side::Request));
-        targets.push(Target::Api(info.api_key, Side::Response));
+        targets.push(Target::Api(info.api_key.code(), Side::Request));
+        targets.push(Target::Api(info.api_key.code(), Side::Response));
     }
     let mut all = Vec::new();
     let mut rows: Vec<Row> = Vec::new();

@@ -29,7 +29,7 @@ fn render() -> String {
         let unstable = if info.latest_version_unstable { " (latest unstable)" } else { "" };
         out.push_str(&format!(
             "| {} | {} | {}{unstable} | {} | {} | {} |\n",
-            info.api_key,
+            info.api_key.code(),
             info.name,
             range(info.valid_versions),
             range(info.flexible_versions),

@@ -9,7 +9,7 @@ use bytes::{Bytes, BytesMut};
 use kafka_wire::error::DecodeErrorKind;
 use kafka_wire::records::{
     compress, Batch, BatchHeader, Batches, Compression, DecodeOptions, Header, LegacyMessage, Location, Record,
-    RecordBatch, RecordBatchBuilder, RecordError, TimestampType,
+    RecordBatch, RecordBatchBuilder, RecordError, RecordErrorKind, TimestampType,
 };
 use proptest::prelude::*;
 
@@ -108,9 +108,10 @@ fn v14_header_alone() {
     let h = BatchHeader::decode(&V14[..61]).unwrap();
     assert_eq!((h.record_count, h.batch_size(), h.last_offset()), (1, 71, 0));
     let err = BatchHeader::decode(&V14[..60]).unwrap_err();
+    assert_eq!(err.location(), Some(&Location { base_offset: Some(0), ..Location::default() }));
     assert!(matches!(
-        &err,
-        RecordError::Decode { at: Location { base_offset: Some(0), .. }, source }
+        err.kind(),
+        RecordErrorKind::Decode { source }
             if *source.kind() == DecodeErrorKind::NotEnoughBytes { needed: 61, remaining: 60 }
     ));
 }
@@ -124,7 +125,10 @@ fn negative_record_count_is_an_error() {
     let err = batch.records(&options()).unwrap_err();
     assert_eq!(
         err,
-        RecordError::Invalid { at: Location::batch(0).field("record_count"), what: "negative record count" }
+        RecordError::new(
+            RecordErrorKind::Invalid { what: "negative record count" },
+            Location::batch(0).field("record_count")
+        )
     );
     // A count that the 10 record bytes cannot hold is caught before reading.
     bytes[57..61].copy_from_slice(&2i32.to_be_bytes());
@@ -141,8 +145,8 @@ fn header_count_larger_than_remaining_is_an_error() {
     seal(&mut bytes);
     let batch = single_batch(Bytes::copy_from_slice(&bytes), options()).unwrap();
     let err = records_of(&batch, &options()).unwrap_err();
-    let RecordError::Decode { at, source } = &err else { panic!("{err}") };
-    assert_eq!(*at, Location::batch(0).record(0).field("header_count"));
+    let RecordErrorKind::Decode { source } = err.kind() else { panic!("{err}") };
+    assert_eq!(err.location(), Some(&Location::batch(0).record(0).field("header_count")));
     assert_eq!(*source.kind(), DecodeErrorKind::CountTooLarge { count: 63, remaining: 3 });
     assert_eq!(source.offset(), 68);
     // Same with a huge count: no allocation of its size is attempted.
@@ -164,8 +168,8 @@ fn corrupted_crc_names_the_batch() {
     let last = bytes.len() - 1;
     bytes[last] ^= 0x01; // inside the last header value
     let err = single_batch(Bytes::from(bytes.clone()), options()).unwrap_err();
-    let RecordError::CrcMismatch { at, stored, computed } = err.clone() else { panic!("{err}") };
-    assert_eq!(at, Location::batch(42).field("crc"));
+    let RecordErrorKind::CrcMismatch { stored, computed } = *err.kind() else { panic!("{err}") };
+    assert_eq!(err.location(), Some(&Location::batch(42).field("crc")));
     assert_eq!(stored, u32::from_be_bytes(bytes[17..21].try_into().unwrap()));
     assert_eq!(computed, crc32c::crc32c(&bytes[21..]));
     assert!(err.to_string().starts_with("batch at offset 42, crc: CRC mismatch"), "{err}");
@@ -231,9 +235,8 @@ fn raw_snappy_batches_decode() {
 #[test]
 fn codecs_left_out_of_the_build_are_typed_errors() {
     for codec in Compression::ALL.into_iter().filter(|c| !c.is_available()) {
-        assert!(
-            matches!(compress(codec, b"x"), Err(RecordError::CompressionUnavailable { compression, .. }) if compression == codec)
-        );
+        let err = compress(codec, b"x").unwrap_err();
+        assert_eq!(*err.kind(), RecordErrorKind::CompressionUnavailable { compression: codec });
         let mut bytes = V14.to_vec();
         bytes[22] = codec.id();
         seal(&mut bytes);
@@ -241,7 +244,10 @@ fn codecs_left_out_of_the_build_are_typed_errors() {
         let err = batch.records(&options()).unwrap_err();
         assert_eq!(
             err,
-            RecordError::CompressionUnavailable { at: Location::batch(0).field("records"), compression: codec }
+            RecordError::new(
+                RecordErrorKind::CompressionUnavailable { compression: codec },
+                Location::batch(0).field("records")
+            )
         );
     }
 }
@@ -293,7 +299,10 @@ fn compression_bomb_is_stopped() {
         let err = batch.records(&small).unwrap_err();
         assert_eq!(
             err,
-            RecordError::DecompressedTooLarge { at: Location::batch(7).field("records"), limit: 1 << 20 },
+            RecordError::new(
+                RecordErrorKind::DecompressedTooLarge { limit: 1 << 20 },
+                Location::batch(7).field("records")
+            ),
             "{codec}"
         );
         // The default 64 MiB allows it.
@@ -311,7 +320,7 @@ fn declared_snappy_size_is_checked_before_allocating() {
     seal(&mut bytes);
     let batch = single_batch(Bytes::from(bytes), options()).unwrap();
     let err = batch.records(&options()).unwrap_err();
-    assert!(matches!(err, RecordError::DecompressedTooLarge { limit, .. } if limit == 64 << 20), "{err}");
+    assert_eq!(*err.kind(), RecordErrorKind::DecompressedTooLarge { limit: 64 << 20 }, "{err}");
 }
 
 #[test]
@@ -338,11 +347,10 @@ fn partial_tail_is_skipped_and_reported() {
         let last = Batches::with_options(set, strict).last().unwrap();
         assert_eq!(
             last,
-            Err(RecordError::PartialBatch {
-                at: Location { base_offset, ..Location::default() },
-                needed,
-                available: cut
-            })
+            Err(RecordError::new(
+                RecordErrorKind::PartialBatch { needed, available: cut },
+                Location { base_offset, ..Location::default() }
+            ))
         );
     }
 }
@@ -353,20 +361,27 @@ fn broken_entries_end_the_iteration() {
     let mut bytes = V14.to_vec();
     bytes[8..12].copy_from_slice(&13i32.to_be_bytes());
     let mut batches = Batches::new(Bytes::from(bytes));
-    assert!(matches!(batches.next(), Some(Err(RecordError::Invalid { .. }))));
+    let err = batches.next().unwrap().unwrap_err();
+    assert_eq!(*err.kind(), RecordErrorKind::Invalid { what: "batch length is below the minimum of 14" });
     assert!(batches.next().is_none());
     // Unknown magic.
     let mut bytes = V14.to_vec();
     bytes[16] = 3;
     let err = Batches::new(Bytes::from(bytes)).next().unwrap().unwrap_err();
-    assert_eq!(err, RecordError::UnsupportedMagic { at: Location::batch(0).field("magic"), magic: 3 });
+    assert_eq!(
+        err,
+        RecordError::new(RecordErrorKind::UnsupportedMagic { magic: 3 }, Location::batch(0).field("magic"))
+    );
     // Compression codec 6.
     let mut bytes = V14.to_vec();
     bytes[22] = 6;
     seal(&mut bytes);
     let batch = single_batch(Bytes::from(bytes), options()).unwrap();
     let err = batch.records(&options()).unwrap_err();
-    assert_eq!(err, RecordError::UnknownCompression { at: Location::batch(0).field("attributes"), codec: 6 });
+    assert_eq!(
+        err,
+        RecordError::new(RecordErrorKind::UnknownCompression { codec: 6 }, Location::batch(0).field("attributes"))
+    );
     // A record count below the records present leaves bytes over.
     let mut b = RecordBatchBuilder::new(9);
     three_records(&mut b, false);
@@ -456,7 +471,8 @@ fn legacy_uncompressed_sets() {
     let end = set.len();
     set[end - 1] ^= 0x20;
     let err = legacy_messages(Bytes::from(set), &options()).unwrap_err();
-    assert!(matches!(err, RecordError::CrcMismatch { at, .. } if at == Location::batch(12).field("crc")), "{err}");
+    assert!(matches!(err.kind(), RecordErrorKind::CrcMismatch { .. }), "{err}");
+    assert_eq!(err.location(), Some(&Location::batch(12).field("crc")));
 }
 
 #[test]
@@ -492,7 +508,13 @@ fn legacy_compressed_wrappers() {
         let mut small = options();
         small.max_decompressed_size = 1 << 20;
         let err = legacy_messages(Bytes::from(wrapper), &small).unwrap_err();
-        assert_eq!(err, RecordError::DecompressedTooLarge { at: Location::batch(0).field("value"), limit: 1 << 20 });
+        assert_eq!(
+            err,
+            RecordError::new(
+                RecordErrorKind::DecompressedTooLarge { limit: 1 << 20 },
+                Location::batch(0).field("value")
+            )
+        );
     }
 }
 
@@ -504,32 +526,33 @@ fn legacy_wrapper_errors() {
     let err = legacy_messages(Bytes::from(legacy(3, 1, gzip, 0, None, None)), &options()).unwrap_err();
     assert_eq!(
         err,
-        RecordError::Invalid {
-            at: Location::batch(3).field("value"),
-            what: "compressed wrapper message has a null value"
-        }
+        RecordError::new(
+            RecordErrorKind::Invalid { what: "compressed wrapper message has a null value" },
+            Location::batch(3).field("value")
+        )
     );
     // Nested compression.
     let nested = compress(Compression::Gzip, &legacy(0, 1, gzip, 0, None, Some(b"x"))).unwrap();
     let err = legacy_messages(Bytes::from(legacy(0, 1, gzip, 0, None, Some(&nested))), &options()).unwrap_err();
-    assert!(matches!(err, RecordError::Invalid { what: "inner message is itself compressed", .. }), "{err}");
+    assert_eq!(*err.kind(), RecordErrorKind::Invalid { what: "inner message is itself compressed" }, "{err}");
     // Damaged inner CRC: located by wrapper offset and inner index.
     let mut inner = legacy_inner(1, 0);
     let end = inner.len();
     inner[end - 1] ^= 1;
     let packed = compress(Compression::Gzip, &inner).unwrap();
     let err = legacy_messages(Bytes::from(legacy(77, 1, gzip, 0, None, Some(&packed))), &options()).unwrap_err();
-    assert!(
-        matches!(err, RecordError::CrcMismatch { at, .. } if at == Location::batch(77).record(2).field("crc")),
-        "{err}"
-    );
+    assert!(matches!(err.kind(), RecordErrorKind::CrcMismatch { .. }), "{err}");
+    assert_eq!(err.location(), Some(&Location::batch(77).record(2).field("crc")));
     // An inner set cut short.
     let packed = compress(Compression::Gzip, &legacy_inner(1, 0)[..50]).unwrap();
     let err = legacy_messages(Bytes::from(legacy(77, 1, gzip, 0, None, Some(&packed))), &options()).unwrap_err();
     assert!(err.to_string().starts_with("batch at offset 77, record 1, message_size: need"), "{err}");
     // zstd is not a legacy codec.
     let err = legacy_messages(Bytes::from(legacy(4, 1, 4, 0, None, Some(b"x"))), &options()).unwrap_err();
-    assert_eq!(err, RecordError::UnknownCompression { at: Location::batch(4).field("attributes"), codec: 4 });
+    assert_eq!(
+        err,
+        RecordError::new(RecordErrorKind::UnknownCompression { codec: 4 }, Location::batch(4).field("attributes"))
+    );
 }
 
 #[test]

@@ -83,10 +83,10 @@ proptest! {
     fn every_request_and_response(seed in any::<u64>()) {
         for info in API_INFO {
             for version in info.valid_versions.min..=info.valid_versions.max {
-                let mut g = SampleGen::new(seed ^ ((info.api_key as u64) << 16) ^ version as u64);
-                let request = RequestBody::sample(info.api_key, &mut g, version).expect("every api key has a request");
+                let mut g = SampleGen::new(seed ^ ((info.api_key.code() as u64) << 16) ^ version as u64);
+                let request = RequestBody::sample(info.api_key.code(), &mut g, version).expect("every api key has a request");
                 check_request(&request, version)?;
-                let response = ResponseBody::sample(info.api_key, &mut g, version).expect("every api key has a response");
+                let response = ResponseBody::sample(info.api_key.code(), &mut g, version).expect("every api key has a response");
                 check_response(&response, version)?;
             }
         }
@@ -98,7 +98,8 @@ fn check_request(body: &RequestBody, version: i16) -> Result<(), TestCaseError> 
     body.encode(&mut buf, version).map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert_eq!(buf.len(), body.encoded_size(version));
     let mut r = Reader::new(buf.freeze());
-    let back = RequestBody::decode(body.api_key(), &mut r, version).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let back =
+        RequestBody::decode(body.api_key().code(), &mut r, version).map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert_eq!(r.remaining(), 0);
     prop_assert_eq!(&back, body);
     Ok(())
@@ -109,7 +110,8 @@ fn check_response(body: &ResponseBody, version: i16) -> Result<(), TestCaseError
     body.encode(&mut buf, version).map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert_eq!(buf.len(), body.encoded_size(version));
     let mut r = Reader::new(buf.freeze());
-    let back = ResponseBody::decode(body.api_key(), &mut r, version).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let back =
+        ResponseBody::decode(body.api_key().code(), &mut r, version).map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert_eq!(r.remaining(), 0);
     prop_assert_eq!(&back, body);
     Ok(())
@@ -142,11 +144,11 @@ mod hostile {
         let mut out = Vec::new();
         for info in API_INFO {
             for version in info.valid_versions.min..=info.valid_versions.max {
-                let mut g = SampleGen::new(seed ^ ((info.api_key as u64) << 16) ^ version as u64);
-                let body = RequestBody::sample(info.api_key, &mut g, version).expect("request");
+                let mut g = SampleGen::new(seed ^ ((info.api_key.code() as u64) << 16) ^ version as u64);
+                let body = RequestBody::sample(info.api_key.code(), &mut g, version).expect("request");
                 let mut buf = BytesMut::new();
                 body.encode(&mut buf, version).expect("encodes");
-                out.push((info.api_key, version, buf.freeze()));
+                out.push((info.api_key.code(), version, buf.freeze()));
             }
         }
         out
@@ -190,8 +192,8 @@ mod hostile {
             let bytes = kafka_wire::Bytes::from(bytes);
             for info in API_INFO {
                 for version in info.valid_versions.min..=info.valid_versions.max {
-                    let _ = RequestBody::decode(info.api_key, &mut Reader::new(bytes.clone()), version);
-                    let _ = ResponseBody::decode(info.api_key, &mut Reader::new(bytes.clone()), version);
+                    let _ = RequestBody::decode(info.api_key.code(), &mut Reader::new(bytes.clone()), version);
+                    let _ = ResponseBody::decode(info.api_key.code(), &mut Reader::new(bytes.clone()), version);
                 }
             }
             let _ = kafka_wire::frame::RequestFrame::decode(bytes.clone());
@@ -339,17 +341,17 @@ fn sample_frames(seed: u64) -> Result<Frames, Box<dyn std::error::Error>> {
     let mut out = Vec::new();
     for info in API_INFO {
         for version in info.valid_versions.min..=info.valid_versions.max {
-            let mut g = SampleGen::new(seed ^ ((info.api_key as u64) << 16) ^ version as u64);
+            let mut g = SampleGen::new(seed ^ ((info.api_key.code() as u64) << 16) ^ version as u64);
             let mut header = RequestHeader::sample(&mut g, info.request_header_version(version));
-            (header.request_api_key, header.request_api_version) = (info.api_key, version);
-            let body = RequestBody::sample(info.api_key, &mut g, version).ok_or("request sample")?;
+            (header.request_api_key, header.request_api_version) = (info.api_key.code(), version);
+            let body = RequestBody::sample(info.api_key.code(), &mut g, version).ok_or("request sample")?;
             let mut buf = BytesMut::new();
             frame::RequestFrame::encode_parts(&header, &body, &mut buf)?;
             let request = buf.split().freeze();
             let response_header = ResponseHeader::sample(&mut g, info.response_header_version(version));
-            let response = ResponseBody::sample(info.api_key, &mut g, version).ok_or("response sample")?;
+            let response = ResponseBody::sample(info.api_key.code(), &mut g, version).ok_or("response sample")?;
             frame::ResponseFrame::encode_parts(&response_header, &response, version, &mut buf)?;
-            out.push((info.api_key, version, request, buf.split().freeze()));
+            out.push((info.api_key.code(), version, request, buf.split().freeze()));
         }
     }
     Ok(out)

@@ -19,16 +19,16 @@ fn encodings(seed: u64) -> Vec<(i16, i16, bool, Bytes)> {
     let mut out = Vec::new();
     for info in API_INFO {
         for version in info.valid_versions.min..=info.valid_versions.max {
-            let mut g = SampleGen::new(seed ^ ((info.api_key as u64) << 16) ^ version as u64);
+            let mut g = SampleGen::new(seed ^ ((info.api_key.code() as u64) << 16) ^ version as u64);
             let mut buf = BytesMut::new();
-            if let Some(body) = RequestBody::sample(info.api_key, &mut g, version) {
+            if let Some(body) = RequestBody::sample(info.api_key.code(), &mut g, version) {
                 if body.encode(&mut buf, version).is_ok() {
-                    out.push((info.api_key, version, true, buf.split().freeze()));
+                    out.push((info.api_key.code(), version, true, buf.split().freeze()));
                 }
             }
-            if let Some(body) = ResponseBody::sample(info.api_key, &mut g, version) {
+            if let Some(body) = ResponseBody::sample(info.api_key.code(), &mut g, version) {
                 if body.encode(&mut buf, version).is_ok() {
-                    out.push((info.api_key, version, false, buf.split().freeze()));
+                    out.push((info.api_key.code(), version, false, buf.split().freeze()));
                 }
             }
         }
@@ -164,11 +164,11 @@ fn frame_views_decode_what_owned_frames_decode() -> Result<(), Box<dyn std::erro
     let mut frames = 0;
     for info in API_INFO {
         for version in info.valid_versions.min..=info.valid_versions.max {
-            let mut g = SampleGen::new(((info.api_key as u64) << 16) ^ version as u64);
+            let mut g = SampleGen::new(((info.api_key.code() as u64) << 16) ^ version as u64);
             let header_version = info.request_header_version(version);
             let mut header = RequestHeader::sample(&mut g, header_version);
-            (header.request_api_key, header.request_api_version) = (info.api_key, version);
-            let body = RequestBody::sample(info.api_key, &mut g, version).ok_or("request sample")?;
+            (header.request_api_key, header.request_api_version) = (info.api_key.code(), version);
+            let body = RequestBody::sample(info.api_key.code(), &mut g, version).ok_or("request sample")?;
             let mut buf = BytesMut::new();
             frame::RequestFrame::encode_parts(&header, &body, &mut buf)?;
             let bytes = buf.split().freeze();
@@ -178,42 +178,21 @@ fn frame_views_decode_what_owned_frames_decode() -> Result<(), Box<dyn std::erro
             );
 
             let response_header = ResponseHeader::sample(&mut g, info.response_header_version(version));
-            let response = ResponseBody::sample(info.api_key, &mut g, version).ok_or("response sample")?;
+            let response = ResponseBody::sample(info.api_key.code(), &mut g, version).ok_or("response sample")?;
             frame::ResponseFrame::encode_parts(&response_header, &response, version, &mut buf)?;
             let response_bytes = buf.split().freeze();
-            let view = frame::ResponseFrameRef::decode(
-                &response_bytes,
-                kafka_wire::api::ApiKey::try_from(info.api_key).expect("a known api key"),
-                version,
-            )?;
-            assert_eq!(
-                view.into_owned(),
-                frame::ResponseFrame::decode(
-                    response_bytes.clone(),
-                    kafka_wire::api::ApiKey::try_from(info.api_key).expect("a known api key"),
-                    version
-                )?
-            );
+            let view = frame::ResponseFrameRef::decode(&response_bytes, info.api_key, version)?;
+            assert_eq!(view.into_owned(), frame::ResponseFrame::decode(response_bytes.clone(), info.api_key, version)?);
 
             for cut in 0..bytes.len() {
                 let want = frame::RequestFrame::decode(bytes.slice(..cut)).map(|_| ()).map_err(|e| e.to_string());
                 let got = frame::RequestFrameRef::decode(&bytes[..cut]).map(|_| ()).map_err(|e| e.to_string());
-                assert_eq!(got, want, "api {} v{version}, {cut} bytes", info.api_key);
+                assert_eq!(got, want, "api {} v{version}, {cut} bytes", info.api_key.code());
             }
             for cut in 0..response_bytes.len() {
                 let prefix = response_bytes.slice(..cut);
-                let want = frame::ResponseFrame::decode(
-                    prefix.clone(),
-                    kafka_wire::api::ApiKey::try_from(info.api_key).expect("a known api key"),
-                    version,
-                )
-                .map(|f| f.version);
-                let got = frame::ResponseFrameRef::decode(
-                    &prefix,
-                    kafka_wire::api::ApiKey::try_from(info.api_key).expect("a known api key"),
-                    version,
-                )
-                .map(|f| f.version);
+                let want = frame::ResponseFrame::decode(prefix.clone(), info.api_key, version).map(|f| f.version);
+                let got = frame::ResponseFrameRef::decode(&prefix, info.api_key, version).map(|f| f.version);
                 assert_eq!(got.map_err(|e| e.to_string()), want.map_err(|e| e.to_string()));
             }
             frames += 2;

@@ -157,7 +157,7 @@ pub fn api_versions_response() -> kw::ApiVersionsResponse {
         api_keys: kafka_wire::api::API_INFO
             .iter()
             .map(|info| kw::api_versions_response::ApiVersion {
-                api_key: info.api_key,
+                api_key: info.api_key.code(),
                 min_version: info.valid_versions.min,
                 max_version: info.valid_versions.max,
                 ..Default::default()

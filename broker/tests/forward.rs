@@ -4,7 +4,7 @@
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
-use kafka_wire::api::{api_info, API_INFO};
+use kafka_wire::api::{api_info, ApiKey, API_INFO};
 use kafka_wire::error::DecodeErrorKind;
 use kafka_wire::error_code::ErrorCode;
 use kafka_wire::frame;
@@ -602,7 +602,7 @@ fn error_responses_name_every_item() {
     // Not forwardable.
     assert_eq!(
         error_response(&MetadataRequest::default().into(), 12, ErrorCode::InvalidRequest),
-        Err(NotForwardable { api_key: 3 })
+        Err(NotForwardable { api_key: ApiKey::Metadata })
     );
 }
 
@@ -618,14 +618,14 @@ fn every_forwardable_api_has_an_error_response_at_every_version() {
     for info in forwardable_apis() {
         for version in info.valid_versions.min..=info.valid_versions.max {
             for _ in 0..20 {
-                let request = RequestBody::sample(info.api_key, &mut g, version).expect("sample");
+                let request = RequestBody::sample(info.api_key.code(), &mut g, version).expect("sample");
                 let body = error_response(&request, version, ErrorCode::InvalidRequest)
                     .unwrap_or_else(|e| panic!("{} v{version}: {e}", info.name));
                 assert_eq!(body.api_key(), info.api_key, "{}", info.name);
                 let mut buf = BytesMut::new();
                 body.encode(&mut buf, version).unwrap_or_else(|e| panic!("{} v{version}: {e}", info.name));
                 let mut r = kafka_wire::primitives::Reader::new(buf.freeze());
-                let back = ResponseBody::decode(info.api_key, &mut r, version).unwrap();
+                let back = ResponseBody::decode(info.api_key.code(), &mut r, version).unwrap();
                 r.finish().unwrap();
                 // Every error code in the response is the one given, except ElectLeaders v0's
                 // top-level code, which that version does not have.
@@ -633,7 +633,7 @@ fn every_forwardable_api_has_an_error_response_at_every_version() {
                 for (i, _) in debug.match_indices(" error_code: ") {
                     let value: String =
                         debug[i + 13..].chars().take_while(|c| *c == '-' || c.is_ascii_digit()).collect();
-                    let top_level_v0 = info.api_key == 43 && version == 0 && value == "0";
+                    let top_level_v0 = info.api_key == ApiKey::ElectLeaders && version == 0 && value == "0";
                     assert!(value == "42" || top_level_v0, "{} v{version}: {debug}", info.name);
                     checked += usize::from(value == "42");
                 }
@@ -674,17 +674,20 @@ fn forwardable_apis_are_spec_8_2s_21() {
         (81, "RemoveRaftVoter"),
         (94, "UnregisterController"),
     ];
-    let ours: Vec<(i16, &str)> = forwardable_apis().map(|info| (info.api_key, info.name)).collect();
+    let ours: Vec<(i16, &str)> = forwardable_apis().map(|info| (info.api_key.code(), info.name)).collect();
     assert_eq!(ours, spec);
     assert!(!api_info(58).unwrap().forwardable());
 }
 
 #[test]
 fn cluster_action_and_delayed_allocation_are_spec_8_2s() {
-    let cluster_action: Vec<i16> = API_INFO.iter().filter(|i| i.cluster_action()).map(|i| i.api_key).collect();
+    let cluster_action: Vec<i16> = API_INFO.iter().filter(|i| i.cluster_action()).map(|i| i.api_key.code()).collect();
     assert_eq!(cluster_action, [4, 5, 6, 7, 27, 52, 53, 54, 55, 56, 57, 58, 62, 63, 67, 83, 84, 85, 86, 87]);
-    let delayed_not_forwardable: Vec<i16> =
-        API_INFO.iter().filter(|i| i.requires_delayed_allocation() && !i.forwardable()).map(|i| i.api_key).collect();
+    let delayed_not_forwardable: Vec<i16> = API_INFO
+        .iter()
+        .filter(|i| i.requires_delayed_allocation() && !i.forwardable())
+        .map(|i| i.api_key.code())
+        .collect();
     assert_eq!(delayed_not_forwardable, [0, 11, 14, 36, 58, 72]);
     assert!(API_INFO.iter().filter(|i| i.forwardable()).all(|i| i.requires_delayed_allocation()));
     // Kafka 4.4's ApiKeys adds 88-94, none of them a cluster action.

@@ -4,6 +4,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::net::IpAddr;
 use std::time::Duration;
 
+use kafka_wire::api::ApiKey;
+
 /// Usage text for `--help`.
 pub const USAGE: &str = "\
 kafka-wire example broker: one Kafka node in memory, on kafka-wire and tokio.
@@ -51,7 +53,7 @@ pub struct Config {
     /// Whether Metadata creates the unknown topics it is asked about.
     pub auto_create_topics: bool,
     /// Highest version to advertise, per api key.
-    pub max_versions: BTreeMap<i16, i16>,
+    pub max_versions: BTreeMap<ApiKey, i16>,
     /// How long a new group waits before its first rebalance completes.
     pub group_initial_delay: Duration,
     /// Largest request frame accepted.
@@ -193,9 +195,9 @@ impl Config {
 }
 
 /// An api key from its name (`ApiVersions`, case-insensitive) or number.
-fn api_key_by_name(api: &str) -> Option<i16> {
+fn api_key_by_name(api: &str) -> Option<ApiKey> {
     if let Ok(key) = api.parse::<i16>() {
-        return kafka_wire::api::api_info(key).map(|info| info.api_key);
+        return ApiKey::try_from(key).ok();
     }
     kafka_wire::api::API_INFO.iter().find(|info| info.name.eq_ignore_ascii_case(api)).map(|info| info.api_key)
 }
@@ -236,7 +238,7 @@ mod tests {
         .unwrap();
         assert_eq!((c.port, c.reauth_ms), (0, 2000));
         assert_eq!(c.users.get("alice").map(String::as_str), Some("s3cret"));
-        assert_eq!(c.max_versions.get(&18), Some(&3));
+        assert_eq!(c.max_versions.get(&ApiKey::ApiVersions), Some(&3));
         let c = Config::parse(Vec::new(), Some("19500".into())).unwrap();
         assert_eq!(c.port, 19500);
         assert_eq!(c.advertised(19500), ("127.0.0.1".to_string(), 19500));

@@ -320,7 +320,7 @@ async fn handle(cx: &mut Context, session: &mut Option<Session>, raw: RawRequest
         RequestBody::DescribeGroups(request) => reply(broker.groups.describe(&request).into()),
         RequestBody::ListGroups(request) => reply(broker.groups.list(&request).into()),
         other => {
-            log!("connection {}: no handler for {}; closing", cx.connection, api_name(other.api_key()));
+            log!("connection {}: no handler for {}; closing", cx.connection, other.api_key().info().name);
             Reply::Close
         }
     }
@@ -335,7 +335,7 @@ async fn forward(cx: &Context, request: Bytes, body: &RequestBody, version: i16)
     let n = Stats::bump(&broker.cluster.stats.forwarded);
     log!(
         "forward: {} v{version} from {}:{} (client {:?}) to the controller in an Envelope (forwarded: {n})",
-        api_name(body.api_key()),
+        body.api_key().info().name,
         principal.r#type,
         principal.name,
         cx.client()

@@ -68,7 +68,7 @@ impl Versions {
             .filter_map(|&(api_key, min, max)| {
                 // Only api keys whose bodies this build compiles can be served.
                 let info = kafka_wire::api::api_info(api_key).filter(|info| info.compiled)?;
-                let cap = config.max_versions.get(&api_key).copied().unwrap_or(i16::MAX);
+                let cap = config.max_versions.get(&info.api_key).copied().unwrap_or(i16::MAX);
                 let served =
                     VersionRange::new(min, max).intersect(info.valid_versions).intersect(VersionRange::new(0, cap));
                 (!served.is_empty()).then(|| ApiVersion {

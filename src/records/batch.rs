@@ -26,7 +26,7 @@ use bytes::Bytes;
 
 use super::compression::decompress;
 use super::compression_type::Compression;
-use super::error::{At, Location, RecordError};
+use super::error::{At, Location, RecordError, RecordErrorKind};
 use super::record::{Record, MIN_RECORD_SIZE};
 use super::DecodeOptions;
 use crate::error::{DecodeError, DecodeErrorKind};
@@ -250,16 +250,19 @@ impl BatchHeader {
     /// after it are not read.
     ///
     /// # Errors
-    /// [`RecordError::Decode`] when fewer than 61 bytes are given;
-    /// [`RecordError::UnsupportedMagic`] when the magic is not 2;
-    /// [`RecordError::Invalid`] when `batch_length` is below 49 (a batch
+    /// [`RecordErrorKind::Decode`] when fewer than 61 bytes are given;
+    /// [`RecordErrorKind::UnsupportedMagic`] when the magic is not 2;
+    /// [`RecordErrorKind::Invalid`] when `batch_length` is below 49 (a batch
     /// without its header).
     pub fn decode(bytes: &[u8]) -> Result<Self, RecordError> {
         let Some(h) = bytes.first_chunk::<{ Self::SIZE }>() else {
             let base_offset = bytes.first_chunk::<8>().map(|b| i64::from_be_bytes(*b));
             let source =
                 DecodeError::new(DecodeErrorKind::NotEnoughBytes { needed: Self::SIZE, remaining: bytes.len() }, 0);
-            return Err(RecordError::Decode { at: Location { base_offset, ..Location::default() }, source });
+            return Err(RecordError::new(
+                RecordErrorKind::Decode { source },
+                Location { base_offset, ..Location::default() },
+            ));
         };
         let be = |from: usize, to: usize| -> u64 { h[from..to].iter().fold(0, |acc, &b| (acc << 8) | b as u64) };
         let header = Self {
@@ -279,13 +282,13 @@ impl BatchHeader {
         };
         let at = Location::batch(header.base_offset);
         if header.magic != MAGIC_V2 {
-            return Err(RecordError::UnsupportedMagic { at: at.field("magic"), magic: header.magic });
+            return Err(RecordError::new(RecordErrorKind::UnsupportedMagic { magic: header.magic }, at.field("magic")));
         }
         if (header.batch_length as i64) < (Self::SIZE - LOG_OVERHEAD) as i64 {
-            return Err(RecordError::Invalid {
-                at: at.field("batch_length"),
-                what: "batch length is smaller than the batch header",
-            });
+            return Err(RecordError::new(
+                RecordErrorKind::Invalid { what: "batch length is smaller than the batch header" },
+                at.field("batch_length"),
+            ));
         }
         Ok(header)
     }
@@ -388,15 +391,15 @@ impl RecordBatch {
     /// records are not read.
     ///
     /// # Errors
-    /// As [`BatchHeader::decode`]; [`RecordError::Invalid`] when
+    /// As [`BatchHeader::decode`]; [`RecordErrorKind::Invalid`] when
     /// `batch_length` + 12 is not the length of `bytes`.
     pub fn parse(bytes: Bytes) -> Result<Self, RecordError> {
         let header = BatchHeader::decode(&bytes)?;
         if header.batch_size() != bytes.len() {
-            return Err(RecordError::Invalid {
-                at: Location::batch(header.base_offset).field("batch_length"),
-                what: "batch length does not match the bytes of the batch",
-            });
+            return Err(RecordError::new(
+                RecordErrorKind::Invalid { what: "batch length does not match the bytes of the batch" },
+                Location::batch(header.base_offset).field("batch_length"),
+            ));
         }
         Ok(Self { header, bytes })
     }
@@ -430,15 +433,14 @@ impl RecordBatch {
     /// Checks the stored CRC.
     ///
     /// # Errors
-    /// [`RecordError::CrcMismatch`] naming the batch's base offset.
+    /// [`RecordErrorKind::CrcMismatch`] naming the batch's base offset.
     pub fn verify_crc(&self) -> Result<(), RecordError> {
         let computed = self.compute_crc();
         if computed != self.header.crc {
-            return Err(RecordError::CrcMismatch {
-                at: Location::batch(self.header.base_offset).field("crc"),
-                stored: self.header.crc,
-                computed,
-            });
+            return Err(RecordError::new(
+                RecordErrorKind::CrcMismatch { stored: self.header.crc, computed },
+                Location::batch(self.header.base_offset).field("crc"),
+            ));
         }
         Ok(())
     }
@@ -449,23 +451,28 @@ impl RecordBatch {
     /// records then share.
     ///
     /// # Errors
-    /// [`RecordError::Invalid`] for a negative `record_count`;
-    /// [`RecordError::UnknownCompression`], [`RecordError::CompressionUnavailable`],
-    /// [`RecordError::Decompress`] and [`RecordError::DecompressedTooLarge`]
+    /// [`RecordErrorKind::Invalid`] for a negative `record_count`;
+    /// [`RecordErrorKind::UnknownCompression`], [`RecordErrorKind::CompressionUnavailable`],
+    /// [`RecordErrorKind::Decompress`] and [`RecordErrorKind::DecompressedTooLarge`]
     /// (limit from `options`) for the records' compression;
-    /// [`RecordError::Decode`] when `record_count` records of at least 7
+    /// [`RecordErrorKind::Decode`] when `record_count` records of at least 7
     /// bytes cannot fit in the (decompressed) bytes. Each record's own
     /// errors come from the iterator.
     pub fn records(&self, options: &DecodeOptions) -> Result<Records, RecordError> {
         let at = Location::batch(self.header.base_offset);
         let count = self.header.record_count;
         if count < 0 {
-            return Err(RecordError::Invalid { at: at.field("record_count"), what: "negative record count" });
+            return Err(RecordError::new(
+                RecordErrorKind::Invalid { what: "negative record count" },
+                at.field("record_count"),
+            ));
         }
         let attributes = self.header.attributes;
-        let compression = attributes.compression().ok_or(RecordError::UnknownCompression {
-            at: at.field("attributes"),
-            codec: attributes.compression_id(),
+        let compression = attributes.compression().ok_or_else(|| {
+            RecordError::new(
+                RecordErrorKind::UnknownCompression { codec: attributes.compression_id() },
+                at.field("attributes"),
+            )
         })?;
         let reader = match compression {
             Compression::None => {

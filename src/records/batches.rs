@@ -12,12 +12,12 @@
 //! short. As Kafka's consumers do, the iterator stops there without an
 //! error and reports what it skipped through [`Batches::partial_batch`];
 //! with [`DecodeOptions::reject_partial_batch`] it yields
-//! [`RecordError::PartialBatch`] instead.
+//! [`RecordErrorKind::PartialBatch`] instead.
 
 use bytes::Bytes;
 
 use super::batch::{RecordBatch, LOG_OVERHEAD, MAGIC_OFFSET, MAGIC_V2};
-use super::error::{Location, RecordError};
+use super::error::{Location, RecordError, RecordErrorKind};
 use super::legacy::{LegacyMessage, MIN_MESSAGE_SIZE};
 use super::DecodeOptions;
 
@@ -138,10 +138,10 @@ impl Batches {
         let size = i32::from_be_bytes([size[0], size[1], size[2], size[3]]);
         let at = Location { base_offset, ..Location::default() };
         if size < MIN_MESSAGE_SIZE as i32 {
-            return Err(RecordError::Invalid {
-                at: at.field("batch_length"),
-                what: "batch length is below the minimum of 14",
-            });
+            return Err(RecordError::new(
+                RecordErrorKind::Invalid { what: "batch length is below the minimum of 14" },
+                at.field("batch_length"),
+            ));
         }
         let total = LOG_OVERHEAD + size as usize;
         if total > rest.len() {
@@ -165,7 +165,7 @@ impl Batches {
                 }
                 Ok(Some(Batch::Legacy(message)))
             }
-            _ => Err(RecordError::UnsupportedMagic { at: at.field("magic"), magic }),
+            _ => Err(RecordError::new(RecordErrorKind::UnsupportedMagic { magic }, at.field("magic"))),
         }
     }
 
@@ -174,7 +174,7 @@ impl Batches {
         self.partial = Some(PartialBatch { position: self.pos, base_offset, needed, available });
         if self.options.reject_partial_batch {
             let at = Location { base_offset, ..Location::default() };
-            return Err(RecordError::PartialBatch { at, needed, available });
+            return Err(RecordError::new(RecordErrorKind::PartialBatch { needed, available }, at));
         }
         Ok(None)
     }

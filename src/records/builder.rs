@@ -6,7 +6,7 @@ use bytes::{Bytes, BytesMut};
 use super::batch::{Attributes, BatchHeader, TimestampType, LOG_OVERHEAD, MAGIC_V2};
 use super::compression::compress;
 use super::compression_type::Compression;
-use super::error::{Location, RecordError};
+use super::error::{Location, RecordError, RecordErrorKind};
 use super::record::{to_i32, Header, Record};
 
 /// Builds one v2 record batch.
@@ -218,10 +218,10 @@ impl RecordBatchBuilder {
     /// Appends the batch to `buf`.
     ///
     /// # Errors
-    /// [`RecordError::TooLarge`] when a record, the record count or the
-    /// batch passes the format's int32 limits; [`RecordError::UnknownCompression`]
-    /// for attributes bits 0-2 of 5-7; [`RecordError::CompressionUnavailable`]
-    /// or [`RecordError::Compress`] from the codec. On error, see
+    /// [`RecordErrorKind::TooLarge`] when a record, the record count or the
+    /// batch passes the format's int32 limits; [`RecordErrorKind::UnknownCompression`]
+    /// for attributes bits 0-2 of 5-7; [`RecordErrorKind::CompressionUnavailable`]
+    /// or [`RecordErrorKind::Compress`] from the codec. On error, see
     /// [buffers after an error](crate::error#buffers-after-an-error).
     pub fn encode(&self, buf: &mut BytesMut) -> Result<(), RecordError> {
         let start = buf.len();
@@ -234,9 +234,11 @@ impl RecordBatchBuilder {
 
     fn encode_inner(&self, buf: &mut BytesMut, start: usize) -> Result<(), RecordError> {
         let header = self.header()?;
-        let compression = self.attributes.compression().ok_or(RecordError::UnknownCompression {
-            at: Location::batch(self.base_offset).field("attributes"),
-            codec: self.attributes.compression_id(),
+        let compression = self.attributes.compression().ok_or_else(|| {
+            RecordError::new(
+                RecordErrorKind::UnknownCompression { codec: self.attributes.compression_id() },
+                Location::batch(self.base_offset).field("attributes"),
+            )
         })?;
         let mut records_len = 0usize;
         for r in &self.records {

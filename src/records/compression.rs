@@ -35,7 +35,7 @@
 use std::fmt;
 
 use super::compression_type::Compression;
-use super::error::{Location, RecordError};
+use super::error::{Location, RecordError, RecordErrorKind};
 
 /// The xerial snappy stream header: magic `82 53 4e 41 50 50 59 00`,
 /// version 1, compatible version 1.
@@ -49,8 +49,8 @@ const XERIAL_BLOCK: usize = 32 * 1024;
 /// expects (see the module docs). [`Compression::None`] copies.
 ///
 /// # Errors
-/// [`RecordError::CompressionUnavailable`] when the codec's feature is off;
-/// [`RecordError::Compress`] when the codec fails.
+/// [`RecordErrorKind::CompressionUnavailable`] when the codec's feature is off;
+/// [`RecordErrorKind::Compress`] when the codec fails.
 ///
 /// # Example
 /// ```
@@ -71,7 +71,7 @@ pub fn compress(compression: Compression, data: &[u8]) -> Result<Vec<u8>, Record
         #[cfg(feature = "zstd")]
         Compression::Zstd => zstd::compress(data),
         #[allow(unreachable_patterns)]
-        _ => Err(RecordError::CompressionUnavailable { at: Location::default(), compression }),
+        _ => Err(RecordError::new(RecordErrorKind::CompressionUnavailable { compression }, Location::default())),
     }
 }
 
@@ -81,22 +81,20 @@ pub fn compress(compression: Compression, data: &[u8]) -> Result<Vec<u8>, Record
 /// [`XERIAL_HEADER`]'s magic, and as one raw snappy block otherwise.
 ///
 /// # Errors
-/// [`RecordError::DecompressedTooLarge`] when the output would pass
+/// [`RecordErrorKind::DecompressedTooLarge`] when the output would pass
 /// `max_size` (checked before allocating where the stream declares its
-/// size, and while reading otherwise); [`RecordError::Decompress`] for
-/// corrupt input; [`RecordError::CompressionUnavailable`] when the codec's
+/// size, and while reading otherwise); [`RecordErrorKind::Decompress`] for
+/// corrupt input; [`RecordErrorKind::CompressionUnavailable`] when the codec's
 /// feature is off. The location is left empty for the caller to fill.
 ///
 /// # Example
 /// ```
-/// use kafka_wire::records::{decompress, Compression, RecordError};
+/// use kafka_wire::records::{decompress, Compression, RecordErrorKind};
 /// // Raw snappy, as librdkafka may send: uvarint length 3, literal "abc".
 /// let raw = [0x03, 0x08, b'a', b'b', b'c'];
 /// assert_eq!(decompress(Compression::Snappy, &raw, 16).unwrap(), b"abc");
-/// assert!(matches!(
-///     decompress(Compression::Snappy, &raw, 2),
-///     Err(RecordError::DecompressedTooLarge { limit: 2, .. })
-/// ));
+/// let err = decompress(Compression::Snappy, &raw, 2).unwrap_err();
+/// assert_eq!(*err.kind(), RecordErrorKind::DecompressedTooLarge { limit: 2 });
 /// ```
 pub fn decompress(compression: Compression, data: &[u8], max_size: usize) -> Result<Vec<u8>, RecordError> {
     match compression {
@@ -113,7 +111,7 @@ pub fn decompress(compression: Compression, data: &[u8], max_size: usize) -> Res
         #[cfg(feature = "zstd")]
         Compression::Zstd => zstd::decompress(data, max_size),
         #[allow(unreachable_patterns)]
-        _ => Err(RecordError::CompressionUnavailable { at: Location::default(), compression }),
+        _ => Err(RecordError::new(RecordErrorKind::CompressionUnavailable { compression }, Location::default())),
     }
 }
 
@@ -137,19 +135,19 @@ pub(crate) fn decompress_legacy(
 
 fn check_size(size: u64, max_size: usize) -> Result<(), RecordError> {
     if size > max_size as u64 {
-        return Err(RecordError::DecompressedTooLarge { at: Location::default(), limit: max_size });
+        return Err(RecordError::new(RecordErrorKind::DecompressedTooLarge { limit: max_size }, Location::default()));
     }
     Ok(())
 }
 
 #[allow(dead_code)]
 fn corrupt(compression: Compression, message: impl fmt::Display) -> RecordError {
-    RecordError::Decompress { at: Location::default(), compression, message: message.to_string() }
+    RecordError::new(RecordErrorKind::Decompress { compression, message: message.to_string() }, Location::default())
 }
 
 #[allow(dead_code)]
 fn compress_failed(compression: Compression, message: impl fmt::Display) -> RecordError {
-    RecordError::Compress { compression, message: message.to_string() }
+    RecordError::from(RecordErrorKind::Compress { compression, message: message.to_string() })
 }
 
 /// Reads a decompressing stream to its end into one buffer, never reading
@@ -546,10 +544,8 @@ mod tests {
         for c in Compression::ALL.into_iter().filter(|c| c.is_available()) {
             let packed = compress(c, &data).unwrap();
             assert_eq!(decompress(c, &packed, data.len()).unwrap(), data, "{c}");
-            assert!(matches!(
-                decompress(c, &packed, data.len() - 1),
-                Err(RecordError::DecompressedTooLarge { limit, .. }) if limit == data.len() - 1
-            ));
+            let err = decompress(c, &packed, data.len() - 1).unwrap_err();
+            assert_eq!(*err.kind(), RecordErrorKind::DecompressedTooLarge { limit: data.len() - 1 }, "{c}");
             assert_eq!(decompress(c, &compress(c, b"").unwrap(), 0).unwrap(), b"", "{c} empty");
         }
     }
@@ -574,10 +570,16 @@ mod tests {
         // Cut-short block length and a block running past the end.
         let mut bad = XERIAL_HEADER.to_vec();
         bad.extend_from_slice(&[0, 0]);
-        assert!(matches!(decompress(Compression::Snappy, &bad, 100), Err(RecordError::Decompress { .. })));
+        assert!(matches!(
+            decompress(Compression::Snappy, &bad, 100).unwrap_err().kind(),
+            RecordErrorKind::Decompress { .. }
+        ));
         bad.truncate(16);
         bad.extend_from_slice(&[0, 0, 0, 9, 1]);
-        assert!(matches!(decompress(Compression::Snappy, &bad, 100), Err(RecordError::Decompress { .. })));
+        assert!(matches!(
+            decompress(Compression::Snappy, &bad, 100).unwrap_err().kind(),
+            RecordErrorKind::Decompress { .. }
+        ));
     }
 
     #[test]
@@ -591,7 +593,10 @@ mod tests {
                 1 << 20,
             )
             .unwrap_err();
-            assert!(matches!(err, RecordError::Decompress { compression, .. } if compression == c), "{c}: {err}");
+            assert!(
+                matches!(err.kind(), RecordErrorKind::Decompress { compression, .. } if *compression == c),
+                "{c}: {err}"
+            );
         }
     }
 
@@ -659,7 +664,10 @@ mod tests {
         assert!(err.to_string().contains("declared length 65536 is more than 3 bytes can expand to"), "{err}");
         let mut framed = XERIAL_HEADER.to_vec();
         framed.extend_from_slice(&[0, 0, 0, 3, 0x80, 0x80, 0x04]);
-        assert!(matches!(decompress(Compression::Snappy, &framed, 1 << 20), Err(RecordError::Decompress { .. })));
+        assert!(matches!(
+            decompress(Compression::Snappy, &framed, 1 << 20).unwrap_err().kind(),
+            RecordErrorKind::Decompress { .. }
+        ));
     }
 
     #[cfg(feature = "gzip")]
@@ -668,9 +676,7 @@ mod tests {
         let mut packed = compress(Compression::Gzip, b"abc").unwrap();
         let n = packed.len();
         packed[n - 4..].copy_from_slice(&u32::MAX.to_le_bytes());
-        assert!(matches!(
-            decompress(Compression::Gzip, &packed, 1 << 20),
-            Err(RecordError::DecompressedTooLarge { limit: 1_048_576, .. })
-        ));
+        let err = decompress(Compression::Gzip, &packed, 1 << 20).unwrap_err();
+        assert_eq!(*err.kind(), RecordErrorKind::DecompressedTooLarge { limit: 1_048_576 });
     }
 }

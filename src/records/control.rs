@@ -31,7 +31,7 @@
 use bytes::{BufMut, Bytes};
 
 use super::batch::RecordBatch;
-use super::error::{Location, RecordError};
+use super::error::{Location, RecordError, RecordErrorKind};
 use super::record::Record;
 use super::DecodeOptions;
 use crate::error::{DecodeError, DecodeErrorKind};
@@ -136,7 +136,10 @@ impl ControlRecordType {
 }
 
 fn short(at: Location, needed: usize, remaining: usize) -> RecordError {
-    RecordError::Decode { at, source: DecodeError::new(DecodeErrorKind::NotEnoughBytes { needed, remaining }, 0) }
+    RecordError::new(
+        RecordErrorKind::Decode { source: DecodeError::new(DecodeErrorKind::NotEnoughBytes { needed, remaining }, 0) },
+        at,
+    )
 }
 
 fn read_i16(bytes: &[u8], from: usize) -> Option<i16> {
@@ -177,8 +180,8 @@ impl ControlRecordKey {
     /// type are ignored, as Kafka does.
     ///
     /// # Errors
-    /// [`RecordError::Decode`] (field `control key`) when fewer than 4
-    /// bytes are given; [`RecordError::Invalid`] (field `control key
+    /// [`RecordErrorKind::Decode`] (field `control key`) when fewer than 4
+    /// bytes are given; [`RecordErrorKind::Invalid`] (field `control key
     /// version`) for a negative version.
     pub fn decode(key: &[u8]) -> Result<Self, RecordError> {
         Self::decode_at(key, Location::default())
@@ -189,10 +192,10 @@ impl ControlRecordKey {
             return Err(short(at.field("control key"), CONTROL_RECORD_KEY_SIZE, key.len()));
         };
         if version < 0 {
-            return Err(RecordError::Invalid {
-                at: at.field("control key version"),
-                what: "negative control record key version",
-            });
+            return Err(RecordError::new(
+                RecordErrorKind::Invalid { what: "negative control record key version" },
+                at.field("control key version"),
+            ));
         }
         Ok(Self { version, record_type: ControlRecordType::from_id(id) })
     }
@@ -241,8 +244,8 @@ impl EndTxnMarker {
     /// ignored, as Kafka does.
     ///
     /// # Errors
-    /// [`RecordError::Decode`] (field `marker`) when fewer than 6 bytes are
-    /// given; [`RecordError::Invalid`] (field `marker version`) for a
+    /// [`RecordErrorKind::Decode`] (field `marker`) when fewer than 6 bytes are
+    /// given; [`RecordErrorKind::Invalid`] (field `marker version`) for a
     /// negative version.
     pub fn decode(value: &[u8]) -> Result<Self, RecordError> {
         Self::decode_at(value, Location::default())
@@ -253,7 +256,10 @@ impl EndTxnMarker {
             return Err(short(at.field("marker"), END_TXN_MARKER_SIZE, value.len()));
         };
         if version < 0 {
-            return Err(RecordError::Invalid { at: at.field("marker version"), what: "negative marker version" });
+            return Err(RecordError::new(
+                RecordErrorKind::Invalid { what: "negative marker version" },
+                at.field("marker version"),
+            ));
         }
         let Some(epoch) = value.get(2..END_TXN_MARKER_SIZE) else {
             return Err(short(at.field("marker"), END_TXN_MARKER_SIZE, value.len()));
@@ -305,21 +311,22 @@ impl ControlRecord {
     /// `Location::batch(base_offset).record(index)`).
     ///
     /// # Errors
-    /// [`RecordError::Invalid`] for a record without a key, or a commit or
+    /// [`RecordErrorKind::Invalid`] for a record without a key, or a commit or
     /// abort marker without a value; the errors of
     /// [`ControlRecordKey::decode`] and [`EndTxnMarker::decode`], located
     /// at `at`.
     pub fn from_record(record: &Record, at: Location) -> Result<Self, RecordError> {
-        let key = record
-            .key
-            .as_deref()
-            .ok_or(RecordError::Invalid { at: at.field("control key"), what: "control record without a key" })?;
+        let key = record.key.as_deref().ok_or_else(|| {
+            RecordError::new(RecordErrorKind::Invalid { what: "control record without a key" }, at.field("control key"))
+        })?;
         let key = ControlRecordKey::decode_at(key, at)?;
         let marker = if key.record_type.is_transaction_marker() {
-            let value = record
-                .value
-                .as_deref()
-                .ok_or(RecordError::Invalid { at: at.field("marker"), what: "transaction marker without a value" })?;
+            let value = record.value.as_deref().ok_or_else(|| {
+                RecordError::new(
+                    RecordErrorKind::Invalid { what: "transaction marker without a value" },
+                    at.field("marker"),
+                )
+            })?;
             Some(EndTxnMarker::decode_at(value, at)?)
         } else {
             None
@@ -333,7 +340,7 @@ impl RecordBatch {
     /// transaction marker batch holds one).
     ///
     /// # Errors
-    /// [`RecordError::Invalid`] (field `attributes`) when the batch is not a
+    /// [`RecordErrorKind::Invalid`] (field `attributes`) when the batch is not a
     /// control batch; the errors of [`RecordBatch::records`] and of
     /// [`ControlRecord::from_record`], naming the batch and record index.
     ///
@@ -352,7 +359,10 @@ impl RecordBatch {
     pub fn control_records(&self, options: &DecodeOptions) -> Result<Vec<ControlRecord>, RecordError> {
         let at = Location::batch(self.header().base_offset);
         if !self.header().attributes.is_control() {
-            return Err(RecordError::Invalid { at: at.field("attributes"), what: "not a control batch" });
+            return Err(RecordError::new(
+                RecordErrorKind::Invalid { what: "not a control batch" },
+                at.field("attributes"),
+            ));
         }
         let mut out = Vec::new();
         for (index, record) in self.records(options)?.enumerate() {
@@ -422,8 +432,8 @@ mod tests {
         assert_eq!(err.location().and_then(|at| at.field), Some("control key"));
         assert!(
             matches!(
-                &err,
-                RecordError::Decode { source, .. }
+                err.kind(),
+                RecordErrorKind::Decode { source }
                     if *source.kind() == DecodeErrorKind::NotEnoughBytes { needed: 4, remaining: 3 }
             ),
             "{err:?}"

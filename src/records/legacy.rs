@@ -23,7 +23,7 @@ use bytes::Bytes;
 use super::batch::{TimestampType, LOG_OVERHEAD};
 use super::compression::decompress_legacy;
 use super::compression_type::Compression;
-use super::error::{At, Location, RecordError};
+use super::error::{At, Location, RecordError, RecordErrorKind};
 use super::DecodeOptions;
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::primitives::Reader;
@@ -73,10 +73,10 @@ impl LegacyMessage {
     /// message). The CRC is not checked.
     ///
     /// # Errors
-    /// [`RecordError::Decode`] when the bytes end early, a length is below
-    /// -1, or bytes are left after the value; [`RecordError::Invalid`] when
+    /// [`RecordErrorKind::Decode`] when the bytes end early, a length is below
+    /// -1, or bytes are left after the value; [`RecordErrorKind::Invalid`] when
     /// `message_size` + 12 is not the length of `bytes`;
-    /// [`RecordError::UnsupportedMagic`] for a magic other than 0 or 1.
+    /// [`RecordErrorKind::UnsupportedMagic`] for a magic other than 0 or 1.
     pub fn parse(bytes: Bytes) -> Result<Self, RecordError> {
         Self::decode(bytes, None)
     }
@@ -88,15 +88,15 @@ impl LegacyMessage {
         let at = outer.unwrap_or(Location::batch(offset));
         let size = r.read_i32().at(at.field("message_size"))?;
         if size < 0 || size as usize != r.remaining() {
-            return Err(RecordError::Invalid {
-                at: at.field("message_size"),
-                what: "message size does not match the bytes of the message",
-            });
+            return Err(RecordError::new(
+                RecordErrorKind::Invalid { what: "message size does not match the bytes of the message" },
+                at.field("message_size"),
+            ));
         }
         let crc = r.read_u32().at(at.field("crc"))?;
         let magic = r.read_i8().at(at.field("magic"))?;
         if !(0..=1).contains(&magic) {
-            return Err(RecordError::UnsupportedMagic { at: at.field("magic"), magic });
+            return Err(RecordError::new(RecordErrorKind::UnsupportedMagic { magic }, at.field("magic")));
         }
         let attributes = r.read_i8().at(at.field("attributes"))?;
         let timestamp = match magic {
@@ -117,14 +117,15 @@ impl LegacyMessage {
     /// The codec in attributes bits 0-2.
     ///
     /// # Errors
-    /// [`RecordError::UnknownCompression`] for 4 and above (zstd needs magic 2).
+    /// [`RecordErrorKind::UnknownCompression`] for 4 and above (zstd needs magic 2).
     pub fn compression(&self) -> Result<Compression, RecordError> {
         let id = (self.attributes & 0x07) as u8;
         match Compression::from_id(id) {
             Some(c) if c != Compression::Zstd => Ok(c),
-            _ => {
-                Err(RecordError::UnknownCompression { at: Location::batch(self.offset).field("attributes"), codec: id })
-            }
+            _ => Err(RecordError::new(
+                RecordErrorKind::UnknownCompression { codec: id },
+                Location::batch(self.offset).field("attributes"),
+            )),
         }
     }
 
@@ -145,15 +146,14 @@ impl LegacyMessage {
     /// Checks the stored CRC.
     ///
     /// # Errors
-    /// [`RecordError::CrcMismatch`] naming the message's offset.
+    /// [`RecordErrorKind::CrcMismatch`] naming the message's offset.
     pub fn verify_crc(&self) -> Result<(), RecordError> {
         let computed = self.compute_crc();
         if computed != self.crc {
-            return Err(RecordError::CrcMismatch {
-                at: Location::batch(self.offset).field("crc"),
-                stored: self.crc,
-                computed,
-            });
+            return Err(RecordError::new(
+                RecordErrorKind::CrcMismatch { stored: self.crc, computed },
+                Location::batch(self.offset).field("crc"),
+            ));
         }
         Ok(())
     }
@@ -164,7 +164,7 @@ impl LegacyMessage {
     /// uses log-append time).
     ///
     /// # Errors
-    /// [`RecordError::Invalid`] for a wrapper with a null value or with
+    /// [`RecordErrorKind::Invalid`] for a wrapper with a null value or with
     /// compressed inner messages; codec errors as in
     /// [`decompress`](super::decompress), with the limit from `options`;
     /// each inner message's parse errors (and CRC errors when
@@ -176,10 +176,10 @@ impl LegacyMessage {
         }
         let at = Location::batch(self.offset);
         let Some(value) = &self.value else {
-            return Err(RecordError::Invalid {
-                at: at.field("value"),
-                what: "compressed wrapper message has a null value",
-            });
+            return Err(RecordError::new(
+                RecordErrorKind::Invalid { what: "compressed wrapper message has a null value" },
+                at.field("value"),
+            ));
         };
         let data = decompress_legacy(compression, self.magic, value, options.max_decompressed_size)
             .map_err(|e| e.within(at.field("value")))?;
@@ -192,14 +192,17 @@ impl LegacyMessage {
             if options.verify_crc {
                 let computed = message.compute_crc();
                 if computed != message.crc {
-                    return Err(RecordError::CrcMismatch { at: at.field("crc"), stored: message.crc, computed });
+                    return Err(RecordError::new(
+                        RecordErrorKind::CrcMismatch { stored: message.crc, computed },
+                        at.field("crc"),
+                    ));
                 }
             }
             if message.attributes & 0x07 != 0 {
-                return Err(RecordError::Invalid {
-                    at: at.field("attributes"),
-                    what: "inner message is itself compressed",
-                });
+                return Err(RecordError::new(
+                    RecordErrorKind::Invalid { what: "inner message is itself compressed" },
+                    at.field("attributes"),
+                ));
             }
             if self.timestamp_type() == TimestampType::LogAppendTime {
                 message.timestamp = self.timestamp;

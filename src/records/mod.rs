@@ -29,7 +29,7 @@
 //! | [`Compression`], [`compress`], [`decompress`] | gzip, snappy (xerial/raw), lz4 frame, zstd, each behind its cargo feature |
 //! | [`LegacyMessage`] | magic 0/1 messages, compressed wrappers unpacked |
 //! | [`DecodeOptions`] | CRC checks, decompression limit, partial-batch policy |
-//! | [`RecordError`], [`Location`] | typed errors naming batch base offset, record index and field |
+//! | [`RecordError`], [`RecordErrorKind`], [`Location`] | typed errors: what went wrong, and where (batch base offset, record index, field) |
 //!
 //! # Example
 //! ```
@@ -77,7 +77,7 @@ pub use self::control::{
     ControlRecord, ControlRecordKey, ControlRecordType, EndTxnMarker, CONTROL_RECORD_KEY_SIZE,
     CONTROL_RECORD_KEY_VERSION, END_TXN_MARKER_SIZE, END_TXN_MARKER_VERSION,
 };
-pub use self::error::{Location, RecordError};
+pub use self::error::{Location, RecordError, RecordErrorKind};
 pub use self::legacy::{LegacyMessage, MIN_MESSAGE_SIZE};
 pub use self::record::{Header, Record, MIN_RECORD_SIZE};
 
@@ -99,13 +99,13 @@ pub use self::record::{Header, Record, MIN_RECORD_SIZE};
 pub struct DecodeOptions {
     /// Most bytes one batch's (or one legacy wrapper's) records may
     /// decompress to: a compression bomb stops here with
-    /// [`RecordError::DecompressedTooLarge`]. Default 64 MiB.
+    /// [`RecordErrorKind::DecompressedTooLarge`]. Default 64 MiB.
     pub max_decompressed_size: usize,
     /// Check each entry's CRC as [`Batches`] reads it (and each inner
     /// legacy message's). Default true.
     pub verify_crc: bool,
     /// Make a partial batch at the end of the input an error
-    /// ([`RecordError::PartialBatch`]) instead of stopping quietly.
+    /// ([`RecordErrorKind::PartialBatch`]) instead of stopping quietly.
     /// Default false, as Kafka's consumers do.
     pub reject_partial_batch: bool,
 }

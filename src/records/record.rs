@@ -19,7 +19,7 @@
 
 use bytes::{BufMut, Bytes};
 
-use super::error::{At, Location, RecordError};
+use super::error::{At, Location, RecordError, RecordErrorKind};
 use crate::error::DecodeErrorKind;
 use crate::primitives::varint::{put_varint, put_varlong, varint_len, varlong_len};
 use crate::primitives::Reader;
@@ -123,7 +123,7 @@ impl Record {
     /// Bytes after the length prefix.
     ///
     /// # Errors
-    /// [`RecordError::TooLarge`] when a length or the header count does not
+    /// [`RecordErrorKind::TooLarge`] when a length or the header count does not
     /// fit the format's int32 varints.
     pub fn body_len(&self) -> Result<usize, RecordError> {
         let mut n = 1
@@ -171,7 +171,7 @@ impl Record {
     /// Reads one record; key, value and header bytes share `r`'s memory.
     ///
     /// # Errors
-    /// [`RecordError::Decode`] at `at` with the field named, when the input
+    /// [`RecordErrorKind::Decode`] at `at` with the field named, when the input
     /// ends early, a length is below -1, a header key is null, the header
     /// count is negative or more than the record's bytes can hold, or the
     /// fields do not fill exactly the record's declared length.
@@ -233,9 +233,9 @@ fn nullable_len(what: &'static str, bytes: Option<&[u8]>) -> Result<usize, Recor
     })
 }
 
-/// `len` as an int32, or [`RecordError::TooLarge`] naming `what`.
+/// `len` as an int32, or [`RecordErrorKind::TooLarge`] naming `what`.
 pub(crate) fn to_i32(what: &'static str, len: usize) -> Result<i32, RecordError> {
-    i32::try_from(len).map_err(|_| RecordError::TooLarge { what, len })
+    i32::try_from(len).map_err(|_| RecordError::from(RecordErrorKind::TooLarge { what, len }))
 }
 
 #[cfg(test)]

@@ -70,7 +70,10 @@ impl Conn {
 
     /// The highest version of `R` both sides speak (after [`Conn::connect`]).
     pub fn version<R: Request>(&self) -> i16 {
-        self.negotiated.version(R::API_KEY).unwrap_or_else(|| panic!("no common version of api key {}", R::API_KEY))
+        kafka_wire::api::ApiKey::try_from(R::API_KEY)
+            .ok()
+            .and_then(|key| self.negotiated.version(key))
+            .unwrap_or_else(|| panic!("no common version of api key {}", R::API_KEY))
     }
 
     /// A fresh correlation id (1, 2, ...), for the next request.

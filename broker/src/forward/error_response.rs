@@ -2,7 +2,7 @@
 //! failed: the client's own response type, every item the request named
 //! carrying the error, and the top-level error where the response has one.
 
-use kafka_wire::api::api_info;
+use kafka_wire::api::ApiKey;
 use kafka_wire::error_code::ErrorCode;
 use kafka_wire::messages::{
     add_raft_voter_response, allocate_producer_ids_response, alter_client_quotas_response, alter_configs_response,
@@ -18,14 +18,15 @@ use kafka_wire::messages::{
 /// forwardable ([`kafka_wire::api::ApiInfo::forwardable`]).
 ///
 /// ```
+/// use kafka_wire::api::ApiKey;
 /// use kafka_wire_broker::forward::NotForwardable;
-/// assert_eq!(NotForwardable { api_key: 3 }.to_string(), "api key 3 is not forwardable");
+/// assert_eq!(NotForwardable { api_key: ApiKey::Metadata }.to_string(), "api key 3 is not forwardable");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("api key {api_key} is not forwardable")]
+#[error("api key {} is not forwardable", api_key.code())]
 pub struct NotForwardable {
     /// The request's api key.
-    pub api_key: i16,
+    pub api_key: ApiKey,
 }
 
 /// Builds the response to `request` (a forwardable api, at `version`) that
@@ -67,7 +68,7 @@ pub struct NotForwardable {
 /// ```
 pub fn error_response(request: &RequestBody, version: i16, code: ErrorCode) -> Result<ResponseBody, NotForwardable> {
     let api_key = request.api_key();
-    if !api_info(api_key).is_some_and(|info| info.forwardable()) {
+    if !api_key.info().forwardable() {
         return Err(NotForwardable { api_key });
     }
     let error_code = code.code();

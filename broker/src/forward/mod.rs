@@ -80,7 +80,7 @@ use kafka_wire::api::{ApiInfo, API_INFO};
 /// of the api-key table whose [`ApiInfo::forwardable`] is true.
 ///
 /// ```
-/// let keys: Vec<i16> = kafka_wire_broker::forward::forwardable_apis().map(|info| info.api_key).collect();
+/// let keys: Vec<i16> = kafka_wire_broker::forward::forwardable_apis().map(|info| info.api_key.code()).collect();
 /// assert_eq!(keys.len(), 22);
 /// assert_eq!(keys[..3], [19, 20, 30]); // CreateTopics, DeleteTopics, CreateAcls
 /// ```

@@ -5,7 +5,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use bytes::{BufMut, Bytes, BytesMut};
 
-use kafka_wire::api::api_info;
+use kafka_wire::api::{api_info, ApiKey};
 use kafka_wire::embedded::EmbeddedMessage;
 use kafka_wire::error::{DecodeError, DecodeErrorKind, EncodeError};
 use kafka_wire::error_code::ErrorCode;
@@ -32,11 +32,12 @@ pub const PRINCIPAL_DATA_VERSION: i16 = 0;
 /// the broker keeps to read the controller's answer ([`super::unwrap_response`]).
 ///
 /// ```
+/// use kafka_wire::api::ApiKey;
 /// use kafka_wire_broker::forward::ForwardedRequest;
 /// use kafka_wire::messages::{CreateTopicsRequest, RequestHeader};
 /// let header = RequestHeader { request_api_key: 19, request_api_version: 4, correlation_id: 3, ..Default::default() };
 /// let forwarded = ForwardedRequest { header, body: CreateTopicsRequest::default().into() };
-/// assert_eq!((forwarded.api_key(), forwarded.api_version(), forwarded.correlation_id()), (19, 4, 3));
+/// assert_eq!((forwarded.api_key(), forwarded.api_version(), forwarded.correlation_id()), (ApiKey::CreateTopics, 4, 3));
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct ForwardedRequest {
@@ -47,9 +48,10 @@ pub struct ForwardedRequest {
 }
 
 impl ForwardedRequest {
-    /// The api key of the client's request.
-    pub fn api_key(&self) -> i16 {
-        self.header.request_api_key
+    /// The api key of the client's request: its body's (the header names
+    /// the same one when the request was read from the wire).
+    pub fn api_key(&self) -> ApiKey {
+        self.body.api_key()
     }
 
     /// The version of the client's request (and of its response).

@@ -4,9 +4,8 @@
 
 use bytes::BytesMut;
 
-use kafka_wire::api::ApiKey;
 use kafka_wire::embedded::EmbeddedMessage;
-use kafka_wire::error::{DecodeError, DecodeErrorKind, EncodeError};
+use kafka_wire::error::{DecodeError, EncodeError};
 use kafka_wire::error_code::ErrorCode;
 use kafka_wire::frame::ResponseFrame;
 use kafka_wire::messages::{EnvelopeResponse, ResponseBody, ResponseHeader};
@@ -20,7 +19,7 @@ use super::request::ForwardedRequest;
 /// become `ResponseData`; `ErrorCode` is 0.
 ///
 /// # Errors
-/// An unknown api key, or a header or body that `api_version` cannot carry.
+/// A header or body that `api_version` cannot carry.
 ///
 /// ```
 /// use kafka_wire_broker::forward::wrap_response;
@@ -145,9 +144,8 @@ pub fn unwrap_response(
         code => return Ok(ForwardOutcome::ErrorToClient(error_response(&forwarded.body, version, code)?)),
     }
     let data = response.response_data.as_ref().ok_or(ResponseError::MissingResponseData)?;
-    let api_key = ApiKey::try_from(forwarded.api_key())
-        .map_err(|e| ResponseError::Malformed(DecodeError::new(DecodeErrorKind::UnknownApiKey(e.0), 0)))?;
-    let answer = ResponseFrame::decode(data.as_bytes().clone(), api_key, version).map_err(ResponseError::Malformed)?;
+    let answer = ResponseFrame::decode(data.as_bytes().clone(), forwarded.api_key(), version)
+        .map_err(ResponseError::Malformed)?;
     if answer.header.correlation_id != forwarded.correlation_id() {
         return Err(ResponseError::CorrelationIdMismatch {
             expected: forwarded.correlation_id(),

@@ -78,7 +78,7 @@ pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool, cx
     });
     let infos = requests.iter().map(|s| {
         let base = api_name(&s.name, "Request");
-        let key = proc_macro2::Literal::i16_unsuffixed(s.api_key.unwrap_or_default());
+        let ident = naming::type_ident(base);
         let valid = range(s.valid_versions, rt);
         // As the schemas give them, open-ended: the header version of a
         // newer client's request (`3+`, version 5) is still 2 (spec §7.2).
@@ -101,7 +101,7 @@ pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool, cx
         });
         quote! {
             #rt::api::ApiInfo {
-                api_key: #key,
+                api_key: ApiKey::#ident,
                 name: #base,
                 request_name: #request_name,
                 response_name: #response_name,
@@ -138,12 +138,13 @@ pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool, cx
         }
 
         /// Facts about each api key, in api-key order.
-        pub static API_INFO: &[#rt::api::ApiInfo] = &[
+        pub static API_INFO: &[#rt::api::ApiInfo<ApiKey>] = &[
             #(#infos)*
         ];
 
-        /// The facts about api key `code`, if this message set has it.
-        pub fn api_info(code: i16) -> Option<&'static #rt::api::ApiInfo> {
+        /// The facts about api key `code` (a number read from the wire, which
+        /// may be one this message set lacks), if this message set has it.
+        pub fn api_info(code: i16) -> Option<&'static #rt::api::ApiInfo<ApiKey>> {
             match code {
                 #(#arms)*
                 _ => None,
@@ -160,10 +161,17 @@ pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool, cx
             }
 
             /// The facts about this api key: name, versions, listeners, header versions.
-            pub fn info(self) -> &'static #rt::api::ApiInfo {
+            pub fn info(self) -> &'static #rt::api::ApiInfo<ApiKey> {
                 match self {
                     #(#info_arms)*
                 }
+            }
+        }
+
+        impl From<ApiKey> for i16 {
+            /// The api key's number on the wire, as [`ApiKey::code`].
+            fn from(key: ApiKey) -> i16 {
+                key.code()
             }
         }
 
@@ -183,39 +191,60 @@ pub fn emit_api_table(specs: &[&MessageSpec], compiled: &dyn Fn(i16) -> bool, cx
 /// `RequestBody` and `ResponseBody`: one variant per api key, with
 /// encode, size and decode chosen by api key at run time.
 pub fn emit_dispatch(specs: &[&MessageSpec], cx: &EmitContext) -> TokenStream {
+    // The `ApiKey` variant of each api key: named after its request, as in
+    // the table.
+    let api_keys: ApiKeyIdents = specs
+        .iter()
+        .filter(|s| s.spec_type == SpecType::Request)
+        .filter_map(|s| Some((s.api_key?, naming::type_ident(api_name(&s.name, "Request")))))
+        .collect();
     let mut out = TokenStream::new();
     for (spec_type, enum_name, what) in
         [(SpecType::Request, "RequestBody", "request"), (SpecType::Response, "ResponseBody", "response")]
     {
-        let mut bodies: Vec<&MessageSpec> =
-            specs.iter().copied().filter(|s| s.spec_type == spec_type && s.api_key.is_some()).collect();
+        // A body whose api key the table lacks (a response whose request is
+        // removed) has no `ApiKey` to give, and so no place in the dispatch.
+        let mut bodies: Vec<&MessageSpec> = specs
+            .iter()
+            .copied()
+            .filter(|s| s.spec_type == spec_type && s.api_key.is_some_and(|k| api_keys.contains_key(&k)))
+            .collect();
         bodies.sort_by_key(|s| s.api_key);
-        out.extend(emit_body_enum(&bodies, &format_ident!("{enum_name}"), what, cx));
-        let variants: Vec<_> = body_entries(&bodies, what, Form::Owned)
+        out.extend(emit_body_enum(&bodies, &api_keys, &format_ident!("{enum_name}"), what, cx));
+        let variants: Vec<_> = body_entries(&bodies, &api_keys, what, Form::Owned)
             .into_iter()
             .zip(&bodies)
-            .map(|((variant, _, _), spec)| (variant, super::entity::spec_has_entities(spec)))
+            .map(|(entry, spec)| (entry.variant, super::entity::spec_has_entities(spec)))
             .collect();
         out.extend(super::entity::emit_dispatch_entities(&variants, &format_ident!("{enum_name}"), cx));
     }
     out
 }
 
-fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str, cx: &EmitContext) -> TokenStream {
+fn emit_body_enum(
+    bodies: &[&MessageSpec],
+    api_keys: &ApiKeyIdents,
+    name: &proc_macro2::Ident,
+    what: &str,
+    cx: &EmitContext,
+) -> TokenStream {
     let rt = &cx.runtime;
-    let entries = body_entries(bodies, what, Form::Owned);
+    let entries = body_entries(bodies, api_keys, what, Form::Owned);
     let (variants, keys) = variants_and_keys(&entries);
-    let encodes =
-        entries.iter().map(|(v, _, _)| quote!(Self::#v(m) => #rt::message::Message::encode_to(m, w, version),));
-    let sizes = entries.iter().map(|(v, _, _)| quote!(Self::#v(m) => #rt::message::Message::encoded_size(m, version),));
-    let decodes = entries
+    let encodes = entries
         .iter()
-        .map(|(v, ty, key)| quote!(#key => <#ty as #rt::message::Message>::decode_from(r, version).map(Self::#v),));
-    let decodes_into = entries
+        .map(|BodyEntry { variant: v, .. }| quote!(Self::#v(m) => #rt::message::Message::encode_to(m, w, version),));
+    let sizes = entries
         .iter()
-        .map(|(v, _, key)| quote!((Self::#v(m), #key) => #rt::message::Message::decode_into_from(m, r, version),));
+        .map(|BodyEntry { variant: v, .. }| quote!(Self::#v(m) => #rt::message::Message::encoded_size(m, version),));
+    let decodes = entries.iter().map(|BodyEntry { variant: v, ty, key, .. }| {
+        quote!(#key => <#ty as #rt::message::Message>::decode_from(r, version).map(Self::#v),)
+    });
+    let decodes_into = entries.iter().map(|BodyEntry { variant: v, key, .. }| {
+        quote!((Self::#v(m), #key) => #rt::message::Message::decode_into_from(m, r, version),)
+    });
     let link = |path: &str| format!("{}::{path}", runtime_path(rt));
-    let froms = entries.iter().map(|(v, ty, key)| {
+    let froms = entries.iter().map(|BodyEntry { variant: v, ty, key, .. }| {
         let try_doc = format!(
             " The body of api key {key}, or [`UnexpectedBody`]({}) giving back a body of another api key.",
             link("error::UnexpectedBody")
@@ -235,7 +264,7 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
                 fn try_from(body: #name) -> Result<Self, Self::Error> {
                     match body {
                         #name::#v(m) => Ok(m),
-                        body => Err(#rt::error::UnexpectedBody { expected: #key, found: body.api_key(), body }),
+                        body => Err(#rt::error::UnexpectedBody { expected: #key, found: body.api_key().code(), body }),
                     }
                 }
             }
@@ -257,12 +286,12 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
     } else {
         format!(" [`DecodeErrorKind::UnknownApiKey`]({}),", link("error::DecodeErrorKind::UnknownApiKey"))
     };
-    let views = cx.views.then(|| emit_view_enum(&body_entries(bodies, what, Form::Borrowed), name, what, cx));
+    let views = cx.views.then(|| emit_view_enum(&body_entries(bodies, api_keys, what, Form::Borrowed), name, what, cx));
     let unknown = unknown_api_key(cx);
     let samples = cx.samples.then(|| {
-        let arms = entries
-            .iter()
-            .map(|(v, ty, key)| quote!(#key => Some(Self::#v(<#ty as #rt::sample::Sample>::sample(g, version))),));
+        let arms = entries.iter().map(|BodyEntry { variant: v, ty, key, .. }| {
+            quote!(#key => Some(Self::#v(<#ty as #rt::sample::Sample>::sample(g, version))),)
+        });
         quote! {
             /// A random body for `api_key` at `version`, for property tests;
             /// `None` for an api key that is unknown or not compiled.
@@ -275,12 +304,12 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
         }
     });
     let json = cx.json.then(|| {
-        let to = entries
-            .iter()
-            .map(|(v, _, _)| quote!(Self::#v(m) => #rt::json::ToJson::to_json_with(m, version, options),));
-        let from = entries.iter().map(
-            |(v, ty, key)| quote!(#key => <#ty as #rt::json::FromJson>::from_json(json, version).map(Self::#v),),
-        );
+        let to = entries.iter().map(|BodyEntry { variant: v, .. }| {
+            quote!(Self::#v(m) => #rt::json::ToJson::to_json_with(m, version, options),)
+        });
+        let from = entries.iter().map(|BodyEntry { variant: v, ty, key, .. }| {
+            quote!(#key => <#ty as #rt::json::FromJson>::from_json(json, version).map(Self::#v),)
+        });
         quote! {
             /// Kafka's JSON form of the body at `version` (see the runtime's
             /// `json` module), sensitive fields redacted.
@@ -314,7 +343,7 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
             }
         }
     });
-    let default = entries.first().map(|(v, ty, key)| {
+    let default = entries.first().map(|BodyEntry { variant: v, ty, key, .. }| {
         let doc = format!(
             " An empty body of api key {key}, the lowest: a placeholder to decode into ([`{name}::decode_into`])."
         );
@@ -341,7 +370,7 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
 
         impl #name {
             /// The api key of the body.
-            pub fn api_key(&self) -> i16 {
+            pub fn api_key(&self) -> ApiKey {
                 match self {
                     #(#keys)*
                 }
@@ -418,13 +447,23 @@ fn emit_body_enum(bodies: &[&MessageSpec], name: &proc_macro2::Ident, what: &str
     }
 }
 
-/// Each body's variant, its type in `form` (`super::module::X`, or
-/// `super::module::XRef<'a>`) and its api key.
-fn body_entries(
-    bodies: &[&MessageSpec],
-    what: &str,
-    form: Form,
-) -> Vec<(proc_macro2::Ident, TokenStream, proc_macro2::Literal)> {
+/// The `ApiKey` variant of each api key of the table.
+type ApiKeyIdents = BTreeMap<i16, proc_macro2::Ident>;
+
+/// One body of a dispatch enum.
+struct BodyEntry {
+    /// The enum's variant.
+    variant: proc_macro2::Ident,
+    /// The body's type in its form: `super::module::X`, or `super::module::XRef<'a>`.
+    ty: TokenStream,
+    /// The api key's number.
+    key: proc_macro2::Literal,
+    /// The api key's `ApiKey` variant.
+    api_key: proc_macro2::Ident,
+}
+
+/// Each body's entry, its type in `form`. Every body's api key is in `api_keys`.
+fn body_entries(bodies: &[&MessageSpec], api_keys: &ApiKeyIdents, what: &str, form: Form) -> Vec<BodyEntry> {
     let suffix = if what == "request" { "Request" } else { "Response" };
     bodies
         .iter()
@@ -432,44 +471,41 @@ fn body_entries(
             let variant = naming::type_ident(api_name(&s.name, suffix));
             let module = format_ident!("{}", naming::module_name(&s.name));
             let ty = form.type_path(&s.name);
-            let key = proc_macro2::Literal::i16_unsuffixed(s.api_key.unwrap_or_default());
-            (variant, quote!(super::#module::#ty), key)
+            let number = s.api_key.unwrap_or_default();
+            let key = proc_macro2::Literal::i16_unsuffixed(number);
+            let api_key = api_keys.get(&number).cloned().unwrap_or_else(|| variant.clone());
+            BodyEntry { variant, ty: quote!(super::#module::#ty), key, api_key }
         })
         .collect()
 }
 
 /// An enum's variants (one per body, with its api key as doc) and the arms
 /// of its `api_key()`.
-fn variants_and_keys(
-    entries: &[(proc_macro2::Ident, TokenStream, proc_macro2::Literal)],
-) -> (Vec<TokenStream>, Vec<TokenStream>) {
+fn variants_and_keys(entries: &[BodyEntry]) -> (Vec<TokenStream>, Vec<TokenStream>) {
     let variants = entries
         .iter()
-        .map(|(v, ty, key)| {
+        .map(|BodyEntry { variant: v, ty, key, .. }| {
             let doc = format!(" Api key {key}.");
             quote!(#[doc = #doc] #v(#ty),)
         })
         .collect();
-    let keys = entries.iter().map(|(v, _, key)| quote!(Self::#v(_) => #key,)).collect();
+    let keys =
+        entries.iter().map(|BodyEntry { variant: v, api_key, .. }| quote!(Self::#v(_) => ApiKey::#api_key,)).collect();
     (variants, keys)
 }
 
 /// `RequestBodyRef<'a>` or `ResponseBodyRef<'a>`: the borrowed view of a
 /// body of any api key, decoded by api key at run time.
-fn emit_view_enum(
-    entries: &[(proc_macro2::Ident, TokenStream, proc_macro2::Literal)],
-    owned: &proc_macro2::Ident,
-    what: &str,
-    cx: &EmitContext,
-) -> TokenStream {
+fn emit_view_enum(entries: &[BodyEntry], owned: &proc_macro2::Ident, what: &str, cx: &EmitContext) -> TokenStream {
     let rt = &cx.runtime;
     let name = format_ident!("{owned}Ref");
     let (variants, keys) = variants_and_keys(entries);
-    let decodes = entries.iter().map(
-        |(v, ty, key)| quote!(#key => <#ty as #rt::message::MessageView<'a>>::decode_from(r, version).map(Self::#v),),
+    let decodes = entries.iter().map(|BodyEntry { variant: v, ty, key, .. }| {
+        quote!(#key => <#ty as #rt::message::MessageView<'a>>::decode_from(r, version).map(Self::#v),)
+    });
+    let owns = entries.iter().map(
+        |BodyEntry { variant: v, .. }| quote!(Self::#v(m) => #owned::#v(#rt::primitives::IntoOwned::into_owned(m)),),
     );
-    let owns =
-        entries.iter().map(|(v, _, _)| quote!(Self::#v(m) => #owned::#v(#rt::primitives::IntoOwned::into_owned(m)),));
     let doc = format!(" The borrowed view of a {what} body of any api key: see [`{owned}`].");
     let owned_doc = format!(" The owned [`{owned}`], allocating what the view borrowed.");
     let decode_errors = format!(" As [`{owned}::decode`].");
@@ -486,7 +522,7 @@ fn emit_view_enum(
 
         impl<'a> #name<'a> {
             /// The api key of the body.
-            pub fn api_key(&self) -> i16 {
+            pub fn api_key(&self) -> ApiKey {
                 match self {
                     #(#keys)*
                 }
