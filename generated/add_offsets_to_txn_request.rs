@@ -34,10 +34,12 @@ impl enc::Wire for AddOffsetsToTxnRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(21 + self.transactional_id.len() + self.group_id.len());
+        let transactional_id_text = self.transactional_id.as_str();
+        let group_id_text = self.group_id.as_str();
+        let mut s = buf.segment(21 + transactional_id_text.len() + group_id_text.len());
         enc::field::put_str(
             &mut s,
-            &self.transactional_id,
+            transactional_id_text,
             version >= 3,
             "transactional_id",
         )?;
@@ -45,7 +47,7 @@ impl enc::Wire for AddOffsetsToTxnRequest {
         run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
         run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
         s.put_slice(&run)?;
-        enc::field::put_str(&mut s, &self.group_id, version >= 3, "group_id")?;
+        enc::field::put_str(&mut s, group_id_text, version >= 3, "group_id")?;
         if version >= 3 && self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }

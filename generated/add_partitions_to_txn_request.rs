@@ -55,11 +55,14 @@ impl enc::Wire for AddPartitionsToTxnRequest {
         if version >= 4 {
             enc::field::encode(&self.transactions, buf, version, true, "transactions")?;
         }
-        let mut s = buf.segment(20 + self.v3_and_below_transactional_id.len());
+        let v3_and_below_transactional_id_text = self
+            .v3_and_below_transactional_id
+            .as_str();
+        let mut s = buf.segment(20 + v3_and_below_transactional_id_text.len());
         if version <= 3 {
             enc::field::put_str(
                 &mut s,
-                &self.v3_and_below_transactional_id,
+                v3_and_below_transactional_id_text,
                 version >= 3,
                 "v3_and_below_transactional_id",
             )?;
@@ -273,8 +276,9 @@ impl enc::Wire for AddPartitionsToTxnTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(11 + self.name.len() + self.partitions.len() * 4);
-        enc::field::put_str(&mut s, &self.name, version >= 3, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(11 + name_text.len() + self.partitions.len() * 4);
+        enc::field::put_str(&mut s, name_text, version >= 3, "name")?;
         enc::field::put_fixed_array(
             &mut s,
             &self.partitions,
@@ -379,8 +383,9 @@ impl enc::Wire for AddPartitionsToTxnTransaction {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(21 + self.transactional_id.len());
-        enc::field::put_str(&mut s, &self.transactional_id, true, "transactional_id")?;
+        let transactional_id_text = self.transactional_id.as_str();
+        let mut s = buf.segment(21 + transactional_id_text.len());
+        enc::field::put_str(&mut s, transactional_id_text, true, "transactional_id")?;
         let mut run = [0u8; 11];
         run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
         run[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());

@@ -218,8 +218,9 @@ impl enc::Wire for AddPartitionsToTxnTopicResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.name.len());
-        enc::field::put_str(&mut s, &self.name, version >= 3, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(10 + name_text.len());
+        enc::field::put_str(&mut s, name_text, version >= 3, "name")?;
         enc::field::put_count(
             &mut s,
             self.results_by_partition.len(),
@@ -393,8 +394,9 @@ impl enc::Wire for AddPartitionsToTxnResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.transactional_id.len());
-        enc::field::put_str(&mut s, &self.transactional_id, true, "transactional_id")?;
+        let transactional_id_text = self.transactional_id.as_str();
+        let mut s = buf.segment(10 + transactional_id_text.len());
+        enc::field::put_str(&mut s, transactional_id_text, true, "transactional_id")?;
         enc::field::put_count(&mut s, self.topic_results.len(), true, "topic_results")?;
         s.finish();
         enc::field::encode_elements(

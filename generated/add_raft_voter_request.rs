@@ -57,13 +57,9 @@ impl enc::Wire for AddRaftVoterRequest {
         if version < 1 && !self.ack_when_committed {
             return Err(enc::field::non_default("ack_when_committed"));
         }
-        let mut s = buf.segment(34 + self.cluster_id.as_deref().map_or(0, str::len));
-        enc::field::put_nullable_str(
-            &mut s,
-            self.cluster_id.as_deref(),
-            true,
-            "cluster_id",
-        )?;
+        let cluster_id_text = self.cluster_id.as_deref();
+        let mut s = buf.segment(34 + cluster_id_text.map_or(0, str::len));
+        enc::field::put_nullable_str(&mut s, cluster_id_text, true, "cluster_id")?;
         let mut run = [0u8; 24];
         run[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
         run[4..8].copy_from_slice(&self.voter_id.to_be_bytes());
@@ -170,9 +166,11 @@ impl enc::Wire for Listener {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(13 + self.name.len() + self.host.len());
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
-        enc::field::put_str(&mut s, &self.host, true, "host")?;
+        let name_text = self.name.as_str();
+        let host_text = self.host.as_str();
+        let mut s = buf.segment(13 + name_text.len() + host_text.len());
+        enc::field::put_str(&mut s, name_text, true, "name")?;
+        enc::field::put_str(&mut s, host_text, true, "host")?;
         s.put_fixed(self.port)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;

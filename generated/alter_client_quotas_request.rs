@@ -181,15 +181,14 @@ impl enc::Wire for EntityData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let entity_type_text = self.entity_type.as_str();
+        let entity_name_text = self.entity_name.as_deref();
         let mut s = buf
-            .segment(
-                11 + self.entity_type.len()
-                    + self.entity_name.as_deref().map_or(0, str::len),
-            );
-        enc::field::put_str(&mut s, &self.entity_type, version >= 1, "entity_type")?;
+            .segment(11 + entity_type_text.len() + entity_name_text.map_or(0, str::len));
+        enc::field::put_str(&mut s, entity_type_text, version >= 1, "entity_type")?;
         enc::field::put_nullable_str(
             &mut s,
-            self.entity_name.as_deref(),
+            entity_name_text,
             version >= 1,
             "entity_name",
         )?;
@@ -283,8 +282,9 @@ impl enc::Wire for OpData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(15 + self.key.len());
-        enc::field::put_str(&mut s, &self.key, version >= 1, "key")?;
+        let key_text = self.key.as_str();
+        let mut s = buf.segment(15 + key_text.len());
+        enc::field::put_str(&mut s, key_text, version >= 1, "key")?;
         let mut run = [0u8; 9];
         run[0..8].copy_from_slice(&self.value.to_be_bytes());
         run[8..9].copy_from_slice(&[u8::from(self.remove)]);

@@ -119,11 +119,12 @@ impl enc::Wire for EntryData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(12 + self.error_message.as_deref().map_or(0, str::len));
+        let error_message_text = self.error_message.as_deref();
+        let mut s = buf.segment(12 + error_message_text.map_or(0, str::len));
         s.put_fixed(self.error_code)?;
         enc::field::put_nullable_str(
             &mut s,
-            self.error_message.as_deref(),
+            error_message_text,
             version >= 1,
             "error_message",
         )?;
@@ -211,15 +212,14 @@ impl enc::Wire for EntityData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let entity_type_text = self.entity_type.as_str();
+        let entity_name_text = self.entity_name.as_deref();
         let mut s = buf
-            .segment(
-                11 + self.entity_type.len()
-                    + self.entity_name.as_deref().map_or(0, str::len),
-            );
-        enc::field::put_str(&mut s, &self.entity_type, version >= 1, "entity_type")?;
+            .segment(11 + entity_type_text.len() + entity_name_text.map_or(0, str::len));
+        enc::field::put_str(&mut s, entity_type_text, version >= 1, "entity_type")?;
         enc::field::put_nullable_str(
             &mut s,
-            self.entity_name.as_deref(),
+            entity_name_text,
             version >= 1,
             "entity_name",
         )?;

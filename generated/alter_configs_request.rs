@@ -117,9 +117,10 @@ impl enc::Wire for AlterConfigsResource {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(11 + self.resource_name.len());
+        let resource_name_text = self.resource_name.as_str();
+        let mut s = buf.segment(11 + resource_name_text.len());
         s.put_fixed(self.resource_type)?;
-        enc::field::put_str(&mut s, &self.resource_name, version >= 2, "resource_name")?;
+        enc::field::put_str(&mut s, resource_name_text, version >= 2, "resource_name")?;
         enc::field::put_count(&mut s, self.configs.len(), version >= 2, "configs")?;
         s.finish();
         enc::field::encode_elements(
@@ -216,15 +217,11 @@ impl enc::Wire for AlterableConfig {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf
-            .segment(11 + self.name.len() + self.value.as_deref().map_or(0, str::len));
-        enc::field::put_str(&mut s, &self.name, version >= 2, "name")?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.value.as_deref(),
-            version >= 2,
-            "value",
-        )?;
+        let name_text = self.name.as_str();
+        let value_text = self.value.as_deref();
+        let mut s = buf.segment(11 + name_text.len() + value_text.map_or(0, str::len));
+        enc::field::put_str(&mut s, name_text, version >= 2, "name")?;
+        enc::field::put_nullable_str(&mut s, value_text, version >= 2, "value")?;
         if version >= 2 && self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }

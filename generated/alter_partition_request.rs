@@ -122,9 +122,10 @@ impl enc::Wire for TopicData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(26 + self.topic_name.len());
+        let topic_name_text = self.topic_name.as_str();
+        let mut s = buf.segment(26 + topic_name_text.len());
         if version <= 1 {
-            enc::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+            enc::field::put_str(&mut s, topic_name_text, true, "topic_name")?;
         }
         if version >= 2 {
             s.put_fixed(self.topic_id)?;

@@ -89,8 +89,9 @@ impl enc::Wire for AlterReplicaLogDir {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.path.len());
-        enc::field::put_str(&mut s, &self.path, version >= 2, "path")?;
+        let path_text = self.path.as_str();
+        let mut s = buf.segment(10 + path_text.len());
+        enc::field::put_str(&mut s, path_text, version >= 2, "path")?;
         enc::field::put_count(&mut s, self.topics.len(), version >= 2, "topics")?;
         s.finish();
         enc::field::encode_elements(&self.topics, buf, version, version >= 2, "topics")?;
@@ -165,8 +166,9 @@ impl enc::Wire for AlterReplicaLogDirTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(11 + self.name.len() + self.partitions.len() * 4);
-        enc::field::put_str(&mut s, &self.name, version >= 2, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(11 + name_text.len() + self.partitions.len() * 4);
+        enc::field::put_str(&mut s, name_text, version >= 2, "name")?;
         enc::field::put_fixed_array(
             &mut s,
             &self.partitions,

@@ -83,8 +83,9 @@ impl enc::Wire for ScramCredentialDeletion {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(7 + self.name.len());
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(7 + name_text.len());
+        enc::field::put_str(&mut s, name_text, true, "name")?;
         s.put_fixed(self.mechanism)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
@@ -176,8 +177,9 @@ impl enc::Wire for ScramCredentialUpsertion {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.name.len());
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(10 + name_text.len());
+        enc::field::put_str(&mut s, name_text, true, "name")?;
         let mut run = [0u8; 5];
         run[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
         run[1..5].copy_from_slice(&self.iterations.to_be_bytes());

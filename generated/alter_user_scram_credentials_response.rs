@@ -106,18 +106,13 @@ impl enc::Wire for AlterUserScramCredentialsResult {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let user_text = self.user.as_str();
+        let error_message_text = self.error_message.as_deref();
         let mut s = buf
-            .segment(
-                13 + self.user.len() + self.error_message.as_deref().map_or(0, str::len),
-            );
-        enc::field::put_str(&mut s, &self.user, true, "user")?;
+            .segment(13 + user_text.len() + error_message_text.map_or(0, str::len));
+        enc::field::put_str(&mut s, user_text, true, "user")?;
         s.put_fixed(self.error_code)?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.error_message.as_deref(),
-            true,
-            "error_message",
-        )?;
+        enc::field::put_nullable_str(&mut s, error_message_text, true, "error_message")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }

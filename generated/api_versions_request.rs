@@ -45,15 +45,18 @@ impl enc::Wire for ApiVersionsRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let client_software_name_text = self.client_software_name.as_str();
+        let client_software_version_text = self.client_software_version.as_str();
+        let cluster_id_text = self.cluster_id.as_deref();
         let mut s = buf
             .segment(
-                20 + self.client_software_name.len() + self.client_software_version.len()
-                    + self.cluster_id.as_deref().map_or(0, str::len),
+                20 + client_software_name_text.len() + client_software_version_text.len()
+                    + cluster_id_text.map_or(0, str::len),
             );
         if version >= 3 {
             enc::field::put_str(
                 &mut s,
-                &self.client_software_name,
+                client_software_name_text,
                 true,
                 "client_software_name",
             )?;
@@ -61,18 +64,13 @@ impl enc::Wire for ApiVersionsRequest {
         if version >= 3 {
             enc::field::put_str(
                 &mut s,
-                &self.client_software_version,
+                client_software_version_text,
                 true,
                 "client_software_version",
             )?;
         }
         if version >= 5 {
-            enc::field::put_nullable_str(
-                &mut s,
-                self.cluster_id.as_deref(),
-                true,
-                "cluster_id",
-            )?;
+            enc::field::put_nullable_str(&mut s, cluster_id_text, true, "cluster_id")?;
         }
         if version >= 5 {
             s.put_fixed(self.node_id)?;

@@ -386,8 +386,9 @@ impl enc::Wire for SupportedFeatureKey {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.name.len());
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(10 + name_text.len());
+        enc::field::put_str(&mut s, name_text, true, "name")?;
         let mut run = [0u8; 4];
         run[0..2].copy_from_slice(&self.min_version.to_be_bytes());
         run[2..4].copy_from_slice(&self.max_version.to_be_bytes());
@@ -465,8 +466,9 @@ impl enc::Wire for FinalizedFeatureKey {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.name.len());
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(10 + name_text.len());
+        enc::field::put_str(&mut s, name_text, true, "name")?;
         let mut run = [0u8; 4];
         run[0..2].copy_from_slice(&self.max_version_level.to_be_bytes());
         run[2..4].copy_from_slice(&self.min_version_level.to_be_bytes());

@@ -72,19 +72,19 @@ impl enc::Wire for BrokerRegistrationRequest {
         if version < 1 && self.is_migrating_zk_broker {
             return Err(enc::field::non_default("is_migrating_zk_broker"));
         }
-        let mut s = buf.segment(30 + self.cluster_id.len());
+        let cluster_id_text = self.cluster_id.as_str();
+        let mut s = buf.segment(30 + cluster_id_text.len());
         s.put_fixed(self.broker_id)?;
-        enc::field::put_str(&mut s, &self.cluster_id, true, "cluster_id")?;
+        enc::field::put_str(&mut s, cluster_id_text, true, "cluster_id")?;
         s.put_fixed(self.incarnation_id)?;
         enc::field::put_count(&mut s, self.listeners.len(), true, "listeners")?;
         s.finish();
         enc::field::encode_elements(&self.listeners, buf, version, true, "listeners")?;
         enc::field::encode(&self.features, buf, version, true, "features")?;
+        let rack_text = self.rack.as_deref();
         let mut s = buf
-            .segment(
-                20 + self.rack.as_deref().map_or(0, str::len) + self.log_dirs.len() * 16,
-            );
-        enc::field::put_nullable_str(&mut s, self.rack.as_deref(), true, "rack")?;
+            .segment(20 + rack_text.map_or(0, str::len) + self.log_dirs.len() * 16);
+        enc::field::put_nullable_str(&mut s, rack_text, true, "rack")?;
         if version >= 1 {
             s.put_fixed(self.is_migrating_zk_broker)?;
         }
@@ -233,9 +233,11 @@ impl enc::Wire for Listener {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(15 + self.name.len() + self.host.len());
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
-        enc::field::put_str(&mut s, &self.host, true, "host")?;
+        let name_text = self.name.as_str();
+        let host_text = self.host.as_str();
+        let mut s = buf.segment(15 + name_text.len() + host_text.len());
+        enc::field::put_str(&mut s, name_text, true, "name")?;
+        enc::field::put_str(&mut s, host_text, true, "host")?;
         let mut run = [0u8; 4];
         run[0..2].copy_from_slice(&self.port.to_be_bytes());
         run[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
@@ -316,8 +318,9 @@ impl enc::Wire for Feature {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.name.len());
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(10 + name_text.len());
+        enc::field::put_str(&mut s, name_text, true, "name")?;
         let mut run = [0u8; 4];
         run[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
         run[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());

@@ -62,10 +62,12 @@ impl enc::Wire for ConnectAssignment {
         if version < 1 && self.delay != 0 {
             return Err(enc::field::non_default("delay"));
         }
-        let mut s = buf.segment(20 + self.leader.len() + self.leader_url.len());
+        let leader_text = self.leader.as_str();
+        let leader_url_text = self.leader_url.as_str();
+        let mut s = buf.segment(20 + leader_text.len() + leader_url_text.len());
         s.put_fixed(self.error)?;
-        enc::field::put_str(&mut s, &self.leader, false, "leader")?;
-        enc::field::put_str(&mut s, &self.leader_url, false, "leader_url")?;
+        enc::field::put_str(&mut s, leader_text, false, "leader")?;
+        enc::field::put_str(&mut s, leader_url_text, false, "leader_url")?;
         s.put_fixed(self.config_offset)?;
         s.finish();
         if version < 1 && self.assignment.is_none() {
@@ -175,8 +177,9 @@ impl enc::Wire for ConnectorAssignment {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.connector.len() + self.tasks.len() * 4);
-        enc::field::put_str(&mut s, &self.connector, false, "connector")?;
+        let connector_text = self.connector.as_str();
+        let mut s = buf.segment(10 + connector_text.len() + self.tasks.len() * 4);
+        enc::field::put_str(&mut s, connector_text, false, "connector")?;
         enc::field::put_fixed_array(&mut s, &self.tasks, false, "tasks")?;
         s.finish();
         Ok(())

@@ -31,8 +31,9 @@ impl enc::Wire for ConnectWorkerMetadata {
         if version < 1 && self.allocation.is_some() {
             return Err(enc::field::non_default("allocation"));
         }
-        let mut s = buf.segment(13 + self.url.len());
-        enc::field::put_str(&mut s, &self.url, false, "url")?;
+        let url_text = self.url.as_str();
+        let mut s = buf.segment(13 + url_text.len());
+        enc::field::put_str(&mut s, url_text, false, "url")?;
         s.put_fixed(self.config_offset)?;
         s.finish();
         if version >= 1 {

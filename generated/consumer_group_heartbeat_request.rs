@@ -77,22 +77,21 @@ impl enc::Wire for ConsumerGroupHeartbeatRequest {
         if version < 1 && self.subscribed_topic_regex.is_some() {
             return Err(enc::field::non_default("subscribed_topic_regex"));
         }
+        let group_id_text = self.group_id.as_str();
+        let member_id_text = self.member_id.as_str();
+        let instance_id_text = self.instance_id.as_deref();
+        let rack_id_text = self.rack_id.as_deref();
         let mut s = buf
             .segment(
-                28 + self.group_id.len() + self.member_id.len()
-                    + self.instance_id.as_deref().map_or(0, str::len)
-                    + self.rack_id.as_deref().map_or(0, str::len),
+                28 + group_id_text.len() + member_id_text.len()
+                    + instance_id_text.map_or(0, str::len)
+                    + rack_id_text.map_or(0, str::len),
             );
-        enc::field::put_str(&mut s, &self.group_id, true, "group_id")?;
-        enc::field::put_str(&mut s, &self.member_id, true, "member_id")?;
+        enc::field::put_str(&mut s, group_id_text, true, "group_id")?;
+        enc::field::put_str(&mut s, member_id_text, true, "member_id")?;
         s.put_fixed(self.member_epoch)?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.instance_id.as_deref(),
-            true,
-            "instance_id",
-        )?;
-        enc::field::put_nullable_str(&mut s, self.rack_id.as_deref(), true, "rack_id")?;
+        enc::field::put_nullable_str(&mut s, instance_id_text, true, "instance_id")?;
+        enc::field::put_nullable_str(&mut s, rack_id_text, true, "rack_id")?;
         s.put_fixed(self.rebalance_timeout_ms)?;
         s.finish();
         enc::field::encode(
@@ -102,22 +101,24 @@ impl enc::Wire for ConsumerGroupHeartbeatRequest {
             true,
             "subscribed_topic_names",
         )?;
+        let subscribed_topic_regex_text = self.subscribed_topic_regex.as_deref();
+        let server_assignor_text = self.server_assignor.as_deref();
         let mut s = buf
             .segment(
-                10 + self.subscribed_topic_regex.as_deref().map_or(0, str::len)
-                    + self.server_assignor.as_deref().map_or(0, str::len),
+                10 + subscribed_topic_regex_text.map_or(0, str::len)
+                    + server_assignor_text.map_or(0, str::len),
             );
         if version >= 1 {
             enc::field::put_nullable_str(
                 &mut s,
-                self.subscribed_topic_regex.as_deref(),
+                subscribed_topic_regex_text,
                 true,
                 "subscribed_topic_regex",
             )?;
         }
         enc::field::put_nullable_str(
             &mut s,
-            self.server_assignor.as_deref(),
+            server_assignor_text,
             true,
             "server_assignor",
         )?;

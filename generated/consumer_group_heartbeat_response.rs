@@ -45,27 +45,19 @@ impl enc::Wire for ConsumerGroupHeartbeatResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let error_message_text = self.error_message.as_deref();
+        let member_id_text = self.member_id.as_deref();
         let mut s = buf
             .segment(
-                24 + self.error_message.as_deref().map_or(0, str::len)
-                    + self.member_id.as_deref().map_or(0, str::len),
+                24 + error_message_text.map_or(0, str::len)
+                    + member_id_text.map_or(0, str::len),
             );
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.error_message.as_deref(),
-            true,
-            "error_message",
-        )?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.member_id.as_deref(),
-            true,
-            "member_id",
-        )?;
+        enc::field::put_nullable_str(&mut s, error_message_text, true, "error_message")?;
+        enc::field::put_nullable_str(&mut s, member_id_text, true, "member_id")?;
         let mut run = [0u8; 8];
         run[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
         run[4..8].copy_from_slice(&self.heartbeat_interval_ms.to_be_bytes());

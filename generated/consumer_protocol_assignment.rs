@@ -97,8 +97,9 @@ impl enc::Wire for TopicPartition {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.topic.len() + self.partitions.len() * 4);
-        enc::field::put_str(&mut s, &self.topic, false, "topic")?;
+        let topic_text = self.topic.as_str();
+        let mut s = buf.segment(10 + topic_text.len() + self.partitions.len() * 4);
+        enc::field::put_str(&mut s, topic_text, false, "topic")?;
         enc::field::put_fixed_array(&mut s, &self.partitions, false, "partitions")?;
         s.finish();
         Ok(())

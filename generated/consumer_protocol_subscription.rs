@@ -57,17 +57,13 @@ impl enc::Wire for ConsumerProtocolSubscription {
                 "owned_partitions",
             )?;
         }
-        let mut s = buf.segment(9 + self.rack_id.as_deref().map_or(0, str::len));
+        let rack_id_text = self.rack_id.as_deref();
+        let mut s = buf.segment(9 + rack_id_text.map_or(0, str::len));
         if version >= 2 {
             s.put_fixed(self.generation_id)?;
         }
         if version >= 3 {
-            enc::field::put_nullable_str(
-                &mut s,
-                self.rack_id.as_deref(),
-                false,
-                "rack_id",
-            )?;
+            enc::field::put_nullable_str(&mut s, rack_id_text, false, "rack_id")?;
         }
         s.finish();
         Ok(())
@@ -173,8 +169,9 @@ impl enc::Wire for TopicPartition {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.topic.len() + self.partitions.len() * 4);
-        enc::field::put_str(&mut s, &self.topic, false, "topic")?;
+        let topic_text = self.topic.as_str();
+        let mut s = buf.segment(10 + topic_text.len() + self.partitions.len() * 4);
+        enc::field::put_str(&mut s, topic_text, false, "topic")?;
         enc::field::put_fixed_array(&mut s, &self.partitions, false, "partitions")?;
         s.finish();
         Ok(())

@@ -122,8 +122,9 @@ impl enc::Wire for RemainingPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.topic_name.len());
-        enc::field::put_str(&mut s, &self.topic_name, version >= 3, "topic_name")?;
+        let topic_name_text = self.topic_name.as_str();
+        let mut s = buf.segment(10 + topic_name_text.len());
+        enc::field::put_str(&mut s, topic_name_text, version >= 3, "topic_name")?;
         s.put_fixed(self.partition_index)?;
         if version >= 3 && self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;

@@ -124,9 +124,11 @@ impl enc::Wire for Listener {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(15 + self.name.len() + self.host.len());
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
-        enc::field::put_str(&mut s, &self.host, true, "host")?;
+        let name_text = self.name.as_str();
+        let host_text = self.host.as_str();
+        let mut s = buf.segment(15 + name_text.len() + host_text.len());
+        enc::field::put_str(&mut s, name_text, true, "name")?;
+        enc::field::put_str(&mut s, host_text, true, "host")?;
         let mut run = [0u8; 4];
         run[0..2].copy_from_slice(&self.port.to_be_bytes());
         run[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
@@ -207,8 +209,9 @@ impl enc::Wire for Feature {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.name.len());
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(10 + name_text.len());
+        enc::field::put_str(&mut s, name_text, true, "name")?;
         let mut run = [0u8; 4];
         run[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
         run[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());

@@ -126,17 +126,20 @@ impl enc::Wire for AclCreation {
         if version < 1 && self.resource_pattern_type != 3 {
             return Err(enc::field::non_default("resource_pattern_type"));
         }
+        let resource_name_text = self.resource_name.as_str();
+        let principal_text = self.principal.as_str();
+        let host_text = self.host.as_str();
         let mut s = buf
             .segment(
-                20 + self.resource_name.len() + self.principal.len() + self.host.len(),
+                20 + resource_name_text.len() + principal_text.len() + host_text.len(),
             );
         s.put_fixed(self.resource_type)?;
-        enc::field::put_str(&mut s, &self.resource_name, version >= 2, "resource_name")?;
+        enc::field::put_str(&mut s, resource_name_text, version >= 2, "resource_name")?;
         if version >= 1 {
             s.put_fixed(self.resource_pattern_type)?;
         }
-        enc::field::put_str(&mut s, &self.principal, version >= 2, "principal")?;
-        enc::field::put_str(&mut s, &self.host, version >= 2, "host")?;
+        enc::field::put_str(&mut s, principal_text, version >= 2, "principal")?;
+        enc::field::put_str(&mut s, host_text, version >= 2, "host")?;
         let mut run = [0u8; 2];
         run[0..1].copy_from_slice(&self.operation.to_be_bytes());
         run[1..2].copy_from_slice(&self.permission_type.to_be_bytes());

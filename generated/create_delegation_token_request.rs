@@ -54,15 +54,17 @@ impl enc::Wire for CreateDelegationTokenRequest {
         {
             return Err(enc::field::non_default("owner_principal_name"));
         }
+        let owner_principal_type_text = self.owner_principal_type.as_deref();
+        let owner_principal_name_text = self.owner_principal_name.as_deref();
         let mut s = buf
             .segment(
-                15 + self.owner_principal_type.as_deref().map_or(0, str::len)
-                    + self.owner_principal_name.as_deref().map_or(0, str::len),
+                15 + owner_principal_type_text.map_or(0, str::len)
+                    + owner_principal_name_text.map_or(0, str::len),
             );
         if version >= 3 {
             enc::field::put_nullable_str(
                 &mut s,
-                self.owner_principal_type.as_deref(),
+                owner_principal_type_text,
                 true,
                 "owner_principal_type",
             )?;
@@ -70,7 +72,7 @@ impl enc::Wire for CreateDelegationTokenRequest {
         if version >= 3 {
             enc::field::put_nullable_str(
                 &mut s,
-                self.owner_principal_name.as_deref(),
+                owner_principal_name_text,
                 true,
                 "owner_principal_name",
             )?;
@@ -202,17 +204,19 @@ impl enc::Wire for CreatableRenewers {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let principal_type_text = self.principal_type.as_str();
+        let principal_name_text = self.principal_name.as_str();
         let mut s = buf
-            .segment(11 + self.principal_type.len() + self.principal_name.len());
+            .segment(11 + principal_type_text.len() + principal_name_text.len());
         enc::field::put_str(
             &mut s,
-            &self.principal_type,
+            principal_type_text,
             version >= 2,
             "principal_type",
         )?;
         enc::field::put_str(
             &mut s,
-            &self.principal_name,
+            principal_name_text,
             version >= 2,
             "principal_name",
         )?;

@@ -94,29 +94,38 @@ impl enc::Wire for CreateDelegationTokenResponse {
         if version < 3 && !self.token_requester_principal_name.is_empty() {
             return Err(enc::field::non_default("token_requester_principal_name"));
         }
+        let principal_type_text = self.principal_type.as_str();
+        let principal_name_text = self.principal_name.as_str();
+        let token_requester_principal_type_text = self
+            .token_requester_principal_type
+            .as_str();
+        let token_requester_principal_name_text = self
+            .token_requester_principal_name
+            .as_str();
+        let token_id_text = self.token_id.as_str();
         let mut s = buf
             .segment(
-                51 + self.principal_type.len() + self.principal_name.len()
-                    + self.token_requester_principal_type.len()
-                    + self.token_requester_principal_name.len() + self.token_id.len(),
+                51 + principal_type_text.len() + principal_name_text.len()
+                    + token_requester_principal_type_text.len()
+                    + token_requester_principal_name_text.len() + token_id_text.len(),
             );
         s.put_fixed(self.error_code)?;
         enc::field::put_str(
             &mut s,
-            &self.principal_type,
+            principal_type_text,
             version >= 2,
             "principal_type",
         )?;
         enc::field::put_str(
             &mut s,
-            &self.principal_name,
+            principal_name_text,
             version >= 2,
             "principal_name",
         )?;
         if version >= 3 {
             enc::field::put_str(
                 &mut s,
-                &self.token_requester_principal_type,
+                token_requester_principal_type_text,
                 true,
                 "token_requester_principal_type",
             )?;
@@ -124,7 +133,7 @@ impl enc::Wire for CreateDelegationTokenResponse {
         if version >= 3 {
             enc::field::put_str(
                 &mut s,
-                &self.token_requester_principal_name,
+                token_requester_principal_name_text,
                 true,
                 "token_requester_principal_name",
             )?;
@@ -134,7 +143,7 @@ impl enc::Wire for CreateDelegationTokenResponse {
         run[8..16].copy_from_slice(&self.expiry_timestamp_ms.to_be_bytes());
         run[16..24].copy_from_slice(&self.max_timestamp_ms.to_be_bytes());
         s.put_slice(&run)?;
-        enc::field::put_str(&mut s, &self.token_id, version >= 2, "token_id")?;
+        enc::field::put_str(&mut s, token_id_text, version >= 2, "token_id")?;
         s.finish();
         enc::field::encode(&self.hmac, buf, version, version >= 2, "hmac")?;
         let mut s = buf.segment(5);

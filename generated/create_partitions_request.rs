@@ -136,8 +136,9 @@ impl enc::Wire for CreatePartitionsTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(9 + self.name.len());
-        enc::field::put_str(&mut s, &self.name, version >= 2, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(9 + name_text.len());
+        enc::field::put_str(&mut s, name_text, version >= 2, "name")?;
         s.put_fixed(self.count)?;
         s.finish();
         enc::field::encode(

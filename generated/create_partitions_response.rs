@@ -117,15 +117,15 @@ impl enc::Wire for CreatePartitionsTopicResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let name_text = self.name.as_str();
+        let error_message_text = self.error_message.as_deref();
         let mut s = buf
-            .segment(
-                13 + self.name.len() + self.error_message.as_deref().map_or(0, str::len),
-            );
-        enc::field::put_str(&mut s, &self.name, version >= 2, "name")?;
+            .segment(13 + name_text.len() + error_message_text.map_or(0, str::len));
+        enc::field::put_str(&mut s, name_text, version >= 2, "name")?;
         s.put_fixed(self.error_code)?;
         enc::field::put_nullable_str(
             &mut s,
-            self.error_message.as_deref(),
+            error_message_text,
             version >= 2,
             "error_message",
         )?;

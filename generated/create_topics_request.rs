@@ -159,8 +159,9 @@ impl enc::Wire for CreatableTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(16 + self.name.len());
-        enc::field::put_str(&mut s, &self.name, version >= 5, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(16 + name_text.len());
+        enc::field::put_str(&mut s, name_text, version >= 5, "name")?;
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.num_partitions.to_be_bytes());
         run[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
@@ -382,15 +383,11 @@ impl enc::Wire for CreatableTopicConfig {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf
-            .segment(11 + self.name.len() + self.value.as_deref().map_or(0, str::len));
-        enc::field::put_str(&mut s, &self.name, version >= 5, "name")?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.value.as_deref(),
-            version >= 5,
-            "value",
-        )?;
+        let name_text = self.name.as_str();
+        let value_text = self.value.as_deref();
+        let mut s = buf.segment(11 + name_text.len() + value_text.map_or(0, str::len));
+        enc::field::put_str(&mut s, name_text, version >= 5, "name")?;
+        enc::field::put_nullable_str(&mut s, value_text, version >= 5, "value")?;
         if version >= 5 && self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }

@@ -153,11 +153,11 @@ impl enc::Wire for CreatableTopicResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let name_text = self.name.as_str();
+        let error_message_text = self.error_message.as_deref();
         let mut s = buf
-            .segment(
-                34 + self.name.len() + self.error_message.as_deref().map_or(0, str::len),
-            );
-        enc::field::put_str(&mut s, &self.name, version >= 5, "name")?;
+            .segment(34 + name_text.len() + error_message_text.map_or(0, str::len));
+        enc::field::put_str(&mut s, name_text, version >= 5, "name")?;
         if version >= 7 {
             s.put_fixed(self.topic_id)?;
         }
@@ -165,7 +165,7 @@ impl enc::Wire for CreatableTopicResult {
         if version >= 1 {
             enc::field::put_nullable_str(
                 &mut s,
-                self.error_message.as_deref(),
+                error_message_text,
                 version >= 5,
                 "error_message",
             )?;
@@ -372,10 +372,11 @@ impl enc::Wire for CreatableTopicConfigs {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf
-            .segment(14 + self.name.len() + self.value.as_deref().map_or(0, str::len));
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
-        enc::field::put_nullable_str(&mut s, self.value.as_deref(), true, "value")?;
+        let name_text = self.name.as_str();
+        let value_text = self.value.as_deref();
+        let mut s = buf.segment(14 + name_text.len() + value_text.map_or(0, str::len));
+        enc::field::put_str(&mut s, name_text, true, "name")?;
+        enc::field::put_nullable_str(&mut s, value_text, true, "value")?;
         let mut run = [0u8; 3];
         run[0..1].copy_from_slice(&[u8::from(self.read_only)]);
         run[1..2].copy_from_slice(&self.config_source.to_be_bytes());

@@ -30,9 +30,11 @@ impl enc::Wire for DefaultPrincipalData {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(12 + self.r#type.len() + self.name.len());
-        enc::field::put_str(&mut s, &self.r#type, true, "type")?;
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
+        let type_text = self.r#type.as_str();
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(12 + type_text.len() + name_text.len());
+        enc::field::put_str(&mut s, type_text, true, "type")?;
+        enc::field::put_str(&mut s, name_text, true, "name")?;
         s.put_fixed(self.token_authenticated)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;

@@ -130,11 +130,12 @@ impl enc::Wire for DeleteAclsFilterResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(12 + self.error_message.as_deref().map_or(0, str::len));
+        let error_message_text = self.error_message.as_deref();
+        let mut s = buf.segment(12 + error_message_text.map_or(0, str::len));
         s.put_fixed(self.error_code)?;
         enc::field::put_nullable_str(
             &mut s,
-            self.error_message.as_deref(),
+            error_message_text,
             version >= 2,
             "error_message",
         )?;
@@ -277,25 +278,29 @@ impl enc::Wire for DeleteAclsMatchingAcl {
         if version < 1 && self.pattern_type != 3 {
             return Err(enc::field::non_default("pattern_type"));
         }
+        let error_message_text = self.error_message.as_deref();
+        let resource_name_text = self.resource_name.as_str();
+        let principal_text = self.principal.as_str();
+        let host_text = self.host.as_str();
         let mut s = buf
             .segment(
-                27 + self.error_message.as_deref().map_or(0, str::len)
-                    + self.resource_name.len() + self.principal.len() + self.host.len(),
+                27 + error_message_text.map_or(0, str::len) + resource_name_text.len()
+                    + principal_text.len() + host_text.len(),
             );
         s.put_fixed(self.error_code)?;
         enc::field::put_nullable_str(
             &mut s,
-            self.error_message.as_deref(),
+            error_message_text,
             version >= 2,
             "error_message",
         )?;
         s.put_fixed(self.resource_type)?;
-        enc::field::put_str(&mut s, &self.resource_name, version >= 2, "resource_name")?;
+        enc::field::put_str(&mut s, resource_name_text, version >= 2, "resource_name")?;
         if version >= 1 {
             s.put_fixed(self.pattern_type)?;
         }
-        enc::field::put_str(&mut s, &self.principal, version >= 2, "principal")?;
-        enc::field::put_str(&mut s, &self.host, version >= 2, "host")?;
+        enc::field::put_str(&mut s, principal_text, version >= 2, "principal")?;
+        enc::field::put_str(&mut s, host_text, version >= 2, "host")?;
         let mut run = [0u8; 2];
         run[0..1].copy_from_slice(&self.operation.to_be_bytes());
         run[1..2].copy_from_slice(&self.permission_type.to_be_bytes());

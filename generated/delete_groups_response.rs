@@ -117,17 +117,16 @@ impl enc::Wire for DeletableGroupResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let group_id_text = self.group_id.as_str();
+        let error_message_text = self.error_message.as_deref();
         let mut s = buf
-            .segment(
-                13 + self.group_id.len()
-                    + self.error_message.as_deref().map_or(0, str::len),
-            );
-        enc::field::put_str(&mut s, &self.group_id, version >= 2, "group_id")?;
+            .segment(13 + group_id_text.len() + error_message_text.map_or(0, str::len));
+        enc::field::put_str(&mut s, group_id_text, version >= 2, "group_id")?;
         s.put_fixed(self.error_code)?;
         if version >= 3 {
             enc::field::put_nullable_str(
                 &mut s,
-                self.error_message.as_deref(),
+                error_message_text,
                 true,
                 "error_message",
             )?;

@@ -33,17 +33,13 @@ impl enc::Wire for DeleteShareGroupOffsetsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(16 + self.error_message.as_deref().map_or(0, str::len));
+        let error_message_text = self.error_message.as_deref();
+        let mut s = buf.segment(16 + error_message_text.map_or(0, str::len));
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.error_message.as_deref(),
-            true,
-            "error_message",
-        )?;
+        enc::field::put_nullable_str(&mut s, error_message_text, true, "error_message")?;
         enc::field::put_count(&mut s, self.responses.len(), true, "responses")?;
         s.finish();
         enc::field::encode_elements(&self.responses, buf, version, true, "responses")?;
@@ -134,22 +130,18 @@ impl enc::Wire for DeleteShareGroupOffsetsResponseTopic {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let topic_name_text = self.topic_name.as_str();
+        let error_message_text = self.error_message.as_deref();
         let mut s = buf
             .segment(
-                29 + self.topic_name.len()
-                    + self.error_message.as_deref().map_or(0, str::len),
+                29 + topic_name_text.len() + error_message_text.map_or(0, str::len),
             );
-        enc::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        enc::field::put_str(&mut s, topic_name_text, true, "topic_name")?;
         let mut run = [0u8; 18];
         run[0..16].copy_from_slice(&self.topic_id.0);
         run[16..18].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.error_message.as_deref(),
-            true,
-            "error_message",
-        )?;
+        enc::field::put_nullable_str(&mut s, error_message_text, true, "error_message")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }

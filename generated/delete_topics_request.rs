@@ -158,8 +158,9 @@ impl enc::Wire for DeleteTopicState {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(22 + self.name.as_deref().map_or(0, str::len));
-        enc::field::put_nullable_str(&mut s, self.name.as_deref(), true, "name")?;
+        let name_text = self.name.as_deref();
+        let mut s = buf.segment(22 + name_text.map_or(0, str::len));
+        enc::field::put_nullable_str(&mut s, name_text, true, "name")?;
         s.put_fixed(self.topic_id)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;

@@ -146,20 +146,17 @@ impl enc::Wire for DeletableTopicResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let name_text = self.name.as_deref();
+        let error_message_text = self.error_message.as_deref();
         let mut s = buf
             .segment(
-                29 + self.name.as_deref().map_or(0, str::len)
-                    + self.error_message.as_deref().map_or(0, str::len),
+                29 + name_text.map_or(0, str::len)
+                    + error_message_text.map_or(0, str::len),
             );
         if version < 6 && self.name.is_none() {
             return Err(enc::field::null_not_allowed("name"));
         }
-        enc::field::put_nullable_str(
-            &mut s,
-            self.name.as_deref(),
-            version >= 4,
-            "name",
-        )?;
+        enc::field::put_nullable_str(&mut s, name_text, version >= 4, "name")?;
         if version >= 6 {
             s.put_fixed(self.topic_id)?;
         }
@@ -167,7 +164,7 @@ impl enc::Wire for DeletableTopicResult {
         if version >= 5 {
             enc::field::put_nullable_str(
                 &mut s,
-                self.error_message.as_deref(),
+                error_message_text,
                 true,
                 "error_message",
             )?;

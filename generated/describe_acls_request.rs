@@ -63,16 +63,19 @@ impl enc::Wire for DescribeAclsRequest {
         if version < 1 && self.pattern_type_filter != 3 {
             return Err(enc::field::non_default("pattern_type_filter"));
         }
+        let resource_name_filter_text = self.resource_name_filter.as_deref();
+        let principal_filter_text = self.principal_filter.as_deref();
+        let host_filter_text = self.host_filter.as_deref();
         let mut s = buf
             .segment(
-                20 + self.resource_name_filter.as_deref().map_or(0, str::len)
-                    + self.principal_filter.as_deref().map_or(0, str::len)
-                    + self.host_filter.as_deref().map_or(0, str::len),
+                20 + resource_name_filter_text.map_or(0, str::len)
+                    + principal_filter_text.map_or(0, str::len)
+                    + host_filter_text.map_or(0, str::len),
             );
         s.put_fixed(self.resource_type_filter)?;
         enc::field::put_nullable_str(
             &mut s,
-            self.resource_name_filter.as_deref(),
+            resource_name_filter_text,
             version >= 2,
             "resource_name_filter",
         )?;
@@ -81,13 +84,13 @@ impl enc::Wire for DescribeAclsRequest {
         }
         enc::field::put_nullable_str(
             &mut s,
-            self.principal_filter.as_deref(),
+            principal_filter_text,
             version >= 2,
             "principal_filter",
         )?;
         enc::field::put_nullable_str(
             &mut s,
-            self.host_filter.as_deref(),
+            host_filter_text,
             version >= 2,
             "host_filter",
         )?;

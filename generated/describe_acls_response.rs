@@ -44,14 +44,15 @@ impl enc::Wire for DescribeAclsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(16 + self.error_message.as_deref().map_or(0, str::len));
+        let error_message_text = self.error_message.as_deref();
+        let mut s = buf.segment(16 + error_message_text.map_or(0, str::len));
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
         enc::field::put_nullable_str(
             &mut s,
-            self.error_message.as_deref(),
+            error_message_text,
             version >= 2,
             "error_message",
         )?;
@@ -171,9 +172,10 @@ impl enc::Wire for DescribeAclsResource {
         if version < 1 && self.pattern_type != 3 {
             return Err(enc::field::non_default("pattern_type"));
         }
-        let mut s = buf.segment(12 + self.resource_name.len());
+        let resource_name_text = self.resource_name.as_str();
+        let mut s = buf.segment(12 + resource_name_text.len());
         s.put_fixed(self.resource_type)?;
-        enc::field::put_str(&mut s, &self.resource_name, version >= 2, "resource_name")?;
+        enc::field::put_str(&mut s, resource_name_text, version >= 2, "resource_name")?;
         if version >= 1 {
             s.put_fixed(self.pattern_type)?;
         }
@@ -281,9 +283,11 @@ impl enc::Wire for AclDescription {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(13 + self.principal.len() + self.host.len());
-        enc::field::put_str(&mut s, &self.principal, version >= 2, "principal")?;
-        enc::field::put_str(&mut s, &self.host, version >= 2, "host")?;
+        let principal_text = self.principal.as_str();
+        let host_text = self.host.as_str();
+        let mut s = buf.segment(13 + principal_text.len() + host_text.len());
+        enc::field::put_str(&mut s, principal_text, version >= 2, "principal")?;
+        enc::field::put_str(&mut s, host_text, version >= 2, "host")?;
         let mut run = [0u8; 2];
         run[0..1].copy_from_slice(&self.operation.to_be_bytes());
         run[1..2].copy_from_slice(&self.permission_type.to_be_bytes());

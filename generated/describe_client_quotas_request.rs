@@ -122,18 +122,13 @@ impl enc::Wire for ComponentData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let entity_type_text = self.entity_type.as_str();
+        let match_text = self.r#match.as_deref();
         let mut s = buf
-            .segment(
-                12 + self.entity_type.len() + self.r#match.as_deref().map_or(0, str::len),
-            );
-        enc::field::put_str(&mut s, &self.entity_type, version >= 1, "entity_type")?;
+            .segment(12 + entity_type_text.len() + match_text.map_or(0, str::len));
+        enc::field::put_str(&mut s, entity_type_text, version >= 1, "entity_type")?;
         s.put_fixed(self.match_type)?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.r#match.as_deref(),
-            version >= 1,
-            "match",
-        )?;
+        enc::field::put_nullable_str(&mut s, match_text, version >= 1, "match")?;
         if version >= 1 && self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }

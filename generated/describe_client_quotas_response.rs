@@ -44,14 +44,15 @@ impl enc::Wire for DescribeClientQuotasResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(11 + self.error_message.as_deref().map_or(0, str::len));
+        let error_message_text = self.error_message.as_deref();
+        let mut s = buf.segment(11 + error_message_text.map_or(0, str::len));
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
         enc::field::put_nullable_str(
             &mut s,
-            self.error_message.as_deref(),
+            error_message_text,
             version >= 1,
             "error_message",
         )?;
@@ -210,15 +211,14 @@ impl enc::Wire for EntityData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let entity_type_text = self.entity_type.as_str();
+        let entity_name_text = self.entity_name.as_deref();
         let mut s = buf
-            .segment(
-                11 + self.entity_type.len()
-                    + self.entity_name.as_deref().map_or(0, str::len),
-            );
-        enc::field::put_str(&mut s, &self.entity_type, version >= 1, "entity_type")?;
+            .segment(11 + entity_type_text.len() + entity_name_text.map_or(0, str::len));
+        enc::field::put_str(&mut s, entity_type_text, version >= 1, "entity_type")?;
         enc::field::put_nullable_str(
             &mut s,
-            self.entity_name.as_deref(),
+            entity_name_text,
             version >= 1,
             "entity_name",
         )?;
@@ -308,8 +308,9 @@ impl enc::Wire for ValueData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(14 + self.key.len());
-        enc::field::put_str(&mut s, &self.key, version >= 1, "key")?;
+        let key_text = self.key.as_str();
+        let mut s = buf.segment(14 + key_text.len());
+        enc::field::put_str(&mut s, key_text, version >= 1, "key")?;
         s.put_fixed(self.value)?;
         if version >= 1 && self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;

@@ -67,25 +67,21 @@ impl enc::Wire for DescribeClusterResponse {
         if version < 1 && self.endpoint_type != 1 {
             return Err(enc::field::non_default("endpoint_type"));
         }
+        let error_message_text = self.error_message.as_deref();
+        let cluster_id_text = self.cluster_id.as_str();
         let mut s = buf
             .segment(
-                26 + self.error_message.as_deref().map_or(0, str::len)
-                    + self.cluster_id.len(),
+                26 + error_message_text.map_or(0, str::len) + cluster_id_text.len(),
             );
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.error_message.as_deref(),
-            true,
-            "error_message",
-        )?;
+        enc::field::put_nullable_str(&mut s, error_message_text, true, "error_message")?;
         if version >= 1 {
             s.put_fixed(self.endpoint_type)?;
         }
-        enc::field::put_str(&mut s, &self.cluster_id, true, "cluster_id")?;
+        enc::field::put_str(&mut s, cluster_id_text, true, "cluster_id")?;
         s.put_fixed(self.controller_id)?;
         enc::field::put_count(&mut s, self.brokers.len(), true, "brokers")?;
         s.finish();
@@ -230,12 +226,13 @@ impl enc::Wire for DescribeClusterBroker {
         if version < 2 && self.is_fenced {
             return Err(enc::field::non_default("is_fenced"));
         }
-        let mut s = buf
-            .segment(20 + self.host.len() + self.rack.as_deref().map_or(0, str::len));
+        let host_text = self.host.as_str();
+        let rack_text = self.rack.as_deref();
+        let mut s = buf.segment(20 + host_text.len() + rack_text.map_or(0, str::len));
         s.put_fixed(self.broker_id)?;
-        enc::field::put_str(&mut s, &self.host, true, "host")?;
+        enc::field::put_str(&mut s, host_text, true, "host")?;
         s.put_fixed(self.port)?;
-        enc::field::put_nullable_str(&mut s, self.rack.as_deref(), true, "rack")?;
+        enc::field::put_nullable_str(&mut s, rack_text, true, "rack")?;
         if version >= 2 {
             s.put_fixed(self.is_fenced)?;
         }

@@ -159,9 +159,10 @@ impl enc::Wire for DescribeConfigsResource {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(6 + self.resource_name.len());
+        let resource_name_text = self.resource_name.as_str();
+        let mut s = buf.segment(6 + resource_name_text.len());
         s.put_fixed(self.resource_type)?;
-        enc::field::put_str(&mut s, &self.resource_name, version >= 4, "resource_name")?;
+        enc::field::put_str(&mut s, resource_name_text, version >= 4, "resource_name")?;
         s.finish();
         enc::field::encode(
             &self.configuration_keys,

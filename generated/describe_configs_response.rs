@@ -129,20 +129,21 @@ impl enc::Wire for DescribeConfigsResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let error_message_text = self.error_message.as_deref();
+        let resource_name_text = self.resource_name.as_str();
         let mut s = buf
             .segment(
-                18 + self.error_message.as_deref().map_or(0, str::len)
-                    + self.resource_name.len(),
+                18 + error_message_text.map_or(0, str::len) + resource_name_text.len(),
             );
         s.put_fixed(self.error_code)?;
         enc::field::put_nullable_str(
             &mut s,
-            self.error_message.as_deref(),
+            error_message_text,
             version >= 4,
             "error_message",
         )?;
         s.put_fixed(self.resource_type)?;
-        enc::field::put_str(&mut s, &self.resource_name, version >= 4, "resource_name")?;
+        enc::field::put_str(&mut s, resource_name_text, version >= 4, "resource_name")?;
         enc::field::put_count(&mut s, self.configs.len(), version >= 4, "configs")?;
         s.finish();
         enc::field::encode_elements(
@@ -288,15 +289,11 @@ impl enc::Wire for DescribeConfigsResourceResult {
         if version > 0 && self.is_default {
             return Err(enc::field::non_default("is_default"));
         }
-        let mut s = buf
-            .segment(19 + self.name.len() + self.value.as_deref().map_or(0, str::len));
-        enc::field::put_str(&mut s, &self.name, version >= 4, "name")?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.value.as_deref(),
-            version >= 4,
-            "value",
-        )?;
+        let name_text = self.name.as_str();
+        let value_text = self.value.as_deref();
+        let mut s = buf.segment(19 + name_text.len() + value_text.map_or(0, str::len));
+        enc::field::put_str(&mut s, name_text, version >= 4, "name")?;
+        enc::field::put_nullable_str(&mut s, value_text, version >= 4, "value")?;
         if version <= 0 {
             let mut run = [0u8; 2];
             run[0..1].copy_from_slice(&[u8::from(self.read_only)]);
@@ -327,14 +324,15 @@ impl enc::Wire for DescribeConfigsResourceResult {
                 "synonyms",
             )?;
         }
-        let mut s = buf.segment(7 + self.documentation.as_deref().map_or(0, str::len));
+        let documentation_text = self.documentation.as_deref();
+        let mut s = buf.segment(7 + documentation_text.map_or(0, str::len));
         if version >= 3 {
             s.put_fixed(self.config_type)?;
         }
         if version >= 3 {
             enc::field::put_nullable_str(
                 &mut s,
-                self.documentation.as_deref(),
+                documentation_text,
                 version >= 4,
                 "documentation",
             )?;
@@ -513,15 +511,11 @@ impl enc::Wire for DescribeConfigsSynonym {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf
-            .segment(12 + self.name.len() + self.value.as_deref().map_or(0, str::len));
-        enc::field::put_str(&mut s, &self.name, version >= 4, "name")?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.value.as_deref(),
-            version >= 4,
-            "value",
-        )?;
+        let name_text = self.name.as_str();
+        let value_text = self.value.as_deref();
+        let mut s = buf.segment(12 + name_text.len() + value_text.map_or(0, str::len));
+        enc::field::put_str(&mut s, name_text, version >= 4, "name")?;
+        enc::field::put_nullable_str(&mut s, value_text, version >= 4, "value")?;
         s.put_fixed(self.source)?;
         if version >= 4 && self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;

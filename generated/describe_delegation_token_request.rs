@@ -91,17 +91,19 @@ impl enc::Wire for DescribeDelegationTokenOwner {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let principal_type_text = self.principal_type.as_str();
+        let principal_name_text = self.principal_name.as_str();
         let mut s = buf
-            .segment(11 + self.principal_type.len() + self.principal_name.len());
+            .segment(11 + principal_type_text.len() + principal_name_text.len());
         enc::field::put_str(
             &mut s,
-            &self.principal_type,
+            principal_type_text,
             version >= 2,
             "principal_type",
         )?;
         enc::field::put_str(
             &mut s,
-            &self.principal_name,
+            principal_name_text,
             version >= 2,
             "principal_name",
         )?;

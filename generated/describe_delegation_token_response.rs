@@ -181,28 +181,37 @@ impl enc::Wire for DescribedDelegationToken {
         if version < 3 && !self.token_requester_principal_name.is_empty() {
             return Err(enc::field::non_default("token_requester_principal_name"));
         }
+        let principal_type_text = self.principal_type.as_str();
+        let principal_name_text = self.principal_name.as_str();
+        let token_requester_principal_type_text = self
+            .token_requester_principal_type
+            .as_str();
+        let token_requester_principal_name_text = self
+            .token_requester_principal_name
+            .as_str();
+        let token_id_text = self.token_id.as_str();
         let mut s = buf
             .segment(
-                49 + self.principal_type.len() + self.principal_name.len()
-                    + self.token_requester_principal_type.len()
-                    + self.token_requester_principal_name.len() + self.token_id.len(),
+                49 + principal_type_text.len() + principal_name_text.len()
+                    + token_requester_principal_type_text.len()
+                    + token_requester_principal_name_text.len() + token_id_text.len(),
             );
         enc::field::put_str(
             &mut s,
-            &self.principal_type,
+            principal_type_text,
             version >= 2,
             "principal_type",
         )?;
         enc::field::put_str(
             &mut s,
-            &self.principal_name,
+            principal_name_text,
             version >= 2,
             "principal_name",
         )?;
         if version >= 3 {
             enc::field::put_str(
                 &mut s,
-                &self.token_requester_principal_type,
+                token_requester_principal_type_text,
                 true,
                 "token_requester_principal_type",
             )?;
@@ -210,7 +219,7 @@ impl enc::Wire for DescribedDelegationToken {
         if version >= 3 {
             enc::field::put_str(
                 &mut s,
-                &self.token_requester_principal_name,
+                token_requester_principal_name_text,
                 true,
                 "token_requester_principal_name",
             )?;
@@ -220,7 +229,7 @@ impl enc::Wire for DescribedDelegationToken {
         run[8..16].copy_from_slice(&self.expiry_timestamp.to_be_bytes());
         run[16..24].copy_from_slice(&self.max_timestamp.to_be_bytes());
         s.put_slice(&run)?;
-        enc::field::put_str(&mut s, &self.token_id, version >= 2, "token_id")?;
+        enc::field::put_str(&mut s, token_id_text, version >= 2, "token_id")?;
         s.finish();
         enc::field::encode(&self.hmac, buf, version, version >= 2, "hmac")?;
         enc::field::encode(&self.renewers, buf, version, version >= 2, "renewers")?;
@@ -373,17 +382,19 @@ impl enc::Wire for DescribedDelegationTokenRenewer {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let principal_type_text = self.principal_type.as_str();
+        let principal_name_text = self.principal_name.as_str();
         let mut s = buf
-            .segment(11 + self.principal_type.len() + self.principal_name.len());
+            .segment(11 + principal_type_text.len() + principal_name_text.len());
         enc::field::put_str(
             &mut s,
-            &self.principal_type,
+            principal_type_text,
             version >= 2,
             "principal_type",
         )?;
         enc::field::put_str(
             &mut s,
-            &self.principal_name,
+            principal_name_text,
             version >= 2,
             "principal_name",
         )?;

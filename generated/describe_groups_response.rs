@@ -159,25 +159,30 @@ impl enc::Wire for DescribedGroup {
         if version < 3 && self.authorized_operations != -2147483648 {
             return Err(enc::field::non_default("authorized_operations"));
         }
+        let error_message_text = self.error_message.as_deref();
+        let group_id_text = self.group_id.as_str();
+        let group_state_text = self.group_state.as_str();
+        let protocol_type_text = self.protocol_type.as_str();
+        let protocol_data_text = self.protocol_data.as_str();
         let mut s = buf
             .segment(
-                32 + self.error_message.as_deref().map_or(0, str::len)
-                    + self.group_id.len() + self.group_state.len()
-                    + self.protocol_type.len() + self.protocol_data.len(),
+                32 + error_message_text.map_or(0, str::len) + group_id_text.len()
+                    + group_state_text.len() + protocol_type_text.len()
+                    + protocol_data_text.len(),
             );
         s.put_fixed(self.error_code)?;
         if version >= 6 {
             enc::field::put_nullable_str(
                 &mut s,
-                self.error_message.as_deref(),
+                error_message_text,
                 true,
                 "error_message",
             )?;
         }
-        enc::field::put_str(&mut s, &self.group_id, version >= 5, "group_id")?;
-        enc::field::put_str(&mut s, &self.group_state, version >= 5, "group_state")?;
-        enc::field::put_str(&mut s, &self.protocol_type, version >= 5, "protocol_type")?;
-        enc::field::put_str(&mut s, &self.protocol_data, version >= 5, "protocol_data")?;
+        enc::field::put_str(&mut s, group_id_text, version >= 5, "group_id")?;
+        enc::field::put_str(&mut s, group_state_text, version >= 5, "group_state")?;
+        enc::field::put_str(&mut s, protocol_type_text, version >= 5, "protocol_type")?;
+        enc::field::put_str(&mut s, protocol_data_text, version >= 5, "protocol_data")?;
         enc::field::put_count(&mut s, self.members.len(), version >= 5, "members")?;
         s.finish();
         enc::field::encode_elements(
@@ -354,23 +359,26 @@ impl enc::Wire for DescribedGroupMember {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let member_id_text = self.member_id.as_str();
+        let group_instance_id_text = self.group_instance_id.as_deref();
+        let client_id_text = self.client_id.as_str();
+        let client_host_text = self.client_host.as_str();
         let mut s = buf
             .segment(
-                20 + self.member_id.len()
-                    + self.group_instance_id.as_deref().map_or(0, str::len)
-                    + self.client_id.len() + self.client_host.len(),
+                20 + member_id_text.len() + group_instance_id_text.map_or(0, str::len)
+                    + client_id_text.len() + client_host_text.len(),
             );
-        enc::field::put_str(&mut s, &self.member_id, version >= 5, "member_id")?;
+        enc::field::put_str(&mut s, member_id_text, version >= 5, "member_id")?;
         if version >= 4 {
             enc::field::put_nullable_str(
                 &mut s,
-                self.group_instance_id.as_deref(),
+                group_instance_id_text,
                 version >= 5,
                 "group_instance_id",
             )?;
         }
-        enc::field::put_str(&mut s, &self.client_id, version >= 5, "client_id")?;
-        enc::field::put_str(&mut s, &self.client_host, version >= 5, "client_host")?;
+        enc::field::put_str(&mut s, client_id_text, version >= 5, "client_id")?;
+        enc::field::put_str(&mut s, client_host_text, version >= 5, "client_host")?;
         s.finish();
         enc::field::encode(
             &self.member_metadata,

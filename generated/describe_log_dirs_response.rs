@@ -161,9 +161,10 @@ impl enc::Wire for DescribeLogDirsResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(12 + self.log_dir.len());
+        let log_dir_text = self.log_dir.as_str();
+        let mut s = buf.segment(12 + log_dir_text.len());
         s.put_fixed(self.error_code)?;
-        enc::field::put_str(&mut s, &self.log_dir, version >= 2, "log_dir")?;
+        enc::field::put_str(&mut s, log_dir_text, version >= 2, "log_dir")?;
         enc::field::put_count(&mut s, self.topics.len(), version >= 2, "topics")?;
         s.finish();
         enc::field::encode_elements(&self.topics, buf, version, version >= 2, "topics")?;
@@ -296,8 +297,9 @@ impl enc::Wire for DescribeLogDirsTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.name.len());
-        enc::field::put_str(&mut s, &self.name, version >= 2, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(10 + name_text.len());
+        enc::field::put_str(&mut s, name_text, version >= 2, "name")?;
         enc::field::put_count(
             &mut s,
             self.partitions.len(),

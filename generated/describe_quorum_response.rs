@@ -47,12 +47,13 @@ impl enc::Wire for DescribeQuorumResponse {
         if version < 2 && !self.nodes.is_empty() {
             return Err(enc::field::non_default("nodes"));
         }
-        let mut s = buf.segment(12 + self.error_message.as_deref().map_or(0, str::len));
+        let error_message_text = self.error_message.as_deref();
+        let mut s = buf.segment(12 + error_message_text.map_or(0, str::len));
         s.put_fixed(self.error_code)?;
         if version >= 2 {
             enc::field::put_nullable_str(
                 &mut s,
-                self.error_message.as_deref(),
+                error_message_text,
                 true,
                 "error_message",
             )?;
@@ -310,8 +311,9 @@ impl enc::Wire for TopicData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.topic_name.len());
-        enc::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        let topic_name_text = self.topic_name.as_str();
+        let mut s = buf.segment(10 + topic_name_text.len());
+        enc::field::put_str(&mut s, topic_name_text, true, "topic_name")?;
         enc::field::put_count(&mut s, self.partitions.len(), true, "partitions")?;
         s.finish();
         enc::field::encode_elements(&self.partitions, buf, version, true, "partitions")?;
@@ -418,7 +420,8 @@ impl enc::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(32 + self.error_message.as_deref().map_or(0, str::len));
+        let error_message_text = self.error_message.as_deref();
+        let mut s = buf.segment(32 + error_message_text.map_or(0, str::len));
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
@@ -426,7 +429,7 @@ impl enc::Wire for PartitionData {
         if version >= 2 {
             enc::field::put_nullable_str(
                 &mut s,
-                self.error_message.as_deref(),
+                error_message_text,
                 true,
                 "error_message",
             )?;
@@ -633,9 +636,11 @@ impl enc::Wire for Listener {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(13 + self.name.len() + self.host.len());
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
-        enc::field::put_str(&mut s, &self.host, true, "host")?;
+        let name_text = self.name.as_str();
+        let host_text = self.host.as_str();
+        let mut s = buf.segment(13 + name_text.len() + host_text.len());
+        enc::field::put_str(&mut s, name_text, true, "name")?;
+        enc::field::put_str(&mut s, host_text, true, "host")?;
         s.put_fixed(self.port)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;

@@ -90,8 +90,9 @@ impl enc::Wire for DescribeShareGroupOffsetsRequestGroup {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.group_id.len());
-        enc::field::put_str(&mut s, &self.group_id, true, "group_id")?;
+        let group_id_text = self.group_id.as_str();
+        let mut s = buf.segment(5 + group_id_text.len());
+        enc::field::put_str(&mut s, group_id_text, true, "group_id")?;
         s.finish();
         enc::field::encode(&self.topics, buf, version, true, "topics")?;
         enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;
@@ -159,8 +160,9 @@ impl enc::Wire for DescribeShareGroupOffsetsRequestTopic {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(11 + self.topic_name.len() + self.partitions.len() * 4);
-        enc::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        let topic_name_text = self.topic_name.as_str();
+        let mut s = buf.segment(11 + topic_name_text.len() + self.partitions.len() * 4);
+        enc::field::put_str(&mut s, topic_name_text, true, "topic_name")?;
         enc::field::put_fixed_array(&mut s, &self.partitions, true, "partitions")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;

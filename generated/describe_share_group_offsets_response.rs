@@ -106,19 +106,16 @@ impl enc::Wire for DescribeShareGroupOffsetsResponseGroup {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.group_id.len());
-        enc::field::put_str(&mut s, &self.group_id, true, "group_id")?;
+        let group_id_text = self.group_id.as_str();
+        let mut s = buf.segment(10 + group_id_text.len());
+        enc::field::put_str(&mut s, group_id_text, true, "group_id")?;
         enc::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
         enc::field::encode_elements(&self.topics, buf, version, true, "topics")?;
-        let mut s = buf.segment(8 + self.error_message.as_deref().map_or(0, str::len));
+        let error_message_text = self.error_message.as_deref();
+        let mut s = buf.segment(8 + error_message_text.map_or(0, str::len));
         s.put_fixed(self.error_code)?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.error_message.as_deref(),
-            true,
-            "error_message",
-        )?;
+        enc::field::put_nullable_str(&mut s, error_message_text, true, "error_message")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
@@ -205,8 +202,9 @@ impl enc::Wire for DescribeShareGroupOffsetsResponseTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(26 + self.topic_name.len());
-        enc::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        let topic_name_text = self.topic_name.as_str();
+        let mut s = buf.segment(26 + topic_name_text.len());
+        enc::field::put_str(&mut s, topic_name_text, true, "topic_name")?;
         s.put_fixed(self.topic_id)?;
         enc::field::put_count(&mut s, self.partitions.len(), true, "partitions")?;
         s.finish();
@@ -306,7 +304,8 @@ impl enc::Wire for DescribeShareGroupOffsetsResponsePartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(32 + self.error_message.as_deref().map_or(0, str::len));
+        let error_message_text = self.error_message.as_deref();
+        let mut s = buf.segment(32 + error_message_text.map_or(0, str::len));
         if version >= 1 {
             let mut run = [0u8; 24];
             run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
@@ -322,12 +321,7 @@ impl enc::Wire for DescribeShareGroupOffsetsResponsePartition {
             s.put_slice(&run)?;
         }
         s.put_fixed(self.error_code)?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.error_message.as_deref(),
-            true,
-            "error_message",
-        )?;
+        enc::field::put_nullable_str(&mut s, error_message_text, true, "error_message")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }

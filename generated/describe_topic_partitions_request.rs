@@ -112,8 +112,9 @@ impl enc::Wire for TopicRequest {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(6 + self.name.len());
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(6 + name_text.len());
+        enc::field::put_str(&mut s, name_text, true, "name")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
@@ -181,8 +182,9 @@ impl enc::Wire for Cursor {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.topic_name.len());
-        enc::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        let topic_name_text = self.topic_name.as_str();
+        let mut s = buf.segment(10 + topic_name_text.len());
+        enc::field::put_str(&mut s, topic_name_text, true, "topic_name")?;
         s.put_fixed(self.partition_index)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;

@@ -143,9 +143,10 @@ impl enc::Wire for DescribeTopicPartitionsResponseTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(29 + self.name.as_deref().map_or(0, str::len));
+        let name_text = self.name.as_deref();
+        let mut s = buf.segment(29 + name_text.map_or(0, str::len));
         s.put_fixed(self.error_code)?;
-        enc::field::put_nullable_str(&mut s, self.name.as_deref(), true, "name")?;
+        enc::field::put_nullable_str(&mut s, name_text, true, "name")?;
         let mut run = [0u8; 17];
         run[0..16].copy_from_slice(&self.topic_id.0);
         run[16..17].copy_from_slice(&[u8::from(self.is_internal)]);
@@ -454,8 +455,9 @@ impl enc::Wire for Cursor {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.topic_name.len());
-        enc::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        let topic_name_text = self.topic_name.as_str();
+        let mut s = buf.segment(10 + topic_name_text.len());
+        enc::field::put_str(&mut s, topic_name_text, true, "topic_name")?;
         s.put_fixed(self.partition_index)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;

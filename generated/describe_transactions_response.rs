@@ -143,11 +143,13 @@ impl enc::Wire for TransactionState {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let transactional_id_text = self.transactional_id.as_str();
+        let transaction_state_text = self.transaction_state.as_str();
         let mut s = buf
-            .segment(39 + self.transactional_id.len() + self.transaction_state.len());
+            .segment(39 + transactional_id_text.len() + transaction_state_text.len());
         s.put_fixed(self.error_code)?;
-        enc::field::put_str(&mut s, &self.transactional_id, true, "transactional_id")?;
-        enc::field::put_str(&mut s, &self.transaction_state, true, "transaction_state")?;
+        enc::field::put_str(&mut s, transactional_id_text, true, "transactional_id")?;
+        enc::field::put_str(&mut s, transaction_state_text, true, "transaction_state")?;
         let mut run = [0u8; 22];
         run[0..4].copy_from_slice(&self.transaction_timeout_ms.to_be_bytes());
         run[4..12].copy_from_slice(&self.transaction_start_time_ms.to_be_bytes());
@@ -263,8 +265,9 @@ impl enc::Wire for TopicData {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(11 + self.topic.len() + self.partitions.len() * 4);
-        enc::field::put_str(&mut s, &self.topic, true, "topic")?;
+        let topic_text = self.topic.as_str();
+        let mut s = buf.segment(11 + topic_text.len() + self.partitions.len() * 4);
+        enc::field::put_str(&mut s, topic_text, true, "topic")?;
         enc::field::put_fixed_array(&mut s, &self.partitions, true, "partitions")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;

@@ -44,17 +44,13 @@ impl enc::Wire for DescribeUserScramCredentialsResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(16 + self.error_message.as_deref().map_or(0, str::len));
+        let error_message_text = self.error_message.as_deref();
+        let mut s = buf.segment(16 + error_message_text.map_or(0, str::len));
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.error_message.as_deref(),
-            true,
-            "error_message",
-        )?;
+        enc::field::put_nullable_str(&mut s, error_message_text, true, "error_message")?;
         enc::field::put_count(&mut s, self.results.len(), true, "results")?;
         s.finish();
         enc::field::encode_elements(&self.results, buf, version, true, "results")?;
@@ -148,18 +144,13 @@ impl enc::Wire for DescribeUserScramCredentialsResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let user_text = self.user.as_str();
+        let error_message_text = self.error_message.as_deref();
         let mut s = buf
-            .segment(
-                17 + self.user.len() + self.error_message.as_deref().map_or(0, str::len),
-            );
-        enc::field::put_str(&mut s, &self.user, true, "user")?;
+            .segment(17 + user_text.len() + error_message_text.map_or(0, str::len));
+        enc::field::put_str(&mut s, user_text, true, "user")?;
         s.put_fixed(self.error_code)?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.error_message.as_deref(),
-            true,
-            "error_message",
-        )?;
+        enc::field::put_nullable_str(&mut s, error_message_text, true, "error_message")?;
         enc::field::put_count(
             &mut s,
             self.credential_infos.len(),

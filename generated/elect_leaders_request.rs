@@ -160,8 +160,9 @@ impl enc::Wire for TopicPartitions {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(11 + self.topic.len() + self.partitions.len() * 4);
-        enc::field::put_str(&mut s, &self.topic, version >= 2, "topic")?;
+        let topic_text = self.topic.as_str();
+        let mut s = buf.segment(11 + topic_text.len() + self.partitions.len() * 4);
+        enc::field::put_str(&mut s, topic_text, version >= 2, "topic")?;
         enc::field::put_fixed_array(
             &mut s,
             &self.partitions,

@@ -159,8 +159,9 @@ impl enc::Wire for ReplicaElectionResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.topic.len());
-        enc::field::put_str(&mut s, &self.topic, version >= 2, "topic")?;
+        let topic_text = self.topic.as_str();
+        let mut s = buf.segment(10 + topic_text.len());
+        enc::field::put_str(&mut s, topic_text, version >= 2, "topic")?;
         enc::field::put_count(
             &mut s,
             self.partition_result.len(),
@@ -266,14 +267,15 @@ impl enc::Wire for PartitionResult {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(12 + self.error_message.as_deref().map_or(0, str::len));
+        let error_message_text = self.error_message.as_deref();
+        let mut s = buf.segment(12 + error_message_text.map_or(0, str::len));
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.partition_id.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
         enc::field::put_nullable_str(
             &mut s,
-            self.error_message.as_deref(),
+            error_message_text,
             version >= 2,
             "error_message",
         )?;

@@ -29,10 +29,11 @@ impl enc::Wire for EndQuorumEpochRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.cluster_id.as_deref().map_or(0, str::len));
+        let cluster_id_text = self.cluster_id.as_deref();
+        let mut s = buf.segment(10 + cluster_id_text.map_or(0, str::len));
         enc::field::put_nullable_str(
             &mut s,
-            self.cluster_id.as_deref(),
+            cluster_id_text,
             version >= 1,
             "cluster_id",
         )?;
@@ -139,8 +140,9 @@ impl enc::Wire for TopicData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.topic_name.len());
-        enc::field::put_str(&mut s, &self.topic_name, version >= 1, "topic_name")?;
+        let topic_name_text = self.topic_name.as_str();
+        let mut s = buf.segment(10 + topic_name_text.len());
+        enc::field::put_str(&mut s, topic_name_text, version >= 1, "topic_name")?;
         enc::field::put_count(
             &mut s,
             self.partitions.len(),
@@ -487,9 +489,11 @@ impl enc::Wire for LeaderEndpoint {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(13 + self.name.len() + self.host.len());
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
-        enc::field::put_str(&mut s, &self.host, true, "host")?;
+        let name_text = self.name.as_str();
+        let host_text = self.host.as_str();
+        let mut s = buf.segment(13 + name_text.len() + host_text.len());
+        enc::field::put_str(&mut s, name_text, true, "name")?;
+        enc::field::put_str(&mut s, host_text, true, "host")?;
         s.put_fixed(self.port)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;

@@ -157,8 +157,9 @@ impl enc::Wire for TopicData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.topic_name.len());
-        enc::field::put_str(&mut s, &self.topic_name, version >= 1, "topic_name")?;
+        let topic_name_text = self.topic_name.as_str();
+        let mut s = buf.segment(10 + topic_name_text.len());
+        enc::field::put_str(&mut s, topic_name_text, version >= 1, "topic_name")?;
         enc::field::put_count(
             &mut s,
             self.partitions.len(),
@@ -374,9 +375,10 @@ impl enc::Wire for NodeEndpoint {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(12 + self.host.len());
+        let host_text = self.host.as_str();
+        let mut s = buf.segment(12 + host_text.len());
         s.put_fixed(self.node_id)?;
-        enc::field::put_str(&mut s, &self.host, true, "host")?;
+        enc::field::put_str(&mut s, host_text, true, "host")?;
         s.put_fixed(self.port)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;

@@ -34,10 +34,11 @@ impl enc::Wire for EndTxnRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(17 + self.transactional_id.len());
+        let transactional_id_text = self.transactional_id.as_str();
+        let mut s = buf.segment(17 + transactional_id_text.len());
         enc::field::put_str(
             &mut s,
-            &self.transactional_id,
+            transactional_id_text,
             version >= 3,
             "transactional_id",
         )?;

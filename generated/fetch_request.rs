@@ -143,12 +143,13 @@ impl enc::Wire for FetchRequest {
                 "forgotten_topics_data",
             )?;
         }
+        let rack_id_text = self.rack_id.as_str();
         let write_cluster_id = self.cluster_id.is_some();
         let write_replica_state = version >= 15
             && self.replica_state != ReplicaState::default();
-        let mut s = buf.segment(6 + self.rack_id.len());
+        let mut s = buf.segment(6 + rack_id_text.len());
         if version >= 11 {
-            enc::field::put_str(&mut s, &self.rack_id, version >= 12, "rack_id")?;
+            enc::field::put_str(&mut s, rack_id_text, version >= 12, "rack_id")?;
         }
         if version >= 12 && !write_cluster_id && !write_replica_state
             && self.unknown_tagged_fields.is_empty()
@@ -540,9 +541,10 @@ impl enc::Wire for FetchTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(26 + self.topic.len());
+        let topic_text = self.topic.as_str();
+        let mut s = buf.segment(26 + topic_text.len());
         if version <= 12 {
-            enc::field::put_str(&mut s, &self.topic, version >= 12, "topic")?;
+            enc::field::put_str(&mut s, topic_text, version >= 12, "topic")?;
         }
         if version >= 13 {
             s.put_fixed(self.topic_id)?;
@@ -927,9 +929,10 @@ impl enc::Wire for ForgottenTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(27 + self.topic.len() + self.partitions.len() * 4);
+        let topic_text = self.topic.as_str();
+        let mut s = buf.segment(27 + topic_text.len() + self.partitions.len() * 4);
         if version <= 12 {
-            enc::field::put_str(&mut s, &self.topic, version >= 12, "topic")?;
+            enc::field::put_str(&mut s, topic_text, version >= 12, "topic")?;
         }
         if version >= 13 {
             s.put_fixed(self.topic_id)?;

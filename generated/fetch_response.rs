@@ -219,9 +219,10 @@ impl enc::Wire for FetchableTopicResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(26 + self.topic.len());
+        let topic_text = self.topic.as_str();
+        let mut s = buf.segment(26 + topic_text.len());
         if version <= 12 {
-            enc::field::put_str(&mut s, &self.topic, version >= 12, "topic")?;
+            enc::field::put_str(&mut s, topic_text, version >= 12, "topic")?;
         }
         if version >= 13 {
             s.put_fixed(self.topic_id)?;
@@ -1076,12 +1077,13 @@ impl enc::Wire for NodeEndpoint {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf
-            .segment(19 + self.host.len() + self.rack.as_deref().map_or(0, str::len));
+        let host_text = self.host.as_str();
+        let rack_text = self.rack.as_deref();
+        let mut s = buf.segment(19 + host_text.len() + rack_text.map_or(0, str::len));
         s.put_fixed(self.node_id)?;
-        enc::field::put_str(&mut s, &self.host, true, "host")?;
+        enc::field::put_str(&mut s, host_text, true, "host")?;
         s.put_fixed(self.port)?;
-        enc::field::put_nullable_str(&mut s, self.rack.as_deref(), true, "rack")?;
+        enc::field::put_nullable_str(&mut s, rack_text, true, "rack")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }

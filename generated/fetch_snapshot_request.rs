@@ -157,8 +157,9 @@ impl enc::Wire for TopicSnapshot {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.name.len());
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(10 + name_text.len());
+        enc::field::put_str(&mut s, name_text, true, "name")?;
         enc::field::put_count(&mut s, self.partitions.len(), true, "partitions")?;
         s.finish();
         enc::field::encode_elements(&self.partitions, buf, version, true, "partitions")?;

@@ -163,8 +163,9 @@ impl enc::Wire for TopicSnapshot {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.name.len());
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(10 + name_text.len());
+        enc::field::put_str(&mut s, name_text, true, "name")?;
         enc::field::put_count(&mut s, self.partitions.len(), true, "partitions")?;
         s.finish();
         enc::field::encode_elements(&self.partitions, buf, version, true, "partitions")?;
@@ -548,9 +549,10 @@ impl enc::Wire for NodeEndpoint {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(12 + self.host.len());
+        let host_text = self.host.as_str();
+        let mut s = buf.segment(12 + host_text.len());
         s.put_fixed(self.node_id)?;
-        enc::field::put_str(&mut s, &self.host, true, "host")?;
+        enc::field::put_str(&mut s, host_text, true, "host")?;
         s.put_fixed(self.port)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;

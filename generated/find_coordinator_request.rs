@@ -39,9 +39,10 @@ impl enc::Wire for FindCoordinatorRequest {
         if version < 4 && !self.coordinator_keys.is_empty() {
             return Err(enc::field::non_default("coordinator_keys"));
         }
-        let mut s = buf.segment(11 + self.key.len());
+        let key_text = self.key.as_str();
+        let mut s = buf.segment(11 + key_text.len());
         if version <= 3 {
-            enc::field::put_str(&mut s, &self.key, version >= 3, "key")?;
+            enc::field::put_str(&mut s, key_text, version >= 3, "key")?;
         }
         if version >= 1 {
             s.put_fixed(self.key_type)?;

@@ -74,10 +74,10 @@ impl enc::Wire for FindCoordinatorResponse {
         if version < 4 && !self.coordinators.is_empty() {
             return Err(enc::field::non_default("coordinators"));
         }
+        let error_message_text = self.error_message.as_deref();
+        let host_text = self.host.as_str();
         let mut s = buf
-            .segment(
-                29 + self.error_message.as_deref().map_or(0, str::len) + self.host.len(),
-            );
+            .segment(29 + error_message_text.map_or(0, str::len) + host_text.len());
         if version >= 1 {
             s.put_fixed(self.throttle_time_ms)?;
         }
@@ -87,7 +87,7 @@ impl enc::Wire for FindCoordinatorResponse {
         if (1..=3).contains(&version) {
             enc::field::put_nullable_str(
                 &mut s,
-                self.error_message.as_deref(),
+                error_message_text,
                 version >= 3,
                 "error_message",
             )?;
@@ -96,7 +96,7 @@ impl enc::Wire for FindCoordinatorResponse {
             s.put_fixed(self.node_id)?;
         }
         if version <= 3 {
-            enc::field::put_str(&mut s, &self.host, version >= 3, "host")?;
+            enc::field::put_str(&mut s, host_text, version >= 3, "host")?;
         }
         if version <= 3 {
             s.put_fixed(self.port)?;
@@ -314,24 +314,22 @@ impl enc::Wire for Coordinator {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let key_text = self.key.as_str();
+        let host_text = self.host.as_str();
+        let error_message_text = self.error_message.as_deref();
         let mut s = buf
             .segment(
-                26 + self.key.len() + self.host.len()
-                    + self.error_message.as_deref().map_or(0, str::len),
+                26 + key_text.len() + host_text.len()
+                    + error_message_text.map_or(0, str::len),
             );
-        enc::field::put_str(&mut s, &self.key, true, "key")?;
+        enc::field::put_str(&mut s, key_text, true, "key")?;
         s.put_fixed(self.node_id)?;
-        enc::field::put_str(&mut s, &self.host, true, "host")?;
+        enc::field::put_str(&mut s, host_text, true, "host")?;
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.port.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.error_message.as_deref(),
-            true,
-            "error_message",
-        )?;
+        enc::field::put_nullable_str(&mut s, error_message_text, true, "error_message")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }

@@ -37,18 +37,21 @@ impl enc::Wire for HeartbeatRequest {
         if version < 3 && self.group_instance_id.is_some() {
             return Err(enc::field::non_default("group_instance_id"));
         }
+        let group_id_text = self.group_id.as_str();
+        let member_id_text = self.member_id.as_str();
+        let group_instance_id_text = self.group_instance_id.as_deref();
         let mut s = buf
             .segment(
-                20 + self.group_id.len() + self.member_id.len()
-                    + self.group_instance_id.as_deref().map_or(0, str::len),
+                20 + group_id_text.len() + member_id_text.len()
+                    + group_instance_id_text.map_or(0, str::len),
             );
-        enc::field::put_str(&mut s, &self.group_id, version >= 4, "group_id")?;
+        enc::field::put_str(&mut s, group_id_text, version >= 4, "group_id")?;
         s.put_fixed(self.generation_id)?;
-        enc::field::put_str(&mut s, &self.member_id, version >= 4, "member_id")?;
+        enc::field::put_str(&mut s, member_id_text, version >= 4, "member_id")?;
         if version >= 3 {
             enc::field::put_nullable_str(
                 &mut s,
-                self.group_instance_id.as_deref(),
+                group_instance_id_text,
                 version >= 4,
                 "group_instance_id",
             )?;

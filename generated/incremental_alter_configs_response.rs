@@ -131,20 +131,21 @@ impl enc::Wire for AlterConfigsResourceResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let error_message_text = self.error_message.as_deref();
+        let resource_name_text = self.resource_name.as_str();
         let mut s = buf
             .segment(
-                14 + self.error_message.as_deref().map_or(0, str::len)
-                    + self.resource_name.len(),
+                14 + error_message_text.map_or(0, str::len) + resource_name_text.len(),
             );
         s.put_fixed(self.error_code)?;
         enc::field::put_nullable_str(
             &mut s,
-            self.error_message.as_deref(),
+            error_message_text,
             version >= 1,
             "error_message",
         )?;
         s.put_fixed(self.resource_type)?;
-        enc::field::put_str(&mut s, &self.resource_name, version >= 1, "resource_name")?;
+        enc::field::put_str(&mut s, resource_name_text, version >= 1, "resource_name")?;
         if version >= 1 && self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }

@@ -67,11 +67,11 @@ impl enc::Wire for InitProducerIdRequest {
         if version < 6 && self.keep_prepared_txn {
             return Err(enc::field::non_default("keep_prepared_txn"));
         }
-        let mut s = buf
-            .segment(22 + self.transactional_id.as_deref().map_or(0, str::len));
+        let transactional_id_text = self.transactional_id.as_deref();
+        let mut s = buf.segment(22 + transactional_id_text.map_or(0, str::len));
         enc::field::put_nullable_str(
             &mut s,
-            self.transactional_id.as_deref(),
+            transactional_id_text,
             version >= 2,
             "transactional_id",
         )?;

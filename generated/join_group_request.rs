@@ -67,13 +67,17 @@ impl enc::Wire for JoinGroupRequest {
         if version < 5 && self.group_instance_id.is_some() {
             return Err(enc::field::non_default("group_instance_id"));
         }
+        let group_id_text = self.group_id.as_str();
+        let member_id_text = self.member_id.as_str();
+        let group_instance_id_text = self.group_instance_id.as_deref();
+        let protocol_type_text = self.protocol_type.as_str();
         let mut s = buf
             .segment(
-                33 + self.group_id.len() + self.member_id.len()
-                    + self.group_instance_id.as_deref().map_or(0, str::len)
-                    + self.protocol_type.len(),
+                33 + group_id_text.len() + member_id_text.len()
+                    + group_instance_id_text.map_or(0, str::len)
+                    + protocol_type_text.len(),
             );
-        enc::field::put_str(&mut s, &self.group_id, version >= 6, "group_id")?;
+        enc::field::put_str(&mut s, group_id_text, version >= 6, "group_id")?;
         if version >= 1 {
             let mut run = [0u8; 8];
             run[0..4].copy_from_slice(&self.session_timeout_ms.to_be_bytes());
@@ -82,16 +86,16 @@ impl enc::Wire for JoinGroupRequest {
         } else {
             s.put_fixed(self.session_timeout_ms)?;
         }
-        enc::field::put_str(&mut s, &self.member_id, version >= 6, "member_id")?;
+        enc::field::put_str(&mut s, member_id_text, version >= 6, "member_id")?;
         if version >= 5 {
             enc::field::put_nullable_str(
                 &mut s,
-                self.group_instance_id.as_deref(),
+                group_instance_id_text,
                 version >= 6,
                 "group_instance_id",
             )?;
         }
-        enc::field::put_str(&mut s, &self.protocol_type, version >= 6, "protocol_type")?;
+        enc::field::put_str(&mut s, protocol_type_text, version >= 6, "protocol_type")?;
         enc::field::put_count(&mut s, self.protocols.len(), version >= 6, "protocols")?;
         s.finish();
         enc::field::encode_elements(
@@ -101,14 +105,10 @@ impl enc::Wire for JoinGroupRequest {
             version >= 6,
             "protocols",
         )?;
-        let mut s = buf.segment(6 + self.reason.as_deref().map_or(0, str::len));
+        let reason_text = self.reason.as_deref();
+        let mut s = buf.segment(6 + reason_text.map_or(0, str::len));
         if version >= 8 {
-            enc::field::put_nullable_str(
-                &mut s,
-                self.reason.as_deref(),
-                true,
-                "reason",
-            )?;
+            enc::field::put_nullable_str(&mut s, reason_text, true, "reason")?;
         }
         if version >= 6 && self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
@@ -264,8 +264,9 @@ impl enc::Wire for JoinGroupRequestProtocol {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.name.len());
-        enc::field::put_str(&mut s, &self.name, version >= 6, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(5 + name_text.len());
+        enc::field::put_str(&mut s, name_text, version >= 6, "name")?;
         s.finish();
         enc::field::encode(&self.metadata, buf, version, version >= 6, "metadata")?;
         if version >= 6 {

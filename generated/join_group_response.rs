@@ -72,11 +72,15 @@ impl enc::Wire for JoinGroupResponse {
         if version < 9 && self.skip_assignment {
             return Err(enc::field::non_default("skip_assignment"));
         }
+        let protocol_type_text = self.protocol_type.as_deref();
+        let protocol_name_text = self.protocol_name.as_deref();
+        let leader_text = self.leader.as_str();
+        let member_id_text = self.member_id.as_str();
         let mut s = buf
             .segment(
-                36 + self.protocol_type.as_deref().map_or(0, str::len)
-                    + self.protocol_name.as_deref().map_or(0, str::len)
-                    + self.leader.len() + self.member_id.len(),
+                36 + protocol_type_text.map_or(0, str::len)
+                    + protocol_name_text.map_or(0, str::len) + leader_text.len()
+                    + member_id_text.len(),
             );
         if version >= 2 {
             s.put_fixed(self.throttle_time_ms)?;
@@ -88,7 +92,7 @@ impl enc::Wire for JoinGroupResponse {
         if version >= 7 {
             enc::field::put_nullable_str(
                 &mut s,
-                self.protocol_type.as_deref(),
+                protocol_type_text,
                 true,
                 "protocol_type",
             )?;
@@ -98,15 +102,15 @@ impl enc::Wire for JoinGroupResponse {
         }
         enc::field::put_nullable_str(
             &mut s,
-            self.protocol_name.as_deref(),
+            protocol_name_text,
             version >= 6,
             "protocol_name",
         )?;
-        enc::field::put_str(&mut s, &self.leader, version >= 6, "leader")?;
+        enc::field::put_str(&mut s, leader_text, version >= 6, "leader")?;
         if version >= 9 {
             s.put_fixed(self.skip_assignment)?;
         }
-        enc::field::put_str(&mut s, &self.member_id, version >= 6, "member_id")?;
+        enc::field::put_str(&mut s, member_id_text, version >= 6, "member_id")?;
         enc::field::put_count(&mut s, self.members.len(), version >= 6, "members")?;
         s.finish();
         enc::field::encode_elements(
@@ -267,16 +271,17 @@ impl enc::Wire for JoinGroupResponseMember {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let member_id_text = self.member_id.as_str();
+        let group_instance_id_text = self.group_instance_id.as_deref();
         let mut s = buf
             .segment(
-                10 + self.member_id.len()
-                    + self.group_instance_id.as_deref().map_or(0, str::len),
+                10 + member_id_text.len() + group_instance_id_text.map_or(0, str::len),
             );
-        enc::field::put_str(&mut s, &self.member_id, version >= 6, "member_id")?;
+        enc::field::put_str(&mut s, member_id_text, version >= 6, "member_id")?;
         if version >= 5 {
             enc::field::put_nullable_str(
                 &mut s,
-                self.group_instance_id.as_deref(),
+                group_instance_id_text,
                 version >= 6,
                 "group_instance_id",
             )?;

@@ -361,13 +361,14 @@ impl enc::Wire for LeaderAndIsrPartitionState {
         if version < 6 && self.leader_recovery_state != 0 {
             return Err(enc::field::non_default("leader_recovery_state"));
         }
+        let topic_name_text = self.topic_name.as_str();
         let mut s = buf
             .segment(
-                48 + self.topic_name.len() + self.isr.len() * 4 + self.replicas.len() * 4
+                48 + topic_name_text.len() + self.isr.len() * 4 + self.replicas.len() * 4
                     + self.adding_replicas.len() * 4 + self.removing_replicas.len() * 4,
             );
         if version <= 1 {
-            enc::field::put_str(&mut s, &self.topic_name, false, "topic_name")?;
+            enc::field::put_str(&mut s, topic_name_text, false, "topic_name")?;
         }
         let mut run = [0u8; 16];
         run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
@@ -611,8 +612,9 @@ impl enc::Wire for LeaderAndIsrTopicState {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(26 + self.topic_name.len());
-        enc::field::put_str(&mut s, &self.topic_name, version >= 4, "topic_name")?;
+        let topic_name_text = self.topic_name.as_str();
+        let mut s = buf.segment(26 + topic_name_text.len());
+        enc::field::put_str(&mut s, topic_name_text, version >= 4, "topic_name")?;
         if version >= 5 {
             s.put_fixed(self.topic_id)?;
         }
@@ -732,9 +734,10 @@ impl enc::Wire for LeaderAndIsrLiveLeader {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(14 + self.host_name.len());
+        let host_name_text = self.host_name.as_str();
+        let mut s = buf.segment(14 + host_name_text.len());
         s.put_fixed(self.broker_id)?;
-        enc::field::put_str(&mut s, &self.host_name, version >= 4, "host_name")?;
+        enc::field::put_str(&mut s, host_name_text, version >= 4, "host_name")?;
         s.put_fixed(self.port)?;
         if version >= 4 && self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;

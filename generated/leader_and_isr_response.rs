@@ -168,9 +168,10 @@ impl enc::Wire for LeaderAndIsrPartitionError {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(12 + self.topic_name.len());
+        let topic_name_text = self.topic_name.as_str();
+        let mut s = buf.segment(12 + topic_name_text.len());
         if version <= 4 {
-            enc::field::put_str(&mut s, &self.topic_name, version >= 4, "topic_name")?;
+            enc::field::put_str(&mut s, topic_name_text, version >= 4, "topic_name")?;
         }
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());

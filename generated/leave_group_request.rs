@@ -35,10 +35,12 @@ impl enc::Wire for LeaveGroupRequest {
         if version < 3 && !self.members.is_empty() {
             return Err(enc::field::non_default("members"));
         }
-        let mut s = buf.segment(15 + self.group_id.len() + self.member_id.len());
-        enc::field::put_str(&mut s, &self.group_id, version >= 4, "group_id")?;
+        let group_id_text = self.group_id.as_str();
+        let member_id_text = self.member_id.as_str();
+        let mut s = buf.segment(15 + group_id_text.len() + member_id_text.len());
+        enc::field::put_str(&mut s, group_id_text, version >= 4, "group_id")?;
         if version <= 2 {
-            enc::field::put_str(&mut s, &self.member_id, false, "member_id")?;
+            enc::field::put_str(&mut s, member_id_text, false, "member_id")?;
         }
         if version >= 3 {
             enc::field::put_count(&mut s, self.members.len(), version >= 4, "members")?;
@@ -161,26 +163,23 @@ impl enc::Wire for MemberIdentity {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let member_id_text = self.member_id.as_str();
+        let group_instance_id_text = self.group_instance_id.as_deref();
+        let reason_text = self.reason.as_deref();
         let mut s = buf
             .segment(
-                16 + self.member_id.len()
-                    + self.group_instance_id.as_deref().map_or(0, str::len)
-                    + self.reason.as_deref().map_or(0, str::len),
+                16 + member_id_text.len() + group_instance_id_text.map_or(0, str::len)
+                    + reason_text.map_or(0, str::len),
             );
-        enc::field::put_str(&mut s, &self.member_id, version >= 4, "member_id")?;
+        enc::field::put_str(&mut s, member_id_text, version >= 4, "member_id")?;
         enc::field::put_nullable_str(
             &mut s,
-            self.group_instance_id.as_deref(),
+            group_instance_id_text,
             version >= 4,
             "group_instance_id",
         )?;
         if version >= 5 {
-            enc::field::put_nullable_str(
-                &mut s,
-                self.reason.as_deref(),
-                true,
-                "reason",
-            )?;
+            enc::field::put_nullable_str(&mut s, reason_text, true, "reason")?;
         }
         if version >= 4 && self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;

@@ -155,15 +155,16 @@ impl enc::Wire for MemberResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let member_id_text = self.member_id.as_str();
+        let group_instance_id_text = self.group_instance_id.as_deref();
         let mut s = buf
             .segment(
-                13 + self.member_id.len()
-                    + self.group_instance_id.as_deref().map_or(0, str::len),
+                13 + member_id_text.len() + group_instance_id_text.map_or(0, str::len),
             );
-        enc::field::put_str(&mut s, &self.member_id, version >= 4, "member_id")?;
+        enc::field::put_str(&mut s, member_id_text, version >= 4, "member_id")?;
         enc::field::put_nullable_str(
             &mut s,
-            self.group_instance_id.as_deref(),
+            group_instance_id_text,
             version >= 4,
             "group_instance_id",
         )?;

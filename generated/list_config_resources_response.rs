@@ -126,8 +126,9 @@ impl enc::Wire for ConfigResource {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(7 + self.resource_name.len());
-        enc::field::put_str(&mut s, &self.resource_name, true, "resource_name")?;
+        let resource_name_text = self.resource_name.as_str();
+        let mut s = buf.segment(7 + resource_name_text.len());
+        enc::field::put_str(&mut s, resource_name_text, true, "resource_name")?;
         if version >= 1 {
             s.put_fixed(self.resource_type)?;
         }

@@ -131,18 +131,22 @@ impl enc::Wire for ListedGroup {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let group_id_text = self.group_id.as_str();
+        let protocol_type_text = self.protocol_type.as_str();
+        let group_state_text = self.group_state.as_str();
+        let group_type_text = self.group_type.as_str();
         let mut s = buf
             .segment(
-                21 + self.group_id.len() + self.protocol_type.len()
-                    + self.group_state.len() + self.group_type.len(),
+                21 + group_id_text.len() + protocol_type_text.len()
+                    + group_state_text.len() + group_type_text.len(),
             );
-        enc::field::put_str(&mut s, &self.group_id, version >= 3, "group_id")?;
-        enc::field::put_str(&mut s, &self.protocol_type, version >= 3, "protocol_type")?;
+        enc::field::put_str(&mut s, group_id_text, version >= 3, "group_id")?;
+        enc::field::put_str(&mut s, protocol_type_text, version >= 3, "protocol_type")?;
         if version >= 4 {
-            enc::field::put_str(&mut s, &self.group_state, true, "group_state")?;
+            enc::field::put_str(&mut s, group_state_text, true, "group_state")?;
         }
         if version >= 5 {
-            enc::field::put_str(&mut s, &self.group_type, true, "group_type")?;
+            enc::field::put_str(&mut s, group_type_text, true, "group_type")?;
         }
         if version >= 3 && self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;

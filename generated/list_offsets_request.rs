@@ -164,8 +164,9 @@ impl enc::Wire for ListOffsetsTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.name.len());
-        enc::field::put_str(&mut s, &self.name, version >= 6, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(10 + name_text.len());
+        enc::field::put_str(&mut s, name_text, version >= 6, "name")?;
         enc::field::put_count(
             &mut s,
             self.partitions.len(),

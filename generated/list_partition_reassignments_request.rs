@@ -99,8 +99,9 @@ impl enc::Wire for ListPartitionReassignmentsTopics {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(11 + self.name.len() + self.partition_indexes.len() * 4);
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(11 + name_text.len() + self.partition_indexes.len() * 4);
+        enc::field::put_str(&mut s, name_text, true, "name")?;
         enc::field::put_fixed_array(
             &mut s,
             &self.partition_indexes,

@@ -52,10 +52,11 @@ impl enc::Wire for ListTransactionsRequest {
             return Err(enc::field::non_default("transactional_id_pattern"));
         }
         enc::field::encode(&self.state_filters, buf, version, true, "state_filters")?;
+        let transactional_id_pattern_text = self.transactional_id_pattern.as_deref();
         let mut s = buf
             .segment(
                 19 + self.producer_id_filters.len() * 8
-                    + self.transactional_id_pattern.as_deref().map_or(0, str::len),
+                    + transactional_id_pattern_text.map_or(0, str::len),
             );
         enc::field::put_fixed_array(
             &mut s,
@@ -69,7 +70,7 @@ impl enc::Wire for ListTransactionsRequest {
         if version >= 2 {
             enc::field::put_nullable_str(
                 &mut s,
-                self.transactional_id_pattern.as_deref(),
+                transactional_id_pattern_text,
                 true,
                 "transactional_id_pattern",
             )?;

@@ -152,11 +152,13 @@ impl enc::Wire for TransactionState {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let transactional_id_text = self.transactional_id.as_str();
+        let transaction_state_text = self.transaction_state.as_str();
         let mut s = buf
-            .segment(19 + self.transactional_id.len() + self.transaction_state.len());
-        enc::field::put_str(&mut s, &self.transactional_id, true, "transactional_id")?;
+            .segment(19 + transactional_id_text.len() + transaction_state_text.len());
+        enc::field::put_str(&mut s, transactional_id_text, true, "transactional_id")?;
         s.put_fixed(self.producer_id)?;
-        enc::field::put_str(&mut s, &self.transaction_state, true, "transaction_state")?;
+        enc::field::put_str(&mut s, transaction_state_text, true, "transaction_state")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }

@@ -221,19 +221,15 @@ impl enc::Wire for MetadataRequestTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(22 + self.name.as_deref().map_or(0, str::len));
+        let name_text = self.name.as_deref();
+        let mut s = buf.segment(22 + name_text.map_or(0, str::len));
         if version >= 10 {
             s.put_fixed(self.topic_id)?;
         }
         if version < 10 && self.name.is_none() {
             return Err(enc::field::null_not_allowed("name"));
         }
-        enc::field::put_nullable_str(
-            &mut s,
-            self.name.as_deref(),
-            version >= 9,
-            "name",
-        )?;
+        enc::field::put_nullable_str(&mut s, name_text, version >= 9, "name")?;
         if version >= 9 && self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }

@@ -77,11 +77,12 @@ impl enc::Wire for MetadataResponse {
             version >= 9,
             "brokers",
         )?;
-        let mut s = buf.segment(14 + self.cluster_id.as_deref().map_or(0, str::len));
+        let cluster_id_text = self.cluster_id.as_deref();
+        let mut s = buf.segment(14 + cluster_id_text.map_or(0, str::len));
         if version >= 2 {
             enc::field::put_nullable_str(
                 &mut s,
-                self.cluster_id.as_deref(),
+                cluster_id_text,
                 version >= 9,
                 "cluster_id",
             )?;
@@ -271,18 +272,14 @@ impl enc::Wire for MetadataResponseBroker {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf
-            .segment(19 + self.host.len() + self.rack.as_deref().map_or(0, str::len));
+        let host_text = self.host.as_str();
+        let rack_text = self.rack.as_deref();
+        let mut s = buf.segment(19 + host_text.len() + rack_text.map_or(0, str::len));
         s.put_fixed(self.node_id)?;
-        enc::field::put_str(&mut s, &self.host, version >= 9, "host")?;
+        enc::field::put_str(&mut s, host_text, version >= 9, "host")?;
         s.put_fixed(self.port)?;
         if version >= 1 {
-            enc::field::put_nullable_str(
-                &mut s,
-                self.rack.as_deref(),
-                version >= 9,
-                "rack",
-            )?;
+            enc::field::put_nullable_str(&mut s, rack_text, version >= 9, "rack")?;
         }
         if version >= 9 && self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
@@ -409,17 +406,13 @@ impl enc::Wire for MetadataResponseTopic {
         if version < 8 && self.topic_authorized_operations != -2147483648 {
             return Err(enc::field::non_default("topic_authorized_operations"));
         }
-        let mut s = buf.segment(29 + self.name.as_deref().map_or(0, str::len));
+        let name_text = self.name.as_deref();
+        let mut s = buf.segment(29 + name_text.map_or(0, str::len));
         s.put_fixed(self.error_code)?;
         if version < 12 && self.name.is_none() {
             return Err(enc::field::null_not_allowed("name"));
         }
-        enc::field::put_nullable_str(
-            &mut s,
-            self.name.as_deref(),
-            version >= 9,
-            "name",
-        )?;
+        enc::field::put_nullable_str(&mut s, name_text, version >= 9, "name")?;
         if version >= 10 {
             s.put_fixed(self.topic_id)?;
         }

@@ -57,17 +57,20 @@ impl enc::Wire for OffsetCommitRequest {
         if version < 7 && self.group_instance_id.is_some() {
             return Err(enc::field::non_default("group_instance_id"));
         }
+        let group_id_text = self.group_id.as_str();
+        let member_id_text = self.member_id.as_str();
+        let group_instance_id_text = self.group_instance_id.as_deref();
         let mut s = buf
             .segment(
-                32 + self.group_id.len() + self.member_id.len()
-                    + self.group_instance_id.as_deref().map_or(0, str::len),
+                32 + group_id_text.len() + member_id_text.len()
+                    + group_instance_id_text.map_or(0, str::len),
             );
-        enc::field::put_str(&mut s, &self.group_id, version >= 8, "group_id")?;
+        enc::field::put_str(&mut s, group_id_text, version >= 8, "group_id")?;
         if version >= 1 {
             s.put_fixed(self.generation_id_or_member_epoch)?;
         }
         if version >= 1 {
-            enc::field::put_str(&mut s, &self.member_id, version >= 8, "member_id")?;
+            enc::field::put_str(&mut s, member_id_text, version >= 8, "member_id")?;
         }
         if (2..=4).contains(&version) {
             s.put_fixed(self.retention_time_ms)?;
@@ -75,7 +78,7 @@ impl enc::Wire for OffsetCommitRequest {
         if version >= 7 {
             enc::field::put_nullable_str(
                 &mut s,
-                self.group_instance_id.as_deref(),
+                group_instance_id_text,
                 version >= 8,
                 "group_instance_id",
             )?;
@@ -226,9 +229,10 @@ impl enc::Wire for OffsetCommitRequestTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(26 + self.name.len());
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(26 + name_text.len());
         if version <= 9 {
-            enc::field::put_str(&mut s, &self.name, version >= 8, "name")?;
+            enc::field::put_str(&mut s, name_text, version >= 8, "name")?;
         }
         if version >= 10 {
             s.put_fixed(self.topic_id)?;
@@ -370,8 +374,8 @@ impl enc::Wire for OffsetCommitRequestPartition {
         if version != 1 && self.commit_timestamp != -1 {
             return Err(enc::field::non_default("commit_timestamp"));
         }
-        let mut s = buf
-            .segment(30 + self.committed_metadata.as_deref().map_or(0, str::len));
+        let committed_metadata_text = self.committed_metadata.as_deref();
+        let mut s = buf.segment(30 + committed_metadata_text.map_or(0, str::len));
         if version == 1 {
             let mut run = [0u8; 20];
             run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
@@ -389,7 +393,7 @@ impl enc::Wire for OffsetCommitRequestPartition {
         }
         enc::field::put_nullable_str(
             &mut s,
-            self.committed_metadata.as_deref(),
+            committed_metadata_text,
             version >= 8,
             "committed_metadata",
         )?;

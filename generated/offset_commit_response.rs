@@ -118,9 +118,10 @@ impl enc::Wire for OffsetCommitResponseTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(26 + self.name.len());
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(26 + name_text.len());
         if version <= 9 {
-            enc::field::put_str(&mut s, &self.name, version >= 8, "name")?;
+            enc::field::put_str(&mut s, name_text, version >= 8, "name")?;
         }
         if version >= 10 {
             s.put_fixed(self.topic_id)?;

@@ -23,8 +23,9 @@ impl enc::Wire for OffsetDeleteRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.group_id.len());
-        enc::field::put_str(&mut s, &self.group_id, false, "group_id")?;
+        let group_id_text = self.group_id.as_str();
+        let mut s = buf.segment(10 + group_id_text.len());
+        enc::field::put_str(&mut s, group_id_text, false, "group_id")?;
         enc::field::put_count(&mut s, self.topics.len(), false, "topics")?;
         s.finish();
         enc::field::encode_elements(&self.topics, buf, version, false, "topics")?;
@@ -85,8 +86,9 @@ impl enc::Wire for OffsetDeleteRequestTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.name.len());
-        enc::field::put_str(&mut s, &self.name, false, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(10 + name_text.len());
+        enc::field::put_str(&mut s, name_text, false, "name")?;
         enc::field::put_count(&mut s, self.partitions.len(), false, "partitions")?;
         s.finish();
         enc::field::encode_elements(

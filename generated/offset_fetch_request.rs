@@ -56,9 +56,10 @@ impl enc::Wire for OffsetFetchRequest {
         if version < 7 && self.require_stable {
             return Err(enc::field::non_default("require_stable"));
         }
-        let mut s = buf.segment(5 + self.group_id.len());
+        let group_id_text = self.group_id.as_str();
+        let mut s = buf.segment(5 + group_id_text.len());
         if version <= 7 {
-            enc::field::put_str(&mut s, &self.group_id, version >= 6, "group_id")?;
+            enc::field::put_str(&mut s, group_id_text, version >= 6, "group_id")?;
         }
         s.finish();
         if version <= 7 {
@@ -229,8 +230,9 @@ impl enc::Wire for OffsetFetchRequestTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(11 + self.name.len() + self.partition_indexes.len() * 4);
-        enc::field::put_str(&mut s, &self.name, version >= 6, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(11 + name_text.len() + self.partition_indexes.len() * 4);
+        enc::field::put_str(&mut s, name_text, version >= 6, "name")?;
         enc::field::put_fixed_array(
             &mut s,
             &self.partition_indexes,
@@ -342,18 +344,13 @@ impl enc::Wire for OffsetFetchRequestGroup {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let group_id_text = self.group_id.as_str();
+        let member_id_text = self.member_id.as_deref();
         let mut s = buf
-            .segment(
-                14 + self.group_id.len() + self.member_id.as_deref().map_or(0, str::len),
-            );
-        enc::field::put_str(&mut s, &self.group_id, true, "group_id")?;
+            .segment(14 + group_id_text.len() + member_id_text.map_or(0, str::len));
+        enc::field::put_str(&mut s, group_id_text, true, "group_id")?;
         if version >= 9 {
-            enc::field::put_nullable_str(
-                &mut s,
-                self.member_id.as_deref(),
-                true,
-                "member_id",
-            )?;
+            enc::field::put_nullable_str(&mut s, member_id_text, true, "member_id")?;
         }
         if version >= 9 {
             s.put_fixed(self.member_epoch)?;
@@ -453,9 +450,10 @@ impl enc::Wire for OffsetFetchRequestTopics {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(27 + self.name.len() + self.partition_indexes.len() * 4);
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(27 + name_text.len() + self.partition_indexes.len() * 4);
         if version <= 9 {
-            enc::field::put_str(&mut s, &self.name, true, "name")?;
+            enc::field::put_str(&mut s, name_text, true, "name")?;
         }
         if version >= 10 {
             s.put_fixed(self.topic_id)?;

@@ -195,8 +195,9 @@ impl enc::Wire for OffsetFetchResponseTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.name.len());
-        enc::field::put_str(&mut s, &self.name, version >= 6, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(10 + name_text.len());
+        enc::field::put_str(&mut s, name_text, version >= 6, "name")?;
         enc::field::put_count(
             &mut s,
             self.partitions.len(),
@@ -312,7 +313,8 @@ impl enc::Wire for OffsetFetchResponsePartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(24 + self.metadata.as_deref().map_or(0, str::len));
+        let metadata_text = self.metadata.as_deref();
+        let mut s = buf.segment(24 + metadata_text.map_or(0, str::len));
         if version >= 5 {
             let mut run = [0u8; 16];
             run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
@@ -325,12 +327,7 @@ impl enc::Wire for OffsetFetchResponsePartition {
             run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
             s.put_slice(&run)?;
         }
-        enc::field::put_nullable_str(
-            &mut s,
-            self.metadata.as_deref(),
-            version >= 6,
-            "metadata",
-        )?;
+        enc::field::put_nullable_str(&mut s, metadata_text, version >= 6, "metadata")?;
         s.put_fixed(self.error_code)?;
         if version >= 6 && self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
@@ -444,8 +441,9 @@ impl enc::Wire for OffsetFetchResponseGroup {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.group_id.len());
-        enc::field::put_str(&mut s, &self.group_id, true, "group_id")?;
+        let group_id_text = self.group_id.as_str();
+        let mut s = buf.segment(10 + group_id_text.len());
+        enc::field::put_str(&mut s, group_id_text, true, "group_id")?;
         enc::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
         enc::field::encode_elements(&self.topics, buf, version, true, "topics")?;
@@ -528,9 +526,10 @@ impl enc::Wire for OffsetFetchResponseTopics {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(26 + self.name.len());
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(26 + name_text.len());
         if version <= 9 {
-            enc::field::put_str(&mut s, &self.name, true, "name")?;
+            enc::field::put_str(&mut s, name_text, true, "name")?;
         }
         if version >= 10 {
             s.put_fixed(self.topic_id)?;
@@ -644,18 +643,14 @@ impl enc::Wire for OffsetFetchResponsePartitions {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(24 + self.metadata.as_deref().map_or(0, str::len));
+        let metadata_text = self.metadata.as_deref();
+        let mut s = buf.segment(24 + metadata_text.map_or(0, str::len));
         let mut run = [0u8; 16];
         run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
         run[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
         run[12..16].copy_from_slice(&self.committed_leader_epoch.to_be_bytes());
         s.put_slice(&run)?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.metadata.as_deref(),
-            true,
-            "metadata",
-        )?;
+        enc::field::put_nullable_str(&mut s, metadata_text, true, "metadata")?;
         s.put_fixed(self.error_code)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;

@@ -129,8 +129,9 @@ impl enc::Wire for OffsetForLeaderTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.topic.len());
-        enc::field::put_str(&mut s, &self.topic, version >= 4, "topic")?;
+        let topic_text = self.topic.as_str();
+        let mut s = buf.segment(10 + topic_text.len());
+        enc::field::put_str(&mut s, topic_text, version >= 4, "topic")?;
         enc::field::put_count(
             &mut s,
             self.partitions.len(),

@@ -36,12 +36,12 @@ impl enc::Wire for ProduceRequest {
         if version < 3 && self.transactional_id.is_some() {
             return Err(enc::field::non_default("transactional_id"));
         }
-        let mut s = buf
-            .segment(16 + self.transactional_id.as_deref().map_or(0, str::len));
+        let transactional_id_text = self.transactional_id.as_deref();
+        let mut s = buf.segment(16 + transactional_id_text.map_or(0, str::len));
         if version >= 3 {
             enc::field::put_nullable_str(
                 &mut s,
-                self.transactional_id.as_deref(),
+                transactional_id_text,
                 version >= 9,
                 "transactional_id",
             )?;
@@ -169,9 +169,10 @@ impl enc::Wire for TopicProduceData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(26 + self.name.len());
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(26 + name_text.len());
         if version <= 12 {
-            enc::field::put_str(&mut s, &self.name, version >= 9, "name")?;
+            enc::field::put_str(&mut s, name_text, version >= 9, "name")?;
         }
         if version >= 13 {
             s.put_fixed(self.topic_id)?;

@@ -186,9 +186,10 @@ impl enc::Wire for TopicProduceResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(26 + self.name.len());
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(26 + name_text.len());
         if version <= 12 {
-            enc::field::put_str(&mut s, &self.name, version >= 9, "name")?;
+            enc::field::put_str(&mut s, name_text, version >= 9, "name")?;
         }
         if version >= 13 {
             s.put_fixed(self.topic_id)?;
@@ -391,13 +392,14 @@ impl enc::Wire for PartitionProduceResponse {
                 "record_errors",
             )?;
         }
+        let error_message_text = self.error_message.as_deref();
         let write_current_leader = version >= 10
             && self.current_leader != LeaderIdAndEpoch::default();
-        let mut s = buf.segment(6 + self.error_message.as_deref().map_or(0, str::len));
+        let mut s = buf.segment(6 + error_message_text.map_or(0, str::len));
         if version >= 8 {
             enc::field::put_nullable_str(
                 &mut s,
-                self.error_message.as_deref(),
+                error_message_text,
                 version >= 9,
                 "error_message",
             )?;
@@ -608,12 +610,12 @@ impl enc::Wire for BatchIndexAndErrorMessage {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf
-            .segment(10 + self.batch_index_error_message.as_deref().map_or(0, str::len));
+        let batch_index_error_message_text = self.batch_index_error_message.as_deref();
+        let mut s = buf.segment(10 + batch_index_error_message_text.map_or(0, str::len));
         s.put_fixed(self.batch_index)?;
         enc::field::put_nullable_str(
             &mut s,
-            self.batch_index_error_message.as_deref(),
+            batch_index_error_message_text,
             version >= 9,
             "batch_index_error_message",
         )?;
@@ -804,12 +806,13 @@ impl enc::Wire for NodeEndpoint {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf
-            .segment(19 + self.host.len() + self.rack.as_deref().map_or(0, str::len));
+        let host_text = self.host.as_str();
+        let rack_text = self.rack.as_deref();
+        let mut s = buf.segment(19 + host_text.len() + rack_text.map_or(0, str::len));
         s.put_fixed(self.node_id)?;
-        enc::field::put_str(&mut s, &self.host, true, "host")?;
+        enc::field::put_str(&mut s, host_text, true, "host")?;
         s.put_fixed(self.port)?;
-        enc::field::put_nullable_str(&mut s, self.rack.as_deref(), true, "rack")?;
+        enc::field::put_nullable_str(&mut s, rack_text, true, "rack")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }

@@ -25,8 +25,9 @@ impl enc::Wire for ReadShareGroupStateRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.group_id.len());
-        enc::field::put_str(&mut s, &self.group_id, true, "group_id")?;
+        let group_id_text = self.group_id.as_str();
+        let mut s = buf.segment(10 + group_id_text.len());
+        enc::field::put_str(&mut s, group_id_text, true, "group_id")?;
         enc::field::put_count(&mut s, self.topics.len(), true, "topics")?;
         s.finish();
         enc::field::encode_elements(&self.topics, buf, version, true, "topics")?;

@@ -40,13 +40,9 @@ impl enc::Wire for RemoveRaftVoterRequest {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(26 + self.cluster_id.as_deref().map_or(0, str::len));
-        enc::field::put_nullable_str(
-            &mut s,
-            self.cluster_id.as_deref(),
-            true,
-            "cluster_id",
-        )?;
+        let cluster_id_text = self.cluster_id.as_deref();
+        let mut s = buf.segment(26 + cluster_id_text.map_or(0, str::len));
+        enc::field::put_nullable_str(&mut s, cluster_id_text, true, "cluster_id")?;
         let mut run = [0u8; 20];
         run[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
         run[4..20].copy_from_slice(&self.voter_directory_id.0);

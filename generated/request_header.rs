@@ -55,21 +55,17 @@ impl enc::Wire for RequestHeader {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let client_id_text = self.client_id.as_deref();
         let write_initial_principal_name = self.initial_principal_name.is_some();
         let write_initial_client_id = self.initial_client_id.is_some();
-        let mut s = buf.segment(14 + self.client_id.as_deref().map_or(0, str::len));
+        let mut s = buf.segment(14 + client_id_text.map_or(0, str::len));
         let mut run = [0u8; 8];
         run[0..2].copy_from_slice(&self.request_api_key.to_be_bytes());
         run[2..4].copy_from_slice(&self.request_api_version.to_be_bytes());
         run[4..8].copy_from_slice(&self.correlation_id.to_be_bytes());
         s.put_slice(&run)?;
         if version >= 1 {
-            enc::field::put_nullable_str(
-                &mut s,
-                self.client_id.as_deref(),
-                false,
-                "client_id",
-            )?;
+            enc::field::put_nullable_str(&mut s, client_id_text, false, "client_id")?;
         }
         if version >= 2 && !write_initial_principal_name && !write_initial_client_id
             && self.unknown_tagged_fields.is_empty()

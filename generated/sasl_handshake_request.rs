@@ -20,8 +20,9 @@ impl enc::Wire for SaslHandshakeRequest {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.mechanism.len());
-        enc::field::put_str(&mut s, &self.mechanism, false, "mechanism")?;
+        let mechanism_text = self.mechanism.as_str();
+        let mut s = buf.segment(5 + mechanism_text.len());
+        enc::field::put_str(&mut s, mechanism_text, false, "mechanism")?;
         s.finish();
         Ok(())
     }

@@ -52,23 +52,15 @@ impl enc::Wire for ShareAcknowledgeRequest {
         if version < 2 && self.is_renew_ack {
             return Err(enc::field::non_default("is_renew_ack"));
         }
+        let group_id_text = self.group_id.as_deref();
+        let member_id_text = self.member_id.as_deref();
         let mut s = buf
             .segment(
-                20 + self.group_id.as_deref().map_or(0, str::len)
-                    + self.member_id.as_deref().map_or(0, str::len),
+                20 + group_id_text.map_or(0, str::len)
+                    + member_id_text.map_or(0, str::len),
             );
-        enc::field::put_nullable_str(
-            &mut s,
-            self.group_id.as_deref(),
-            true,
-            "group_id",
-        )?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.member_id.as_deref(),
-            true,
-            "member_id",
-        )?;
+        enc::field::put_nullable_str(&mut s, group_id_text, true, "group_id")?;
+        enc::field::put_nullable_str(&mut s, member_id_text, true, "member_id")?;
         if version >= 2 {
             let mut run = [0u8; 5];
             run[0..4].copy_from_slice(&self.share_session_epoch.to_be_bytes());

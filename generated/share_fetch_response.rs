@@ -44,17 +44,13 @@ impl enc::Wire for ShareFetchResponse {
         if version < 1 && self.acquisition_lock_timeout_ms != 0 {
             return Err(enc::field::non_default("acquisition_lock_timeout_ms"));
         }
-        let mut s = buf.segment(20 + self.error_message.as_deref().map_or(0, str::len));
+        let error_message_text = self.error_message.as_deref();
+        let mut s = buf.segment(20 + error_message_text.map_or(0, str::len));
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.error_message.as_deref(),
-            true,
-            "error_message",
-        )?;
+        enc::field::put_nullable_str(&mut s, error_message_text, true, "error_message")?;
         if version >= 1 {
             s.put_fixed(self.acquisition_lock_timeout_ms)?;
         }
@@ -247,25 +243,22 @@ impl enc::Wire for PartitionData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let error_message_text = self.error_message.as_deref();
+        let acknowledge_error_message_text = self.acknowledge_error_message.as_deref();
         let mut s = buf
             .segment(
-                18 + self.error_message.as_deref().map_or(0, str::len)
-                    + self.acknowledge_error_message.as_deref().map_or(0, str::len),
+                18 + error_message_text.map_or(0, str::len)
+                    + acknowledge_error_message_text.map_or(0, str::len),
             );
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.error_message.as_deref(),
-            true,
-            "error_message",
-        )?;
+        enc::field::put_nullable_str(&mut s, error_message_text, true, "error_message")?;
         s.put_fixed(self.acknowledge_error_code)?;
         enc::field::put_nullable_str(
             &mut s,
-            self.acknowledge_error_message.as_deref(),
+            acknowledge_error_message_text,
             true,
             "acknowledge_error_message",
         )?;
@@ -557,12 +550,13 @@ impl enc::Wire for NodeEndpoint {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf
-            .segment(19 + self.host.len() + self.rack.as_deref().map_or(0, str::len));
+        let host_text = self.host.as_str();
+        let rack_text = self.rack.as_deref();
+        let mut s = buf.segment(19 + host_text.len() + rack_text.map_or(0, str::len));
         s.put_fixed(self.node_id)?;
-        enc::field::put_str(&mut s, &self.host, true, "host")?;
+        enc::field::put_str(&mut s, host_text, true, "host")?;
         s.put_fixed(self.port)?;
-        enc::field::put_nullable_str(&mut s, self.rack.as_deref(), true, "rack")?;
+        enc::field::put_nullable_str(&mut s, rack_text, true, "rack")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }

@@ -103,9 +103,10 @@ impl enc::Wire for TopicPartitions {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(27 + self.topic_name.len() + self.partitions.len() * 4);
+        let topic_name_text = self.topic_name.as_str();
+        let mut s = buf.segment(27 + topic_name_text.len() + self.partitions.len() * 4);
         s.put_fixed(self.topic_id)?;
-        enc::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        enc::field::put_str(&mut s, topic_name_text, true, "topic_name")?;
         enc::field::put_fixed_array(&mut s, &self.partitions, true, "partitions")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
@@ -300,26 +301,24 @@ impl enc::Wire for DescribedGroup {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let error_message_text = self.error_message.as_deref();
+        let group_id_text = self.group_id.as_str();
+        let group_state_text = self.group_state.as_str();
+        let assignor_name_text = self.assignor_name.as_str();
         let mut s = buf
             .segment(
-                35 + self.error_message.as_deref().map_or(0, str::len)
-                    + self.group_id.len() + self.group_state.len()
-                    + self.assignor_name.len(),
+                35 + error_message_text.map_or(0, str::len) + group_id_text.len()
+                    + group_state_text.len() + assignor_name_text.len(),
             );
         s.put_fixed(self.error_code)?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.error_message.as_deref(),
-            true,
-            "error_message",
-        )?;
-        enc::field::put_str(&mut s, &self.group_id, true, "group_id")?;
-        enc::field::put_str(&mut s, &self.group_state, true, "group_state")?;
+        enc::field::put_nullable_str(&mut s, error_message_text, true, "error_message")?;
+        enc::field::put_str(&mut s, group_id_text, true, "group_id")?;
+        enc::field::put_str(&mut s, group_state_text, true, "group_state")?;
         let mut run = [0u8; 8];
         run[0..4].copy_from_slice(&self.group_epoch.to_be_bytes());
         run[4..8].copy_from_slice(&self.assignment_epoch.to_be_bytes());
         s.put_slice(&run)?;
-        enc::field::put_str(&mut s, &self.assignor_name, true, "assignor_name")?;
+        enc::field::put_str(&mut s, assignor_name_text, true, "assignor_name")?;
         enc::field::put_count(&mut s, self.members.len(), true, "members")?;
         s.finish();
         enc::field::encode_elements(&self.members, buf, version, true, "members")?;
@@ -458,16 +457,20 @@ impl enc::Wire for Member {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let member_id_text = self.member_id.as_str();
+        let rack_id_text = self.rack_id.as_deref();
+        let client_id_text = self.client_id.as_str();
+        let client_host_text = self.client_host.as_str();
         let mut s = buf
             .segment(
-                29 + self.member_id.len() + self.rack_id.as_deref().map_or(0, str::len)
-                    + self.client_id.len() + self.client_host.len(),
+                29 + member_id_text.len() + rack_id_text.map_or(0, str::len)
+                    + client_id_text.len() + client_host_text.len(),
             );
-        enc::field::put_str(&mut s, &self.member_id, true, "member_id")?;
-        enc::field::put_nullable_str(&mut s, self.rack_id.as_deref(), true, "rack_id")?;
+        enc::field::put_str(&mut s, member_id_text, true, "member_id")?;
+        enc::field::put_nullable_str(&mut s, rack_id_text, true, "rack_id")?;
         s.put_fixed(self.member_epoch)?;
-        enc::field::put_str(&mut s, &self.client_id, true, "client_id")?;
-        enc::field::put_str(&mut s, &self.client_host, true, "client_host")?;
+        enc::field::put_str(&mut s, client_id_text, true, "client_id")?;
+        enc::field::put_str(&mut s, client_host_text, true, "client_host")?;
         enc::field::put_count(
             &mut s,
             self.subscribed_topic_names.len(),

@@ -38,15 +38,18 @@ impl enc::Wire for ShareGroupHeartbeatRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let group_id_text = self.group_id.as_str();
+        let member_id_text = self.member_id.as_str();
+        let rack_id_text = self.rack_id.as_deref();
         let mut s = buf
             .segment(
-                19 + self.group_id.len() + self.member_id.len()
-                    + self.rack_id.as_deref().map_or(0, str::len),
+                19 + group_id_text.len() + member_id_text.len()
+                    + rack_id_text.map_or(0, str::len),
             );
-        enc::field::put_str(&mut s, &self.group_id, true, "group_id")?;
-        enc::field::put_str(&mut s, &self.member_id, true, "member_id")?;
+        enc::field::put_str(&mut s, group_id_text, true, "group_id")?;
+        enc::field::put_str(&mut s, member_id_text, true, "member_id")?;
         s.put_fixed(self.member_epoch)?;
-        enc::field::put_nullable_str(&mut s, self.rack_id.as_deref(), true, "rack_id")?;
+        enc::field::put_nullable_str(&mut s, rack_id_text, true, "rack_id")?;
         s.finish();
         enc::field::encode(
             &self.subscribed_topic_names,

@@ -312,8 +312,9 @@ impl enc::Wire for StopReplicaPartitionV0 {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(9 + self.topic_name.len());
-        enc::field::put_str(&mut s, &self.topic_name, false, "topic_name")?;
+        let topic_name_text = self.topic_name.as_str();
+        let mut s = buf.segment(9 + topic_name_text.len());
+        enc::field::put_str(&mut s, topic_name_text, false, "topic_name")?;
         s.put_fixed(self.partition_index)?;
         s.finish();
         Ok(())
@@ -381,8 +382,9 @@ impl enc::Wire for StopReplicaTopicV1 {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(11 + self.name.len() + self.partition_indexes.len() * 4);
-        enc::field::put_str(&mut s, &self.name, version >= 2, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(11 + name_text.len() + self.partition_indexes.len() * 4);
+        enc::field::put_str(&mut s, name_text, version >= 2, "name")?;
         enc::field::put_fixed_array(
             &mut s,
             &self.partition_indexes,
@@ -475,8 +477,9 @@ impl enc::Wire for StopReplicaTopicState {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.topic_name.len());
-        enc::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        let topic_name_text = self.topic_name.as_str();
+        let mut s = buf.segment(10 + topic_name_text.len());
+        enc::field::put_str(&mut s, topic_name_text, true, "topic_name")?;
         enc::field::put_count(
             &mut s,
             self.partition_states.len(),

@@ -126,8 +126,9 @@ impl enc::Wire for StopReplicaPartitionError {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(12 + self.topic_name.len());
-        enc::field::put_str(&mut s, &self.topic_name, version >= 2, "topic_name")?;
+        let topic_name_text = self.topic_name.as_str();
+        let mut s = buf.segment(12 + topic_name_text.len());
+        enc::field::put_str(&mut s, topic_name_text, version >= 2, "topic_name")?;
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());

@@ -99,8 +99,9 @@ impl enc::Wire for Endpoint {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(8 + self.host.len());
-        enc::field::put_str(&mut s, &self.host, true, "host")?;
+        let host_text = self.host.as_str();
+        let mut s = buf.segment(8 + host_text.len());
+        enc::field::put_str(&mut s, host_text, true, "host")?;
         s.put_fixed(self.port)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
@@ -168,8 +169,9 @@ impl enc::Wire for TaskOffset {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(18 + self.subtopology_id.len());
-        enc::field::put_str(&mut s, &self.subtopology_id, true, "subtopology_id")?;
+        let subtopology_id_text = self.subtopology_id.as_str();
+        let mut s = buf.segment(18 + subtopology_id_text.len());
+        enc::field::put_str(&mut s, subtopology_id_text, true, "subtopology_id")?;
         let mut run = [0u8; 12];
         run[0..4].copy_from_slice(&self.partition.to_be_bytes());
         run[4..12].copy_from_slice(&self.offset.to_be_bytes());
@@ -328,9 +330,10 @@ impl enc::Wire for TaskIds {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let subtopology_id_text = self.subtopology_id.as_str();
         let mut s = buf
-            .segment(11 + self.subtopology_id.len() + self.partitions.len() * 4);
-        enc::field::put_str(&mut s, &self.subtopology_id, true, "subtopology_id")?;
+            .segment(11 + subtopology_id_text.len() + self.partitions.len() * 4);
+        enc::field::put_str(&mut s, subtopology_id_text, true, "subtopology_id")?;
         enc::field::put_fixed_array(&mut s, &self.partitions, true, "partitions")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
@@ -405,9 +408,11 @@ impl enc::Wire for KeyValue {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(11 + self.key.len() + self.value.len());
-        enc::field::put_str(&mut s, &self.key, true, "key")?;
-        enc::field::put_str(&mut s, &self.value, true, "value")?;
+        let key_text = self.key.as_str();
+        let value_text = self.value.as_str();
+        let mut s = buf.segment(11 + key_text.len() + value_text.len());
+        enc::field::put_str(&mut s, key_text, true, "key")?;
+        enc::field::put_str(&mut s, value_text, true, "value")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
@@ -477,8 +482,9 @@ impl enc::Wire for TopicInfo {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(16 + self.name.len());
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(16 + name_text.len());
+        enc::field::put_str(&mut s, name_text, true, "name")?;
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.partitions.to_be_bytes());
         run[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
@@ -648,8 +654,9 @@ impl enc::Wire for TopologyDescriptionSubtopology {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.subtopology_id.len());
-        enc::field::put_str(&mut s, &self.subtopology_id, true, "subtopology_id")?;
+        let subtopology_id_text = self.subtopology_id.as_str();
+        let mut s = buf.segment(10 + subtopology_id_text.len());
+        enc::field::put_str(&mut s, subtopology_id_text, true, "subtopology_id")?;
         enc::field::put_count(&mut s, self.nodes.len(), true, "nodes")?;
         s.finish();
         enc::field::encode_elements(&self.nodes, buf, version, true, "nodes")?;
@@ -738,8 +745,9 @@ impl enc::Wire for TopologyDescriptionNode {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(11 + self.name.len());
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(11 + name_text.len());
+        enc::field::put_str(&mut s, name_text, true, "name")?;
         s.put_fixed(self.node_type)?;
         enc::field::put_count(&mut s, self.source_topics.len(), true, "source_topics")?;
         s.finish();
@@ -750,13 +758,9 @@ impl enc::Wire for TopologyDescriptionNode {
             true,
             "source_topics",
         )?;
-        let mut s = buf.segment(10 + self.sink_topic.as_deref().map_or(0, str::len));
-        enc::field::put_nullable_str(
-            &mut s,
-            self.sink_topic.as_deref(),
-            true,
-            "sink_topic",
-        )?;
+        let sink_topic_text = self.sink_topic.as_deref();
+        let mut s = buf.segment(10 + sink_topic_text.map_or(0, str::len));
+        enc::field::put_nullable_str(&mut s, sink_topic_text, true, "sink_topic")?;
         enc::field::put_count(&mut s, self.stores.len(), true, "stores")?;
         s.finish();
         enc::field::encode_elements(&self.stores, buf, version, true, "stores")?;
@@ -975,20 +979,18 @@ impl enc::Wire for DescribedGroup {
         if version < 1 && self.topology_description_status != 0 {
             return Err(enc::field::non_default("topology_description_status"));
         }
+        let error_message_text = self.error_message.as_deref();
+        let group_id_text = self.group_id.as_str();
+        let group_state_text = self.group_state.as_str();
         let mut s = buf
             .segment(
-                25 + self.error_message.as_deref().map_or(0, str::len)
-                    + self.group_id.len() + self.group_state.len(),
+                25 + error_message_text.map_or(0, str::len) + group_id_text.len()
+                    + group_state_text.len(),
             );
         s.put_fixed(self.error_code)?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.error_message.as_deref(),
-            true,
-            "error_message",
-        )?;
-        enc::field::put_str(&mut s, &self.group_id, true, "group_id")?;
-        enc::field::put_str(&mut s, &self.group_state, true, "group_state")?;
+        enc::field::put_nullable_str(&mut s, error_message_text, true, "error_message")?;
+        enc::field::put_str(&mut s, group_id_text, true, "group_id")?;
+        enc::field::put_str(&mut s, group_state_text, true, "group_state")?;
         let mut run = [0u8; 8];
         run[0..4].copy_from_slice(&self.group_epoch.to_be_bytes());
         run[4..8].copy_from_slice(&self.assignment_epoch.to_be_bytes());
@@ -1006,14 +1008,15 @@ impl enc::Wire for DescribedGroup {
                 "topology_description",
             )?;
         }
-        let mut s = buf.segment(7 + self.assignor_name.as_deref().map_or(0, str::len));
+        let assignor_name_text = self.assignor_name.as_deref();
+        let mut s = buf.segment(7 + assignor_name_text.map_or(0, str::len));
         if version >= 1 {
             s.put_fixed(self.topology_description_status)?;
         }
         if version >= 1 {
             enc::field::put_nullable_str(
                 &mut s,
-                self.assignor_name.as_deref(),
+                assignor_name_text,
                 true,
                 "assignor_name",
             )?;
@@ -1266,8 +1269,9 @@ impl enc::Wire for Subtopology {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.subtopology_id.len());
-        enc::field::put_str(&mut s, &self.subtopology_id, true, "subtopology_id")?;
+        let subtopology_id_text = self.subtopology_id.as_str();
+        let mut s = buf.segment(10 + subtopology_id_text.len());
+        enc::field::put_str(&mut s, subtopology_id_text, true, "subtopology_id")?;
         enc::field::put_count(&mut s, self.source_topics.len(), true, "source_topics")?;
         s.finish();
         enc::field::encode_elements(
@@ -1477,26 +1481,26 @@ impl enc::Wire for Member {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let member_id_text = self.member_id.as_str();
+        let instance_id_text = self.instance_id.as_deref();
+        let rack_id_text = self.rack_id.as_deref();
+        let client_id_text = self.client_id.as_str();
+        let client_host_text = self.client_host.as_str();
+        let process_id_text = self.process_id.as_str();
         let mut s = buf
             .segment(
-                38 + self.member_id.len()
-                    + self.instance_id.as_deref().map_or(0, str::len)
-                    + self.rack_id.as_deref().map_or(0, str::len) + self.client_id.len()
-                    + self.client_host.len() + self.process_id.len(),
+                38 + member_id_text.len() + instance_id_text.map_or(0, str::len)
+                    + rack_id_text.map_or(0, str::len) + client_id_text.len()
+                    + client_host_text.len() + process_id_text.len(),
             );
-        enc::field::put_str(&mut s, &self.member_id, true, "member_id")?;
+        enc::field::put_str(&mut s, member_id_text, true, "member_id")?;
         s.put_fixed(self.member_epoch)?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.instance_id.as_deref(),
-            true,
-            "instance_id",
-        )?;
-        enc::field::put_nullable_str(&mut s, self.rack_id.as_deref(), true, "rack_id")?;
-        enc::field::put_str(&mut s, &self.client_id, true, "client_id")?;
-        enc::field::put_str(&mut s, &self.client_host, true, "client_host")?;
+        enc::field::put_nullable_str(&mut s, instance_id_text, true, "instance_id")?;
+        enc::field::put_nullable_str(&mut s, rack_id_text, true, "rack_id")?;
+        enc::field::put_str(&mut s, client_id_text, true, "client_id")?;
+        enc::field::put_str(&mut s, client_host_text, true, "client_host")?;
         s.put_fixed(self.topology_epoch)?;
-        enc::field::put_str(&mut s, &self.process_id, true, "process_id")?;
+        enc::field::put_str(&mut s, process_id_text, true, "process_id")?;
         s.finish();
         enc::field::encode(&self.user_endpoint, buf, version, false, "user_endpoint")?;
         enc::field::encode(&self.client_tags, buf, version, true, "client_tags")?;

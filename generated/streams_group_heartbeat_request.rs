@@ -109,38 +109,33 @@ impl enc::Wire for StreamsGroupHeartbeatRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let group_id_text = self.group_id.as_str();
+        let member_id_text = self.member_id.as_str();
+        let instance_id_text = self.instance_id.as_deref();
+        let rack_id_text = self.rack_id.as_deref();
         let mut s = buf
             .segment(
-                32 + self.group_id.len() + self.member_id.len()
-                    + self.instance_id.as_deref().map_or(0, str::len)
-                    + self.rack_id.as_deref().map_or(0, str::len),
+                32 + group_id_text.len() + member_id_text.len()
+                    + instance_id_text.map_or(0, str::len)
+                    + rack_id_text.map_or(0, str::len),
             );
-        enc::field::put_str(&mut s, &self.group_id, true, "group_id")?;
-        enc::field::put_str(&mut s, &self.member_id, true, "member_id")?;
+        enc::field::put_str(&mut s, group_id_text, true, "group_id")?;
+        enc::field::put_str(&mut s, member_id_text, true, "member_id")?;
         let mut run = [0u8; 8];
         run[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
         run[4..8].copy_from_slice(&self.endpoint_information_epoch.to_be_bytes());
         s.put_slice(&run)?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.instance_id.as_deref(),
-            true,
-            "instance_id",
-        )?;
-        enc::field::put_nullable_str(&mut s, self.rack_id.as_deref(), true, "rack_id")?;
+        enc::field::put_nullable_str(&mut s, instance_id_text, true, "instance_id")?;
+        enc::field::put_nullable_str(&mut s, rack_id_text, true, "rack_id")?;
         s.put_fixed(self.rebalance_timeout_ms)?;
         s.finish();
         enc::field::encode(&self.topology, buf, version, false, "topology")?;
         enc::field::encode(&self.active_tasks, buf, version, true, "active_tasks")?;
         enc::field::encode(&self.standby_tasks, buf, version, true, "standby_tasks")?;
         enc::field::encode(&self.warmup_tasks, buf, version, true, "warmup_tasks")?;
-        let mut s = buf.segment(5 + self.process_id.as_deref().map_or(0, str::len));
-        enc::field::put_nullable_str(
-            &mut s,
-            self.process_id.as_deref(),
-            true,
-            "process_id",
-        )?;
+        let process_id_text = self.process_id.as_deref();
+        let mut s = buf.segment(5 + process_id_text.map_or(0, str::len));
+        enc::field::put_nullable_str(&mut s, process_id_text, true, "process_id")?;
         s.finish();
         enc::field::encode(&self.user_endpoint, buf, version, false, "user_endpoint")?;
         enc::field::encode(&self.client_tags, buf, version, true, "client_tags")?;
@@ -322,9 +317,11 @@ impl enc::Wire for KeyValue {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(11 + self.key.len() + self.value.len());
-        enc::field::put_str(&mut s, &self.key, true, "key")?;
-        enc::field::put_str(&mut s, &self.value, true, "value")?;
+        let key_text = self.key.as_str();
+        let value_text = self.value.as_str();
+        let mut s = buf.segment(11 + key_text.len() + value_text.len());
+        enc::field::put_str(&mut s, key_text, true, "key")?;
+        enc::field::put_str(&mut s, value_text, true, "value")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
@@ -394,8 +391,9 @@ impl enc::Wire for TopicInfo {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(16 + self.name.len());
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(16 + name_text.len());
+        enc::field::put_str(&mut s, name_text, true, "name")?;
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.partitions.to_be_bytes());
         run[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
@@ -488,8 +486,9 @@ impl enc::Wire for Endpoint {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(8 + self.host.len());
-        enc::field::put_str(&mut s, &self.host, true, "host")?;
+        let host_text = self.host.as_str();
+        let mut s = buf.segment(8 + host_text.len());
+        enc::field::put_str(&mut s, host_text, true, "host")?;
         s.put_fixed(self.port)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
@@ -557,8 +556,9 @@ impl enc::Wire for TaskOffset {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(18 + self.subtopology_id.len());
-        enc::field::put_str(&mut s, &self.subtopology_id, true, "subtopology_id")?;
+        let subtopology_id_text = self.subtopology_id.as_str();
+        let mut s = buf.segment(18 + subtopology_id_text.len());
+        enc::field::put_str(&mut s, subtopology_id_text, true, "subtopology_id")?;
         let mut run = [0u8; 12];
         run[0..4].copy_from_slice(&self.partition.to_be_bytes());
         run[4..12].copy_from_slice(&self.offset.to_be_bytes());
@@ -635,9 +635,10 @@ impl enc::Wire for TaskIds {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let subtopology_id_text = self.subtopology_id.as_str();
         let mut s = buf
-            .segment(11 + self.subtopology_id.len() + self.partitions.len() * 4);
-        enc::field::put_str(&mut s, &self.subtopology_id, true, "subtopology_id")?;
+            .segment(11 + subtopology_id_text.len() + self.partitions.len() * 4);
+        enc::field::put_str(&mut s, subtopology_id_text, true, "subtopology_id")?;
         enc::field::put_fixed_array(&mut s, &self.partitions, true, "partitions")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
@@ -810,8 +811,9 @@ impl enc::Wire for Subtopology {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.subtopology_id.len());
-        enc::field::put_str(&mut s, &self.subtopology_id, true, "subtopology_id")?;
+        let subtopology_id_text = self.subtopology_id.as_str();
+        let mut s = buf.segment(10 + subtopology_id_text.len());
+        enc::field::put_str(&mut s, subtopology_id_text, true, "subtopology_id")?;
         enc::field::put_count(&mut s, self.source_topics.len(), true, "source_topics")?;
         s.finish();
         enc::field::encode_elements(

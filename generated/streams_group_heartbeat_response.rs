@@ -110,22 +110,16 @@ impl enc::Wire for StreamsGroupHeartbeatResponse {
         if version < 1 && self.topology_description_required {
             return Err(enc::field::non_default("topology_description_required"));
         }
+        let error_message_text = self.error_message.as_deref();
+        let member_id_text = self.member_id.as_str();
         let mut s = buf
-            .segment(
-                40 + self.error_message.as_deref().map_or(0, str::len)
-                    + self.member_id.len(),
-            );
+            .segment(40 + error_message_text.map_or(0, str::len) + member_id_text.len());
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.error_message.as_deref(),
-            true,
-            "error_message",
-        )?;
-        enc::field::put_str(&mut s, &self.member_id, true, "member_id")?;
+        enc::field::put_nullable_str(&mut s, error_message_text, true, "error_message")?;
+        enc::field::put_str(&mut s, member_id_text, true, "member_id")?;
         if version <= 0 {
             let mut run = [0u8; 12];
             run[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
@@ -365,9 +359,10 @@ impl enc::Wire for Status {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(7 + self.status_detail.len());
+        let status_detail_text = self.status_detail.as_str();
+        let mut s = buf.segment(7 + status_detail_text.len());
         s.put_fixed(self.status_code)?;
-        enc::field::put_str(&mut s, &self.status_detail, true, "status_detail")?;
+        enc::field::put_str(&mut s, status_detail_text, true, "status_detail")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
@@ -442,8 +437,9 @@ impl enc::Wire for TopicPartition {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(11 + self.topic.len() + self.partitions.len() * 4);
-        enc::field::put_str(&mut s, &self.topic, true, "topic")?;
+        let topic_text = self.topic.as_str();
+        let mut s = buf.segment(11 + topic_text.len() + self.partitions.len() * 4);
+        enc::field::put_str(&mut s, topic_text, true, "topic")?;
         enc::field::put_fixed_array(&mut s, &self.partitions, true, "partitions")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
@@ -520,9 +516,10 @@ impl enc::Wire for TaskIds {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let subtopology_id_text = self.subtopology_id.as_str();
         let mut s = buf
-            .segment(11 + self.subtopology_id.len() + self.partitions.len() * 4);
-        enc::field::put_str(&mut s, &self.subtopology_id, true, "subtopology_id")?;
+            .segment(11 + subtopology_id_text.len() + self.partitions.len() * 4);
+        enc::field::put_str(&mut s, subtopology_id_text, true, "subtopology_id")?;
         enc::field::put_fixed_array(&mut s, &self.partitions, true, "partitions")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
@@ -597,8 +594,9 @@ impl enc::Wire for Endpoint {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(8 + self.host.len());
-        enc::field::put_str(&mut s, &self.host, true, "host")?;
+        let host_text = self.host.as_str();
+        let mut s = buf.segment(8 + host_text.len());
+        enc::field::put_str(&mut s, host_text, true, "host")?;
         s.put_fixed(self.port)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;

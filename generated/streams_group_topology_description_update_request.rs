@@ -33,9 +33,11 @@ impl enc::Wire for StreamsGroupTopologyDescriptionUpdateRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(14 + self.group_id.len() + self.member_id.len());
-        enc::field::put_str(&mut s, &self.group_id, true, "group_id")?;
-        enc::field::put_str(&mut s, &self.member_id, true, "member_id")?;
+        let group_id_text = self.group_id.as_str();
+        let member_id_text = self.member_id.as_str();
+        let mut s = buf.segment(14 + group_id_text.len() + member_id_text.len());
+        enc::field::put_str(&mut s, group_id_text, true, "group_id")?;
+        enc::field::put_str(&mut s, member_id_text, true, "member_id")?;
         s.put_fixed(self.topology_epoch)?;
         s.finish();
         enc::field::encode(
@@ -209,8 +211,9 @@ impl enc::Wire for TopologyDescriptionSubtopology {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.subtopology_id.len());
-        enc::field::put_str(&mut s, &self.subtopology_id, true, "subtopology_id")?;
+        let subtopology_id_text = self.subtopology_id.as_str();
+        let mut s = buf.segment(10 + subtopology_id_text.len());
+        enc::field::put_str(&mut s, subtopology_id_text, true, "subtopology_id")?;
         enc::field::put_count(&mut s, self.nodes.len(), true, "nodes")?;
         s.finish();
         enc::field::encode_elements(&self.nodes, buf, version, true, "nodes")?;
@@ -299,8 +302,9 @@ impl enc::Wire for TopologyDescriptionNode {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(11 + self.name.len());
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(11 + name_text.len());
+        enc::field::put_str(&mut s, name_text, true, "name")?;
         s.put_fixed(self.node_type)?;
         enc::field::put_count(&mut s, self.source_topics.len(), true, "source_topics")?;
         s.finish();
@@ -311,13 +315,9 @@ impl enc::Wire for TopologyDescriptionNode {
             true,
             "source_topics",
         )?;
-        let mut s = buf.segment(10 + self.sink_topic.as_deref().map_or(0, str::len));
-        enc::field::put_nullable_str(
-            &mut s,
-            self.sink_topic.as_deref(),
-            true,
-            "sink_topic",
-        )?;
+        let sink_topic_text = self.sink_topic.as_deref();
+        let mut s = buf.segment(10 + sink_topic_text.map_or(0, str::len));
+        enc::field::put_nullable_str(&mut s, sink_topic_text, true, "sink_topic")?;
         enc::field::put_count(&mut s, self.stores.len(), true, "stores")?;
         s.finish();
         enc::field::encode_elements(&self.stores, buf, version, true, "stores")?;

@@ -48,20 +48,25 @@ impl enc::Wire for SyncGroupRequest {
         if version < 3 && self.group_instance_id.is_some() {
             return Err(enc::field::non_default("group_instance_id"));
         }
+        let group_id_text = self.group_id.as_str();
+        let member_id_text = self.member_id.as_str();
+        let group_instance_id_text = self.group_instance_id.as_deref();
+        let protocol_type_text = self.protocol_type.as_deref();
+        let protocol_name_text = self.protocol_name.as_deref();
         let mut s = buf
             .segment(
-                34 + self.group_id.len() + self.member_id.len()
-                    + self.group_instance_id.as_deref().map_or(0, str::len)
-                    + self.protocol_type.as_deref().map_or(0, str::len)
-                    + self.protocol_name.as_deref().map_or(0, str::len),
+                34 + group_id_text.len() + member_id_text.len()
+                    + group_instance_id_text.map_or(0, str::len)
+                    + protocol_type_text.map_or(0, str::len)
+                    + protocol_name_text.map_or(0, str::len),
             );
-        enc::field::put_str(&mut s, &self.group_id, version >= 4, "group_id")?;
+        enc::field::put_str(&mut s, group_id_text, version >= 4, "group_id")?;
         s.put_fixed(self.generation_id)?;
-        enc::field::put_str(&mut s, &self.member_id, version >= 4, "member_id")?;
+        enc::field::put_str(&mut s, member_id_text, version >= 4, "member_id")?;
         if version >= 3 {
             enc::field::put_nullable_str(
                 &mut s,
-                self.group_instance_id.as_deref(),
+                group_instance_id_text,
                 version >= 4,
                 "group_instance_id",
             )?;
@@ -69,7 +74,7 @@ impl enc::Wire for SyncGroupRequest {
         if version >= 5 {
             enc::field::put_nullable_str(
                 &mut s,
-                self.protocol_type.as_deref(),
+                protocol_type_text,
                 true,
                 "protocol_type",
             )?;
@@ -77,7 +82,7 @@ impl enc::Wire for SyncGroupRequest {
         if version >= 5 {
             enc::field::put_nullable_str(
                 &mut s,
-                self.protocol_name.as_deref(),
+                protocol_name_text,
                 true,
                 "protocol_name",
             )?;
@@ -243,8 +248,9 @@ impl enc::Wire for SyncGroupRequestAssignment {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.member_id.len());
-        enc::field::put_str(&mut s, &self.member_id, version >= 4, "member_id")?;
+        let member_id_text = self.member_id.as_str();
+        let mut s = buf.segment(5 + member_id_text.len());
+        enc::field::put_str(&mut s, member_id_text, version >= 4, "member_id")?;
         s.finish();
         enc::field::encode(&self.assignment, buf, version, version >= 4, "assignment")?;
         if version >= 4 {

@@ -38,10 +38,12 @@ impl enc::Wire for SyncGroupResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let protocol_type_text = self.protocol_type.as_deref();
+        let protocol_name_text = self.protocol_name.as_deref();
         let mut s = buf
             .segment(
-                16 + self.protocol_type.as_deref().map_or(0, str::len)
-                    + self.protocol_name.as_deref().map_or(0, str::len),
+                16 + protocol_type_text.map_or(0, str::len)
+                    + protocol_name_text.map_or(0, str::len),
             );
         if version >= 1 {
             s.put_fixed(self.throttle_time_ms)?;
@@ -50,7 +52,7 @@ impl enc::Wire for SyncGroupResponse {
         if version >= 5 {
             enc::field::put_nullable_str(
                 &mut s,
-                self.protocol_type.as_deref(),
+                protocol_type_text,
                 true,
                 "protocol_type",
             )?;
@@ -58,7 +60,7 @@ impl enc::Wire for SyncGroupResponse {
         if version >= 5 {
             enc::field::put_nullable_str(
                 &mut s,
-                self.protocol_name.as_deref(),
+                protocol_name_text,
                 true,
                 "protocol_name",
             )?;

@@ -73,19 +73,22 @@ impl enc::Wire for TxnOffsetCommitRequest {
         if version < 3 && self.group_instance_id.is_some() {
             return Err(enc::field::non_default("group_instance_id"));
         }
+        let transactional_id_text = self.transactional_id.as_str();
+        let group_id_text = self.group_id.as_str();
+        let member_id_text = self.member_id.as_str();
+        let group_instance_id_text = self.group_instance_id.as_deref();
         let mut s = buf
             .segment(
-                39 + self.transactional_id.len() + self.group_id.len()
-                    + self.member_id.len()
-                    + self.group_instance_id.as_deref().map_or(0, str::len),
+                39 + transactional_id_text.len() + group_id_text.len()
+                    + member_id_text.len() + group_instance_id_text.map_or(0, str::len),
             );
         enc::field::put_str(
             &mut s,
-            &self.transactional_id,
+            transactional_id_text,
             version >= 3,
             "transactional_id",
         )?;
-        enc::field::put_str(&mut s, &self.group_id, version >= 3, "group_id")?;
+        enc::field::put_str(&mut s, group_id_text, version >= 3, "group_id")?;
         if version >= 3 {
             let mut run = [0u8; 14];
             run[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
@@ -100,12 +103,12 @@ impl enc::Wire for TxnOffsetCommitRequest {
             s.put_slice(&run)?;
         }
         if version >= 3 {
-            enc::field::put_str(&mut s, &self.member_id, true, "member_id")?;
+            enc::field::put_str(&mut s, member_id_text, true, "member_id")?;
         }
         if version >= 3 {
             enc::field::put_nullable_str(
                 &mut s,
-                self.group_instance_id.as_deref(),
+                group_instance_id_text,
                 true,
                 "group_instance_id",
             )?;
@@ -261,9 +264,10 @@ impl enc::Wire for TxnOffsetCommitRequestTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(26 + self.name.len());
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(26 + name_text.len());
         if version <= 5 {
-            enc::field::put_str(&mut s, &self.name, version >= 3, "name")?;
+            enc::field::put_str(&mut s, name_text, version >= 3, "name")?;
         }
         if version >= 6 {
             s.put_fixed(self.topic_id)?;
@@ -397,8 +401,8 @@ impl enc::Wire for TxnOffsetCommitRequestPartition {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf
-            .segment(22 + self.committed_metadata.as_deref().map_or(0, str::len));
+        let committed_metadata_text = self.committed_metadata.as_deref();
+        let mut s = buf.segment(22 + committed_metadata_text.map_or(0, str::len));
         if version >= 2 {
             let mut run = [0u8; 16];
             run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
@@ -413,7 +417,7 @@ impl enc::Wire for TxnOffsetCommitRequestPartition {
         }
         enc::field::put_nullable_str(
             &mut s,
-            self.committed_metadata.as_deref(),
+            committed_metadata_text,
             version >= 3,
             "committed_metadata",
         )?;

@@ -110,9 +110,10 @@ impl enc::Wire for TxnOffsetCommitResponseTopic {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(26 + self.name.len());
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(26 + name_text.len());
         if version <= 5 {
-            enc::field::put_str(&mut s, &self.name, version >= 3, "name")?;
+            enc::field::put_str(&mut s, name_text, version >= 3, "name")?;
         }
         if version >= 6 {
             s.put_fixed(self.topic_id)?;

@@ -170,8 +170,9 @@ impl enc::Wire for FeatureUpdateKey {
         if version < 1 && self.upgrade_type != 1 {
             return Err(enc::field::non_default("upgrade_type"));
         }
-        let mut s = buf.segment(10 + self.feature.len());
-        enc::field::put_str(&mut s, &self.feature, true, "feature")?;
+        let feature_text = self.feature.as_str();
+        let mut s = buf.segment(10 + feature_text.len());
+        enc::field::put_str(&mut s, feature_text, true, "feature")?;
         if version <= 0 {
             let mut run = [0u8; 3];
             run[0..2].copy_from_slice(&self.max_version_level.to_be_bytes());

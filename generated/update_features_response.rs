@@ -44,17 +44,13 @@ impl enc::Wire for UpdateFeaturesResponse {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(16 + self.error_message.as_deref().map_or(0, str::len));
+        let error_message_text = self.error_message.as_deref();
+        let mut s = buf.segment(16 + error_message_text.map_or(0, str::len));
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
         run[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         s.put_slice(&run)?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.error_message.as_deref(),
-            true,
-            "error_message",
-        )?;
+        enc::field::put_nullable_str(&mut s, error_message_text, true, "error_message")?;
         if version <= 1 {
             enc::field::put_count(&mut s, self.results.len(), true, "results")?;
         }
@@ -154,19 +150,13 @@ impl enc::Wire for UpdatableFeatureResult {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let feature_text = self.feature.as_str();
+        let error_message_text = self.error_message.as_deref();
         let mut s = buf
-            .segment(
-                13 + self.feature.len()
-                    + self.error_message.as_deref().map_or(0, str::len),
-            );
-        enc::field::put_str(&mut s, &self.feature, true, "feature")?;
+            .segment(13 + feature_text.len() + error_message_text.map_or(0, str::len));
+        enc::field::put_str(&mut s, feature_text, true, "feature")?;
         s.put_fixed(self.error_code)?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.error_message.as_deref(),
-            true,
-            "error_message",
-        )?;
+        enc::field::put_nullable_str(&mut s, error_message_text, true, "error_message")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }

@@ -356,13 +356,14 @@ impl enc::Wire for UpdateMetadataPartitionState {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let topic_name_text = self.topic_name.as_str();
         let mut s = buf
             .segment(
-                41 + self.topic_name.len() + self.isr.len() * 4 + self.replicas.len() * 4
+                41 + topic_name_text.len() + self.isr.len() * 4 + self.replicas.len() * 4
                     + self.offline_replicas.len() * 4,
             );
         if version <= 4 {
-            enc::field::put_str(&mut s, &self.topic_name, false, "topic_name")?;
+            enc::field::put_str(&mut s, topic_name_text, false, "topic_name")?;
         }
         let mut run = [0u8; 16];
         run[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
@@ -540,8 +541,9 @@ impl enc::Wire for UpdateMetadataTopicState {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(26 + self.topic_name.len());
-        enc::field::put_str(&mut s, &self.topic_name, version >= 6, "topic_name")?;
+        let topic_name_text = self.topic_name.as_str();
+        let mut s = buf.segment(26 + topic_name_text.len());
+        enc::field::put_str(&mut s, topic_name_text, version >= 6, "topic_name")?;
         if version >= 7 {
             s.put_fixed(self.topic_id)?;
         }
@@ -680,10 +682,11 @@ impl enc::Wire for UpdateMetadataBroker {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(18 + self.v0_host.len());
+        let v0_host_text = self.v0_host.as_str();
+        let mut s = buf.segment(18 + v0_host_text.len());
         s.put_fixed(self.id)?;
         if version <= 0 {
-            enc::field::put_str(&mut s, &self.v0_host, false, "v0_host")?;
+            enc::field::put_str(&mut s, v0_host_text, false, "v0_host")?;
         }
         if version <= 0 {
             s.put_fixed(self.v0_port)?;
@@ -706,14 +709,10 @@ impl enc::Wire for UpdateMetadataBroker {
                 "endpoints",
             )?;
         }
-        let mut s = buf.segment(6 + self.rack.as_deref().map_or(0, str::len));
+        let rack_text = self.rack.as_deref();
+        let mut s = buf.segment(6 + rack_text.map_or(0, str::len));
         if version >= 2 {
-            enc::field::put_nullable_str(
-                &mut s,
-                self.rack.as_deref(),
-                version >= 6,
-                "rack",
-            )?;
+            enc::field::put_nullable_str(&mut s, rack_text, version >= 6, "rack")?;
         }
         if version >= 6 && self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
@@ -843,11 +842,13 @@ impl enc::Wire for UpdateMetadataEndpoint {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(17 + self.host.len() + self.listener.len());
+        let host_text = self.host.as_str();
+        let listener_text = self.listener.as_str();
+        let mut s = buf.segment(17 + host_text.len() + listener_text.len());
         s.put_fixed(self.port)?;
-        enc::field::put_str(&mut s, &self.host, version >= 6, "host")?;
+        enc::field::put_str(&mut s, host_text, version >= 6, "host")?;
         if version >= 3 {
-            enc::field::put_str(&mut s, &self.listener, version >= 6, "listener")?;
+            enc::field::put_str(&mut s, listener_text, version >= 6, "listener")?;
         }
         s.put_fixed(self.security_protocol)?;
         if version >= 6 && self.unknown_tagged_fields.is_empty() {

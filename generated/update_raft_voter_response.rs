@@ -166,12 +166,13 @@ impl enc::Wire for CurrentLeader {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(18 + self.host.len());
+        let host_text = self.host.as_str();
+        let mut s = buf.segment(18 + host_text.len());
         let mut run = [0u8; 8];
         run[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
         run[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
         s.put_slice(&run)?;
-        enc::field::put_str(&mut s, &self.host, true, "host")?;
+        enc::field::put_str(&mut s, host_text, true, "host")?;
         s.put_fixed(self.port)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;

@@ -39,13 +39,9 @@ impl enc::Wire for VoteRequest {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(14 + self.cluster_id.as_deref().map_or(0, str::len));
-        enc::field::put_nullable_str(
-            &mut s,
-            self.cluster_id.as_deref(),
-            true,
-            "cluster_id",
-        )?;
+        let cluster_id_text = self.cluster_id.as_deref();
+        let mut s = buf.segment(14 + cluster_id_text.map_or(0, str::len));
+        enc::field::put_nullable_str(&mut s, cluster_id_text, true, "cluster_id")?;
         if version >= 1 {
             s.put_fixed(self.voter_id)?;
         }
@@ -129,8 +125,9 @@ impl enc::Wire for TopicData {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.topic_name.len());
-        enc::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        let topic_name_text = self.topic_name.as_str();
+        let mut s = buf.segment(10 + topic_name_text.len());
+        enc::field::put_str(&mut s, topic_name_text, true, "topic_name")?;
         enc::field::put_count(&mut s, self.partitions.len(), true, "partitions")?;
         s.finish();
         enc::field::encode_elements(&self.partitions, buf, version, true, "partitions")?;

@@ -214,14 +214,22 @@ fn run_piece(run: &Run<'_, '_>) -> Piece {
 fn piece(f: &FieldPlan<'_, '_>) -> Option<Piece> {
     let v = f.view;
     let (ident, name, flexible) = (&v.ident, &v.name, &f.flexible);
+    // A string is read once, before the segment: its length sizes the
+    // segment and its bytes are written into it.
+    let text = format_ident!("{}_text", ident.to_string().trim_start_matches("r#"));
+    let mut before = TokenStream::new();
     let (write, most_of_value) = match (&v.field.ty, v.option) {
         (FieldType::String, false) => {
-            (quote!(enc::field::put_str(&mut s, &self.#ident, #flexible, #name)?;), quote!(self.#ident.len()))
+            before = quote!(let #text = self.#ident.as_str(););
+            (quote!(enc::field::put_str(&mut s, #text, #flexible, #name)?;), quote!(#text.len()))
         }
-        (FieldType::String, true) => (
-            quote!(enc::field::put_nullable_str(&mut s, self.#ident.as_deref(), #flexible, #name)?;),
-            quote!(self.#ident.as_deref().map_or(0, str::len)),
-        ),
+        (FieldType::String, true) => {
+            before = quote!(let #text = self.#ident.as_deref(););
+            (
+                quote!(enc::field::put_nullable_str(&mut s, #text, #flexible, #name)?;),
+                quote!(#text.map_or(0, str::len)),
+            )
+        }
         _ => {
             let most = match v.fixed_element_size()? {
                 1 => quote!(self.#ident.len()),
@@ -235,7 +243,7 @@ fn piece(f: &FieldPlan<'_, '_>) -> Option<Piece> {
     };
     let null_check = null_check(v, &f.nullable);
     Some(Piece {
-        before: TokenStream::new(),
+        before,
         writes: f.positional.guard(quote! {
             #null_check
             #write

@@ -51,21 +51,20 @@ impl enc::Wire for ConsumerGroupMemberMetadataValue {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let instance_id_text = self.instance_id.as_deref();
+        let rack_id_text = self.rack_id.as_deref();
+        let client_id_text = self.client_id.as_str();
+        let client_host_text = self.client_host.as_str();
         let mut s = buf
             .segment(
-                25 + self.instance_id.as_deref().map_or(0, str::len)
-                    + self.rack_id.as_deref().map_or(0, str::len) + self.client_id.len()
-                    + self.client_host.len(),
+                25 + instance_id_text.map_or(0, str::len)
+                    + rack_id_text.map_or(0, str::len) + client_id_text.len()
+                    + client_host_text.len(),
             );
-        enc::field::put_nullable_str(
-            &mut s,
-            self.instance_id.as_deref(),
-            true,
-            "instance_id",
-        )?;
-        enc::field::put_nullable_str(&mut s, self.rack_id.as_deref(), true, "rack_id")?;
-        enc::field::put_str(&mut s, &self.client_id, true, "client_id")?;
-        enc::field::put_str(&mut s, &self.client_host, true, "client_host")?;
+        enc::field::put_nullable_str(&mut s, instance_id_text, true, "instance_id")?;
+        enc::field::put_nullable_str(&mut s, rack_id_text, true, "rack_id")?;
+        enc::field::put_str(&mut s, client_id_text, true, "client_id")?;
+        enc::field::put_str(&mut s, client_host_text, true, "client_host")?;
         enc::field::put_count(
             &mut s,
             self.subscribed_topic_names.len(),
@@ -80,25 +79,27 @@ impl enc::Wire for ConsumerGroupMemberMetadataValue {
             true,
             "subscribed_topic_names",
         )?;
+        let subscribed_topic_regex_text = self.subscribed_topic_regex.as_deref();
+        let server_assignor_text = self.server_assignor.as_deref();
         let write_classic_member_metadata = self
             .classic_member_metadata
             .as_ref()
             .is_none_or(|v| *v != ClassicMemberMetadata::default());
         let mut s = buf
             .segment(
-                15 + self.subscribed_topic_regex.as_deref().map_or(0, str::len)
-                    + self.server_assignor.as_deref().map_or(0, str::len),
+                15 + subscribed_topic_regex_text.map_or(0, str::len)
+                    + server_assignor_text.map_or(0, str::len),
             );
         enc::field::put_nullable_str(
             &mut s,
-            self.subscribed_topic_regex.as_deref(),
+            subscribed_topic_regex_text,
             true,
             "subscribed_topic_regex",
         )?;
         s.put_fixed(self.rebalance_timeout_ms)?;
         enc::field::put_nullable_str(
             &mut s,
-            self.server_assignor.as_deref(),
+            server_assignor_text,
             true,
             "server_assignor",
         )?;
@@ -321,8 +322,9 @@ impl enc::Wire for ClassicProtocol {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.name.len());
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(5 + name_text.len());
+        enc::field::put_str(&mut s, name_text, true, "name")?;
         s.finish();
         enc::field::encode(&self.metadata, buf, version, true, "metadata")?;
         enc::tagged::encode_unknown_section(buf, &self.unknown_tagged_fields, 0)?;

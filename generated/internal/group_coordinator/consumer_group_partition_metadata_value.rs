@@ -71,9 +71,10 @@ impl enc::Wire for TopicMetadata {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(30 + self.topic_name.len());
+        let topic_name_text = self.topic_name.as_str();
+        let mut s = buf.segment(30 + topic_name_text.len());
         s.put_fixed(self.topic_id)?;
-        enc::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        enc::field::put_str(&mut s, topic_name_text, true, "topic_name")?;
         s.put_fixed(self.num_partitions)?;
         enc::field::put_count(
             &mut s,

@@ -20,12 +20,14 @@ impl enc::Wire for ConsumerGroupRegularExpressionKey {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let group_id_text = self.group_id.as_str();
+        let regular_expression_text = self.regular_expression.as_str();
         let mut s = buf
-            .segment(10 + self.group_id.len() + self.regular_expression.len());
-        enc::field::put_str(&mut s, &self.group_id, false, "group_id")?;
+            .segment(10 + group_id_text.len() + regular_expression_text.len());
+        enc::field::put_str(&mut s, group_id_text, false, "group_id")?;
         enc::field::put_str(
             &mut s,
-            &self.regular_expression,
+            regular_expression_text,
             false,
             "regular_expression",
         )?;

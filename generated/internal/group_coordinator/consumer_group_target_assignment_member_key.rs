@@ -20,9 +20,11 @@ impl enc::Wire for ConsumerGroupTargetAssignmentMemberKey {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.group_id.len() + self.member_id.len());
-        enc::field::put_str(&mut s, &self.group_id, false, "group_id")?;
-        enc::field::put_str(&mut s, &self.member_id, false, "member_id")?;
+        let group_id_text = self.group_id.as_str();
+        let member_id_text = self.member_id.as_str();
+        let mut s = buf.segment(10 + group_id_text.len() + member_id_text.len());
+        enc::field::put_str(&mut s, group_id_text, false, "group_id")?;
+        enc::field::put_str(&mut s, member_id_text, false, "member_id")?;
         s.finish();
         Ok(())
     }

@@ -18,8 +18,9 @@ impl enc::Wire for ConsumerGroupTargetAssignmentMetadataKey {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.group_id.len());
-        enc::field::put_str(&mut s, &self.group_id, false, "group_id")?;
+        let group_id_text = self.group_id.as_str();
+        let mut s = buf.segment(5 + group_id_text.len());
+        enc::field::put_str(&mut s, group_id_text, false, "group_id")?;
         s.finish();
         Ok(())
     }

@@ -18,8 +18,9 @@ impl enc::Wire for GroupMetadataKey {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.group.len());
-        enc::field::put_str(&mut s, &self.group, false, "group")?;
+        let group_text = self.group.as_str();
+        let mut s = buf.segment(5 + group_text.len());
+        enc::field::put_str(&mut s, group_text, false, "group")?;
         s.finish();
         Ok(())
     }

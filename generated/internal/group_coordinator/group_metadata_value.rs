@@ -42,26 +42,18 @@ impl enc::Wire for GroupMetadataValue {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let protocol_type_text = self.protocol_type.as_str();
+        let protocol_text = self.protocol.as_deref();
+        let leader_text = self.leader.as_deref();
         let mut s = buf
             .segment(
-                32 + self.protocol_type.len()
-                    + self.protocol.as_deref().map_or(0, str::len)
-                    + self.leader.as_deref().map_or(0, str::len),
+                32 + protocol_type_text.len() + protocol_text.map_or(0, str::len)
+                    + leader_text.map_or(0, str::len),
             );
-        enc::field::put_str(&mut s, &self.protocol_type, version >= 4, "protocol_type")?;
+        enc::field::put_str(&mut s, protocol_type_text, version >= 4, "protocol_type")?;
         s.put_fixed(self.generation)?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.protocol.as_deref(),
-            version >= 4,
-            "protocol",
-        )?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.leader.as_deref(),
-            version >= 4,
-            "leader",
-        )?;
+        enc::field::put_nullable_str(&mut s, protocol_text, version >= 4, "protocol")?;
+        enc::field::put_nullable_str(&mut s, leader_text, version >= 4, "leader")?;
         if version >= 2 {
             s.put_fixed(self.current_state_timestamp)?;
         }
@@ -196,23 +188,26 @@ impl enc::Wire for MemberMetadata {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let member_id_text = self.member_id.as_str();
+        let group_instance_id_text = self.group_instance_id.as_deref();
+        let client_id_text = self.client_id.as_str();
+        let client_host_text = self.client_host.as_str();
         let mut s = buf
             .segment(
-                28 + self.member_id.len()
-                    + self.group_instance_id.as_deref().map_or(0, str::len)
-                    + self.client_id.len() + self.client_host.len(),
+                28 + member_id_text.len() + group_instance_id_text.map_or(0, str::len)
+                    + client_id_text.len() + client_host_text.len(),
             );
-        enc::field::put_str(&mut s, &self.member_id, version >= 4, "member_id")?;
+        enc::field::put_str(&mut s, member_id_text, version >= 4, "member_id")?;
         if version >= 3 {
             enc::field::put_nullable_str(
                 &mut s,
-                self.group_instance_id.as_deref(),
+                group_instance_id_text,
                 version >= 4,
                 "group_instance_id",
             )?;
         }
-        enc::field::put_str(&mut s, &self.client_id, version >= 4, "client_id")?;
-        enc::field::put_str(&mut s, &self.client_host, version >= 4, "client_host")?;
+        enc::field::put_str(&mut s, client_id_text, version >= 4, "client_id")?;
+        enc::field::put_str(&mut s, client_host_text, version >= 4, "client_host")?;
         if version >= 1 {
             s.put_fixed(self.rebalance_timeout)?;
         }

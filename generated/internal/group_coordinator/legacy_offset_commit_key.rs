@@ -22,9 +22,11 @@ impl enc::Wire for LegacyOffsetCommitKey {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(14 + self.group.len() + self.topic.len());
-        enc::field::put_str(&mut s, &self.group, false, "group")?;
-        enc::field::put_str(&mut s, &self.topic, false, "topic")?;
+        let group_text = self.group.as_str();
+        let topic_text = self.topic.as_str();
+        let mut s = buf.segment(14 + group_text.len() + topic_text.len());
+        enc::field::put_str(&mut s, group_text, false, "group")?;
+        enc::field::put_str(&mut s, topic_text, false, "topic")?;
         s.put_fixed(self.partition)?;
         s.finish();
         Ok(())

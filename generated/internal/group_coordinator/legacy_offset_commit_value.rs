@@ -22,9 +22,10 @@ impl enc::Wire for LegacyOffsetCommitValue {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(21 + self.metadata.len());
+        let metadata_text = self.metadata.as_str();
+        let mut s = buf.segment(21 + metadata_text.len());
         s.put_fixed(self.offset)?;
-        enc::field::put_str(&mut s, &self.metadata, false, "metadata")?;
+        enc::field::put_str(&mut s, metadata_text, false, "metadata")?;
         s.put_fixed(self.commit_timestamp)?;
         s.finish();
         Ok(())

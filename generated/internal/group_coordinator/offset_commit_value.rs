@@ -43,8 +43,9 @@ impl enc::Wire for OffsetCommitValue {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let metadata_text = self.metadata.as_str();
         let write_topic_id = !self.topic_id.is_nil();
-        let mut s = buf.segment(34 + self.metadata.len());
+        let mut s = buf.segment(34 + metadata_text.len());
         if version >= 3 {
             let mut run = [0u8; 12];
             run[0..8].copy_from_slice(&self.offset.to_be_bytes());
@@ -53,7 +54,7 @@ impl enc::Wire for OffsetCommitValue {
         } else {
             s.put_fixed(self.offset)?;
         }
-        enc::field::put_str(&mut s, &self.metadata, version >= 4, "metadata")?;
+        enc::field::put_str(&mut s, metadata_text, version >= 4, "metadata")?;
         if version == 1 {
             let mut run = [0u8; 16];
             run[0..8].copy_from_slice(&self.commit_timestamp.to_be_bytes());

@@ -37,14 +37,17 @@ impl enc::Wire for ShareGroupMemberMetadataValue {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let rack_id_text = self.rack_id.as_deref();
+        let client_id_text = self.client_id.as_str();
+        let client_host_text = self.client_host.as_str();
         let mut s = buf
             .segment(
-                20 + self.rack_id.as_deref().map_or(0, str::len) + self.client_id.len()
-                    + self.client_host.len(),
+                20 + rack_id_text.map_or(0, str::len) + client_id_text.len()
+                    + client_host_text.len(),
             );
-        enc::field::put_nullable_str(&mut s, self.rack_id.as_deref(), true, "rack_id")?;
-        enc::field::put_str(&mut s, &self.client_id, true, "client_id")?;
-        enc::field::put_str(&mut s, &self.client_host, true, "client_host")?;
+        enc::field::put_nullable_str(&mut s, rack_id_text, true, "rack_id")?;
+        enc::field::put_str(&mut s, client_id_text, true, "client_id")?;
+        enc::field::put_str(&mut s, client_host_text, true, "client_host")?;
         enc::field::put_count(
             &mut s,
             self.subscribed_topic_names.len(),

@@ -118,9 +118,10 @@ impl enc::Wire for TopicPartitionsInfo {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(27 + self.topic_name.len() + self.partitions.len() * 4);
+        let topic_name_text = self.topic_name.as_str();
+        let mut s = buf.segment(27 + topic_name_text.len() + self.partitions.len() * 4);
         s.put_fixed(self.topic_id)?;
-        enc::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        enc::field::put_str(&mut s, topic_name_text, true, "topic_name")?;
         enc::field::put_fixed_array(&mut s, &self.partitions, true, "partitions")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
@@ -188,9 +189,10 @@ impl enc::Wire for TopicInfo {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(22 + self.topic_name.len());
+        let topic_name_text = self.topic_name.as_str();
+        let mut s = buf.segment(22 + topic_name_text.len());
         s.put_fixed(self.topic_id)?;
-        enc::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        enc::field::put_str(&mut s, topic_name_text, true, "topic_name")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }

@@ -51,26 +51,26 @@ impl enc::Wire for StreamsGroupMemberMetadataValue {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let instance_id_text = self.instance_id.as_deref();
+        let rack_id_text = self.rack_id.as_deref();
+        let client_id_text = self.client_id.as_str();
+        let client_host_text = self.client_host.as_str();
+        let process_id_text = self.process_id.as_str();
         let mut s = buf
             .segment(
-                33 + self.instance_id.as_deref().map_or(0, str::len)
-                    + self.rack_id.as_deref().map_or(0, str::len) + self.client_id.len()
-                    + self.client_host.len() + self.process_id.len(),
+                33 + instance_id_text.map_or(0, str::len)
+                    + rack_id_text.map_or(0, str::len) + client_id_text.len()
+                    + client_host_text.len() + process_id_text.len(),
             );
-        enc::field::put_nullable_str(
-            &mut s,
-            self.instance_id.as_deref(),
-            true,
-            "instance_id",
-        )?;
-        enc::field::put_nullable_str(&mut s, self.rack_id.as_deref(), true, "rack_id")?;
-        enc::field::put_str(&mut s, &self.client_id, true, "client_id")?;
-        enc::field::put_str(&mut s, &self.client_host, true, "client_host")?;
+        enc::field::put_nullable_str(&mut s, instance_id_text, true, "instance_id")?;
+        enc::field::put_nullable_str(&mut s, rack_id_text, true, "rack_id")?;
+        enc::field::put_str(&mut s, client_id_text, true, "client_id")?;
+        enc::field::put_str(&mut s, client_host_text, true, "client_host")?;
         let mut run = [0u8; 8];
         run[0..4].copy_from_slice(&self.rebalance_timeout_ms.to_be_bytes());
         run[4..8].copy_from_slice(&self.topology_epoch.to_be_bytes());
         s.put_slice(&run)?;
-        enc::field::put_str(&mut s, &self.process_id, true, "process_id")?;
+        enc::field::put_str(&mut s, process_id_text, true, "process_id")?;
         s.finish();
         enc::field::encode(&self.user_endpoint, buf, version, false, "user_endpoint")?;
         enc::field::encode(&self.client_tags, buf, version, true, "client_tags")?;
@@ -156,8 +156,9 @@ impl enc::Wire for Endpoint {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(8 + self.host.len());
-        enc::field::put_str(&mut s, &self.host, true, "host")?;
+        let host_text = self.host.as_str();
+        let mut s = buf.segment(8 + host_text.len());
+        enc::field::put_str(&mut s, host_text, true, "host")?;
         s.put_fixed(self.port)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
@@ -217,9 +218,11 @@ impl enc::Wire for KeyValue {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(11 + self.key.len() + self.value.len());
-        enc::field::put_str(&mut s, &self.key, true, "key")?;
-        enc::field::put_str(&mut s, &self.value, true, "value")?;
+        let key_text = self.key.as_str();
+        let value_text = self.value.as_str();
+        let mut s = buf.segment(11 + key_text.len() + value_text.len());
+        enc::field::put_str(&mut s, key_text, true, "key")?;
+        enc::field::put_str(&mut s, value_text, true, "value")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }

@@ -251,9 +251,11 @@ impl enc::Wire for LastAssignmentConfig {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(11 + self.key.len() + self.value.len());
-        enc::field::put_str(&mut s, &self.key, true, "key")?;
-        enc::field::put_str(&mut s, &self.value, true, "value")?;
+        let key_text = self.key.as_str();
+        let value_text = self.value.as_str();
+        let mut s = buf.segment(11 + key_text.len() + value_text.len());
+        enc::field::put_str(&mut s, key_text, true, "key")?;
+        enc::field::put_str(&mut s, value_text, true, "value")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }

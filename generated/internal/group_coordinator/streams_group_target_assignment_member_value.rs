@@ -98,9 +98,10 @@ impl enc::Wire for TaskIds {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let subtopology_id_text = self.subtopology_id.as_str();
         let mut s = buf
-            .segment(11 + self.subtopology_id.len() + self.partitions.len() * 4);
-        enc::field::put_str(&mut s, &self.subtopology_id, true, "subtopology_id")?;
+            .segment(11 + subtopology_id_text.len() + self.partitions.len() * 4);
+        enc::field::put_str(&mut s, subtopology_id_text, true, "subtopology_id")?;
         enc::field::put_fixed_array(&mut s, &self.partitions, true, "partitions")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;

@@ -89,9 +89,11 @@ impl enc::Wire for TopicConfig {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(11 + self.key.len() + self.value.len());
-        enc::field::put_str(&mut s, &self.key, true, "key")?;
-        enc::field::put_str(&mut s, &self.value, true, "value")?;
+        let key_text = self.key.as_str();
+        let value_text = self.value.as_str();
+        let mut s = buf.segment(11 + key_text.len() + value_text.len());
+        enc::field::put_str(&mut s, key_text, true, "key")?;
+        enc::field::put_str(&mut s, value_text, true, "value")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }
@@ -153,8 +155,9 @@ impl enc::Wire for TopicInfo {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(16 + self.name.len());
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(16 + name_text.len());
+        enc::field::put_str(&mut s, name_text, true, "name")?;
         let mut run = [0u8; 6];
         run[0..4].copy_from_slice(&self.partitions.to_be_bytes());
         run[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
@@ -244,8 +247,9 @@ impl enc::Wire for Subtopology {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.subtopology_id.len());
-        enc::field::put_str(&mut s, &self.subtopology_id, true, "subtopology_id")?;
+        let subtopology_id_text = self.subtopology_id.as_str();
+        let mut s = buf.segment(10 + subtopology_id_text.len());
+        enc::field::put_str(&mut s, subtopology_id_text, true, "subtopology_id")?;
         enc::field::put_count(&mut s, self.source_topics.len(), true, "source_topics")?;
         s.finish();
         enc::field::encode_elements(

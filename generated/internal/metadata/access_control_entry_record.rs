@@ -34,18 +34,21 @@ impl enc::Wire for AccessControlEntryRecord {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let resource_name_text = self.resource_name.as_str();
+        let principal_text = self.principal.as_str();
+        let host_text = self.host.as_str();
         let mut s = buf
             .segment(
-                36 + self.resource_name.len() + self.principal.len() + self.host.len(),
+                36 + resource_name_text.len() + principal_text.len() + host_text.len(),
             );
         let mut run = [0u8; 17];
         run[0..16].copy_from_slice(&self.id.0);
         run[16..17].copy_from_slice(&self.resource_type.to_be_bytes());
         s.put_slice(&run)?;
-        enc::field::put_str(&mut s, &self.resource_name, true, "resource_name")?;
+        enc::field::put_str(&mut s, resource_name_text, true, "resource_name")?;
         s.put_fixed(self.pattern_type)?;
-        enc::field::put_str(&mut s, &self.principal, true, "principal")?;
-        enc::field::put_str(&mut s, &self.host, true, "host")?;
+        enc::field::put_str(&mut s, principal_text, true, "principal")?;
+        enc::field::put_str(&mut s, host_text, true, "host")?;
         let mut run = [0u8; 2];
         run[0..1].copy_from_slice(&self.operation.to_be_bytes());
         run[1..2].copy_from_slice(&self.permission_type.to_be_bytes());

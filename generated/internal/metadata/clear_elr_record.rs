@@ -20,8 +20,9 @@ impl enc::Wire for ClearElrRecord {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(6 + self.topic_name.len());
-        enc::field::put_str(&mut s, &self.topic_name, true, "topic_name")?;
+        let topic_name_text = self.topic_name.as_str();
+        let mut s = buf.segment(6 + topic_name_text.len());
+        enc::field::put_str(&mut s, topic_name_text, true, "topic_name")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }

@@ -26,8 +26,9 @@ impl enc::Wire for ClientQuotaRecord {
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
         enc::field::encode(&self.entity, buf, version, true, "entity")?;
-        let mut s = buf.segment(15 + self.key.len());
-        enc::field::put_str(&mut s, &self.key, true, "key")?;
+        let key_text = self.key.as_str();
+        let mut s = buf.segment(15 + key_text.len());
+        enc::field::put_str(&mut s, key_text, true, "key")?;
         let mut run = [0u8; 9];
         run[0..8].copy_from_slice(&self.value.to_be_bytes());
         run[8..9].copy_from_slice(&[u8::from(self.remove)]);
@@ -105,18 +106,12 @@ impl enc::Wire for EntityData {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let entity_type_text = self.entity_type.as_str();
+        let entity_name_text = self.entity_name.as_deref();
         let mut s = buf
-            .segment(
-                11 + self.entity_type.len()
-                    + self.entity_name.as_deref().map_or(0, str::len),
-            );
-        enc::field::put_str(&mut s, &self.entity_type, true, "entity_type")?;
-        enc::field::put_nullable_str(
-            &mut s,
-            self.entity_name.as_deref(),
-            true,
-            "entity_name",
-        )?;
+            .segment(11 + entity_type_text.len() + entity_name_text.map_or(0, str::len));
+        enc::field::put_str(&mut s, entity_type_text, true, "entity_type")?;
+        enc::field::put_nullable_str(&mut s, entity_name_text, true, "entity_name")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }

@@ -37,15 +37,18 @@ impl enc::Wire for ConfigRecord {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
+        let resource_name_text = self.resource_name.as_str();
+        let name_text = self.name.as_str();
+        let value_text = self.value.as_deref();
         let mut s = buf
             .segment(
-                17 + self.resource_name.len() + self.name.len()
-                    + self.value.as_deref().map_or(0, str::len),
+                17 + resource_name_text.len() + name_text.len()
+                    + value_text.map_or(0, str::len),
             );
         s.put_fixed(self.resource_type)?;
-        enc::field::put_str(&mut s, &self.resource_name, true, "resource_name")?;
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
-        enc::field::put_nullable_str(&mut s, self.value.as_deref(), true, "value")?;
+        enc::field::put_str(&mut s, resource_name_text, true, "resource_name")?;
+        enc::field::put_str(&mut s, name_text, true, "name")?;
+        enc::field::put_nullable_str(&mut s, value_text, true, "value")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }

@@ -32,19 +32,22 @@ impl enc::Wire for DelegationTokenRecord {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(15 + self.owner.len() + self.requester.len());
-        enc::field::put_str(&mut s, &self.owner, true, "owner")?;
-        enc::field::put_str(&mut s, &self.requester, true, "requester")?;
+        let owner_text = self.owner.as_str();
+        let requester_text = self.requester.as_str();
+        let mut s = buf.segment(15 + owner_text.len() + requester_text.len());
+        enc::field::put_str(&mut s, owner_text, true, "owner")?;
+        enc::field::put_str(&mut s, requester_text, true, "requester")?;
         enc::field::put_count(&mut s, self.renewers.len(), true, "renewers")?;
         s.finish();
         enc::field::encode_elements(&self.renewers, buf, version, true, "renewers")?;
-        let mut s = buf.segment(30 + self.token_id.len());
+        let token_id_text = self.token_id.as_str();
+        let mut s = buf.segment(30 + token_id_text.len());
         let mut run = [0u8; 24];
         run[0..8].copy_from_slice(&self.issue_timestamp.to_be_bytes());
         run[8..16].copy_from_slice(&self.max_timestamp.to_be_bytes());
         run[16..24].copy_from_slice(&self.expiration_timestamp.to_be_bytes());
         s.put_slice(&run)?;
-        enc::field::put_str(&mut s, &self.token_id, true, "token_id")?;
+        enc::field::put_str(&mut s, token_id_text, true, "token_id")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }

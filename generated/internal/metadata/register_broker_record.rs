@@ -86,10 +86,11 @@ impl enc::Wire for RegisterBrokerRecord {
         s.finish();
         enc::field::encode_elements(&self.end_points, buf, version, true, "end_points")?;
         enc::field::encode(&self.features, buf, version, true, "features")?;
+        let rack_text = self.rack.as_deref();
         let write_log_dirs = version >= 3 && !self.log_dirs.is_empty();
         let write_cordoned_log_dirs = version >= 4 && self.cordoned_log_dirs.is_some();
-        let mut s = buf.segment(8 + self.rack.as_deref().map_or(0, str::len));
-        enc::field::put_nullable_str(&mut s, self.rack.as_deref(), true, "rack")?;
+        let mut s = buf.segment(8 + rack_text.map_or(0, str::len));
+        enc::field::put_nullable_str(&mut s, rack_text, true, "rack")?;
         if version >= 1 {
             let mut run = [0u8; 2];
             run[0..1].copy_from_slice(&[u8::from(self.fenced)]);
@@ -277,9 +278,11 @@ impl enc::Wire for BrokerEndpoint {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(15 + self.name.len() + self.host.len());
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
-        enc::field::put_str(&mut s, &self.host, true, "host")?;
+        let name_text = self.name.as_str();
+        let host_text = self.host.as_str();
+        let mut s = buf.segment(15 + name_text.len() + host_text.len());
+        enc::field::put_str(&mut s, name_text, true, "name")?;
+        enc::field::put_str(&mut s, host_text, true, "host")?;
         let mut run = [0u8; 4];
         run[0..2].copy_from_slice(&self.port.to_be_bytes());
         run[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
@@ -354,8 +357,9 @@ impl enc::Wire for BrokerFeature {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(10 + self.name.len());
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(10 + name_text.len());
+        enc::field::put_str(&mut s, name_text, true, "name")?;
         let mut run = [0u8; 4];
         run[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
         run[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());

@@ -20,8 +20,9 @@ impl enc::Wire for RemoveDelegationTokenRecord {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(6 + self.token_id.len());
-        enc::field::put_str(&mut s, &self.token_id, true, "token_id")?;
+        let token_id_text = self.token_id.as_str();
+        let mut s = buf.segment(6 + token_id_text.len());
+        enc::field::put_str(&mut s, token_id_text, true, "token_id")?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;
         }

@@ -22,8 +22,9 @@ impl enc::Wire for RemoveUserScramCredentialRecord {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(7 + self.name.len());
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(7 + name_text.len());
+        enc::field::put_str(&mut s, name_text, true, "name")?;
         s.put_fixed(self.mechanism)?;
         if self.unknown_tagged_fields.is_empty() {
             s.put_u8(0)?;

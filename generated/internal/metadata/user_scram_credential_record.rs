@@ -49,8 +49,9 @@ impl enc::Wire for UserScramCredentialRecord {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(6 + self.name.len());
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(6 + name_text.len());
+        enc::field::put_str(&mut s, name_text, true, "name")?;
         s.put_fixed(self.mechanism)?;
         s.finish();
         enc::field::encode(&self.salt, buf, version, true, "salt")?;

@@ -57,9 +57,10 @@ impl enc::Wire for QuorumStateData {
         if version > 0 && self.current_voters.as_ref().is_none_or(|v| !v.is_empty()) {
             return Err(enc::field::non_default("current_voters"));
         }
-        let mut s = buf.segment(41 + self.cluster_id.len());
+        let cluster_id_text = self.cluster_id.as_str();
+        let mut s = buf.segment(41 + cluster_id_text.len());
         if version <= 0 {
-            enc::field::put_str(&mut s, &self.cluster_id, true, "cluster_id")?;
+            enc::field::put_str(&mut s, cluster_id_text, true, "cluster_id")?;
         }
         if version >= 1 {
             let mut run = [0u8; 28];

@@ -22,8 +22,9 @@ impl enc::Wire for ShareUpdateKey {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(25 + self.group_id.len());
-        enc::field::put_str(&mut s, &self.group_id, false, "group_id")?;
+        let group_id_text = self.group_id.as_str();
+        let mut s = buf.segment(25 + group_id_text.len());
+        enc::field::put_str(&mut s, group_id_text, false, "group_id")?;
         let mut run = [0u8; 20];
         run[0..16].copy_from_slice(&self.topic_id.0);
         run[16..20].copy_from_slice(&self.partition.to_be_bytes());

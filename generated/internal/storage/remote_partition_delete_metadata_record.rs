@@ -117,8 +117,9 @@ impl enc::Wire for TopicIdPartitionEntry {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(26 + self.name.len());
-        enc::field::put_str(&mut s, &self.name, true, "name")?;
+        let name_text = self.name.as_str();
+        let mut s = buf.segment(26 + name_text.len());
+        enc::field::put_str(&mut s, name_text, true, "name")?;
         let mut run = [0u8; 20];
         run[0..16].copy_from_slice(&self.id.0);
         run[16..20].copy_from_slice(&self.partition.to_be_bytes());

@@ -18,8 +18,9 @@ impl enc::Wire for TransactionLogKey {
         _version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(5 + self.transactional_id.len());
-        enc::field::put_str(&mut s, &self.transactional_id, false, "transactional_id")?;
+        let transactional_id_text = self.transactional_id.as_str();
+        let mut s = buf.segment(5 + transactional_id_text.len());
+        enc::field::put_str(&mut s, transactional_id_text, false, "transactional_id")?;
         s.finish();
         Ok(())
     }

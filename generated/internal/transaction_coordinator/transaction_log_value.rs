@@ -330,8 +330,9 @@ impl enc::Wire for PartitionsSchema {
         version: i16,
         _flexible: bool,
     ) -> Result<(), crate::error::EncodeError> {
-        let mut s = buf.segment(11 + self.topic.len() + self.partition_ids.len() * 4);
-        enc::field::put_str(&mut s, &self.topic, version >= 1, "topic")?;
+        let topic_text = self.topic.as_str();
+        let mut s = buf.segment(11 + topic_text.len() + self.partition_ids.len() * 4);
+        enc::field::put_str(&mut s, topic_text, version >= 1, "topic")?;
         enc::field::put_fixed_array(
             &mut s,
             &self.partition_ids,
