@@ -91,7 +91,8 @@ fn is_pub(vis: &syn::Visibility) -> bool {
 }
 
 /// Token text with the spaces the token printer puts everywhere taken out
-/// where Rust code has none, e.g. `& [(String , String)]` → `&[(String, String)]`.
+/// where Rust code has none, e.g. `& [(String , String)]` → `&[(String, String)]`,
+/// and trailing commas, so that how a signature is formatted does not change it.
 fn tidy(tokens: impl ToTokens) -> String {
     let mut s = tokens.to_token_stream().to_string();
     for (from, to) in [
@@ -109,12 +110,18 @@ fn tidy(tokens: impl ToTokens) -> String {
         ("& ", "&"),
         (" :", ":"),
         ("# ", "#"),
+        // A trailing comma (rustfmt adds one when it breaks a list over lines).
+        (",)", ")"),
+        (",>", ">"),
+        (",]", "]"),
+        (",}", "}"),
     ] {
         while s.contains(from) {
             s = s.replace(from, to);
         }
     }
-    s.replace("->", " -> ").replace("  ", " ")
+    let s = s.replace("->", " -> ").replace("  ", " ");
+    s.strip_suffix(',').map_or(s.clone(), str::to_owned)
 }
 
 /// The list: every public item, one a line.
