@@ -498,7 +498,7 @@ impl Client {
             timeout_ms: 10_000,
             topic_data: vec![TopicProduceData {
                 name: topic.into(), // v0-12
-                topic_id,                // v13+
+                topic_id,           // v13+
                 partition_data: vec![PartitionProduceData { index: 0, records: Some(records), ..Default::default() }],
                 ..Default::default()
             }],
@@ -563,7 +563,7 @@ impl Client {
                 min_bytes: 1,
                 topics: vec![FetchTopic {
                     topic: topic.into(), // v0-12
-                    topic_id,                 // v13+
+                    topic_id,            // v13+
                     partitions: vec![FetchPartition {
                         partition: 0,
                         fetch_offset: offset,

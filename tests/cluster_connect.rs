@@ -573,7 +573,8 @@ fn connect_group_protocol_with_a_real_leader() {
 
     // Kafka's own blobs, as the coordinator keeps them: the worker's
     // sessioned metadata (with its current allocation) and its assignment.
-    let described = conn.call(DescribeGroupsRequest { groups: vec![worker.group.clone().into()], ..Default::default() });
+    let described =
+        conn.call(DescribeGroupsRequest { groups: vec![worker.group.clone().into()], ..Default::default() });
     let group = &described.groups[0];
     assert_eq!((group.error_code, group.protocol_type.as_str()), (0, "connect"), "{group:?}");
     assert_eq!(group.protocol_data, "sessioned", "{group:?}");
@@ -588,7 +589,10 @@ fn connect_group_protocol_with_a_real_leader() {
     assert_eq!(allocation.version, ConnectProtocol::Sessioned.version(), "{allocation:?}");
     let own = decode_assignment(leader.member_assignment.clone()).expect("the worker's assignment decodes");
     assert_eq!(own.version, ConnectProtocol::Sessioned.version(), "{own:?}");
-    assert_eq!((own.body.leader.as_str(), own.body.leader_url.as_str()), (joined.leader.as_str(), worker.url().as_str()));
+    assert_eq!(
+        (own.body.leader.as_str(), own.body.leader_url.as_str()),
+        (joined.leader.as_str(), worker.url().as_str())
+    );
     assert_eq!(own.body.config_offset, config_end, "{own:?}");
     let ours = group.members.iter().find(|m| m.member_id == joined.member_id).expect("our member is described");
     assert_eq!(ours.member_assignment, synced.assignment, "the coordinator keeps the assignment we were sent");

@@ -189,7 +189,12 @@ fn kafka_wire_envelopes_accepted_by_the_controller() {
 
     // CreatePartitions v3: 1 -> 3 partitions.
     let body = CreatePartitionsRequest {
-        topics: vec![CreatePartitionsTopic { name: topic.clone().into(), count: 3, assignments: None, ..Default::default() }],
+        topics: vec![CreatePartitionsTopic {
+            name: topic.clone().into(),
+            count: 3,
+            assignments: None,
+            ..Default::default()
+        }],
         timeout_ms: 30_000,
         ..Default::default()
     };

@@ -14,7 +14,6 @@
 //! says so: unknown tags that are not strictly ascending are refused at
 //! decode time with a typed error, where Java accepts them.
 
-use kafka_wire::CompactString;
 use kafka_wire::api::api_info;
 use kafka_wire::encoding::{put_uvarint, put_varint, put_varlong};
 use kafka_wire::error::{DecodeError, DecodeErrorKind, EncodeErrorKind, PathSegment};
@@ -38,6 +37,7 @@ use kafka_wire::messages::{
 };
 use kafka_wire::primitives::{Reader, Uuid};
 use kafka_wire::tagged::RawTaggedField;
+use kafka_wire::CompactString;
 use kafka_wire::{Bytes, BytesMut};
 
 // ---------------------------------------------------------------------------
@@ -1106,7 +1106,8 @@ fn reserved_segments_hold_multi_byte_prefixes() {
 #[test]
 fn too_long_string_in_a_reserved_segment_names_its_field() {
     use kafka_wire::messages::create_topics_request::{CreatableTopic, CreatableTopicConfig};
-    let config = CreatableTopicConfig { name: "c".into(), value: Some("v".repeat(40_000).into()), ..Default::default() };
+    let config =
+        CreatableTopicConfig { name: "c".into(), value: Some("v".repeat(40_000).into()), ..Default::default() };
     let topic = CreatableTopic { name: "t".into(), configs: vec![config], ..Default::default() };
     let request = CreateTopicsRequest { topics: vec![topic], ..Default::default() };
     for version in [4, 7] {

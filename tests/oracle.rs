@@ -540,7 +540,10 @@ fn edge_values(target: Target, version: i16) -> Vec<(String, Value)> {
             if version >= 1 {
                 push("null client id".into(), RequestHeader { client_id: None, ..base.clone() });
                 for (label, s) in &strings {
-                    push(format!("client id: {label}"), RequestHeader { client_id: Some(s.clone().into()), ..base.clone() });
+                    push(
+                        format!("client id: {label}"),
+                        RequestHeader { client_id: Some(s.clone().into()), ..base.clone() },
+                    );
                 }
             }
             if version >= 2 {
@@ -587,10 +590,7 @@ fn edge_values(target: Target, version: i16) -> Vec<(String, Value)> {
             let mut push = |label: &str, v: ProduceRequest| out.push((label.into(), Value::Request(v.into())));
             if version >= 3 {
                 push("null transactional id", ProduceRequest { transactional_id: None, ..base.clone() });
-                push(
-                    "empty transactional id",
-                    ProduceRequest { transactional_id: Some("".into()), ..base.clone() },
-                );
+                push("empty transactional id", ProduceRequest { transactional_id: Some("".into()), ..base.clone() });
                 push(
                     "32767-byte transactional id",
                     ProduceRequest { transactional_id: Some(longest("é").into()), ..base.clone() },
@@ -643,11 +643,7 @@ fn edge_values(target: Target, version: i16) -> Vec<(String, Value)> {
                     assignments: Vec::new(),
                     configs: vec![
                         ct::CreatableTopicConfig { name: "null".into(), value: None, ..Default::default() },
-                        ct::CreatableTopicConfig {
-                            name: "empty".into(),
-                            value: Some("".into()),
-                            ..Default::default()
-                        },
+                        ct::CreatableTopicConfig { name: "empty".into(), value: Some("".into()), ..Default::default() },
                     ],
                     ..Default::default()
                 };
@@ -672,8 +668,11 @@ fn edge_values(target: Target, version: i16) -> Vec<(String, Value)> {
                     ..Default::default()
                 };
                 for (name_label, name) in [("null entity name", None), ("empty entity name", Some(String::new()))] {
-                    let entity =
-                        acq::EntityData { entity_type: "user".into(), entity_name: name.map(Into::into), ..Default::default() };
+                    let entity = acq::EntityData {
+                        entity_type: "user".into(),
+                        entity_name: name.map(Into::into),
+                        ..Default::default()
+                    };
                     let entry = acq::EntryData { entity: vec![entity], ops: vec![op.clone()], ..Default::default() };
                     let v = AlterClientQuotasRequest { entries: vec![entry], ..Default::default() };
                     out.push((format!("value {label}, {name_label}"), Value::Request(v.into())));

@@ -23,7 +23,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use kafka_wire::CompactString;
 use kafka_wire::error_code::ErrorCode;
 use kafka_wire::messages::create_topics_response::CreatableTopicConfigs;
 use kafka_wire::messages::describe_configs_response::{
@@ -33,6 +32,7 @@ use kafka_wire::messages::{
     AlterConfigsRequest, AlterConfigsResponse, DescribeConfigsRequest, DescribeConfigsResponse,
     IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse,
 };
+use kafka_wire::CompactString;
 
 use crate::config::Config;
 use crate::state::{valid_topic_name, Cluster};
@@ -362,7 +362,8 @@ pub fn apply_incremental(
                 ));
             }
             _ => {
-                let base = next.get(name.as_str()).map_or_else(|| config.inherited().0.to_string().into(), Clone::clone);
+                let base =
+                    next.get(name.as_str()).map_or_else(|| config.inherited().0.to_string().into(), Clone::clone);
                 let mut items = list_items(&base);
                 for item in list_items(value) {
                     if *op == 2 {
@@ -504,7 +505,13 @@ fn describe_broker(config: &Config, port: u16, node: bool, with_synonyms: bool) 
             Some("3000"),
             Kind::Int,
         ),
-        ("connections.max.reauth.ms", given("--reauth-ms"), Some(config.reauth_ms.to_string().into()), Some("0"), Kind::Long),
+        (
+            "connections.max.reauth.ms",
+            given("--reauth-ms"),
+            Some(config.reauth_ms.to_string().into()),
+            Some("0"),
+            Kind::Long,
+        ),
         (
             "socket.request.max.bytes",
             given("--max-frame-size"),

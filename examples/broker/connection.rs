@@ -6,11 +6,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use kafka_wire::CompactString;
 use kafka_wire::codec::{CodecError, FrameCodec, RawRequest, ServerCodec};
 use kafka_wire::frame::ResponseFrame;
 use kafka_wire::messages::{DefaultPrincipalData, RequestBody, ResponseBody, ResponseHeader};
 use kafka_wire::Bytes;
+use kafka_wire::CompactString;
 use tokio::net::TcpStream;
 use tokio_util::codec::Framed;
 

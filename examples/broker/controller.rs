@@ -22,7 +22,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
-use kafka_wire::CompactString;
 use kafka_wire::error::{DecodeError, EncodeError};
 use kafka_wire::error_code::ErrorCode;
 use kafka_wire::frame::{self, RequestFrame};
@@ -33,6 +32,7 @@ use kafka_wire::messages::{
     CreateTopicsRequest, CreateTopicsResponse, DefaultPrincipalData, DeleteTopicsRequest, DeleteTopicsResponse,
     EnvelopeResponse, RequestBody, RequestHeader, ResponseBody, ResponseHeader,
 };
+use kafka_wire::CompactString;
 use kafka_wire_broker::forward::{
     cluster_authorization_failed, envelope_error, unwrap_request, unwrap_response, wrap_request, wrap_response,
     ForwardOutcome, ResponseError, UnwrappedRequest, WrapError,

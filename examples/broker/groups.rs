@@ -19,7 +19,6 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use kafka_wire::CompactString;
 use kafka_wire::error_code::ErrorCode;
 use kafka_wire::messages::describe_groups_response::{DescribedGroup, DescribedGroupMember};
 use kafka_wire::messages::find_coordinator_response::Coordinator as CoordinatorEntry;
@@ -38,6 +37,7 @@ use kafka_wire::messages::{
     SyncGroupRequest, SyncGroupResponse,
 };
 use kafka_wire::Bytes;
+use kafka_wire::CompactString;
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 
@@ -903,7 +903,10 @@ type OffsetRow = (i32, i64, i32, Option<CompactString>);
 
 /// Committed offsets of a group: all of them (`wanted` = None) or those
 /// asked for, -1 where nothing was committed.
-fn committed_offsets(group: Option<&Group>, wanted: Option<Vec<(CompactString, Vec<i32>)>>) -> Vec<(CompactString, Vec<OffsetRow>)> {
+fn committed_offsets(
+    group: Option<&Group>,
+    wanted: Option<Vec<(CompactString, Vec<i32>)>>,
+) -> Vec<(CompactString, Vec<OffsetRow>)> {
     let entry = |topic: &str, partition: i32| match group.and_then(|g| g.offsets.get(&(topic.into(), partition))) {
         Some(c) => (partition, c.offset, c.leader_epoch, Some(c.metadata.clone().unwrap_or_default())),
         None => (partition, -1, -1, Some(CompactString::default())),

@@ -2,7 +2,6 @@
 //! asked for, created first when they are unknown and auto-creation is on.
 //! DescribeCluster: this node. Both name the advertised address.
 
-use kafka_wire::CompactString;
 use kafka_wire::error_code::ErrorCode;
 use kafka_wire::messages::describe_cluster_response::DescribeClusterBroker;
 use kafka_wire::messages::metadata_response::{
@@ -10,6 +9,7 @@ use kafka_wire::messages::metadata_response::{
 };
 use kafka_wire::messages::{DescribeClusterRequest, DescribeClusterResponse, MetadataRequest, MetadataResponse};
 use kafka_wire::primitives::Uuid;
+use kafka_wire::CompactString;
 
 use crate::connection::Context;
 use crate::state::{valid_topic_name, Topic, Topics, LEADER_EPOCH};

@@ -14,12 +14,12 @@
 
 use std::collections::BTreeMap;
 
-use kafka_wire::CompactString;
 use kafka_wire::error_code::ErrorCode;
 use kafka_wire::messages::{
     SaslAuthenticateRequest, SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse,
 };
 use kafka_wire::Bytes;
+use kafka_wire::CompactString;
 use kafka_wire_broker::reauth::{session_lifetime_ms, RequestDecision, SessionExpiry};
 use subtle::ConstantTimeEq;
 

@@ -9,10 +9,10 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use bytes::{Bytes, BytesMut};
-use kafka_wire::CompactString;
 use kafka_wire::error_code::ErrorCode;
 use kafka_wire::primitives::Uuid;
 use kafka_wire::records::{Batch, Batches, DecodeOptions, RecordBatch};
+use kafka_wire::CompactString;
 use tokio::sync::watch;
 
 /// Leader epoch of every partition: one node, never a new leader.
@@ -59,7 +59,8 @@ impl Stats {
             get(&self.reauthentications),
             get(&self.expired_sessions),
             get(&self.forwarded)
-        ).into()
+        )
+        .into()
     }
 }
 

@@ -172,8 +172,8 @@ mod tests {
     use bytes::{Bytes, BytesMut};
 
     use super::*;
-    use compact_str::CompactString;
     use crate::error::PathSegment;
+    use compact_str::CompactString;
 
     /// `names` as a classic `[]string`.
     fn encoded(names: &Vec<CompactString>) -> Result<Bytes, EncodeError> {

@@ -225,10 +225,7 @@ fn piece(f: &FieldPlan<'_, '_>) -> Option<Piece> {
         }
         (FieldType::String, true) => {
             before = quote!(let #text = self.#ident.as_deref(););
-            (
-                quote!(enc::field::put_nullable_str(&mut s, #text, #flexible, #name)?;),
-                quote!(#text.map_or(0, str::len)),
-            )
+            (quote!(enc::field::put_nullable_str(&mut s, #text, #flexible, #name)?;), quote!(#text.map_or(0, str::len)))
         }
         _ => {
             let most = match v.fixed_element_size()? {
